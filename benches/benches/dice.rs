@@ -1,0 +1,2 @@
+//! Placeholder, replaced by the dice bench.
+fn main() {}

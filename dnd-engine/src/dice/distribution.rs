@@ -1,0 +1,616 @@
+//! Exact probability distributions of dice expressions (no Monte Carlo).
+//!
+//! A dice group is reduced to the distribution of one die's contribution (rerolls, clamps,
+//! value-based keep/drop, successes and explosion chains folded in), then the dice are
+//! combined: by convolution when they are independent, by an order-statistics dynamic
+//! programme for keep/drop highest/lowest. Arithmetic between sub-expressions combines their
+//! distributions exactly, using the same operator code the roller uses.
+//!
+//! Explosions can in principle go on forever; like AnyDice, a chain is cut after
+//! [`EXPLOSION_DEPTH`] extra dice, the last die counting its face without exploding again. The
+//! probability moved by the cut is at most `p^(depth+1)` for an explosion chance `p` (for a d6
+//! exploding on 6, about 3.6e-5). Infinite rerolls need no cut: rerolling until a face
+//! escapes is exactly a uniform choice among the escaping faces.
+
+use super::ast::{BinaryOp, DiceOp, DiceTerm, Faces, Node, Selector, SetOp, Spelling};
+use super::error::DiceError;
+
+/// How many extra dice an explosion chain may add before it is cut (see the module docs).
+pub const EXPLOSION_DEPTH: u32 = 5;
+
+/// Most distinct outcomes a distribution may hold.
+const MAX_SUPPORT: usize = 1 << 22;
+/// Most multiply-adds one computation may spend.
+const MAX_WORK: u64 = 400_000_000;
+
+/// The exact probability of every total an expression can produce.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Distribution {
+    min: i64,
+    /// `probs[i]` is the probability of `min + i`.
+    probs: Vec<f64>,
+}
+
+impl Distribution {
+    fn point(v: i64) -> Self {
+        Distribution { min: v, probs: vec![1.0] }
+    }
+
+    fn from_pairs(pairs: impl IntoIterator<Item = (i64, f64)>) -> Result<Self, DiceError> {
+        let pairs: Vec<(i64, f64)> = pairs.into_iter().filter(|(_, p)| *p > 0.0).collect();
+        let lo = pairs.iter().map(|p| p.0).min().unwrap_or(0);
+        let hi = pairs.iter().map(|p| p.0).max().unwrap_or(0);
+        let width = check_width(lo, hi)?;
+        let mut probs = vec![0.0; width];
+        for (v, p) in pairs {
+            probs[(v - lo) as usize] += p;
+        }
+        if probs.is_empty() {
+            probs.push(1.0);
+        }
+        Ok(Distribution { min: lo, probs })
+    }
+
+    /// The smallest possible total.
+    pub fn min(&self) -> i64 {
+        self.min
+    }
+
+    /// The largest possible total.
+    pub fn max(&self) -> i64 {
+        self.min + self.probs.len() as i64 - 1
+    }
+
+    /// The expected total.
+    pub fn mean(&self) -> f64 {
+        self.iter().map(|(v, p)| v as f64 * p).sum()
+    }
+
+    /// The variance of the total.
+    pub fn variance(&self) -> f64 {
+        let mean = self.mean();
+        self.iter().map(|(v, p)| (v as f64 - mean).powi(2) * p).sum()
+    }
+
+    /// The standard deviation of the total.
+    pub fn std_dev(&self) -> f64 {
+        self.variance().sqrt()
+    }
+
+    /// The probability that the total is exactly `n`.
+    pub fn probability(&self, n: i64) -> f64 {
+        n.checked_sub(self.min)
+            .and_then(|i| usize::try_from(i).ok())
+            .and_then(|i| self.probs.get(i).copied())
+            .unwrap_or(0.0)
+    }
+
+    /// The probability that the total is `n` or more: the chance to meet a DC of `n`.
+    pub fn probability_at_least(&self, n: i64) -> f64 {
+        if n <= self.min {
+            return 1.0;
+        }
+        let start = ((n - self.min) as usize).min(self.probs.len());
+        self.probs[start..].iter().sum::<f64>().min(1.0)
+    }
+
+    /// The probability that the total is `n` or less.
+    pub fn probability_at_most(&self, n: i64) -> f64 {
+        1.0 - self.probability_at_least(n.saturating_add(1))
+    }
+
+    /// Every possible total with its probability, smallest first (totals of probability 0
+    /// inside the range included).
+    pub fn iter(&self) -> impl Iterator<Item = (i64, f64)> + '_ {
+        self.probs.iter().enumerate().map(move |(i, p)| (self.min + i as i64, *p))
+    }
+
+    fn trimmed(mut self) -> Self {
+        let first = self.probs.iter().position(|p| *p > 0.0).unwrap_or(0);
+        let last = self.probs.iter().rposition(|p| *p > 0.0).unwrap_or(0);
+        if first > 0 || last + 1 < self.probs.len() {
+            self.probs = self.probs[first..=last.max(first)].to_vec();
+            self.min += first as i64;
+        }
+        self
+    }
+
+    fn negate(&self) -> Self {
+        let mut probs = self.probs.clone();
+        probs.reverse();
+        Distribution { min: -self.max(), probs }
+    }
+
+    fn shift(&self, by: i64) -> Self {
+        Distribution { min: self.min + by, probs: self.probs.clone() }
+    }
+}
+
+fn check_width(lo: i64, hi: i64) -> Result<usize, DiceError> {
+    let width = (hi as i128 - lo as i128 + 1) as u128;
+    if width > MAX_SUPPORT as u128 {
+        return Err(DiceError::unsupported(format!(
+            "the totals span {width} values, more than the {MAX_SUPPORT} an exact distribution may hold"
+        )));
+    }
+    Ok(width as usize)
+}
+
+/// Counts the work spent so that a huge expression fails fast instead of running for minutes.
+struct Budget {
+    work: u64,
+}
+
+impl Budget {
+    fn spend(&mut self, n: u64) -> Result<(), DiceError> {
+        self.work = self.work.saturating_add(n);
+        if self.work > MAX_WORK {
+            return Err(DiceError::unsupported(
+                "the expression is too large to compute exactly (try fewer dice or fewer sides)",
+            ));
+        }
+        Ok(())
+    }
+
+    fn convolve(&mut self, a: &Distribution, b: &Distribution) -> Result<Distribution, DiceError> {
+        if a.probs.len() == 1 {
+            return Ok(b.shift(a.min));
+        }
+        if b.probs.len() == 1 {
+            return Ok(a.shift(b.min));
+        }
+        self.spend((a.probs.len() * b.probs.len()) as u64)?;
+        check_width(a.min + b.min, a.max() + b.max())?;
+        let mut probs = vec![0.0; a.probs.len() + b.probs.len() - 1];
+        for (i, pa) in a.probs.iter().enumerate() {
+            if *pa == 0.0 {
+                continue;
+            }
+            for (out, pb) in probs[i..].iter_mut().zip(&b.probs) {
+                *out += pa * pb;
+            }
+        }
+        Ok(Distribution { min: a.min + b.min, probs })
+    }
+
+    fn power(&mut self, one: &Distribution, n: u32) -> Result<Distribution, DiceError> {
+        let mut acc = Distribution::point(0);
+        for _ in 0..n {
+            acc = self.convolve(&acc, one)?;
+        }
+        Ok(acc)
+    }
+
+    /// Combines two independent distributions with a binary operator.
+    fn combine(
+        &mut self,
+        op: BinaryOp,
+        a: &Distribution,
+        b: &Distribution,
+        truncate: bool,
+    ) -> Result<Distribution, DiceError> {
+        match op {
+            BinaryOp::Add => return self.convolve(a, b),
+            BinaryOp::Sub => return self.convolve(a, &b.negate()),
+            _ => {}
+        }
+        self.spend((a.probs.len() * b.probs.len()) as u64)?;
+        let mut pairs = Vec::with_capacity(a.probs.len().min(4096));
+        for (x, px) in a.iter().filter(|(_, p)| *p > 0.0) {
+            for (y, py) in b.iter().filter(|(_, p)| *p > 0.0) {
+                let v = op.apply(x as f64, y as f64).ok_or(DiceError::DivisionByZero)?;
+                let v = if truncate { v.trunc() } else { v };
+                if v.fract() != 0.0 {
+                    return Err(DiceError::unsupported(format!(
+                        "{x} {} {y} is not a whole number; exact distributions need whole numbers \
+                         (use // to divide and round down)",
+                        op.symbol()
+                    )));
+                }
+                pairs.push((v as i64, px * py));
+            }
+        }
+        Ok(Distribution::from_pairs(pairs)?.trimmed())
+    }
+}
+
+/// The distribution of a whole expression.
+pub(crate) fn of_expr(root: &Node) -> Result<Distribution, DiceError> {
+    let mut budget = Budget { work: 0 };
+    of_node(root, true, &mut budget)
+}
+
+/// `at_root`: Avrae truncates the final total toward zero, so a true division at the root
+/// (seen through labels and plain parentheses) yields whole numbers.
+fn of_node(node: &Node, at_root: bool, budget: &mut Budget) -> Result<Distribution, DiceError> {
+    match node {
+        Node::Number(v) => {
+            if v.fract() != 0.0 {
+                return Err(DiceError::unsupported(format!(
+                    "the number {v} is not whole; exact distributions need whole numbers"
+                )));
+            }
+            Ok(Distribution::point(*v as i64))
+        }
+        Node::Dice(term) => of_dice(term, &term.ops, budget),
+        Node::Negate(x) => Ok(of_node(x, false, budget)?.negate()),
+        Node::Labelled(x, _) => of_node(x, at_root, budget),
+        Node::Paren(x, ops) if ops.is_empty() => of_node(x, at_root, budget),
+        Node::Paren(x, ops) => of_operated(x, ops, budget),
+        Node::Set(items, ops) => of_set(items, ops, budget),
+        Node::Binary(op, a, b) => {
+            let x = of_node(a, false, budget)?;
+            let y = of_node(b, false, budget)?;
+            budget.combine(*op, &x, &y, at_root && *op == BinaryOp::TrueDiv)
+        }
+    }
+}
+
+fn of_operated(inner: &Node, ops: &[SetOp], budget: &mut Budget) -> Result<Distribution, DiceError> {
+    match inner {
+        Node::Dice(term) => {
+            let mut all = term.ops.clone();
+            all.extend(ops.iter().map(|op| {
+                if op.keep {
+                    DiceOp::Keep(op.selectors.clone(), Spelling::Avrae)
+                } else {
+                    DiceOp::Drop(op.selectors.clone(), Spelling::Avrae)
+                }
+            }));
+            of_dice(term, &all, budget)
+        }
+        Node::Labelled(x, _) => of_operated(x, ops, budget),
+        Node::Set(items, own) => of_set(items, &[own.as_slice(), ops].concat(), budget),
+        Node::Paren(x, own) => of_operated(x, &[own.as_slice(), ops].concat(), budget),
+        other => of_set(std::slice::from_ref(other), ops, budget),
+    }
+}
+
+fn of_set(items: &[Node], ops: &[SetOp], budget: &mut Budget) -> Result<Distribution, DiceError> {
+    let dists: Vec<Distribution> = items.iter().map(|n| of_node(n, false, budget)).collect::<Result<_, _>>()?;
+    match ops {
+        [] => dists.iter().try_fold(Distribution::point(0), |acc, d| budget.convolve(&acc, d)),
+        [SetOp { keep: true, selectors }] if matches!(selectors.as_slice(), [Selector::Highest(1) | Selector::Lowest(1)]) => {
+            let highest = matches!(selectors[0], Selector::Highest(_));
+            extreme_of(&dists, highest)
+        }
+        _ if items.len() == 1 => {
+            // One value: each operator keeps or drops it as a whole.
+            let pairs = dists[0].iter().map(|(v, p)| {
+                let kept = ops.iter().all(|op| set_op_keeps_single(op, v));
+                (if kept { v } else { 0 }, p)
+            });
+            Ok(Distribution::from_pairs(pairs.collect::<Vec<_>>())?.trimmed())
+        }
+        _ => Err(DiceError::unsupported(
+            "keep/drop on a set is supported for kh1 and kl1 only; roll it instead of asking its distribution",
+        )),
+    }
+}
+
+fn set_op_keeps_single(op: &SetOp, v: i64) -> bool {
+    let selected = op.selectors.iter().any(|s| match s {
+        Selector::Highest(n) | Selector::Lowest(n) => *n >= 1,
+        Selector::Range { .. } => s.matches_value(v),
+    });
+    selected == op.keep
+}
+
+/// The distribution of the largest (or smallest) of independent values.
+fn extreme_of(dists: &[Distribution], highest: bool) -> Result<Distribution, DiceError> {
+    if dists.is_empty() {
+        return Ok(Distribution::point(0));
+    }
+    let lo = dists.iter().map(Distribution::min).min().unwrap_or(0);
+    let hi = dists.iter().map(Distribution::max).max().unwrap_or(0);
+    let width = check_width(lo, hi)?;
+    // cdf[i] = P(max <= lo+i) = product of each P(X <= lo+i); for the minimum use survival.
+    let mut out = vec![0.0; width];
+    let mut prev = 0.0;
+    for (i, slot) in out.iter_mut().enumerate() {
+        let v = lo + i as i64;
+        let c: f64 = if highest {
+            dists.iter().map(|d| d.probability_at_most(v)).product()
+        } else {
+            1.0 - dists.iter().map(|d| d.probability_at_least(v + 1)).product::<f64>()
+        };
+        *slot = (c - prev).max(0.0);
+        prev = c;
+    }
+    Ok(Distribution { min: lo, probs: out }.trimmed())
+}
+
+/// One die while its operators are folded in: the probability of each value it may show while
+/// kept, and the probability that it has been dropped.
+#[derive(Clone, Debug)]
+struct DieDist {
+    kept: Vec<(i64, f64)>,
+    dropped: f64,
+}
+
+impl DieDist {
+    fn base(faces: Faces) -> Self {
+        let p = 1.0 / f64::from(faces.count());
+        DieDist { kept: faces.values().map(|v| (v, p)).collect(), dropped: 0.0 }
+    }
+
+    fn contribution(&self) -> Result<Distribution, DiceError> {
+        let pairs = self.kept.iter().copied().chain(std::iter::once((0, self.dropped)));
+        Distribution::from_pairs(pairs.collect::<Vec<_>>())
+    }
+}
+
+fn value_selectors(sels: &[Selector]) -> Result<&[Selector], DiceError> {
+    if sels.iter().all(Selector::is_by_value) {
+        Ok(sels)
+    } else {
+        Err(DiceError::unsupported(
+            "h/l selectors are supported for one keep or drop on a group of dice, not inside rerolls or explosions",
+        ))
+    }
+}
+
+fn matches(sels: &[Selector], v: i64) -> bool {
+    sels.iter().any(|s| s.matches_value(v))
+}
+
+/// Applies an operator that acts on each die on its own; `false` when it is not such an operator.
+fn per_die(faces: Faces, die: &mut DieDist, op: &DiceOp) -> Result<bool, DiceError> {
+    match op {
+        DiceOp::Reroll(sels, _) | DiceOp::RerollOnce(sels, _) => {
+            let sels = value_selectors(sels)?;
+            let moved: f64 = die.kept.iter().filter(|(v, _)| matches(sels, *v)).map(|(_, p)| p).sum();
+            let until = matches!(op, DiceOp::Reroll(..));
+            let fresh = 1.0 / f64::from(faces.count());
+            let escape = faces.values().filter(|v| !matches(sels, *v)).count() as f64 * fresh;
+            let mut kept: Vec<(i64, f64)> = die.kept.iter().copied().filter(|(v, _)| !matches(sels, *v)).collect();
+            // The replacement is a fresh die: uniform, or uniform over the escaping faces.
+            for v in faces.values() {
+                if !until {
+                    kept.push((v, moved * fresh));
+                } else if !matches(sels, v) {
+                    kept.push((v, moved * fresh / escape));
+                }
+            }
+            die.kept = kept;
+        }
+        DiceOp::Min(n) => die.kept.iter_mut().for_each(|(v, _)| *v = (*v).max(*n)),
+        DiceOp::Max(n) => die.kept.iter_mut().for_each(|(v, _)| *v = (*v).min(*n)),
+        DiceOp::Keep(sels, _) | DiceOp::Drop(sels, _) if sels.iter().all(Selector::is_by_value) => {
+            let keep = matches!(op, DiceOp::Keep(..));
+            let mut kept = Vec::with_capacity(die.kept.len());
+            for (v, p) in die.kept.drain(..) {
+                if matches(sels, v) == keep {
+                    kept.push((v, p));
+                } else {
+                    die.dropped += p;
+                }
+            }
+            die.kept = kept;
+        }
+        DiceOp::Count { success, failure } => {
+            let kept = die.kept.drain(..).map(|(v, p)| {
+                let score = if success.matches_value(v) {
+                    1
+                } else if failure.is_some_and(|f| f.matches_value(v)) {
+                    -1
+                } else {
+                    0
+                };
+                (score, p)
+            });
+            die.kept = kept.collect();
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+/// What one die ends up contributing after `post`, given the value it shows.
+fn after_post(faces: Faces, post: &[DiceOp], value: i64) -> Result<Distribution, DiceError> {
+    let mut die = DieDist { kept: vec![(value, 1.0)], dropped: 0.0 };
+    for op in post {
+        if !per_die(faces, &mut die, op)? || matches!(op, DiceOp::Reroll(..) | DiceOp::RerollOnce(..)) {
+            return Err(DiceError::unsupported(
+                "after an explosion only mi, ma, keep/drop by value and target numbers are supported",
+            ));
+        }
+    }
+    die.contribution()
+}
+
+fn of_dice(term: &DiceTerm, ops: &[DiceOp], budget: &mut Budget) -> Result<Distribution, DiceError> {
+    let faces = term.faces;
+    let explode_at = ops.iter().position(|op| op.adds_dice() || matches!(op, DiceOp::Compound(_)));
+    let (pre, rest) = ops.split_at(explode_at.unwrap_or(ops.len()));
+    let mut first = DieDist::base(faces);
+    let mut rank: Option<(&DiceOp, usize)> = None;
+    for (i, op) in pre.iter().enumerate() {
+        if rank.is_some() {
+            // After a rank keep/drop only clamps are allowed: they commute with it.
+            if !matches!(op, DiceOp::Min(_) | DiceOp::Max(_)) {
+                return Err(DiceError::unsupported(
+                    "after a keep/drop by rank only mi and ma are supported in an exact distribution",
+                ));
+            }
+        } else if matches!(op, DiceOp::Keep(..) | DiceOp::Drop(..)) && !per_die(faces, &mut first.clone(), op)? {
+            if first.dropped > 0.0 {
+                return Err(DiceError::unsupported("a keep/drop by rank after a keep/drop by value"));
+            }
+            rank = Some((op, i));
+            continue;
+        }
+        if !per_die(faces, &mut first, op)? {
+            return Err(DiceError::unsupported("this combination of dice operators"));
+        }
+    }
+    if let Some((op, _)) = rank {
+        if explode_at.is_some() {
+            return Err(DiceError::unsupported("keep/drop by rank together with explosions"));
+        }
+        return keep_by_rank(term.count, &first, op, budget);
+    }
+    let Some((explode, post)) = rest.split_first() else {
+        return budget.power(&first.contribution()?, term.count);
+    };
+    let one = match explode {
+        DiceOp::Explode(sels, _) => explosion_chain(faces, &first, value_selectors(sels)?, post, EXPLOSION_DEPTH, budget)?,
+        DiceOp::RerollAdd(sels) => {
+            if term.count > 1 {
+                return Err(DiceError::unsupported("ra on more than one die (only one die of the group explodes)"));
+            }
+            explosion_chain(faces, &first, value_selectors(sels)?, post, 1, budget)?
+        }
+        DiceOp::Compound(sel) => compound_chain(faces, &first, *sel, post, budget)?,
+        _ => return Err(DiceError::unsupported("this combination of dice operators")),
+    };
+    budget.power(&one, term.count)
+}
+
+/// One die that explodes: its contribution plus, when it matches, a fresh die's chain.
+fn explosion_chain(
+    faces: Faces,
+    first: &DieDist,
+    sels: &[Selector],
+    post: &[DiceOp],
+    depth: u32,
+    budget: &mut Budget,
+) -> Result<Distribution, DiceError> {
+    let base = DieDist::base(faces);
+    let chain_step = |die: &DieDist, next: Option<&Distribution>, budget: &mut Budget| {
+        let mut pairs: Vec<(i64, f64)> = Vec::new();
+        if die.dropped > 0.0 {
+            pairs.push((0, die.dropped));
+        }
+        for &(v, p) in &die.kept {
+            let own = after_post(faces, post, v)?;
+            let total = match next {
+                Some(n) if matches(sels, v) => budget.convolve(&own, n)?,
+                _ => own,
+            };
+            pairs.extend(total.iter().map(|(x, q)| (x, q * p)));
+        }
+        Distribution::from_pairs(pairs)
+    };
+    let mut tail = chain_step(&base, None, budget)?;
+    for _ in 1..depth {
+        tail = chain_step(&base, Some(&tail), budget)?;
+    }
+    Ok(chain_step(first, Some(&tail), budget)?.trimmed())
+}
+
+/// Roll20 `!!`: the explosions add into one die, then `post` applies to that die.
+fn compound_chain(
+    faces: Faces,
+    first: &DieDist,
+    sel: Selector,
+    post: &[DiceOp],
+    budget: &mut Budget,
+) -> Result<Distribution, DiceError> {
+    let base = DieDist::base(faces);
+    let raw = |die: &DieDist, next: Option<&Distribution>, budget: &mut Budget| {
+        let mut pairs: Vec<(i64, f64)> = Vec::new();
+        for &(v, p) in &die.kept {
+            match next {
+                Some(n) if sel.matches_value(v) => pairs.extend(n.iter().map(|(x, q)| (x + v, q * p))),
+                _ => pairs.push((v, p)),
+            }
+        }
+        budget.spend(pairs.len() as u64)?;
+        Distribution::from_pairs(pairs)
+    };
+    let mut tail = raw(&base, None, budget)?;
+    for _ in 1..EXPLOSION_DEPTH {
+        tail = raw(&base, Some(&tail), budget)?;
+    }
+    let sums = raw(first, Some(&tail), budget)?;
+    let mut pairs = Vec::new();
+    if first.dropped > 0.0 {
+        pairs.push((0, first.dropped));
+    }
+    for (v, p) in sums.iter().filter(|(_, p)| *p > 0.0) {
+        pairs.extend(after_post(faces, post, v)?.iter().map(|(x, q)| (x, q * p)));
+    }
+    Ok(Distribution::from_pairs(pairs)?.trimmed())
+}
+
+/// Keep or drop the `k` highest or lowest of `n` independent dice, by dynamic programming over
+/// the die's values from the favoured end: choosing how many dice show each value (with the
+/// binomial count of ways) and summing the first `keep` of them.
+fn keep_by_rank(n: u32, die: &DieDist, op: &DiceOp, budget: &mut Budget) -> Result<Distribution, DiceError> {
+    let (sels, keep) = match op {
+        DiceOp::Keep(s, _) => (s, true),
+        DiceOp::Drop(s, _) => (s, false),
+        _ => return Err(DiceError::unsupported("this combination of dice operators")),
+    };
+    let (k, highest) = match sels.as_slice() {
+        [Selector::Highest(k)] => (*k, true),
+        [Selector::Lowest(k)] => (*k, false),
+        _ => return Err(DiceError::unsupported("several selectors in one keep/drop by rank")),
+    };
+    let k = k.min(n);
+    // Dropping the k highest keeps the n-k lowest, and so on.
+    let (keep_count, from_high) = if keep { (k, highest) } else { (n - k, !highest) };
+    let mut values: Vec<(i64, f64)> = die.kept.iter().copied().filter(|(_, p)| *p > 0.0).collect();
+    values.sort_by_key(|(v, _)| *v);
+    // Merge equal values (a clamp can make several faces show the same value).
+    values.dedup_by(|b, a| {
+        if a.0 == b.0 {
+            a.1 += b.1;
+            true
+        } else {
+            false
+        }
+    });
+    if from_high {
+        values.reverse();
+    }
+    let (n, keep_count) = (n as usize, keep_count as usize);
+    if values.is_empty() || keep_count == 0 {
+        return Ok(Distribution::point(0));
+    }
+    let vmin = values.iter().map(|v| v.0).min().unwrap_or(0);
+    let vmax = values.iter().map(|v| v.0).max().unwrap_or(0);
+    let lo = vmin * keep_count as i64;
+    let width = check_width(lo, vmax * keep_count as i64)?;
+    budget.spend((values.len() * (n + 1) * width * (n + 1)) as u64 / 2)?;
+    let binom = binomials(n);
+    // state[a][s]: probability that `a` dice are assigned so far with kept sum lo+s.
+    let mut state = vec![vec![0.0; width]; n + 1];
+    state[0][(-lo) as usize] = 1.0;
+    for &(v, q) in &values {
+        let mut next = vec![vec![0.0; width]; n + 1];
+        let powers: Vec<f64> = (0..=n).scan(1.0, |acc, _| {
+            let out = *acc;
+            *acc *= q;
+            Some(out)
+        }).collect();
+        for a in 0..=n {
+            for (s, &p) in state[a].iter().enumerate() {
+                if p == 0.0 {
+                    continue;
+                }
+                for c in 0..=(n - a) {
+                    let kept_here = c.min(keep_count.saturating_sub(a)) as i64;
+                    let s2 = s as i64 + kept_here * v;
+                    next[a + c][s2 as usize] += p * binom[n - a][c] * powers[c];
+                }
+            }
+        }
+        state = next;
+    }
+    Ok(Distribution { min: lo, probs: state.swap_remove(n) }.trimmed())
+}
+
+/// Pascal's triangle up to `n`, as floats (exact up to n = 1000 well within f64's range).
+fn binomials(n: usize) -> Vec<Vec<f64>> {
+    let mut rows: Vec<Vec<f64>> = Vec::with_capacity(n + 1);
+    for i in 0..=n {
+        let mut row = vec![1.0; i + 1];
+        for j in 1..i {
+            row[j] = rows[i - 1][j - 1] + rows[i - 1][j];
+        }
+        rows.push(row);
+    }
+    rows
+}

@@ -1,0 +1,84 @@
+//! Where the faces of dice come from.
+//!
+//! Any `rand` generator is a [`DieSource`]. Games should use [`game_rng`] (a ChaCha12 CSPRNG
+//! seeded by the operating system: fair dice that nobody can predict); tests and replays use
+//! [`seeded_rng`], and [`FixedFaces`] replays faces that were rolled elsewhere (a physical roll
+//! typed in, or a log).
+
+use rand::rngs::{ChaCha12Rng, SysRng};
+use rand::{Rng, RngExt, SeedableRng};
+
+/// A source of die faces.
+pub trait DieSource {
+    /// Returns a face index in `1..=sides`, each equally likely, or `None` when the source has
+    /// no face to give (a replay that ran out).
+    fn roll_die(&mut self, sides: u32) -> Option<u32>;
+}
+
+impl<R: Rng + ?Sized> DieSource for R {
+    #[inline]
+    fn roll_die(&mut self, sides: u32) -> Option<u32> {
+        Some(self.random_range(1..=sides))
+    }
+}
+
+/// The generator the engine uses for games: ChaCha12, a cryptographically secure generator
+/// whose output is the same on every platform for a given seed.
+pub type GameRng = ChaCha12Rng;
+
+/// A [`GameRng`] seeded from the operating system's entropy: the default for real games.
+///
+/// Falls back to a generator seeded from the clock and the process id only if the operating
+/// system refuses to provide entropy, which on supported platforms does not happen.
+pub fn game_rng() -> GameRng {
+    GameRng::try_from_rng(&mut SysRng).unwrap_or_else(|_| {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(0);
+        GameRng::seed_from_u64(nanos ^ u64::from(std::process::id()).rotate_left(32))
+    })
+}
+
+/// A [`GameRng`] from a seed: the same seed gives the same rolls, for replays and tests.
+pub fn seeded_rng(seed: u64) -> GameRng {
+    GameRng::seed_from_u64(seed)
+}
+
+/// Replays a fixed list of face indices (each in `1..=sides` of the die it is used for).
+///
+/// ```
+/// use dnd_engine::dice::{DiceExpr, FixedFaces};
+/// let expr = DiceExpr::parse("4d6kh3").unwrap();
+/// let roll = expr.roll(&mut FixedFaces::new([6, 5, 2, 4])).unwrap();
+/// assert_eq!(roll.total(), 15);
+/// assert_eq!(roll.to_string(), "4d6kh3 (6, 5, ~~2~~, 4) = 15");
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct FixedFaces {
+    faces: Vec<u32>,
+    next: usize,
+}
+
+impl FixedFaces {
+    /// A source that gives these faces in order.
+    pub fn new(faces: impl IntoIterator<Item = u32>) -> Self {
+        FixedFaces { faces: faces.into_iter().collect(), next: 0 }
+    }
+
+    /// How many faces have been used so far.
+    pub fn used(&self) -> usize {
+        self.next
+    }
+}
+
+impl DieSource for FixedFaces {
+    fn roll_die(&mut self, sides: u32) -> Option<u32> {
+        let face = *self.faces.get(self.next)?;
+        if face == 0 || face > sides {
+            return None;
+        }
+        self.next += 1;
+        Some(face)
+    }
+}

@@ -1,0 +1,295 @@
+//! Why a call to a model failed, sorted by what the caller should do about it.
+//!
+//! Every adapter maps its transport and HTTP failures onto these variants, so the engine can
+//! retry, back off, or report to the player without knowing the provider. Each variant's
+//! display text says what went wrong and what to do.
+//!
+//! **No secrets in messages.** Errors are logged, shown to users and serialized into
+//! transcripts. Adapters must never put API keys, authorization headers or full request URLs
+//! with credentials into a message; quote the provider's error text and the HTTP status only.
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+/// A failed call to a language model provider.
+///
+/// Serialized with a `kind` tag, e.g. `{"kind":"rate_limited","retry_after_ms":1500,
+/// "message":".."}`; the retry delay is in whole milliseconds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum LlmError {
+    /// The provider rejected the credentials (HTTP 401/403).
+    #[error(
+        "the LLM provider rejected the credentials: {message}; check that the API key is set, \
+         valid, and allowed to use this model"
+    )]
+    Auth {
+        /// The provider's explanation.
+        message: String,
+    },
+    /// Too many requests or tokens for the account's limits (HTTP 429).
+    #[error(
+        "the LLM provider is rate limiting requests: {message}; {}",
+        rate_limit_advice(*.retry_after)
+    )]
+    RateLimited {
+        /// How long the provider asked to wait, if it said.
+        #[serde(
+            rename = "retry_after_ms",
+            with = "millis",
+            default,
+            skip_serializing_if = "Option::is_none"
+        )]
+        retry_after: Option<Duration>,
+        /// The provider's explanation.
+        message: String,
+    },
+    /// The request took too long, connecting or waiting for the answer.
+    #[error(
+        "the request to the LLM provider timed out: {message}; retry, or allow a longer \
+         timeout or fewer max_tokens"
+    )]
+    Timeout {
+        /// What timed out.
+        message: String,
+    },
+    /// The provider failed (HTTP 5xx), or answered with an HTTP error no other variant covers,
+    /// or the connection broke.
+    #[error(
+        "the LLM provider failed{}: {message}; this is usually temporary, retry later",
+        status_suffix(*.status)
+    )]
+    Server {
+        /// The HTTP status, if there was a response.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        status: Option<u16>,
+        /// The provider's explanation or the transport error.
+        message: String,
+    },
+    /// The provider answered, but not in a form the adapter understands.
+    #[error(
+        "the LLM provider's response could not be understood: {message}; the model or server \
+         may not support this request's features (tools, JSON output), try another model"
+    )]
+    BadResponse {
+        /// What was wrong with the response.
+        message: String,
+    },
+    /// The provider or model refused the request or its content (moderation, safety policy).
+    #[error(
+        "the LLM provider refused the request: {message}; rephrase or change the content, \
+         retrying it unchanged will not help"
+    )]
+    Refused {
+        /// The provider's explanation or the model's refusal text.
+        message: String,
+    },
+    /// Anything else (a bad request, a misconfiguration, a test script running out).
+    #[error("the LLM request failed: {message}")]
+    Other {
+        /// What went wrong and, if known, what to do.
+        message: String,
+    },
+}
+
+fn rate_limit_advice(retry_after: Option<Duration>) -> String {
+    match retry_after {
+        Some(delay) => format!("retry after {} ms", delay.as_millis()),
+        None => "wait a little and retry, or lower the request rate".to_owned(),
+    }
+}
+
+fn status_suffix(status: Option<u16>) -> String {
+    status
+        .map(|code| format!(" (HTTP {code})"))
+        .unwrap_or_default()
+}
+
+impl LlmError {
+    /// An [`LlmError::Auth`] with this message.
+    pub fn auth(message: impl Into<String>) -> Self {
+        LlmError::Auth {
+            message: message.into(),
+        }
+    }
+
+    /// An [`LlmError::RateLimited`] with this delay and message.
+    pub fn rate_limited(retry_after: Option<Duration>, message: impl Into<String>) -> Self {
+        LlmError::RateLimited {
+            retry_after,
+            message: message.into(),
+        }
+    }
+
+    /// An [`LlmError::Timeout`] with this message.
+    pub fn timeout(message: impl Into<String>) -> Self {
+        LlmError::Timeout {
+            message: message.into(),
+        }
+    }
+
+    /// An [`LlmError::Server`] with this status and message.
+    pub fn server(status: Option<u16>, message: impl Into<String>) -> Self {
+        LlmError::Server {
+            status,
+            message: message.into(),
+        }
+    }
+
+    /// An [`LlmError::BadResponse`] with this message.
+    pub fn bad_response(message: impl Into<String>) -> Self {
+        LlmError::BadResponse {
+            message: message.into(),
+        }
+    }
+
+    /// An [`LlmError::Refused`] with this message.
+    pub fn refused(message: impl Into<String>) -> Self {
+        LlmError::Refused {
+            message: message.into(),
+        }
+    }
+
+    /// An [`LlmError::Other`] with this message.
+    pub fn other(message: impl Into<String>) -> Self {
+        LlmError::Other {
+            message: message.into(),
+        }
+    }
+
+    /// Whether sending the same request again may succeed.
+    ///
+    /// True for rate limits, timeouts, and server errors without a status or with 408, 409,
+    /// 429 or 5xx (the statuses the OpenAI SDKs retry). False for everything that would fail
+    /// the same way again: credentials, refusals, unreadable responses, other errors.
+    pub fn retryable(&self) -> bool {
+        match self {
+            LlmError::RateLimited { .. } | LlmError::Timeout { .. } => true,
+            LlmError::Server { status, .. } => match status {
+                None => true,
+                Some(code) => matches!(code, 408 | 409 | 429) || *code >= 500,
+            },
+            LlmError::Auth { .. }
+            | LlmError::BadResponse { .. }
+            | LlmError::Refused { .. }
+            | LlmError::Other { .. } => false,
+        }
+    }
+
+    /// How long the provider asked to wait before retrying, if it said.
+    pub fn retry_after(&self) -> Option<Duration> {
+        match self {
+            LlmError::RateLimited { retry_after, .. } => *retry_after,
+            _ => None,
+        }
+    }
+
+    /// The variant's message, without the advice the display text adds.
+    pub fn message(&self) -> &str {
+        match self {
+            LlmError::Auth { message }
+            | LlmError::RateLimited { message, .. }
+            | LlmError::Timeout { message }
+            | LlmError::Server { message, .. }
+            | LlmError::BadResponse { message }
+            | LlmError::Refused { message }
+            | LlmError::Other { message } => message,
+        }
+    }
+}
+
+/// Serializes an optional [`Duration`] as whole milliseconds (saturating at `u64::MAX`).
+mod millis {
+    use std::time::Duration;
+
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(super) fn serialize<S: Serializer>(
+        value: &Option<Duration>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        match value {
+            Some(delay) => {
+                serializer.serialize_u64(u64::try_from(delay.as_millis()).unwrap_or(u64::MAX))
+            }
+            None => serializer.serialize_none(),
+        }
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Option<Duration>, D::Error> {
+        Ok(Option::<u64>::deserialize(deserializer)?.map(Duration::from_millis))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn retryable_sorts_errors_by_what_to_do() {
+        assert!(LlmError::rate_limited(None, "slow down").retryable());
+        assert!(LlmError::timeout("read timed out").retryable());
+        assert!(LlmError::server(None, "connection reset").retryable());
+        assert!(LlmError::server(Some(503), "overloaded").retryable());
+        assert!(LlmError::server(Some(408), "request timeout").retryable());
+        assert!(!LlmError::server(Some(400), "bad request").retryable());
+        assert!(!LlmError::auth("invalid key").retryable());
+        assert!(!LlmError::bad_response("not JSON").retryable());
+        assert!(!LlmError::refused("policy").retryable());
+        assert!(!LlmError::other("script ran out").retryable());
+    }
+
+    #[test]
+    fn retry_after_comes_only_from_rate_limits() {
+        let delay = Duration::from_millis(1500);
+        assert_eq!(
+            LlmError::rate_limited(Some(delay), "x").retry_after(),
+            Some(delay)
+        );
+        assert_eq!(LlmError::rate_limited(None, "x").retry_after(), None);
+        assert_eq!(LlmError::server(Some(503), "x").retry_after(), None);
+    }
+
+    #[test]
+    fn display_says_what_to_do() {
+        let auth = LlmError::auth("invalid api key").to_string();
+        assert!(auth.contains("invalid api key"), "{auth}");
+        assert!(auth.contains("check that the API key"), "{auth}");
+        let limited = LlmError::rate_limited(Some(Duration::from_secs(2)), "quota").to_string();
+        assert!(limited.contains("retry after 2000 ms"), "{limited}");
+        let server = LlmError::server(Some(502), "bad gateway").to_string();
+        assert!(server.contains("(HTTP 502): bad gateway"), "{server}");
+        assert!(!LlmError::server(None, "reset").to_string().contains("HTTP"));
+        assert_eq!(LlmError::refused("no").message(), "no");
+    }
+
+    #[test]
+    fn serializes_with_kind_tag_and_millisecond_delay() {
+        let error = LlmError::rate_limited(Some(Duration::from_millis(1500)), "slow down");
+        let json = serde_json::to_value(&error).unwrap();
+        assert_eq!(
+            json,
+            json!({"kind": "rate_limited", "retry_after_ms": 1500, "message": "slow down"})
+        );
+        assert_eq!(serde_json::from_value::<LlmError>(json).unwrap(), error);
+
+        let no_delay = LlmError::rate_limited(None, "slow down");
+        let json = serde_json::to_value(&no_delay).unwrap();
+        assert_eq!(
+            json,
+            json!({"kind": "rate_limited", "message": "slow down"})
+        );
+        assert_eq!(serde_json::from_value::<LlmError>(json).unwrap(), no_delay);
+
+        let server = LlmError::server(Some(500), "oops");
+        assert_eq!(
+            serde_json::to_value(&server).unwrap(),
+            json!({"kind": "server", "status": 500, "message": "oops"})
+        );
+    }
+}
