@@ -243,7 +243,10 @@ pub(crate) enum DiceOp {
     Max(i64),
     /// Roll20 target number: the group is worth (dice selected by `success`) minus (dice
     /// selected by `failure`).
-    Count { success: Selector, failure: Option<Selector> },
+    Count {
+        success: Selector,
+        failure: Option<Selector>,
+    },
 }
 
 /// How an operator was spelled, so a parsed expression prints back in its own dialect.
@@ -268,12 +271,21 @@ fn write_sels(f: &mut fmt::Formatter<'_>, op: &str, sels: &[Selector]) -> fmt::R
 }
 
 /// Roll20 writes a comparison after `r`, `!` and `f` (`r<3`); a bare number means "equal".
-fn write_roll20(f: &mut fmt::Formatter<'_>, op: &str, sels: &[Selector], implicit: Option<i64>) -> fmt::Result {
+fn write_roll20(
+    f: &mut fmt::Formatter<'_>,
+    op: &str,
+    sels: &[Selector],
+    implicit: Option<i64>,
+) -> fmt::Result {
     for s in sels {
         match (s, implicit) {
-            (Selector::Range { written: Written::Bare(n), .. }, Some(max)) if *n == max && op.starts_with('!') => {
-                f.write_str(op)?
-            }
+            (
+                Selector::Range {
+                    written: Written::Bare(n),
+                    ..
+                },
+                Some(max),
+            ) if *n == max && op.starts_with('!') => f.write_str(op)?,
             _ => write!(f, "{op}{s}")?,
         }
     }
@@ -300,7 +312,10 @@ impl DiceTerm {
                 DiceOp::Max(n) => write!(f, "ma{n}")?,
                 DiceOp::Count { success, failure } => {
                     match success {
-                        Selector::Range { written: Written::Bare(n), .. } => write!(f, "={n}")?,
+                        Selector::Range {
+                            written: Written::Bare(n),
+                            ..
+                        } => write!(f, "={n}")?,
                         s => write!(f, "{s}")?,
                     }
                     if let Some(fail) = failure {
@@ -326,7 +341,11 @@ pub(crate) struct Num(pub f64);
 impl fmt::Display for Num {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let v = self.0;
-        if v.fract() == 0.0 && v.abs() < 1e15 { write!(f, "{}", v as i64) } else { write!(f, "{v}") }
+        if v.fract() == 0.0 && v.abs() < 1e15 {
+            write!(f, "{}", v as i64)
+        } else {
+            write!(f, "{v}")
+        }
     }
 }
 

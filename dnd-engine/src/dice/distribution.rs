@@ -33,7 +33,10 @@ pub struct Distribution {
 
 impl Distribution {
     fn point(v: i64) -> Self {
-        Distribution { min: v, probs: vec![1.0] }
+        Distribution {
+            min: v,
+            probs: vec![1.0],
+        }
     }
 
     fn from_pairs(pairs: impl IntoIterator<Item = (i64, f64)>) -> Result<Self, DiceError> {
@@ -69,7 +72,9 @@ impl Distribution {
     /// The variance of the total.
     pub fn variance(&self) -> f64 {
         let mean = self.mean();
-        self.iter().map(|(v, p)| (v as f64 - mean).powi(2) * p).sum()
+        self.iter()
+            .map(|(v, p)| (v as f64 - mean).powi(2) * p)
+            .sum()
     }
 
     /// The standard deviation of the total.
@@ -102,7 +107,10 @@ impl Distribution {
     /// Every possible total with its probability, smallest first (totals of probability 0
     /// inside the range included).
     pub fn iter(&self) -> impl Iterator<Item = (i64, f64)> + '_ {
-        self.probs.iter().enumerate().map(move |(i, p)| (self.min + i as i64, *p))
+        self.probs
+            .iter()
+            .enumerate()
+            .map(move |(i, p)| (self.min + i as i64, *p))
     }
 
     fn trimmed(mut self) -> Self {
@@ -118,11 +126,17 @@ impl Distribution {
     fn negate(&self) -> Self {
         let mut probs = self.probs.clone();
         probs.reverse();
-        Distribution { min: -self.max(), probs }
+        Distribution {
+            min: -self.max(),
+            probs,
+        }
     }
 
     fn shift(&self, by: i64) -> Self {
-        Distribution { min: self.min + by, probs: self.probs.clone() }
+        Distribution {
+            min: self.min + by,
+            probs: self.probs.clone(),
+        }
     }
 }
 
@@ -170,7 +184,10 @@ impl Budget {
                 *out += pa * pb;
             }
         }
-        Ok(Distribution { min: a.min + b.min, probs })
+        Ok(Distribution {
+            min: a.min + b.min,
+            probs,
+        })
     }
 
     fn power(&mut self, one: &Distribution, n: u32) -> Result<Distribution, DiceError> {
@@ -198,7 +215,9 @@ impl Budget {
         let mut pairs = Vec::with_capacity(a.probs.len().min(4096));
         for (x, px) in a.iter().filter(|(_, p)| *p > 0.0) {
             for (y, py) in b.iter().filter(|(_, p)| *p > 0.0) {
-                let v = op.apply(x as f64, y as f64).ok_or(DiceError::DivisionByZero)?;
+                let v = op
+                    .apply(x as f64, y as f64)
+                    .ok_or(DiceError::DivisionByZero)?;
                 let v = if truncate { v.trunc() } else { v };
                 if v.fract() != 0.0 {
                     return Err(DiceError::unsupported(format!(
@@ -246,7 +265,11 @@ fn of_node(node: &Node, at_root: bool, budget: &mut Budget) -> Result<Distributi
     }
 }
 
-fn of_operated(inner: &Node, ops: &[SetOp], budget: &mut Budget) -> Result<Distribution, DiceError> {
+fn of_operated(
+    inner: &Node,
+    ops: &[SetOp],
+    budget: &mut Budget,
+) -> Result<Distribution, DiceError> {
     match inner {
         Node::Dice(term) => {
             let mut all = term.ops.clone();
@@ -267,10 +290,24 @@ fn of_operated(inner: &Node, ops: &[SetOp], budget: &mut Budget) -> Result<Distr
 }
 
 fn of_set(items: &[Node], ops: &[SetOp], budget: &mut Budget) -> Result<Distribution, DiceError> {
-    let dists: Vec<Distribution> = items.iter().map(|n| of_node(n, false, budget)).collect::<Result<_, _>>()?;
+    let dists: Vec<Distribution> = items
+        .iter()
+        .map(|n| of_node(n, false, budget))
+        .collect::<Result<_, _>>()?;
     match ops {
-        [] => dists.iter().try_fold(Distribution::point(0), |acc, d| budget.convolve(&acc, d)),
-        [SetOp { keep: true, selectors }] if matches!(selectors.as_slice(), [Selector::Highest(1) | Selector::Lowest(1)]) => {
+        [] => dists
+            .iter()
+            .try_fold(Distribution::point(0), |acc, d| budget.convolve(&acc, d)),
+        [
+            SetOp {
+                keep: true,
+                selectors,
+            },
+        ] if matches!(
+            selectors.as_slice(),
+            [Selector::Highest(1) | Selector::Lowest(1)]
+        ) =>
+        {
             let highest = matches!(selectors[0], Selector::Highest(_));
             extreme_of(&dists, highest)
         }
@@ -312,12 +349,19 @@ fn extreme_of(dists: &[Distribution], highest: bool) -> Result<Distribution, Dic
         let c: f64 = if highest {
             dists.iter().map(|d| d.probability_at_most(v)).product()
         } else {
-            1.0 - dists.iter().map(|d| d.probability_at_least(v + 1)).product::<f64>()
+            1.0 - dists
+                .iter()
+                .map(|d| d.probability_at_least(v + 1))
+                .product::<f64>()
         };
         *slot = (c - prev).max(0.0);
         prev = c;
     }
-    Ok(Distribution { min: lo, probs: out }.trimmed())
+    Ok(Distribution {
+        min: lo,
+        probs: out,
+    }
+    .trimmed())
 }
 
 /// One die while its operators are folded in: the probability of each value it may show while
@@ -331,11 +375,18 @@ struct DieDist {
 impl DieDist {
     fn base(faces: Faces) -> Self {
         let p = 1.0 / f64::from(faces.count());
-        DieDist { kept: faces.values().map(|v| (v, p)).collect(), dropped: 0.0 }
+        DieDist {
+            kept: faces.values().map(|v| (v, p)).collect(),
+            dropped: 0.0,
+        }
     }
 
     fn contribution(&self) -> Result<Distribution, DiceError> {
-        let pairs = self.kept.iter().copied().chain(std::iter::once((0, self.dropped)));
+        let pairs = self
+            .kept
+            .iter()
+            .copied()
+            .chain(std::iter::once((0, self.dropped)));
         Distribution::from_pairs(pairs.collect::<Vec<_>>())
     }
 }
@@ -359,11 +410,21 @@ fn per_die(faces: Faces, die: &mut DieDist, op: &DiceOp) -> Result<bool, DiceErr
     match op {
         DiceOp::Reroll(sels, _) | DiceOp::RerollOnce(sels, _) => {
             let sels = value_selectors(sels)?;
-            let moved: f64 = die.kept.iter().filter(|(v, _)| matches(sels, *v)).map(|(_, p)| p).sum();
+            let moved: f64 = die
+                .kept
+                .iter()
+                .filter(|(v, _)| matches(sels, *v))
+                .map(|(_, p)| p)
+                .sum();
             let until = matches!(op, DiceOp::Reroll(..));
             let fresh = 1.0 / f64::from(faces.count());
             let escape = faces.values().filter(|v| !matches(sels, *v)).count() as f64 * fresh;
-            let mut kept: Vec<(i64, f64)> = die.kept.iter().copied().filter(|(v, _)| !matches(sels, *v)).collect();
+            let mut kept: Vec<(i64, f64)> = die
+                .kept
+                .iter()
+                .copied()
+                .filter(|(v, _)| !matches(sels, *v))
+                .collect();
             // The replacement is a fresh die: uniform, or uniform over the escaping faces.
             for v in faces.values() {
                 if !until {
@@ -408,9 +469,14 @@ fn per_die(faces: Faces, die: &mut DieDist, op: &DiceOp) -> Result<bool, DiceErr
 
 /// What one die ends up contributing after `post`, given the value it shows.
 fn after_post(faces: Faces, post: &[DiceOp], value: i64) -> Result<Distribution, DiceError> {
-    let mut die = DieDist { kept: vec![(value, 1.0)], dropped: 0.0 };
+    let mut die = DieDist {
+        kept: vec![(value, 1.0)],
+        dropped: 0.0,
+    };
     for op in post {
-        if !per_die(faces, &mut die, op)? || matches!(op, DiceOp::Reroll(..) | DiceOp::RerollOnce(..)) {
+        if !per_die(faces, &mut die, op)?
+            || matches!(op, DiceOp::Reroll(..) | DiceOp::RerollOnce(..))
+        {
             return Err(DiceError::unsupported(
                 "after an explosion only mi, ma, keep/drop by value and target numbers are supported",
             ));
@@ -419,9 +485,15 @@ fn after_post(faces: Faces, post: &[DiceOp], value: i64) -> Result<Distribution,
     die.contribution()
 }
 
-fn of_dice(term: &DiceTerm, ops: &[DiceOp], budget: &mut Budget) -> Result<Distribution, DiceError> {
+fn of_dice(
+    term: &DiceTerm,
+    ops: &[DiceOp],
+    budget: &mut Budget,
+) -> Result<Distribution, DiceError> {
     let faces = term.faces;
-    let explode_at = ops.iter().position(|op| op.adds_dice() || matches!(op, DiceOp::Compound(_)));
+    let explode_at = ops
+        .iter()
+        .position(|op| op.adds_dice() || matches!(op, DiceOp::Compound(_)));
     let (pre, rest) = ops.split_at(explode_at.unwrap_or(ops.len()));
     let mut first = DieDist::base(faces);
     let mut rank: Option<(&DiceOp, usize)> = None;
@@ -433,9 +505,13 @@ fn of_dice(term: &DiceTerm, ops: &[DiceOp], budget: &mut Budget) -> Result<Distr
                     "after a keep/drop by rank only mi and ma are supported in an exact distribution",
                 ));
             }
-        } else if matches!(op, DiceOp::Keep(..) | DiceOp::Drop(..)) && !per_die(faces, &mut first.clone(), op)? {
+        } else if matches!(op, DiceOp::Keep(..) | DiceOp::Drop(..))
+            && !per_die(faces, &mut first.clone(), op)?
+        {
             if first.dropped > 0.0 {
-                return Err(DiceError::unsupported("a keep/drop by rank after a keep/drop by value"));
+                return Err(DiceError::unsupported(
+                    "a keep/drop by rank after a keep/drop by value",
+                ));
             }
             rank = Some((op, i));
             continue;
@@ -446,7 +522,9 @@ fn of_dice(term: &DiceTerm, ops: &[DiceOp], budget: &mut Budget) -> Result<Distr
     }
     if let Some((op, _)) = rank {
         if explode_at.is_some() {
-            return Err(DiceError::unsupported("keep/drop by rank together with explosions"));
+            return Err(DiceError::unsupported(
+                "keep/drop by rank together with explosions",
+            ));
         }
         return keep_by_rank(term.count, &first, op, budget);
     }
@@ -454,10 +532,19 @@ fn of_dice(term: &DiceTerm, ops: &[DiceOp], budget: &mut Budget) -> Result<Distr
         return budget.power(&first.contribution()?, term.count);
     };
     let one = match explode {
-        DiceOp::Explode(sels, _) => explosion_chain(faces, &first, value_selectors(sels)?, post, EXPLOSION_DEPTH, budget)?,
+        DiceOp::Explode(sels, _) => explosion_chain(
+            faces,
+            &first,
+            value_selectors(sels)?,
+            post,
+            EXPLOSION_DEPTH,
+            budget,
+        )?,
         DiceOp::RerollAdd(sels) => {
             if term.count > 1 {
-                return Err(DiceError::unsupported("ra on more than one die (only one die of the group explodes)"));
+                return Err(DiceError::unsupported(
+                    "ra on more than one die (only one die of the group explodes)",
+                ));
             }
             explosion_chain(faces, &first, value_selectors(sels)?, post, 1, budget)?
         }
@@ -512,7 +599,9 @@ fn compound_chain(
         let mut pairs: Vec<(i64, f64)> = Vec::new();
         for &(v, p) in &die.kept {
             match next {
-                Some(n) if sel.matches_value(v) => pairs.extend(n.iter().map(|(x, q)| (x + v, q * p))),
+                Some(n) if sel.matches_value(v) => {
+                    pairs.extend(n.iter().map(|(x, q)| (x + v, q * p)))
+                }
                 _ => pairs.push((v, p)),
             }
         }
@@ -537,7 +626,12 @@ fn compound_chain(
 /// Keep or drop the `k` highest or lowest of `n` independent dice, by dynamic programming over
 /// the die's values from the favoured end: choosing how many dice show each value (with the
 /// binomial count of ways) and summing the first `keep` of them.
-fn keep_by_rank(n: u32, die: &DieDist, op: &DiceOp, budget: &mut Budget) -> Result<Distribution, DiceError> {
+fn keep_by_rank(
+    n: u32,
+    die: &DieDist,
+    op: &DiceOp,
+    budget: &mut Budget,
+) -> Result<Distribution, DiceError> {
     let (sels, keep) = match op {
         DiceOp::Keep(s, _) => (s, true),
         DiceOp::Drop(s, _) => (s, false),
@@ -546,11 +640,19 @@ fn keep_by_rank(n: u32, die: &DieDist, op: &DiceOp, budget: &mut Budget) -> Resu
     let (k, highest) = match sels.as_slice() {
         [Selector::Highest(k)] => (*k, true),
         [Selector::Lowest(k)] => (*k, false),
-        _ => return Err(DiceError::unsupported("several selectors in one keep/drop by rank")),
+        _ => {
+            return Err(DiceError::unsupported(
+                "several selectors in one keep/drop by rank",
+            ));
+        }
     };
     let k = k.min(n);
     // Dropping the k highest keeps the n-k lowest, and so on.
-    let (keep_count, from_high) = if keep { (k, highest) } else { (n - k, !highest) };
+    let (keep_count, from_high) = if keep {
+        (k, highest)
+    } else {
+        (n - k, !highest)
+    };
     let mut values: Vec<(i64, f64)> = die.kept.iter().copied().filter(|(_, p)| *p > 0.0).collect();
     values.sort_by_key(|(v, _)| *v);
     // Merge equal values (a clamp can make several faces show the same value).
@@ -571,8 +673,9 @@ fn keep_by_rank(n: u32, die: &DieDist, op: &DiceOp, budget: &mut Budget) -> Resu
     }
     let vmin = values.iter().map(|v| v.0).min().unwrap_or(0);
     let vmax = values.iter().map(|v| v.0).max().unwrap_or(0);
-    let lo = vmin * keep_count as i64;
-    let width = check_width(lo, vmax * keep_count as i64)?;
+    // Partial sums start at 0, so the table spans 0 as well as the final range.
+    let lo = (vmin * keep_count as i64).min(0);
+    let width = check_width(lo, (vmax * keep_count as i64).max(0))?;
     budget.spend((values.len() * (n + 1) * width * (n + 1)) as u64 / 2)?;
     let binom = binomials(n);
     // state[a][s]: probability that `a` dice are assigned so far with kept sum lo+s.
@@ -580,11 +683,13 @@ fn keep_by_rank(n: u32, die: &DieDist, op: &DiceOp, budget: &mut Budget) -> Resu
     state[0][(-lo) as usize] = 1.0;
     for &(v, q) in &values {
         let mut next = vec![vec![0.0; width]; n + 1];
-        let powers: Vec<f64> = (0..=n).scan(1.0, |acc, _| {
-            let out = *acc;
-            *acc *= q;
-            Some(out)
-        }).collect();
+        let powers: Vec<f64> = (0..=n)
+            .scan(1.0, |acc, _| {
+                let out = *acc;
+                *acc *= q;
+                Some(out)
+            })
+            .collect();
         for a in 0..=n {
             for (s, &p) in state[a].iter().enumerate() {
                 if p == 0.0 {
@@ -599,7 +704,11 @@ fn keep_by_rank(n: u32, die: &DieDist, op: &DiceOp, budget: &mut Budget) -> Resu
         }
         state = next;
     }
-    Ok(Distribution { min: lo, probs: state.swap_remove(n) }.trimmed())
+    Ok(Distribution {
+        min: lo,
+        probs: state.swap_remove(n),
+    }
+    .trimmed())
 }
 
 /// Pascal's triangle up to `n`, as floats (exact up to n = 1000 well within f64's range).

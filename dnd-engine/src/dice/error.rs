@@ -52,7 +52,9 @@ pub enum DiceError {
     },
     /// A [`FixedFaces`](super::FixedFaces) replay had no face left, or a face that does not
     /// fit the die being rolled.
-    #[error("the die source had no face for a d{sides}: the replay ran out of faces or held a face outside 1..={sides}")]
+    #[error(
+        "the die source had no face for a d{sides}: the replay ran out of faces or held a face outside 1..={sides}"
+    )]
     SourceExhausted {
         /// Sides of the die that could not be rolled.
         sides: u32,
@@ -74,17 +76,26 @@ pub enum DiceError {
 impl DiceError {
     /// Builds a [`DiceError::Syntax`] error.
     pub(crate) fn syntax(position: usize, expected: impl Into<String>, found: String) -> Self {
-        DiceError::Syntax { position, expected: expected.into(), found }
+        DiceError::Syntax {
+            position,
+            expected: expected.into(),
+            found,
+        }
     }
 
     /// Builds a [`DiceError::Invalid`] error.
     pub(crate) fn invalid(position: usize, message: impl Into<String>) -> Self {
-        DiceError::Invalid { position, message: message.into() }
+        DiceError::Invalid {
+            position,
+            message: message.into(),
+        }
     }
 
     /// Builds a [`DiceError::Unsupported`] error.
     pub(crate) fn unsupported(reason: impl Into<String>) -> Self {
-        DiceError::Unsupported { reason: reason.into() }
+        DiceError::Unsupported {
+            reason: reason.into(),
+        }
     }
 
     /// The byte offset in the expression this error points at, when it points at one.

@@ -28,7 +28,14 @@ struct Entry {
 
 impl Entry {
     fn new(value: i64) -> Self {
-        Entry { value, rolled: value, dropped: false, exploded: false, compounded: false, counted: None }
+        Entry {
+            value,
+            rolled: value,
+            dropped: false,
+            exploded: false,
+            compounded: false,
+            counted: None,
+        }
     }
 }
 
@@ -53,13 +60,20 @@ pub(crate) struct Evaluator<'a, S: DieSource + ?Sized> {
 
 impl<'a, S: DieSource + ?Sized> Evaluator<'a, S> {
     pub(crate) fn new(source: &'a mut S, budget: u32, record: Option<&'a mut Record>) -> Self {
-        Evaluator { source, rolls_left: budget, budget, record }
+        Evaluator {
+            source,
+            rolls_left: budget,
+            budget,
+            record,
+        }
     }
 
     #[inline]
     fn roll_one(&mut self, term: &DiceTerm) -> Result<i64, DiceError> {
         if self.rolls_left == 0 {
-            return Err(DiceError::TooManyRolls { budget: self.budget });
+            return Err(DiceError::TooManyRolls {
+                budget: self.budget,
+            });
         }
         self.rolls_left -= 1;
         let sides = term.faces.count();
@@ -71,7 +85,11 @@ impl<'a, S: DieSource + ?Sized> Evaluator<'a, S> {
 
     /// Evaluates the root, splitting a top-level sum into labelled parts when recording.
     pub(crate) fn eval_root(&mut self, node: &Node) -> Result<f64, DiceError> {
-        if self.record.is_some() { self.eval_parts(node, false) } else { self.eval(node) }
+        if self.record.is_some() {
+            self.eval_parts(node, false)
+        } else {
+            self.eval(node)
+        }
     }
 
     fn eval_parts(&mut self, node: &Node, negative: bool) -> Result<f64, DiceError> {
@@ -89,7 +107,10 @@ impl<'a, S: DieSource + ?Sized> Evaluator<'a, S> {
         };
         let signed = if negative { -value } else { value };
         if let Some(rec) = self.record.as_deref_mut() {
-            rec.parts.push(RollPart { label, value: signed as i64 });
+            rec.parts.push(RollPart {
+                label,
+                value: signed as i64,
+            });
         }
         Ok(value)
     }
@@ -148,7 +169,12 @@ impl<'a, S: DieSource + ?Sized> Evaluator<'a, S> {
         {
             rec.sets.push(kept.to_vec());
         }
-        Ok(values.iter().zip(&kept).filter(|(_, k)| **k).map(|(v, _)| v).sum())
+        Ok(values
+            .iter()
+            .zip(&kept)
+            .filter(|(_, k)| **k)
+            .map(|(v, _)| v)
+            .sum())
     }
 
     fn dice(&mut self, term: &DiceTerm, extra: &[SetOp]) -> Result<f64, DiceError> {
@@ -179,7 +205,8 @@ impl<'a, S: DieSource + ?Sized> Evaluator<'a, S> {
             };
             self.apply(term, &as_dice, &mut dice, &mut rerolled)?;
         }
-        let value = counted.unwrap_or_else(|| dice.iter().filter(|d| !d.dropped).map(|d| d.value).sum());
+        let value =
+            counted.unwrap_or_else(|| dice.iter().filter(|d| !d.dropped).map(|d| d.value).sum());
         if let Some(rec) = self.record.as_deref_mut() {
             rec.groups.push(record_group(&dice, &rerolled));
         }
@@ -299,7 +326,10 @@ impl<'a, S: DieSource + ?Sized> Evaluator<'a, S> {
                 }
                 let v = self.roll_one(term)?;
                 let exploded = dice[i].exploded;
-                dice[i] = Entry { exploded, ..Entry::new(v) };
+                dice[i] = Entry {
+                    exploded,
+                    ..Entry::new(v)
+                };
             }
         }
         Ok(())
@@ -319,7 +349,10 @@ fn select(dice: &[Entry], sels: &[Selector]) -> Mask {
                 }
             }
             Selector::Highest(n) | Selector::Lowest(n) => {
-                for i in ranked(dice, matches!(sel, Selector::Highest(_))).into_iter().take(n as usize) {
+                for i in ranked(dice, matches!(sel, Selector::Highest(_)))
+                    .into_iter()
+                    .take(n as usize)
+                {
                     mask[i] = true;
                 }
             }
@@ -343,12 +376,16 @@ fn ranked(dice: &[Entry], highest_first: bool) -> SmallVec<[usize; 16]> {
 fn first_selected(dice: &[Entry], sels: &[Selector]) -> Option<usize> {
     let sel = sels.first()?;
     match *sel {
-        Selector::Range { lo, hi, .. } => dice.iter().position(|d| !d.dropped && lo <= d.value && d.value <= hi),
+        Selector::Range { lo, hi, .. } => dice
+            .iter()
+            .position(|d| !d.dropped && lo <= d.value && d.value <= hi),
         Selector::Highest(n) | Selector::Lowest(n) => {
             if n == 0 {
                 return None;
             }
-            ranked(dice, matches!(sel, Selector::Highest(_))).first().copied()
+            ranked(dice, matches!(sel, Selector::Highest(_)))
+                .first()
+                .copied()
         }
     }
 }
@@ -372,7 +409,8 @@ fn select_values(values: &[f64], kept: &[bool], sels: &[Selector]) -> SmallVec<[
                 }
             }
             Selector::Highest(n) | Selector::Lowest(n) => {
-                let mut idx: SmallVec<[usize; 8]> = (0..values.len()).filter(|&i| kept[i]).collect();
+                let mut idx: SmallVec<[usize; 8]> =
+                    (0..values.len()).filter(|&i| kept[i]).collect();
                 if matches!(sel, Selector::Highest(_)) {
                     idx.sort_by(|&a, &b| values[b].total_cmp(&values[a]));
                 } else {
@@ -391,7 +429,12 @@ fn record_group(dice: &[Entry], rerolled: &[(usize, i64)]) -> Vec<Die> {
     let mut out = Vec::with_capacity(dice.len() + rerolled.len());
     for (slot, d) in dice.iter().enumerate() {
         for &(_, face) in rerolled.iter().filter(|(s, _)| *s == slot) {
-            out.push(Die { value: face, fate: Fate::Rerolled, rolled: None, counted: None });
+            out.push(Die {
+                value: face,
+                fate: Fate::Rerolled,
+                rolled: None,
+                counted: None,
+            });
         }
         let fate = if d.dropped {
             Fate::Dropped
@@ -403,7 +446,12 @@ fn record_group(dice: &[Entry], rerolled: &[(usize, i64)]) -> Vec<Die> {
             Fate::Kept
         };
         let rolled = (d.rolled != d.value).then_some(d.rolled);
-        out.push(Die { value: d.value, fate, rolled, counted: d.counted });
+        out.push(Die {
+            value: d.value,
+            fate,
+            rolled,
+            counted: d.counted,
+        });
     }
     out
 }

@@ -74,7 +74,9 @@ impl FromStr for Dialect {
         match s.to_ascii_lowercase().as_str() {
             "roll20" => Ok(Dialect::Roll20),
             "avrae" | "d20" => Ok(Dialect::Avrae),
-            other => Err(format!("unknown dice dialect {other:?}: use roll20 or avrae")),
+            other => Err(format!(
+                "unknown dice dialect {other:?}: use roll20 or avrae"
+            )),
         }
     }
 }
@@ -111,7 +113,13 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_length: 1000, max_depth: 32, max_dice: 1000, max_sides: 1_000_000, roll_budget: 1000 }
+        Limits {
+            max_length: 1000,
+            max_depth: 32,
+            max_dice: 1000,
+            max_sides: 1_000_000,
+            roll_budget: 1000,
+        }
     }
 }
 
@@ -142,10 +150,19 @@ impl DiceExpr {
     }
 
     /// Parses an expression with explicit limits.
-    pub fn parse_with_limits(text: &str, dialect: Dialect, limits: &Limits) -> Result<Self, DiceError> {
+    pub fn parse_with_limits(
+        text: &str,
+        dialect: Dialect,
+        limits: &Limits,
+    ) -> Result<Self, DiceError> {
         let parsed = parser::parse(text, dialect, limits)?;
         Ok(DiceExpr {
-            inner: Arc::new(Inner { root: parsed.root, dialect, comment: parsed.comment, roll_budget: limits.roll_budget }),
+            inner: Arc::new(Inner {
+                root: parsed.root,
+                dialect,
+                comment: parsed.comment,
+                roll_budget: limits.roll_budget,
+            }),
         })
     }
 
@@ -173,7 +190,8 @@ impl DiceExpr {
             Advantage::Disadvantage => Selector::Lowest(1),
         };
         let is_single_d20 = |n: &Node| {
-            n.leftmost_dice().is_some_and(|d| d.count == 1 && d.faces == ast::Faces::Sides(20))
+            n.leftmost_dice()
+                .is_some_and(|d| d.count == 1 && d.faces == ast::Faces::Sides(20))
         };
         if !is_single_d20(&self.inner.root) {
             return self.clone();
@@ -191,12 +209,22 @@ impl DiceExpr {
                 Dialect::Roll20 => term
                     .ops
                     .iter()
-                    .position(|op| matches!(op, DiceOp::Keep(..) | DiceOp::Drop(..) | DiceOp::Count { .. }))
+                    .position(|op| {
+                        matches!(
+                            op,
+                            DiceOp::Keep(..) | DiceOp::Drop(..) | DiceOp::Count { .. }
+                        )
+                    })
                     .unwrap_or(term.ops.len()),
             };
             term.ops.insert(at, DiceOp::Keep(vec![keep], spelling));
         }
-        DiceExpr { inner: Arc::new(Inner { root, ..Inner::clone_meta(&self.inner) }) }
+        DiceExpr {
+            inner: Arc::new(Inner {
+                root,
+                ..Inner::clone_meta(&self.inner)
+            }),
+        }
     }
 
     /// Rolls the expression, recording every die.
@@ -206,7 +234,8 @@ impl DiceExpr {
     /// [`FixedFaces`] replay runs out.
     pub fn roll<S: DieSource + ?Sized>(&self, source: &mut S) -> Result<Roll, DiceError> {
         let mut record = Record::default();
-        let value = Evaluator::new(source, self.inner.roll_budget, Some(&mut record)).eval_root(&self.inner.root)?;
+        let value = Evaluator::new(source, self.inner.roll_budget, Some(&mut record))
+            .eval_root(&self.inner.root)?;
         Ok(Roll::new(self.clone(), to_total(value)?, record))
     }
 
@@ -214,7 +243,8 @@ impl DiceExpr {
     /// Given the same source state it returns the same total as [`roll`](Self::roll).
     #[inline]
     pub fn roll_total<S: DieSource + ?Sized>(&self, source: &mut S) -> Result<i64, DiceError> {
-        let value = Evaluator::new(source, self.inner.roll_budget, None).eval_root(&self.inner.root)?;
+        let value =
+            Evaluator::new(source, self.inner.roll_budget, None).eval_root(&self.inner.root)?;
         to_total(value)
     }
 

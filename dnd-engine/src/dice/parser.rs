@@ -25,10 +25,22 @@ pub(crate) fn parse(src: &str, dialect: Dialect, limits: &Limits) -> Result<Pars
             max: limits.max_length as u64,
         });
     }
-    let mut p = Parser { src, bytes: src.as_bytes(), pos: 0, dialect, limits, depth: 0, dice_total: 0 };
+    let mut p = Parser {
+        src,
+        bytes: src.as_bytes(),
+        pos: 0,
+        dialect,
+        limits,
+        depth: 0,
+        dice_total: 0,
+    };
     p.skip_ws();
     if p.pos == p.bytes.len() {
-        return Err(DiceError::syntax(0, "a dice expression such as 1d20+5", "an empty expression".into()));
+        return Err(DiceError::syntax(
+            0,
+            "a dice expression such as 1d20+5",
+            "an empty expression".into(),
+        ));
     }
     let root = p.comparison()?;
     p.skip_ws();
@@ -103,7 +115,9 @@ impl Parser<'_> {
 
     /// After the expression: the end, or a comment (`# ...`, or words after a space).
     fn trailing_comment(&mut self) -> Result<Option<Box<str>>, DiceError> {
-        let Some(b) = self.peek() else { return Ok(None) };
+        let Some(b) = self.peek() else {
+            return Ok(None);
+        };
         let after_space = self.pos > 0 && self.bytes[self.pos - 1].is_ascii_whitespace();
         let text = if b == b'#' {
             &self.src[self.pos + 1..]
@@ -111,7 +125,9 @@ impl Parser<'_> {
             &self.src[self.pos..]
         } else {
             let expected = match self.dialect {
-                Dialect::Roll20 => "an operator (+ - * /), \"]\" or the end; a comment goes after a space or #",
+                Dialect::Roll20 => {
+                    "an operator (+ - * /) or the end; a comment goes after a space or #"
+                }
                 Dialect::Avrae => {
                     "an operator (+ - * / // % == != < <= > >=) or the end; a comment goes after a space or #"
                 }
@@ -193,7 +209,11 @@ impl Parser<'_> {
                 self.enter()?;
                 let inner = self.unary()?;
                 self.depth -= 1;
-                Ok(if sign == b'-' { Node::Negate(Box::new(inner)) } else { inner })
+                Ok(if sign == b'-' {
+                    Node::Negate(Box::new(inner))
+                } else {
+                    inner
+                })
             }
             _ => self.labelled(),
         }
@@ -241,7 +261,10 @@ impl Parser<'_> {
                 let (value, is_integer) = self.number()?;
                 if self.peek() == Some(b'd') {
                     if !is_integer {
-                        return Err(DiceError::invalid(start, "the number of dice must be a whole number"));
+                        return Err(DiceError::invalid(
+                            start,
+                            "the number of dice must be a whole number",
+                        ));
                     }
                     self.pos += 1;
                     return self.dice(value as u64, start);
@@ -285,7 +308,11 @@ impl Parser<'_> {
             items.push(first);
         }
         if self.peek() != Some(b')') {
-            let expected = if avrae { "\",\" or \")\"" } else { "\")\" to close the \"(\"" };
+            let expected = if avrae {
+                "\",\" or \")\""
+            } else {
+                "\")\" to close the \"(\""
+            };
             return Err(self.error(expected));
         }
         self.pos += 1;
@@ -317,9 +344,14 @@ impl Parser<'_> {
         let text = &self.src[start..self.pos];
         let digits = text.bytes().filter(u8::is_ascii_digit).count();
         if digits > 15 {
-            return Err(DiceError::invalid(start, format!("the number {text} is too long: at most 15 digits")));
+            return Err(DiceError::invalid(
+                start,
+                format!("the number {text} is too long: at most 15 digits"),
+            ));
         }
-        let value: f64 = text.parse().map_err(|_| DiceError::syntax(start, "a number", format!("{text:?}")))?;
+        let value: f64 = text
+            .parse()
+            .map_err(|_| DiceError::syntax(start, "a number", format!("{text:?}")))?;
         Ok((value, is_integer))
     }
 
@@ -341,7 +373,12 @@ impl Parser<'_> {
     fn dice(&mut self, count: u64, start: usize) -> Result<Node, DiceError> {
         let limits = self.limits;
         if count > u64::from(limits.max_dice) {
-            return Err(DiceError::Limit { position: start, what: "the number of dice", value: count, max: limits.max_dice.into() });
+            return Err(DiceError::Limit {
+                position: start,
+                what: "the number of dice",
+                value: count,
+                max: limits.max_dice.into(),
+            });
         }
         let faces = match (self.peek(), self.dialect) {
             (Some(b'%'), Dialect::Roll20) => {
@@ -364,10 +401,18 @@ impl Parser<'_> {
                 let sides_at = self.pos;
                 let sides = self.integer(expected)?;
                 if sides == 0 {
-                    return Err(DiceError::invalid(sides_at, "a die needs at least 1 side (d0 was given)"));
+                    return Err(DiceError::invalid(
+                        sides_at,
+                        "a die needs at least 1 side (d0 was given)",
+                    ));
                 }
                 if sides > u64::from(limits.max_sides) {
-                    return Err(DiceError::Limit { position: sides_at, what: "the number of sides", value: sides, max: limits.max_sides.into() });
+                    return Err(DiceError::Limit {
+                        position: sides_at,
+                        what: "the number of sides",
+                        value: sides,
+                        max: limits.max_sides.into(),
+                    });
                 }
                 Faces::Sides(sides as u32)
             }
@@ -381,7 +426,12 @@ impl Parser<'_> {
                 max: limits.roll_budget.into(),
             });
         }
-        let mut term = DiceTerm { count: count as u32, faces, ops: Vec::new(), position: start };
+        let mut term = DiceTerm {
+            count: count as u32,
+            faces,
+            ops: Vec::new(),
+            position: start,
+        };
         match self.dialect {
             Dialect::Avrae => self.avrae_dice_ops(&mut term)?,
             Dialect::Roll20 => self.roll20_dice_ops(&mut term)?,
@@ -392,7 +442,8 @@ impl Parser<'_> {
 
     /// Avrae selector: `h3`, `l1`, `>4`, `<3`, or a bare number.
     fn avrae_selector(&mut self) -> Result<Selector, DiceError> {
-        const EXPECTED: &str = "a selector: h3 (highest), l1 (lowest), >4, <3 or a number such as 6";
+        const EXPECTED: &str =
+            "a selector: h3 (highest), l1 (lowest), >4, <3 or a number such as 6";
         let kind = self.peek();
         if matches!(kind, Some(b'h' | b'l' | b'<' | b'>')) {
             self.pos += 1;
@@ -401,9 +452,21 @@ impl Parser<'_> {
         Ok(match kind {
             Some(b'h') => Selector::Highest(n.min(u32::MAX.into()) as u32),
             Some(b'l') => Selector::Lowest(n.min(u32::MAX.into()) as u32),
-            Some(b'>') => Selector::Range { lo: n + 1, hi: i64::MAX, written: Written::Greater(n) },
-            Some(b'<') => Selector::Range { lo: i64::MIN, hi: n - 1, written: Written::Less(n) },
-            _ => Selector::Range { lo: n, hi: n, written: Written::Bare(n) },
+            Some(b'>') => Selector::Range {
+                lo: n + 1,
+                hi: i64::MAX,
+                written: Written::Greater(n),
+            },
+            Some(b'<') => Selector::Range {
+                lo: i64::MIN,
+                hi: n - 1,
+                written: Written::Less(n),
+            },
+            _ => Selector::Range {
+                lo: n,
+                hi: n,
+                written: Written::Bare(n),
+            },
         })
     }
 
@@ -432,10 +495,21 @@ impl Parser<'_> {
             let sel = self.avrae_selector()?;
             let op = match kind {
                 "mi" | "ma" => {
-                    let Selector::Range { written: Written::Bare(n), .. } = sel else {
-                        return Err(DiceError::invalid(at, format!("{kind} takes a plain number ({kind}2), not {sel}")));
+                    let Selector::Range {
+                        written: Written::Bare(n),
+                        ..
+                    } = sel
+                    else {
+                        return Err(DiceError::invalid(
+                            at,
+                            format!("{kind} takes a plain number ({kind}2), not {sel}"),
+                        ));
                     };
-                    if kind == "mi" { DiceOp::Min(n) } else { DiceOp::Max(n) }
+                    if kind == "mi" {
+                        DiceOp::Min(n)
+                    } else {
+                        DiceOp::Max(n)
+                    }
                 }
                 "k" => DiceOp::Keep(vec![sel], Spelling::Avrae),
                 "p" => DiceOp::Drop(vec![sel], Spelling::Avrae),
@@ -472,7 +546,11 @@ impl Parser<'_> {
             (lo_of, hi_of) = (|n| n, |n| n);
         }
         let n = self.integer(expected)?.min(i64::MAX as u64 / 2) as i64;
-        Ok(Selector::Range { lo: lo_of(n), hi: hi_of(n), written: written(n) })
+        Ok(Selector::Range {
+            lo: lo_of(n),
+            hi: hi_of(n),
+            written: written(n),
+        })
     }
 
     fn roll20_count(&mut self, expected: &str) -> Result<u32, DiceError> {
@@ -482,35 +560,73 @@ impl Parser<'_> {
     fn roll20_dice_ops(&mut self, term: &mut DiceTerm) -> Result<(), DiceError> {
         const CMP: &str = "a compare point such as 1, <3, >5 or =6";
         let max_face = term.faces.max_value();
-        let on_max = Selector::Range { lo: max_face, hi: max_face, written: Written::Bare(max_face) };
+        let on_max = Selector::Range {
+            lo: max_face,
+            hi: max_face,
+            written: Written::Bare(max_face),
+        };
         let starts_compare = |b: Option<u8>| matches!(b, Some(b'<' | b'>' | b'=' | b'0'..=b'9'));
         loop {
             let op = if self.eat("kh") {
-                let n = if self.peek().is_some_and(|b| b.is_ascii_digit()) { self.roll20_count("a number")? } else { 1 };
+                let n = if self.peek().is_some_and(|b| b.is_ascii_digit()) {
+                    self.roll20_count("a number")?
+                } else {
+                    1
+                };
                 DiceOp::Keep(vec![Selector::Highest(n)], Spelling::Roll20)
             } else if self.eat("kl") {
-                let n = if self.peek().is_some_and(|b| b.is_ascii_digit()) { self.roll20_count("a number")? } else { 1 };
+                let n = if self.peek().is_some_and(|b| b.is_ascii_digit()) {
+                    self.roll20_count("a number")?
+                } else {
+                    1
+                };
                 DiceOp::Keep(vec![Selector::Lowest(n)], Spelling::Roll20)
             } else if self.eat("k") {
-                DiceOp::Keep(vec![Selector::Highest(self.roll20_count("kh, kl or a number of dice to keep")?)], Spelling::Roll20)
+                DiceOp::Keep(
+                    vec![Selector::Highest(
+                        self.roll20_count("kh, kl or a number of dice to keep")?,
+                    )],
+                    Spelling::Roll20,
+                )
             } else if self.eat("dh") {
-                let n = if self.peek().is_some_and(|b| b.is_ascii_digit()) { self.roll20_count("a number")? } else { 1 };
+                let n = if self.peek().is_some_and(|b| b.is_ascii_digit()) {
+                    self.roll20_count("a number")?
+                } else {
+                    1
+                };
                 DiceOp::Drop(vec![Selector::Highest(n)], Spelling::Roll20)
             } else if self.eat("dl") {
-                let n = if self.peek().is_some_and(|b| b.is_ascii_digit()) { self.roll20_count("a number")? } else { 1 };
+                let n = if self.peek().is_some_and(|b| b.is_ascii_digit()) {
+                    self.roll20_count("a number")?
+                } else {
+                    1
+                };
                 DiceOp::Drop(vec![Selector::Lowest(n)], Spelling::Roll20)
-            } else if self.peek() == Some(b'd') && self.peek_at(1).is_some_and(|b| b.is_ascii_digit()) {
+            } else if self.peek() == Some(b'd')
+                && self.peek_at(1).is_some_and(|b| b.is_ascii_digit())
+            {
                 self.pos += 1;
-                DiceOp::Drop(vec![Selector::Lowest(self.roll20_count("a number")?)], Spelling::Roll20)
+                DiceOp::Drop(
+                    vec![Selector::Lowest(self.roll20_count("a number")?)],
+                    Spelling::Roll20,
+                )
             } else if self.eat("ro") {
                 DiceOp::RerollOnce(vec![self.roll20_compare(CMP)?], Spelling::Roll20)
             } else if self.eat("r") {
                 DiceOp::Reroll(vec![self.roll20_compare(CMP)?], Spelling::Roll20)
             } else if self.eat("!!") {
-                let sel = if starts_compare(self.peek()) { self.roll20_compare(CMP)? } else { on_max };
+                let sel = if starts_compare(self.peek()) {
+                    self.roll20_compare(CMP)?
+                } else {
+                    on_max
+                };
                 DiceOp::Compound(sel)
             } else if self.eat("!") {
-                let sel = if starts_compare(self.peek()) { self.roll20_compare(CMP)? } else { on_max };
+                let sel = if starts_compare(self.peek()) {
+                    self.roll20_compare(CMP)?
+                } else {
+                    on_max
+                };
                 DiceOp::Explode(vec![sel], Spelling::Roll20)
             } else if self.eat("mi") {
                 DiceOp::Min(self.integer("a number after mi")?.min(i64::MAX as u64 / 2) as i64)
@@ -518,7 +634,11 @@ impl Parser<'_> {
                 DiceOp::Max(self.integer("a number after ma")?.min(i64::MAX as u64 / 2) as i64)
             } else if matches!(self.peek(), Some(b'<' | b'>' | b'=')) {
                 let success = self.roll20_compare("a target number such as >=5")?;
-                let failure = if self.eat("f") { Some(self.roll20_compare(CMP)?) } else { None };
+                let failure = if self.eat("f") {
+                    Some(self.roll20_compare(CMP)?)
+                } else {
+                    None
+                };
                 DiceOp::Count { success, failure }
             } else {
                 break;
@@ -533,9 +653,16 @@ impl Parser<'_> {
             DiceOp::Keep(..) | DiceOp::Drop(..) => 3,
             DiceOp::Count { .. } => 4,
         });
-        let counts = term.ops.iter().filter(|op| matches!(op, DiceOp::Count { .. })).count();
+        let counts = term
+            .ops
+            .iter()
+            .filter(|op| matches!(op, DiceOp::Count { .. }))
+            .count();
         if counts > 1 {
-            return Err(DiceError::invalid(term.position, "a dice group takes one target number (such as >=5)"));
+            return Err(DiceError::invalid(
+                term.position,
+                "a dice group takes one target number (such as >=5)",
+            ));
         }
         Ok(())
     }
@@ -553,7 +680,10 @@ impl Parser<'_> {
             let sel = self.avrae_selector()?;
             match ops.last_mut() {
                 Some(last) if last.keep == keep => last.selectors.push(sel),
-                _ => ops.push(SetOp { keep, selectors: vec![sel] }),
+                _ => ops.push(SetOp {
+                    keep,
+                    selectors: vec![sel],
+                }),
             }
         }
     }
@@ -587,7 +717,11 @@ fn check_terminates(term: &DiceTerm) -> Result<(), DiceError> {
     if term.count == 0 {
         return Ok(());
     }
-    let covers_every_face = |sels: &[Selector]| term.faces.values().all(|v| sels.iter().any(|s| s.matches_value(v)));
+    let covers_every_face = |sels: &[Selector]| {
+        term.faces
+            .values()
+            .all(|v| sels.iter().any(|s| s.matches_value(v)))
+    };
     for op in &term.ops {
         let (sels, what): (&[Selector], &str) = match op {
             DiceOp::Reroll(s, _) => (s, "reroll"),
@@ -598,7 +732,9 @@ fn check_terminates(term: &DiceTerm) -> Result<(), DiceError> {
         if matches!(op, DiceOp::Reroll(..)) && sels.iter().any(|s| !s.is_by_value()) {
             return Err(DiceError::invalid(
                 term.position,
-                format!("{term} would reroll forever: h and l always pick a die; reroll by value instead (rr1, rr<3)"),
+                format!(
+                    "{term} would reroll forever: h and l always pick a die; reroll by value instead (rr1, rr<3)"
+                ),
             ));
         }
         if covers_every_face(sels) {

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::ast::{DiceTerm, Node, Num, SetOp};
 use super::eval::Record;
-use super::{DiceError, DiceExpr, Dialect};
+use super::{Dialect, DiceError, DiceExpr};
 
 /// What happened to one die.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -89,7 +89,11 @@ pub struct Roll {
 
 impl Roll {
     pub(crate) fn new(expr: DiceExpr, total: i64, record: Record) -> Self {
-        Roll { expr, total, record }
+        Roll {
+            expr,
+            total,
+            record,
+        }
     }
 
     /// The total, truncated toward zero when Avrae's `/` made it fractional.
@@ -124,14 +128,20 @@ impl Roll {
     pub fn labelled_totals(&self) -> Vec<RollPart> {
         let parts = &self.record.parts;
         let label_at = |i: usize| -> Option<String> {
-            parts[i..].iter().chain(parts[..i].iter().rev()).find_map(|p| p.label.clone())
+            parts[i..]
+                .iter()
+                .chain(parts[..i].iter().rev())
+                .find_map(|p| p.label.clone())
         };
         let mut out: Vec<RollPart> = Vec::new();
         for (i, p) in parts.iter().enumerate() {
             let label = label_at(i);
             match out.iter_mut().find(|o| o.label == label) {
                 Some(o) => o.value += p.value,
-                None => out.push(RollPart { label, value: p.value }),
+                None => out.push(RollPart {
+                    label,
+                    value: p.value,
+                }),
             }
         }
         out
@@ -169,7 +179,11 @@ impl Roll {
 
 impl fmt::Display for Roll {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut w = RollWriter { record: &self.record, group: 0, set: 0 };
+        let mut w = RollWriter {
+            record: &self.record,
+            group: 0,
+            set: 0,
+        };
         w.node(f, self.expr.root(), false)?;
         write!(f, " = {}", self.total)
     }
@@ -186,7 +200,7 @@ impl RollWriter<'_> {
     fn node(&mut self, f: &mut dyn fmt::Write, node: &Node, struck: bool) -> fmt::Result {
         match node {
             Node::Number(v) => write!(f, "{}", Num(*v)),
-            Node::Dice(term) => self.dice(f, term, &[], struck),
+            Node::Dice(term) => self.dice(f, term, struck),
             Node::Negate(x) => {
                 f.write_str("-")?;
                 self.node(f, x, struck)
@@ -206,21 +220,27 @@ impl RollWriter<'_> {
                 f.write_str(")")
             }
             Node::Paren(x, ops) => self.operated(f, x, ops, struck),
-            Node::Set(items, ops) => self.set(f, items, ops, struck),
+            Node::Set(items, ops) => self.set_items(f, items, ops, struck),
         }
     }
 
-    fn operated(&mut self, f: &mut dyn fmt::Write, inner: &Node, ops: &[SetOp], struck: bool) -> fmt::Result {
+    fn operated(
+        &mut self,
+        f: &mut dyn fmt::Write,
+        inner: &Node,
+        ops: &[SetOp],
+        struck: bool,
+    ) -> fmt::Result {
         match inner {
             Node::Dice(term) => {
                 f.write_str("(")?;
-                self.dice(f, term, ops, struck)?;
+                self.dice(f, term, struck)?;
                 f.write_str(")")?;
             }
             Node::Labelled(x, _) => return self.operated(f, x, ops, struck),
             Node::Set(items, own) => {
                 let all: Vec<SetOp> = own.iter().chain(ops).cloned().collect();
-                return self.set(f, items, &all, struck);
+                return self.set_items(f, items, &all, struck);
             }
             Node::Paren(x, own) => {
                 let all: Vec<SetOp> = own.iter().chain(ops).cloned().collect();
@@ -236,11 +256,13 @@ impl RollWriter<'_> {
         Ok(())
     }
 
-    fn set(&mut self, f: &mut dyn fmt::Write, items: &[Node], ops: &[SetOp], struck: bool) -> fmt::Result {
-        self.set_items(f, items, ops, struck)
-    }
-
-    fn set_items(&mut self, f: &mut dyn fmt::Write, items: &[Node], ops: &[SetOp], struck: bool) -> fmt::Result {
+    fn set_items(
+        &mut self,
+        f: &mut dyn fmt::Write,
+        items: &[Node],
+        ops: &[SetOp],
+        struck: bool,
+    ) -> fmt::Result {
         // Items are evaluated (and recorded) before the set's own kept flags.
         let mut texts = Vec::with_capacity(items.len());
         for item in items {
@@ -267,18 +289,19 @@ impl RollWriter<'_> {
                 f.write_str(text)?;
             }
         }
-        f.write_str(if items.len() == 1 && ops.is_empty() { ",)" } else { ")" })?;
+        f.write_str(if items.len() == 1 && ops.is_empty() {
+            ",)"
+        } else {
+            ")"
+        })?;
         for op in ops {
             write!(f, "{op}")?;
         }
         Ok(())
     }
 
-    fn dice(&mut self, f: &mut dyn fmt::Write, term: &DiceTerm, extra: &[SetOp], struck: bool) -> fmt::Result {
+    fn dice(&mut self, f: &mut dyn fmt::Write, term: &DiceTerm, struck: bool) -> fmt::Result {
         write!(f, "{term}")?;
-        for op in extra {
-            write!(f, "{op}")?;
-        }
         let Some(dice) = self.record.groups.get(self.group) else {
             return Ok(());
         };
@@ -339,7 +362,9 @@ struct GroupWire {
 impl Serialize for Roll {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut notations = Vec::new();
-        self.expr.root().for_each_dice(&mut |t| notations.push(t.to_string()));
+        self.expr
+            .root()
+            .for_each_dice(&mut |t| notations.push(t.to_string()));
         let wire = RollWire {
             expression: self.expr.to_string(),
             dialect: self.expr.dialect(),
@@ -352,7 +377,10 @@ impl Serialize for Roll {
                 .groups
                 .iter()
                 .zip(notations)
-                .map(|(dice, notation)| GroupWire { notation, dice: dice.clone() })
+                .map(|(dice, notation)| GroupWire {
+                    notation,
+                    dice: dice.clone(),
+                })
                 .collect(),
             sets: self.record.sets.clone(),
             parts: self.record.parts.clone(),
@@ -370,7 +398,10 @@ impl<'de> Deserialize<'de> for Roll {
             text.push_str(c);
         }
         let expr = DiceExpr::parse_with(&text, wire.dialect).map_err(|e: DiceError| {
-            serde::de::Error::custom(format!("the roll's expression {:?} does not parse: {e}", wire.expression))
+            serde::de::Error::custom(format!(
+                "the roll's expression {:?} does not parse: {e}",
+                wire.expression
+            ))
         })?;
         let mut terms = 0;
         expr.root().for_each_dice(&mut |_| terms += 1);
@@ -386,6 +417,10 @@ impl<'de> Deserialize<'de> for Roll {
             sets: wire.sets,
             parts: wire.parts,
         };
-        Ok(Roll { expr, total: wire.total, record })
+        Ok(Roll {
+            expr,
+            total: wire.total,
+            record,
+        })
     }
 }

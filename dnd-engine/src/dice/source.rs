@@ -63,7 +63,10 @@ pub struct FixedFaces {
 impl FixedFaces {
     /// A source that gives these faces in order.
     pub fn new(faces: impl IntoIterator<Item = u32>) -> Self {
-        FixedFaces { faces: faces.into_iter().collect(), next: 0 }
+        FixedFaces {
+            faces: faces.into_iter().collect(),
+            next: 0,
+        }
     }
 
     /// How many faces have been used so far.

@@ -4,7 +4,8 @@ use super::*;
 
 fn roll_fixed(expr: &str, dialect: Dialect, faces: &[u32]) -> Roll {
     let e = DiceExpr::parse_with(expr, dialect).unwrap_or_else(|err| panic!("{expr}: {err}"));
-    e.roll(&mut FixedFaces::new(faces.iter().copied())).unwrap_or_else(|err| panic!("{expr}: {err}"))
+    e.roll(&mut FixedFaces::new(faces.iter().copied()))
+        .unwrap_or_else(|err| panic!("{expr}: {err}"))
 }
 
 #[test]
