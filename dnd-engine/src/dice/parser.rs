@@ -524,33 +524,20 @@ impl Parser<'_> {
 
     /// Roll20 compare point: `<3` (3 or less), `>5` (5 or more), `<=`, `>=`, `=6` or `6`.
     fn roll20_compare(&mut self, expected: &str) -> Result<Selector, DiceError> {
-        let written: fn(i64) -> Written;
-        let (lo_of, hi_of): (fn(i64) -> i64, fn(i64) -> i64);
-        if self.eat(">=") {
-            written = Written::GreaterEq;
-            (lo_of, hi_of) = (|n| n, |_| i64::MAX);
-        } else if self.eat("<=") {
-            written = Written::LessEq;
-            (lo_of, hi_of) = (|_| i64::MIN, |n| n);
-        } else if self.eat(">") {
-            written = Written::Greater;
-            (lo_of, hi_of) = (|n| n, |_| i64::MAX);
-        } else if self.eat("<") {
-            written = Written::Less;
-            (lo_of, hi_of) = (|_| i64::MIN, |n| n);
-        } else if self.eat("=") {
-            written = Written::Equals;
-            (lo_of, hi_of) = (|n| n, |n| n);
-        } else {
-            written = Written::Bare;
-            (lo_of, hi_of) = (|n| n, |n| n);
-        }
+        let op = [">=", "<=", ">", "<", "="]
+            .into_iter()
+            .find(|op| self.eat(op))
+            .unwrap_or("");
         let n = self.integer(expected)?.min(i64::MAX as u64 / 2) as i64;
-        Ok(Selector::Range {
-            lo: lo_of(n),
-            hi: hi_of(n),
-            written: written(n),
-        })
+        let (lo, hi, written) = match op {
+            ">=" => (n, i64::MAX, Written::GreaterEq(n)),
+            ">" => (n, i64::MAX, Written::Greater(n)),
+            "<=" => (i64::MIN, n, Written::LessEq(n)),
+            "<" => (i64::MIN, n, Written::Less(n)),
+            "=" => (n, n, Written::Equals(n)),
+            _ => (n, n, Written::Bare(n)),
+        };
+        Ok(Selector::Range { lo, hi, written })
     }
 
     fn roll20_count(&mut self, expected: &str) -> Result<u32, DiceError> {
