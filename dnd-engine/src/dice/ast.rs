@@ -7,6 +7,15 @@
 
 use std::fmt;
 
+use smallvec::SmallVec;
+
+/// The selectors of one operator: almost always one, so kept inline.
+pub(crate) type Selectors = SmallVec<[Selector; 1]>;
+
+/// The operators of one dice group (a `Vec`: no allocation when there are none, and a small
+/// tree node, which keeps the parser's moves cheap).
+pub(crate) type DiceOps = Vec<DiceOp>;
+
 /// One node of a parsed expression.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Node {
@@ -16,8 +25,8 @@ pub(crate) enum Node {
     Dice(DiceTerm),
     /// `-x` or `+x`.
     Negate(Box<Node>),
-    /// `a op b`.
-    Binary(BinaryOp, Box<Node>, Box<Node>),
+    /// `a op b` (both operands in one allocation).
+    Binary(BinaryOp, Box<[Node; 2]>),
     /// `(x)`, optionally followed by keep/drop operators (Avrae).
     Paren(Box<Node>, Vec<SetOp>),
     /// `(a, b, c)kh1` (Avrae).
@@ -107,7 +116,7 @@ pub(crate) struct DiceTerm {
     pub count: u32,
     pub faces: Faces,
     /// Applied in order. Roll20 operators are put into their fixed order by the parser.
-    pub ops: Vec<DiceOp>,
+    pub ops: DiceOps,
     /// Byte offset in the source, for errors found after parsing.
     pub position: usize,
 }
@@ -224,17 +233,17 @@ impl fmt::Display for Selector {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum DiceOp {
     /// Keep the selected dice, drop the rest (selectors are a union).
-    Keep(Vec<Selector>, Spelling),
+    Keep(Selectors, Spelling),
     /// Drop the selected dice.
-    Drop(Vec<Selector>, Spelling),
+    Drop(Selectors, Spelling),
     /// Reroll the selected dice until none is selected.
-    Reroll(Vec<Selector>, Spelling),
+    Reroll(Selectors, Spelling),
     /// Reroll the selected dice once.
-    RerollOnce(Vec<Selector>, Spelling),
+    RerollOnce(Selectors, Spelling),
     /// Avrae `ra`: one selected die explodes once.
-    RerollAdd(Vec<Selector>),
+    RerollAdd(Selectors),
     /// Each selected die adds another die, which may explode in turn.
-    Explode(Vec<Selector>, Spelling),
+    Explode(Selectors, Spelling),
     /// Roll20 `!!`: explosions add into the die that exploded.
     Compound(Selector),
     /// Raise every kept die below n to n.
@@ -360,7 +369,7 @@ fn write_set_ops(f: &mut fmt::Formatter<'_>, ops: &[SetOp]) -> fmt::Result {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct SetOp {
     pub keep: bool,
-    pub selectors: Vec<Selector>,
+    pub selectors: Selectors,
 }
 
 impl fmt::Display for SetOp {
@@ -375,7 +384,7 @@ impl fmt::Display for Node {
             Node::Number(v) => write!(f, "{}", Num(*v)),
             Node::Dice(d) => write!(f, "{d}"),
             Node::Negate(x) => write!(f, "-{x}"),
-            Node::Binary(op, a, b) => write!(f, "{a} {} {b}", op.symbol()),
+            Node::Binary(op, pair) => write!(f, "{} {} {}", pair[0], op.symbol(), pair[1]),
             Node::Paren(x, ops) => {
                 write!(f, "({x})")?;
                 write_set_ops(f, ops)
@@ -404,7 +413,7 @@ impl Node {
             Node::Dice(d) => Some(d),
             Node::Number(_) => None,
             Node::Negate(x) | Node::Paren(x, _) | Node::Labelled(x, _) => x.leftmost_dice(),
-            Node::Binary(_, a, _) => a.leftmost_dice(),
+            Node::Binary(_, pair) => pair[0].leftmost_dice(),
             Node::Set(items, _) => items.first().and_then(Node::leftmost_dice),
         }
     }
@@ -414,7 +423,7 @@ impl Node {
             Node::Dice(d) => Some(d),
             Node::Number(_) => None,
             Node::Negate(x) | Node::Paren(x, _) | Node::Labelled(x, _) => x.leftmost_dice_mut(),
-            Node::Binary(_, a, _) => a.leftmost_dice_mut(),
+            Node::Binary(_, pair) => pair[0].leftmost_dice_mut(),
             Node::Set(items, _) => items.first_mut().and_then(Node::leftmost_dice_mut),
         }
     }
@@ -425,9 +434,9 @@ impl Node {
             Node::Dice(d) => f(d),
             Node::Number(_) => {}
             Node::Negate(x) | Node::Paren(x, _) | Node::Labelled(x, _) => x.for_each_dice(f),
-            Node::Binary(_, a, b) => {
-                a.for_each_dice(f);
-                b.for_each_dice(f);
+            Node::Binary(_, pair) => {
+                pair[0].for_each_dice(f);
+                pair[1].for_each_dice(f);
             }
             Node::Set(items, _) => items.iter().for_each(|i| i.for_each_dice(f)),
         }

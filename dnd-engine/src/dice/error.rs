@@ -108,3 +108,22 @@ impl DiceError {
         }
     }
 }
+
+/// What can go wrong while rolling, kept small so the roller's results fit in registers; the
+/// public API turns it into a [`DiceError`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Fault {
+    TooManyRolls(u32),
+    DivisionByZero,
+    SourceExhausted(u32),
+}
+
+impl From<Fault> for DiceError {
+    fn from(fault: Fault) -> Self {
+        match fault {
+            Fault::TooManyRolls(budget) => DiceError::TooManyRolls { budget },
+            Fault::DivisionByZero => DiceError::DivisionByZero,
+            Fault::SourceExhausted(sides) => DiceError::SourceExhausted { sides },
+        }
+    }
+}

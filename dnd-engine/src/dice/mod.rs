@@ -37,6 +37,7 @@ mod ast;
 mod distribution;
 mod error;
 mod eval;
+mod group;
 mod parser;
 mod roll;
 mod source;
@@ -217,12 +218,22 @@ impl DiceExpr {
                     })
                     .unwrap_or(term.ops.len()),
             };
-            term.ops.insert(at, DiceOp::Keep(vec![keep], spelling));
+            term.ops
+                .insert(at, DiceOp::Keep(smallvec::smallvec![keep], spelling));
         }
+        let Inner {
+            dialect,
+            ref comment,
+            roll_budget,
+            ..
+        } = *self.inner;
+        let comment = comment.clone();
         DiceExpr {
             inner: Arc::new(Inner {
                 root,
-                ..Inner::clone_meta(&self.inner)
+                dialect,
+                comment,
+                roll_budget,
             }),
         }
     }
@@ -254,24 +265,14 @@ impl DiceExpr {
     }
 }
 
-impl Inner {
-    fn clone_meta(other: &Inner) -> Inner {
-        Inner {
-            root: Node::Number(0.0),
-            dialect: other.dialect,
-            comment: other.comment.clone(),
-            roll_budget: other.roll_budget,
-        }
-    }
-}
-
 /// Converts the evaluated value into the integer total, truncating toward zero as Avrae does.
 fn to_total(value: f64) -> Result<i64, DiceError> {
     const MAX_EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
     if !value.is_finite() || value.abs() > MAX_EXACT {
         return Err(DiceError::OutOfRange);
     }
-    Ok(value.trunc() as i64)
+    // `as` truncates toward zero, the same as Avrae's int().
+    Ok(value as i64)
 }
 
 impl PartialEq for DiceExpr {

@@ -205,7 +205,8 @@ impl RollWriter<'_> {
                 f.write_str("-")?;
                 self.node(f, x, struck)
             }
-            Node::Binary(op, a, b) => {
+            Node::Binary(op, pair) => {
+                let [a, b] = &**pair;
                 self.node(f, a, struck)?;
                 write!(f, " {} ", op.symbol())?;
                 self.node(f, b, struck)

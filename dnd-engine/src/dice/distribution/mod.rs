@@ -261,7 +261,8 @@ fn of_node(node: &Node, at_root: bool, budget: &mut Budget) -> Result<Distributi
         Node::Paren(x, ops) if ops.is_empty() => of_node(x, at_root, budget),
         Node::Paren(x, ops) => of_operated(x, ops, budget),
         Node::Set(items, ops) => of_set(items, ops, budget),
-        Node::Binary(op, a, b) => {
+        Node::Binary(op, pair) => {
+            let [a, b] = &**pair;
             let x = of_node(a, false, budget)?;
             let y = of_node(b, false, budget)?;
             budget.combine(*op, &x, &y, at_root && *op == BinaryOp::TrueDiv)

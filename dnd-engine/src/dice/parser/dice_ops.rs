@@ -1,9 +1,11 @@
 //! The operators after a dice group (`kh3`, `r<2`, `!`, `rr1`, `e6`, `mi2`, `>=5f1`...), one
 //! parser per dialect, and the check that refuses rerolls and explosions that never stop.
 
+use smallvec::SmallVec;
+
 use super::Parser;
 use crate::dice::DiceError;
-use crate::dice::ast::{DiceOp, DiceTerm, Selector, Spelling, Written};
+use crate::dice::ast::{DiceOp, DiceOps, DiceTerm, Faces, Selector, Selectors, Spelling, Written};
 
 impl Parser<'_> {
     /// Avrae selector: `h3`, `l1`, `>4`, `<3`, or a bare number.
@@ -37,6 +39,9 @@ impl Parser<'_> {
     }
 
     pub(super) fn avrae_dice_ops(&mut self, term: &mut DiceTerm) -> Result<(), DiceError> {
+        if !matches!(self.peek(), Some(b'r' | b'm' | b'k' | b'p' | b'e')) {
+            return Ok(());
+        }
         loop {
             let at = self.pos;
             let kind = if self.eat("rr") {
@@ -77,12 +82,12 @@ impl Parser<'_> {
                         DiceOp::Max(n)
                     }
                 }
-                "k" => DiceOp::Keep(vec![sel], Spelling::Avrae),
-                "p" => DiceOp::Drop(vec![sel], Spelling::Avrae),
-                "rr" => DiceOp::Reroll(vec![sel], Spelling::Avrae),
-                "ro" => DiceOp::RerollOnce(vec![sel], Spelling::Avrae),
-                "ra" => DiceOp::RerollAdd(vec![sel]),
-                _ => DiceOp::Explode(vec![sel], Spelling::Avrae),
+                "k" => DiceOp::Keep(smallvec::smallvec![sel], Spelling::Avrae),
+                "p" => DiceOp::Drop(smallvec::smallvec![sel], Spelling::Avrae),
+                "rr" => DiceOp::Reroll(smallvec::smallvec![sel], Spelling::Avrae),
+                "ro" => DiceOp::RerollOnce(smallvec::smallvec![sel], Spelling::Avrae),
+                "ra" => DiceOp::RerollAdd(smallvec::smallvec![sel]),
+                _ => DiceOp::Explode(smallvec::smallvec![sel], Spelling::Avrae),
             };
             push_merged(&mut term.ops, op);
         }
@@ -110,8 +115,24 @@ impl Parser<'_> {
         Ok(self.integer(expected)?.min(u32::MAX.into()) as u32)
     }
 
+    /// `kh` takes an optional count: a bare `kh` means `kh1`.
+    fn roll20_optional_count(&mut self) -> Result<u32, DiceError> {
+        if self.peek().is_some_and(|b| b.is_ascii_digit()) {
+            self.roll20_count("a number")
+        } else {
+            Ok(1)
+        }
+    }
+
     pub(super) fn roll20_dice_ops(&mut self, term: &mut DiceTerm) -> Result<(), DiceError> {
         const CMP: &str = "a compare point such as 1, <3, >5 or =6";
+        // Most groups have no operator: leave before doing any work.
+        if !matches!(
+            self.peek(),
+            Some(b'k' | b'd' | b'r' | b'!' | b'm' | b'<' | b'>' | b'=')
+        ) {
+            return Ok(());
+        }
         let max_face = term.faces.max_value();
         let on_max = Selector::Range {
             lo: max_face,
@@ -119,82 +140,86 @@ impl Parser<'_> {
             written: Written::Bare(max_face),
         };
         let starts_compare = |b: Option<u8>| matches!(b, Some(b'<' | b'>' | b'=' | b'0'..=b'9'));
+        let one = |sel: Selector| -> Selectors { smallvec::smallvec![sel] };
+        term.ops.reserve_exact(2);
         loop {
-            let op = if self.eat("kh") {
-                let n = if self.peek().is_some_and(|b| b.is_ascii_digit()) {
-                    self.roll20_count("a number")?
-                } else {
-                    1
-                };
-                DiceOp::Keep(vec![Selector::Highest(n)], Spelling::Roll20)
-            } else if self.eat("kl") {
-                let n = if self.peek().is_some_and(|b| b.is_ascii_digit()) {
-                    self.roll20_count("a number")?
-                } else {
-                    1
-                };
-                DiceOp::Keep(vec![Selector::Lowest(n)], Spelling::Roll20)
-            } else if self.eat("k") {
-                DiceOp::Keep(
-                    vec![Selector::Highest(
-                        self.roll20_count("kh, kl or a number of dice to keep")?,
-                    )],
-                    Spelling::Roll20,
-                )
-            } else if self.eat("dh") {
-                let n = if self.peek().is_some_and(|b| b.is_ascii_digit()) {
-                    self.roll20_count("a number")?
-                } else {
-                    1
-                };
-                DiceOp::Drop(vec![Selector::Highest(n)], Spelling::Roll20)
-            } else if self.eat("dl") {
-                let n = if self.peek().is_some_and(|b| b.is_ascii_digit()) {
-                    self.roll20_count("a number")?
-                } else {
-                    1
-                };
-                DiceOp::Drop(vec![Selector::Lowest(n)], Spelling::Roll20)
-            } else if self.peek() == Some(b'd')
-                && self.peek_at(1).is_some_and(|b| b.is_ascii_digit())
-            {
-                self.pos += 1;
-                DiceOp::Drop(
-                    vec![Selector::Lowest(self.roll20_count("a number")?)],
-                    Spelling::Roll20,
-                )
-            } else if self.eat("ro") {
-                DiceOp::RerollOnce(vec![self.roll20_compare(CMP)?], Spelling::Roll20)
-            } else if self.eat("r") {
-                DiceOp::Reroll(vec![self.roll20_compare(CMP)?], Spelling::Roll20)
-            } else if self.eat("!!") {
-                let sel = if starts_compare(self.peek()) {
-                    self.roll20_compare(CMP)?
-                } else {
-                    on_max
-                };
-                DiceOp::Compound(sel)
-            } else if self.eat("!") {
-                let sel = if starts_compare(self.peek()) {
-                    self.roll20_compare(CMP)?
-                } else {
-                    on_max
-                };
-                DiceOp::Explode(vec![sel], Spelling::Roll20)
-            } else if self.eat("mi") {
-                DiceOp::Min(self.integer("a number after mi")?.min(i64::MAX as u64 / 2) as i64)
-            } else if self.eat("ma") {
-                DiceOp::Max(self.integer("a number after ma")?.min(i64::MAX as u64 / 2) as i64)
-            } else if matches!(self.peek(), Some(b'<' | b'>' | b'=')) {
-                let success = self.roll20_compare("a target number such as >=5")?;
-                let failure = if self.eat("f") {
-                    Some(self.roll20_compare(CMP)?)
-                } else {
-                    None
-                };
-                DiceOp::Count { success, failure }
-            } else {
-                break;
+            let (first, second) = (self.peek(), self.peek_at(1));
+            let op = match (first, second) {
+                (Some(b'k'), Some(b'h')) | (Some(b'k'), Some(b'l')) => {
+                    self.pos += 2;
+                    let n = self.roll20_optional_count()?;
+                    let sel = if second == Some(b'h') {
+                        Selector::Highest(n)
+                    } else {
+                        Selector::Lowest(n)
+                    };
+                    DiceOp::Keep(one(sel), Spelling::Roll20)
+                }
+                (Some(b'k'), _) => {
+                    self.pos += 1;
+                    let n = self.roll20_count("kh, kl or a number of dice to keep")?;
+                    DiceOp::Keep(one(Selector::Highest(n)), Spelling::Roll20)
+                }
+                (Some(b'd'), Some(b'h')) | (Some(b'd'), Some(b'l')) => {
+                    self.pos += 2;
+                    let n = self.roll20_optional_count()?;
+                    let sel = if second == Some(b'h') {
+                        Selector::Highest(n)
+                    } else {
+                        Selector::Lowest(n)
+                    };
+                    DiceOp::Drop(one(sel), Spelling::Roll20)
+                }
+                (Some(b'd'), Some(b'0'..=b'9')) => {
+                    self.pos += 1;
+                    DiceOp::Drop(
+                        one(Selector::Lowest(self.roll20_count("a number")?)),
+                        Spelling::Roll20,
+                    )
+                }
+                (Some(b'r'), Some(b'o')) => {
+                    self.pos += 2;
+                    DiceOp::RerollOnce(one(self.roll20_compare(CMP)?), Spelling::Roll20)
+                }
+                (Some(b'r'), _) => {
+                    self.pos += 1;
+                    DiceOp::Reroll(one(self.roll20_compare(CMP)?), Spelling::Roll20)
+                }
+                (Some(b'!'), _) => {
+                    let compound = second == Some(b'!');
+                    self.pos += if compound { 2 } else { 1 };
+                    let sel = if starts_compare(self.peek()) {
+                        self.roll20_compare(CMP)?
+                    } else {
+                        on_max
+                    };
+                    if compound {
+                        DiceOp::Compound(sel)
+                    } else {
+                        DiceOp::Explode(one(sel), Spelling::Roll20)
+                    }
+                }
+                (Some(b'm'), Some(b'i')) | (Some(b'm'), Some(b'a')) => {
+                    self.pos += 2;
+                    let n = self
+                        .integer("a number after mi or ma")?
+                        .min(i64::MAX as u64 / 2) as i64;
+                    if second == Some(b'i') {
+                        DiceOp::Min(n)
+                    } else {
+                        DiceOp::Max(n)
+                    }
+                }
+                (Some(b'<' | b'>' | b'='), _) => {
+                    let success = self.roll20_compare("a target number such as >=5")?;
+                    let failure = if self.eat("f") {
+                        Some(self.roll20_compare(CMP)?)
+                    } else {
+                        None
+                    };
+                    DiceOp::Count { success, failure }
+                }
+                _ => break,
             };
             term.ops.push(op);
         }
@@ -223,7 +248,7 @@ impl Parser<'_> {
 
 /// Avrae merges consecutive uses of the same operator into one with several selectors
 /// (`kh1kl1` keeps the highest and the lowest); `mi` and `ma` are never merged.
-fn push_merged(ops: &mut Vec<DiceOp>, op: DiceOp) {
+fn push_merged(ops: &mut DiceOps, op: DiceOp) {
     if let Some(last) = ops.last_mut() {
         let merged = match (last, &op) {
             (DiceOp::Keep(a, _), DiceOp::Keep(b, _))
@@ -249,10 +274,28 @@ pub(super) fn check_terminates(term: &DiceTerm) -> Result<(), DiceError> {
     if term.count == 0 {
         return Ok(());
     }
-    let covers_every_face = |sels: &[Selector]| {
-        term.faces
+    let covers_every_face = |sels: &[Selector]| match term.faces {
+        // Faces 1..=n are contiguous: sweep the selectors' ranges instead of every face.
+        Faces::Sides(n) => {
+            let mut ranges: SmallVec<[(i64, i64); 2]> = sels
+                .iter()
+                .filter_map(|s| match *s {
+                    Selector::Range { lo, hi, .. } => Some((lo, hi)),
+                    _ => None,
+                })
+                .collect();
+            ranges.sort_unstable();
+            let mut next = 1i64;
+            for (lo, hi) in ranges {
+                if lo <= next && hi >= next {
+                    next = hi.saturating_add(1);
+                }
+            }
+            next > i64::from(n)
+        }
+        faces => faces
             .values()
-            .all(|v| sels.iter().any(|s| s.matches_value(v)))
+            .all(|v| sels.iter().any(|s| s.matches_value(v))),
     };
     for op in &term.ops {
         let (sels, what): (&[Selector], &str) = match op {

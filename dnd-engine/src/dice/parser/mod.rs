@@ -46,7 +46,7 @@ pub(crate) fn parse(src: &str, dialect: Dialect, limits: &Limits) -> Result<Pars
             "an empty expression".into(),
         ));
     }
-    let root = p.comparison()?;
+    let root = p.binary(0)?;
     p.skip_ws();
     let comment = p.trailing_comment()?;
     Ok(Parsed { root, comment })
@@ -142,67 +142,43 @@ impl Parser<'_> {
         Ok((!text.is_empty()).then(|| text.into()))
     }
 
-    fn comparison(&mut self) -> Result<Node, DiceError> {
-        let mut left = self.additive()?;
-        if self.dialect != Dialect::Avrae {
-            return Ok(left);
-        }
-        loop {
-            self.skip_ws();
-            let op = if self.eat("==") {
-                BinaryOp::Eq
-            } else if self.eat("!=") {
-                BinaryOp::Ne
-            } else if self.eat("<=") {
-                BinaryOp::Le
-            } else if self.eat(">=") {
-                BinaryOp::Ge
-            } else if self.eat("<") {
-                BinaryOp::Lt
-            } else if self.eat(">") {
-                BinaryOp::Gt
-            } else {
-                return Ok(left);
-            };
-            let right = self.additive()?;
-            left = Node::Binary(op, Box::new(left), Box::new(right));
-        }
-    }
-
-    fn additive(&mut self) -> Result<Node, DiceError> {
-        let mut left = self.multiplicative()?;
-        loop {
-            self.skip_ws();
-            let op = match self.peek() {
-                Some(b'+') => BinaryOp::Add,
-                Some(b'-') => BinaryOp::Sub,
-                _ => return Ok(left),
-            };
-            self.pos += 1;
-            let right = self.multiplicative()?;
-            left = Node::Binary(op, Box::new(left), Box::new(right));
-        }
-    }
-
-    fn multiplicative(&mut self) -> Result<Node, DiceError> {
+    /// Binary operators by precedence climbing; `min` is the loosest level still taken here
+    /// (0: comparisons, 1: `+ -`, 2: `* / // %`). All are left-associative.
+    fn binary(&mut self, min: u8) -> Result<Node, DiceError> {
         let mut left = self.unary()?;
         loop {
             self.skip_ws();
-            let op = match (self.peek(), self.dialect) {
-                (Some(b'*'), _) => BinaryOp::Mul,
-                (Some(b'/'), Dialect::Roll20) => BinaryOp::FloorDiv,
-                (Some(b'/'), Dialect::Avrae) if self.peek_at(1) == Some(b'/') => {
-                    self.pos += 1;
-                    BinaryOp::AvraeFloorDiv
-                }
-                (Some(b'/'), Dialect::Avrae) => BinaryOp::TrueDiv,
-                (Some(b'%'), Dialect::Avrae) => BinaryOp::Mod,
-                _ => return Ok(left),
+            let Some((op, len, precedence)) = self.peek_binary_op() else {
+                return Ok(left);
             };
-            self.pos += 1;
-            let right = self.unary()?;
-            left = Node::Binary(op, Box::new(left), Box::new(right));
+            if precedence < min {
+                return Ok(left);
+            }
+            self.pos += len;
+            let right = self.binary(precedence + 1)?;
+            left = Node::Binary(op, Box::new([left, right]));
         }
+    }
+
+    /// The binary operator at the cursor, its length and precedence, if the dialect has it.
+    fn peek_binary_op(&self) -> Option<(BinaryOp, usize, u8)> {
+        let avrae = self.dialect == Dialect::Avrae;
+        Some(match (self.peek()?, self.peek_at(1)) {
+            (b'+', _) => (BinaryOp::Add, 1, 1),
+            (b'-', _) => (BinaryOp::Sub, 1, 1),
+            (b'*', _) => (BinaryOp::Mul, 1, 2),
+            (b'/', Some(b'/')) if avrae => (BinaryOp::AvraeFloorDiv, 2, 2),
+            (b'/', _) if avrae => (BinaryOp::TrueDiv, 1, 2),
+            (b'/', _) => (BinaryOp::FloorDiv, 1, 2),
+            (b'%', _) if avrae => (BinaryOp::Mod, 1, 2),
+            (b'=', Some(b'=')) if avrae => (BinaryOp::Eq, 2, 0),
+            (b'!', Some(b'=')) if avrae => (BinaryOp::Ne, 2, 0),
+            (b'<', Some(b'=')) if avrae => (BinaryOp::Le, 2, 0),
+            (b'>', Some(b'=')) if avrae => (BinaryOp::Ge, 2, 0),
+            (b'<', _) if avrae => (BinaryOp::Lt, 1, 0),
+            (b'>', _) if avrae => (BinaryOp::Gt, 1, 0),
+            _ => return None,
+        })
     }
 
     fn unary(&mut self) -> Result<Node, DiceError> {
@@ -292,41 +268,50 @@ impl Parser<'_> {
             let ops = self.set_ops()?;
             return Ok(Node::Set(Vec::new(), ops));
         }
-        let first = self.comparison()?;
+        let first = self.binary(0)?;
         self.skip_ws();
-        let mut items = Vec::new();
-        let mut is_set = false;
-        if avrae {
-            items.push(first);
+        // A set only when a comma follows; a plain parenthesis allocates no list.
+        if avrae && self.peek() == Some(b',') {
+            let mut list = vec![first];
             while self.peek() == Some(b',') {
-                is_set = true;
                 self.pos += 1;
                 self.skip_ws();
                 if self.peek() == Some(b')') {
                     break;
                 }
-                items.push(self.comparison()?);
+                list.push(self.binary(0)?);
                 self.skip_ws();
             }
-        } else {
-            items.push(first);
+            return self.close_paren(start, move |ops| Node::Set(list, ops));
         }
+        self.close_paren(start, |ops| Node::Paren(Box::new(first), ops))
+    }
+
+    /// After the contents of `(`: the `)`, then (Avrae) any keep/drop operators.
+    fn close_paren(
+        &mut self,
+        start: usize,
+        build: impl FnOnce(Vec<SetOp>) -> Node,
+    ) -> Result<Node, DiceError> {
         if self.peek() != Some(b')') {
-            let expected = if avrae {
-                "\",\" or \")\""
+            let expected = match self.dialect {
+                Dialect::Avrae => "\",\" or \")\"",
+                Dialect::Roll20 => "\")\" to close the \"(\" at column ",
+            };
+            let expected = if self.dialect == Dialect::Roll20 {
+                format!("{expected}{}", start + 1)
             } else {
-                "\")\" to close the \"(\""
+                expected.to_owned()
             };
             return Err(self.error(expected));
         }
         self.pos += 1;
-        let _ = start;
-        let ops = if avrae { self.set_ops()? } else { Vec::new() };
-        if is_set {
-            Ok(Node::Set(items, ops))
+        let ops = if self.dialect == Dialect::Avrae {
+            self.set_ops()?
         } else {
-            Ok(Node::Paren(Box::new(items.pop().expect("one item")), ops))
-        }
+            Vec::new()
+        };
+        Ok(build(ops))
     }
 
     /// A number literal; returns its value and whether it was written as a whole number.
@@ -353,9 +338,14 @@ impl Parser<'_> {
                 format!("the number {text} is too long: at most 15 digits"),
             ));
         }
-        let value: f64 = text
-            .parse()
-            .map_err(|_| DiceError::syntax(start, "a number", format!("{text:?}")))?;
+        // Whole numbers (nearly all of them) are summed by hand: at most 15 digits, so exact.
+        let value: f64 = if is_integer {
+            text.bytes()
+                .fold(0u64, |acc, b| acc * 10 + u64::from(b - b'0')) as f64
+        } else {
+            text.parse()
+                .map_err(|_| DiceError::syntax(start, "a number", format!("{text:?}")))?
+        };
         Ok((value, is_integer))
     }
 
@@ -433,7 +423,7 @@ impl Parser<'_> {
         let mut term = DiceTerm {
             count: count as u32,
             faces,
-            ops: Vec::new(),
+            ops: Default::default(),
             position: start,
         };
         match self.dialect {
@@ -459,7 +449,7 @@ impl Parser<'_> {
                 Some(last) if last.keep == keep => last.selectors.push(sel),
                 _ => ops.push(SetOp {
                     keep,
-                    selectors: vec![sel],
+                    selectors: smallvec::smallvec![sel],
                 }),
             }
         }
