@@ -541,6 +541,8 @@ pub(crate) fn fast_total(
 const RANK_INLINE: usize = 16;
 
 /// Ranked dice: on the stack for small groups.
+// The large inline variant is the point: it lives on the stack for one call, never boxed.
+#[allow(clippy::large_enum_variant)]
 enum Ranked {
     Inline([(i64, usize); RANK_INLINE], usize),
     Heap(Vec<(i64, usize)>),
