@@ -25,6 +25,8 @@ pub(crate) enum Node {
     Dice(DiceTerm),
     /// `-x` or `+x`.
     Negate(Box<Node>),
+    /// `+x`: the same value, but a single value to set operators, as in d20 (`(+2d4)kl1`).
+    Plus(Box<Node>),
     /// `a op b` (both operands in one allocation).
     Binary(BinaryOp, Box<[Node; 2]>),
     /// `(x)`, optionally followed by keep/drop operators (Avrae).
@@ -82,7 +84,7 @@ impl BinaryOp {
             BinaryOp::Add => a + b,
             BinaryOp::Sub => a - b,
             BinaryOp::Mul => a * b,
-            BinaryOp::FloorDiv | BinaryOp::AvraeFloorDiv => {
+            BinaryOp::FloorDiv => {
                 if b == 0.0 {
                     return None;
                 }
@@ -94,11 +96,16 @@ impl BinaryOp {
                 }
                 a / b
             }
-            BinaryOp::Mod => {
+            BinaryOp::AvraeFloorDiv | BinaryOp::Mod => {
                 if b == 0.0 {
                     return None;
                 }
-                a - b * (a / b).floor()
+                let (quotient, remainder) = python_divmod(a, b);
+                if self == BinaryOp::Mod {
+                    remainder
+                } else {
+                    quotient
+                }
             }
             BinaryOp::Eq => bool_num(a == b),
             BinaryOp::Ne => bool_num(a != b),
@@ -108,6 +115,29 @@ impl BinaryOp {
             BinaryOp::Ge => bool_num(a >= b),
         })
     }
+}
+
+/// Python's `divmod` on floats, which d20 uses for `//` and `%`: the remainder takes the sign
+/// of the divisor, and the quotient is rounded the way CPython rounds it (for whole numbers
+/// this is plain floor division).
+fn python_divmod(a: f64, b: f64) -> (f64, f64) {
+    let mut remainder = a % b;
+    let mut quotient = (a - remainder) / b;
+    if remainder != 0.0 {
+        if (b < 0.0) != (remainder < 0.0) {
+            remainder += b;
+            quotient -= 1.0;
+        }
+    } else {
+        remainder = 0.0_f64.copysign(b);
+    }
+    let floor = quotient.floor();
+    let quotient = if quotient - floor > 0.5 {
+        floor + 1.0
+    } else {
+        floor
+    };
+    (quotient, remainder)
 }
 
 /// `NdS` with its operators.
@@ -303,7 +333,10 @@ fn write_roll20(
 
 impl DiceTerm {
     pub(crate) fn write_ops(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let max = Some(self.faces.max_value());
+        // A bare `!` is "explode on the maximum"; written before a target number (`!>=5`) it
+        // would read as the explosion's own condition, so then the face is spelled out (`!6>=5`).
+        let target_follows = self.ops.iter().any(|op| matches!(op, DiceOp::Count { .. }));
+        let max = (!target_follows).then(|| self.faces.max_value());
         for op in &self.ops {
             match op {
                 DiceOp::Keep(s, Spelling::Avrae) => write_sels(f, "k", s)?,
@@ -384,6 +417,7 @@ impl fmt::Display for Node {
             Node::Number(v) => write!(f, "{}", Num(*v)),
             Node::Dice(d) => write!(f, "{d}"),
             Node::Negate(x) => write!(f, "-{x}"),
+            Node::Plus(x) => write!(f, "+{x}"),
             Node::Binary(op, pair) => write!(f, "{} {} {}", pair[0], op.symbol(), pair[1]),
             Node::Paren(x, ops) => {
                 write!(f, "({x})")?;
@@ -412,7 +446,9 @@ impl Node {
         match self {
             Node::Dice(d) => Some(d),
             Node::Number(_) => None,
-            Node::Negate(x) | Node::Paren(x, _) | Node::Labelled(x, _) => x.leftmost_dice(),
+            Node::Negate(x) | Node::Plus(x) | Node::Paren(x, _) | Node::Labelled(x, _) => {
+                x.leftmost_dice()
+            }
             Node::Binary(_, pair) => pair[0].leftmost_dice(),
             Node::Set(items, _) => items.first().and_then(Node::leftmost_dice),
         }
@@ -422,7 +458,9 @@ impl Node {
         match self {
             Node::Dice(d) => Some(d),
             Node::Number(_) => None,
-            Node::Negate(x) | Node::Paren(x, _) | Node::Labelled(x, _) => x.leftmost_dice_mut(),
+            Node::Negate(x) | Node::Plus(x) | Node::Paren(x, _) | Node::Labelled(x, _) => {
+                x.leftmost_dice_mut()
+            }
             Node::Binary(_, pair) => pair[0].leftmost_dice_mut(),
             Node::Set(items, _) => items.first_mut().and_then(Node::leftmost_dice_mut),
         }
@@ -433,7 +471,9 @@ impl Node {
         match self {
             Node::Dice(d) => f(d),
             Node::Number(_) => {}
-            Node::Negate(x) | Node::Paren(x, _) | Node::Labelled(x, _) => x.for_each_dice(f),
+            Node::Negate(x) | Node::Plus(x) | Node::Paren(x, _) | Node::Labelled(x, _) => {
+                x.for_each_dice(f)
+            }
             Node::Binary(_, pair) => {
                 pair[0].for_each_dice(f);
                 pair[1].for_each_dice(f);

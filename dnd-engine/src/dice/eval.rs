@@ -90,6 +90,7 @@ impl<'a, S: DieSource + ?Sized> Evaluator<'a, S> {
             Node::Number(v) => Ok(*v),
             Node::Dice(term) => self.dice(term, &[]),
             Node::Negate(x) => Ok(-self.eval(x)?),
+            Node::Plus(x) => self.eval(x),
             Node::Binary(op, pair) => {
                 let [a, b] = &**pair;
                 let x = self.eval(a)?;

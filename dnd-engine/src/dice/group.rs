@@ -394,18 +394,19 @@ impl Group {
         ranked
     }
 
-    /// The first die the selectors pick, in selection order (`ra` explodes only that one).
+    /// The first die the selectors pick, in selection order: the first selector that picks
+    /// any die decides (`ra` explodes only that one), as in d20.
     fn first_selected(&self, sels: &[Selector]) -> Option<usize> {
-        match *sels.first()? {
+        sels.iter().find_map(|sel| match *sel {
             Selector::Range { lo, hi, .. } => (0..self.len())
                 .find(|&i| self.kept(i) && lo <= self.value(i) && self.value(i) <= hi),
             Selector::Highest(0) | Selector::Lowest(0) => None,
-            sel @ (Selector::Highest(_) | Selector::Lowest(_)) => self
+            Selector::Highest(_) | Selector::Lowest(_) => self
                 .ranked(matches!(sel, Selector::Highest(_)))
                 .as_slice()
                 .first()
                 .map(|&(_, i)| i),
-        }
+        })
     }
 
     /// The dice as the record shows them: each die preceded by the faces rerolls replaced.

@@ -201,8 +201,12 @@ impl RollWriter<'_> {
         match node {
             Node::Number(v) => write!(f, "{}", Num(*v)),
             Node::Dice(term) => self.dice(f, term, struck),
-            Node::Negate(x) => {
-                f.write_str("-")?;
+            Node::Negate(x) | Node::Plus(x) => {
+                f.write_str(if matches!(node, Node::Negate(_)) {
+                    "-"
+                } else {
+                    "+"
+                })?;
                 self.node(f, x, struck)
             }
             Node::Binary(op, pair) => {

@@ -437,3 +437,48 @@ fn unsupported_distributions_say_why() {
         Err(DiceError::DivisionByZero)
     ));
 }
+
+#[test]
+fn differences_found_against_d20_stay_fixed() {
+    // `ra` with several selectors: the first selector that picks any die decides.
+    assert_eq!(avrae("3d6ra1ra6", &[6, 3, 2, 5]).total(), 16);
+    // A unary plus makes a single value for set operators.
+    assert_eq!(avrae("(+2d4)kl1", &[3, 4]).total(), 7);
+    assert_eq!(
+        avrae("(+2d4)kl1", &[3, 4]).to_string(),
+        "(+2d4 (3, 4))kl1 = 7"
+    );
+    // `//` and `%` on decimals follow Python's float divmod.
+    assert_eq!(avrae("5.5 // 1.1", &[]).total(), 4);
+    assert_eq!(avrae("5.5 % 1.1", &[]).total(), 1);
+    assert_eq!(avrae("10 // 0.1", &[]).total(), 99);
+}
+
+#[test]
+fn roll20_explosion_before_a_target_number_prints_unambiguously() {
+    for text in ["1d6!6>=5", "1d6!r1>=5", "3d6!!>=4"] {
+        let e = DiceExpr::parse(text).unwrap();
+        let again = DiceExpr::parse(&e.to_string()).unwrap();
+        assert_eq!(again, e, "{text} printed as {e}");
+    }
+    let e = DiceExpr::parse("1d6!r1>=5").unwrap();
+    assert_eq!(e.to_string(), "1d6r1!6>=5");
+}
+
+#[test]
+fn huge_distributions_fail_fast_instead_of_eating_memory() {
+    for (text, dialect) in [
+        ("1d1000000e>1", Dialect::Avrae),
+        ("8d677777e>015mi606", Dialect::Avrae),
+        ("1d10000!>2", Dialect::Roll20),
+        ("1d10000*1d10000", Dialect::Roll20),
+        ("1d20000*1d20000", Dialect::Roll20),
+        ("8d655558!", Dialect::Roll20),
+    ] {
+        let result = DiceExpr::parse_with(text, dialect).unwrap().distribution();
+        assert!(
+            matches!(result, Err(DiceError::Unsupported { .. })),
+            "{text}: {result:?}"
+        );
+    }
+}

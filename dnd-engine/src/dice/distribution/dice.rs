@@ -109,22 +109,63 @@ fn per_die(faces: Faces, die: &mut DieDist, op: &DiceOp) -> Result<bool, DiceErr
     Ok(true)
 }
 
-/// What one die ends up contributing after `post`, given the value it shows.
-fn after_post(faces: Faces, post: &[DiceOp], value: i64) -> Result<Distribution, DiceError> {
+/// What one die ends up contributing after `post`, given the value it shows. The operators
+/// allowed after an explosion are deterministic for a known value, so this is one number.
+fn after_post(faces: Faces, post: &[DiceOp], value: i64) -> Result<i64, DiceError> {
     let mut die = DieDist {
         kept: vec![(value, 1.0)],
         dropped: 0.0,
     };
     for op in post {
-        if !per_die(faces, &mut die, op)?
-            || matches!(op, DiceOp::Reroll(..) | DiceOp::RerollOnce(..))
+        if matches!(op, DiceOp::Reroll(..) | DiceOp::RerollOnce(..))
+            || !per_die(faces, &mut die, op)?
         {
             return Err(DiceError::unsupported(
                 "after an explosion only mi, ma, keep/drop by value and target numbers are supported",
             ));
         }
     }
-    die.contribution()
+    Ok(die.kept.first().map_or(0, |&(v, _)| v))
+}
+
+/// Splits a die's faces into those that stop (with their contribution) and those that go on
+/// to another die, each as a (possibly partial) distribution.
+fn split_faces(
+    die: &DieDist,
+    goes_on: impl Fn(i64) -> bool,
+    contribution: impl Fn(i64) -> Result<i64, DiceError>,
+    budget: &mut Budget,
+) -> Result<(Distribution, Option<Distribution>), DiceError> {
+    budget.spend(die.kept.len() as u64 + 1)?;
+    let mut stop: Vec<(i64, f64)> = Vec::with_capacity(die.kept.len() + 1);
+    let mut go: Vec<(i64, f64)> = Vec::new();
+    if die.dropped > 0.0 {
+        stop.push((0, die.dropped));
+    }
+    for &(v, p) in &die.kept {
+        let c = contribution(v)?;
+        if goes_on(v) {
+            go.push((c, p))
+        } else {
+            stop.push((c, p))
+        }
+    }
+    let go = if go.is_empty() {
+        None
+    } else {
+        Some(Distribution::from_pairs(go)?)
+    };
+    Ok((Distribution::from_pairs(stop)?, go))
+}
+
+/// The sum of two partial distributions (probability masses add).
+fn mix(a: &Distribution, b: &Distribution) -> Result<Distribution, DiceError> {
+    Distribution::from_pairs(
+        a.iter()
+            .chain(b.iter())
+            .filter(|(_, p)| *p > 0.0)
+            .collect::<Vec<_>>(),
+    )
 }
 
 pub(super) fn of_dice(
@@ -196,7 +237,8 @@ pub(super) fn of_dice(
     budget.power(&one, term.count)
 }
 
-/// One die that explodes: its contribution plus, when it matches, a fresh die's chain.
+/// One die that explodes: its contribution plus, when it matches, a fresh die's chain. The
+/// faces that go on are gathered into one distribution and convolved with the chain once.
 fn explosion_chain(
     faces: Faces,
     first: &DieDist,
@@ -206,26 +248,19 @@ fn explosion_chain(
     budget: &mut Budget,
 ) -> Result<Distribution, DiceError> {
     let base = DieDist::base(faces);
-    let chain_step = |die: &DieDist, next: Option<&Distribution>, budget: &mut Budget| {
-        let mut pairs: Vec<(i64, f64)> = Vec::new();
-        if die.dropped > 0.0 {
-            pairs.push((0, die.dropped));
+    let step = |die: &DieDist, next: Option<&Distribution>, budget: &mut Budget| {
+        let goes_on = |v: i64| next.is_some() && matches(sels, v);
+        let (stop, go) = split_faces(die, goes_on, |v| after_post(faces, post, v), budget)?;
+        match (go, next) {
+            (Some(go), Some(next)) => mix(&stop, &budget.convolve(&go, next)?),
+            _ => Ok(stop),
         }
-        for &(v, p) in &die.kept {
-            let own = after_post(faces, post, v)?;
-            let total = match next {
-                Some(n) if matches(sels, v) => budget.convolve(&own, n)?,
-                _ => own,
-            };
-            pairs.extend(total.iter().map(|(x, q)| (x, q * p)));
-        }
-        Distribution::from_pairs(pairs)
     };
-    let mut tail = chain_step(&base, None, budget)?;
+    let mut tail = step(&base, None, budget)?;
     for _ in 1..depth {
-        tail = chain_step(&base, Some(&tail), budget)?;
+        tail = step(&base, Some(&tail), budget)?;
     }
-    Ok(chain_step(first, Some(&tail), budget)?.trimmed())
+    Ok(step(first, Some(&tail), budget)?.trimmed())
 }
 
 /// Roll20 `!!`: the explosions add into one die, then `post` applies to that die.
@@ -238,29 +273,23 @@ fn compound_chain(
 ) -> Result<Distribution, DiceError> {
     let base = DieDist::base(faces);
     let raw = |die: &DieDist, next: Option<&Distribution>, budget: &mut Budget| {
-        let mut pairs: Vec<(i64, f64)> = Vec::new();
-        for &(v, p) in &die.kept {
-            match next {
-                Some(n) if sel.matches_value(v) => {
-                    pairs.extend(n.iter().map(|(x, q)| (x + v, q * p)))
-                }
-                _ => pairs.push((v, p)),
-            }
+        let goes_on = |v: i64| next.is_some() && sel.matches_value(v);
+        let (stop, go) = split_faces(die, goes_on, Ok, budget)?;
+        match (go, next) {
+            (Some(go), Some(next)) => mix(&stop, &budget.convolve(&go, next)?),
+            _ => Ok(stop),
         }
-        budget.spend(pairs.len() as u64)?;
-        Distribution::from_pairs(pairs)
     };
     let mut tail = raw(&base, None, budget)?;
     for _ in 1..EXPLOSION_DEPTH {
         tail = raw(&base, Some(&tail), budget)?;
     }
+    // Roll20 orders keep/drop after explosions, so the first die is never dropped here.
     let sums = raw(first, Some(&tail), budget)?;
+    budget.spend(sums.iter().count() as u64)?;
     let mut pairs = Vec::new();
-    if first.dropped > 0.0 {
-        pairs.push((0, first.dropped));
-    }
     for (v, p) in sums.iter().filter(|(_, p)| *p > 0.0) {
-        pairs.extend(after_post(faces, post, v)?.iter().map(|(x, q)| (x, q * p)));
+        pairs.push((after_post(faces, post, v)?, p));
     }
     Ok(Distribution::from_pairs(pairs)?.trimmed())
 }

@@ -25,7 +25,7 @@ pub const EXPLOSION_DEPTH: u32 = 5;
 /// Most distinct outcomes a distribution may hold.
 const MAX_SUPPORT: usize = 1 << 22;
 /// Most multiply-adds one computation may spend.
-const MAX_WORK: u64 = 400_000_000;
+const MAX_WORK: u64 = 100_000_000;
 
 /// The exact probability of every total an expression can produce.
 #[derive(Debug, Clone, PartialEq)]
@@ -53,7 +53,8 @@ impl Distribution {
             probs[(v - lo) as usize] += p;
         }
         if probs.is_empty() {
-            probs.push(1.0);
+            // No mass at all: a partial distribution that is empty, not a certain 0.
+            probs.push(0.0);
         }
         Ok(Distribution { min: lo, probs })
     }
@@ -136,10 +137,15 @@ impl Distribution {
         }
     }
 
-    fn shift(&self, by: i64) -> Self {
+    fn shift_scaled(&self, by: i64, scale: f64) -> Self {
+        let probs = if scale == 1.0 {
+            self.probs.clone()
+        } else {
+            self.probs.iter().map(|p| p * scale).collect()
+        };
         Distribution {
             min: self.min + by,
-            probs: self.probs.clone(),
+            probs,
         }
     }
 }
@@ -171,11 +177,12 @@ impl Budget {
     }
 
     fn convolve(&mut self, a: &Distribution, b: &Distribution) -> Result<Distribution, DiceError> {
+        // A single value shifts the other (scaled, for partial distributions).
         if a.probs.len() == 1 {
-            return Ok(b.shift(a.min));
+            return Ok(b.shift_scaled(a.min, a.probs[0]));
         }
         if b.probs.len() == 1 {
-            return Ok(a.shift(b.min));
+            return Ok(a.shift_scaled(b.min, b.probs[0]));
         }
         self.spend((a.probs.len() * b.probs.len()) as u64)?;
         check_width(a.min + b.min, a.max() + b.max())?;
@@ -216,7 +223,10 @@ impl Budget {
             _ => {}
         }
         self.spend((a.probs.len() * b.probs.len()) as u64)?;
-        let mut pairs = Vec::with_capacity(a.probs.len().min(4096));
+        // Bound the result first, so a huge product fails before any memory is spent on it.
+        let (lo, hi) = result_bounds(op, a, b);
+        let width = check_width(lo, hi)?;
+        let mut probs = vec![0.0; width];
         for (x, px) in a.iter().filter(|(_, p)| *p > 0.0) {
             for (y, py) in b.iter().filter(|(_, p)| *p > 0.0) {
                 let v = op
@@ -230,10 +240,49 @@ impl Budget {
                         op.symbol()
                     )));
                 }
-                pairs.push((v as i64, px * py));
+                probs[(v as i64 - lo) as usize] += px * py;
             }
         }
-        Ok(Distribution::from_pairs(pairs)?.trimmed())
+        Ok(Distribution { min: lo, probs }.trimmed())
+    }
+}
+
+/// A range that holds every result of `a op b` for whole numbers `a` and `b`.
+fn result_bounds(op: BinaryOp, a: &Distribution, b: &Distribution) -> (i64, i64) {
+    let abs_max = |d: &Distribution| {
+        d.min()
+            .unsigned_abs()
+            .max(d.max().unsigned_abs())
+            .min(i64::MAX as u64) as i64
+    };
+    match op {
+        BinaryOp::Mul => {
+            let corners = [a.min(), a.max()]
+                .into_iter()
+                .flat_map(|x| [b.min(), b.max()].map(move |y| x.saturating_mul(y)));
+            let (lo, hi) = corners.fold((i64::MAX, i64::MIN), |(lo, hi), c| (lo.min(c), hi.max(c)));
+            (lo, hi)
+        }
+        // |a / b| <= |a| for a whole divisor; floor division may add one more step.
+        BinaryOp::FloorDiv | BinaryOp::TrueDiv | BinaryOp::AvraeFloorDiv => {
+            let m = abs_max(a).saturating_add(1);
+            (-m, m)
+        }
+        BinaryOp::Mod => {
+            let m = abs_max(b);
+            (-m, m)
+        }
+        BinaryOp::Add => (
+            a.min().saturating_add(b.min()),
+            a.max().saturating_add(b.max()),
+        ),
+        BinaryOp::Sub => (
+            a.min().saturating_sub(b.max()),
+            a.max().saturating_sub(b.min()),
+        ),
+        BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => {
+            (0, 1)
+        }
     }
 }
 
@@ -257,6 +306,7 @@ fn of_node(node: &Node, at_root: bool, budget: &mut Budget) -> Result<Distributi
         }
         Node::Dice(term) => of_dice(term, &term.ops, budget),
         Node::Negate(x) => Ok(of_node(x, false, budget)?.negate()),
+        Node::Plus(x) => of_node(x, false, budget),
         Node::Labelled(x, _) => of_node(x, at_root, budget),
         Node::Paren(x, ops) if ops.is_empty() => of_node(x, at_root, budget),
         Node::Paren(x, ops) => of_operated(x, ops, budget),

@@ -192,7 +192,7 @@ impl Parser<'_> {
                 Ok(if sign == b'-' {
                     Node::Negate(Box::new(inner))
                 } else {
-                    inner
+                    Node::Plus(Box::new(inner))
                 })
             }
             _ => self.labelled(),
