@@ -23,7 +23,10 @@
 //! with [`seeded_rng`]`(42)`: tyche is given a [`Roller`](tyche::dice::Roller) over it instead
 //! of its default wyrand-based `FastRand`, so the comparison measures the engines, not the
 //! generators. Run with `cargo bench -p dnd-benches --bench dice`, then
-//! `python3 benches/scripts/report.py` for the table of medians and ratios.
+//! `python3 benches/scripts/report.py` for the table of medians and ratios (set
+//! `CRITERION_HOME` for both to keep a run apart from others sharing `target/criterion`).
+//! Before measuring, each case checks that tyche's spelling and the floor roll the same thing
+//! as our expression (their sample means against our exact mean).
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -132,6 +135,32 @@ fn parse(text: &str) -> DiceExpr {
     DiceExpr::parse_with(text, Dialect::Roll20).expect("benchmark expression parses")
 }
 
+/// Checks, before measuring, that tyche's spelling and the hand-written floor roll the same
+/// thing as our expression: the mean of many of their rolls must match the exact mean of our
+/// distribution (tolerance 0.05 standard deviations, about 7 standard errors).
+fn check_case(case: &Case, tyche_expr: &tyche::Expr) {
+    const N: usize = 20_000;
+    let exact = parse(case.ours)
+        .distribution()
+        .expect("benchmark expression has a distribution");
+    let tolerance = 0.05 * exact.std_dev();
+    let mut roller = TycheRoller(seeded_rng(SEED + 1));
+    let tyche_mean = (0..N)
+        .map(|_| f64::from(tyche_expr.eval(&mut roller).unwrap().calc().unwrap()))
+        .sum::<f64>()
+        / N as f64;
+    let mut rng = seeded_rng(SEED + 2);
+    let floor_mean = (0..N).map(|_| (case.floor)(&mut rng) as f64).sum::<f64>() / N as f64;
+    for (who, mean) in [("tyche", tyche_mean), ("floor", floor_mean)] {
+        assert!(
+            (mean - exact.mean()).abs() < tolerance,
+            "{who} does not roll {}: mean {mean:.3}, exact mean {:.3}",
+            case.ours,
+            exact.mean()
+        );
+    }
+}
+
 fn bench_expressions(c: &mut Criterion) {
     let tyche_parser = tyche::parser();
     for case in CASES {
@@ -167,6 +196,7 @@ fn bench_expressions(c: &mut Criterion) {
         });
 
         let tyche_expr: tyche::Expr = case.tyche.parse().expect("tyche parses its spelling");
+        check_case(case, &tyche_expr);
         group.bench_function("tyche_parse_roll", |b| {
             let mut roller = TycheRoller(seeded_rng(SEED));
             b.iter(|| {
