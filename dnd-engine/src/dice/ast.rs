@@ -34,7 +34,7 @@ pub(crate) enum Node {
     /// `(a, b, c)kh1` (Avrae).
     Set(Vec<Node>, Vec<SetOp>),
     /// `x [fire]`: a label carried to the result, used for damage types.
-    Labelled(Box<Node>, Box<str>),
+    Labelled(Box<Node>, std::sync::Arc<str>),
 }
 
 /// Binary operators. Which ones a dialect accepts is the parser's business.
@@ -59,7 +59,52 @@ pub(crate) enum BinaryOp {
     Ge,
 }
 
+/// A node printed inside parentheses when `.1` says so.
+struct Wrapped<'a>(&'a Node, bool);
+
+impl fmt::Display for Wrapped<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.1 {
+            write!(f, "({})", self.0)
+        } else {
+            write!(f, "{}", self.0)
+        }
+    }
+}
+
 impl BinaryOp {
+    /// How tightly the operator binds: 0 comparisons, 1 `+ -`, 2 `* / // %`.
+    pub(crate) fn precedence(self) -> u8 {
+        match self {
+            BinaryOp::Add | BinaryOp::Sub => 1,
+            BinaryOp::Mul
+            | BinaryOp::FloorDiv
+            | BinaryOp::TrueDiv
+            | BinaryOp::AvraeFloorDiv
+            | BinaryOp::Mod => 2,
+            BinaryOp::Eq
+            | BinaryOp::Ne
+            | BinaryOp::Lt
+            | BinaryOp::Le
+            | BinaryOp::Gt
+            | BinaryOp::Ge => 0,
+        }
+    }
+
+    /// Whether each operand must be printed in parentheses to parse back as the same tree.
+    /// (The parser keeps no node for plain parentheses; printing puts back those needed.)
+    pub(crate) fn operand_parens(self, left: &Node, right: &Node) -> (bool, bool) {
+        let p = self.precedence();
+        let binding = |n: &Node| match n {
+            Node::Binary(op, _) => Some(op.precedence()),
+            _ => None,
+        };
+        (
+            binding(left).is_some_and(|q| q < p),
+            binding(right).is_some_and(|q| q <= p),
+        )
+    }
+
     pub(crate) fn symbol(self) -> &'static str {
         match self {
             BinaryOp::Add => "+",
@@ -416,9 +461,19 @@ impl fmt::Display for Node {
         match self {
             Node::Number(v) => write!(f, "{}", Num(*v)),
             Node::Dice(d) => write!(f, "{d}"),
-            Node::Negate(x) => write!(f, "-{x}"),
-            Node::Plus(x) => write!(f, "+{x}"),
-            Node::Binary(op, pair) => write!(f, "{} {} {}", pair[0], op.symbol(), pair[1]),
+            Node::Negate(x) => write!(f, "-{}", Wrapped(x, x.binds_loosely())),
+            Node::Plus(x) => write!(f, "+{}", Wrapped(x, x.binds_loosely())),
+            Node::Binary(op, pair) => {
+                let [a, b] = &**pair;
+                let (left, right) = op.operand_parens(a, b);
+                write!(
+                    f,
+                    "{} {} {}",
+                    Wrapped(a, left),
+                    op.symbol(),
+                    Wrapped(b, right)
+                )
+            }
             Node::Paren(x, ops) => {
                 write!(f, "({x})")?;
                 write_set_ops(f, ops)
@@ -434,12 +489,17 @@ impl fmt::Display for Node {
                 f.write_str(if items.len() == 1 { ",)" } else { ")" })?;
                 write_set_ops(f, ops)
             }
-            Node::Labelled(x, label) => write!(f, "{x} [{label}]"),
+            Node::Labelled(x, label) => write!(f, "{} [{label}]", Wrapped(x, x.binds_loosely())),
         }
     }
 }
 
 impl Node {
+    /// Whether a unary sign or a label around this node needs parentheses.
+    pub(crate) fn binds_loosely(&self) -> bool {
+        matches!(self, Node::Binary(..))
+    }
+
     /// The leftmost dice term, if the leftmost leaf of the tree is one (used for advantage and
     /// for reporting natural 20s and 1s, as Avrae does).
     pub(crate) fn leftmost_dice(&self) -> Option<&DiceTerm> {

@@ -15,10 +15,12 @@ use super::source::DieSource;
 /// What the full path records, in the order the evaluator meets it.
 #[derive(Debug, Default, Clone, PartialEq)]
 pub(crate) struct Record {
-    pub groups: Vec<Vec<Die>>,
+    /// Every die of every group, in order; `group_ends[i]` is where group `i` ends.
+    pub dice: Vec<Die>,
+    pub group_ends: SmallVec<[u32; 4]>,
     /// For each set or parenthesis with keep/drop operators: which items were kept.
     pub sets: Vec<Vec<bool>>,
-    pub parts: Vec<RollPart>,
+    pub parts: SmallVec<[RollPart; 2]>,
 }
 
 pub(crate) struct Evaluator<'a, S: DieSource + ?Sized> {
@@ -72,7 +74,7 @@ impl<'a, S: DieSource + ?Sized> Evaluator<'a, S> {
                 let x = self.eval_parts(a, negative)?;
                 return Ok(x - self.eval_parts(b, !negative)?);
             }
-            Node::Labelled(inner, label) => (self.eval(inner)?, Some(label.to_string())),
+            Node::Labelled(inner, label) => (self.eval(inner)?, Some(label.clone())),
             other => (self.eval(other)?, None),
         };
         let signed = if negative { -value } else { value };
@@ -177,7 +179,8 @@ impl<'a, S: DieSource + ?Sized> Evaluator<'a, S> {
         }
         let value = counted.unwrap_or_else(|| group.total());
         if let Some(rec) = self.record.as_deref_mut() {
-            rec.groups.push(group.into_record());
+            group.append_record(&mut rec.dice);
+            rec.group_ends.push(rec.dice.len() as u32);
         }
         Ok(value as f64)
     }

@@ -410,9 +410,9 @@ impl Group {
     }
 
     /// The dice as the record shows them: each die preceded by the faces rerolls replaced.
-    pub(crate) fn into_record(mut self) -> Vec<Die> {
+    pub(crate) fn append_record(mut self, out: &mut Vec<Die>) {
         let history = self.history.take().unwrap_or_default();
-        let mut out = Vec::with_capacity(self.len() + history.rerolled.len());
+        out.reserve(self.len() + history.rerolled.len());
         for (i, (&value, &flags)) in self.values().iter().zip(self.flags()).enumerate() {
             for &(_, face) in history.rerolled.iter().filter(|(die, _)| *die == i) {
                 out.push(Die {
@@ -450,7 +450,6 @@ impl Group {
                 counted,
             });
         }
-        out
     }
 }
 
@@ -524,9 +523,26 @@ pub(crate) fn fast_total(
         let Some((keep, highest, k)) = rank else {
             return Ok(dice.iter().sum());
         };
+        let k = (k as usize).min(n);
+        // How many dice go, and whether from the low end.
+        let (dropped, from_low) = match (keep, highest) {
+            (true, true) => (n - k, true),
+            (true, false) => (n - k, false),
+            (false, true) => (k, false),
+            (false, false) => (k, true),
+        };
+        // Dropping a single die (4d6kh3, 2d20kh1, 4d6dl1) needs one scan, not a sort.
+        if dropped == 1 {
+            let total: i64 = dice.iter().sum();
+            let extreme = if from_low {
+                dice.iter().min()
+            } else {
+                dice.iter().max()
+            };
+            return Ok(total - extreme.copied().unwrap_or(0));
+        }
         // Ties do not change a total, so an unstable sort will do.
         dice.sort_unstable();
-        let k = (k as usize).min(n);
         let kept = match (keep, highest) {
             (true, true) => &dice[n - k..],
             (true, false) => &dice[..k],

@@ -137,6 +137,8 @@ struct Inner {
     dialect: Dialect,
     comment: Option<Box<str>>,
     roll_budget: u32,
+    /// How many dice the expression names: the record's starting capacity.
+    dice: u32,
 }
 
 impl DiceExpr {
@@ -163,6 +165,7 @@ impl DiceExpr {
                 dialect,
                 comment: parsed.comment,
                 roll_budget: limits.roll_budget,
+                dice: parsed.dice,
             }),
         })
     }
@@ -225,6 +228,7 @@ impl DiceExpr {
             dialect,
             ref comment,
             roll_budget,
+            dice,
             ..
         } = *self.inner;
         let comment = comment.clone();
@@ -234,6 +238,7 @@ impl DiceExpr {
                 dialect,
                 comment,
                 roll_budget,
+                dice: dice + 1,
             }),
         }
     }
@@ -244,7 +249,10 @@ impl DiceExpr {
     /// long), on a division by zero, on a result too large to represent, or when a
     /// [`FixedFaces`] replay runs out.
     pub fn roll<S: DieSource + ?Sized>(&self, source: &mut S) -> Result<Roll, DiceError> {
-        let mut record = Record::default();
+        let mut record = Record {
+            dice: Vec::with_capacity(self.inner.dice as usize),
+            ..Record::default()
+        };
         let value = Evaluator::new(source, self.inner.roll_budget, Some(&mut record))
             .eval_root(&self.inner.root)?;
         Ok(Roll::new(self.clone(), to_total(value)?, record))

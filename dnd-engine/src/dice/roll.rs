@@ -1,6 +1,7 @@
 //! The result of rolling: the total, every die with its fate, and a readable rendering.
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -71,7 +72,7 @@ pub enum Natural {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RollPart {
     /// The label written after the term (`slashing`), if any.
-    pub label: Option<String>,
+    pub label: Option<Arc<str>>,
     /// What the term contributed to the total (negative for a subtracted term).
     pub value: i64,
 }
@@ -107,13 +108,24 @@ impl Roll {
     }
 
     /// The dice of each dice group, in the order the groups appear in the expression.
-    pub fn groups(&self) -> &[Vec<Die>] {
-        &self.record.groups
+    pub fn groups(&self) -> impl Iterator<Item = &[Die]> + '_ {
+        (0..self.record.group_ends.len()).filter_map(|i| self.group(i))
+    }
+
+    /// The dice of group `i` (0 is the leftmost dice group).
+    pub fn group(&self, i: usize) -> Option<&[Die]> {
+        let end = *self.record.group_ends.get(i)? as usize;
+        let start = if i == 0 {
+            0
+        } else {
+            self.record.group_ends[i - 1] as usize
+        };
+        self.record.dice.get(start..end)
     }
 
     /// Every die of every group, in order.
     pub fn dice(&self) -> impl Iterator<Item = &Die> {
-        self.record.groups.iter().flatten()
+        self.record.dice.iter()
     }
 
     /// The terms of the top-level sum with their labels. Rolls of the fast path
@@ -127,7 +139,7 @@ impl Roll {
     /// slashing); with no label anywhere, one part labelled `None`.
     pub fn labelled_totals(&self) -> Vec<RollPart> {
         let parts = &self.record.parts;
-        let label_at = |i: usize| -> Option<String> {
+        let label_at = |i: usize| -> Option<Arc<str>> {
             parts[i..]
                 .iter()
                 .chain(parts[..i].iter().rev())
@@ -153,7 +165,7 @@ impl Roll {
         if term.faces != super::ast::Faces::Sides(20) {
             return None;
         }
-        let first = self.record.groups.first()?;
+        let first = self.group(0)?;
         let mut kept = first.iter().filter(|d| d.fate.counts());
         let die = kept.next()?;
         if kept.next().is_some() {
@@ -197,6 +209,23 @@ struct RollWriter<'a> {
 }
 
 impl RollWriter<'_> {
+    fn wrapped(
+        &mut self,
+        f: &mut dyn fmt::Write,
+        node: &Node,
+        parens: bool,
+        struck: bool,
+    ) -> fmt::Result {
+        if parens {
+            f.write_str("(")?;
+        }
+        self.node(f, node, struck)?;
+        if parens {
+            f.write_str(")")?;
+        }
+        Ok(())
+    }
+
     fn node(&mut self, f: &mut dyn fmt::Write, node: &Node, struck: bool) -> fmt::Result {
         match node {
             Node::Number(v) => write!(f, "{}", Num(*v)),
@@ -207,16 +236,17 @@ impl RollWriter<'_> {
                 } else {
                     "+"
                 })?;
-                self.node(f, x, struck)
+                self.wrapped(f, x, x.binds_loosely(), struck)
             }
             Node::Binary(op, pair) => {
                 let [a, b] = &**pair;
-                self.node(f, a, struck)?;
+                let (left, right) = op.operand_parens(a, b);
+                self.wrapped(f, a, left, struck)?;
                 write!(f, " {} ", op.symbol())?;
-                self.node(f, b, struck)
+                self.wrapped(f, b, right, struck)
             }
             Node::Labelled(x, label) => {
-                self.node(f, x, struck)?;
+                self.wrapped(f, x, x.binds_loosely(), struck)?;
                 write!(f, " [{label}]")
             }
             Node::Paren(x, ops) if ops.is_empty() => {
@@ -307,7 +337,17 @@ impl RollWriter<'_> {
 
     fn dice(&mut self, f: &mut dyn fmt::Write, term: &DiceTerm, struck: bool) -> fmt::Result {
         write!(f, "{term}")?;
-        let Some(dice) = self.record.groups.get(self.group) else {
+        let start = if self.group == 0 {
+            0
+        } else {
+            self.record.group_ends[self.group - 1] as usize
+        };
+        let Some(dice) = self
+            .record
+            .group_ends
+            .get(self.group)
+            .and_then(|&end| self.record.dice.get(start..end as usize))
+        else {
             return Ok(());
         };
         self.group += 1;
@@ -378,17 +418,15 @@ impl Serialize for Roll {
             comment: self.expr.comment().map(str::to_owned),
             text: self.to_string(),
             groups: self
-                .record
-                .groups
-                .iter()
+                .groups()
                 .zip(notations)
                 .map(|(dice, notation)| GroupWire {
                     notation,
-                    dice: dice.clone(),
+                    dice: dice.to_vec(),
                 })
                 .collect(),
             sets: self.record.sets.clone(),
-            parts: self.record.parts.clone(),
+            parts: self.record.parts.to_vec(),
         };
         wire.serialize(serializer)
     }
@@ -417,11 +455,15 @@ impl<'de> Deserialize<'de> for Roll {
                 wire.expression
             )));
         }
-        let record = Record {
-            groups: wire.groups.into_iter().map(|g| g.dice).collect(),
+        let mut record = Record {
             sets: wire.sets,
-            parts: wire.parts,
+            parts: wire.parts.into(),
+            ..Record::default()
         };
+        for group in wire.groups {
+            record.dice.extend(group.dice);
+            record.group_ends.push(record.dice.len() as u32);
+        }
         Ok(Roll {
             expr,
             total: wire.total,

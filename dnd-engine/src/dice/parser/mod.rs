@@ -17,6 +17,8 @@ use dice_ops::check_terminates;
 /// What parsing produced: the tree and the trailing comment, if any.
 pub(crate) struct Parsed {
     pub root: Node,
+    /// How many dice the expression names (before rerolls and explosions).
+    pub dice: u32,
     pub comment: Option<Box<str>>,
 }
 
@@ -49,7 +51,11 @@ pub(crate) fn parse(src: &str, dialect: Dialect, limits: &Limits) -> Result<Pars
     let root = p.binary(0)?;
     p.skip_ws();
     let comment = p.trailing_comment()?;
-    Ok(Parsed { root, comment })
+    Ok(Parsed {
+        root,
+        comment,
+        dice: p.dice_total as u32,
+    })
 }
 
 const EXPECT_OPERAND: &str = "a number, a die such as 1d20, or \"(\"";
@@ -148,9 +154,10 @@ impl Parser<'_> {
         let mut left = self.unary()?;
         loop {
             self.skip_ws();
-            let Some((op, len, precedence)) = self.peek_binary_op() else {
+            let Some((op, len)) = self.peek_binary_op() else {
                 return Ok(left);
             };
+            let precedence = op.precedence();
             if precedence < min {
                 return Ok(left);
             }
@@ -160,23 +167,23 @@ impl Parser<'_> {
         }
     }
 
-    /// The binary operator at the cursor, its length and precedence, if the dialect has it.
-    fn peek_binary_op(&self) -> Option<(BinaryOp, usize, u8)> {
+    /// The binary operator at the cursor and its length, if the dialect has it.
+    fn peek_binary_op(&self) -> Option<(BinaryOp, usize)> {
         let avrae = self.dialect == Dialect::Avrae;
         Some(match (self.peek()?, self.peek_at(1)) {
-            (b'+', _) => (BinaryOp::Add, 1, 1),
-            (b'-', _) => (BinaryOp::Sub, 1, 1),
-            (b'*', _) => (BinaryOp::Mul, 1, 2),
-            (b'/', Some(b'/')) if avrae => (BinaryOp::AvraeFloorDiv, 2, 2),
-            (b'/', _) if avrae => (BinaryOp::TrueDiv, 1, 2),
-            (b'/', _) => (BinaryOp::FloorDiv, 1, 2),
-            (b'%', _) if avrae => (BinaryOp::Mod, 1, 2),
-            (b'=', Some(b'=')) if avrae => (BinaryOp::Eq, 2, 0),
-            (b'!', Some(b'=')) if avrae => (BinaryOp::Ne, 2, 0),
-            (b'<', Some(b'=')) if avrae => (BinaryOp::Le, 2, 0),
-            (b'>', Some(b'=')) if avrae => (BinaryOp::Ge, 2, 0),
-            (b'<', _) if avrae => (BinaryOp::Lt, 1, 0),
-            (b'>', _) if avrae => (BinaryOp::Gt, 1, 0),
+            (b'+', _) => (BinaryOp::Add, 1),
+            (b'-', _) => (BinaryOp::Sub, 1),
+            (b'*', _) => (BinaryOp::Mul, 1),
+            (b'/', Some(b'/')) if avrae => (BinaryOp::AvraeFloorDiv, 2),
+            (b'/', _) if avrae => (BinaryOp::TrueDiv, 1),
+            (b'/', _) => (BinaryOp::FloorDiv, 1),
+            (b'%', _) if avrae => (BinaryOp::Mod, 1),
+            (b'=', Some(b'=')) if avrae => (BinaryOp::Eq, 2),
+            (b'!', Some(b'=')) if avrae => (BinaryOp::Ne, 2),
+            (b'<', Some(b'=')) if avrae => (BinaryOp::Le, 2),
+            (b'>', Some(b'=')) if avrae => (BinaryOp::Ge, 2),
+            (b'<', _) if avrae => (BinaryOp::Lt, 1),
+            (b'>', _) if avrae => (BinaryOp::Gt, 1),
             _ => return None,
         })
     }
@@ -284,7 +291,14 @@ impl Parser<'_> {
             }
             return self.close_paren(start, move |ops| Node::Set(list, ops));
         }
-        self.close_paren(start, |ops| Node::Paren(Box::new(first), ops))
+        // Plain parentheses need no node: the tree's shape already says what they grouped.
+        self.close_paren(start, |ops| {
+            if ops.is_empty() {
+                first
+            } else {
+                Node::Paren(Box::new(first), ops)
+            }
+        })
     }
 
     /// After the contents of `(`: the `)`, then (Avrae) any keep/drop operators.
