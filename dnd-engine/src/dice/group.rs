@@ -453,9 +453,9 @@ impl Group {
     }
 }
 
-/// The total of a group whose operators are only rerolls by value, `mi`/`ma`, and at most one
-/// keep/drop by rank at the end (`4d6kh3`, `2d20kh1`, `1d20ro<3`, `4d6rr1dl1`): the shapes of
-/// nearly every game roll. It rolls the same dice in the same order as [`Group`] and gives the
+/// The total of a group whose operators are only rerolls by value, `mi`/`ma`, and at the end
+/// at most one keep/drop by rank or one explosion by value (`4d6kh3`, `2d20kh1`, `1d20ro<3`,
+/// `10d10!`): the shapes of nearly every game roll. It rolls the same dice in the same order as [`Group`] and gives the
 /// same total, without the bookkeeping a record needs. `None` when the shape does not fit
 /// (decided before any die is rolled).
 pub(crate) fn fast_total(
@@ -477,7 +477,14 @@ pub(crate) fn fast_total(
         },
         _ => None,
     };
-    let per_die = &term.ops[..term.ops.len() - usize::from(rank.is_some())];
+    // An explosion by value as the very last operator (`10d10!`, `8d6e6`) adds dice whose
+    // values only need summing.
+    let explode = match term.ops.last() {
+        Some(DiceOp::Explode(sels, _)) if sels.iter().all(Selector::is_by_value) => Some(sels),
+        _ => None,
+    };
+    let last_is_special = rank.is_some() || explode.is_some();
+    let per_die = &term.ops[..term.ops.len() - usize::from(last_is_special)];
     let simple = |op: &DiceOp| match op {
         DiceOp::Reroll(sels, _) | DiceOp::RerollOnce(sels, _) => {
             sels.iter().all(Selector::is_by_value)
@@ -519,6 +526,27 @@ pub(crate) fn fast_total(
                 DiceOp::Max(m) => dice.iter_mut().for_each(|d| *d = (*d).min(*m)),
                 _ => {}
             }
+        }
+        if let Some(sels) = explode {
+            // d20 scans the dice in order, each match rolling a die onto the end, then scans
+            // the new dice the same way: so the originals' explosions come first, then the new
+            // dice's, in order. Counting pending matches reproduces that order of rolls.
+            let mut total: i64 = dice.iter().sum();
+            let mut pending = 0u32;
+            for d in dice.iter() {
+                if matches_any(sels, *d) {
+                    let v = roll()?;
+                    total += v;
+                    pending += u32::from(matches_any(sels, v));
+                }
+            }
+            while pending > 0 {
+                pending -= 1;
+                let v = roll()?;
+                total += v;
+                pending += u32::from(matches_any(sels, v));
+            }
+            return Ok(total);
         }
         let Some((keep, highest, k)) = rank else {
             return Ok(dice.iter().sum());
