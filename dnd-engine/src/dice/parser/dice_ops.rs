@@ -42,6 +42,7 @@ impl Parser<'_> {
         if !matches!(self.peek(), Some(b'r' | b'm' | b'k' | b'p' | b'e')) {
             return Ok(());
         }
+        term.ops = Vec::with_capacity(2);
         loop {
             let at = self.pos;
             let kind = if self.eat("rr") {
@@ -141,7 +142,7 @@ impl Parser<'_> {
         };
         let starts_compare = |b: Option<u8>| matches!(b, Some(b'<' | b'>' | b'=' | b'0'..=b'9'));
         let one = |sel: Selector| -> Selectors { smallvec::smallvec![sel] };
-        term.ops.reserve_exact(2);
+        term.ops = Vec::with_capacity(2);
         loop {
             let (first, second) = (self.peek(), self.peek_at(1));
             let op = match (first, second) {
