@@ -133,7 +133,7 @@ fn after_post(faces: Faces, post: &[DiceOp], value: i64) -> Result<i64, DiceErro
 fn split_faces(
     die: &DieDist,
     goes_on: impl Fn(i64) -> bool,
-    contribution: impl Fn(i64) -> Result<i64, DiceError>,
+    contribution: &impl Fn(i64) -> Result<i64, DiceError>,
     budget: &mut Budget,
 ) -> Result<(Distribution, Option<Distribution>), DiceError> {
     budget.spend(die.kept.len() as u64 + 1)?;
@@ -247,20 +247,41 @@ fn explosion_chain(
     depth: u32,
     budget: &mut Budget,
 ) -> Result<Distribution, DiceError> {
+    let contribution = |v| after_post(faces, post, v);
+    Ok(chain(
+        faces,
+        first,
+        depth,
+        |v| matches(sels, v),
+        contribution,
+        budget,
+    )?
+    .trimmed())
+}
+
+/// A chain of dice cut after `depth` extra dice: each die adds its contribution and, when
+/// `goes_on` says so for its face, a fresh die's chain.
+fn chain(
+    faces: Faces,
+    first: &DieDist,
+    depth: u32,
+    goes_on: impl Fn(i64) -> bool,
+    contribution: impl Fn(i64) -> Result<i64, DiceError>,
+    budget: &mut Budget,
+) -> Result<Distribution, DiceError> {
     let base = DieDist::base(faces);
-    let step = |die: &DieDist, next: Option<&Distribution>, budget: &mut Budget| {
-        let goes_on = |v: i64| next.is_some() && matches(sels, v);
-        let (stop, go) = split_faces(die, goes_on, |v| after_post(faces, post, v), budget)?;
+    let mut step = |die: &DieDist, next: Option<&Distribution>| {
+        let (stop, go) = split_faces(die, |v| next.is_some() && goes_on(v), &contribution, budget)?;
         match (go, next) {
             (Some(go), Some(next)) => mix(&stop, &budget.convolve(&go, next)?),
             _ => Ok(stop),
         }
     };
-    let mut tail = step(&base, None, budget)?;
+    let mut tail = step(&base, None)?;
     for _ in 1..depth {
-        tail = step(&base, Some(&tail), budget)?;
+        tail = step(&base, Some(&tail))?;
     }
-    Ok(step(first, Some(&tail), budget)?.trimmed())
+    step(first, Some(&tail))
 }
 
 /// Roll20 `!!`: the explosions add into one die, then `post` applies to that die.
@@ -271,21 +292,15 @@ fn compound_chain(
     post: &[DiceOp],
     budget: &mut Budget,
 ) -> Result<Distribution, DiceError> {
-    let base = DieDist::base(faces);
-    let raw = |die: &DieDist, next: Option<&Distribution>, budget: &mut Budget| {
-        let goes_on = |v: i64| next.is_some() && sel.matches_value(v);
-        let (stop, go) = split_faces(die, goes_on, Ok, budget)?;
-        match (go, next) {
-            (Some(go), Some(next)) => mix(&stop, &budget.convolve(&go, next)?),
-            _ => Ok(stop),
-        }
-    };
-    let mut tail = raw(&base, None, budget)?;
-    for _ in 1..EXPLOSION_DEPTH {
-        tail = raw(&base, Some(&tail), budget)?;
-    }
     // Roll20 orders keep/drop after explosions, so the first die is never dropped here.
-    let sums = raw(first, Some(&tail), budget)?;
+    let sums = chain(
+        faces,
+        first,
+        EXPLOSION_DEPTH,
+        |v| sel.matches_value(v),
+        Ok,
+        budget,
+    )?;
     budget.spend(sums.iter().count() as u64)?;
     let mut pairs = Vec::new();
     for (v, p) in sums.iter().filter(|(_, p)| *p > 0.0) {

@@ -45,23 +45,9 @@ impl Parser<'_> {
         term.ops = Vec::with_capacity(2);
         loop {
             let at = self.pos;
-            let kind = if self.eat("rr") {
-                "rr"
-            } else if self.eat("ro") {
-                "ro"
-            } else if self.eat("ra") {
-                "ra"
-            } else if self.eat("mi") {
-                "mi"
-            } else if self.eat("ma") {
-                "ma"
-            } else if self.eat("k") {
-                "k"
-            } else if self.eat("p") {
-                "p"
-            } else if self.eat("e") {
-                "e"
-            } else {
+            // Two-letter operators first, so `rr` is not read as something shorter.
+            const OPERATORS: [&str; 8] = ["rr", "ro", "ra", "mi", "ma", "k", "p", "e"];
+            let Some(kind) = OPERATORS.into_iter().find(|op| self.eat(op)) else {
                 return Ok(());
             };
             let sel = self.avrae_selector()?;
