@@ -1,5 +1,6 @@
 //! Fuzz target: arbitrary bytes, read as UTF-8 (lossily), parsed in both dice dialects; what
-//! parses is rolled with a seeded generator, on both the full and the fast path, and its exact
+//! parses is rolled with a seeded generator, on the full path and twice on the fast path (tree,
+//! then compiled plan), and its exact
 //! distribution is computed. Nothing may panic, hang or run out of memory, and the two roll
 //! paths must agree.
 
@@ -15,14 +16,17 @@ fuzz_target!(|data: &[u8]| {
             continue;
         };
         let full = expr.roll(&mut seeded_rng(7));
-        let fast = expr.roll_total(&mut seeded_rng(7));
-        match (&full, &fast) {
-            (Ok(roll), Ok(total)) => {
-                assert_eq!(roll.total(), *total, "{text:?}");
-                let _ = roll.to_string();
+        // The first roll_total walks the tree; the second runs the compiled plan, if any.
+        for _ in 0..2 {
+            let fast = expr.roll_total(&mut seeded_rng(7));
+            match (&full, &fast) {
+                (Ok(roll), Ok(total)) => {
+                    assert_eq!(roll.total(), *total, "{text:?}");
+                    let _ = roll.to_string();
+                }
+                (Err(a), Err(b)) => assert_eq!(a, b, "{text:?}"),
+                _ => panic!("roll {full:?} but roll_total {fast:?} for {text:?}"),
             }
-            (Err(a), Err(b)) => assert_eq!(a, b, "{text:?}"),
-            _ => panic!("roll {full:?} but roll_total {fast:?} for {text:?}"),
         }
         let _ = expr.to_string();
         let _ = expr.distribution();

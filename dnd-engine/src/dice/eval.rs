@@ -8,7 +8,8 @@ use smallvec::SmallVec;
 
 use super::ast::{BinaryOp, DiceTerm, Node, Selector, SetOp, Written};
 use super::error::Fault;
-use super::group::{Group, fast_total};
+use super::group::Group;
+use super::plan::{FastGroup, roll_face};
 use super::roll::{Die, RollPart};
 use super::source::DieSource;
 
@@ -42,15 +43,12 @@ impl<'a, S: DieSource + ?Sized> Evaluator<'a, S> {
 
     #[inline]
     fn roll_one(&mut self, term: &DiceTerm) -> Result<i64, Fault> {
-        if self.rolls_left == 0 {
-            return Err(Fault::TooManyRolls(self.budget));
-        }
-        self.rolls_left -= 1;
-        let sides = term.faces.count();
-        match self.source.roll_die(sides) {
-            Some(index) if (1..=sides).contains(&index) => Ok(term.faces.value(index)),
-            _ => Err(Fault::SourceExhausted(sides)),
-        }
+        roll_face(
+            &mut *self.source,
+            &mut self.rolls_left,
+            self.budget,
+            term.faces,
+        )
     }
 
     /// Evaluates the root, splitting a top-level sum into labelled parts when recording.
@@ -152,18 +150,13 @@ impl<'a, S: DieSource + ?Sized> Evaluator<'a, S> {
     }
 
     fn dice(&mut self, term: &DiceTerm, extra: &[SetOp]) -> Result<f64, Fault> {
-        if term.ops.is_empty() && extra.is_empty() && self.record.is_none() {
-            let mut sum = 0i64;
-            for _ in 0..term.count {
-                sum += self.roll_one(term)?;
-            }
-            return Ok(sum as f64);
-        }
-        if self.record.is_none() && extra.is_empty() {
-            let mut roll = || self.roll_one(term);
-            if let Some(total) = fast_total(term, &mut roll) {
-                return Ok(total? as f64);
-            }
+        if self.record.is_none()
+            && extra.is_empty()
+            && let Some(fast) = FastGroup::of(term)
+        {
+            let mut roll =
+                |faces| roll_face(&mut *self.source, &mut self.rolls_left, self.budget, faces);
+            return Ok(fast.total(&mut roll)? as f64);
         }
         let mut group = Group::new(term.count, self.record.is_some());
         for _ in 0..term.count {

@@ -10,7 +10,7 @@
 
 use smallvec::SmallVec;
 
-use super::ast::{DiceOp, DiceTerm, Selector};
+use super::ast::{DiceOp, Selector};
 use super::error::Fault;
 use super::roll::{Counted, Die, Fate};
 
@@ -451,135 +451,6 @@ impl Group {
             });
         }
     }
-}
-
-/// The total of a group whose operators are only rerolls by value, `mi`/`ma`, and at the end
-/// at most one keep/drop by rank or one explosion by value (`4d6kh3`, `2d20kh1`, `1d20ro<3`,
-/// `10d10!`): the shapes of nearly every game roll. It rolls the same dice in the same order as [`Group`] and gives the
-/// same total, without the bookkeeping a record needs. `None` when the shape does not fit
-/// (decided before any die is rolled).
-pub(crate) fn fast_total(
-    term: &DiceTerm,
-    roll: &mut impl FnMut() -> Result<i64, Fault>,
-) -> Option<Result<i64, Fault>> {
-    let n = term.count as usize;
-    if n > INLINE {
-        return None;
-    }
-    let rank = match term.ops.last() {
-        Some(DiceOp::Keep(sels, _) | DiceOp::Drop(sels, _)) => match sels.as_slice() {
-            [sel @ (Selector::Highest(k) | Selector::Lowest(k))] => Some((
-                matches!(term.ops.last(), Some(DiceOp::Keep(..))),
-                matches!(sel, Selector::Highest(_)),
-                *k,
-            )),
-            _ => return None,
-        },
-        _ => None,
-    };
-    // An explosion by value as the very last operator (`10d10!`, `8d6e6`) adds dice whose
-    // values only need summing.
-    let explode = match term.ops.last() {
-        Some(DiceOp::Explode(sels, _)) if sels.iter().all(Selector::is_by_value) => Some(sels),
-        _ => None,
-    };
-    let last_is_special = rank.is_some() || explode.is_some();
-    let per_die = &term.ops[..term.ops.len() - usize::from(last_is_special)];
-    let simple = |op: &DiceOp| match op {
-        DiceOp::Reroll(sels, _) | DiceOp::RerollOnce(sels, _) => {
-            sels.iter().all(Selector::is_by_value)
-        }
-        DiceOp::Min(_) | DiceOp::Max(_) => true,
-        _ => false,
-    };
-    if !per_die.iter().all(simple) {
-        return None;
-    }
-    let mut buf = [0i64; INLINE];
-    let mut run = || -> Result<i64, Fault> {
-        let dice = &mut buf[..n];
-        for d in dice.iter_mut() {
-            *d = roll()?;
-        }
-        for op in per_die {
-            match op {
-                DiceOp::RerollOnce(sels, _) => {
-                    for d in dice.iter_mut() {
-                        if matches_any(sels, *d) {
-                            *d = roll()?;
-                        }
-                    }
-                }
-                DiceOp::Reroll(sels, _) => loop {
-                    let mut any = false;
-                    for d in dice.iter_mut() {
-                        if matches_any(sels, *d) {
-                            *d = roll()?;
-                            any = true;
-                        }
-                    }
-                    if !any {
-                        break;
-                    }
-                },
-                DiceOp::Min(m) => dice.iter_mut().for_each(|d| *d = (*d).max(*m)),
-                DiceOp::Max(m) => dice.iter_mut().for_each(|d| *d = (*d).min(*m)),
-                _ => {}
-            }
-        }
-        if let Some(sels) = explode {
-            // d20 scans the dice in order, each match rolling a die onto the end, then scans
-            // the new dice the same way: so the originals' explosions come first, then the new
-            // dice's, in order. Counting pending matches reproduces that order of rolls.
-            let mut total: i64 = dice.iter().sum();
-            let mut pending = 0u32;
-            for d in dice.iter() {
-                if matches_any(sels, *d) {
-                    let v = roll()?;
-                    total += v;
-                    pending += u32::from(matches_any(sels, v));
-                }
-            }
-            while pending > 0 {
-                pending -= 1;
-                let v = roll()?;
-                total += v;
-                pending += u32::from(matches_any(sels, v));
-            }
-            return Ok(total);
-        }
-        let Some((keep, highest, k)) = rank else {
-            return Ok(dice.iter().sum());
-        };
-        let k = (k as usize).min(n);
-        // How many dice go, and whether from the low end.
-        let (dropped, from_low) = match (keep, highest) {
-            (true, true) => (n - k, true),
-            (true, false) => (n - k, false),
-            (false, true) => (k, false),
-            (false, false) => (k, true),
-        };
-        // Dropping a single die (4d6kh3, 2d20kh1, 4d6dl1) needs one scan, not a sort.
-        if dropped == 1 {
-            let total: i64 = dice.iter().sum();
-            let extreme = if from_low {
-                dice.iter().min()
-            } else {
-                dice.iter().max()
-            };
-            return Ok(total - extreme.copied().unwrap_or(0));
-        }
-        // Ties do not change a total, so an unstable sort will do.
-        dice.sort_unstable();
-        let kept = match (keep, highest) {
-            (true, true) => &dice[n - k..],
-            (true, false) => &dice[..k],
-            (false, true) => &dice[..n - k],
-            (false, false) => &dice[k..],
-        };
-        Ok(kept.iter().sum())
-    };
-    Some(run())
 }
 
 /// How many dice are ranked on the stack before a heap buffer is used.

@@ -48,12 +48,14 @@ mod error;
 mod eval;
 mod group;
 mod parser;
+mod plan;
 mod roll;
 mod source;
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use serde::{Deserialize, Serialize};
 
@@ -64,6 +66,7 @@ pub use source::{DieSource, FixedFaces, GameRng, game_rng, seeded_rng};
 
 use ast::{DiceOp, Node, Selector, Spelling};
 use eval::{Evaluator, Record};
+use plan::Plan;
 
 /// Which notation an expression is written in. See the [module docs](self) for the table of
 /// differences.
@@ -140,9 +143,14 @@ pub struct DiceExpr {
     inner: Arc<Inner>,
 }
 
-#[derive(Debug, PartialEq)]
+#[derive(Debug)]
 struct Inner {
     root: Node,
+    /// The flat fast path for `roll_total` (see [`plan`]), compiled on the second call so
+    /// that an expression parsed to be rolled once does not pay for it.
+    plan: OnceLock<Option<Box<Plan>>>,
+    /// Whether `roll_total` has run once.
+    rolled: AtomicBool,
     dialect: Dialect,
     comment: Option<Box<str>>,
     roll_budget: u32,
@@ -170,6 +178,8 @@ impl DiceExpr {
         let parsed = parser::parse(text, dialect, limits)?;
         Ok(DiceExpr {
             inner: Arc::new(Inner {
+                plan: OnceLock::new(),
+                rolled: AtomicBool::new(false),
                 root: parsed.root,
                 dialect,
                 comment: parsed.comment,
@@ -243,6 +253,8 @@ impl DiceExpr {
         let comment = comment.clone();
         DiceExpr {
             inner: Arc::new(Inner {
+                plan: OnceLock::new(),
+                rolled: AtomicBool::new(false),
                 root,
                 dialect,
                 comment,
@@ -271,8 +283,21 @@ impl DiceExpr {
     /// Given the same source state it returns the same total as [`roll`](Self::roll).
     #[inline]
     pub fn roll_total<S: DieSource + ?Sized>(&self, source: &mut S) -> Result<i64, DiceError> {
-        let value =
-            Evaluator::new(source, self.inner.roll_budget, None).eval_root(&self.inner.root)?;
+        let inner = &*self.inner;
+        let plan = match inner.plan.get() {
+            Some(plan) => plan.as_deref(),
+            None if inner.rolled.swap(true, Ordering::Relaxed) => inner
+                .plan
+                .get_or_init(|| Plan::compile(&inner.root).map(Box::new))
+                .as_deref(),
+            None => None,
+        };
+        if let Some(plan) = plan {
+            return plan
+                .total(source, inner.roll_budget)?
+                .ok_or(DiceError::OutOfRange);
+        }
+        let value = Evaluator::new(source, inner.roll_budget, None).eval_root(&inner.root)?;
         to_total(value)
     }
 
@@ -290,6 +315,16 @@ fn to_total(value: f64) -> Result<i64, DiceError> {
     }
     // `as` truncates toward zero, the same as Avrae's int().
     Ok(value as i64)
+}
+
+impl PartialEq for Inner {
+    /// Two expressions are equal when they parsed to the same tree; the compiled plan is a cache.
+    fn eq(&self, other: &Self) -> bool {
+        self.root == other.root
+            && self.dialect == other.dialect
+            && self.comment == other.comment
+            && self.roll_budget == other.roll_budget
+    }
 }
 
 impl PartialEq for DiceExpr {

@@ -327,14 +327,69 @@ fn roll_and_roll_total_agree_for_the_same_seed() {
         "8d6>=5f1",
         "3d6!!mi2",
         "(1d4+1)*3",
+        "-2d6+1d4*2",
+        "3*(1d6-2) [fire]",
+        "2d20kh1+7",
+        "20d6",
+        "20d6!",
     ] {
         let e = DiceExpr::parse(text).unwrap();
         for seed in 0..50 {
             let full = e.roll(&mut seeded_rng(seed)).unwrap().total();
+            // From the second call on, roll_total runs the compiled plan when there is one.
             let fast = e.roll_total(&mut seeded_rng(seed)).unwrap();
             assert_eq!(full, fast, "{text} seed {seed}");
         }
     }
+}
+
+#[test]
+fn avrae_roll_and_roll_total_agree_for_the_same_seed() {
+    for text in [
+        "1d20+5",
+        "2d20kh1-1",
+        "3d6e6*2",
+        "1d%+1d10",
+        "4d6ro<3kh3",
+        "8d6rr1pl2",
+        "(1d4, 2)kh1 + 3",
+    ] {
+        let e = DiceExpr::parse_with(text, Dialect::Avrae).unwrap();
+        for seed in 0..50 {
+            let full = e.roll(&mut seeded_rng(seed)).unwrap().total();
+            // From the second call on, roll_total runs the compiled plan when there is one.
+            let fast = e.roll_total(&mut seeded_rng(seed)).unwrap();
+            assert_eq!(full, fast, "{text} seed {seed}");
+        }
+    }
+}
+
+#[test]
+fn the_fast_path_reports_the_same_errors() {
+    let e = DiceExpr::parse("2d6+1").unwrap();
+    for _ in 0..2 {
+        assert_eq!(
+            e.roll_total(&mut FixedFaces::new([3])).err(),
+            Some(DiceError::SourceExhausted { sides: 6 })
+        );
+    }
+    let e = DiceExpr::parse("600d6+400d6").unwrap();
+    assert_eq!(
+        e.roll_total(&mut seeded_rng(3))
+            .map(|t| (600..=6000).contains(&t)),
+        Ok(true)
+    );
+    let e = DiceExpr::parse("999999999999999*999999999999999").unwrap();
+    assert_eq!(e.roll_total(&mut seeded_rng(3)), Err(DiceError::OutOfRange));
+    assert_eq!(e.roll_total(&mut seeded_rng(3)), Err(DiceError::OutOfRange));
+    let e = DiceExpr::parse("99999999999999*1d20*1000").unwrap();
+    for _ in 0..2 {
+        assert_eq!(e.roll_total(&mut seeded_rng(3)), Err(DiceError::OutOfRange));
+    }
+    assert_eq!(
+        e.roll(&mut seeded_rng(3)).err(),
+        Some(DiceError::OutOfRange)
+    );
 }
 
 #[test]
