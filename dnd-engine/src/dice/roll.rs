@@ -149,7 +149,7 @@ impl Roll {
         for (i, p) in parts.iter().enumerate() {
             let label = label_at(i);
             match out.iter_mut().find(|o| o.label == label) {
-                Some(o) => o.value += p.value,
+                Some(o) => o.value = o.value.saturating_add(p.value),
                 None => out.push(RollPart {
                     label,
                     value: p.value,

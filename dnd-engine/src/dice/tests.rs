@@ -286,6 +286,21 @@ fn endless_rerolls_and_explosions_are_refused_up_front() {
 }
 
 #[test]
+fn clamp_values_are_bounded_so_sums_cannot_overflow() {
+    // Found by the fuzzer: 86 dice raised to ~2^62 each overflowed the group's sum.
+    let long = format!("86d6mi{}ro=5dl1", "7".repeat(60));
+    assert!(matches!(
+        DiceExpr::parse(&long),
+        Err(DiceError::Limit { max: 1_000_000, .. })
+    ));
+    assert!(matches!(
+        DiceExpr::parse_with("4d6ma2000000", Dialect::Avrae),
+        Err(DiceError::Limit { .. })
+    ));
+    assert_eq!(roll20("2d6mi1000000", &[1, 2]).total(), 2_000_000);
+}
+
+#[test]
 fn roll_budget_counts_rerolls_and_explosions() {
     let e = DiceExpr::parse("1000d6").unwrap();
     assert!(e.roll(&mut seeded_rng(1)).is_ok());

@@ -63,6 +63,7 @@ impl Parser<'_> {
                             format!("{kind} takes a plain number ({kind}2), not {sel}"),
                         ));
                     };
+                    let n = self.clamp_bound(n, at)?;
                     if kind == "mi" {
                         DiceOp::Min(n)
                     } else {
@@ -100,6 +101,21 @@ impl Parser<'_> {
 
     fn roll20_count(&mut self, expected: &str) -> Result<u32, DiceError> {
         Ok(self.integer(expected)?.min(u32::MAX.into()) as u32)
+    }
+
+    /// The number after `mi`/`ma` becomes a die's value, so it is held to the same limit as a
+    /// die's sides (sums of such dice then stay far inside exact integer range).
+    fn clamp_bound(&self, n: i64, at: usize) -> Result<i64, DiceError> {
+        let max = i64::from(self.limits.max_sides);
+        if n > max {
+            return Err(DiceError::Limit {
+                position: at,
+                what: "the value after mi or ma",
+                value: n as u64,
+                max: max as u64,
+            });
+        }
+        Ok(n)
     }
 
     /// `kh` takes an optional count: a bare `kh` means `kh1`.
@@ -187,10 +203,12 @@ impl Parser<'_> {
                     }
                 }
                 (Some(b'm'), Some(b'i')) | (Some(b'm'), Some(b'a')) => {
+                    let at = self.pos;
                     self.pos += 2;
                     let n = self
                         .integer("a number after mi or ma")?
                         .min(i64::MAX as u64 / 2) as i64;
+                    let n = self.clamp_bound(n, at)?;
                     if second == Some(b'i') {
                         DiceOp::Min(n)
                     } else {
