@@ -10,7 +10,7 @@ use super::ast::{BinaryOp, DiceTerm, Node, Selector, SetOp, Written};
 use super::error::Fault;
 use super::group::Group;
 use super::plan::{FastGroup, roll_face};
-use super::roll::{Die, RollPart};
+use super::roll::{Die, Fate, RollPart};
 use super::source::DieSource;
 
 /// What the full path records, in the order the evaluator meets it.
@@ -157,6 +157,30 @@ impl<'a, S: DieSource + ?Sized> Evaluator<'a, S> {
             let mut roll =
                 |faces| roll_face(&mut *self.source, &mut self.rolls_left, self.budget, faces);
             return Ok(fast.total(&mut roll)? as f64);
+        }
+        if term.ops.is_empty()
+            && extra.is_empty()
+            && let Some(rec) = self.record.as_deref_mut()
+        {
+            // Plain dice (`1d20`, `8d6`) are recorded as they are rolled: every die is kept.
+            let mut sum = 0;
+            for _ in 0..term.count {
+                let value = roll_face(
+                    &mut *self.source,
+                    &mut self.rolls_left,
+                    self.budget,
+                    term.faces,
+                )?;
+                rec.dice.push(Die {
+                    value,
+                    fate: Fate::Kept,
+                    rolled: None,
+                    counted: None,
+                });
+                sum += value;
+            }
+            rec.group_ends.push(rec.dice.len() as u32);
+            return Ok(sum as f64);
         }
         let mut group = Group::new(term.count, self.record.is_some());
         for _ in 0..term.count {
