@@ -329,6 +329,17 @@ fn fixed_faces_that_run_out_are_an_error() {
     );
 }
 
+/// `roll` and `roll_total` give the same totals for the same seeds; from the second call on,
+/// `roll_total` runs the compiled plan when the expression has one.
+fn assert_paths_agree(text: &str, dialect: Dialect) {
+    let e = DiceExpr::parse_with(text, dialect).unwrap();
+    for seed in 0..50 {
+        let full = e.roll(&mut seeded_rng(seed)).unwrap().total();
+        let fast = e.roll_total(&mut seeded_rng(seed)).unwrap();
+        assert_eq!(full, fast, "{text} seed {seed}");
+    }
+}
+
 #[test]
 fn roll_and_roll_total_agree_for_the_same_seed() {
     for text in [
@@ -348,13 +359,7 @@ fn roll_and_roll_total_agree_for_the_same_seed() {
         "20d6",
         "20d6!",
     ] {
-        let e = DiceExpr::parse(text).unwrap();
-        for seed in 0..50 {
-            let full = e.roll(&mut seeded_rng(seed)).unwrap().total();
-            // From the second call on, roll_total runs the compiled plan when there is one.
-            let fast = e.roll_total(&mut seeded_rng(seed)).unwrap();
-            assert_eq!(full, fast, "{text} seed {seed}");
-        }
+        assert_paths_agree(text, Dialect::Roll20);
     }
 }
 
@@ -369,13 +374,7 @@ fn avrae_roll_and_roll_total_agree_for_the_same_seed() {
         "8d6rr1pl2",
         "(1d4, 2)kh1 + 3",
     ] {
-        let e = DiceExpr::parse_with(text, Dialect::Avrae).unwrap();
-        for seed in 0..50 {
-            let full = e.roll(&mut seeded_rng(seed)).unwrap().total();
-            // From the second call on, roll_total runs the compiled plan when there is one.
-            let fast = e.roll_total(&mut seeded_rng(seed)).unwrap();
-            assert_eq!(full, fast, "{text} seed {seed}");
-        }
+        assert_paths_agree(text, Dialect::Avrae);
     }
 }
 

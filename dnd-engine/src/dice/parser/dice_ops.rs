@@ -148,30 +148,24 @@ impl Parser<'_> {
         loop {
             let (first, second) = (self.peek(), self.peek_at(1));
             let op = match (first, second) {
-                (Some(b'k'), Some(b'h')) | (Some(b'k'), Some(b'l')) => {
+                (Some(which @ (b'k' | b'd')), Some(end @ (b'h' | b'l'))) => {
                     self.pos += 2;
                     let n = self.roll20_optional_count()?;
-                    let sel = if second == Some(b'h') {
+                    let sel = if end == b'h' {
                         Selector::Highest(n)
                     } else {
                         Selector::Lowest(n)
                     };
-                    DiceOp::Keep(one(sel), Spelling::Roll20)
+                    if which == b'k' {
+                        DiceOp::Keep(one(sel), Spelling::Roll20)
+                    } else {
+                        DiceOp::Drop(one(sel), Spelling::Roll20)
+                    }
                 }
                 (Some(b'k'), _) => {
                     self.pos += 1;
                     let n = self.roll20_count("kh, kl or a number of dice to keep")?;
                     DiceOp::Keep(one(Selector::Highest(n)), Spelling::Roll20)
-                }
-                (Some(b'd'), Some(b'h')) | (Some(b'd'), Some(b'l')) => {
-                    self.pos += 2;
-                    let n = self.roll20_optional_count()?;
-                    let sel = if second == Some(b'h') {
-                        Selector::Highest(n)
-                    } else {
-                        Selector::Lowest(n)
-                    };
-                    DiceOp::Drop(one(sel), Spelling::Roll20)
                 }
                 (Some(b'd'), Some(b'0'..=b'9')) => {
                     self.pos += 1;
