@@ -29,7 +29,7 @@ pub(crate) enum Node {
     Plus(Box<Node>),
     /// `a op b` (both operands in one allocation).
     Binary(BinaryOp, Box<[Node; 2]>),
-    /// `(x)`, optionally followed by keep/drop operators (Avrae).
+    /// `(x)` followed by keep/drop operators (Avrae); plain parentheses leave no node.
     Paren(Box<Node>, Vec<SetOp>),
     /// `(a, b, c)kh1` (Avrae).
     Set(Vec<Node>, Vec<SetOp>),

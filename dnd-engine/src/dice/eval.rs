@@ -98,7 +98,6 @@ impl<'a, S: DieSource + ?Sized> Evaluator<'a, S> {
                 op.apply(x, y).ok_or(Fault::DivisionByZero)
             }
             Node::Labelled(x, _) => self.eval(x),
-            Node::Paren(x, ops) if ops.is_empty() => self.eval(x),
             Node::Paren(x, ops) => self.operated(x, ops),
             Node::Set(items, ops) => self.set(items, ops),
         }

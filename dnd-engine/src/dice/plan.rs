@@ -213,7 +213,6 @@ impl Plan {
             Node::Dice(term) => self.groups.push((coefficient, FastGroup::of(term)?)),
             Node::Negate(x) => self.add(x, coefficient.checked_neg()?)?,
             Node::Plus(x) | Node::Labelled(x, _) => self.add(x, coefficient)?,
-            Node::Paren(x, ops) if ops.is_empty() => self.add(x, coefficient)?,
             Node::Binary(op, pair) => {
                 let [a, b] = &**pair;
                 match op {

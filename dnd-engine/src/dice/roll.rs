@@ -249,11 +249,6 @@ impl RollWriter<'_> {
                 self.wrapped(f, x, x.binds_loosely(), struck)?;
                 write!(f, " [{label}]")
             }
-            Node::Paren(x, ops) if ops.is_empty() => {
-                f.write_str("(")?;
-                self.node(f, x, struck)?;
-                f.write_str(")")
-            }
             Node::Paren(x, ops) => self.operated(f, x, ops, struck),
             Node::Set(items, ops) => self.set_items(f, items, ops, struck),
         }

@@ -293,7 +293,7 @@ pub(crate) fn of_expr(root: &Node) -> Result<Distribution, DiceError> {
 }
 
 /// `at_root`: Avrae truncates the final total toward zero, so a true division at the root
-/// (seen through labels and plain parentheses) yields whole numbers.
+/// (seen through labels) yields whole numbers.
 fn of_node(node: &Node, at_root: bool, budget: &mut Budget) -> Result<Distribution, DiceError> {
     match node {
         Node::Number(v) => {
@@ -308,7 +308,6 @@ fn of_node(node: &Node, at_root: bool, budget: &mut Budget) -> Result<Distributi
         Node::Negate(x) => Ok(of_node(x, false, budget)?.negate()),
         Node::Plus(x) => of_node(x, false, budget),
         Node::Labelled(x, _) => of_node(x, at_root, budget),
-        Node::Paren(x, ops) if ops.is_empty() => of_node(x, at_root, budget),
         Node::Paren(x, ops) => of_operated(x, ops, budget),
         Node::Set(items, ops) => of_set(items, ops, budget),
         Node::Binary(op, pair) => {
