@@ -307,10 +307,13 @@ impl DiceExpr {
     }
 }
 
+/// The largest total kept exact (2^53: every integer up to it is exact in an `f64`); beyond it
+/// a roll is [`DiceError::OutOfRange`].
+pub(crate) const MAX_EXACT: i64 = 1 << 53;
+
 /// Converts the evaluated value into the integer total, truncating toward zero as Avrae does.
 fn to_total(value: f64) -> Result<i64, DiceError> {
-    const MAX_EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
-    if !value.is_finite() || value.abs() > MAX_EXACT {
+    if !value.is_finite() || value.abs() > MAX_EXACT as f64 {
         return Err(DiceError::OutOfRange);
     }
     // `as` truncates toward zero, the same as Avrae's int().

@@ -10,6 +10,7 @@
 
 use smallvec::SmallVec;
 
+use super::MAX_EXACT;
 use super::ast::{BinaryOp, DiceOp, DiceTerm, Faces, Node, Selector};
 use super::error::Fault;
 use super::source::DieSource;
@@ -184,9 +185,6 @@ pub(crate) struct Plan {
     constant: i64,
     groups: SmallVec<[(i64, FastGroup); 2]>,
 }
-
-/// Beyond this a coefficient or constant is left to the general path.
-const MAX_EXACT: i64 = 1 << 53;
 
 impl Plan {
     /// Compiles the tree rooted at `root`, if it has the plan's shape.
