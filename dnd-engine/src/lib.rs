@@ -16,3 +16,5 @@
 
 pub mod dice;
 pub mod llm;
+pub mod rules;
+pub mod srd;

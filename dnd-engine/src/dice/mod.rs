@@ -203,6 +203,45 @@ impl DiceExpr {
         &self.inner.root
     }
 
+    /// The expression as a plain sum of dice groups and a constant (`2d6+1d4-1` gives
+    /// `[(1, 2, 6), (1, 1, 4)]` and `-1`, each group as `(sign, count, sides)`), or `None` when
+    /// it uses anything else (operators on dice, products, fate dice). The rules use this for
+    /// damage, whose dice a critical hit doubles.
+    pub fn simple_terms(&self) -> Option<(Vec<(i8, u32, u32)>, i64)> {
+        fn walk(
+            node: &Node,
+            sign: i8,
+            terms: &mut Vec<(i8, u32, u32)>,
+            constant: &mut i64,
+        ) -> bool {
+            match node {
+                Node::Number(n) if n.fract() == 0.0 && n.abs() < 1e15 => {
+                    *constant += i64::from(sign) * (*n as i64);
+                    true
+                }
+                Node::Dice(term) if term.ops.is_empty() => match term.faces {
+                    ast::Faces::Sides(sides) => {
+                        terms.push((sign, term.count, sides));
+                        true
+                    }
+                    _ => false,
+                },
+                Node::Plus(inner) | Node::Labelled(inner, _) => walk(inner, sign, terms, constant),
+                Node::Negate(inner) => walk(inner, -sign, terms, constant),
+                Node::Binary(ast::BinaryOp::Add, pair) => {
+                    walk(&pair[0], sign, terms, constant) && walk(&pair[1], sign, terms, constant)
+                }
+                Node::Binary(ast::BinaryOp::Sub, pair) => {
+                    walk(&pair[0], sign, terms, constant) && walk(&pair[1], -sign, terms, constant)
+                }
+                _ => false,
+            }
+        }
+        let mut terms = Vec::new();
+        let mut constant = 0;
+        walk(self.root(), 1, &mut terms, &mut constant).then_some((terms, constant))
+    }
+
     /// The same expression rolled with advantage or disadvantage: when its leftmost term is a
     /// single d20 (`1d20+5`, `1d20ro1`), that die becomes `2d20kh1` (or `kl1`), as Avrae does.
     /// Otherwise the expression is returned unchanged.

@@ -1,0 +1,283 @@
+//! d20 tests: ability checks and saving throws against a DC, with advantage and disadvantage.
+//!
+//! Each roll is split in two: a function that rolls (`roll_*`, taking `&mut impl Rng`) and a
+//! pure one that decides from dice already rolled (`*_from`), so that a worked example from the
+//! rules can be checked with exact faces and a replayed roll reaches the same outcome.
+
+use std::borrow::Cow;
+
+use rand::{Rng, RngExt};
+use serde::{Deserialize, Serialize};
+
+use crate::dice::Advantage;
+
+/// Sources of advantage and disadvantage on one roll, with the reason for each.
+///
+/// The rules say that any number of sources of advantage and any number of disadvantage cancel
+/// out to a normal roll, and that several of one kind still give a single reroll:
+/// [`resolve`](Self::resolve) does exactly that.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AdvantageSources {
+    /// Why the roll has advantage.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub advantage: Vec<Cow<'static, str>>,
+    /// Why the roll has disadvantage.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub disadvantage: Vec<Cow<'static, str>>,
+}
+
+impl AdvantageSources {
+    /// Adds a source of advantage.
+    pub fn advantage(&mut self, reason: impl Into<Cow<'static, str>>) {
+        self.advantage.push(reason.into());
+    }
+
+    /// Adds a source of disadvantage.
+    pub fn disadvantage(&mut self, reason: impl Into<Cow<'static, str>>) {
+        self.disadvantage.push(reason.into());
+    }
+
+    /// Adds every source of `other`.
+    pub fn extend(&mut self, other: AdvantageSources) {
+        self.advantage.extend(other.advantage);
+        self.disadvantage.extend(other.disadvantage);
+    }
+
+    /// Adds a plain [`Advantage`] given by the caller (a spell, the GM's ruling).
+    pub fn add(&mut self, advantage: Advantage, reason: impl Into<Cow<'static, str>>) {
+        match advantage {
+            Advantage::Normal => {}
+            Advantage::Advantage => self.advantage(reason),
+            Advantage::Disadvantage => self.disadvantage(reason),
+        }
+    }
+
+    /// What the roll gets: both kinds present cancel, however many of each.
+    pub fn resolve(&self) -> Advantage {
+        match (self.advantage.is_empty(), self.disadvantage.is_empty()) {
+            (false, true) => Advantage::Advantage,
+            (true, false) => Advantage::Disadvantage,
+            _ => Advantage::Normal,
+        }
+    }
+
+    /// Every reason, advantage first.
+    pub fn reasons(&self) -> Vec<&str> {
+        self.advantage
+            .iter()
+            .chain(&self.disadvantage)
+            .map(|r| r.as_ref())
+            .collect()
+    }
+}
+
+/// The d20 (or two) of one test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct D20Roll {
+    /// The faces rolled: one, or two with advantage or disadvantage.
+    pub rolls: [u8; 2],
+    /// How many of `rolls` are used (1 or 2).
+    pub count: u8,
+    /// Advantage, disadvantage or neither.
+    pub advantage: Advantage,
+    /// The face that counts.
+    pub natural: u8,
+}
+
+impl D20Roll {
+    /// Rolls one d20, or two for advantage or disadvantage.
+    pub fn roll<R: Rng + ?Sized>(advantage: Advantage, rng: &mut R) -> D20Roll {
+        let first = rng.random_range(1..=20u8);
+        match advantage {
+            Advantage::Normal => D20Roll::from_faces(first, None, advantage),
+            _ => D20Roll::from_faces(first, Some(rng.random_range(1..=20u8)), advantage),
+        }
+    }
+
+    /// A roll from faces rolled elsewhere. With advantage or disadvantage and only one face,
+    /// that face counts alone. Faces are clamped into 1..=20.
+    pub fn from_faces(first: u8, second: Option<u8>, advantage: Advantage) -> D20Roll {
+        let first = first.clamp(1, 20);
+        match (second, advantage) {
+            (Some(second), Advantage::Advantage | Advantage::Disadvantage) => {
+                let second = second.clamp(1, 20);
+                let natural = if advantage == Advantage::Advantage {
+                    first.max(second)
+                } else {
+                    first.min(second)
+                };
+                D20Roll {
+                    rolls: [first, second],
+                    count: 2,
+                    advantage,
+                    natural,
+                }
+            }
+            _ => D20Roll {
+                rolls: [first, 0],
+                count: 1,
+                advantage: Advantage::Normal,
+                natural: first,
+            },
+        }
+    }
+
+    /// The faces rolled.
+    pub fn faces(&self) -> &[u8] {
+        &self.rolls[..usize::from(self.count)]
+    }
+}
+
+/// The outcome of an ability check or saving throw.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckResult {
+    /// The d20.
+    pub d20: D20Roll,
+    /// Everything added to the d20 (ability modifier, proficiency, bonuses).
+    pub modifier: i32,
+    /// d20 plus modifier.
+    pub total: i32,
+    /// The number to meet or beat.
+    pub dc: i32,
+    /// Whether the total met the DC (a tie succeeds). Natural 20s and 1s have no special
+    /// meaning on checks and saves.
+    pub success: bool,
+    /// Set when a condition made the test fail without a roll mattering (a paralyzed creature's
+    /// Dexterity save, a blinded creature's check that needs sight).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub automatic_failure: Option<Cow<'static, str>>,
+}
+
+/// Decides a check or save from a d20 already rolled.
+pub fn check_from(d20: D20Roll, modifier: i32, dc: i32) -> CheckResult {
+    let total = i32::from(d20.natural) + modifier;
+    CheckResult {
+        d20,
+        modifier,
+        total,
+        dc,
+        success: total >= dc,
+        automatic_failure: None,
+    }
+}
+
+/// Rolls an ability check or saving throw: d20 + `modifier` against `dc`.
+pub fn roll_check<R: Rng + ?Sized>(
+    modifier: i32,
+    dc: i32,
+    advantage: Advantage,
+    rng: &mut R,
+) -> CheckResult {
+    check_from(D20Roll::roll(advantage, rng), modifier, dc)
+}
+
+/// Rolls a check or save whose advantage comes from several sources and which a condition may
+/// fail outright (see [`super::conditions`]). The die is rolled either way, so that a replay
+/// consumes the same faces.
+pub fn roll_check_with<R: Rng + ?Sized>(
+    modifier: i32,
+    dc: i32,
+    sources: &AdvantageSources,
+    automatic_failure: Option<&'static str>,
+    rng: &mut R,
+) -> CheckResult {
+    let mut result = roll_check(modifier, dc, sources.resolve(), rng);
+    if let Some(reason) = automatic_failure {
+        result.success = false;
+        result.automatic_failure = Some(reason.into());
+    }
+    result
+}
+
+/// The result of a contest (grappling, shoving, hiding against a search): both roll, the
+/// higher total wins, and a tie leaves things as they were.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ContestResult {
+    /// The one who started the contest.
+    pub initiator: CheckResult,
+    /// The one resisting it.
+    pub defender: CheckResult,
+    /// Whether the initiator won (a tie is a loss for the initiator: the situation stays).
+    pub initiator_wins: bool,
+}
+
+/// Rolls a contest between two check modifiers.
+pub fn roll_contest<R: Rng + ?Sized>(
+    initiator_modifier: i32,
+    initiator_advantage: Advantage,
+    defender_modifier: i32,
+    defender_advantage: Advantage,
+    rng: &mut R,
+) -> ContestResult {
+    let a = D20Roll::roll(initiator_advantage, rng);
+    let b = D20Roll::roll(defender_advantage, rng);
+    let initiator_total = i32::from(a.natural) + initiator_modifier;
+    let defender_total = i32::from(b.natural) + defender_modifier;
+    ContestResult {
+        initiator: check_from(a, initiator_modifier, defender_total + 1),
+        defender: check_from(b, defender_modifier, initiator_total),
+        initiator_wins: initiator_total > defender_total,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::seeded_rng;
+
+    #[test]
+    fn meeting_the_dc_succeeds() {
+        let d20 = D20Roll::from_faces(12, None, Advantage::Normal);
+        assert!(check_from(d20, 3, 15).success);
+        assert!(!check_from(d20, 2, 15).success);
+        // A natural 20 is no automatic success on a check.
+        let nat20 = D20Roll::from_faces(20, None, Advantage::Normal);
+        assert!(!check_from(nat20, -2, 20).success);
+    }
+
+    #[test]
+    fn advantage_keeps_the_higher() {
+        let adv = D20Roll::from_faces(4, Some(17), Advantage::Advantage);
+        assert_eq!(adv.natural, 17);
+        let dis = D20Roll::from_faces(4, Some(17), Advantage::Disadvantage);
+        assert_eq!(dis.natural, 4);
+        assert_eq!(dis.faces(), &[4, 17]);
+    }
+
+    #[test]
+    fn seeded_rolls_replay_and_stay_in_range() {
+        let mut a = seeded_rng(3);
+        let mut b = seeded_rng(3);
+        for _ in 0..500 {
+            let x = roll_check(5, 15, Advantage::Advantage, &mut a);
+            let y = roll_check(5, 15, Advantage::Advantage, &mut b);
+            assert_eq!(x, y);
+            assert!((1..=20).contains(&x.d20.natural));
+            assert_eq!(x.d20.natural, x.d20.rolls[0].max(x.d20.rolls[1]));
+            assert_eq!(x.success, x.total >= 15);
+        }
+    }
+
+    #[test]
+    fn automatic_failure_overrides_the_roll() {
+        let mut rng = seeded_rng(1);
+        let r = roll_check_with(
+            50,
+            10,
+            &AdvantageSources::default(),
+            Some("paralyzed"),
+            &mut rng,
+        );
+        assert!(!r.success);
+        assert_eq!(r.automatic_failure.as_deref(), Some("paralyzed"));
+    }
+
+    #[test]
+    fn contests_tie_to_the_defender() {
+        let mut rng = seeded_rng(9);
+        for _ in 0..200 {
+            let c = roll_contest(2, Advantage::Normal, 2, Advantage::Normal, &mut rng);
+            assert_eq!(c.initiator_wins, c.initiator.total > c.defender.total);
+        }
+    }
+}

@@ -1,0 +1,29 @@
+//! The rules of 5e as pure functions: inputs in, a plain result out.
+//!
+//! Nothing here does I/O or knows about language models, stores or terminals. Randomness
+//! comes only through a `&mut impl Rng` argument, so a seeded generator replays any result; and
+//! where a worked example needs exact dice, a `*_from` function decides from faces already
+//! rolled. Every result is a serializable value that says what was rolled, against what, the
+//! outcome and the change it implies, so a tool can hand it to the LLM as JSON and a UI can show
+//! it.
+
+pub mod ability;
+pub mod attack;
+pub mod check;
+pub mod conditions;
+pub mod damage;
+
+pub use ability::{
+    Ability, AbilityScores, ChallengeRating, Proficiency, Skill, ability_modifier, passive_score,
+    proficiency_bonus, skill_modifier,
+};
+pub use attack::{
+    AttackProfile, AttackResult, AttackTarget, DamageDealt, DamageDice, DamageDiceError,
+    roll_attack,
+};
+pub use check::{AdvantageSources, CheckResult, ContestResult, D20Roll, roll_check, roll_contest};
+pub use conditions::{Condition, ConditionSet};
+pub use damage::{
+    AtZero, DamageOutcome, DamageType, DamageTypes, Defenses, HealOutcome, HitPoints, apply_damage,
+    heal,
+};

@@ -1,0 +1,167 @@
+//! Lookup by forgiving name, and "did you mean" on a miss.
+//!
+//! Players and LLMs write names every which way ("Giant Spider", "giant_spider", "GIANT
+//! SPIDER"), so names are compared by their slug. On a miss the closest names are offered, so a
+//! tool result can steer the LLM to a name that exists instead of letting it invent a monster.
+
+/// Why a lookup found nothing.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}", self.message())]
+pub struct LookupError {
+    /// What was looked for ("monster", "spell"...).
+    pub kind: &'static str,
+    /// The name given.
+    pub query: String,
+    /// The closest names that exist, best first (at most 5).
+    pub suggestions: Vec<String>,
+}
+
+impl LookupError {
+    fn message(&self) -> String {
+        let mut text = format!("no {} named {:?}", self.kind, self.query);
+        if self.suggestions.is_empty() {
+            text.push_str(" and nothing with a similar name");
+        } else {
+            text.push_str("; did you mean ");
+            text.push_str(&self.suggestions.join(", "));
+            text.push('?');
+        }
+        text
+    }
+}
+
+/// The lookup key of a name: lower case ASCII letters and digits, other runs of characters
+/// turned into one `-` ("Giant Spider" and "giant_spider" both give "giant-spider"; an
+/// apostrophe is dropped: "Will-o'-Wisp" gives "will-o-wisp").
+pub fn slugify(name: &str) -> String {
+    let mut slug = String::with_capacity(name.len());
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            slug.push(c.to_ascii_lowercase());
+        } else if c == '\'' || c == '\u{2019}' {
+            continue;
+        } else if !slug.is_empty() && !slug.ends_with('-') {
+            slug.push('-');
+        }
+    }
+    while slug.ends_with('-') {
+        slug.pop();
+    }
+    slug
+}
+
+/// Finds the record whose name, slug or alias has the slug of `query`.
+pub(crate) fn find<'a, T>(
+    kind: &'static str,
+    records: &'a [T],
+    query: &str,
+    keys: impl Fn(&'a T) -> (&'a str, &'a str, &'a [String]),
+) -> Result<&'a T, LookupError> {
+    let wanted = slugify(query);
+    let matches = |record: &'a T| {
+        let (name, slug, aliases) = keys(record);
+        slug == wanted || slugify(name) == wanted || aliases.iter().any(|a| slugify(a) == wanted)
+    };
+    if let Some(found) = records.iter().find(|r| matches(r)) {
+        return Ok(found);
+    }
+    let mut scored: Vec<(usize, &str)> = records
+        .iter()
+        .filter_map(|r| {
+            let (name, _, aliases) = keys(r);
+            let best = std::iter::once(name)
+                .chain(aliases.iter().map(String::as_str))
+                .map(|candidate| similarity_cost(&wanted, &slugify(candidate)))
+                .min()?;
+            best.map(|cost| (cost, name))
+        })
+        .collect();
+    scored.sort();
+    scored.dedup_by(|a, b| a.1 == b.1);
+    Err(LookupError {
+        kind,
+        query: query.to_owned(),
+        suggestions: scored
+            .into_iter()
+            .take(5)
+            .map(|(_, n)| n.to_owned())
+            .collect(),
+    })
+}
+
+/// How far `candidate` is from `wanted`, or `None` when too far to suggest. A candidate that
+/// contains the query (or the other way round) is close whatever its length.
+fn similarity_cost(wanted: &str, candidate: &str) -> Option<usize> {
+    if wanted.is_empty() {
+        return None;
+    }
+    if candidate.contains(wanted) || (wanted.len() >= 4 && wanted.contains(candidate)) {
+        return Some(candidate.len().abs_diff(wanted.len()) / 4);
+    }
+    let distance = levenshtein(wanted, candidate);
+    let allowed = (wanted.len().max(candidate.len()) / 3).max(2);
+    // A shared start of three letters is a strong hint even when the endings differ ("gobbo").
+    let shared_start = wanted
+        .bytes()
+        .zip(candidate.bytes())
+        .take_while(|(a, b)| a == b)
+        .count();
+    (distance <= allowed || shared_start >= 3).then_some(distance + 1)
+}
+
+fn levenshtein(a: &str, b: &str) -> usize {
+    let b: Vec<u8> = b.bytes().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.bytes().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous + usize::from(ca != *cb);
+            previous = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(previous + 1);
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs_forgive_spelling() {
+        assert_eq!(slugify("Giant Spider"), "giant-spider");
+        assert_eq!(slugify(" giant_spider "), "giant-spider");
+        assert_eq!(slugify("Will-o'-Wisp"), "will-o-wisp");
+        assert_eq!(
+            slugify("Potion of Healing (Greater)"),
+            "potion-of-healing-greater"
+        );
+    }
+
+    #[test]
+    fn misses_suggest_near_names() {
+        let names = ["Goblin", "Hobgoblin", "Gnoll", "Ogre"].map(String::from);
+        let found = find("monster", &names, "GOBLIN", |n| {
+            (n.as_str(), n.as_str(), &[])
+        });
+        assert_eq!(found.unwrap(), "Goblin");
+        let err = find("monster", &names, "gobbo", |n| {
+            (n.as_str(), n.as_str(), &[])
+        })
+        .unwrap_err();
+        assert!(err.suggestions.contains(&"Goblin".to_string()), "{err}");
+        let err = find("monster", &names, "gobln", |n| {
+            (n.as_str(), n.as_str(), &[])
+        })
+        .unwrap_err();
+        assert_eq!(err.suggestions.first().map(String::as_str), Some("Goblin"));
+        assert!(err.to_string().contains("did you mean Goblin"), "{err}");
+        let err = find("monster", &names, "dragon", |n| {
+            (n.as_str(), n.as_str(), &[])
+        })
+        .unwrap_err();
+        assert!(err.suggestions.is_empty());
+        assert!(err.to_string().contains("nothing with a similar name"));
+    }
+}

@@ -1,0 +1,120 @@
+//! The bundled SRD 5.1 subset, lookups by name with "did you mean", and a loader for the
+//! community 5e-database JSON files.
+//!
+//! The data is JSON compiled into the crate (`src/srd/data/`), parsed once on first use. Its
+//! numbers and names are the SRD's; every description is written for this project. The SRD 5.1
+//! is © Wizards of the Coast, released under CC-BY-4.0 (see the README's credits).
+
+mod lookup;
+mod types;
+
+use std::sync::OnceLock;
+
+pub use lookup::{LookupError, slugify};
+pub use types::*;
+
+/// A collection of SRD records: the bundled one ([`Srd::bundled`]) or one a caller assembled
+/// (from a 5e-database folder, or their own homebrew).
+#[derive(Debug, Clone, Default)]
+pub struct Srd {
+    /// Monsters.
+    pub monsters: Vec<Monster>,
+    /// Spells.
+    pub spells: Vec<Spell>,
+    /// The 15 conditions.
+    pub conditions: Vec<ConditionInfo>,
+    /// Weapons.
+    pub weapons: Vec<Weapon>,
+    /// Armor and shields.
+    pub armor: Vec<Armor>,
+    /// Rules topics.
+    pub rules: Vec<RulesTopic>,
+}
+
+const MONSTERS_JSON: &str = include_str!("data/monsters.json");
+const SPELLS_JSON: &str = include_str!("data/spells.json");
+const CONDITIONS_JSON: &str = include_str!("data/conditions.json");
+const WEAPONS_JSON: &str = include_str!("data/weapons.json");
+const ARMOR_JSON: &str = include_str!("data/armor.json");
+const RULES_JSON: &str = include_str!("data/rules.json");
+
+impl Srd {
+    /// The SRD subset compiled into the crate, parsed on first use.
+    ///
+    /// The bundled files are checked by the crate's tests, so parsing them cannot fail in a
+    /// released build; if it ever did, the broken file's records are left out and the error
+    /// is logged, rather than taking the game down.
+    pub fn bundled() -> &'static Srd {
+        static BUNDLED: OnceLock<Srd> = OnceLock::new();
+        BUNDLED.get_or_init(|| match Srd::parse_bundled() {
+            Ok(srd) => srd,
+            Err(error) => {
+                tracing::error!(%error, "the bundled SRD data did not parse");
+                Srd::default()
+            }
+        })
+    }
+
+    /// Parses the bundled files, reporting the first that fails.
+    pub fn parse_bundled() -> Result<Srd, BundledDataError> {
+        fn parse<T: serde::de::DeserializeOwned>(
+            file: &'static str,
+            text: &str,
+        ) -> Result<Vec<T>, BundledDataError> {
+            serde_json::from_str(text).map_err(|source| BundledDataError { file, source })
+        }
+        Ok(Srd {
+            monsters: parse("monsters.json", MONSTERS_JSON)?,
+            spells: parse("spells.json", SPELLS_JSON)?,
+            conditions: parse("conditions.json", CONDITIONS_JSON)?,
+            weapons: parse("weapons.json", WEAPONS_JSON)?,
+            armor: parse("armor.json", ARMOR_JSON)?,
+            rules: parse("rules.json", RULES_JSON)?,
+        })
+    }
+
+    /// A monster by name or slug, in any case ("Goblin", "giant-spider", "giant spider").
+    pub fn monster(&self, name: &str) -> Result<&Monster, LookupError> {
+        lookup::find("monster", &self.monsters, name, |m| (&m.name, &m.slug, &[]))
+    }
+
+    /// A spell by name or slug.
+    pub fn spell(&self, name: &str) -> Result<&Spell, LookupError> {
+        lookup::find("spell", &self.spells, name, |s| (&s.name, &s.slug, &[]))
+    }
+
+    /// A condition by name.
+    pub fn condition(&self, name: &str) -> Result<&ConditionInfo, LookupError> {
+        lookup::find("condition", &self.conditions, name, |c| {
+            (&c.name, c.condition.name(), &[])
+        })
+    }
+
+    /// A weapon by name or slug.
+    pub fn weapon(&self, name: &str) -> Result<&Weapon, LookupError> {
+        lookup::find("weapon", &self.weapons, name, |w| (&w.name, &w.slug, &[]))
+    }
+
+    /// Armor by name or slug.
+    pub fn armor(&self, name: &str) -> Result<&Armor, LookupError> {
+        lookup::find("armor", &self.armor, name, |a| (&a.name, &a.slug, &[]))
+    }
+
+    /// A rules topic by name, slug or alias ("grappling", "grapple", "opportunity attack").
+    pub fn rule(&self, name: &str) -> Result<&RulesTopic, LookupError> {
+        lookup::find("rules topic", &self.rules, name, |r| {
+            (&r.name, &r.slug, r.aliases.as_slice())
+        })
+    }
+}
+
+/// A bundled data file that did not parse (a bug in this crate, caught by its tests).
+#[derive(Debug, thiserror::Error)]
+#[error("bundled SRD file {file} is malformed: {source}")]
+pub struct BundledDataError {
+    /// The file.
+    pub file: &'static str,
+    /// The parse error, with line and column.
+    #[source]
+    pub source: serde_json::Error,
+}

@@ -1,0 +1,476 @@
+//! The data types of the SRD: monsters, spells, conditions, equipment and rules topics.
+//!
+//! The same types hold the bundled data and what the 5e-database loader reads, so the rules,
+//! the tools and the encounter simulator never care where a monster came from.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::rules::{
+    Ability, AbilityScores, ChallengeRating, Condition, DamageDice, Defenses, Skill,
+};
+
+/// A creature's size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[allow(missing_docs)] // the names say it all
+pub enum Size {
+    Tiny,
+    Small,
+    Medium,
+    Large,
+    Huge,
+    Gargantuan,
+}
+
+/// Movement speeds in feet; 0 means the creature lacks that kind of movement.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Speed {
+    /// Walking speed.
+    pub walk: u32,
+    /// Flying speed.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub fly: u32,
+    /// Swimming speed.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub swim: u32,
+    /// Climbing speed.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub climb: u32,
+    /// Burrowing speed.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub burrow: u32,
+    /// Whether the creature can hover while flying.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub hover: bool,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// A named feature with a description: a trait, a reaction, a rules note.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Feature {
+    /// Its name ("Nimble Escape").
+    pub name: String,
+    /// What it does.
+    pub description: String,
+}
+
+/// How often an action can be used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ActionUsage {
+    /// Usable again when a d6 at the start of the creature's turn rolls `min` or higher
+    /// ("Recharge 5–6" has `min` 5).
+    Recharge {
+        /// The lowest d6 roll that recharges it.
+        min: u8,
+    },
+    /// A number of times per day.
+    PerDay {
+        /// How many times.
+        times: u8,
+    },
+    /// Usable again after a short or long rest (or only a long one).
+    AfterRest {
+        /// A short rest is enough.
+        short: bool,
+    },
+}
+
+/// Melee or ranged, weapon or spell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[allow(missing_docs)] // the names say it all
+pub enum AttackKind {
+    MeleeWeapon,
+    RangedWeapon,
+    MeleeOrRangedWeapon,
+    MeleeSpell,
+    RangedSpell,
+}
+
+/// The attack roll of an action.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActionAttack {
+    /// Melee or ranged, weapon or spell.
+    pub kind: AttackKind,
+    /// The bonus to hit.
+    pub to_hit: i32,
+    /// Reach in feet, for melee.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reach: Option<u32>,
+    /// Normal and long range in feet, for ranged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<(u32, u32)>,
+}
+
+/// What happens on a save against an effect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OnSave {
+    /// Half damage on a success.
+    Half,
+    /// Nothing on a success.
+    None,
+    /// Something else the description says.
+    Other,
+}
+
+/// A saving throw an action forces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ActionSave {
+    /// The ability that saves.
+    pub ability: Ability,
+    /// The DC.
+    pub dc: i32,
+    /// What a success does.
+    pub on_success: OnSave,
+}
+
+/// One step of a multiattack: use `action` `count` times.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MultiattackStep {
+    /// The name of another action of the same creature.
+    pub action: String,
+    /// How many times.
+    pub count: u32,
+}
+
+/// An action (or legendary action) of a monster, with its mechanics in structured form.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MonsterAction {
+    /// Its name ("Scimitar", "Multiattack").
+    pub name: String,
+    /// What it does, in words.
+    #[serde(default)]
+    pub description: String,
+    /// The attack roll, if it makes one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attack: Option<ActionAttack>,
+    /// The saving throw, if it forces one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub save: Option<ActionSave>,
+    /// Damage dealt on a hit (or a failed save), one entry per type.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub damage: Vec<DamageDice>,
+    /// Alternatives of which the attacker picks one (a versatile weapon, a choice of element).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub damage_options: Vec<DamageDice>,
+    /// For a multiattack: the ways it may be made, the first being the usual one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub multiattack: Vec<Vec<MultiattackStep>>,
+    /// Limited use.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<ActionUsage>,
+    /// For a legendary action: how many of the creature's legendary actions it costs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<u8>,
+}
+
+/// A monster's stat block.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Monster {
+    /// Its name ("Goblin").
+    pub name: String,
+    /// Its lookup key ("goblin"): lower case, words joined by `-`.
+    pub slug: String,
+    /// Its size.
+    pub size: Size,
+    /// Creature type, with any tag ("humanoid (goblinoid)").
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Alignment ("neutral evil").
+    pub alignment: String,
+    /// Armor Class.
+    pub armor_class: i32,
+    /// Where the AC comes from ("leather armor, shield"), if not natural.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub armor_note: Option<String>,
+    /// Average hit points.
+    pub hit_points: u32,
+    /// Hit dice ("2d6").
+    pub hit_dice: String,
+    /// Speeds.
+    pub speed: Speed,
+    /// Ability scores.
+    pub abilities: AbilityScores,
+    /// Saving throw bonuses where they differ from the ability modifier.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub saving_throws: BTreeMap<Ability, i32>,
+    /// Skill bonuses.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub skills: BTreeMap<Skill, i32>,
+    /// Resistances, vulnerabilities and immunities that always apply.
+    #[serde(default)]
+    pub defenses: Defenses,
+    /// Defenses with a condition the rules engine does not track, as written
+    /// ("bludgeoning, piercing, and slashing from nonmagical attacks").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conditional_defenses: Vec<String>,
+    /// Conditions it cannot have.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub condition_immunities: Vec<Condition>,
+    /// Senses ("darkvision 60 ft."), without passive Perception.
+    #[serde(default)]
+    pub senses: String,
+    /// Passive Perception.
+    pub passive_perception: i32,
+    /// Languages ("Common, Goblin"), or "—".
+    #[serde(default)]
+    pub languages: String,
+    /// Challenge rating.
+    pub challenge_rating: ChallengeRating,
+    /// Experience points for defeating it.
+    pub xp: u32,
+    /// Special traits.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub traits: Vec<Feature>,
+    /// Actions.
+    #[serde(default)]
+    pub actions: Vec<MonsterAction>,
+    /// Reactions.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reactions: Vec<Feature>,
+    /// Legendary actions.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub legendary_actions: Vec<MonsterAction>,
+}
+
+/// The eight schools of magic.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[allow(missing_docs)] // the names say it all
+pub enum School {
+    Abjuration,
+    Conjuration,
+    Divination,
+    Enchantment,
+    Evocation,
+    Illusion,
+    Necromancy,
+    Transmutation,
+}
+
+/// Verbal, somatic and material components.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Components {
+    /// V.
+    pub verbal: bool,
+    /// S.
+    pub somatic: bool,
+    /// M, and what the material is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub material: Option<String>,
+}
+
+/// What a spell's dice scale with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ScalesWith {
+    /// The slot it is cast with (keys are slot levels).
+    SlotLevel,
+    /// The caster's level (cantrips; keys are character levels where the dice change).
+    CharacterLevel,
+}
+
+/// The damage or healing dice of a spell at each level.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SpellDice {
+    /// The damage type (none for healing).
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<crate::rules::DamageType>,
+    /// What the keys of `dice` are.
+    pub scales_with: ScalesWith,
+    /// Dice by level: for slot scaling, one entry per slot level the spell can use; for
+    /// character scaling, the levels at which the dice change (1, 5, 11, 17).
+    pub dice: BTreeMap<u8, String>,
+    /// Whether the caster's spellcasting ability modifier is added (Cure Wounds).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub add_modifier: bool,
+}
+
+impl SpellDice {
+    /// The dice at a slot level or character level: the entry with the largest key not above
+    /// `level`, or `None` below the first key.
+    pub fn at(&self, level: u8) -> Option<&str> {
+        self.dice
+            .range(..=level)
+            .next_back()
+            .map(|(_, dice)| dice.as_str())
+    }
+}
+
+/// The area a spell covers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Area {
+    /// "sphere", "cone", "cube", "line", "cylinder".
+    pub shape: String,
+    /// Its size in feet (radius, length or side).
+    pub size: u32,
+}
+
+/// A spell.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Spell {
+    /// Its name ("Fireball").
+    pub name: String,
+    /// Its lookup key ("fireball").
+    pub slug: String,
+    /// 0 for a cantrip, else 1 to 9.
+    pub level: u8,
+    /// School of magic.
+    pub school: School,
+    /// "1 action", "1 bonus action", "1 reaction", "1 minute"...
+    pub casting_time: String,
+    /// "150 feet", "Self", "Touch"...
+    pub range: String,
+    /// Components.
+    pub components: Components,
+    /// "Instantaneous", "Up to 1 minute"...
+    pub duration: String,
+    /// Whether it needs concentration.
+    pub concentration: bool,
+    /// Whether it can be cast as a ritual.
+    #[serde(default)]
+    pub ritual: bool,
+    /// Classes that have it on their list (lower case).
+    #[serde(default)]
+    pub classes: Vec<String>,
+    /// A spell attack, if it makes one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attack: Option<AttackKind>,
+    /// A saving throw, if it forces one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub save: Option<SpellSave>,
+    /// Damage dice.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damage: Option<SpellDice>,
+    /// Healing dice.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub healing: Option<SpellDice>,
+    /// Area of effect.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub area: Option<Area>,
+    /// What it does.
+    pub description: String,
+    /// What casting it with a higher slot (or at higher level, for cantrips) adds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub higher_levels: Option<String>,
+}
+
+/// The saving throw of a spell: the DC is the caster's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct SpellSave {
+    /// The ability that saves.
+    pub ability: Ability,
+    /// What a success does.
+    pub on_success: OnSave,
+}
+
+/// A condition's description and effects, for lookups.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConditionInfo {
+    /// The condition.
+    pub condition: Condition,
+    /// Its name ("Prone").
+    pub name: String,
+    /// Each effect, one sentence each.
+    pub effects: Vec<String>,
+}
+
+/// Simple or martial.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[allow(missing_docs)]
+pub enum WeaponCategory {
+    Simple,
+    Martial,
+}
+
+/// A weapon from the equipment tables.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Weapon {
+    /// Its name ("Longsword").
+    pub name: String,
+    /// Its lookup key.
+    pub slug: String,
+    /// Simple or martial.
+    pub category: WeaponCategory,
+    /// Whether it is a ranged weapon.
+    pub ranged: bool,
+    /// Damage on a hit, without the ability modifier.
+    pub damage: DamageDice,
+    /// Damage when used with two hands, for versatile weapons.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub versatile: Option<DamageDice>,
+    /// Normal and long range in feet (ranged and thrown weapons).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<(u32, u32)>,
+    /// Properties ("finesse", "light", "thrown", "two-handed", "heavy", "reach", "loading",
+    /// "ammunition", "versatile").
+    #[serde(default)]
+    pub properties: Vec<String>,
+    /// Cost in copper pieces.
+    pub cost_cp: u32,
+    /// Weight in pounds.
+    pub weight_lb: f32,
+}
+
+/// Light, medium, heavy or a shield.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[allow(missing_docs)]
+pub enum ArmorCategory {
+    Light,
+    Medium,
+    Heavy,
+    Shield,
+}
+
+/// Armor from the equipment tables.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Armor {
+    /// Its name ("Chain Mail").
+    pub name: String,
+    /// Its lookup key.
+    pub slug: String,
+    /// Light, medium, heavy or shield.
+    pub category: ArmorCategory,
+    /// Base AC (for a shield, the bonus it adds).
+    pub base_ac: i32,
+    /// Whether the Dexterity modifier is added.
+    pub dex_bonus: bool,
+    /// The most Dexterity can add (2 for medium armor).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_dex_bonus: Option<i32>,
+    /// Strength score needed to move at full speed in it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strength_minimum: Option<i32>,
+    /// Whether it gives disadvantage on Stealth.
+    pub stealth_disadvantage: bool,
+    /// Cost in copper pieces.
+    pub cost_cp: u32,
+    /// Weight in pounds.
+    pub weight_lb: f32,
+}
+
+/// A rules topic for the `rules_lookup` tool: a short summary in plain words, plus the
+/// mechanics as data so code (and the LLM) can use the numbers without parsing prose.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RulesTopic {
+    /// Its name ("Grappling").
+    pub name: String,
+    /// Its lookup key ("grappling").
+    pub slug: String,
+    /// Other names it is looked up by ("grapple", "escape a grapple").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<String>,
+    /// A short summary.
+    pub summary: String,
+    /// The mechanics, by name: numbers, DCs, which check, what it costs.
+    pub mechanics: BTreeMap<String, serde_json::Value>,
+}
