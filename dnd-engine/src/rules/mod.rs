@@ -12,6 +12,11 @@ pub mod attack;
 pub mod check;
 pub mod conditions;
 pub mod damage;
+pub mod death;
+pub mod encounter;
+pub mod initiative;
+pub mod rest;
+pub mod spellcasting;
 
 pub use ability::{
     Ability, AbilityScores, ChallengeRating, Proficiency, Skill, ability_modifier, passive_score,
@@ -26,4 +31,12 @@ pub use conditions::{Condition, ConditionSet};
 pub use damage::{
     AtZero, DamageOutcome, DamageType, DamageTypes, Defenses, HealOutcome, HitPoints, apply_damage,
     heal,
+};
+pub use death::{DeathSaveOutcome, DeathSaveRoll, DeathSaves};
+pub use encounter::{Difficulty, EncounterDifficulty, encounter_difficulty};
+pub use initiative::{InitiativeEntry, InitiativeRoll, roll_initiative};
+pub use rest::{HitDice, LongRestResult, RestError, ShortRestResult, long_rest, short_rest};
+pub use spellcasting::{
+    CasterProgression, SlotError, SpellSlots, concentration_dc, roll_concentration_check,
+    spell_attack_bonus, spell_save_dc,
 };
