@@ -17,4 +17,5 @@
 pub mod dice;
 pub mod llm;
 pub mod rules;
+pub mod simulator;
 pub mod srd;

@@ -60,6 +60,10 @@ use std::sync::{Arc, OnceLock};
 use serde::{Deserialize, Serialize};
 
 pub use distribution::{Distribution, EXPLOSION_DEPTH};
+
+/// A plain sum of dice groups, each `(sign, count, sides)`, and a constant: see
+/// [`DiceExpr::simple_terms`].
+pub type SimpleTerms = (Vec<(i8, u32, u32)>, i64);
 pub use error::DiceError;
 pub use roll::{Counted, Die, Fate, Natural, Roll, RollPart};
 pub use source::{DieSource, FixedFaces, GameRng, game_rng, seeded_rng};
@@ -207,7 +211,7 @@ impl DiceExpr {
     /// `[(1, 2, 6), (1, 1, 4)]` and `-1`, each group as `(sign, count, sides)`), or `None` when
     /// it uses anything else (operators on dice, products, fate dice). The rules use this for
     /// damage, whose dice a critical hit doubles.
-    pub fn simple_terms(&self) -> Option<(Vec<(i8, u32, u32)>, i64)> {
+    pub fn simple_terms(&self) -> Option<SimpleTerms> {
         fn walk(
             node: &Node,
             sign: i8,

@@ -168,17 +168,15 @@ pub struct AttackTarget {
 }
 
 /// The damage of one type dealt by one hit.
+///
+/// Serializes flat: `{"dice": "1d6+2", "type": "slashing", "faces": [4, 6], "rolled": 12, ...}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DamageDealt {
-    /// The damage type.
-    #[serde(rename = "type")]
-    pub kind: DamageType,
-    /// The dice as written (`1d6+2`), before doubling.
-    pub dice: String,
+    /// The dice as written and the damage type (the dice before doubling).
+    #[serde(flatten)]
+    pub dice: DamageDice,
     /// Every face rolled (twice as many on a critical hit).
     pub faces: SmallVec<[u16; 8]>,
-    /// The flat bonus.
-    pub bonus: i32,
     /// Faces plus bonus, at least 0.
     pub rolled: u32,
     /// What the target takes after its defenses.
@@ -253,10 +251,8 @@ pub fn damage_from_faces(
     let rolled = sum.clamp(0, i64::from(u32::MAX)) as u32;
     let (taken, defense) = defenses.apply(rolled, dice.kind);
     DamageDealt {
-        kind: dice.kind,
-        dice: dice.dice_text(),
+        dice: *dice,
         faces,
-        bonus: dice.bonus,
         rolled,
         taken,
         defense,

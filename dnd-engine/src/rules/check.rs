@@ -171,6 +171,20 @@ pub fn roll_check<R: Rng + ?Sized>(
     check_from(D20Roll::roll(advantage, rng), modifier, dc)
 }
 
+/// Rolls a skill check: d20 + ability modifier + the proficiency part, against `dc`.
+pub fn roll_skill_check<R: Rng + ?Sized>(
+    scores: &super::ability::AbilityScores,
+    skill: super::ability::Skill,
+    proficiency: super::ability::Proficiency,
+    proficiency_bonus: i32,
+    dc: i32,
+    advantage: Advantage,
+    rng: &mut R,
+) -> CheckResult {
+    let modifier = super::ability::skill_modifier(scores, skill, proficiency, proficiency_bonus);
+    roll_check(modifier, dc, advantage, rng)
+}
+
 /// Rolls a check or save whose advantage comes from several sources and which a condition may
 /// fail outright (see [`super::conditions`]). The die is rolled either way, so that a replay
 /// consumes the same faces.
@@ -256,6 +270,24 @@ mod tests {
             assert_eq!(x.d20.natural, x.d20.rolls[0].max(x.d20.rolls[1]));
             assert_eq!(x.success, x.total >= 15);
         }
+    }
+
+    #[test]
+    fn skill_checks_add_ability_and_proficiency() {
+        use crate::rules::{AbilityScores, Proficiency, Skill};
+        let scores = AbilityScores::new(10, 16, 10, 10, 10, 10);
+        let mut rng = seeded_rng(2);
+        let r = roll_skill_check(
+            &scores,
+            Skill::Stealth,
+            Proficiency::Expertise,
+            2,
+            15,
+            Advantage::Normal,
+            &mut rng,
+        );
+        assert_eq!(r.modifier, 7);
+        assert_eq!(r.total, i32::from(r.d20.natural) + 7);
     }
 
     #[test]

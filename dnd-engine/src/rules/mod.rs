@@ -26,7 +26,10 @@ pub use attack::{
     AttackProfile, AttackResult, AttackTarget, DamageDealt, DamageDice, DamageDiceError,
     roll_attack,
 };
-pub use check::{AdvantageSources, CheckResult, ContestResult, D20Roll, roll_check, roll_contest};
+pub use check::{
+    AdvantageSources, CheckResult, ContestResult, D20Roll, roll_check, roll_contest,
+    roll_skill_check,
+};
 pub use conditions::{Condition, ConditionSet};
 pub use damage::{
     AtZero, DamageOutcome, DamageType, DamageTypes, Defenses, HealOutcome, HitPoints, apply_damage,
