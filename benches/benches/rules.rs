@@ -1,0 +1,179 @@
+//! Criterion benches of the rules core (`dnd_engine::rules`) and the encounter simulator.
+//!
+//! - `attack/resolve`: one attack resolved end to end with [`roll_attack`]: to-hit against AC
+//!   (natural 20 and 1 included), critical dice, damage of two types, and a resistance;
+//! - `check/skill`: one skill check with [`roll_skill_check`] (ability modifier, expertise, DC);
+//! - `check/skill_advantage`: the same with advantage (two d20s);
+//! - `simulate/one_combat`: one whole fight of four 3rd-level characters against six goblins
+//!   from the bundled SRD, initiative to the last goblin (the median, times 10,000, is the cost
+//!   of a 10,000-run report);
+//! - `simulate/10000_combats`: a whole 10,000-run report, to check that product directly.
+//!
+//! Every generator is [`seeded_rng`]`(42)` ([`dnd_engine::dice::GameRng`], ChaCha12). Run with
+//! `cargo bench -p dnd-benches --bench rules`.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use dnd_engine::dice::{Advantage, seeded_rng};
+use dnd_engine::rules::{
+    AbilityScores, AttackProfile, AttackTarget, DamageDice, DamageType, Defenses, Proficiency,
+    Skill, roll_attack, roll_skill_check,
+};
+use dnd_engine::simulator::{Combatant, Side, simulate};
+use dnd_engine::srd::Srd;
+
+const SEED: u64 = 42;
+
+/// Four 3rd-level characters: a fighter, a rogue, a wizard and a cleric, with the numbers of a
+/// typical point-buy build.
+fn level_three_party() -> Vec<Combatant> {
+    let slashing = |c, s, b| DamageDice::new(c, s, b, DamageType::Slashing);
+    vec![
+        Combatant::new("Fighter", Side::Party, 28, 18)
+            .with_initiative(1, 12)
+            .with_saves([5, 1, 4, 0, 1, -1])
+            .with_attack("Longsword", 5, &[slashing(1, 8, 3)]),
+        Combatant::new("Rogue", Side::Party, 21, 14)
+            .with_initiative(3, 16)
+            .with_saves([-1, 5, 1, 3, 1, 0])
+            .with_attack(
+                "Shortsword with Sneak Attack",
+                5,
+                &[
+                    DamageDice::new(1, 6, 3, DamageType::Piercing),
+                    DamageDice::new(2, 6, 0, DamageType::Piercing),
+                ],
+            ),
+        Combatant::new("Wizard", Side::Party, 17, 12)
+            .with_initiative(2, 14)
+            .with_saves([-1, 2, 1, 5, 3, 0])
+            .with_attack(
+                "Fire Bolt",
+                5,
+                &[DamageDice::new(1, 10, 0, DamageType::Fire)],
+            ),
+        Combatant::new("Cleric", Side::Party, 24, 18)
+            .with_initiative(0, 10)
+            .with_saves([1, 0, 2, 0, 5, 3])
+            .with_attack(
+                "Mace",
+                4,
+                &[DamageDice::new(1, 6, 2, DamageType::Bludgeoning)],
+            ),
+    ]
+}
+
+fn six_goblins() -> Vec<Combatant> {
+    let goblin = Srd::bundled()
+        .monster("goblin")
+        .expect("the bundled SRD has the goblin");
+    let goblin = Combatant::from_monster(goblin).expect("the goblin can fight");
+    (1..=6)
+        .map(|i| Combatant {
+            name: format!("Goblin {i}"),
+            ..goblin.clone()
+        })
+        .collect()
+}
+
+fn bench_attack(c: &mut Criterion) {
+    let mut group = c.benchmark_group("attack");
+    let damage = [
+        DamageDice::new(1, 8, 3, DamageType::Slashing),
+        DamageDice::new(1, 6, 0, DamageType::Fire),
+    ];
+    let attack = AttackProfile {
+        attack_bonus: 5,
+        damage: &damage,
+        critical_range: 20,
+    };
+    let target = AttackTarget {
+        armor_class: 13,
+        defenses: Defenses {
+            resistances: [DamageType::Fire].into_iter().collect(),
+            ..Defenses::default()
+        },
+        hits_are_critical: false,
+    };
+    let mut rng = seeded_rng(SEED);
+    group.bench_function("resolve", |b| {
+        b.iter(|| {
+            roll_attack(
+                black_box(&attack),
+                black_box(&target),
+                Advantage::Normal,
+                &mut rng,
+            )
+        });
+    });
+    group.finish();
+}
+
+fn bench_check(c: &mut Criterion) {
+    let mut group = c.benchmark_group("check");
+    let scores = AbilityScores::new(8, 16, 12, 10, 14, 10);
+    let mut rng = seeded_rng(SEED);
+    group.bench_function("skill", |b| {
+        b.iter(|| {
+            roll_skill_check(
+                black_box(&scores),
+                Skill::Stealth,
+                Proficiency::Expertise,
+                2,
+                black_box(15),
+                Advantage::Normal,
+                &mut rng,
+            )
+        });
+    });
+    group.bench_function("skill_advantage", |b| {
+        b.iter(|| {
+            roll_skill_check(
+                black_box(&scores),
+                Skill::Perception,
+                Proficiency::Proficient,
+                2,
+                black_box(15),
+                Advantage::Advantage,
+                &mut rng,
+            )
+        });
+    });
+    group.finish();
+}
+
+fn bench_simulate(c: &mut Criterion) {
+    let party = level_three_party();
+    let goblins = six_goblins();
+    let mut group = c.benchmark_group("simulate");
+    let mut seed = 0u64;
+    group.bench_function("one_combat", |b| {
+        b.iter(|| {
+            seed += 1;
+            simulate(black_box(&party), black_box(&goblins), 1, seed).expect("valid fight")
+        });
+    });
+    group.sample_size(10);
+    group.bench_function("10000_combats", |b| {
+        b.iter(|| {
+            simulate(black_box(&party), black_box(&goblins), 10_000, SEED).expect("valid fight")
+        });
+    });
+    group.finish();
+}
+
+fn config() -> Criterion {
+    Criterion::default()
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(2))
+        .sample_size(50)
+}
+
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = bench_attack, bench_check, bench_simulate
+}
+criterion_main!(benches);
