@@ -1,5 +1,9 @@
 //! The 15 conditions and exhaustion, as the effects they have on rolls.
 //!
+//! Effects that need to know who caused the condition (a charmed creature cannot attack its
+//! charmer; a frightened one cannot move closer to the source of its fear) are for the caller,
+//! which knows the source; everything else is here.
+//!
 //! The rules spread these effects over prose; here they are gathered into three questions a
 //! roll asks: what does an attack get ([`attack_modifiers`]), what does a check get
 //! ([`check_modifiers`]), what does a save get ([`save_modifiers`]). Each answer lists its
@@ -11,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use super::ability::Ability;
 use super::check::AdvantageSources;
+use super::damage::{DamageType, Defenses};
 
 /// The 15 conditions of the SRD. Exhaustion is a condition with levels, kept as a number on
 /// the creature; it is here so that it can be named, applied and looked up like the others.
@@ -211,6 +216,16 @@ impl ConditionSet {
     }
 }
 
+/// Defenses after conditions: a petrified creature resists every damage type (and keeps its
+/// immunities and vulnerabilities).
+pub fn effective_defenses(base: &Defenses, conditions: &ConditionSet) -> Defenses {
+    let mut defenses = *base;
+    if conditions.has(Condition::Petrified) {
+        defenses.resistances = DamageType::ALL.into_iter().collect();
+    }
+    defenses
+}
+
 /// What conditions do to one attack roll.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AttackModifiers {
@@ -396,6 +411,14 @@ mod tests {
         let (s, fail) = check_modifiers(&with(&[Condition::Blinded]), true, false);
         assert!(fail.is_some());
         assert_eq!(s.resolve(), Advantage::Normal);
+    }
+
+    #[test]
+    fn petrified_resists_everything() {
+        let d = effective_defenses(&Defenses::default(), &with(&[Condition::Petrified]));
+        assert_eq!(d.apply(9, DamageType::Force).0, 4);
+        let d = effective_defenses(&Defenses::default(), &ConditionSet::NONE);
+        assert_eq!(d.apply(9, DamageType::Force).0, 9);
     }
 
     #[test]
