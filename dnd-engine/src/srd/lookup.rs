@@ -71,9 +71,9 @@ pub(crate) fn find<'a, T>(
             let (name, _, aliases) = keys(r);
             let best = std::iter::once(name)
                 .chain(aliases.iter().map(String::as_str))
-                .map(|candidate| similarity_cost(&wanted, &slugify(candidate)))
+                .filter_map(|candidate| similarity_cost(&wanted, &slugify(candidate)))
                 .min()?;
-            best.map(|cost| (cost, name))
+            Some((best, name))
         })
         .collect();
     scored.sort();

@@ -1,0 +1,236 @@
+//! Checks the bundled SRD spell list (`src/srd/data/spells.json`) through the public API.
+//!
+//! - The bundled files parse, and the spell list is big enough: at least 60 spells, levels 0 to
+//!   3 only, with at least 10 cantrips and 10 spells of each of levels 1 to 3.
+//! - Every spell is well formed: its slug is unique and equal to `slugify(name)`; it has a
+//!   description; a concentration spell's duration starts with "Up to"; cantrips scale by
+//!   character level and leveled spells by slot level; every damage and healing dice string
+//!   parses with the dice engine, and slot scaling has no key below the spell's level.
+//! - Known SRD facts hold for Fireball, Cure Wounds and Fire Bolt.
+//! - Lookups forgive spelling: "magic-missile" finds Magic Missile, and "FIRE BALL" misses but
+//!   suggests Fireball.
+//!
+//! Every failure message names the spell it is about.
+
+use std::collections::HashSet;
+
+use dnd_engine::dice::DiceExpr;
+use dnd_engine::rules::{Ability, DamageType};
+use dnd_engine::srd::{AttackKind, OnSave, ScalesWith, School, Spell, SpellDice, Srd, slugify};
+
+fn spells() -> Vec<Spell> {
+    Srd::parse_bundled()
+        .expect("the bundled SRD files parse")
+        .spells
+}
+
+fn spell<'a>(spells: &'a [Spell], name: &str) -> &'a Spell {
+    spells
+        .iter()
+        .find(|s| s.name == name)
+        .unwrap_or_else(|| panic!("{name} is missing from the bundled spells"))
+}
+
+#[test]
+fn bundled_data_parses_with_enough_spells_of_each_level() {
+    let spells = spells();
+    assert!(
+        spells.len() >= 60,
+        "only {} bundled spells, expected at least 60",
+        spells.len()
+    );
+    for s in &spells {
+        assert!(
+            s.level <= 3,
+            "{}: level {} is outside 0..=3",
+            s.name,
+            s.level
+        );
+    }
+    for level in 0..=3u8 {
+        let count = spells.iter().filter(|s| s.level == level).count();
+        assert!(
+            count >= 10,
+            "only {count} spells of level {level}, expected at least 10"
+        );
+    }
+}
+
+#[test]
+fn slugs_are_unique_and_match_the_names() {
+    let spells = spells();
+    let mut seen = HashSet::new();
+    for s in &spells {
+        assert_eq!(
+            s.slug,
+            slugify(&s.name),
+            "{}: slug {:?} is not slugify(name)",
+            s.name,
+            s.slug
+        );
+        assert!(
+            seen.insert(s.slug.clone()),
+            "{}: duplicate slug {:?}",
+            s.name,
+            s.slug
+        );
+    }
+}
+
+#[test]
+fn every_spell_has_text_and_consistent_durations() {
+    for s in &spells() {
+        assert!(
+            !s.description.trim().is_empty(),
+            "{}: empty description",
+            s.name
+        );
+        if let Some(higher) = &s.higher_levels {
+            assert!(!higher.trim().is_empty(), "{}: empty higher_levels", s.name);
+        }
+        if s.concentration {
+            assert!(
+                s.duration.starts_with("Up to"),
+                "{}: a concentration spell's duration {:?} should start with \"Up to\"",
+                s.name,
+                s.duration
+            );
+        }
+        assert!(
+            !s.casting_time.is_empty() && !s.range.is_empty(),
+            "{}: casting time or range missing",
+            s.name
+        );
+        for class in &s.classes {
+            assert_eq!(
+                class,
+                &class.to_lowercase(),
+                "{}: class {class:?} is not lower case",
+                s.name
+            );
+        }
+    }
+}
+
+fn check_dice(spell: &Spell, what: &str, dice: &SpellDice) {
+    assert!(!dice.dice.is_empty(), "{}: {what} has no dice", spell.name);
+    for (key, text) in &dice.dice {
+        assert!(
+            DiceExpr::parse(text).is_ok(),
+            "{}: {what} dice {text:?} at {key} do not parse",
+            spell.name
+        );
+    }
+    if spell.level == 0 {
+        assert_eq!(
+            dice.scales_with,
+            ScalesWith::CharacterLevel,
+            "{}: a cantrip's {what} should scale with character level",
+            spell.name
+        );
+        assert!(
+            dice.dice.contains_key(&1),
+            "{}: a cantrip's {what} should start at character level 1",
+            spell.name
+        );
+    } else {
+        assert_eq!(
+            dice.scales_with,
+            ScalesWith::SlotLevel,
+            "{}: a leveled spell's {what} should scale with slot level",
+            spell.name
+        );
+        let first = *dice.dice.keys().next().expect("not empty");
+        assert!(
+            first >= spell.level,
+            "{}: {what} has a slot key {first} below the spell's level {}",
+            spell.name,
+            spell.level
+        );
+        assert!(
+            dice.at(spell.level).is_some(),
+            "{}: {what} has no dice at the spell's own level",
+            spell.name
+        );
+        let last = *dice.dice.keys().next_back().expect("not empty");
+        assert!(
+            last <= 9,
+            "{}: {what} has a slot key {last} above 9",
+            spell.name
+        );
+    }
+}
+
+#[test]
+fn damage_and_healing_dice_parse_and_scale_sensibly() {
+    for s in &spells() {
+        if let Some(damage) = &s.damage {
+            assert!(damage.kind.is_some(), "{}: damage without a type", s.name);
+            check_dice(s, "damage", damage);
+        }
+        if let Some(healing) = &s.healing {
+            assert!(
+                healing.kind.is_none(),
+                "{}: healing with a damage type",
+                s.name
+            );
+            check_dice(s, "healing", healing);
+        }
+    }
+}
+
+#[test]
+fn known_facts_hold() {
+    let spells = spells();
+
+    let fireball = spell(&spells, "Fireball");
+    assert_eq!(fireball.level, 3, "Fireball: level");
+    assert_eq!(fireball.school, School::Evocation, "Fireball: school");
+    let save = fireball.save.expect("Fireball: has a save");
+    assert_eq!(save.ability, Ability::Dexterity, "Fireball: save ability");
+    assert_eq!(save.on_success, OnSave::Half, "Fireball: half on a success");
+    let damage = fireball.damage.as_ref().expect("Fireball: has damage");
+    assert_eq!(damage.kind, Some(DamageType::Fire), "Fireball: damage type");
+    assert_eq!(damage.at(3), Some("8d6"), "Fireball: damage at slot 3");
+    assert_eq!(damage.at(4), Some("9d6"), "Fireball: damage at slot 4");
+    let area = fireball.area.as_ref().expect("Fireball: has an area");
+    assert_eq!(
+        (area.shape.as_str(), area.size),
+        ("sphere", 20),
+        "Fireball: area"
+    );
+
+    let cure = spell(&spells, "Cure Wounds");
+    let healing = cure.healing.as_ref().expect("Cure Wounds: has healing");
+    assert!(healing.add_modifier, "Cure Wounds: adds the modifier");
+    assert_eq!(healing.at(1), Some("1d8"), "Cure Wounds: healing at slot 1");
+
+    let bolt = spell(&spells, "Fire Bolt");
+    assert_eq!(bolt.level, 0, "Fire Bolt: a cantrip");
+    assert_eq!(
+        bolt.attack,
+        Some(AttackKind::RangedSpell),
+        "Fire Bolt: ranged spell attack"
+    );
+    let damage = bolt.damage.as_ref().expect("Fire Bolt: has damage");
+    assert_eq!(damage.at(1), Some("1d10"), "Fire Bolt: damage at level 1");
+    assert_eq!(damage.at(4), Some("1d10"), "Fire Bolt: damage at level 4");
+    assert_eq!(damage.at(5), Some("2d10"), "Fire Bolt: damage at level 5");
+}
+
+#[test]
+fn lookups_forgive_spelling_and_suggest_near_names() {
+    let srd = Srd::bundled();
+    let missile = srd
+        .spell("magic-missile")
+        .expect("magic-missile finds Magic Missile");
+    assert_eq!(missile.name, "Magic Missile");
+
+    let miss = srd
+        .spell("FIRE BALL")
+        .expect_err("FIRE BALL is not a spell's name");
+    assert!(
+        miss.suggestions.iter().any(|s| s == "Fireball"),
+        "Fireball: not suggested for \"FIRE BALL\": {miss}"
+    );
+}
