@@ -19,3 +19,4 @@ pub mod llm;
 pub mod rules;
 pub mod simulator;
 pub mod srd;
+pub mod state;

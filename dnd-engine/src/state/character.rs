@@ -1,0 +1,202 @@
+//! A player character's sheet, and the items and attacks on it.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::rules::{
+    Ability, AbilityScores, ConditionSet, DamageDice, DeathSaves, HitDice, HitPoints, Proficiency,
+    Skill, SpellSlots, proficiency_bonus, skill_modifier, spell_attack_bonus, spell_save_dc,
+};
+
+/// A stack of one item in an inventory or on the floor.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ItemStack {
+    /// The item's name ("Potion of Healing").
+    pub name: String,
+    /// How many (never 0 in an inventory: an empty stack is removed).
+    pub quantity: u32,
+    /// A short note ("heals 2d4+2", "opens the ice door").
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub note: String,
+}
+
+impl ItemStack {
+    /// `quantity` of `name`, with no note.
+    pub fn new(name: impl Into<String>, quantity: u32) -> ItemStack {
+        ItemStack {
+            name: name.into(),
+            quantity,
+            note: String::new(),
+        }
+    }
+}
+
+/// One attack on a character sheet: a weapon or an attack cantrip.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CharacterAttack {
+    /// Its name ("Longsword").
+    pub name: String,
+    /// The ability it uses for to-hit and damage.
+    pub ability: Ability,
+    /// Whether the proficiency bonus is added to hit.
+    #[serde(default = "yes")]
+    pub proficient: bool,
+    /// Damage dice without the ability modifier (`1d8 slashing`).
+    pub damage: DamageDice,
+    /// Whether the ability modifier is added to damage (weapons yes, most cantrips no).
+    #[serde(default = "yes")]
+    pub add_modifier_to_damage: bool,
+    /// Extra bonus to hit and damage (a +1 weapon, a fighting style).
+    #[serde(default)]
+    pub magic_bonus: i32,
+    /// Reach or range in feet, for the narration.
+    #[serde(default)]
+    pub range_ft: u32,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// A player character.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Character {
+    /// Stable id ("kraven"), used by tools and changes.
+    pub id: String,
+    /// Name as shown.
+    pub name: String,
+    /// Class, lower case ("fighter").
+    pub class: String,
+    /// Level 1 to 20.
+    pub level: u8,
+    /// Ancestry ("human").
+    #[serde(default)]
+    pub race: String,
+    /// Ability scores.
+    pub abilities: AbilityScores,
+    /// Skill proficiencies (absent: none).
+    #[serde(default)]
+    pub skills: BTreeMap<Skill, Proficiency>,
+    /// Abilities whose saves add the proficiency bonus.
+    #[serde(default)]
+    pub save_proficiencies: Vec<Ability>,
+    /// Hit points.
+    pub hp: HitPoints,
+    /// Armor Class.
+    pub armor_class: i32,
+    /// Walking speed in feet.
+    pub speed: u32,
+    /// Conditions and exhaustion.
+    #[serde(default)]
+    pub conditions: ConditionSet,
+    /// Death saves (meaningful at 0 HP).
+    #[serde(default)]
+    pub death_saves: DeathSaves,
+    /// Whether the character is dead.
+    #[serde(default)]
+    pub dead: bool,
+    /// Hit dice.
+    pub hit_dice: HitDice,
+    /// Spell slots.
+    #[serde(default)]
+    pub spell_slots: SpellSlots,
+    /// The spellcasting ability, for casters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spellcasting_ability: Option<Ability>,
+    /// Spells prepared or known (SRD names).
+    #[serde(default)]
+    pub spells: Vec<String>,
+    /// The spell being concentrated on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concentration: Option<String>,
+    /// Attacks.
+    #[serde(default)]
+    pub attacks: Vec<CharacterAttack>,
+    /// Inventory.
+    #[serde(default)]
+    pub inventory: Vec<ItemStack>,
+    /// Gold pieces.
+    #[serde(default)]
+    pub gold: u32,
+    /// Id of the location the character is in.
+    pub location: String,
+}
+
+impl Character {
+    /// The proficiency bonus for the character's level.
+    pub fn proficiency_bonus(&self) -> i32 {
+        proficiency_bonus(self.level)
+    }
+
+    /// The modifier of a skill check.
+    pub fn skill_modifier(&self, skill: Skill) -> i32 {
+        let proficiency = self.skills.get(&skill).copied().unwrap_or_default();
+        skill_modifier(
+            &self.abilities,
+            skill,
+            proficiency,
+            self.proficiency_bonus(),
+        )
+    }
+
+    /// The modifier of a saving throw.
+    pub fn save_modifier(&self, ability: Ability) -> i32 {
+        let proficient = self.save_proficiencies.contains(&ability);
+        self.abilities.modifier(ability)
+            + if proficient {
+                self.proficiency_bonus()
+            } else {
+                0
+            }
+    }
+
+    /// Passive Wisdom (Perception), without advantage or disadvantage.
+    pub fn passive_perception(&self) -> i32 {
+        10 + self.skill_modifier(Skill::Perception)
+    }
+
+    /// The spell attack bonus and save DC, for casters.
+    pub fn spellcasting(&self) -> Option<(i32, i32)> {
+        let ability = self.spellcasting_ability?;
+        let modifier = self.abilities.modifier(ability);
+        Some((
+            spell_attack_bonus(self.proficiency_bonus(), modifier),
+            spell_save_dc(self.proficiency_bonus(), modifier),
+        ))
+    }
+
+    /// The bonus to hit of one of its attacks.
+    pub fn attack_bonus(&self, attack: &CharacterAttack) -> i32 {
+        self.abilities.modifier(attack.ability)
+            + if attack.proficient {
+                self.proficiency_bonus()
+            } else {
+                0
+            }
+            + attack.magic_bonus
+    }
+
+    /// The damage of one of its attacks, with the ability modifier and magic bonus folded in.
+    pub fn attack_damage(&self, attack: &CharacterAttack) -> DamageDice {
+        let mut damage = attack.damage;
+        if attack.add_modifier_to_damage {
+            damage.bonus += self.abilities.modifier(attack.ability);
+        }
+        damage.bonus += attack.magic_bonus;
+        damage
+    }
+
+    /// Whether the character can act: alive, above 0 HP and not incapacitated.
+    pub fn can_act(&self) -> bool {
+        !self.dead && self.hp.current > 0 && self.conditions.can_act()
+    }
+
+    /// How many of an item the character carries (by case-insensitive name).
+    pub fn item_quantity(&self, name: &str) -> u32 {
+        self.inventory
+            .iter()
+            .find(|s| s.name.eq_ignore_ascii_case(name))
+            .map_or(0, |s| s.quantity)
+    }
+}

@@ -1,0 +1,128 @@
+//! The state of one campaign, and the one way it moves: [`Change`].
+//!
+//! A [`GameState`] is plain data that serializes whole. Nothing outside this module mutates it
+//! field by field: tools and the game master produce [`Change`]s, and [`GameState::apply`]
+//! checks each against the invariants (hit points within 0..=max, quantities never below zero,
+//! moves only through exits that exist and are open, slots only when one is left) before
+//! touching anything. A change that fails leaves the state exactly as it was, and the stored
+//! list of a turn's changes replays the campaign from its start to the same state.
+
+mod change;
+mod character;
+mod snapshot;
+mod world;
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+pub use change::{Change, ChangeError, Target};
+pub use character::{Character, CharacterAttack, ItemStack};
+pub use snapshot::{Snapshot, estimate_tokens};
+pub use world::{
+    Disposition, Encounter, Exit, Feature, GameTime, GoalStep, InitiativeSlot, Location, Mode,
+    MonsterInstance, Npc, StoryEvent, StoryKind, Trap,
+};
+
+/// Everything about one campaign.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameState {
+    /// The campaign's title ("The Wailing Glacier").
+    pub title: String,
+    /// The player characters.
+    pub characters: Vec<Character>,
+    /// Monsters in the world, alive or dead.
+    #[serde(default)]
+    pub monsters: Vec<MonsterInstance>,
+    /// Places.
+    pub locations: Vec<Location>,
+    /// Non-player characters.
+    #[serde(default)]
+    pub npcs: Vec<Npc>,
+    /// The fight in progress.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encounter: Option<Encounter>,
+    /// World flags set by the story ("harpy_defeated": true).
+    #[serde(default)]
+    pub flags: BTreeMap<String, serde_json::Value>,
+    /// The in-game clock.
+    #[serde(default)]
+    pub time: GameTime,
+    /// Exploration, combat or social.
+    #[serde(default)]
+    pub mode: Mode,
+    /// The campaign summary: older turns folded into prose.
+    #[serde(default)]
+    pub summary: String,
+    /// The story log.
+    #[serde(default)]
+    pub story: Vec<StoryEvent>,
+    /// How many turns have been committed.
+    #[serde(default)]
+    pub turn: u64,
+}
+
+impl GameState {
+    /// A character by id or name (case-insensitive).
+    pub fn character(&self, id: &str) -> Option<&Character> {
+        self.characters
+            .iter()
+            .find(|c| c.id.eq_ignore_ascii_case(id) || c.name.eq_ignore_ascii_case(id))
+    }
+
+    /// A monster by id or name (case-insensitive; by name, the first one alive wins).
+    pub fn monster(&self, id: &str) -> Option<&MonsterInstance> {
+        self.monsters
+            .iter()
+            .find(|m| m.id.eq_ignore_ascii_case(id))
+            .or_else(|| {
+                self.monsters
+                    .iter()
+                    .filter(|m| m.name.eq_ignore_ascii_case(id))
+                    .max_by_key(|m| m.is_alive())
+            })
+    }
+
+    /// A location by id.
+    pub fn location(&self, id: &str) -> Option<&Location> {
+        self.locations.iter().find(|l| l.id == id)
+    }
+
+    /// An NPC by id or name.
+    pub fn npc(&self, id: &str) -> Option<&Npc> {
+        self.npcs
+            .iter()
+            .find(|n| n.id.eq_ignore_ascii_case(id) || n.name.eq_ignore_ascii_case(id))
+    }
+
+    /// Where the party is: the location of the first character (the party moves together).
+    pub fn party_location(&self) -> Option<&Location> {
+        self.characters
+            .first()
+            .and_then(|c| self.location(&c.location))
+    }
+
+    /// Applies a change, or returns why it cannot apply and leaves the state untouched.
+    pub fn apply(&mut self, change: &Change) -> Result<(), ChangeError> {
+        change::apply(self, change)
+    }
+
+    /// Applies changes in order, all or nothing: on the first failure the state is as it was
+    /// before the first change, and the error names which change failed.
+    pub fn apply_all(&mut self, changes: &[Change]) -> Result<(), (usize, ChangeError)> {
+        let mut working = self.clone();
+        for (i, change) in changes.iter().enumerate() {
+            working.apply(change).map_err(|e| (i, e))?;
+        }
+        *self = working;
+        Ok(())
+    }
+
+    /// Names of the characters, for error messages.
+    pub(crate) fn character_ids(&self) -> Vec<String> {
+        self.characters.iter().map(|c| c.id.clone()).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,277 @@
+//! The compact view of a campaign the LLM gets each turn.
+//!
+//! Every token of it is paid for on every call, so it holds only what a narrator needs now:
+//! where the party is, what it can see and use, how everyone is doing, who else is here, and the
+//! fight if there is one. Hidden features, hidden exits, unrevealed NPC goals and unseen
+//! monsters are left out by construction, so the model cannot leak what the party has not found.
+
+use serde::Serialize;
+
+use super::GameState;
+
+/// A compact, serializable snapshot of the state (see [`GameState::snapshot`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Snapshot {
+    /// Where the party is.
+    pub location: LocationView,
+    /// The party.
+    pub party: Vec<CharacterView>,
+    /// Monsters the party has seen here.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub monsters: Vec<MonsterView>,
+    /// NPCs here.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub npcs: Vec<NpcView>,
+    /// The fight, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub encounter: Option<EncounterView>,
+    /// Exploration, combat or social.
+    pub mode: super::Mode,
+    /// "day 1, 08:00".
+    pub time: String,
+    /// World flags.
+    #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
+    pub flags: serde_json::Map<String, serde_json::Value>,
+}
+
+/// The party's location as the LLM sees it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LocationView {
+    /// Id.
+    pub id: String,
+    /// Title.
+    pub title: String,
+    /// One line.
+    pub description: String,
+    /// Known exits: "north → ice-bridge", with "(locked)" when locked.
+    pub exits: Vec<String>,
+    /// Known features, by name.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub features: Vec<String>,
+    /// Loot in the open: "Rope ×1".
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub loot: Vec<String>,
+}
+
+/// A character as the LLM sees it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CharacterView {
+    /// Id.
+    pub id: String,
+    /// "Kraven, fighter 3".
+    pub who: String,
+    /// "21/28" or "21/28 +5 temp".
+    pub hp: String,
+    /// Armor Class.
+    pub ac: i32,
+    /// Conditions, and "dead", "dying" or "stable" at 0 HP.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<String>,
+    /// Spell slots left: "1st: 3, 2nd: 1".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slots: Option<String>,
+    /// The spell concentrated on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub concentrating_on: Option<String>,
+    /// Inventory summary: "Potion of Healing ×2, Rope".
+    pub items: String,
+    /// Gold pieces.
+    pub gold: u32,
+}
+
+/// A monster as the LLM sees it: seen ones only.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MonsterView {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// "7/7", or "dead".
+    pub hp: String,
+    /// Conditions.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<String>,
+}
+
+/// An NPC as the LLM sees it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NpcView {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Attitude.
+    pub disposition: super::Disposition,
+    /// Its goal, once revealed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub goal: Option<String>,
+    /// What it is doing now (its current goal step).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doing: Option<String>,
+}
+
+/// The fight as the LLM sees it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EncounterView {
+    /// Round.
+    pub round: u32,
+    /// Whose turn.
+    pub turn: String,
+    /// The order, by id.
+    pub order: Vec<String>,
+}
+
+/// A rough token count for English text and JSON: one token per four bytes, the usual rule of
+/// thumb for BPE tokenizers. Used to watch the prompt's size, not to bill.
+pub fn estimate_tokens(text: &str) -> usize {
+    text.len().div_ceil(4)
+}
+
+impl GameState {
+    /// The compact view of the state the LLM gets this turn.
+    pub fn snapshot(&self) -> Snapshot {
+        let here = self.party_location();
+        let here_id = here.map(|l| l.id.as_str()).unwrap_or_default();
+        let location = match here {
+            Some(l) => LocationView {
+                id: l.id.clone(),
+                title: l.title.clone(),
+                description: l.short_description.clone(),
+                exits: l
+                    .exits
+                    .iter()
+                    .filter(|e| !e.hidden)
+                    .map(|e| {
+                        let lock = if e.locked { " (locked)" } else { "" };
+                        format!("{} → {}{lock}", e.direction, e.to)
+                    })
+                    .collect(),
+                features: l
+                    .features
+                    .iter()
+                    .filter(|f| f.is_known())
+                    .map(|f| f.name.clone())
+                    .collect(),
+                loot: l
+                    .loot
+                    .iter()
+                    .map(|s| format!("{} ×{}", s.name, s.quantity))
+                    .collect(),
+            },
+            None => LocationView {
+                id: String::new(),
+                title: "nowhere".into(),
+                description: String::new(),
+                exits: Vec::new(),
+                features: Vec::new(),
+                loot: Vec::new(),
+            },
+        };
+        let party = self
+            .characters
+            .iter()
+            .map(|c| {
+                let mut conditions: Vec<String> =
+                    c.conditions.iter().map(|x| x.name().to_owned()).collect();
+                if c.conditions.exhaustion > 0 {
+                    conditions.retain(|x| x != "exhaustion");
+                    conditions.push(format!("exhaustion {}", c.conditions.exhaustion));
+                }
+                if c.dead {
+                    conditions.push("dead".into());
+                } else if c.hp.current == 0 {
+                    conditions.push(if c.death_saves.stable {
+                        "stable".into()
+                    } else {
+                        format!(
+                            "dying (saves {}✓ {}✗)",
+                            c.death_saves.successes, c.death_saves.failures
+                        )
+                    });
+                }
+                let slots = c.spell_slots.describe_available();
+                CharacterView {
+                    id: c.id.clone(),
+                    who: format!("{}, {} {}", c.name, c.class, c.level),
+                    hp: if c.hp.temporary > 0 {
+                        format!("{}/{} +{} temp", c.hp.current, c.hp.max, c.hp.temporary)
+                    } else {
+                        format!("{}/{}", c.hp.current, c.hp.max)
+                    },
+                    ac: c.armor_class,
+                    conditions,
+                    slots: (c.spell_slots.max != [0; 9] || c.spell_slots.pact_max > 0)
+                        .then_some(slots),
+                    concentrating_on: c.concentration.clone(),
+                    items: c
+                        .inventory
+                        .iter()
+                        .map(|s| {
+                            if s.quantity == 1 {
+                                s.name.clone()
+                            } else {
+                                format!("{} ×{}", s.name, s.quantity)
+                            }
+                        })
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    gold: c.gold,
+                }
+            })
+            .collect();
+        let monsters = self
+            .monsters
+            .iter()
+            .filter(|m| m.location == here_id && m.revealed)
+            .map(|m| MonsterView {
+                id: m.id.clone(),
+                name: m.name.clone(),
+                hp: if m.is_alive() {
+                    format!("{}/{}", m.hp.current, m.hp.max)
+                } else {
+                    "dead".into()
+                },
+                conditions: m.conditions.iter().map(|x| x.name().to_owned()).collect(),
+            })
+            .collect();
+        let npcs = self
+            .npcs
+            .iter()
+            .filter(|n| n.location == here_id)
+            .map(|n| NpcView {
+                id: n.id.clone(),
+                name: n.name.clone(),
+                disposition: n.disposition,
+                goal: n.goal_revealed.then(|| n.goal.clone()),
+                doing: n
+                    .goal_steps
+                    .get(n.current_step)
+                    .filter(|_| n.goal_revealed)
+                    .map(|s| s.description.clone()),
+            })
+            .collect();
+        let encounter = self.encounter.as_ref().map(|e| EncounterView {
+            round: e.round,
+            turn: e.current().unwrap_or_default().to_owned(),
+            order: e.order.iter().map(|s| s.id.clone()).collect(),
+        });
+        Snapshot {
+            location,
+            party,
+            monsters,
+            npcs,
+            encounter,
+            mode: self.mode,
+            time: self.time.describe(),
+            flags: self.flags.clone().into_iter().collect(),
+        }
+    }
+}
+
+impl Snapshot {
+    /// The snapshot as compact JSON, the form sent to the LLM.
+    pub fn to_json(&self) -> String {
+        // Serializing plain strings, numbers and maps cannot fail.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}

@@ -1,0 +1,290 @@
+//! Everything in a campaign that is not a player character: monsters, places, people, the
+//! encounter, the clock and the story so far.
+
+use serde::{Deserialize, Serialize};
+
+use super::character::ItemStack;
+use crate::rules::{Ability, ConditionSet, DamageDice, HitPoints};
+
+/// One monster in the world, made from an SRD template with its own hit points and conditions.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MonsterInstance {
+    /// Stable id ("frost-harpy").
+    pub id: String,
+    /// Name as shown ("Frost Harpy").
+    pub name: String,
+    /// The SRD monster it is built on (slug, "harpy").
+    pub template: String,
+    /// Hit points.
+    pub hp: HitPoints,
+    /// Armor Class (the template's, unless overridden).
+    pub armor_class: i32,
+    /// Conditions.
+    #[serde(default)]
+    pub conditions: ConditionSet,
+    /// Id of the location it is in.
+    pub location: String,
+    /// Whether it fights the party on sight.
+    #[serde(default = "yes")]
+    pub hostile: bool,
+    /// Whether the party has seen it (its stat block reaches the LLM only then).
+    #[serde(default)]
+    pub revealed: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl MonsterInstance {
+    /// Whether it still has hit points.
+    pub fn is_alive(&self) -> bool {
+        self.hp.current > 0
+    }
+}
+
+/// A way out of a location.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Exit {
+    /// Direction or name, as players say it ("north", "down", "ice bridge").
+    pub direction: String,
+    /// Id of the location it leads to.
+    pub to: String,
+    /// Locked: no passage until unlocked.
+    #[serde(default)]
+    pub locked: bool,
+    /// DC to pick or force the lock, if it can be.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unlock_dc: Option<i32>,
+    /// The item that opens it, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// Hidden: unknown (and unusable) until found.
+    #[serde(default)]
+    pub hidden: bool,
+    /// The Perception DC that finds it when hidden.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub find_dc: Option<i32>,
+}
+
+impl Exit {
+    /// Whether the party can go through it now.
+    pub fn is_passable(&self) -> bool {
+        !self.locked && !self.hidden
+    }
+}
+
+/// A trap on a feature: what it does to whoever sets it off.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Trap {
+    /// The save it allows.
+    pub save: Ability,
+    /// Its DC.
+    pub dc: i32,
+    /// Damage on a failed save (half on a success).
+    pub damage: DamageDice,
+    /// Whether it has gone off or been disarmed.
+    #[serde(default)]
+    pub spent: bool,
+}
+
+/// Something in a location worth a look: an object, a secret, a trap.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Feature {
+    /// Stable id within the location ("cracked-ice").
+    pub id: String,
+    /// Name as shown once known.
+    pub name: String,
+    /// What the party learns when it finds or examines it.
+    pub description: String,
+    /// Hidden until found (by passive Perception at or above `find_dc`, or a search).
+    #[serde(default)]
+    pub hidden: bool,
+    /// The DC that finds it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub find_dc: Option<i32>,
+    /// Whether the party has found it (hidden features only reach the LLM once found).
+    #[serde(default)]
+    pub found: bool,
+    /// A trap, if it is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trap: Option<Trap>,
+    /// Items here, taken with a change.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub loot: Vec<ItemStack>,
+}
+
+impl Feature {
+    /// Whether the party knows about it.
+    pub fn is_known(&self) -> bool {
+        !self.hidden || self.found
+    }
+}
+
+/// A place.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Location {
+    /// Stable id ("ice-chasm").
+    pub id: String,
+    /// Title ("The Ice Chasm").
+    pub title: String,
+    /// One line, for the snapshot.
+    pub short_description: String,
+    /// The full description, for `get_room_details`.
+    pub description: String,
+    /// Exits.
+    #[serde(default)]
+    pub exits: Vec<Exit>,
+    /// Features.
+    #[serde(default)]
+    pub features: Vec<Feature>,
+    /// Items lying in the open.
+    #[serde(default)]
+    pub loot: Vec<ItemStack>,
+    /// Whether the party has been here.
+    #[serde(default)]
+    pub visited: bool,
+}
+
+/// How an NPC feels about the party.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[allow(missing_docs)] // the names say it all
+pub enum Disposition {
+    Hostile,
+    Unfriendly,
+    Indifferent,
+    Friendly,
+    Helpful,
+}
+
+/// One step of an NPC's goal, advanced by code.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GoalStep {
+    /// What the NPC does at this step.
+    pub description: String,
+    /// A world flag that, once set, moves the NPC past this step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trigger_flag: Option<String>,
+}
+
+/// A non-player character.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Npc {
+    /// Stable id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// What the party sees.
+    pub description: String,
+    /// Attitude towards the party.
+    pub disposition: Disposition,
+    /// Where it is.
+    pub location: String,
+    /// What it wants (kept from the LLM until revealed).
+    #[serde(default)]
+    pub goal: String,
+    /// Whether the party has learned the goal.
+    #[serde(default)]
+    pub goal_revealed: bool,
+    /// The steps towards its goal.
+    #[serde(default)]
+    pub goal_steps: Vec<GoalStep>,
+    /// Index of the current step (`goal_steps.len()` when done).
+    #[serde(default)]
+    pub current_step: usize,
+}
+
+/// One slot of the initiative order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InitiativeSlot {
+    /// A character id or a monster id.
+    pub id: String,
+    /// Its initiative total.
+    pub initiative: i32,
+}
+
+/// The fight in progress.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Encounter {
+    /// Turn order, first to act first.
+    pub order: Vec<InitiativeSlot>,
+    /// The round, from 1.
+    pub round: u32,
+    /// Index into `order` of whose turn it is.
+    pub turn: usize,
+}
+
+impl Encounter {
+    /// The id of whoever acts now.
+    pub fn current(&self) -> Option<&str> {
+        self.order.get(self.turn).map(|s| s.id.as_str())
+    }
+}
+
+/// What kind of scene is being played.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[allow(missing_docs)]
+pub enum Mode {
+    #[default]
+    Exploration,
+    Combat,
+    Social,
+}
+
+/// The in-game clock.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
+pub struct GameTime {
+    /// Day, from 1.
+    pub day: u32,
+    /// Minutes since midnight (0 to 1439).
+    pub minute: u32,
+}
+
+impl GameTime {
+    /// Moves the clock forward.
+    pub fn advance(&mut self, minutes: u32) {
+        let total = u64::from(self.minute) + u64::from(minutes);
+        self.day = self.day.saturating_add((total / 1440) as u32);
+        self.minute = (total % 1440) as u32;
+    }
+
+    /// "day 2, 14:05".
+    pub fn describe(&self) -> String {
+        format!(
+            "day {}, {:02}:{:02}",
+            self.day,
+            self.minute / 60,
+            self.minute % 60
+        )
+    }
+}
+
+/// What kind of thing a story event records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[allow(missing_docs)]
+pub enum StoryKind {
+    Discovery,
+    Combat,
+    Death,
+    Social,
+    Promise,
+    Quest,
+    Loot,
+    Other,
+}
+
+/// One entry of the story log, which code keeps and memory is built from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoryEvent {
+    /// The turn it happened on.
+    pub turn: u64,
+    /// What kind of event.
+    pub kind: StoryKind,
+    /// What happened, in a sentence.
+    pub text: String,
+}
