@@ -20,3 +20,4 @@ pub mod rules;
 pub mod simulator;
 pub mod srd;
 pub mod state;
+pub mod store;

@@ -1,0 +1,175 @@
+//! [`MemoryStore`]: campaigns in a map behind a lock, for tests and games without persistence.
+
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+use async_trait::async_trait;
+
+use super::{
+    CampaignId, CampaignInfo, GameStore, HistoryEntry, Page, StoreError, TurnRecord, replay,
+};
+use crate::state::{GameState, StoryEvent};
+
+#[derive(Debug, Clone)]
+struct Campaign {
+    name: String,
+    initial: GameState,
+    current: GameState,
+    history: Vec<HistoryEntry>,
+}
+
+/// A [`GameStore`] in memory. Cloning the store is not supported; share it with an `Arc`.
+#[derive(Debug, Default)]
+pub struct MemoryStore {
+    inner: Mutex<Inner>,
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    next_id: u64,
+    campaigns: BTreeMap<CampaignId, Campaign>,
+}
+
+impl MemoryStore {
+    /// An empty store.
+    pub fn new() -> MemoryStore {
+        MemoryStore::default()
+    }
+
+    fn with<T>(
+        &self,
+        f: impl FnOnce(&mut Inner) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        // A panic while holding the lock cannot leave a half-applied turn (every mutation below
+        // is computed first and swapped in last), so a poisoned lock is safe to keep using.
+        let mut guard = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        f(&mut guard)
+    }
+}
+
+impl Inner {
+    fn campaign(&mut self, id: &CampaignId) -> Result<&mut Campaign, StoreError> {
+        self.campaigns
+            .get_mut(id)
+            .ok_or_else(|| StoreError::NotFound(id.clone()))
+    }
+}
+
+fn page<T: Clone>(items: impl Iterator<Item = T>, page: Page) -> Vec<T> {
+    items.skip(page.offset).take(page.limit).collect()
+}
+
+#[async_trait]
+impl GameStore for MemoryStore {
+    async fn create_campaign(
+        &self,
+        name: &str,
+        initial: &GameState,
+    ) -> Result<CampaignId, StoreError> {
+        self.with(|inner| {
+            inner.next_id += 1;
+            let id = CampaignId(inner.next_id.to_string());
+            inner.campaigns.insert(
+                id.clone(),
+                Campaign {
+                    name: name.to_owned(),
+                    initial: initial.clone(),
+                    current: initial.clone(),
+                    history: Vec::new(),
+                },
+            );
+            Ok(id)
+        })
+    }
+
+    async fn load(&self, campaign: &CampaignId) -> Result<GameState, StoreError> {
+        self.with(|inner| Ok(inner.campaign(campaign)?.current.clone()))
+    }
+
+    async fn commit_turn(
+        &self,
+        campaign: &CampaignId,
+        record: &TurnRecord,
+    ) -> Result<u64, StoreError> {
+        self.with(|inner| {
+            let c = inner.campaign(campaign)?;
+            let mut next = c.current.clone();
+            record.apply_to(&mut next)?;
+            let turn = c.history.len() as u64 + 1;
+            c.history.push(HistoryEntry {
+                turn,
+                undone: false,
+                record: record.clone(),
+            });
+            c.current = next;
+            Ok(turn)
+        })
+    }
+
+    async fn list_campaigns(&self) -> Result<Vec<CampaignInfo>, StoreError> {
+        self.with(|inner| {
+            Ok(inner
+                .campaigns
+                .iter()
+                .map(|(id, c)| CampaignInfo {
+                    id: id.clone(),
+                    name: c.name.clone(),
+                    turns: c.history.iter().filter(|h| !h.undone).count() as u64,
+                })
+                .collect())
+        })
+    }
+
+    async fn story_log(
+        &self,
+        campaign: &CampaignId,
+        p: Page,
+    ) -> Result<Vec<StoryEvent>, StoreError> {
+        self.with(|inner| {
+            Ok(page(
+                inner.campaign(campaign)?.current.story.iter().cloned(),
+                p,
+            ))
+        })
+    }
+
+    async fn history(
+        &self,
+        campaign: &CampaignId,
+        p: Page,
+    ) -> Result<Vec<HistoryEntry>, StoreError> {
+        self.with(|inner| Ok(page(inner.campaign(campaign)?.history.iter().cloned(), p)))
+    }
+
+    async fn undo(&self, campaign: &CampaignId, turns: u32) -> Result<GameState, StoreError> {
+        self.with(|inner| {
+            let c = inner.campaign(campaign)?;
+            let in_effect: Vec<usize> = (0..c.history.len())
+                .filter(|i| !c.history[*i].undone)
+                .collect();
+            if turns as usize > in_effect.len() {
+                return Err(StoreError::NothingToUndo {
+                    asked: turns,
+                    available: in_effect.len() as u64,
+                });
+            }
+            let keep = &in_effect[..in_effect.len() - turns as usize];
+            let state = replay(&c.initial, keep.iter().map(|i| &c.history[*i].record))?;
+            for i in &in_effect[keep.len()..] {
+                c.history[*i].undone = true;
+            }
+            c.current = state.clone();
+            Ok(state)
+        })
+    }
+
+    async fn delete(&self, campaign: &CampaignId) -> Result<(), StoreError> {
+        self.with(|inner| {
+            inner
+                .campaigns
+                .remove(campaign)
+                .map(|_| ())
+                .ok_or_else(|| StoreError::NotFound(campaign.clone()))
+        })
+    }
+}

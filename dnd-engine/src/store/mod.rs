@@ -1,0 +1,226 @@
+//! Where campaigns live: the [`GameStore`] trait, the records it keeps, and [`MemoryStore`].
+//!
+//! A store holds, per campaign, the state it started from and one [`TurnRecord`] per committed
+//! turn. A commit is atomic: the store applies the record's changes to the current state with
+//! [`GameState::apply_all`] (so an invalid turn is refused whole) and keeps the record and the
+//! new state together, or nothing. Because every mutation is in the records, replaying them from
+//! the start reaches the stored state ([`replay`]); undo marks turns as undone (they stay in the
+//! history for the audit log) and goes back to the state before them.
+//!
+//! `MemoryStore` lives here, for tests and for games that need no persistence; the durable
+//! store is `SqliteStore` in the `dnd-store-sqlite` crate. Both pass the same behavioural suite
+//! (`tests/tests/store_behaviour.rs`).
+
+mod memory;
+
+use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
+
+use crate::llm::Message;
+use crate::state::{Change, ChangeError, GameState, StoryEvent};
+
+pub use memory::MemoryStore;
+
+/// A campaign's id, chosen by the store.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct CampaignId(pub String);
+
+impl std::fmt::Display for CampaignId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// One roll made during a turn, as shown in the mechanics panel.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RollRecord {
+    /// What was rolled for ("Kraven attacks the harpy").
+    pub label: String,
+    /// The total.
+    pub total: i64,
+    /// The full result (a `dice::Roll`, a `rules::AttackResult`...) as JSON.
+    pub detail: serde_json::Value,
+}
+
+/// A line the player saw.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChatLine {
+    /// "player", "gm", or a character's name.
+    pub speaker: String,
+    /// The text.
+    pub text: String,
+}
+
+/// Everything one turn did, as committed.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct TurnRecord {
+    /// The player's input.
+    pub input: String,
+    /// The state changes, in the order they were applied.
+    pub changes: Vec<Change>,
+    /// Every roll.
+    #[serde(default)]
+    pub rolls: Vec<RollRecord>,
+    /// Story events (appended to the story log after the changes).
+    #[serde(default)]
+    pub events: Vec<StoryEvent>,
+    /// What the player saw.
+    #[serde(default)]
+    pub player_messages: Vec<ChatLine>,
+    /// What the LLM was sent and answered, tool steps included.
+    #[serde(default)]
+    pub llm_messages: Vec<Message>,
+}
+
+impl TurnRecord {
+    /// Applies this turn to a state: its changes, then its story events, all or nothing, and
+    /// counts the turn.
+    pub fn apply_to(&self, state: &mut GameState) -> Result<(), StoreError> {
+        let mut working = state.clone();
+        working
+            .apply_all(&self.changes)
+            .map_err(|(index, error)| StoreError::InvalidTurn { index, error })?;
+        working.story.extend(self.events.iter().cloned());
+        working.turn += 1;
+        *state = working;
+        Ok(())
+    }
+}
+
+/// A committed turn in the history.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HistoryEntry {
+    /// Turn number, from 1.
+    pub turn: u64,
+    /// Whether it was undone (kept for the audit log, no longer part of the state).
+    pub undone: bool,
+    /// The record.
+    pub record: TurnRecord,
+}
+
+/// A campaign in a list.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CampaignInfo {
+    /// Its id.
+    pub id: CampaignId,
+    /// Its name.
+    pub name: String,
+    /// Turns in effect (undone ones not counted).
+    pub turns: u64,
+}
+
+/// A page of a list: skip `offset`, take at most `limit`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Page {
+    /// How many to skip from the start.
+    pub offset: usize,
+    /// How many at most.
+    pub limit: usize,
+}
+
+impl Page {
+    /// The first `limit` entries.
+    pub fn first(limit: usize) -> Page {
+        Page { offset: 0, limit }
+    }
+}
+
+/// Why a store operation failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// No campaign with that id.
+    #[error("no campaign {0}; list the campaigns to see which exist")]
+    NotFound(CampaignId),
+    /// The turn's changes do not apply to the current state: nothing was written.
+    #[error("the turn was not committed: change {index} does not apply: {error}")]
+    InvalidTurn {
+        /// Index of the failing change.
+        index: usize,
+        /// Why.
+        #[source]
+        error: ChangeError,
+    },
+    /// More turns to undo than there are in effect.
+    #[error("cannot undo {asked} turns: only {available} are in effect")]
+    NothingToUndo {
+        /// How many were asked.
+        asked: u32,
+        /// How many there are.
+        available: u64,
+    },
+    /// Stored data that does not read back (a damaged file, a bug).
+    #[error("stored data is damaged: {0}")]
+    Corrupt(String),
+    /// The storage was written by a newer version of this software.
+    #[error(
+        "the store has schema version {found}, newer than this build supports ({supported}); upgrade the software"
+    )]
+    SchemaTooNew {
+        /// The version found.
+        found: i64,
+        /// The newest this build knows.
+        supported: i64,
+    },
+    /// The storage could not be opened or written.
+    #[error("storage error: {0}")]
+    Backend(String),
+}
+
+/// Where campaigns are kept. Every method is atomic: it happens whole or not at all.
+#[async_trait]
+pub trait GameStore: Send + Sync {
+    /// Creates a campaign that starts from `initial`.
+    async fn create_campaign(
+        &self,
+        name: &str,
+        initial: &GameState,
+    ) -> Result<CampaignId, StoreError>;
+
+    /// The campaign's current state.
+    async fn load(&self, campaign: &CampaignId) -> Result<GameState, StoreError>;
+
+    /// Commits one turn atomically and returns its turn number. The record's changes are applied
+    /// to the current state; if one fails, nothing is written.
+    async fn commit_turn(
+        &self,
+        campaign: &CampaignId,
+        record: &TurnRecord,
+    ) -> Result<u64, StoreError>;
+
+    /// Every campaign, by id.
+    async fn list_campaigns(&self) -> Result<Vec<CampaignInfo>, StoreError>;
+
+    /// A page of the story log of the turns in effect, oldest first.
+    async fn story_log(
+        &self,
+        campaign: &CampaignId,
+        page: Page,
+    ) -> Result<Vec<StoryEvent>, StoreError>;
+
+    /// A page of the history, undone turns included, oldest first.
+    async fn history(
+        &self,
+        campaign: &CampaignId,
+        page: Page,
+    ) -> Result<Vec<HistoryEntry>, StoreError>;
+
+    /// Undoes the last `turns` turns in effect and returns the state as it was before them.
+    async fn undo(&self, campaign: &CampaignId, turns: u32) -> Result<GameState, StoreError>;
+
+    /// Deletes the campaign and its history.
+    async fn delete(&self, campaign: &CampaignId) -> Result<(), StoreError>;
+}
+
+/// Replays turn records from an initial state: the state a store must hold after them.
+pub fn replay<'a>(
+    initial: &GameState,
+    records: impl IntoIterator<Item = &'a TurnRecord>,
+) -> Result<GameState, StoreError> {
+    let mut state = initial.clone();
+    for record in records {
+        record.apply_to(&mut state)?;
+    }
+    Ok(state)
+}
