@@ -151,7 +151,10 @@ pub struct MonsterAction {
     /// The attack roll, if it makes one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attack: Option<ActionAttack>,
-    /// The saving throw, if it forces one.
+    /// The saving throw, if it forces one. On an action without an attack it decides the
+    /// damage (a breath). On an action with an attack it is the extra effect a hit carries
+    /// (poison, being knocked prone), which the description spells out; `damage` stays the
+    /// hit's damage.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub save: Option<ActionSave>,
     /// Damage dealt on a hit (or a failed save), one entry per type.
