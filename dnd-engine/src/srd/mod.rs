@@ -5,11 +5,16 @@
 //! numbers and names are the SRD's; every description is written for this project. The SRD 5.1
 //! is © Wizards of the Coast, released under CC-BY-4.0 (see the README's credits).
 
+mod five_e_database;
 mod lookup;
 mod types;
 
 use std::sync::OnceLock;
 
+pub use five_e_database::{
+    FiveEDatabase, FiveEDatabaseError, LoadReport, MONSTERS_FILE, RecordError, SPELLS_FILE,
+    load_dir, parse_monsters, parse_spells,
+};
 pub use lookup::{LookupError, slugify};
 pub use types::*;
 

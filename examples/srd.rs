@@ -1,0 +1,543 @@
+//! Look up monsters, spells, rules topics and conditions in the bundled SRD, or in a
+//! 5e-database folder loaded at run time.
+//!
+//! ```text
+//! cargo run --example srd -- monster goblin
+//! cargo run --example srd -- spell fireball
+//! cargo run --example srd -- rule grappling
+//! cargo run --example srd -- condition prone
+//! cargo run --example srd -- list monsters|spells|rules|conditions
+//! cargo run --example srd -- --5e-database DIR summary
+//! cargo run --example srd -- --5e-database DIR monster adult red dragon
+//! cargo run --example srd -- monster goblin --json
+//! ```
+//!
+//! A name that is not found prints the error (with "did you mean") on stderr and exits with
+//! status 1, as does a folder that does not load; bad usage prints the usage and exits 2.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use dnd_engine::rules::{Ability, DamageTypes, ability_modifier};
+use dnd_engine::srd::{
+    ActionUsage, AttackKind, ConditionInfo, FiveEDatabase, Monster, MonsterAction, OnSave,
+    RulesTopic, ScalesWith, Spell, SpellDice, Srd, load_dir,
+};
+
+const USAGE: &str = "usage: srd [--5e-database DIR] [--json] COMMAND
+commands:
+  monster NAME      a monster's stat block
+  spell NAME        a spell
+  rule NAME         a rules topic (name, summary, mechanics)
+  condition NAME    a condition and its effects
+  list monsters|spells|rules|conditions
+  summary           what was loaded (with --5e-database: every record that did not load)";
+
+struct Options {
+    database: Option<PathBuf>,
+    json: bool,
+    command: String,
+    argument: String,
+}
+
+fn parse_args(args: impl Iterator<Item = String>) -> Result<Options, String> {
+    let mut database = None;
+    let mut json = false;
+    let mut words = Vec::new();
+    let mut args = args;
+    while let Some(arg) = args.next() {
+        if let Some(dir) = arg.strip_prefix("--5e-database=") {
+            database = Some(PathBuf::from(dir));
+            continue;
+        }
+        match arg.as_str() {
+            "--5e-database" => {
+                let dir = args
+                    .next()
+                    .ok_or_else(|| format!("--5e-database needs a folder\n{USAGE}"))?;
+                database = Some(PathBuf::from(dir));
+            }
+            "--json" => json = true,
+            "--help" | "-h" => return Err(USAGE.to_string()),
+            flag if flag.starts_with("--") => return Err(format!("unknown flag {flag}\n{USAGE}")),
+            _ => words.push(arg),
+        }
+    }
+    let mut words = words.into_iter();
+    let command = words.next().ok_or_else(|| USAGE.to_string())?;
+    let argument = words.collect::<Vec<_>>().join(" ");
+    match command.as_str() {
+        "summary" if argument.is_empty() => {}
+        "summary" => return Err(format!("summary takes no name\n{USAGE}")),
+        "monster" | "spell" | "rule" | "condition" | "list" if argument.is_empty() => {
+            return Err(format!("{command} needs a name\n{USAGE}"));
+        }
+        "monster" | "spell" | "rule" | "condition" | "list" => {}
+        other => return Err(format!("unknown command {other:?}\n{USAGE}")),
+    }
+    Ok(Options {
+        database,
+        json,
+        command,
+        argument,
+    })
+}
+
+fn main() -> ExitCode {
+    let opts = match parse_args(std::env::args().skip(1)) {
+        Ok(o) => o,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(2);
+        }
+    };
+    let loaded: Option<FiveEDatabase> = match &opts.database {
+        None => None,
+        Some(dir) => match load_dir(dir) {
+            Ok(db) => Some(db),
+            Err(error) => {
+                eprintln!("error: {error}");
+                return ExitCode::from(1);
+            }
+        },
+    };
+    if opts.command == "summary" {
+        return summary(loaded.as_ref());
+    }
+    if let Some(db) = &loaded {
+        let failed = db.failures().count();
+        if failed > 0 {
+            eprintln!("warning: {failed} records did not load (see the `summary` command)");
+        }
+    }
+    let owned;
+    let srd: &Srd = match loaded {
+        Some(db) => {
+            owned = db.into_srd();
+            &owned
+        }
+        None => Srd::bundled(),
+    };
+    let name = opts.argument.as_str();
+    let json = opts.json;
+    let shown = match opts.command.as_str() {
+        "monster" => srd.monster(name).map(|m| {
+            show(json.then(|| serde_json::to_string_pretty(m)), || {
+                print_monster(m)
+            })
+        }),
+        "spell" => srd.spell(name).map(|s| {
+            show(json.then(|| serde_json::to_string_pretty(s)), || {
+                print_spell(s)
+            })
+        }),
+        "rule" => srd.rule(name).map(|r| {
+            show(json.then(|| serde_json::to_string_pretty(r)), || {
+                print_rule(r)
+            })
+        }),
+        "condition" => srd.condition(name).map(|c| {
+            show(json.then(|| serde_json::to_string_pretty(c)), || {
+                print_condition(c)
+            })
+        }),
+        _ => return list(srd, name),
+    };
+    match shown {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Prints a record: as JSON when `json` holds its serialization, else with `print`.
+fn show(json: Option<serde_json::Result<String>>, print: impl FnOnce()) -> ExitCode {
+    let Some(json) = json else {
+        print();
+        return ExitCode::SUCCESS;
+    };
+    match json {
+        Ok(text) => {
+            println!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("error: cannot serialize: {error}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn list(srd: &Srd, what: &str) -> ExitCode {
+    let names: Vec<&str> = match what {
+        "monsters" => srd.monsters.iter().map(|m| m.name.as_str()).collect(),
+        "spells" => srd.spells.iter().map(|s| s.name.as_str()).collect(),
+        "rules" => srd.rules.iter().map(|r| r.name.as_str()).collect(),
+        "conditions" => srd.conditions.iter().map(|c| c.name.as_str()).collect(),
+        other => {
+            eprintln!("cannot list {other:?}: expected monsters, spells, rules or conditions");
+            return ExitCode::from(2);
+        }
+    };
+    for name in names {
+        println!("{name}");
+    }
+    ExitCode::SUCCESS
+}
+
+fn summary(loaded: Option<&FiveEDatabase>) -> ExitCode {
+    let Some(db) = loaded else {
+        let srd = Srd::bundled();
+        println!(
+            "bundled SRD: {} monsters, {} spells, {} conditions, {} weapons, {} armor, {} rules topics",
+            srd.monsters.len(),
+            srd.spells.len(),
+            srd.conditions.len(),
+            srd.weapons.len(),
+            srd.armor.len(),
+            srd.rules.len()
+        );
+        return ExitCode::SUCCESS;
+    };
+    println!("loaded {db}");
+    println!(
+        "  monsters: {} loaded, {} failed",
+        db.monsters.loaded.len(),
+        db.monsters.failures.len()
+    );
+    println!(
+        "  spells:   {} loaded, {} failed",
+        db.spells.loaded.len(),
+        db.spells.failures.len()
+    );
+    for (file, failure) in db.failures() {
+        println!("  {file}: {failure}");
+    }
+    if db.is_complete() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+fn signed(n: i32) -> String {
+    format!("{n:+}")
+}
+
+fn types(set: DamageTypes) -> String {
+    set.iter().map(|t| t.name()).collect::<Vec<_>>().join(", ")
+}
+
+fn print_monster(m: &Monster) {
+    println!("{}", m.name);
+    println!("{:?} {}, {}", m.size, m.kind, m.alignment);
+    match &m.armor_note {
+        Some(note) => println!("Armor Class {} ({note})", m.armor_class),
+        None => println!("Armor Class {}", m.armor_class),
+    }
+    println!("Hit Points {} ({})", m.hit_points, m.hit_dice);
+    let s = m.speed;
+    let mut speeds = vec![format!("{} ft.", s.walk)];
+    for (name, feet) in [
+        ("fly", s.fly),
+        ("swim", s.swim),
+        ("climb", s.climb),
+        ("burrow", s.burrow),
+    ] {
+        if feet > 0 {
+            speeds.push(format!("{name} {feet} ft."));
+        }
+    }
+    if s.hover {
+        speeds.push("(hover)".into());
+    }
+    println!("Speed {}", speeds.join(", "));
+    let scores: Vec<String> = Ability::ALL
+        .iter()
+        .map(|&a| {
+            let score = m.abilities.score(a);
+            format!(
+                "{} {score} ({})",
+                a.abbreviation().to_uppercase(),
+                signed(ability_modifier(score))
+            )
+        })
+        .collect();
+    println!("{}", scores.join("  "));
+    let line = |label: &str, items: Vec<String>| {
+        if !items.is_empty() {
+            println!("{label} {}", items.join(", "));
+        }
+    };
+    line(
+        "Saving Throws",
+        m.saving_throws
+            .iter()
+            .map(|(a, b)| format!("{} {}", a.name(), signed(*b)))
+            .collect(),
+    );
+    line(
+        "Skills",
+        m.skills
+            .iter()
+            .map(|(k, b)| format!("{k} {}", signed(*b)))
+            .collect(),
+    );
+    let d = m.defenses;
+    line(
+        "Damage Vulnerabilities",
+        (!d.vulnerabilities.is_empty())
+            .then(|| types(d.vulnerabilities))
+            .into_iter()
+            .collect(),
+    );
+    line(
+        "Damage Resistances",
+        (!d.resistances.is_empty())
+            .then(|| types(d.resistances))
+            .into_iter()
+            .collect(),
+    );
+    line(
+        "Damage Immunities",
+        (!d.immunities.is_empty())
+            .then(|| types(d.immunities))
+            .into_iter()
+            .collect(),
+    );
+    line("Other Defenses", m.conditional_defenses.clone());
+    line(
+        "Condition Immunities",
+        m.condition_immunities
+            .iter()
+            .map(|c| c.name().to_owned())
+            .collect(),
+    );
+    let mut senses = vec![];
+    if !m.senses.is_empty() {
+        senses.push(m.senses.clone());
+    }
+    senses.push(format!("passive Perception {}", m.passive_perception));
+    line("Senses", senses);
+    line(
+        "Languages",
+        vec![if m.languages.is_empty() {
+            "\u{2014}".into()
+        } else {
+            m.languages.clone()
+        }],
+    );
+    println!("Challenge {} ({} XP)", m.challenge_rating, m.xp);
+    for t in &m.traits {
+        println!("\n{}. {}", t.name, t.description);
+    }
+    print_actions("Actions", &m.actions);
+    if !m.reactions.is_empty() {
+        println!("\nReactions");
+        for r in &m.reactions {
+            println!("{}. {}", r.name, r.description);
+        }
+    }
+    print_actions("Legendary Actions", &m.legendary_actions);
+}
+
+fn print_actions(title: &str, actions: &[MonsterAction]) {
+    if actions.is_empty() {
+        return;
+    }
+    println!("\n{title}");
+    for a in actions {
+        match a.cost {
+            Some(cost) if cost > 1 => {
+                println!("{} (Costs {cost} Actions). {}", a.name, a.description)
+            }
+            _ => println!("{}. {}", a.name, a.description),
+        }
+        let mechanics = mechanics(a);
+        if !mechanics.is_empty() {
+            println!("  [{}]", mechanics.join("; "));
+        }
+    }
+}
+
+/// The structured part of an action, as the rules engine sees it.
+fn mechanics(a: &MonsterAction) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(attack) = &a.attack {
+        let kind = match attack.kind {
+            AttackKind::MeleeWeapon => "melee weapon",
+            AttackKind::RangedWeapon => "ranged weapon",
+            AttackKind::MeleeOrRangedWeapon => "melee or ranged weapon",
+            AttackKind::MeleeSpell => "melee spell",
+            AttackKind::RangedSpell => "ranged spell",
+        };
+        let mut text = format!("{kind} {} to hit", signed(attack.to_hit));
+        if let Some(reach) = attack.reach {
+            text.push_str(&format!(", reach {reach} ft."));
+        }
+        if let Some((normal, long)) = attack.range {
+            text.push_str(&format!(", range {normal}/{long} ft."));
+        }
+        out.push(text);
+    }
+    if let Some(save) = a.save {
+        out.push(format!(
+            "DC {} {} save{}",
+            save.dc,
+            save.ability.name(),
+            on_save(save.on_success)
+        ));
+    }
+    let dice = |list: &[dnd_engine::rules::DamageDice]| {
+        list.iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(" + ")
+    };
+    if !a.damage.is_empty() {
+        out.push(format!("damage {}", dice(&a.damage)));
+    }
+    if !a.damage_options.is_empty() && a.damage_options != a.damage {
+        let options: Vec<String> = a.damage_options.iter().map(ToString::to_string).collect();
+        out.push(format!("one of {}", options.join(" | ")));
+    }
+    for (i, way) in a.multiattack.iter().enumerate() {
+        let steps: Vec<String> = way
+            .iter()
+            .map(|s| format!("{} \u{d7}{}", s.action, s.count))
+            .collect();
+        out.push(format!(
+            "{}{}",
+            if i == 0 { "" } else { "or " },
+            steps.join(", ")
+        ));
+    }
+    match a.usage {
+        Some(ActionUsage::Recharge { min }) => out.push(format!("recharge {min}\u{2013}6")),
+        Some(ActionUsage::PerDay { times }) => out.push(format!("{times}/day")),
+        Some(ActionUsage::AfterRest { short: true }) => {
+            out.push("once per short or long rest".into())
+        }
+        Some(ActionUsage::AfterRest { short: false }) => out.push("once per long rest".into()),
+        None => {}
+    }
+    out
+}
+
+fn on_save(on: OnSave) -> &'static str {
+    match on {
+        OnSave::Half => ", half on a success",
+        OnSave::None => "",
+        OnSave::Other => ", see the description",
+    }
+}
+
+fn ordinal(level: u8) -> String {
+    let suffix = match level {
+        1 => "st",
+        2 => "nd",
+        3 => "rd",
+        _ => "th",
+    };
+    format!("{level}{suffix}")
+}
+
+fn print_spell(s: &Spell) {
+    println!("{}", s.name);
+    let school = format!("{:?}", s.school).to_lowercase();
+    match (s.level, s.ritual) {
+        (0, _) => println!("{school} cantrip"),
+        (level, false) => println!("{}-level {school}", ordinal(level)),
+        (level, true) => println!("{}-level {school} (ritual)", ordinal(level)),
+    }
+    println!("Casting Time: {}", s.casting_time);
+    println!("Range: {}", s.range);
+    let c = &s.components;
+    let mut parts = Vec::new();
+    if c.verbal {
+        parts.push("V".to_owned());
+    }
+    if c.somatic {
+        parts.push("S".to_owned());
+    }
+    match c.material.as_deref() {
+        Some("") => parts.push("M".to_owned()),
+        Some(material) => parts.push(format!("M ({material})")),
+        None => {}
+    }
+    println!("Components: {}", parts.join(", "));
+    let concentration = if s.concentration {
+        " (concentration)"
+    } else {
+        ""
+    };
+    println!("Duration: {}{concentration}", s.duration);
+    if !s.classes.is_empty() {
+        println!("Classes: {}", s.classes.join(", "));
+    }
+    if let Some(attack) = s.attack {
+        let kind = if attack == AttackKind::MeleeSpell {
+            "melee"
+        } else {
+            "ranged"
+        };
+        println!("Attack: {kind} spell attack");
+    }
+    if let Some(save) = s.save {
+        println!("Save: {}{}", save.ability.name(), on_save(save.on_success));
+    }
+    if let Some(damage) = &s.damage {
+        let kind = damage.kind.map_or("untyped", |k| k.name());
+        println!("Damage ({kind}): {}", scaling(damage));
+    }
+    if let Some(healing) = &s.healing {
+        println!("Healing: {}", scaling(healing));
+    }
+    if let Some(area) = &s.area {
+        println!("Area: {}-foot {}", area.size, area.shape);
+    }
+    println!("\n{}", s.description);
+    if let Some(higher) = &s.higher_levels {
+        println!("\nAt Higher Levels. {higher}");
+    }
+}
+
+fn scaling(dice: &SpellDice) -> String {
+    let unit = match dice.scales_with {
+        ScalesWith::SlotLevel => "slot",
+        ScalesWith::CharacterLevel => "character level",
+    };
+    let modifier = if dice.add_modifier { " + modifier" } else { "" };
+    let steps: Vec<String> = dice
+        .dice
+        .iter()
+        .map(|(level, d)| format!("{d}{modifier} at {unit} {level}"))
+        .collect();
+    steps.join(", ")
+}
+
+fn print_rule(r: &RulesTopic) {
+    println!("{}", r.name);
+    if !r.aliases.is_empty() {
+        println!("also: {}", r.aliases.join(", "));
+    }
+    println!("\n{}", r.summary);
+    if !r.mechanics.is_empty() {
+        println!("\nMechanics");
+        for (name, value) in &r.mechanics {
+            match value {
+                serde_json::Value::String(text) => println!("  {name}: {text}"),
+                other => println!("  {name}: {other}"),
+            }
+        }
+    }
+}
+
+fn print_condition(c: &ConditionInfo) {
+    println!("{}", c.name);
+    for effect in &c.effects {
+        println!("  - {effect}");
+    }
+}
