@@ -14,6 +14,7 @@
 //! Rules, state, stores, tools and the game-master pipeline arrive in later milestones; see the
 //! workspace's `ARCHITECTURE.md` for the map.
 
+pub mod adventure;
 pub mod dice;
 pub mod llm;
 pub mod rules;

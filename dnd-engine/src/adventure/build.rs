@@ -1,0 +1,143 @@
+//! From an [`Adventure`] to the [`GameState`] a campaign starts from.
+
+use super::{Adventure, AdventureError, Problem};
+use crate::rules::HitPoints;
+use crate::srd::Srd;
+use crate::state::{GameState, GameTime, Location, Mode, MonsterInstance, Npc};
+
+/// 08:00, in minutes since midnight.
+const START_MINUTE: u32 = 8 * 60;
+
+pub(super) fn new_game(adventure: &Adventure, party: &[&str]) -> Result<GameState, AdventureError> {
+    let source = format!("adventure {:?}", adventure.title);
+    adventure.validate(&source)?;
+
+    let mut problems = Vec::new();
+    let characters = if party.is_empty() {
+        adventure.characters.clone()
+    } else {
+        let mut chosen = Vec::with_capacity(party.len());
+        for (i, id) in party.iter().enumerate() {
+            let Some(found) = adventure
+                .characters
+                .iter()
+                .find(|c| c.id.eq_ignore_ascii_case(id))
+            else {
+                problems.push(Problem::new(
+                    format!("party[{i}]"),
+                    format!(
+                        "no pregenerated character {id:?}; the characters are: {}",
+                        adventure.character_ids().join(", ")
+                    ),
+                ));
+                continue;
+            };
+            if chosen
+                .iter()
+                .any(|c: &crate::state::Character| c.id == found.id)
+            {
+                problems.push(Problem::new(
+                    format!("party[{i}]"),
+                    format!("{:?} is in the party twice", found.id),
+                ));
+                continue;
+            }
+            chosen.push(found.clone());
+        }
+        chosen
+    };
+    if characters.is_empty() && problems.is_empty() {
+        problems.push(Problem::new(
+            "characters",
+            "the adventure has no pregenerated characters, and a game needs at least one",
+        ));
+    }
+    if !problems.is_empty() {
+        return Err(AdventureError {
+            source_name: source,
+            problems,
+        });
+    }
+    let characters = characters
+        .into_iter()
+        .map(|mut c| {
+            c.location = adventure.start.clone();
+            c
+        })
+        .collect();
+
+    let srd = Srd::bundled();
+    let mut monsters = Vec::new();
+    for room in &adventure.rooms {
+        for spawn in &room.monsters {
+            // Validation above proved the lookup succeeds.
+            let template = srd.monster(&spawn.srd).map_err(|e| {
+                AdventureError::one(
+                    &source,
+                    format!("rooms[{}].monsters[{}].srd", room.id, spawn.id),
+                    e.to_string(),
+                )
+            })?;
+            monsters.push(MonsterInstance {
+                id: spawn.id.clone(),
+                name: spawn.name.clone().unwrap_or_else(|| template.name.clone()),
+                template: template.slug.clone(),
+                hp: HitPoints::full(spawn.hit_points.unwrap_or(template.hit_points)),
+                armor_class: spawn.armor_class.unwrap_or(template.armor_class),
+                conditions: Default::default(),
+                location: room.id.clone(),
+                hostile: spawn.hostile,
+                revealed: false,
+            });
+        }
+    }
+
+    let locations = adventure
+        .rooms
+        .iter()
+        .map(|room| Location {
+            id: room.id.clone(),
+            title: room.title.clone(),
+            short_description: room.short_description.clone(),
+            description: room.description.clone(),
+            exits: room.exits.clone(),
+            features: room.features.clone(),
+            loot: room.loot.clone(),
+            visited: room.id == adventure.start,
+        })
+        .collect();
+
+    let npcs = adventure
+        .npcs
+        .iter()
+        .map(|npc| Npc {
+            id: npc.id.clone(),
+            name: npc.name.clone(),
+            description: npc.description.clone(),
+            disposition: npc.disposition,
+            location: npc.room.clone(),
+            goal: npc.goal.clone(),
+            goal_revealed: npc.goal_revealed,
+            goal_steps: npc.goal_steps.clone(),
+            current_step: npc.current_step,
+        })
+        .collect();
+
+    Ok(GameState {
+        title: adventure.title.clone(),
+        characters,
+        monsters,
+        locations,
+        npcs,
+        encounter: None,
+        flags: adventure.flags.clone(),
+        time: GameTime {
+            day: 1,
+            minute: START_MINUTE,
+        },
+        mode: Mode::Exploration,
+        summary: adventure.summary.clone(),
+        story: Vec::new(),
+        turn: 0,
+    })
+}

@@ -1,0 +1,387 @@
+//! Adventures: a JSON file of rooms, monsters, NPCs and pregenerated characters, checked
+//! thoroughly on load and turned into the [`GameState`] a campaign starts from.
+//!
+//! [`Adventure::built_in`] is "The Wailing Glacier", a five-room dungeon for one 3rd-level
+//! character (`src/adventure/wailing_glacier.json`).
+//!
+//! # The format
+//!
+//! One JSON object. Fields marked *optional* may be left out.
+//!
+//! | field | what it holds |
+//! |---|---|
+//! | `title` | the adventure's name |
+//! | `summary` | *optional*: the premise, as the game master may tell it; it becomes the campaign summary (keep secrets in hidden features and NPC goals) |
+//! | `start` | the id of the room the party starts in |
+//! | `rooms` | the [`Room`]s (at least one) |
+//! | `npcs` | *optional*: the [`AdventureNpc`]s |
+//! | `flags` | *optional*: initial world flags, any JSON values (`{"harpy_defeated": false}`) |
+//! | `characters` | *optional*: pregenerated [`Character`]s, without `location` (the party starts in `start`) |
+//!
+//! A **room** has `id`, `title`, `short_description` (one line), `description` (the full text),
+//! and *optional* `exits`, `features`, `loot` and `monsters`:
+//!
+//! - an **exit** is a [`crate::state::Exit`]: `direction`, `to` (a room id), and optional
+//!   `locked`, `unlock_dc`, `key` (an item name that must lie somewhere in the adventure),
+//!   `hidden`, `find_dc`;
+//! - a **feature** is a [`crate::state::Feature`]: `id` (unique in its room), `name`,
+//!   `description`, optional `hidden`, `find_dc`, `trap` (`{"save": "dexterity", "dc": 13,
+//!   "damage": {"dice": "2d6", "type": "cold"}}`) and `loot`;
+//! - **loot** is a list of [`crate::state::ItemStack`]s: `name`, `quantity`, optional `note`;
+//! - a **monster** is a [`MonsterSpawn`]: `id` (unique in the adventure), `srd` (an SRD monster
+//!   name), optional `name`, `hit_points`, `armor_class` overrides and `hostile` (default true).
+//!
+//! An **NPC** has the fields of a [`crate::state::Npc`] with `room` in place of `location`:
+//! `id`, `name`, `description`, `disposition` (`hostile`, `unfriendly`, `indifferent`,
+//! `friendly`, `helpful`), `room`, optional `goal`, `goal_revealed`, `goal_steps` (each a
+//! `description` and an optional `trigger_flag`) and `current_step`.
+//!
+//! A **character** is a [`Character`] as the state stores it (see the built-in file for four
+//! complete sheets). Skills are snake case (`sleight_of_hand`) with `proficient` or
+//! `expertise`; attacks name an ability and damage dice such as `{"dice": "2d6", "type":
+//! "slashing"}`.
+//!
+//! Every DC is 1 to 30. [`Adventure::from_json`] reports every problem it finds at once, each
+//! with a path such as `rooms[ice-chasm].exits[north].to` (lists are indexed by id, direction
+//! or name where there is one, by position otherwise).
+//!
+//! # Example
+//!
+//! ```
+//! use dnd_engine::adventure::Adventure;
+//!
+//! let text = r#"{
+//!   "title": "The Cellar",
+//!   "summary": "Rats in the innkeeper's cellar.",
+//!   "start": "stairs",
+//!   "rooms": [
+//!     {
+//!       "id": "stairs", "title": "Cellar Stairs",
+//!       "short_description": "Creaking stairs down into the dark.",
+//!       "description": "The stairs groan underfoot. Something squeaks below.",
+//!       "exits": [{"direction": "down", "to": "cellar"}]
+//!     },
+//!     {
+//!       "id": "cellar", "title": "The Cellar",
+//!       "short_description": "Barrels, and a smell of wet fur.",
+//!       "description": "Casks line the walls. One has been gnawed open.",
+//!       "exits": [
+//!         {"direction": "up", "to": "stairs"},
+//!         {"direction": "hatch", "to": "stairs", "locked": true, "unlock_dc": 12,
+//!          "key": "Brass Key"}
+//!       ],
+//!       "features": [
+//!         {"id": "loose-brick", "name": "Loose brick", "hidden": true, "find_dc": 12,
+//!          "description": "Behind it, a brass key.",
+//!          "loot": [{"name": "Brass Key", "quantity": 1}]}
+//!       ],
+//!       "loot": [{"name": "Cheese", "quantity": 1, "note": "slightly gnawed"}],
+//!       "monsters": [{"id": "rat-king", "srd": "Giant Rat", "name": "Rat King", "hit_points": 9}]
+//!     }
+//!   ],
+//!   "npcs": [
+//!     {"id": "innkeeper", "name": "Old Bess", "description": "Flour to the elbows.",
+//!      "disposition": "friendly", "room": "stairs", "goal": "A cellar without rats",
+//!      "goal_steps": [{"description": "Waits upstairs", "trigger_flag": "rats_gone"}]}
+//!   ],
+//!   "flags": {"rats_gone": false},
+//!   "characters": [
+//!     {"id": "tam", "name": "Tam", "class": "fighter", "level": 1, "race": "human",
+//!      "abilities": {"str": 16, "dex": 12, "con": 14, "int": 10, "wis": 11, "cha": 9},
+//!      "skills": {"athletics": "proficient"}, "save_proficiencies": ["strength", "constitution"],
+//!      "hp": {"current": 12, "max": 12}, "armor_class": 16, "speed": 30,
+//!      "hit_dice": {"sides": 10, "total": 1, "spent": 0},
+//!      "attacks": [{"name": "Longsword", "ability": "strength",
+//!                   "damage": {"dice": "1d8", "type": "slashing"}, "range_ft": 5}],
+//!      "inventory": [{"name": "Chain Mail", "quantity": 1}], "gold": 10}
+//!   ]
+//! }"#;
+//!
+//! let adventure = Adventure::from_json(text, "cellar.json").expect("valid");
+//! let game = adventure.new_game(&[]).expect("builds");
+//! assert_eq!(game.party_location().map(|l| l.id.as_str()), Some("stairs"));
+//! assert_eq!(game.monsters[0].name, "Rat King");
+//!
+//! let broken = text.replace(r#""to": "cellar""#, r#""to": "celar""#);
+//! let error = Adventure::from_json(&broken, "cellar.json").unwrap_err();
+//! assert_eq!(
+//!     error.to_string(),
+//!     "cellar.json: rooms[stairs].exits[down].to: no room \"celar\"; the rooms are: stairs, cellar"
+//! );
+//! ```
+
+mod build;
+mod decode;
+mod validate;
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::state::{Character, Disposition, Exit, Feature, GameState, GoalStep, ItemStack};
+
+/// The built-in adventure's file, compiled in.
+const WAILING_GLACIER_JSON: &str = include_str!("wailing_glacier.json");
+
+/// An adventure: the places, monsters, people and pregenerated characters a campaign starts
+/// from. Build one with [`Adventure::from_json`] (which validates), then start a game with
+/// [`Adventure::new_game`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Adventure {
+    /// The adventure's name ("The Wailing Glacier").
+    pub title: String,
+    /// The premise, for the game master; it becomes the campaign summary.
+    #[serde(default)]
+    pub summary: String,
+    /// The id of the room the party starts in.
+    pub start: String,
+    /// The rooms.
+    pub rooms: Vec<Room>,
+    /// Non-player characters.
+    #[serde(default)]
+    pub npcs: Vec<AdventureNpc>,
+    /// World flags at the start.
+    #[serde(default)]
+    pub flags: BTreeMap<String, serde_json::Value>,
+    /// Pregenerated characters (their `location` is ignored: they start in `start`).
+    #[serde(default, deserialize_with = "decode::pregenerated_characters")]
+    pub characters: Vec<Character>,
+}
+
+/// One room of an adventure; it becomes a [`crate::state::Location`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Room {
+    /// Stable id, unique in the adventure ("ice-chasm").
+    pub id: String,
+    /// Title ("The Ice Chasm").
+    pub title: String,
+    /// One line, for the snapshot.
+    pub short_description: String,
+    /// The full description.
+    pub description: String,
+    /// Ways out.
+    #[serde(default)]
+    pub exits: Vec<Exit>,
+    /// Things worth a look: objects, secrets, traps.
+    #[serde(default)]
+    pub features: Vec<Feature>,
+    /// Items lying in the open.
+    #[serde(default)]
+    pub loot: Vec<ItemStack>,
+    /// Monsters that start here.
+    #[serde(default)]
+    pub monsters: Vec<MonsterSpawn>,
+}
+
+/// A monster placed in a room, built from an SRD stat block with optional overrides.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MonsterSpawn {
+    /// Stable id, unique in the adventure ("frost-harpy").
+    pub id: String,
+    /// The SRD monster's name ("Harpy"), in any case.
+    pub srd: String,
+    /// The name shown, if not the SRD's ("Frost Harpy").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Hit point maximum, if not the SRD's average.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hit_points: Option<u32>,
+    /// Armor Class, if not the SRD's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub armor_class: Option<i32>,
+    /// Whether it fights the party on sight.
+    #[serde(default = "yes")]
+    pub hostile: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// A non-player character of an adventure: a [`crate::state::Npc`] with `room` in place of
+/// `location`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AdventureNpc {
+    /// Stable id, unique in the adventure.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// What the party sees.
+    pub description: String,
+    /// Attitude towards the party at the start.
+    pub disposition: Disposition,
+    /// The id of the room it is in.
+    pub room: String,
+    /// What it wants (kept from the LLM until revealed).
+    #[serde(default)]
+    pub goal: String,
+    /// Whether the party knows the goal from the start.
+    #[serde(default)]
+    pub goal_revealed: bool,
+    /// The steps towards its goal, each passed when its trigger flag is set.
+    #[serde(default)]
+    pub goal_steps: Vec<GoalStep>,
+    /// The step it starts at (0 unless the story began earlier).
+    #[serde(default)]
+    pub current_step: usize,
+}
+
+/// One thing wrong with an adventure file: where, and what.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Problem {
+    /// Where: `rooms[ice-chasm].exits[north].to`; empty for the file as a whole.
+    pub path: String,
+    /// What was wrong and what would be valid.
+    pub message: String,
+}
+
+impl Problem {
+    fn new(path: impl Into<String>, message: impl Into<String>) -> Problem {
+        Problem {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
+    }
+}
+
+/// Why an adventure could not be loaded or started: every problem found, each displayed on
+/// its own line as `file: path: message`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AdventureError {
+    /// The file (or other source) the adventure came from.
+    pub source_name: String,
+    /// Everything wrong with it (never empty).
+    pub problems: Vec<Problem>,
+}
+
+impl AdventureError {
+    fn one(source_name: &str, path: impl Into<String>, message: impl Into<String>) -> Self {
+        AdventureError {
+            source_name: source_name.to_owned(),
+            problems: vec![Problem::new(path, message)],
+        }
+    }
+}
+
+impl fmt::Display for AdventureError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, problem) in self.problems.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{}: {problem}", self.source_name)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for AdventureError {}
+
+impl Adventure {
+    /// Parses and validates an adventure. `source_name` (usually the file name) starts every
+    /// line of the error, which lists every problem found, not only the first.
+    pub fn from_json(text: &str, source_name: &str) -> Result<Adventure, AdventureError> {
+        let mut problems = Vec::new();
+        let decoded = decode::decode(text, &mut problems);
+        if let Some((adventure, raw_room_ids)) = &decoded {
+            validate::check(adventure, raw_room_ids, &mut problems);
+        }
+        match decoded {
+            Some((adventure, _)) if problems.is_empty() => Ok(adventure),
+            _ => Err(AdventureError {
+                source_name: source_name.to_owned(),
+                problems,
+            }),
+        }
+    }
+
+    /// Reads and validates an adventure file; a file that cannot be read is an error naming
+    /// its path.
+    pub fn load(path: impl AsRef<Path>) -> Result<Adventure, AdventureError> {
+        let path = path.as_ref();
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| AdventureError::one(&name, "", format!("cannot read the file: {e}")))?;
+        Adventure::from_json(&text, &name)
+    }
+
+    /// "The Wailing Glacier": five rooms under a glacier for one 3rd-level character, with
+    /// four pregenerated heroes (`kraven`, the default, a fighter; `isolde`, a wizard;
+    /// `hedda`, a cleric; `wren`, a rogue).
+    pub fn built_in() -> Adventure {
+        match Adventure::from_json(WAILING_GLACIER_JSON, "wailing_glacier.json") {
+            Ok(adventure) => adventure,
+            // The crate's tests prove the file valid, so this is unreachable in a release; an
+            // empty adventure still beats taking the game down.
+            Err(error) => {
+                tracing::error!(%error, "the built-in adventure did not validate");
+                Adventure {
+                    title: "The Wailing Glacier".into(),
+                    summary: String::new(),
+                    start: String::new(),
+                    rooms: Vec::new(),
+                    npcs: Vec::new(),
+                    flags: BTreeMap::new(),
+                    characters: Vec::new(),
+                }
+            }
+        }
+    }
+
+    /// The built-in adventure's JSON text, as a template for writing new ones.
+    pub fn built_in_json() -> &'static str {
+        WAILING_GLACIER_JSON
+    }
+
+    /// Checks an adventure built or changed in code, with the same rules as
+    /// [`Adventure::from_json`].
+    pub fn validate(&self, source_name: &str) -> Result<(), AdventureError> {
+        let mut problems = Vec::new();
+        validate::check(self, &[], &mut problems);
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(AdventureError {
+                source_name: source_name.to_owned(),
+                problems,
+            })
+        }
+    }
+
+    /// Starts a campaign: the pregenerated characters with these ids (all of them for an empty
+    /// slice) in the start room, monsters from their SRD stat blocks at full hit points and not
+    /// yet seen, the rooms as locations (the start room visited), the NPCs, the flags, day 1 at
+    /// 08:00, exploring. An unknown id is an error listing the valid ones.
+    pub fn new_game(&self, party: &[&str]) -> Result<GameState, AdventureError> {
+        build::new_game(self, party)
+    }
+
+    /// The ids of the pregenerated characters.
+    pub fn character_ids(&self) -> Vec<&str> {
+        self.characters.iter().map(|c| c.id.as_str()).collect()
+    }
+
+    /// A room by id.
+    pub fn room(&self, id: &str) -> Option<&Room> {
+        self.rooms.iter().find(|r| r.id == id)
+    }
+}
+
+#[cfg(test)]
+mod tests;
