@@ -22,3 +22,4 @@ pub mod simulator;
 pub mod srd;
 pub mod state;
 pub mod store;
+pub mod tools;

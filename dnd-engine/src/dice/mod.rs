@@ -99,7 +99,9 @@ impl FromStr for Dialect {
 }
 
 /// Rolling a d20 test with advantage or disadvantage.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Advantage {
     /// Roll as written.

@@ -19,7 +19,19 @@ use super::damage::{DamageType, Defenses};
 
 /// The 15 conditions of the SRD. Exhaustion is a condition with levels, kept as a number on
 /// the creature; it is here so that it can be named, applied and looked up like the others.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 #[allow(missing_docs)] // the names say it all; the effects are in the functions below
 pub enum Condition {

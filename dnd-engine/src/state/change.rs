@@ -91,6 +91,11 @@ pub enum Change {
         /// How many.
         count: u8,
     },
+    /// Pact slots come back (a warlock's short rest).
+    PactSlotsRecovered {
+        /// The warlock.
+        character: String,
+    },
     /// A long rest, by the rules in `rules::rest::long_rest`.
     LongRest {
         /// The character.
@@ -406,6 +411,9 @@ pub(super) fn apply(state: &mut GameState, change: &Change) -> Result<(), Change
                 )));
             }
             c.hit_dice.spent += count;
+        }
+        Change::PactSlotsRecovered { character } => {
+            character_mut(state, character)?.spell_slots.recover_pact()
         }
         Change::LongRest { character } => {
             let c = character_mut(state, character)?;

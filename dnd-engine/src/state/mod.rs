@@ -124,5 +124,27 @@ impl GameState {
     }
 }
 
+/// The NPC goal steps whose trigger flag is now set: one `NpcGoalAdvanced` per NPC whose
+/// current step names a flag that is true (or a non-zero number, or a non-empty text).
+pub fn triggered_goal_steps(state: &GameState) -> Vec<Change> {
+    let set = |flag: &String| match state.flags.get(flag) {
+        Some(serde_json::Value::Bool(b)) => *b,
+        Some(serde_json::Value::Number(n)) => n.as_f64().is_some_and(|n| n != 0.0),
+        Some(serde_json::Value::String(s)) => !s.is_empty(),
+        _ => false,
+    };
+    state
+        .npcs
+        .iter()
+        .filter(|n| {
+            n.goal_steps
+                .get(n.current_step)
+                .and_then(|step| step.trigger_flag.as_ref())
+                .is_some_and(set)
+        })
+        .map(|n| Change::NpcGoalAdvanced { npc: n.id.clone() })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,134 @@
+//! `roll_dice`, `roll_skill_check`, `roll_saving_throw`.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::{ToolContext, ToolError, creature};
+use crate::dice::{Advantage, DiceExpr};
+use crate::rules::check::roll_check_with;
+use crate::rules::conditions::{check_modifiers, save_modifiers};
+use crate::rules::{Ability, AdvantageSources, Skill};
+
+/// Arguments of `roll_dice`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RollDiceArgs {
+    /// Dice notation, such as "1d20+5", "2d6 [fire]", "4d6kh3".
+    pub expression: String,
+    /// What the roll is for, as the player will see it.
+    pub reason: Option<String>,
+    /// Roll the leftmost d20 with advantage or disadvantage.
+    pub advantage: Option<Advantage>,
+}
+
+pub(super) fn roll_dice(args: RollDiceArgs, ctx: &mut ToolContext<'_>) -> Result<Value, ToolError> {
+    let expr = DiceExpr::parse(&args.expression)
+        .map_err(|e| ToolError::new(format!("dice expression {:?}: {e}", args.expression)))?;
+    let expr = expr.with_advantage(args.advantage.unwrap_or_default());
+    let roll = expr
+        .roll(ctx.rng)
+        .map_err(|e| ToolError::new(e.to_string()))?;
+    let label = args.reason.unwrap_or_else(|| args.expression.clone());
+    ctx.record_roll(&label, roll.total(), &roll);
+    Ok(json!({ "reason": label, "rolled": roll.to_string(), "total": roll.total() }))
+}
+
+/// Arguments of `roll_skill_check`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SkillCheckArgs {
+    /// The character (or visible monster) making the check: id or name.
+    pub creature: String,
+    /// The skill, such as "perception", "stealth", "athletics".
+    pub skill: Skill,
+    /// The DC to meet or beat (5 very easy, 10 easy, 15 medium, 20 hard, 25 very hard).
+    pub dc: i32,
+    /// Advantage or disadvantage the situation gives (conditions are added by the engine).
+    pub advantage: Option<Advantage>,
+    /// What the check is for.
+    pub reason: Option<String>,
+}
+
+pub(super) fn roll_skill_check(
+    args: SkillCheckArgs,
+    ctx: &mut ToolContext<'_>,
+) -> Result<Value, ToolError> {
+    check_dc(args.dc)?;
+    let who = creature::find(ctx.state, ctx.srd, &args.creature)?;
+    if !who.standing {
+        return Err(ToolError::new(format!(
+            "{} is down and cannot make checks",
+            who.name
+        )));
+    }
+    let needs_sight = matches!(args.skill, Skill::Perception | Skill::Investigation);
+    let (mut sources, auto_fail) = check_modifiers(&who.conditions, needs_sight, false);
+    add_situation(&mut sources, args.advantage);
+    let result = roll_check_with(who.skill(args.skill), args.dc, &sources, auto_fail, ctx.rng);
+    let label = format!("{} {} check", who.name, args.skill);
+    ctx.record_roll(&label, i64::from(result.total), &result);
+    Ok(json!({
+        "creature": who.name,
+        "check": args.skill.name(),
+        "reason": args.reason,
+        "result": result,
+        "advantage_reasons": sources,
+    }))
+}
+
+/// Arguments of `roll_saving_throw`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SavingThrowArgs {
+    /// Who saves: a character or visible monster, id or name.
+    pub creature: String,
+    /// The ability: "strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma".
+    pub ability: Ability,
+    /// The DC.
+    pub dc: i32,
+    /// Advantage or disadvantage the situation gives (conditions are added by the engine).
+    pub advantage: Option<Advantage>,
+    /// What the save is against.
+    pub reason: Option<String>,
+}
+
+pub(super) fn roll_saving_throw(
+    args: SavingThrowArgs,
+    ctx: &mut ToolContext<'_>,
+) -> Result<Value, ToolError> {
+    check_dc(args.dc)?;
+    let who = creature::find(ctx.state, ctx.srd, &args.creature)?;
+    let (mut sources, auto_fail) = save_modifiers(&who.conditions, args.ability);
+    add_situation(&mut sources, args.advantage);
+    let result = roll_check_with(
+        who.save(args.ability),
+        args.dc,
+        &sources,
+        auto_fail,
+        ctx.rng,
+    );
+    let label = format!("{} {} save", who.name, args.ability);
+    ctx.record_roll(&label, i64::from(result.total), &result);
+    Ok(json!({
+        "creature": who.name,
+        "save": args.ability.name(),
+        "reason": args.reason,
+        "result": result,
+        "advantage_reasons": sources,
+    }))
+}
+
+pub(super) fn add_situation(sources: &mut AdvantageSources, advantage: Option<Advantage>) {
+    sources.add(advantage.unwrap_or_default(), "the situation");
+}
+
+pub(super) fn check_dc(dc: i32) -> Result<(), ToolError> {
+    if (1..=30).contains(&dc) {
+        Ok(())
+    } else {
+        Err(ToolError::new(format!(
+            "DC {dc} is out of range: DCs run from 1 to 30 (10 easy, 15 medium, 20 hard)"
+        )))
+    }
+}

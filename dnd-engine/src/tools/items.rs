@@ -1,0 +1,307 @@
+//! `use_item`, `check_inventory`, `add_inventory`, `update_inventory`.
+//!
+//! Items come from somewhere: loot that lies where the party is (moved with `LootTaken`), or,
+//! within a small per-turn allowance, from the story (a purchase, a reward). Anything beyond the
+//! allowance is refused, so a model cannot conjure a bag of holding full of potions.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::{ToolContext, ToolError};
+use crate::dice::DiceExpr;
+use crate::state::{Change, Character, ItemStack, Target};
+
+/// The name under which adventures leave coins lying about; taken coins go to the purse.
+pub(super) const GOLD_ITEM: &str = "Gold pieces";
+
+/// Healing potions the engine resolves, and their dice.
+const POTIONS: [(&str, &str); 4] = [
+    ("potion of healing", "2d4+2"),
+    ("potion of greater healing", "4d4+4"),
+    ("potion of superior healing", "8d4+8"),
+    ("potion of supreme healing", "10d4+20"),
+];
+
+fn character<'a>(ctx: &'a ToolContext<'_>, name: &str) -> Result<&'a Character, ToolError> {
+    ctx.state.character(name).ok_or_else(|| {
+        ToolError::new(format!(
+            "no character {name:?}; valid: {}",
+            ctx.state.character_ids().join(", ")
+        ))
+    })
+}
+
+/// Arguments of `use_item`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UseItemArgs {
+    /// Who uses it: a character id or name.
+    pub character: String,
+    /// The item, as named in the inventory.
+    pub item: String,
+    /// Who it is used on (a potion fed to a friend); null for the user.
+    pub target: Option<String>,
+}
+
+pub(super) fn use_item(args: UseItemArgs, ctx: &mut ToolContext<'_>) -> Result<Value, ToolError> {
+    let user = character(ctx, &args.character)?.clone();
+    let Some(stack) = user
+        .inventory
+        .iter()
+        .find(|s| s.name.eq_ignore_ascii_case(&args.item))
+    else {
+        let have: Vec<&str> = user.inventory.iter().map(|s| s.name.as_str()).collect();
+        return Err(ToolError::new(format!(
+            "{} has no {:?}; the inventory holds: {}",
+            user.name,
+            args.item,
+            have.join(", ")
+        )));
+    };
+    let lower = stack.name.to_ascii_lowercase();
+    if let Some((_, dice)) = POTIONS.iter().find(|(name, _)| *name == lower) {
+        let target_name = args.target.as_deref().unwrap_or(&user.id);
+        let target = character(ctx, target_name)?.clone();
+        if target.dead {
+            return Err(ToolError::new(format!(
+                "{} is dead; a potion cannot help",
+                target.name
+            )));
+        }
+        let roll = DiceExpr::parse(dice)
+            .and_then(|e| e.roll(ctx.rng))
+            .map_err(|e| ToolError::new(e.to_string()))?;
+        ctx.record_roll(
+            format!("{} heals {}", stack.name, target.name),
+            roll.total(),
+            &roll,
+        );
+        let amount = roll.total().max(0) as u32;
+        ctx.commit(vec![
+            Change::ItemRemoved {
+                character: user.id.clone(),
+                item: stack.name.clone(),
+                quantity: 1,
+            },
+            Change::Heal {
+                target: Target::Character(target.id.clone()),
+                amount,
+            },
+        ])?;
+        let after = character(ctx, &target.id)?;
+        return Ok(
+            json!({ "used": stack.name, "on": target.name, "rolled": roll.to_string(), "healed_up_to": amount, "hp": format!("{}/{}", after.hp.current, after.hp.max) }),
+        );
+    }
+    let here = ctx
+        .state
+        .party_location()
+        .ok_or_else(|| ToolError::new("the party is nowhere"))?;
+    let lock = here.exits.iter().find(|e| {
+        e.locked
+            && e.key
+                .as_deref()
+                .is_some_and(|k| k.eq_ignore_ascii_case(&stack.name))
+    });
+    if let Some(exit) = lock {
+        let (location, direction) = (here.id.clone(), exit.direction.clone());
+        ctx.commit(vec![Change::ExitUnlocked {
+            location,
+            direction: direction.clone(),
+        }])?;
+        return Ok(json!({ "used": stack.name, "unlocked_exit": direction }));
+    }
+    Ok(json!({
+        "used": stack.name,
+        "effect": "none the engine resolves; narrate it, and use other tools for any roll or change it causes",
+        "note": stack.note,
+    }))
+}
+
+/// Arguments of `check_inventory`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InventoryArgs {
+    /// Whose inventory: a character id or name.
+    pub character: String,
+}
+
+pub(super) fn check_inventory(
+    args: InventoryArgs,
+    ctx: &mut ToolContext<'_>,
+) -> Result<Value, ToolError> {
+    let c = character(ctx, &args.character)?;
+    Ok(json!({ "character": c.name, "items": c.inventory, "gold": c.gold }))
+}
+
+/// Arguments of `add_inventory`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AddItemArgs {
+    /// Who receives it: a character id or name.
+    pub character: String,
+    /// The item's name.
+    pub item: String,
+    /// How many (at least 1).
+    pub quantity: u32,
+    /// Where it is taken from: the id of a found feature where the party is, "floor" for loot
+    /// lying in the open, or null to look in both (and, failing that, to grant it from the story,
+    /// within the per-turn allowance).
+    pub from: Option<String>,
+}
+
+pub(super) fn add_inventory(
+    args: AddItemArgs,
+    ctx: &mut ToolContext<'_>,
+) -> Result<Value, ToolError> {
+    give(
+        ctx,
+        &args.character,
+        &args.item,
+        args.quantity,
+        args.from.as_deref(),
+    )
+}
+
+fn give(
+    ctx: &mut ToolContext<'_>,
+    who: &str,
+    item: &str,
+    quantity: u32,
+    from: Option<&str>,
+) -> Result<Value, ToolError> {
+    if quantity == 0 {
+        return Err(ToolError::new("quantity must be at least 1"));
+    }
+    let c = character(ctx, who)?.clone();
+    let here = ctx
+        .state
+        .party_location()
+        .ok_or_else(|| ToolError::new("the party is nowhere"))?;
+    let on_floor = here.loot.iter().any(|s| s.name.eq_ignore_ascii_case(item));
+    let in_feature = here
+        .features
+        .iter()
+        .find(|f| f.is_known() && f.loot.iter().any(|s| s.name.eq_ignore_ascii_case(item)))
+        .map(|f| f.id.clone());
+    let source = match from {
+        Some("floor") if on_floor => Some(None),
+        Some("floor") => return Err(ToolError::new(format!("no {item:?} lies in the open here"))),
+        Some(feature) => {
+            let known: Vec<&str> = here
+                .features
+                .iter()
+                .filter(|f| f.is_known())
+                .map(|f| f.id.as_str())
+                .collect();
+            if !known.contains(&feature) {
+                return Err(ToolError::new(format!(
+                    "no found feature {feature:?} here; valid: floor, {}",
+                    known.join(", ")
+                )));
+            }
+            Some(Some(feature.to_owned()))
+        }
+        None if on_floor => Some(None),
+        None => in_feature.map(Some),
+    };
+    let mut changes = Vec::new();
+    let origin = match source {
+        Some(feature) => {
+            changes.push(Change::LootTaken {
+                character: c.id.clone(),
+                feature: feature.clone(),
+                item: item.to_owned(),
+                quantity,
+            });
+            feature.unwrap_or_else(|| "floor".into())
+        }
+        None => {
+            if ctx.log.new_items >= ctx.limits.new_items_per_turn
+                || quantity > ctx.limits.max_new_item_quantity
+            {
+                let loot: Vec<String> = here
+                    .loot
+                    .iter()
+                    .chain(
+                        here.features
+                            .iter()
+                            .filter(|f| f.is_known())
+                            .flat_map(|f| f.loot.iter()),
+                    )
+                    .map(|s| format!("{} ×{}", s.name, s.quantity))
+                    .collect();
+                return Err(ToolError::new(format!(
+                    "{item:?} is not lying here, and items from nowhere are limited to {} a turn of at most {} each; loot here: {}",
+                    ctx.limits.new_items_per_turn,
+                    ctx.limits.max_new_item_quantity,
+                    if loot.is_empty() {
+                        "none".into()
+                    } else {
+                        loot.join(", ")
+                    }
+                )));
+            }
+            changes.push(Change::ItemAdded {
+                character: c.id.clone(),
+                item: ItemStack::new(item, quantity),
+            });
+            "the story".into()
+        }
+    };
+    if item.eq_ignore_ascii_case(GOLD_ITEM) {
+        // Coins go to the purse, not the pack.
+        changes.push(Change::ItemRemoved {
+            character: c.id.clone(),
+            item: GOLD_ITEM.into(),
+            quantity,
+        });
+        changes.push(Change::Gold {
+            character: c.id.clone(),
+            delta: i64::from(quantity),
+        });
+    }
+    ctx.commit(changes)?;
+    if origin == "the story" {
+        ctx.log.new_items += 1;
+    }
+    let after = character(ctx, &c.id)?;
+    Ok(
+        json!({ "character": after.name, "took": item, "quantity": quantity, "from": origin, "now_has": after.item_quantity(item), "gold": after.gold }),
+    )
+}
+
+/// Arguments of `update_inventory`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UpdateItemArgs {
+    /// Whose inventory: a character id or name.
+    pub character: String,
+    /// The item's name.
+    pub item: String,
+    /// How many to add (positive) or remove (negative: used, dropped, given away, sold).
+    pub change: i32,
+}
+
+pub(super) fn update_inventory(
+    args: UpdateItemArgs,
+    ctx: &mut ToolContext<'_>,
+) -> Result<Value, ToolError> {
+    match args.change {
+        0 => Err(ToolError::new("change must not be 0")),
+        n if n > 0 => give(ctx, &args.character, &args.item, n.unsigned_abs(), None),
+        n => {
+            let c = character(ctx, &args.character)?.clone();
+            ctx.commit(vec![Change::ItemRemoved {
+                character: c.id.clone(),
+                item: args.item.clone(),
+                quantity: n.unsigned_abs(),
+            }])?;
+            let after = character(ctx, &c.id)?;
+            Ok(
+                json!({ "character": after.name, "removed": args.item, "quantity": n.unsigned_abs(), "now_has": after.item_quantity(&args.item) }),
+            )
+        }
+    }
+}

@@ -1,0 +1,122 @@
+//! The tools the LLM calls: one typed arguments struct per tool, its strict-mode JSON Schema,
+//! and a handler that runs against the turn's working copy of the state.
+//!
+//! A handler never trusts the model: it parses the arguments into their type, looks up every
+//! name it was given, asks the rules for every number, and turns the outcome into
+//! [`Change`]s that [`ToolContext::commit`] applies all or nothing. What it returns is a plain
+//! JSON value for the model (and the mechanics panel). A bad call (an unknown tool, arguments
+//! that do not parse, an unknown character or item, a slot not left, a move through a wall)
+//! returns a [`ToolError`] whose message says what was wrong and what is valid, and changes
+//! nothing.
+//!
+//! | file | tools |
+//! |---|---|
+//! | `checks.rs` | `roll_dice`, `roll_skill_check`, `roll_saving_throw` |
+//! | `combat.rs` | `roll_attack`, `start_encounter`, `next_turn`, `end_encounter` |
+//! | `spells.rs` | `cast_spell` |
+//! | `items.rs` | `use_item`, `check_inventory`, `add_inventory`, `update_inventory` |
+//! | `sheet.rs` | `get_character_stats`, `update_character`, `update_hp` |
+//! | `world.rs` | `get_room_details`, `move_to`, `get_monster_stats`, `rules_lookup`, `advance_npc_goals`, `get_game_flags`, `set_game_flag`, `log_story_event` |
+
+mod checks;
+mod combat;
+mod creature;
+mod items;
+mod registry;
+pub mod schema;
+mod sheet;
+mod spells;
+mod world;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::dice::GameRng;
+use crate::srd::Srd;
+use crate::state::{Change, GameState};
+use crate::store::RollRecord;
+
+pub use registry::{ToolResult, call_tool, tool_names, tool_specs};
+
+/// Limits on what tools may do in one turn.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolLimits {
+    /// How many items may appear from nowhere (not taken from loot that exists) in one turn.
+    pub new_items_per_turn: u32,
+    /// The largest quantity of one such item.
+    pub max_new_item_quantity: u32,
+}
+
+impl Default for ToolLimits {
+    fn default() -> Self {
+        ToolLimits {
+            new_items_per_turn: 1,
+            max_new_item_quantity: 5,
+        }
+    }
+}
+
+/// What the tools of one turn did, for the turn record.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TurnLog {
+    /// Every change applied, in order.
+    pub changes: Vec<Change>,
+    /// Every roll made.
+    pub rolls: Vec<RollRecord>,
+    /// Items that appeared from nowhere so far this turn.
+    pub new_items: u32,
+}
+
+/// What a handler works with: the turn's working state and everything else it may use.
+pub struct ToolContext<'a> {
+    /// The turn's working copy of the state.
+    pub state: &'a mut GameState,
+    /// Monster, spell and rules data.
+    pub srd: &'a Srd,
+    /// The dice.
+    pub rng: &'a mut GameRng,
+    /// Per-turn limits.
+    pub limits: &'a ToolLimits,
+    /// What this turn has done so far.
+    pub log: &'a mut TurnLog,
+}
+
+impl ToolContext<'_> {
+    /// Applies changes to the working state, all or nothing, and records them.
+    pub fn commit(&mut self, changes: Vec<Change>) -> Result<(), ToolError> {
+        self.state
+            .apply_all(&changes)
+            .map_err(|(_, error)| ToolError::new(error.to_string()))?;
+        self.log.changes.extend(changes);
+        Ok(())
+    }
+
+    /// Records a roll for the mechanics panel.
+    pub fn record_roll(&mut self, label: impl Into<String>, total: i64, detail: &impl Serialize) {
+        self.log.rolls.push(RollRecord {
+            label: label.into(),
+            total,
+            detail: serde_json::to_value(detail).unwrap_or(Value::Null),
+        });
+    }
+}
+
+/// A tool call the engine refused: nothing changed. The message is for the model.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct ToolError {
+    /// What was wrong, and what would be valid.
+    pub message: String,
+}
+
+impl ToolError {
+    /// An error with this message.
+    pub fn new(message: impl Into<String>) -> ToolError {
+        ToolError {
+            message: message.into(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

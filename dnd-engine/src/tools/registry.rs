@@ -1,0 +1,255 @@
+//! The list of tools, their specifications as the LLM sees them, and the one entry point that
+//! runs a call.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::schema::strict_schema_for;
+use super::{ToolContext, ToolError, checks, combat, items, sheet, spells, world};
+use crate::llm::ToolSpec;
+
+/// Arguments of a tool that takes none.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NoArgs {}
+
+/// One tool: its name, what the model is told, its schema, and its handler.
+struct ToolDef {
+    name: &'static str,
+    description: &'static str,
+    schema: fn() -> Value,
+    run: fn(&str, &mut ToolContext<'_>) -> Result<Value, ToolError>,
+}
+
+/// Parses a call's arguments into their type, with an error that lists what is expected.
+fn parse_args<A: serde::de::DeserializeOwned + JsonSchema>(
+    tool: &str,
+    raw: &str,
+) -> Result<A, ToolError> {
+    let raw = if raw.trim().is_empty() { "{}" } else { raw };
+    serde_json::from_str(raw).map_err(|e| {
+        let schema = strict_schema_for::<A>();
+        let fields: Vec<String> = schema
+            .get("properties")
+            .and_then(Value::as_object)
+            .map(|p| p.keys().cloned().collect())
+            .unwrap_or_default();
+        ToolError::new(format!(
+            "the arguments of {tool} do not parse: {e}; expected a JSON object with exactly these fields (null where optional): {}",
+            if fields.is_empty() { "none".to_owned() } else { fields.join(", ") }
+        ))
+    })
+}
+
+macro_rules! tool {
+    ($name:literal, $description:literal, $args:ty, $handler:path) => {
+        ToolDef {
+            name: $name,
+            description: $description,
+            schema: strict_schema_for::<$args>,
+            run: |raw, ctx| $handler(parse_args::<$args>($name, raw)?, ctx),
+        }
+    };
+}
+
+static TOOLS: &[ToolDef] = &[
+    tool!(
+        "roll_dice",
+        "Roll dice in standard notation for anything no other tool covers. Never invent a roll: call this.",
+        checks::RollDiceArgs,
+        checks::roll_dice
+    ),
+    tool!(
+        "roll_skill_check",
+        "Roll a skill check for a character (or visible monster) against a DC; conditions are applied by the engine.",
+        checks::SkillCheckArgs,
+        checks::roll_skill_check
+    ),
+    tool!(
+        "roll_saving_throw",
+        "Roll a saving throw against a DC; conditions are applied by the engine.",
+        checks::SavingThrowArgs,
+        checks::roll_saving_throw
+    ),
+    tool!(
+        "roll_attack",
+        "Make an attack (a monster's whole multiattack by default): to-hit against the target's AC, crits, damage applied.",
+        combat::AttackArgs,
+        combat::roll_attack
+    ),
+    tool!(
+        "cast_spell",
+        "Cast a spell the caster knows: spends the slot, resolves attack or save per target, rolls damage or healing, tracks concentration.",
+        spells::CastSpellArgs,
+        spells::cast_spell
+    ),
+    tool!(
+        "use_item",
+        "Use an item from the inventory: a healing potion heals, a key opens its lock; other items are narrated.",
+        items::UseItemArgs,
+        items::use_item
+    ),
+    tool!(
+        "get_character_stats",
+        "A character's full sheet: abilities, skills, saves, HP, AC, slots, spells, attacks.",
+        sheet::StatsArgs,
+        sheet::get_character_stats
+    ),
+    tool!(
+        "check_inventory",
+        "A character's items and gold.",
+        items::InventoryArgs,
+        items::check_inventory
+    ),
+    tool!(
+        "add_inventory",
+        "Give a character an item: taken from loot where the party is, or (rarely, limited per turn) granted by the story.",
+        items::AddItemArgs,
+        items::add_inventory
+    ),
+    tool!(
+        "update_inventory",
+        "Add (positive) or remove (negative) a quantity of an item: used up, dropped, given, sold.",
+        items::UpdateItemArgs,
+        items::update_inventory
+    ),
+    tool!(
+        "update_character",
+        "Change what the story may change on a character: conditions, temporary HP, concentration, rests.",
+        sheet::UpdateCharacterArgs,
+        sheet::update_character
+    ),
+    tool!(
+        "update_hp",
+        "Apply damage (negative) or healing (positive) not covered by an attack or spell, such as a fall or a trap.",
+        sheet::UpdateHpArgs,
+        sheet::update_hp
+    ),
+    tool!(
+        "get_room_details",
+        "Describe where the party is: exits, what they have found, who is here. Hidden things appear only once found.",
+        world::RoomArgs,
+        world::get_room_details
+    ),
+    tool!(
+        "move_to",
+        "Move the party through an open exit of the current room.",
+        world::MoveArgs,
+        world::move_to
+    ),
+    tool!(
+        "get_monster_stats",
+        "The stat block of a monster the party has seen.",
+        world::MonsterArgs,
+        world::get_monster_stats
+    ),
+    tool!(
+        "rules_lookup",
+        "Look up a rules topic, condition or spell.",
+        world::RulesArgs,
+        world::rules_lookup
+    ),
+    tool!(
+        "start_encounter",
+        "Start a fight: rolls initiative; monsters whose turn comes first act at once.",
+        combat::StartEncounterArgs,
+        combat::start_encounter
+    ),
+    tool!(
+        "next_turn",
+        "End the current turn in a fight: monsters act on their turns until it is a character's turn.",
+        NoArgs,
+        combat::next_turn
+    ),
+    tool!(
+        "end_encounter",
+        "End the fight once it is decided.",
+        NoArgs,
+        combat::end_encounter
+    ),
+    tool!(
+        "advance_npc_goals",
+        "Move an NPC to the next step of its goal, or advance every NPC whose trigger has happened.",
+        world::NpcGoalArgs,
+        world::advance_npc_goals
+    ),
+    tool!(
+        "get_game_flags",
+        "The world flags the story has set.",
+        NoArgs,
+        world::get_game_flags
+    ),
+    tool!(
+        "set_game_flag",
+        "Set a world flag when something that matters later happens.",
+        world::SetFlagArgs,
+        world::set_game_flag
+    ),
+    tool!(
+        "log_story_event",
+        "Record something the story must remember: a death, a promise, a name, a discovery.",
+        world::StoryArgs,
+        world::log_story_event
+    ),
+];
+
+/// The name of every tool, in the order the LLM sees them.
+pub fn tool_names() -> Vec<&'static str> {
+    TOOLS.iter().map(|t| t.name).collect()
+}
+
+/// Every tool as the LLM sees it: name, description and strict-mode argument schema.
+pub fn tool_specs() -> Vec<ToolSpec> {
+    TOOLS
+        .iter()
+        .map(|t| ToolSpec::new(t.name, t.description, (t.schema)()))
+        .collect()
+}
+
+/// What a tool call gave back.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolResult {
+    /// Whether it succeeded (and applied its changes).
+    pub ok: bool,
+    /// The result for the model: the tool's value, or `{"error": "..."}`.
+    pub content: Value,
+}
+
+impl ToolResult {
+    /// The content as the text of a tool message.
+    pub fn to_text(&self) -> String {
+        self.content.to_string()
+    }
+}
+
+/// Runs one tool call. An unknown tool, arguments that do not parse, or a call the rules refuse
+/// give `ok: false` with a message for the model, and leave the state and the turn log exactly
+/// as they were.
+pub fn call_tool(name: &str, arguments: &str, ctx: &mut ToolContext<'_>) -> ToolResult {
+    let Some(tool) = TOOLS.iter().find(|t| t.name == name) else {
+        return ToolResult {
+            ok: false,
+            content: serde_json::json!({ "error": format!("there is no tool {name:?}; the tools are: {}", tool_names().join(", ")) }),
+        };
+    };
+    let saved_state = ctx.state.clone();
+    let (changes, rolls, new_items) = (
+        ctx.log.changes.len(),
+        ctx.log.rolls.len(),
+        ctx.log.new_items,
+    );
+    match (tool.run)(arguments, ctx) {
+        Ok(content) => ToolResult { ok: true, content },
+        Err(error) => {
+            *ctx.state = saved_state;
+            ctx.log.changes.truncate(changes);
+            ctx.log.rolls.truncate(rolls);
+            ctx.log.new_items = new_items;
+            ToolResult {
+                ok: false,
+                content: serde_json::json!({ "error": error.message }),
+            }
+        }
+    }
+}

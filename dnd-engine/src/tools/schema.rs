@@ -1,0 +1,114 @@
+//! JSON Schemas for tool arguments, generated from the argument types and made fit for OpenAI's
+//! strict mode.
+//!
+//! Strict mode (structured outputs) accepts a subset of JSON Schema: every object lists all its
+//! properties as `required` and sets `additionalProperties: false`; an optional field is a
+//! required one that may be `null`. Schemars already writes `Option<T>` as "T or null"; this
+//! module inlines every definition (some servers refuse `$ref`), marks every property required,
+//! closes every object, and drops the keywords strict mode rejects (`format`, `default`,
+//! numeric bounds on integers, `$schema`, `title`).
+
+use schemars::JsonSchema;
+use schemars::generate::SchemaSettings;
+use serde_json::{Map, Value};
+
+/// The strict-mode JSON Schema of `T`.
+pub fn strict_schema_for<T: JsonSchema>() -> Value {
+    let settings = SchemaSettings::draft2020_12().with(|s| s.inline_subschemas = true);
+    let schema = settings.into_generator().into_root_schema_for::<T>();
+    let mut value = serde_json::to_value(schema).unwrap_or_else(|_| Value::Object(Map::new()));
+    strictify(&mut value);
+    if let Value::Object(map) = &mut value {
+        // The root's doc comment ("Arguments of `x`") only costs tokens: the tool has its own.
+        map.remove("description");
+    }
+    value
+}
+
+/// Rewrites a schema in place for strict mode (see the module docs).
+pub fn strictify(schema: &mut Value) {
+    let Value::Object(map) = schema else {
+        return;
+    };
+    for key in [
+        "$schema", "title", "format", "default", "minimum", "maximum", "$defs",
+    ] {
+        map.remove(key);
+    }
+    if let Some(Value::Array(variants)) = map.remove("oneOf") {
+        // Strict mode has no `oneOf`; an enum whose variants carry docs comes out as a `oneOf`
+        // of `const`s, which is a plain `enum`; anything else becomes an `anyOf`.
+        let consts: Option<Vec<Value>> = variants.iter().map(|v| v.get("const").cloned()).collect();
+        match consts {
+            Some(values) if values.iter().all(Value::is_string) => {
+                map.insert("type".into(), Value::String("string".into()));
+                map.insert("enum".into(), Value::Array(values));
+            }
+            _ => {
+                map.insert("anyOf".into(), Value::Array(variants));
+            }
+        }
+    }
+    if let Some(Value::Object(props)) = map.get_mut("properties") {
+        // The values of `properties` are schemas; its keys are field names, kept as they are.
+        props.values_mut().for_each(strictify);
+    }
+    if map.get("type") == Some(&Value::String("object".into())) || map.contains_key("properties") {
+        let names: Vec<Value> = map
+            .get("properties")
+            .and_then(Value::as_object)
+            .map(|p| p.keys().cloned().map(Value::String).collect())
+            .unwrap_or_default();
+        map.insert("required".into(), Value::Array(names));
+        map.insert("additionalProperties".into(), Value::Bool(false));
+        map.entry("properties")
+            .or_insert_with(|| Value::Object(Map::new()));
+    }
+    for key in ["items", "not"] {
+        if let Some(child) = map.get_mut(key) {
+            strictify(child);
+        }
+    }
+    for key in ["anyOf", "allOf", "prefixItems"] {
+        if let Some(Value::Array(children)) = map.get_mut(key) {
+            children.iter_mut().for_each(strictify);
+        }
+    }
+}
+
+/// Whether a schema satisfies strict mode's structural rules (used by the tests of every tool).
+pub fn violations(value: &Value, path: &str, out: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            if let Some(props) = map.get("properties").and_then(Value::as_object) {
+                let required: Vec<&str> = map
+                    .get("required")
+                    .and_then(Value::as_array)
+                    .map(|r| r.iter().filter_map(Value::as_str).collect())
+                    .unwrap_or_default();
+                for name in props.keys() {
+                    if !required.contains(&name.as_str()) {
+                        out.push(format!("{path}: property {name} is not required"));
+                    }
+                }
+                if map.get("additionalProperties") != Some(&Value::Bool(false)) {
+                    out.push(format!("{path}: additionalProperties is not false"));
+                }
+            }
+            for key in ["$ref", "format", "default"] {
+                if map.contains_key(key) {
+                    out.push(format!("{path}: has {key}"));
+                }
+            }
+            for (key, child) in map {
+                violations(child, &format!("{path}/{key}"), out);
+            }
+        }
+        Value::Array(items) => {
+            for (i, child) in items.iter().enumerate() {
+                violations(child, &format!("{path}/{i}"), out);
+            }
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,302 @@
+use serde_json::json;
+
+use super::*;
+use crate::adventure::Adventure;
+use crate::dice::seeded_rng;
+use crate::state::GameState;
+
+struct Table {
+    state: GameState,
+    rng: GameRng,
+    limits: ToolLimits,
+    log: TurnLog,
+}
+
+impl Table {
+    fn new(party: &[&str]) -> Table {
+        Table {
+            state: Adventure::built_in().new_game(party).unwrap(),
+            rng: seeded_rng(1),
+            limits: ToolLimits::default(),
+            log: TurnLog::default(),
+        }
+    }
+
+    fn call(&mut self, name: &str, args: serde_json::Value) -> ToolResult {
+        let mut ctx = ToolContext {
+            state: &mut self.state,
+            srd: Srd::bundled(),
+            rng: &mut self.rng,
+            limits: &self.limits,
+            log: &mut self.log,
+        };
+        call_tool(name, &args.to_string(), &mut ctx)
+    }
+
+    fn ok(&mut self, name: &str, args: serde_json::Value) -> serde_json::Value {
+        let r = self.call(name, args);
+        assert!(r.ok, "{name} failed: {}", r.content);
+        r.content
+    }
+
+    /// Calls a tool that must fail, checks nothing changed, and returns the error message.
+    fn refused(&mut self, name: &str, args: serde_json::Value) -> String {
+        let before = (self.state.clone(), self.log.clone());
+        let r = self.call(name, args);
+        assert!(!r.ok, "{name} should have failed: {}", r.content);
+        assert_eq!(
+            (self.state.clone(), self.log.clone()),
+            before,
+            "{name} changed something while failing"
+        );
+        r.content["error"].as_str().unwrap().to_owned()
+    }
+}
+
+#[test]
+fn every_schema_is_strict_and_parses_its_own_example() {
+    let specs = tool_specs();
+    assert_eq!(specs.len(), 23);
+    for spec in &specs {
+        let mut problems = Vec::new();
+        schema::violations(&spec.parameters, &spec.name, &mut problems);
+        assert!(problems.is_empty(), "{problems:?}\n{}", spec.parameters);
+        assert_eq!(spec.parameters["type"], "object", "{}", spec.name);
+    }
+}
+
+#[test]
+fn bad_calls_change_nothing_and_say_what_is_valid() {
+    let mut t = Table::new(&["kraven"]);
+    let e = t.refused("teleport", json!({}));
+    assert!(
+        e.contains("there is no tool") && e.contains("move_to"),
+        "{e}"
+    );
+    let e = t.refused("roll_dice", json!({"expr": "1d20"}));
+    assert!(
+        e.contains("do not parse") && e.contains("advantage, expression, reason"),
+        "{e}"
+    );
+    let e = t.refused("roll_skill_check", json!({"creature": "kraven", "skill": "juggling", "dc": 10, "advantage": null, "reason": null}));
+    assert!(e.contains("unknown variant"), "{e}");
+    let e = t.refused(
+        "roll_skill_check",
+        json!({"creature": "bob", "skill": "stealth", "dc": 10, "advantage": null, "reason": null}),
+    );
+    assert!(e.contains("valid: kraven"), "{e}");
+    let e = t.refused(
+        "roll_dice",
+        json!({"expression": "1d0", "reason": null, "advantage": null}),
+    );
+    assert!(e.contains("at least 1 side"), "{e}");
+    let e = t.refused("move_to", json!({"exit": "north"}));
+    assert!(e.contains("valid: east"), "{e}");
+    let e = t.refused(
+        "update_hp",
+        json!({"target": "kraven", "amount": 5, "damage_type": null, "reason": null}),
+    );
+    assert!(e.contains("heal at most 0"), "{e}");
+    let e = t.refused(
+        "use_item",
+        json!({"character": "kraven", "item": "Wand of Wishes", "target": null}),
+    );
+    assert!(e.contains("inventory holds"), "{e}");
+    // The hidden climber's potion cannot be taken before the climber is found.
+    let e = t.refused("add_inventory", json!({"character": "kraven", "item": "Potion of Healing", "quantity": 1, "from": "frozen-climber"}));
+    assert!(e.contains("no found feature"), "{e}");
+    // Attacking what has not been seen: the harpy is unknown until the party looks.
+    let e = t.refused(
+        "roll_attack",
+        json!({"attacker": "kraven", "target": "frost-harpy", "attack": null, "advantage": null}),
+    );
+    assert!(e.contains("no character or visible monster"), "{e}");
+}
+
+#[test]
+fn items_from_nowhere_are_limited_per_turn() {
+    let mut t = Table::new(&["kraven"]);
+    t.ok(
+        "add_inventory",
+        json!({"character": "kraven", "item": "Lucky Coin", "quantity": 1, "from": null}),
+    );
+    let e = t.refused(
+        "add_inventory",
+        json!({"character": "kraven", "item": "Another Coin", "quantity": 1, "from": null}),
+    );
+    assert!(e.contains("limited to 1 a turn"), "{e}");
+    // Loot that lies here is not limited, and coins go to the purse.
+    let gold = t.state.character("kraven").unwrap().gold;
+    let r = t.ok("add_inventory", json!({"character": "kraven", "item": "Gold pieces", "quantity": 14, "from": "harpy-spire"}));
+    assert_eq!(r["gold"], gold + 14);
+    assert_eq!(
+        t.state
+            .character("kraven")
+            .unwrap()
+            .item_quantity("Gold pieces"),
+        0
+    );
+}
+
+#[test]
+fn a_fight_with_the_frost_harpy() {
+    let mut t = Table::new(&["kraven"]);
+    let start = t.ok("start_encounter", json!({"monsters": null}));
+    assert_eq!(start["order"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        t.state.encounter.as_ref().unwrap().current(),
+        Some("kraven"),
+        "monsters acted until Kraven's turn"
+    );
+    let mut rounds = 0;
+    while t.state.monster("frost-harpy").unwrap().is_alive()
+        && t.state.character("kraven").unwrap().hp.current > 0
+    {
+        let r = t.ok("roll_attack", json!({"attacker": "kraven", "target": "frost-harpy", "attack": null, "advantage": null}));
+        assert_eq!(r["attacks"].as_array().unwrap().len(), 1);
+        if !t.state.monster("frost-harpy").unwrap().is_alive() {
+            break;
+        }
+        let next = t.ok("next_turn", json!({}));
+        assert!(next["monster_turns"].is_array());
+        rounds += 1;
+        assert!(rounds < 50);
+    }
+    let harpy_hp = t.state.monster("frost-harpy").unwrap().hp.current;
+    let kraven_hp = t.state.character("kraven").unwrap().hp.current;
+    assert!(harpy_hp == 0 || kraven_hp == 0);
+    // Every point of damage is in the log as a change, and the rolls are recorded.
+    let damage: u32 = t
+        .log
+        .changes
+        .iter()
+        .filter_map(|c| match c {
+            Change::Damage {
+                target: crate::state::Target::Monster(_),
+                amount,
+                ..
+            } => Some(*amount),
+            _ => None,
+        })
+        .sum();
+    assert_eq!(damage.min(30), 30 - harpy_hp);
+    assert!(t.log.rolls.len() >= 3);
+    if harpy_hp == 0 {
+        assert!(
+            t.state.story.iter().any(|e| e.text.contains("Frost Harpy")),
+            "{:?}",
+            t.state.story
+        );
+        t.ok("end_encounter", json!({}));
+        assert!(t.state.encounter.is_none());
+    }
+}
+
+#[test]
+fn spells_spend_slots_and_refuse_when_none_are_left() {
+    let mut t = Table::new(&["isolde"]);
+    t.ok("start_encounter", json!({"monsters": null}));
+    let before = t
+        .state
+        .character("isolde")
+        .unwrap()
+        .spell_slots
+        .available(1);
+    let r = t.ok("cast_spell", json!({"caster": "isolde", "spell": "Magic Missile", "slot_level": null, "targets": ["frost-harpy"]}));
+    assert_eq!(
+        r["effects"].as_array().unwrap().len(),
+        3,
+        "three darts at 1st level"
+    );
+    assert_eq!(
+        t.state
+            .character("isolde")
+            .unwrap()
+            .spell_slots
+            .available(1),
+        before - 1
+    );
+    while t
+        .state
+        .character("isolde")
+        .unwrap()
+        .spell_slots
+        .available(1)
+        > 0
+    {
+        t.ok(
+            "cast_spell",
+            json!({"caster": "isolde", "spell": "Shield", "slot_level": 1, "targets": []}),
+        );
+    }
+    let e = t.refused("cast_spell", json!({"caster": "isolde", "spell": "Magic Missile", "slot_level": 1, "targets": ["frost-harpy"]}));
+    assert!(e.contains("no level-1 slot left"), "{e}");
+    let e = t.refused("cast_spell", json!({"caster": "isolde", "spell": "Fireball", "slot_level": null, "targets": ["frost-harpy"]}));
+    assert!(e.contains("does not know Fireball"), "{e}");
+    let e = t.refused("cast_spell", json!({"caster": "isolde", "spell": "Fire Blot", "slot_level": null, "targets": ["frost-harpy"]}));
+    assert!(e.contains("did you mean Fire Bolt"), "{e}");
+}
+
+#[test]
+fn healing_potions_and_hidden_loot() {
+    let mut t = Table::new(&["kraven"]);
+    t.ok(
+        "update_hp",
+        json!({"target": "kraven", "amount": -10, "damage_type": "cold", "reason": "a fall"}),
+    );
+    assert_eq!(t.state.character("kraven").unwrap().hp.current, 18);
+    let r = t.ok(
+        "use_item",
+        json!({"character": "kraven", "item": "potion of healing", "target": null}),
+    );
+    assert!(
+        r["hp"]
+            .as_str()
+            .unwrap()
+            .starts_with(|c: char| c.is_ascii_digit())
+    );
+    assert_eq!(
+        t.state
+            .character("kraven")
+            .unwrap()
+            .item_quantity("Potion of Healing"),
+        0
+    );
+    t.state
+        .apply(&Change::FeatureFound {
+            location: "ice-chasm".into(),
+            feature: "frozen-climber".into(),
+        })
+        .unwrap();
+    let r = t.ok(
+        "add_inventory",
+        json!({"character": "kraven", "item": "Potion of Healing", "quantity": 1, "from": null}),
+    );
+    assert_eq!(r["from"], "frozen-climber");
+}
+
+#[test]
+fn rooms_and_rules() {
+    let mut t = Table::new(&["kraven"]);
+    let room = t.ok("get_room_details", json!({"detail": null}));
+    let text = room.to_string();
+    assert!(
+        !text.contains("frozen-climber"),
+        "hidden feature leaked: {text}"
+    );
+    let rule = t.ok("rules_lookup", json!({"topic": "grapple"}));
+    assert_eq!(rule["rule"]["name"], "Grappling");
+    let e = t.refused("rules_lookup", json!({"topic": "grapling"}));
+    assert!(e.contains("did you mean"), "{e}");
+    t.ok(
+        "set_game_flag",
+        json!({"key": "riddle_answered", "value": true}),
+    );
+    let advanced = t.ok("advance_npc_goals", json!({"npc": null}));
+    assert!(
+        !advanced["advanced"].as_array().unwrap().is_empty(),
+        "{advanced}"
+    );
+    let moved = t.ok("move_to", json!({"exit": "east"}));
+    assert_eq!(moved["id"], "hall-of-echoes");
+}

@@ -1,0 +1,296 @@
+//! `get_room_details`, `move_to`, `get_monster_stats`, `rules_lookup`, `advance_npc_goals`,
+//! `get_game_flags`, `set_game_flag`, `log_story_event`.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::registry::NoArgs;
+use super::{ToolContext, ToolError};
+use crate::state::{Change, StoryEvent, StoryKind};
+
+/// How much of a room to describe.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Detail {
+    /// Title, one line, exits, what is known to be here.
+    Overview,
+    /// Everything known: the full description and each found feature's description.
+    Full,
+}
+
+/// Arguments of `get_room_details`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RoomArgs {
+    /// Overview or full; null for overview.
+    pub detail: Option<Detail>,
+}
+
+pub(super) fn get_room_details(
+    args: RoomArgs,
+    ctx: &mut ToolContext<'_>,
+) -> Result<Value, ToolError> {
+    let room = ctx
+        .state
+        .party_location()
+        .ok_or_else(|| ToolError::new("the party is nowhere"))?;
+    let full = args.detail == Some(Detail::Full);
+    let features: Vec<Value> = room
+        .features
+        .iter()
+        .filter(|f| f.is_known())
+        .map(|f| {
+            if full {
+                json!({ "id": f.id, "name": f.name, "description": f.description, "loot": f.loot })
+            } else {
+                json!({ "id": f.id, "name": f.name })
+            }
+        })
+        .collect();
+    let exits: Vec<Value> = room
+        .exits
+        .iter()
+        .filter(|e| !e.hidden)
+        .map(|e| json!({ "direction": e.direction, "to": e.to, "locked": e.locked }))
+        .collect();
+    let monsters: Vec<Value> = ctx
+        .state
+        .monsters
+        .iter()
+        .filter(|m| m.location == room.id && m.revealed)
+        .map(|m| json!({ "id": m.id, "name": m.name, "alive": m.is_alive(), "hostile": m.hostile }))
+        .collect();
+    let npcs: Vec<Value> = ctx
+        .state
+        .npcs
+        .iter()
+        .filter(|n| n.location == room.id)
+        .map(|n| json!({ "id": n.id, "name": n.name, "description": n.description, "disposition": n.disposition }))
+        .collect();
+    Ok(json!({
+        "id": room.id,
+        "title": room.title,
+        "description": if full { &room.description } else { &room.short_description },
+        "exits": exits,
+        "features": features,
+        "loot": room.loot,
+        "monsters": monsters,
+        "npcs": npcs,
+    }))
+}
+
+/// Arguments of `move_to`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MoveArgs {
+    /// The exit's direction ("north", "east") or the id of the room it leads to.
+    pub exit: String,
+}
+
+pub(super) fn move_to(args: MoveArgs, ctx: &mut ToolContext<'_>) -> Result<Value, ToolError> {
+    if ctx.state.encounter.is_some() {
+        return Err(ToolError::new(
+            "the party is in a fight: end_encounter first (or flee with a check)",
+        ));
+    }
+    ctx.commit(vec![
+        Change::PartyMoved {
+            exit: args.exit.clone(),
+        },
+        Change::TimeAdvanced { minutes: 10 },
+    ])?;
+    let here = ctx
+        .state
+        .party_location()
+        .map(|l| l.id.clone())
+        .unwrap_or_default();
+    // Whoever stands in the open is seen on arrival.
+    let seen: Vec<Change> = ctx
+        .state
+        .monsters
+        .iter()
+        .filter(|m| m.location == here && !m.revealed && m.is_alive())
+        .map(|m| Change::MonsterRevealed {
+            monster: m.id.clone(),
+        })
+        .collect();
+    ctx.commit(seen)?;
+    get_room_details(
+        RoomArgs {
+            detail: Some(Detail::Full),
+        },
+        ctx,
+    )
+}
+
+/// Arguments of `get_monster_stats`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MonsterArgs {
+    /// A monster the party has seen: id or name.
+    pub monster: String,
+}
+
+pub(super) fn get_monster_stats(
+    args: MonsterArgs,
+    ctx: &mut ToolContext<'_>,
+) -> Result<Value, ToolError> {
+    let m = ctx
+        .state
+        .monster(&args.monster)
+        .filter(|m| m.revealed)
+        .ok_or_else(|| {
+            let seen: Vec<&str> = ctx
+                .state
+                .monsters
+                .iter()
+                .filter(|m| m.revealed)
+                .map(|m| m.id.as_str())
+                .collect();
+            ToolError::new(format!(
+                "no monster {:?} the party has seen; seen: {}",
+                args.monster,
+                seen.join(", ")
+            ))
+        })?;
+    let template = ctx
+        .srd
+        .monster(&m.template)
+        .map_err(|e| ToolError::new(e.to_string()))?;
+    Ok(json!({
+        "id": m.id, "name": m.name, "hp": m.hp, "armor_class": m.armor_class, "conditions": m.conditions,
+        "stat_block": template,
+    }))
+}
+
+/// Arguments of `rules_lookup`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RulesArgs {
+    /// A rules topic ("grappling", "cover"), a condition ("prone") or a spell ("fireball").
+    pub topic: String,
+}
+
+pub(super) fn rules_lookup(args: RulesArgs, ctx: &mut ToolContext<'_>) -> Result<Value, ToolError> {
+    let srd = ctx.srd;
+    if let Ok(rule) = srd.rule(&args.topic) {
+        return Ok(json!({ "rule": rule }));
+    }
+    if let Ok(condition) = srd.condition(&args.topic) {
+        return Ok(json!({ "condition": condition }));
+    }
+    if let Ok(spell) = srd.spell(&args.topic) {
+        return Ok(json!({ "spell": spell }));
+    }
+    Err(ToolError::new(
+        srd.rule(&args.topic)
+            .err()
+            .map_or_else(|| "not found".into(), |e| e.to_string()),
+    ))
+}
+
+/// Arguments of `advance_npc_goals`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NpcGoalArgs {
+    /// The NPC to move to its next goal step; null to advance every NPC whose current step's
+    /// trigger flag is set.
+    pub npc: Option<String>,
+}
+
+pub(super) fn advance_npc_goals(
+    args: NpcGoalArgs,
+    ctx: &mut ToolContext<'_>,
+) -> Result<Value, ToolError> {
+    let changes: Vec<Change> = match &args.npc {
+        Some(name) => {
+            let npc = ctx.state.npc(name).ok_or_else(|| {
+                let ids: Vec<&str> = ctx.state.npcs.iter().map(|n| n.id.as_str()).collect();
+                ToolError::new(format!("no NPC {name:?}; valid: {}", ids.join(", ")))
+            })?;
+            vec![Change::NpcGoalAdvanced {
+                npc: npc.id.clone(),
+            }]
+        }
+        None => crate::state::triggered_goal_steps(ctx.state),
+    };
+    ctx.commit(changes.clone())?;
+    let advanced: Vec<Value> = changes
+        .iter()
+        .filter_map(|c| match c {
+            Change::NpcGoalAdvanced { npc } => ctx.state.npc(npc),
+            _ => None,
+        })
+        .map(|n| json!({ "npc": n.name, "now": n.goal_steps.get(n.current_step).map(|s| &s.description), "goal_done": n.current_step >= n.goal_steps.len() }))
+        .collect();
+    Ok(json!({ "advanced": advanced }))
+}
+
+pub(super) fn get_game_flags(_args: NoArgs, ctx: &mut ToolContext<'_>) -> Result<Value, ToolError> {
+    Ok(json!({ "flags": ctx.state.flags }))
+}
+
+/// A flag's value.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum FlagValue {
+    /// true or false.
+    Bool(bool),
+    /// A number.
+    Number(f64),
+    /// A short text.
+    Text(String),
+}
+
+/// Arguments of `set_game_flag`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SetFlagArgs {
+    /// The flag's name, in snake_case ("harpy_defeated").
+    pub key: String,
+    /// Its value.
+    pub value: FlagValue,
+}
+
+pub(super) fn set_game_flag(
+    args: SetFlagArgs,
+    ctx: &mut ToolContext<'_>,
+) -> Result<Value, ToolError> {
+    let value = match args.value {
+        FlagValue::Bool(b) => json!(b),
+        FlagValue::Number(n) => json!(n),
+        FlagValue::Text(t) => json!(t),
+    };
+    ctx.commit(vec![Change::FlagSet {
+        key: args.key.clone(),
+        value: value.clone(),
+    }])?;
+    Ok(json!({ "set": args.key, "value": value }))
+}
+
+/// Arguments of `log_story_event`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StoryArgs {
+    /// What kind of event: discovery, combat, death, social, promise, quest, loot, other.
+    pub kind: StoryKind,
+    /// What happened, in one sentence.
+    pub text: String,
+}
+
+pub(super) fn log_story_event(
+    args: StoryArgs,
+    ctx: &mut ToolContext<'_>,
+) -> Result<Value, ToolError> {
+    if args.text.trim().is_empty() {
+        return Err(ToolError::new("text must say what happened"));
+    }
+    let event = StoryEvent {
+        turn: ctx.state.turn + 1,
+        kind: args.kind,
+        text: args.text,
+    };
+    ctx.commit(vec![Change::StoryLogged { event }])?;
+    Ok(json!({ "logged": true }))
+}
