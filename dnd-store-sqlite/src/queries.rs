@@ -1,0 +1,295 @@
+//! The store's operations as blocking functions on a connection, one transaction each.
+//!
+//! Every value reaches SQL as a bound parameter; the SQL text is constant. Reads that look at
+//! more than one statement run in one (deferred) transaction so they see one snapshot; writes
+//! take the write lock first (`BEGIN IMMEDIATE`), so a read-modify-write can never interleave
+//! with another connection's.
+
+use dnd_engine::state::{GameState, StoryEvent};
+use dnd_engine::store::{CampaignId, CampaignInfo, HistoryEntry, Page, StoreError, TurnRecord};
+use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
+use serde::Deserialize;
+
+use crate::error::{At, decode, encode, out_of_range};
+
+/// The row key of a campaign id: its decimal integer, written the way the store writes it
+/// (no sign, no leading zeros), so that every id names at most one campaign, as in
+/// `MemoryStore`. Anything else names no campaign.
+fn key(id: &CampaignId) -> Result<i64, StoreError> {
+    match id.0.parse::<i64>() {
+        Ok(n) if n > 0 && n.to_string() == id.0 => Ok(n),
+        _ => Err(StoreError::NotFound(id.clone())),
+    }
+}
+
+/// A stored turn number as `u64`.
+fn turn_number(place: &str, turn: i64) -> Result<u64, StoreError> {
+    u64::try_from(turn).map_err(|_| out_of_range(place, "turn number", turn))
+}
+
+/// A page as SQL's `LIMIT` and `OFFSET` (a `usize` past `i64::MAX` means "all", "past the end").
+fn limit_offset(page: Page) -> (i64, i64) {
+    (
+        i64::try_from(page.limit).unwrap_or(i64::MAX),
+        i64::try_from(page.offset).unwrap_or(i64::MAX),
+    )
+}
+
+fn write<'c>(conn: &'c mut Connection, place: &str) -> Result<Transaction<'c>, StoreError> {
+    conn.transaction_with_behavior(TransactionBehavior::Immediate)
+        .at(place)
+}
+
+/// Fails with `NotFound` unless the campaign exists.
+fn exists(tx: &Connection, place: &str, id: &CampaignId, key: i64) -> Result<(), StoreError> {
+    tx.prepare_cached("SELECT 1 FROM campaigns WHERE id = ?1")
+        .and_then(|mut stmt| stmt.exists(params![key]))
+        .at(place)?
+        .then_some(())
+        .ok_or_else(|| StoreError::NotFound(id.clone()))
+}
+
+pub(crate) fn create_campaign(
+    conn: &mut Connection,
+    place: &str,
+    name: &str,
+    initial: &GameState,
+) -> Result<CampaignId, StoreError> {
+    let json = encode(place, "the initial state", initial)?;
+    conn.prepare_cached(
+        "INSERT INTO campaigns (name, initial_state, current_state) VALUES (?1, ?2, ?2) \
+         RETURNING id",
+    )
+    .and_then(|mut stmt| stmt.query_row(params![name, json], |row| row.get::<_, i64>(0)))
+    .at(place)
+    .map(|id| CampaignId(id.to_string()))
+}
+
+pub(crate) fn load(
+    conn: &mut Connection,
+    place: &str,
+    id: &CampaignId,
+) -> Result<GameState, StoreError> {
+    let key = key(id)?;
+    let json: String = conn
+        .prepare_cached("SELECT current_state FROM campaigns WHERE id = ?1")
+        .and_then(|mut stmt| stmt.query_row(params![key], |row| row.get(0)).optional())
+        .at(place)?
+        .ok_or_else(|| StoreError::NotFound(id.clone()))?;
+    decode(place, format_args!("the state of campaign {id}"), &json)
+}
+
+pub(crate) fn commit_turn(
+    conn: &mut Connection,
+    place: &str,
+    id: &CampaignId,
+    record: &TurnRecord,
+) -> Result<u64, StoreError> {
+    let key = key(id)?;
+    let tx = write(conn, place)?;
+    let (json, last): (String, i64) = tx
+        .prepare_cached(
+            "SELECT current_state, \
+                    (SELECT coalesce(max(turn), 0) FROM turns WHERE campaign_id = ?1) \
+             FROM campaigns WHERE id = ?1",
+        )
+        .and_then(|mut stmt| {
+            stmt.query_row(params![key], |row| Ok((row.get(0)?, row.get(1)?)))
+                .optional()
+        })
+        .at(place)?
+        .ok_or_else(|| StoreError::NotFound(id.clone()))?;
+    let mut state: GameState = decode(place, format_args!("the state of campaign {id}"), &json)?;
+    // An invalid turn returns here; dropping `tx` rolls back a transaction that wrote nothing.
+    record.apply_to(&mut state)?;
+    let turn = last + 1;
+    let record_json = encode(place, "the turn record", record)?;
+    let state_json = encode(place, "the new state", &state)?;
+    tx.prepare_cached(
+        "INSERT INTO turns (campaign_id, turn, record, state_after) VALUES (?1, ?2, ?3, ?4)",
+    )
+    .and_then(|mut stmt| stmt.execute(params![key, turn, record_json, state_json]))
+    .at(place)?;
+    tx.prepare_cached("UPDATE campaigns SET current_state = ?2 WHERE id = ?1")
+        .and_then(|mut stmt| stmt.execute(params![key, state_json]))
+        .at(place)?;
+    tx.commit().at(place)?;
+    turn_number(place, turn)
+}
+
+pub(crate) fn list_campaigns(
+    conn: &mut Connection,
+    place: &str,
+) -> Result<Vec<CampaignInfo>, StoreError> {
+    let rows: Vec<(i64, String, i64)> = conn
+        .prepare_cached(
+            "SELECT c.id, c.name, \
+                    (SELECT count(*) FROM turns t WHERE t.campaign_id = c.id AND t.undone = 0) \
+             FROM campaigns c",
+        )
+        .and_then(|mut stmt| {
+            stmt.query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?
+                .collect()
+        })
+        .at(place)?;
+    let mut list = rows
+        .into_iter()
+        .map(|(id, name, turns)| {
+            Ok(CampaignInfo {
+                id: CampaignId(id.to_string()),
+                name,
+                turns: u64::try_from(turns).map_err(|_| out_of_range(place, "count", turns))?,
+            })
+        })
+        .collect::<Result<Vec<_>, StoreError>>()?;
+    // "By id" means by `CampaignId`, a string, as `MemoryStore` orders them ("10" before "9").
+    list.sort_by(|a, b| a.id.cmp(&b.id));
+    Ok(list)
+}
+
+pub(crate) fn story_log(
+    conn: &mut Connection,
+    place: &str,
+    id: &CampaignId,
+    page: Page,
+) -> Result<Vec<StoryEvent>, StoreError> {
+    /// The one field of a `GameState` the story log needs; the rest is skipped unparsed.
+    #[derive(Deserialize)]
+    struct Story {
+        #[serde(default)]
+        story: Vec<StoryEvent>,
+    }
+    let key = key(id)?;
+    let json: String = conn
+        .prepare_cached("SELECT current_state FROM campaigns WHERE id = ?1")
+        .and_then(|mut stmt| stmt.query_row(params![key], |row| row.get(0)).optional())
+        .at(place)?
+        .ok_or_else(|| StoreError::NotFound(id.clone()))?;
+    let story: Story = decode(place, format_args!("the state of campaign {id}"), &json)?;
+    Ok(story
+        .story
+        .into_iter()
+        .skip(page.offset)
+        .take(page.limit)
+        .collect())
+}
+
+pub(crate) fn history(
+    conn: &mut Connection,
+    place: &str,
+    id: &CampaignId,
+    page: Page,
+) -> Result<Vec<HistoryEntry>, StoreError> {
+    let key = key(id)?;
+    let tx = conn.transaction().at(place)?;
+    exists(&tx, place, id, key)?;
+    let (limit, offset) = limit_offset(page);
+    let rows: Vec<(i64, bool, String)> = tx
+        .prepare_cached(
+            "SELECT turn, undone, record FROM turns WHERE campaign_id = ?1 \
+             ORDER BY turn LIMIT ?2 OFFSET ?3",
+        )
+        .and_then(|mut stmt| {
+            stmt.query_map(params![key, limit, offset], |row| {
+                Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+            })?
+            .collect()
+        })
+        .at(place)?;
+    tx.finish().at(place)?;
+    rows.into_iter()
+        .map(|(turn, undone, json)| {
+            Ok(HistoryEntry {
+                turn: turn_number(place, turn)?,
+                undone,
+                record: decode(place, format_args!("turn {turn} of campaign {id}"), &json)?,
+            })
+        })
+        .collect()
+}
+
+pub(crate) fn undo(
+    conn: &mut Connection,
+    place: &str,
+    id: &CampaignId,
+    turns: u32,
+) -> Result<GameState, StoreError> {
+    let key = key(id)?;
+    let tx = write(conn, place)?;
+    let available: i64 = tx
+        .prepare_cached(
+            "SELECT (SELECT count(*) FROM turns WHERE campaign_id = ?1 AND undone = 0) \
+             FROM campaigns WHERE id = ?1",
+        )
+        .and_then(|mut stmt| stmt.query_row(params![key], |row| row.get(0)).optional())
+        .at(place)?
+        .ok_or_else(|| StoreError::NotFound(id.clone()))?;
+    if i64::from(turns) > available {
+        return Err(StoreError::NothingToUndo {
+            asked: turns,
+            available: u64::try_from(available)
+                .map_err(|_| out_of_range(place, "count", available))?,
+        });
+    }
+    // The newest turn that stays in effect: its `state_after` is the state to go back to
+    // (undo only ever takes the newest turns in effect, so none before it has been undone
+    // since it was committed). With none left, the campaign goes back to its start.
+    let kept: Option<(i64, String)> = tx
+        .prepare_cached(
+            "SELECT turn, state_after FROM turns WHERE campaign_id = ?1 AND undone = 0 \
+             ORDER BY turn DESC LIMIT 1 OFFSET ?2",
+        )
+        .and_then(|mut stmt| {
+            stmt.query_row(params![key, turns], |row| Ok((row.get(0)?, row.get(1)?)))
+                .optional()
+        })
+        .at(place)?;
+    let (floor, json) = match kept {
+        Some(kept) => kept,
+        None => {
+            let initial: String = tx
+                .prepare_cached("SELECT initial_state FROM campaigns WHERE id = ?1")
+                .and_then(|mut stmt| stmt.query_row(params![key], |row| row.get(0)))
+                .at(place)?;
+            (0, initial)
+        }
+    };
+    let state: GameState = decode(
+        place,
+        format_args!("the state after turn {floor} of campaign {id}"),
+        &json,
+    )?;
+    let marked = tx
+        .prepare_cached(
+            "UPDATE turns SET undone = 1 WHERE campaign_id = ?1 AND undone = 0 AND turn > ?2",
+        )
+        .and_then(|mut stmt| stmt.execute(params![key, floor]))
+        .at(place)?;
+    if marked != turns as usize {
+        return Err(StoreError::Corrupt(format!(
+            "{place}: undoing {turns} turns of campaign {id} would mark {marked}"
+        )));
+    }
+    tx.prepare_cached("UPDATE campaigns SET current_state = ?2 WHERE id = ?1")
+        .and_then(|mut stmt| stmt.execute(params![key, json]))
+        .at(place)?;
+    tx.commit().at(place)?;
+    Ok(state)
+}
+
+pub(crate) fn delete(
+    conn: &mut Connection,
+    place: &str,
+    id: &CampaignId,
+) -> Result<(), StoreError> {
+    let key = key(id)?;
+    // One statement is one transaction; the turns go with the campaign (ON DELETE CASCADE).
+    let deleted = conn
+        .prepare_cached("DELETE FROM campaigns WHERE id = ?1")
+        .and_then(|mut stmt| stmt.execute(params![key]))
+        .at(place)?;
+    if deleted == 0 {
+        return Err(StoreError::NotFound(id.clone()));
+    }
+    Ok(())
+}

@@ -1,0 +1,448 @@
+//! What a durable store must survive: a process killed in the middle of commits, a file that is
+//! not a database, a database from a newer build or another program, and being closed and
+//! opened again.
+//!
+//! The crash test runs this test binary again as a child process (`crash_child`, which does
+//! nothing unless [`CHILD_PATH`] is set), lets it commit turns, and kills it with SIGKILL.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use dnd_engine::rules::{AbilityScores, ConditionSet, DeathSaves, HitDice, HitPoints, SpellSlots};
+use dnd_engine::state::{Change, Character, Exit, GameState, Location, StoryEvent, StoryKind};
+use dnd_engine::store::{CampaignId, ChatLine, GameStore, Page, StoreError, TurnRecord, replay};
+use dnd_store_sqlite::SqliteStore;
+
+/// Set in the child: the database to commit to.
+const CHILD_PATH: &str = "DND_STORE_SQLITE_CRASH_CHILD_DB";
+/// Set in the child: the campaign to commit to.
+const CHILD_CAMPAIGN: &str = "DND_STORE_SQLITE_CRASH_CHILD_CAMPAIGN";
+/// What the child prints, followed by the turn number, once `commit_turn` returned `Ok`.
+const COMMITTED: &str = "committed turn ";
+
+/// One fighter in a room with a door.
+fn sample_state(title: &str) -> GameState {
+    GameState {
+        title: title.into(),
+        characters: vec![Character {
+            id: "kraven".into(),
+            name: "Kraven".into(),
+            class: "fighter".into(),
+            level: 3,
+            race: "human".into(),
+            abilities: AbilityScores::new(16, 12, 14, 10, 12, 8),
+            skills: Default::default(),
+            save_proficiencies: vec![],
+            hp: HitPoints::full(28),
+            armor_class: 18,
+            speed: 30,
+            conditions: ConditionSet::NONE,
+            death_saves: DeathSaves::default(),
+            dead: false,
+            hit_dice: HitDice {
+                sides: 10,
+                total: 3,
+                spent: 0,
+            },
+            spell_slots: SpellSlots::default(),
+            spellcasting_ability: None,
+            spells: vec![],
+            concentration: None,
+            attacks: vec![],
+            inventory: vec![],
+            gold: 5,
+            location: "hall".into(),
+        }],
+        monsters: vec![],
+        locations: vec![Location {
+            id: "hall".into(),
+            title: "Hall".into(),
+            short_description: "The hall.".into(),
+            description: "The whole hall.".into(),
+            exits: vec![Exit {
+                direction: "door".into(),
+                to: "hall".into(),
+                locked: false,
+                unlock_dc: None,
+                key: None,
+                hidden: false,
+                find_dc: None,
+            }],
+            features: vec![],
+            loot: vec![],
+            visited: false,
+        }],
+        npcs: vec![],
+        encounter: None,
+        flags: Default::default(),
+        time: Default::default(),
+        mode: Default::default(),
+        summary: String::new(),
+        story: vec![],
+        turn: 0,
+    }
+}
+
+/// A turn marked `n`: 1 gold, a flag holding a float that JSON must carry bit for bit, an event.
+fn sample_turn(n: u64) -> TurnRecord {
+    TurnRecord {
+        input: format!("turn {n}"),
+        changes: vec![
+            Change::Gold {
+                character: "kraven".into(),
+                delta: 1,
+            },
+            Change::FlagSet {
+                key: format!("turn_{n}"),
+                value: serde_json::json!(0.1 + 0.2 * n as f64),
+            },
+            Change::TimeAdvanced { minutes: 1 },
+        ],
+        events: vec![StoryEvent {
+            turn: n,
+            kind: StoryKind::Other,
+            text: format!("Event {n}"),
+        }],
+        player_messages: vec![ChatLine {
+            speaker: "gm".into(),
+            text: format!("It happens ({n})."),
+        }],
+        ..TurnRecord::default()
+    }
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime")
+}
+
+/// Not a test on its own: the child of `a_killed_process_loses_no_committed_turn`. Commits turns
+/// until it is killed, printing each one after `commit_turn` returned `Ok`.
+#[test]
+fn crash_child() {
+    let (Some(path), Some(campaign)) = (
+        std::env::var_os(CHILD_PATH),
+        std::env::var(CHILD_CAMPAIGN).ok(),
+    ) else {
+        return;
+    };
+    let id = CampaignId(campaign);
+    runtime().block_on(async {
+        let store = SqliteStore::open(&path).expect("the child opens the store");
+        let mut stdout = std::io::stdout().lock();
+        // Bounded, in case the parent never kills it; stops when the parent stops reading.
+        for _ in 0..100_000 {
+            let state = store.load(&id).await.expect("the child loads");
+            let turn = store
+                .commit_turn(&id, &sample_turn(state.turn + 1))
+                .await
+                .expect("the child commits");
+            if writeln!(stdout, "{COMMITTED}{turn}")
+                .and_then(|()| stdout.flush())
+                .is_err()
+            {
+                return;
+            }
+        }
+    });
+}
+
+/// Runs a child that commits turns, reads `commits` of its reports, kills it with SIGKILL and
+/// returns the turns it reported as committed.
+fn commit_then_kill(path: &Path, id: &CampaignId, commits: usize) -> Vec<u64> {
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let mut child = Command::new(exe)
+        .args([
+            "--exact",
+            "crash_child",
+            "--nocapture",
+            "--test-threads",
+            "1",
+        ])
+        .env(CHILD_PATH, path)
+        .env(CHILD_CAMPAIGN, &id.0)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("the child starts");
+    let stdout = child.stdout.take().expect("the child's stdout");
+    let mut reported = Vec::new();
+    for line in BufReader::new(stdout).lines() {
+        let Ok(line) = line else { break };
+        if let Some(turn) = line.strip_prefix(COMMITTED) {
+            reported.push(turn.trim().parse::<u64>().expect("a turn number"));
+            if reported.len() >= commits {
+                // The child is committing the next turn right now.
+                break;
+            }
+        }
+    }
+    child.kill().expect("the child is killed");
+    let status = child.wait().expect("the child is reaped");
+    assert!(
+        reported.len() >= commits,
+        "the child reported {} commits before it ended ({status})",
+        reported.len()
+    );
+    reported
+}
+
+#[test]
+fn a_killed_process_loses_no_committed_turn() {
+    if std::env::var_os(CHILD_PATH).is_some() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("crash.db");
+    let rt = runtime();
+    let initial = sample_state("Crash");
+    let id = rt.block_on(async {
+        let store = SqliteStore::open(&path).expect("a new store");
+        store
+            .create_campaign("Crash", &initial)
+            .await
+            .expect("created")
+    });
+    let mut reported = Vec::new();
+    for round in 0..3 {
+        reported.extend(commit_then_kill(&path, &id, 20));
+        rt.block_on(async {
+            let store = SqliteStore::open(&path).expect("the store opens after a kill");
+            let state = store.load(&id).await.expect("load works after a kill");
+            let history = store
+                .history(&id, Page::first(usize::MAX))
+                .await
+                .expect("history");
+            let turns: Vec<u64> = history.iter().map(|h| h.turn).collect();
+            for turn in &reported {
+                assert!(
+                    turns.contains(turn),
+                    "round {round}: turn {turn} was reported committed but is lost"
+                );
+            }
+            assert_eq!(
+                turns,
+                (1..=turns.len() as u64).collect::<Vec<_>>(),
+                "no gap, no undone turn"
+            );
+            assert!(history.iter().all(|h| !h.undone));
+            let records: Vec<&TurnRecord> = history.iter().map(|h| &h.record).collect();
+            assert_eq!(
+                replay(&initial, records).expect("the history replays"),
+                state,
+                "round {round}: the stored state is the replay of the history"
+            );
+        });
+    }
+    let conn = rusqlite::Connection::open(&path).expect("opens");
+    let check: String = conn
+        .query_row("PRAGMA integrity_check", [], |row| row.get(0))
+        .expect("integrity_check runs");
+    assert_eq!(check, "ok");
+}
+
+#[test]
+fn random_bytes_are_not_a_database() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("noise.db");
+    // A fixed pseudo-random sequence (xorshift), 8 KiB of it.
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let bytes: Vec<u8> = (0..8192)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect();
+    std::fs::write(&path, &bytes).expect("written");
+    let err = SqliteStore::open(&path).expect_err("random bytes must not open");
+    let message = err.to_string();
+    assert!(matches!(err, StoreError::Backend(_)), "{message}");
+    assert!(
+        message.contains(&path.display().to_string()),
+        "names the path: {message}"
+    );
+    assert!(
+        message.contains("not a SQLite database"),
+        "says why: {message}"
+    );
+    assert_eq!(
+        std::fs::read(&path).expect("read"),
+        bytes,
+        "the file is left as it was"
+    );
+}
+
+#[test]
+fn a_newer_schema_is_refused_and_left_alone() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("future.db");
+    drop(SqliteStore::open(&path).expect("a new store"));
+    let newer = SqliteStore::SCHEMA_VERSION + 1;
+    rusqlite::Connection::open(&path)
+        .and_then(|conn| conn.pragma_update(None, "user_version", newer))
+        .expect("version set");
+    let err = SqliteStore::open(&path).expect_err("a newer schema must be refused");
+    assert!(
+        matches!(err, StoreError::SchemaTooNew { found, supported }
+            if found == newer && supported == SqliteStore::SCHEMA_VERSION),
+        "{err}"
+    );
+    let version: i64 = rusqlite::Connection::open(&path)
+        .and_then(|conn| conn.pragma_query_value(None, "user_version", |row| row.get(0)))
+        .expect("version read");
+    assert_eq!(version, newer, "the file is not downgraded");
+}
+
+#[test]
+fn another_programs_database_is_refused() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("notes.db");
+    rusqlite::Connection::open(&path)
+        .and_then(|conn| conn.execute_batch("CREATE TABLE notes (text TEXT)"))
+        .expect("another program's database");
+    let message = SqliteStore::open(&path).expect_err("refused").to_string();
+    assert!(message.contains(&path.display().to_string()), "{message}");
+    assert!(message.contains("another program"), "{message}");
+}
+
+#[test]
+fn reopening_keeps_everything() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("reopen.db");
+    let rt = runtime();
+    let (id, other, state, history, list, story) = rt.block_on(async {
+        let store = SqliteStore::open(&path).expect("a new store");
+        let id = store
+            .create_campaign("Reopen", &sample_state("Reopen"))
+            .await
+            .expect("created");
+        let other = store
+            .create_campaign("Other", &sample_state("Other"))
+            .await
+            .expect("created");
+        for n in 1..=4 {
+            store
+                .commit_turn(&id, &sample_turn(n))
+                .await
+                .expect("committed");
+        }
+        store.undo(&id, 2).await.expect("undone");
+        store
+            .commit_turn(&id, &sample_turn(9))
+            .await
+            .expect("committed");
+        store
+            .commit_turn(&other, &sample_turn(1))
+            .await
+            .expect("committed");
+        (
+            id.clone(),
+            other,
+            store.load(&id).await.expect("load"),
+            store.history(&id, Page::first(100)).await.expect("history"),
+            store.list_campaigns().await.expect("list"),
+            store.story_log(&id, Page::first(100)).await.expect("story"),
+        )
+    });
+    rt.block_on(async {
+        let store = SqliteStore::open(&path).expect("reopens");
+        assert_eq!(store.load(&id).await.expect("load"), state);
+        let reread = store.history(&id, Page::first(100)).await.expect("history");
+        assert_eq!(reread, history);
+        let undone: Vec<(u64, bool)> = reread.iter().map(|h| (h.turn, h.undone)).collect();
+        assert_eq!(
+            undone,
+            [(1, false), (2, false), (3, true), (4, true), (5, false)]
+        );
+        assert_eq!(store.list_campaigns().await.expect("list"), list);
+        assert_eq!(
+            store.story_log(&id, Page::first(100)).await.expect("story"),
+            story
+        );
+        assert_eq!(
+            store
+                .commit_turn(&id, &sample_turn(10))
+                .await
+                .expect("committed"),
+            6,
+            "numbering goes on after the undone turns"
+        );
+        assert_eq!(store.undo(&id, 1).await.expect("undone"), state);
+        assert_eq!(store.load(&other).await.expect("load").turn, 1);
+    });
+}
+
+#[tokio::test]
+async fn ids_are_canonical_decimal_numbers() {
+    let store = SqliteStore::open_in_memory().expect("opens");
+    let id = store
+        .create_campaign("Ids", &sample_state("Ids"))
+        .await
+        .expect("created");
+    assert_eq!(id.0, "1");
+    for ghost in [
+        "01",
+        "+1",
+        " 1",
+        "1.0",
+        "0",
+        "-1",
+        "abc",
+        "",
+        "99999999999999999999",
+    ] {
+        let ghost = CampaignId(ghost.into());
+        assert!(
+            matches!(store.load(&ghost).await, Err(StoreError::NotFound(_))),
+            "{ghost:?}"
+        );
+    }
+    // Names are bound as parameters, with their full length: a NUL byte is kept.
+    let odd = "nul\0byte 'quote' 🐉";
+    let named = store
+        .create_campaign(odd, &sample_state(odd))
+        .await
+        .expect("created");
+    let list = store.list_campaigns().await.expect("list");
+    assert!(
+        list.iter().any(|c| c.id == named && c.name == odd),
+        "{list:?}"
+    );
+    store.delete(&named).await.expect("deleted");
+    // A deleted campaign's id is not given to the next one.
+    store.delete(&id).await.expect("deleted");
+    let next = store
+        .create_campaign("Next", &sample_state("Next"))
+        .await
+        .expect("created");
+    assert_eq!(next.0, "3");
+}
+
+#[test]
+fn works_without_an_async_runtime_around_it() {
+    let store = SqliteStore::open_in_memory().expect("opens");
+    // No tokio runtime is running on this thread: a minimal executor polls the future, and the
+    // store runs the work on this thread instead of spawn_blocking.
+    let id = poll_once(store.create_campaign("Plain", &sample_state("Plain"))).expect("created");
+    assert_eq!(
+        poll_once(store.commit_turn(&id, &sample_turn(1))).expect("committed"),
+        1
+    );
+}
+
+/// Polls a future that completes without waiting (as every store operation does outside a
+/// runtime).
+fn poll_once<F: std::future::Future>(future: F) -> F::Output {
+    let mut future = std::pin::pin!(future);
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    match future.as_mut().poll(&mut cx) {
+        std::task::Poll::Ready(output) => output,
+        std::task::Poll::Pending => panic!("the store waited outside a runtime"),
+    }
+}
