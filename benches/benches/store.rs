@@ -104,7 +104,6 @@ fn campaign_state() -> GameState {
         time: Default::default(),
         mode: Default::default(),
         summary: "The party entered the crypt under the chapel.".into(),
-        story: vec![],
         turn: 0,
     }
 }

@@ -153,21 +153,34 @@ pub(crate) fn story_log(
     id: &CampaignId,
     page: Page,
 ) -> Result<Vec<StoryEvent>, StoreError> {
-    /// The one field of a `GameState` the story log needs; the rest is skipped unparsed.
+    /// The one field of a `TurnRecord` the story log needs; the rest is skipped unparsed.
     #[derive(Deserialize)]
-    struct Story {
+    struct Events {
         #[serde(default)]
-        story: Vec<StoryEvent>,
+        events: Vec<StoryEvent>,
     }
     let key = key(id)?;
-    let json: String = conn
-        .prepare_cached("SELECT current_state FROM campaigns WHERE id = ?1")
-        .and_then(|mut stmt| stmt.query_row(params![key], |row| row.get(0)).optional())
-        .at(place)?
-        .ok_or_else(|| StoreError::NotFound(id.clone()))?;
-    let story: Story = decode(place, format_args!("the state of campaign {id}"), &json)?;
-    Ok(story
-        .story
+    let tx = conn.transaction().at(place)?;
+    exists(&tx, place, id, key)?;
+    let rows: Vec<(i64, String)> = tx
+        .prepare_cached(
+            "SELECT turn, record FROM turns WHERE campaign_id = ?1 AND undone = 0 ORDER BY turn",
+        )
+        .and_then(|mut stmt| {
+            stmt.query_map(params![key], |row| Ok((row.get(0)?, row.get(1)?)))?
+                .collect()
+        })
+        .at(place)?;
+    tx.finish().at(place)?;
+    let mut events = Vec::new();
+    for (turn, json) in rows {
+        let record: Events = decode(place, format_args!("turn {turn} of campaign {id}"), &json)?;
+        events.extend(record.events);
+        if events.len() >= page.offset.saturating_add(page.limit) {
+            break;
+        }
+    }
+    Ok(events
         .into_iter()
         .skip(page.offset)
         .take(page.limit)

@@ -79,7 +79,6 @@ fn sample_state(title: &str) -> GameState {
         time: Default::default(),
         mode: Default::default(),
         summary: String::new(),
-        story: vec![],
         turn: 0,
     }
 }

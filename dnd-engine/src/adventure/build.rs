@@ -137,7 +137,6 @@ pub(super) fn new_game(adventure: &Adventure, party: &[&str]) -> Result<GameStat
         },
         mode: Mode::Exploration,
         summary: adventure.summary.clone(),
-        story: Vec::new(),
         turn: 0,
     })
 }

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::GameState;
 use super::character::ItemStack;
-use super::world::{Disposition, InitiativeSlot, Mode, StoryEvent};
+use super::world::{Disposition, InitiativeSlot, Mode};
 use crate::rules::{AtZero, Condition, DeathSaves, SlotError, apply_damage, heal};
 
 /// Who a change to hit points or conditions is about: a character or a monster, by id.
@@ -216,11 +216,6 @@ pub enum Change {
     TimeAdvanced {
         /// Minutes.
         minutes: u32,
-    },
-    /// An entry for the story log.
-    StoryLogged {
-        /// The event.
-        event: StoryEvent,
     },
     /// The campaign summary is replaced (older turns folded in).
     SummaryUpdated {
@@ -625,7 +620,6 @@ pub(super) fn apply(state: &mut GameState, change: &Change) -> Result<(), Change
         }
         Change::ModeSet { mode } => state.mode = *mode,
         Change::TimeAdvanced { minutes } => state.time.advance(*minutes),
-        Change::StoryLogged { event } => state.story.push(event.clone()),
         Change::SummaryUpdated { summary } => state.summary = summary.clone(),
     }
     Ok(())

@@ -6,6 +6,10 @@
 //! moves only through exits that exist and are open, slots only when one is left) before
 //! touching anything. A change that fails leaves the state exactly as it was, and the stored
 //! list of a turn's changes replays the campaign from its start to the same state.
+//!
+//! The story log is not part of the state: it only grows, so it lives in the turn records
+//! (`store::TurnRecord::events`) and is read from the store a page at a time. That keeps a
+//! state, and every snapshot a store keeps of it, the same size however long the campaign runs.
 
 mod change;
 mod character;
@@ -54,9 +58,6 @@ pub struct GameState {
     /// The campaign summary: older turns folded into prose.
     #[serde(default)]
     pub summary: String,
-    /// The story log.
-    #[serde(default)]
-    pub story: Vec<StoryEvent>,
     /// How many turns have been committed.
     #[serde(default)]
     pub turn: u64,

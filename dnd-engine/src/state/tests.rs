@@ -127,7 +127,6 @@ fn fixture() -> GameState {
         },
         mode: Mode::Exploration,
         summary: String::new(),
-        story: vec![],
         turn: 0,
     }
 }

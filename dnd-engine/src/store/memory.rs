@@ -93,15 +93,14 @@ impl GameStore for MemoryStore {
     ) -> Result<u64, StoreError> {
         self.with(|inner| {
             let c = inner.campaign(campaign)?;
-            let mut next = c.current.clone();
-            record.apply_to(&mut next)?;
+            // All or nothing: on an invalid change `apply_to` leaves the state untouched.
+            record.apply_to(&mut c.current)?;
             let turn = c.history.len() as u64 + 1;
             c.history.push(HistoryEntry {
                 turn,
                 undone: false,
                 record: record.clone(),
             });
-            c.current = next;
             Ok(turn)
         })
     }
@@ -126,10 +125,13 @@ impl GameStore for MemoryStore {
         p: Page,
     ) -> Result<Vec<StoryEvent>, StoreError> {
         self.with(|inner| {
-            Ok(page(
-                inner.campaign(campaign)?.current.story.iter().cloned(),
-                p,
-            ))
+            let c = inner.campaign(campaign)?;
+            let events = c
+                .history
+                .iter()
+                .filter(|h| !h.undone)
+                .flat_map(|h| h.record.events.iter().cloned());
+            Ok(page(events, p))
         })
     }
 

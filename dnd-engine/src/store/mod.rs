@@ -62,7 +62,7 @@ pub struct TurnRecord {
     /// Every roll.
     #[serde(default)]
     pub rolls: Vec<RollRecord>,
-    /// Story events (appended to the story log after the changes).
+    /// Story events: the story log is the events of the turns in effect, in order.
     #[serde(default)]
     pub events: Vec<StoryEvent>,
     /// What the player saw.
@@ -74,16 +74,12 @@ pub struct TurnRecord {
 }
 
 impl TurnRecord {
-    /// Applies this turn to a state: its changes, then its story events, all or nothing, and
-    /// counts the turn.
+    /// Applies this turn's changes to a state, all or nothing, and counts the turn.
     pub fn apply_to(&self, state: &mut GameState) -> Result<(), StoreError> {
-        let mut working = state.clone();
-        working
+        state
             .apply_all(&self.changes)
             .map_err(|(index, error)| StoreError::InvalidTurn { index, error })?;
-        working.story.extend(self.events.iter().cloned());
-        working.turn += 1;
-        *state = working;
+        state.turn += 1;
         Ok(())
     }
 }

@@ -121,7 +121,7 @@ fn attack(
                 kind: StoryKind::Death,
                 text,
             };
-            ctx.commit(vec![Change::StoryLogged { event }])?;
+            ctx.log.events.push(event);
         }
         outcomes.push(json!({
             "attack": swing.name,

@@ -33,7 +33,7 @@ use serde_json::Value;
 
 use crate::dice::GameRng;
 use crate::srd::Srd;
-use crate::state::{Change, GameState};
+use crate::state::{Change, GameState, StoryEvent};
 use crate::store::RollRecord;
 
 pub use registry::{ToolResult, call_tool, tool_names, tool_specs};
@@ -63,6 +63,8 @@ pub struct TurnLog {
     pub changes: Vec<Change>,
     /// Every roll made.
     pub rolls: Vec<RollRecord>,
+    /// Story events logged.
+    pub events: Vec<StoryEvent>,
     /// Items that appeared from nowhere so far this turn.
     pub new_items: u32,
 }

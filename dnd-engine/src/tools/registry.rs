@@ -234,9 +234,10 @@ pub fn call_tool(name: &str, arguments: &str, ctx: &mut ToolContext<'_>) -> Tool
         };
     };
     let saved_state = ctx.state.clone();
-    let (changes, rolls, new_items) = (
+    let (changes, rolls, events, new_items) = (
         ctx.log.changes.len(),
         ctx.log.rolls.len(),
+        ctx.log.events.len(),
         ctx.log.new_items,
     );
     match (tool.run)(arguments, ctx) {
@@ -245,6 +246,7 @@ pub fn call_tool(name: &str, arguments: &str, ctx: &mut ToolContext<'_>) -> Tool
             *ctx.state = saved_state;
             ctx.log.changes.truncate(changes);
             ctx.log.rolls.truncate(rolls);
+            ctx.log.events.truncate(events);
             ctx.log.new_items = new_items;
             ToolResult {
                 ok: false,

@@ -183,9 +183,9 @@ fn a_fight_with_the_frost_harpy() {
     assert!(t.log.rolls.len() >= 3);
     if harpy_hp == 0 {
         assert!(
-            t.state.story.iter().any(|e| e.text.contains("Frost Harpy")),
+            t.log.events.iter().any(|e| e.text.contains("Frost Harpy")),
             "{:?}",
-            t.state.story
+            t.log.events
         );
         t.ok("end_encounter", json!({}));
         assert!(t.state.encounter.is_none());

@@ -291,6 +291,6 @@ pub(super) fn log_story_event(
         kind: args.kind,
         text: args.text,
     };
-    ctx.commit(vec![Change::StoryLogged { event }])?;
+    ctx.log.events.push(event);
     Ok(json!({ "logged": true }))
 }

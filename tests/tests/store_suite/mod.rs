@@ -68,7 +68,6 @@ pub fn sample_state(title: &str) -> GameState {
         time: Default::default(),
         mode: Default::default(),
         summary: String::new(),
-        story: vec![],
         turn: 0,
     }
 }
@@ -146,7 +145,10 @@ async fn commits_apply_and_number_turns(store: &dyn GameStore) {
     let state = store.load(&id).await.unwrap();
     assert_eq!(state.characters[0].gold, 11);
     assert_eq!(state.turn, 3);
-    assert_eq!(state.story.len(), 3);
+    assert_eq!(
+        store.story_log(&id, Page::first(10)).await.unwrap().len(),
+        3
+    );
     let records: Vec<TurnRecord> = (1..=3).map(sample_turn).collect();
     assert_eq!(
         replay(&initial, &records).unwrap(),
