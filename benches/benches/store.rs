@@ -15,6 +15,7 @@
 //! cost is that directory's `fsync`. Run with `cargo bench -p dnd-benches --bench store`.
 
 use std::hint::black_box;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -65,7 +66,7 @@ fn character(id: &str, class: &str) -> Character {
 
 /// A party of four in six rooms in a row.
 fn campaign_state() -> GameState {
-    let rooms = (0..6)
+    let rooms: Vec<Location> = (0..6)
         .map(|i| Location {
             id: format!("room{i}"),
             title: format!("Room {i}"),
@@ -90,15 +91,15 @@ fn campaign_state() -> GameState {
         .collect();
     GameState {
         title: "Bench".into(),
-        characters: vec![
+        characters: Arc::new(vec![
             character("kraven", "fighter"),
             character("ilse", "rogue"),
             character("moro", "wizard"),
             character("tam", "cleric"),
-        ],
-        monsters: vec![],
-        locations: rooms,
-        npcs: vec![],
+        ]),
+        monsters: Arc::new(vec![]),
+        locations: Arc::new(rooms),
+        npcs: Arc::new(vec![]),
         encounter: None,
         flags: Default::default(),
         time: Default::default(),

@@ -35,7 +35,7 @@ fn new_game_builds_for_each_hero_and_for_all() {
     assert_eq!(game.characters.len(), 4);
     assert!(game.characters.iter().all(|c| c.location == "ice-chasm"));
     assert_eq!(game.locations.len(), 5);
-    for location in &game.locations {
+    for location in game.locations.iter() {
         assert_eq!(location.visited, location.id == "ice-chasm");
     }
     let harpy = game.monster("frost-harpy").unwrap();
@@ -57,7 +57,7 @@ fn new_game_builds_for_each_hero_and_for_all() {
     assert_eq!(game.npc("sigrun").unwrap().location, "hall-of-echoes");
     assert_eq!(game.time.describe(), "day 1, 08:00");
     assert_eq!(game.mode, Mode::Exploration);
-    assert_eq!(game.flags, adventure.flags);
+    assert_eq!(*game.flags, adventure.flags);
     assert_eq!(game.summary, adventure.summary);
 
     let error = adventure.new_game(&["kraven", "gandalf"]).unwrap_err();

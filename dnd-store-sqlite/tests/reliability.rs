@@ -8,6 +8,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::sync::Arc;
 
 use dnd_engine::rules::{AbilityScores, ConditionSet, DeathSaves, HitDice, HitPoints, SpellSlots};
 use dnd_engine::state::{Change, Character, Exit, GameState, Location, StoryEvent, StoryKind};
@@ -25,7 +26,7 @@ const COMMITTED: &str = "committed turn ";
 fn sample_state(title: &str) -> GameState {
     GameState {
         title: title.into(),
-        characters: vec![Character {
+        characters: Arc::new(vec![Character {
             id: "kraven".into(),
             name: "Kraven".into(),
             class: "fighter".into(),
@@ -53,9 +54,9 @@ fn sample_state(title: &str) -> GameState {
             inventory: vec![],
             gold: 5,
             location: "hall".into(),
-        }],
-        monsters: vec![],
-        locations: vec![Location {
+        }]),
+        monsters: Arc::new(vec![]),
+        locations: Arc::new(vec![Location {
             id: "hall".into(),
             title: "Hall".into(),
             short_description: "The hall.".into(),
@@ -72,8 +73,8 @@ fn sample_state(title: &str) -> GameState {
             features: vec![],
             loot: vec![],
             visited: false,
-        }],
-        npcs: vec![],
+        }]),
+        npcs: Arc::new(vec![]),
         encounter: None,
         flags: Default::default(),
         time: Default::default(),

@@ -4,6 +4,7 @@ use super::{Adventure, AdventureError, Problem};
 use crate::rules::HitPoints;
 use crate::srd::Srd;
 use crate::state::{GameState, GameTime, Location, Mode, MonsterInstance, Npc};
+use std::sync::Arc;
 
 /// 08:00, in minutes since midnight.
 const START_MINUTE: u32 = 8 * 60;
@@ -58,7 +59,7 @@ pub(super) fn new_game(adventure: &Adventure, party: &[&str]) -> Result<GameStat
             problems,
         });
     }
-    let characters = characters
+    let characters: Vec<_> = characters
         .into_iter()
         .map(|mut c| {
             c.location = adventure.start.clone();
@@ -92,7 +93,7 @@ pub(super) fn new_game(adventure: &Adventure, party: &[&str]) -> Result<GameStat
         }
     }
 
-    let locations = adventure
+    let locations: Vec<_> = adventure
         .rooms
         .iter()
         .map(|room| Location {
@@ -107,7 +108,7 @@ pub(super) fn new_game(adventure: &Adventure, party: &[&str]) -> Result<GameStat
         })
         .collect();
 
-    let npcs = adventure
+    let npcs: Vec<_> = adventure
         .npcs
         .iter()
         .map(|npc| Npc {
@@ -125,12 +126,12 @@ pub(super) fn new_game(adventure: &Adventure, party: &[&str]) -> Result<GameStat
 
     Ok(GameState {
         title: adventure.title.clone(),
-        characters,
-        monsters,
-        locations,
-        npcs,
+        characters: Arc::new(characters),
+        monsters: Arc::new(monsters),
+        locations: Arc::new(locations),
+        npcs: Arc::new(npcs),
         encounter: None,
-        flags: adventure.flags.clone(),
+        flags: Arc::new(adventure.flags.clone()),
         time: GameTime {
             day: 1,
             minute: START_MINUTE,

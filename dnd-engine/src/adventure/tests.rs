@@ -495,10 +495,10 @@ fn junk_never_panics() {
                 mutated[at] = replacements[rng.random_range(0..replacements.len())];
             }
         }
-        if let Ok(mutated) = String::from_utf8(mutated) {
-            if let Ok(adventure) = Adventure::from_json(&mutated, "mutated.json") {
-                let _ = adventure.new_game(&[]);
-            }
+        if let Ok(mutated) = String::from_utf8(mutated)
+            && let Ok(adventure) = Adventure::from_json(&mutated, "mutated.json")
+        {
+            let _ = adventure.new_game(&[]);
         }
     }
 }

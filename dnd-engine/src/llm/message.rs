@@ -217,12 +217,11 @@ impl ToolCall {
             Ok(value) => return Ok(value),
             Err(error) => error,
         };
-        if let Value::String(text) = &self.arguments {
-            if let Ok(inner) = serde_json::from_str::<Value>(text) {
-                if let Ok(value) = T::deserialize(&inner) {
-                    return Ok(value);
-                }
-            }
+        if let Value::String(text) = &self.arguments
+            && let Ok(inner) = serde_json::from_str::<Value>(text)
+            && let Ok(value) = T::deserialize(&inner)
+        {
+            return Ok(value);
         }
         Err(ToolArgumentsError {
             tool: self.name.clone(),

@@ -422,7 +422,7 @@ impl fmt::Display for ChallengeRating {
 
 impl Serialize for ChallengeRating {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        if self.eighths % 8 == 0 {
+        if self.eighths.is_multiple_of(8) {
             serializer.serialize_u64(u64::from(self.eighths / 8))
         } else {
             serializer.serialize_f64(self.as_f64())

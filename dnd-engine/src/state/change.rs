@@ -1,5 +1,7 @@
 //! [`Change`]: every way a campaign's state can move, each checked before it applies.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use super::GameState;
@@ -531,7 +533,7 @@ pub(super) fn apply(state: &mut GameState, change: &Change) -> Result<(), Change
             }
             let to = found.to.clone();
             location_mut(state, &to)?.visited = true;
-            for c in &mut state.characters {
+            for c in Arc::make_mut(&mut state.characters) {
                 c.location = to.clone();
             }
         }
@@ -573,7 +575,7 @@ pub(super) fn apply(state: &mut GameState, change: &Change) -> Result<(), Change
             if key.trim().is_empty() {
                 return Err(ChangeError::Invalid("a flag needs a name".into()));
             }
-            state.flags.insert(key.clone(), value.clone());
+            Arc::make_mut(&mut state.flags).insert(key.clone(), value.clone());
         }
         Change::EncounterStarted { order } => {
             if state.encounter.is_some() {
@@ -669,8 +671,7 @@ fn character_mut<'a>(
     id: &str,
 ) -> Result<&'a mut super::Character, ChangeError> {
     let known = state.character_ids();
-    state
-        .characters
+    Arc::make_mut(&mut state.characters)
         .iter_mut()
         .find(|c| c.id.eq_ignore_ascii_case(id) || c.name.eq_ignore_ascii_case(id))
         .ok_or(ChangeError::UnknownCharacter {
@@ -688,7 +689,7 @@ fn monster_mut<'a>(
         .iter()
         .position(|m| m.id.eq_ignore_ascii_case(id));
     match index {
-        Some(i) => Ok(&mut state.monsters[i]),
+        Some(i) => Ok(&mut Arc::make_mut(&mut state.monsters)[i]),
         None => Err(ChangeError::UnknownMonster {
             id: id.into(),
             known: state.monsters.iter().map(|m| m.id.clone()).collect(),
@@ -727,8 +728,7 @@ fn location_mut<'a>(
     id: &str,
 ) -> Result<&'a mut super::Location, ChangeError> {
     let known: Vec<String> = state.locations.iter().map(|l| l.id.clone()).collect();
-    state
-        .locations
+    Arc::make_mut(&mut state.locations)
         .iter_mut()
         .find(|l| l.id == id)
         .ok_or(ChangeError::Unknown {
@@ -774,8 +774,7 @@ fn exit_mut<'a>(
 
 fn npc_mut<'a>(state: &'a mut GameState, id: &str) -> Result<&'a mut super::Npc, ChangeError> {
     let known: Vec<String> = state.npcs.iter().map(|n| n.id.clone()).collect();
-    state
-        .npcs
+    Arc::make_mut(&mut state.npcs)
         .iter_mut()
         .find(|n| n.id.eq_ignore_ascii_case(id) || n.name.eq_ignore_ascii_case(id))
         .ok_or(ChangeError::Unknown {

@@ -17,6 +17,7 @@ mod snapshot;
 mod world;
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -29,26 +30,31 @@ pub use world::{
 };
 
 /// Everything about one campaign.
+///
+/// The collections are shared behind `Arc`s and copied on write (`Arc::make_mut`, inside
+/// [`GameState::apply`]): cloning a state, which a store does on every load and the turn pipeline
+/// on every tool call, costs a few reference counts, and a change copies only the collection it
+/// touches. Reading is plain `Vec` and map access through `Deref`; building one takes `.into()`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameState {
     /// The campaign's title ("The Wailing Glacier").
     pub title: String,
     /// The player characters.
-    pub characters: Vec<Character>,
+    pub characters: Arc<Vec<Character>>,
     /// Monsters in the world, alive or dead.
     #[serde(default)]
-    pub monsters: Vec<MonsterInstance>,
+    pub monsters: Arc<Vec<MonsterInstance>>,
     /// Places.
-    pub locations: Vec<Location>,
+    pub locations: Arc<Vec<Location>>,
     /// Non-player characters.
     #[serde(default)]
-    pub npcs: Vec<Npc>,
+    pub npcs: Arc<Vec<Npc>>,
     /// The fight in progress.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub encounter: Option<Encounter>,
     /// World flags set by the story ("harpy_defeated": true).
     #[serde(default)]
-    pub flags: BTreeMap<String, serde_json::Value>,
+    pub flags: Arc<BTreeMap<String, serde_json::Value>>,
     /// The in-game clock.
     #[serde(default)]
     pub time: GameTime,

@@ -263,7 +263,11 @@ impl GameState {
             encounter,
             mode: self.mode,
             time: self.time.describe(),
-            flags: self.flags.clone().into_iter().collect(),
+            flags: self
+                .flags
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
         }
     }
 }

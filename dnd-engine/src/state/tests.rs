@@ -3,6 +3,7 @@ use crate::rules::{
     Ability, AbilityScores, CasterProgression, Condition, ConditionSet, DamageDice, DamageType,
     DeathSaves, HitDice, HitPoints, SpellSlots,
 };
+use std::sync::Arc;
 
 fn fixture() -> GameState {
     let hero = Character {
@@ -92,8 +93,8 @@ fn fixture() -> GameState {
     };
     GameState {
         title: "Test".into(),
-        characters: vec![hero],
-        monsters: vec![MonsterInstance {
+        characters: Arc::new(vec![hero]),
+        monsters: Arc::new(vec![MonsterInstance {
             id: "wolf-1".into(),
             name: "Wolf".into(),
             template: "wolf".into(),
@@ -103,9 +104,9 @@ fn fixture() -> GameState {
             location: "hall".into(),
             hostile: true,
             revealed: false,
-        }],
-        locations: vec![hall, vault],
-        npcs: vec![Npc {
+        }]),
+        locations: Arc::new(vec![hall, vault]),
+        npcs: Arc::new(vec![Npc {
             id: "ghost".into(),
             name: "Sigrun".into(),
             description: "A pale shade.".into(),
@@ -118,7 +119,7 @@ fn fixture() -> GameState {
                 trigger_flag: None,
             }],
             current_step: 0,
-        }],
+        }]),
         encounter: None,
         flags: Default::default(),
         time: GameTime {

@@ -31,7 +31,7 @@ pub fn sample_state(title: &str) -> GameState {
     };
     GameState {
         title: title.into(),
-        characters: vec![Character {
+        characters: Arc::new(vec![Character {
             id: "kraven".into(),
             name: "Kraven".into(),
             class: "fighter".into(),
@@ -59,10 +59,10 @@ pub fn sample_state(title: &str) -> GameState {
             inventory: vec![],
             gold: 5,
             location: "hall".into(),
-        }],
-        monsters: vec![],
-        locations: vec![room("hall", "cellar"), room("cellar", "hall")],
-        npcs: vec![],
+        }]),
+        monsters: Arc::new(vec![]),
+        locations: Arc::new(vec![room("hall", "cellar"), room("cellar", "hall")]),
+        npcs: Arc::new(vec![]),
         encounter: None,
         flags: Default::default(),
         time: Default::default(),
@@ -310,7 +310,7 @@ async fn delete_and_unknown(store: &dyn GameStore) {
 async fn names_are_stored_verbatim(store: &dyn GameStore) {
     let name = "Robert'); DROP TABLE campaigns;-- \"quoted\" ünïcode 🐉";
     let mut initial = sample_state(name);
-    initial.characters[0].name = name.into();
+    Arc::make_mut(&mut initial.characters)[0].name = name.into();
     let id = store.create_campaign(name, &initial).await.unwrap();
     let mut turn = sample_turn(1);
     turn.input = name.into();

@@ -30,13 +30,13 @@ pub(super) fn usage_of(u: Obj<'_>) -> Res<ActionUsage> {
     let kind = u.str("type")?;
     match kind.to_ascii_lowercase().as_str() {
         "recharge on roll" => {
-            if let Some(dice) = u.opt_str("dice")? {
-                if !matches!(dice.trim(), "1d6" | "d6") {
-                    return Err(FieldError::new(
-                        u.path("dice"),
-                        format!("{dice:?}: only a d6 recharge is understood; expected \"1d6\""),
-                    ));
-                }
+            if let Some(dice) = u.opt_str("dice")?
+                && !matches!(dice.trim(), "1d6" | "d6")
+            {
+                return Err(FieldError::new(
+                    u.path("dice"),
+                    format!("{dice:?}: only a d6 recharge is understood; expected \"1d6\""),
+                ));
             }
             Ok(ActionUsage::Recharge {
                 min: u.int_in("min_value", 1, 6)?,
@@ -340,16 +340,16 @@ fn choice(e: &Obj<'_>) -> Res<Vec<Vec<DamageDice>>> {
 /// option.
 fn sub_effects(a: &Obj<'_>) -> Res<(Option<ActionSave>, Vec<Vec<DamageDice>>)> {
     let mut items: Vec<(String, &Value)> = Vec::new();
-    if let Some(options) = a.opt_obj("options")? {
-        if let Some(from) = options.opt_obj("from")? {
-            let list = from.path("options");
-            items.extend(
-                from.array("options")?
-                    .iter()
-                    .enumerate()
-                    .map(|(i, v)| (at(&list, i), v)),
-            );
-        }
+    if let Some(options) = a.opt_obj("options")?
+        && let Some(from) = options.opt_obj("from")?
+    {
+        let list = from.path("options");
+        items.extend(
+            from.array("options")?
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (at(&list, i), v)),
+        );
     }
     let attacks = a.path("attacks");
     items.extend(
