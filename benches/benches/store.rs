@@ -55,10 +55,13 @@ fn character(id: &str, class: &str) -> Character {
         },
         spell_slots: SpellSlots::default(),
         spellcasting_ability: None,
-        spells: vec![],
+        spells: Arc::new(vec![]),
         concentration: None,
-        attacks: vec![],
-        inventory: vec![ItemStack::new("Rations", 5), ItemStack::new("Rope", 1)],
+        attacks: Arc::new(vec![]),
+        inventory: Arc::new(vec![
+            ItemStack::new("Rations", 5),
+            ItemStack::new("Rope", 1),
+        ]),
         gold: 25,
         location: "room0".into(),
     }
@@ -194,6 +197,7 @@ fn timed_commits<S: GameStore>(
             );
         }
         let id = campaign.as_ref().expect("a campaign");
+        let record = record.clone();
         let start = Instant::now();
         let turn = rt
             .block_on(store.commit_turn(id, record))
@@ -217,7 +221,7 @@ fn bench_store<S: GameStore>(c: &mut Criterion, rt: &Runtime, name: &str, store:
         .block_on(store.create_campaign("Loaded", &campaign_state()))
         .expect("created");
     for _ in 0..LOAD_TURNS {
-        rt.block_on(store.commit_turn(&id, &record))
+        rt.block_on(store.commit_turn(&id, record.clone()))
             .expect("committed");
     }
     group.bench_function("load_500_turns", |b| {

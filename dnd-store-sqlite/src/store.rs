@@ -31,10 +31,9 @@ impl GameStore for SqliteStore {
     async fn commit_turn(
         &self,
         campaign: &CampaignId,
-        record: &TurnRecord,
+        record: TurnRecord,
     ) -> Result<u64, StoreError> {
         let id = campaign.clone();
-        let record = record.clone();
         self.run(move |conn, place| queries::commit_turn(conn, place, &id, &record))
             .await
     }

@@ -48,10 +48,10 @@ fn sample_state(title: &str) -> GameState {
             },
             spell_slots: SpellSlots::default(),
             spellcasting_ability: None,
-            spells: vec![],
+            spells: Arc::new(vec![]),
             concentration: None,
-            attacks: vec![],
-            inventory: vec![],
+            attacks: Arc::new(vec![]),
+            inventory: Arc::new(vec![]),
             gold: 5,
             location: "hall".into(),
         }]),
@@ -137,7 +137,7 @@ fn crash_child() {
         for _ in 0..100_000 {
             let state = store.load(&id).await.expect("the child loads");
             let turn = store
-                .commit_turn(&id, &sample_turn(state.turn + 1))
+                .commit_turn(&id, sample_turn(state.turn + 1))
                 .await
                 .expect("the child commits");
             if writeln!(stdout, "{COMMITTED}{turn}")
@@ -328,17 +328,17 @@ fn reopening_keeps_everything() {
             .expect("created");
         for n in 1..=4 {
             store
-                .commit_turn(&id, &sample_turn(n))
+                .commit_turn(&id, sample_turn(n))
                 .await
                 .expect("committed");
         }
         store.undo(&id, 2).await.expect("undone");
         store
-            .commit_turn(&id, &sample_turn(9))
+            .commit_turn(&id, sample_turn(9))
             .await
             .expect("committed");
         store
-            .commit_turn(&other, &sample_turn(1))
+            .commit_turn(&other, sample_turn(1))
             .await
             .expect("committed");
         (
@@ -367,7 +367,7 @@ fn reopening_keeps_everything() {
         );
         assert_eq!(
             store
-                .commit_turn(&id, &sample_turn(10))
+                .commit_turn(&id, sample_turn(10))
                 .await
                 .expect("committed"),
             6,
@@ -431,7 +431,7 @@ fn works_without_an_async_runtime_around_it() {
     // store runs the work on this thread instead of spawn_blocking.
     let id = poll_once(store.create_campaign("Plain", &sample_state("Plain"))).expect("created");
     assert_eq!(
-        poll_once(store.commit_turn(&id, &sample_turn(1))).expect("committed"),
+        poll_once(store.commit_turn(&id, sample_turn(1))).expect("committed"),
         1
     );
 }

@@ -139,7 +139,7 @@ fn every_monster_and_prepared_spell_is_in_the_srd() {
         srd.monster(&monster.srd).unwrap();
     }
     for character in &adventure.characters {
-        for spell in &character.spells {
+        for spell in character.spells.iter() {
             let found = srd
                 .spell(spell)
                 .unwrap_or_else(|e| panic!("{}: {e}", character.id));

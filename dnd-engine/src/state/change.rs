@@ -435,7 +435,7 @@ pub(super) fn apply(state: &mut GameState, change: &Change) -> Result<(), Change
                 ));
             }
             add_item(
-                &mut character_mut(state, character)?.inventory,
+                Arc::make_mut(&mut character_mut(state, character)?.inventory),
                 item.clone(),
             );
         }
@@ -445,11 +445,13 @@ pub(super) fn apply(state: &mut GameState, change: &Change) -> Result<(), Change
             quantity,
         } => {
             let c = character_mut(state, character)?;
-            take_item(&mut c.inventory, item, *quantity).map_err(|has| ChangeError::NotEnough {
-                character: character.clone(),
-                item: item.clone(),
-                has,
-                asked: *quantity,
+            take_item(Arc::make_mut(&mut c.inventory), item, *quantity).map_err(|has| {
+                ChangeError::NotEnough {
+                    character: character.clone(),
+                    item: item.clone(),
+                    has,
+                    asked: *quantity,
+                }
             })?;
         }
         Change::LootTaken {
@@ -489,7 +491,10 @@ pub(super) fn apply(state: &mut GameState, change: &Change) -> Result<(), Change
                     asked: *quantity,
                 })?;
             taken.quantity = *quantity;
-            add_item(&mut character_mut(state, character)?.inventory, taken);
+            add_item(
+                Arc::make_mut(&mut character_mut(state, character)?.inventory),
+                taken,
+            );
         }
         Change::Gold { character, delta } => {
             let c = character_mut(state, character)?;
@@ -670,14 +675,19 @@ fn character_mut<'a>(
     state: &'a mut GameState,
     id: &str,
 ) -> Result<&'a mut super::Character, ChangeError> {
-    let known = state.character_ids();
-    Arc::make_mut(&mut state.characters)
-        .iter_mut()
-        .find(|c| c.id.eq_ignore_ascii_case(id) || c.name.eq_ignore_ascii_case(id))
-        .ok_or(ChangeError::UnknownCharacter {
+    // Find first, copy on write second, and list the valid ids only on a miss: this runs for
+    // most changes of every turn.
+    let index = state
+        .characters
+        .iter()
+        .position(|c| c.id.eq_ignore_ascii_case(id) || c.name.eq_ignore_ascii_case(id));
+    match index {
+        Some(i) => Ok(&mut Arc::make_mut(&mut state.characters)[i]),
+        None => Err(ChangeError::UnknownCharacter {
             id: id.into(),
-            known,
-        })
+            known: state.character_ids(),
+        }),
+    }
 }
 
 fn monster_mut<'a>(
@@ -727,15 +737,14 @@ fn location_mut<'a>(
     state: &'a mut GameState,
     id: &str,
 ) -> Result<&'a mut super::Location, ChangeError> {
-    let known: Vec<String> = state.locations.iter().map(|l| l.id.clone()).collect();
-    Arc::make_mut(&mut state.locations)
-        .iter_mut()
-        .find(|l| l.id == id)
-        .ok_or(ChangeError::Unknown {
+    match state.locations.iter().position(|l| l.id == id) {
+        Some(i) => Ok(&mut Arc::make_mut(&mut state.locations)[i]),
+        None => Err(ChangeError::Unknown {
             what: "location",
             id: id.into(),
-            known,
-        })
+            known: state.locations.iter().map(|l| l.id.clone()).collect(),
+        }),
+    }
 }
 
 fn feature_mut<'a>(
@@ -773,13 +782,16 @@ fn exit_mut<'a>(
 }
 
 fn npc_mut<'a>(state: &'a mut GameState, id: &str) -> Result<&'a mut super::Npc, ChangeError> {
-    let known: Vec<String> = state.npcs.iter().map(|n| n.id.clone()).collect();
-    Arc::make_mut(&mut state.npcs)
-        .iter_mut()
-        .find(|n| n.id.eq_ignore_ascii_case(id) || n.name.eq_ignore_ascii_case(id))
-        .ok_or(ChangeError::Unknown {
+    let index = state
+        .npcs
+        .iter()
+        .position(|n| n.id.eq_ignore_ascii_case(id) || n.name.eq_ignore_ascii_case(id));
+    match index {
+        Some(i) => Ok(&mut Arc::make_mut(&mut state.npcs)[i]),
+        None => Err(ChangeError::Unknown {
             what: "NPC",
             id: id.into(),
-            known,
-        })
+            known: state.npcs.iter().map(|n| n.id.clone()).collect(),
+        }),
+    }
 }

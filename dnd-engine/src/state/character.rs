@@ -1,6 +1,7 @@
 //! A player character's sheet, and the items and attacks on it.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -60,6 +61,9 @@ fn yes() -> bool {
 }
 
 /// A player character.
+///
+/// The lists (spells, attacks, inventory) are shared behind `Arc`s like the collections of
+/// [`GameState`](super::GameState), so copying a sheet for a change is cheap.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Character {
     /// Stable id ("kraven"), used by tools and changes.
@@ -106,16 +110,16 @@ pub struct Character {
     pub spellcasting_ability: Option<Ability>,
     /// Spells prepared or known (SRD names).
     #[serde(default)]
-    pub spells: Vec<String>,
+    pub spells: Arc<Vec<String>>,
     /// The spell being concentrated on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub concentration: Option<String>,
     /// Attacks.
     #[serde(default)]
-    pub attacks: Vec<CharacterAttack>,
+    pub attacks: Arc<Vec<CharacterAttack>>,
     /// Inventory.
     #[serde(default)]
-    pub inventory: Vec<ItemStack>,
+    pub inventory: Arc<Vec<ItemStack>>,
     /// Gold pieces.
     #[serde(default)]
     pub gold: u32,

@@ -28,9 +28,9 @@ fn fixture() -> GameState {
         },
         spell_slots: SpellSlots::for_class(CasterProgression::Full, 3),
         spellcasting_ability: Some(Ability::Intelligence),
-        spells: vec!["Magic Missile".into()],
+        spells: Arc::new(vec!["Magic Missile".into()]),
         concentration: None,
-        attacks: vec![CharacterAttack {
+        attacks: Arc::new(vec![CharacterAttack {
             name: "Dagger".into(),
             ability: Ability::Dexterity,
             proficient: true,
@@ -38,8 +38,8 @@ fn fixture() -> GameState {
             add_modifier_to_damage: true,
             magic_bonus: 0,
             range_ft: 5,
-        }],
-        inventory: vec![ItemStack::new("Potion of Healing", 2)],
+        }]),
+        inventory: Arc::new(vec![ItemStack::new("Potion of Healing", 2)]),
         gold: 10,
         location: "hall".into(),
     };

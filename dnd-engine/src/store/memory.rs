@@ -89,7 +89,7 @@ impl GameStore for MemoryStore {
     async fn commit_turn(
         &self,
         campaign: &CampaignId,
-        record: &TurnRecord,
+        record: TurnRecord,
     ) -> Result<u64, StoreError> {
         self.with(|inner| {
             let c = inner.campaign(campaign)?;
@@ -99,7 +99,7 @@ impl GameStore for MemoryStore {
             c.history.push(HistoryEntry {
                 turn,
                 undone: false,
-                record: record.clone(),
+                record,
             });
             Ok(turn)
         })

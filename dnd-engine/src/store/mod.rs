@@ -179,10 +179,12 @@ pub trait GameStore: Send + Sync {
 
     /// Commits one turn atomically and returns its turn number. The record's changes are applied
     /// to the current state; if one fails, nothing is written.
+    ///
+    /// The record is taken by value: a store keeps it (or writes it out) without a copy.
     async fn commit_turn(
         &self,
         campaign: &CampaignId,
-        record: &TurnRecord,
+        record: TurnRecord,
     ) -> Result<u64, StoreError>;
 
     /// Every campaign, by id.

@@ -53,10 +53,10 @@ pub fn sample_state(title: &str) -> GameState {
             },
             spell_slots: SpellSlots::default(),
             spellcasting_ability: None,
-            spells: vec![],
+            spells: Arc::new(vec![]),
             concentration: None,
-            attacks: vec![],
-            inventory: vec![],
+            attacks: Arc::new(vec![]),
+            inventory: Arc::new(vec![]),
             gold: 5,
             location: "hall".into(),
         }]),
@@ -140,7 +140,7 @@ async fn commits_apply_and_number_turns(store: &dyn GameStore) {
     let initial = sample_state("Commits");
     let id = store.create_campaign("Commits", &initial).await.unwrap();
     for n in 1..=3 {
-        assert_eq!(store.commit_turn(&id, &sample_turn(n)).await.unwrap(), n);
+        assert_eq!(store.commit_turn(&id, sample_turn(n)).await.unwrap(), n);
     }
     let state = store.load(&id).await.unwrap();
     assert_eq!(state.characters[0].gold, 11);
@@ -162,13 +162,13 @@ async fn invalid_turns_write_nothing(store: &dyn GameStore) {
         .create_campaign("Invalid", &sample_state("Invalid"))
         .await
         .unwrap();
-    store.commit_turn(&id, &sample_turn(1)).await.unwrap();
+    store.commit_turn(&id, sample_turn(1)).await.unwrap();
     let before = store.load(&id).await.unwrap();
     let mut bad = sample_turn(2);
     bad.changes.push(Change::PartyMoved {
         exit: "chimney".into(),
     });
-    let err = store.commit_turn(&id, &bad).await.unwrap_err();
+    let err = store.commit_turn(&id, bad.clone()).await.unwrap_err();
     assert!(
         matches!(err, StoreError::InvalidTurn { index: 5, .. }),
         "{err}"
@@ -177,7 +177,7 @@ async fn invalid_turns_write_nothing(store: &dyn GameStore) {
     assert_eq!(store.load(&id).await.unwrap(), before);
     assert_eq!(store.history(&id, Page::first(10)).await.unwrap().len(), 1);
     assert_eq!(
-        store.commit_turn(&id, &sample_turn(2)).await.unwrap(),
+        store.commit_turn(&id, sample_turn(2)).await.unwrap(),
         2,
         "the retry commits"
     );
@@ -189,7 +189,7 @@ async fn paging(store: &dyn GameStore) {
         .await
         .unwrap();
     for n in 1..=7 {
-        store.commit_turn(&id, &sample_turn(n)).await.unwrap();
+        store.commit_turn(&id, sample_turn(n)).await.unwrap();
     }
     let page = store
         .history(
@@ -235,7 +235,7 @@ async fn undo_keeps_the_audit_log(store: &dyn GameStore) {
     let initial = sample_state("Undo");
     let id = store.create_campaign("Undo", &initial).await.unwrap();
     for n in 1..=4 {
-        store.commit_turn(&id, &sample_turn(n)).await.unwrap();
+        store.commit_turn(&id, sample_turn(n)).await.unwrap();
     }
     let after_two = replay(&initial, &[sample_turn(1), sample_turn(2)]).unwrap();
     assert_eq!(store.undo(&id, 2).await.unwrap(), after_two);
@@ -255,7 +255,7 @@ async fn undo_keeps_the_audit_log(store: &dyn GameStore) {
         "{err}"
     );
     // Play goes on after an undo; the new turn is numbered after the undone ones.
-    assert_eq!(store.commit_turn(&id, &sample_turn(9)).await.unwrap(), 5);
+    assert_eq!(store.commit_turn(&id, sample_turn(9)).await.unwrap(), 5);
     let state = store.load(&id).await.unwrap();
     assert_eq!(state.characters[0].gold, 11);
     assert!(state.flags.contains_key("turn_9") && !state.flags.contains_key("turn_3"));
@@ -274,7 +274,7 @@ async fn delete_and_unknown(store: &dyn GameStore) {
         .create_campaign("Delete", &sample_state("Delete"))
         .await
         .unwrap();
-    store.commit_turn(&id, &sample_turn(1)).await.unwrap();
+    store.commit_turn(&id, sample_turn(1)).await.unwrap();
     store.delete(&id).await.unwrap();
     assert!(matches!(
         store.load(&id).await,
@@ -286,7 +286,7 @@ async fn delete_and_unknown(store: &dyn GameStore) {
     ));
     let ghost = CampaignId("no-such-campaign".into());
     assert!(matches!(
-        store.commit_turn(&ghost, &sample_turn(1)).await,
+        store.commit_turn(&ghost, sample_turn(1)).await,
         Err(StoreError::NotFound(_))
     ));
     assert!(matches!(
@@ -314,7 +314,7 @@ async fn names_are_stored_verbatim(store: &dyn GameStore) {
     let id = store.create_campaign(name, &initial).await.unwrap();
     let mut turn = sample_turn(1);
     turn.input = name.into();
-    store.commit_turn(&id, &turn).await.unwrap();
+    store.commit_turn(&id, turn.clone()).await.unwrap();
     assert_eq!(store.load(&id).await.unwrap().characters[0].name, name);
     assert_eq!(
         store.history(&id, Page::first(1)).await.unwrap()[0]
@@ -337,7 +337,7 @@ async fn concurrent_commits_lose_nothing<S: GameStore + 'static>(store: Arc<S>) 
                 .await
                 .unwrap();
             for n in 1..=20 {
-                store.commit_turn(&id, &sample_turn(n)).await.unwrap();
+                store.commit_turn(&id, sample_turn(n)).await.unwrap();
             }
             id
         }));
