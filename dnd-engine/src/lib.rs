@@ -16,6 +16,7 @@
 
 pub mod adventure;
 pub mod dice;
+pub mod gm;
 pub mod llm;
 pub mod rules;
 pub mod simulator;

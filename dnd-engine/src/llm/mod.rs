@@ -82,7 +82,7 @@ mod message_tests;
 
 pub use error::LlmError;
 pub use message::{Message, Role, ToolArgumentsError, ToolCall, ToolSpec};
-pub use provider::{LlmProvider, StreamEvent, collect_response};
+pub use provider::{Capabilities, LlmProvider, StreamEvent, collect_response};
 pub use request::{CompletionRequest, ResponseFormat, ToolChoice};
 pub use response::{CompletionResponse, FinishReason, Usage};
 pub use scripted::ScriptedProvider;

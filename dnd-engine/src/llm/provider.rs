@@ -69,6 +69,30 @@ where
     ))
 }
 
+/// What a provider, and the model behind it, can do. The engine adapts: without tool calling
+/// it uses the one-call JSON protocol; without JSON-Schema output it puts the schema in the
+/// prompt and validates the answer itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Capabilities {
+    /// The model can call tools.
+    pub tool_calling: bool,
+    /// The provider enforces a JSON Schema on the answer ("structured outputs").
+    pub json_schema: bool,
+    /// The provider can force any valid JSON object ("JSON mode").
+    pub json_mode: bool,
+}
+
+impl Default for Capabilities {
+    /// Everything: what the large hosted models offer.
+    fn default() -> Self {
+        Capabilities {
+            tool_calling: true,
+            json_schema: true,
+            json_mode: true,
+        }
+    }
+}
+
 /// A language model backend: an HTTP adapter, a local model, a scripted fake.
 ///
 /// The engine holds providers as `Box<dyn LlmProvider>` or `Arc<dyn LlmProvider>` and never
@@ -82,6 +106,11 @@ pub trait LlmProvider: Send + Sync {
     /// A short name for logs and error reports, e.g. `"openai"`; defaults to the type's name.
     fn name(&self) -> &str {
         std::any::type_name::<Self>()
+    }
+
+    /// What this provider can do; defaults to everything ([`Capabilities::default`]).
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::default()
     }
 
     /// Sends the request and waits for the complete answer.
@@ -122,6 +151,10 @@ impl<P: LlmProvider + ?Sized> LlmProvider for &P {
         (**self).name()
     }
 
+    fn capabilities(&self) -> Capabilities {
+        (**self).capabilities()
+    }
+
     async fn complete(&self, req: &CompletionRequest) -> Result<CompletionResponse, LlmError> {
         (**self).complete(req).await
     }
@@ -140,6 +173,10 @@ impl<P: LlmProvider + ?Sized> LlmProvider for Box<P> {
         (**self).name()
     }
 
+    fn capabilities(&self) -> Capabilities {
+        (**self).capabilities()
+    }
+
     async fn complete(&self, req: &CompletionRequest) -> Result<CompletionResponse, LlmError> {
         (**self).complete(req).await
     }
@@ -156,6 +193,10 @@ impl<P: LlmProvider + ?Sized> LlmProvider for Box<P> {
 impl<P: LlmProvider + ?Sized> LlmProvider for Arc<P> {
     fn name(&self) -> &str {
         (**self).name()
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        (**self).capabilities()
     }
 
     async fn complete(&self, req: &CompletionRequest) -> Result<CompletionResponse, LlmError> {

@@ -36,6 +36,7 @@ use super::response::CompletionResponse;
 #[derive(Debug, Default)]
 pub struct ScriptedProvider {
     state: Mutex<State>,
+    capabilities: super::Capabilities,
 }
 
 #[derive(Debug, Default)]
@@ -52,7 +53,15 @@ impl ScriptedProvider {
                 script: script.into(),
                 requests: Vec::new(),
             }),
+            capabilities: super::Capabilities::default(),
         }
+    }
+
+    /// The same provider, claiming these capabilities (to test how the engine adapts to a
+    /// model without tool calling or JSON-Schema output).
+    pub fn with_capabilities(mut self, capabilities: super::Capabilities) -> Self {
+        self.capabilities = capabilities;
+        self
     }
 
     /// Queues an answer after those already scripted.
@@ -85,6 +94,10 @@ impl ScriptedProvider {
 impl LlmProvider for ScriptedProvider {
     fn name(&self) -> &str {
         "scripted"
+    }
+
+    fn capabilities(&self) -> super::Capabilities {
+        self.capabilities
     }
 
     async fn complete(&self, req: &CompletionRequest) -> Result<CompletionResponse, LlmError> {

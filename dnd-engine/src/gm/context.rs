@@ -1,0 +1,127 @@
+//! What the model is sent each turn, and the checks code makes before it is asked anything.
+
+use crate::llm::Message;
+use crate::state::{Change, GameState, triggered_goal_steps};
+use crate::store::HistoryEntry;
+
+/// The system prompt used when the builder is given none.
+pub const DEFAULT_SYSTEM_PROMPT: &str = "You are the game master of a Dungeons & Dragons 5e \
+game. Narrate vividly and briefly (two to five sentences), in the second person, and end by \
+asking what the player does.
+
+Rules you never break:
+- Code owns the dice, the rules and the state. Every roll, every hit point, every item and every \
+move goes through a tool; never invent a number you did not get from a tool.
+- Never act, speak or decide for the player's character; describe the world and ask.
+- Keep DCs, ACs, internal ids and hidden things out of the story. Describe what the characters \
+perceive, not the numbers behind it.
+- When a tool refuses a call, read its error, fix the call, and try again, or narrate why the \
+action fails.
+- The state block below is the truth. Anything the party has not found is not in it; do not \
+hint at it.";
+
+/// What code found before the model is asked: features and exits noticed by passive
+/// Perception, NPC goal steps whose trigger has happened.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PreNarration {
+    /// The changes these checks made.
+    pub changes: Vec<Change>,
+    /// One line per finding, for the model.
+    pub findings: Vec<String>,
+}
+
+/// Checks the party's best passive Perception against every hidden feature and exit where it
+/// stands, and NPC goal triggers. Applies what it finds to `state`.
+pub fn pre_narration_checks(state: &mut GameState) -> PreNarration {
+    let mut out = PreNarration::default();
+    let watchers: Vec<(String, i32)> = state
+        .characters
+        .iter()
+        .filter(|c| c.can_act())
+        .map(|c| (c.name.clone(), c.passive_perception()))
+        .collect();
+    let Some((watcher, passive)) = watchers.iter().max_by_key(|(_, p)| *p).cloned() else {
+        return out;
+    };
+    if let Some(here) = state.party_location() {
+        for f in &here.features {
+            if f.hidden && !f.found && f.find_dc.is_some_and(|dc| passive >= dc) {
+                out.changes.push(Change::FeatureFound {
+                    location: here.id.clone(),
+                    feature: f.id.clone(),
+                });
+                out.findings.push(format!(
+                    "{watcher} notices (passive Perception): {} — {}",
+                    f.name, f.description
+                ));
+            }
+        }
+        for e in &here.exits {
+            if e.hidden && e.find_dc.is_some_and(|dc| passive >= dc) {
+                out.changes.push(Change::ExitFound {
+                    location: here.id.clone(),
+                    direction: e.direction.clone(),
+                });
+                out.findings.push(format!(
+                    "{watcher} notices (passive Perception) a way {}",
+                    e.direction
+                ));
+            }
+        }
+    }
+    for change in triggered_goal_steps(state) {
+        if let Change::NpcGoalAdvanced { npc } = &change
+            && let Some(n) = state.npc(npc)
+        {
+            let next = n
+                .goal_steps
+                .get(n.current_step + 1)
+                .map_or("its goal is done", |s| s.description.as_str());
+            out.findings.push(format!("{} moves on: {next}", n.name));
+        }
+        out.changes.push(change);
+    }
+    // Each change was built from this very state, so it applies; a failure would be a bug,
+    // and dropping the finding is the safe answer.
+    let mut applied = Vec::new();
+    for change in out.changes {
+        if state.apply(&change).is_ok() {
+            applied.push(change);
+        }
+    }
+    out.changes = applied;
+    out
+}
+
+/// The messages of one call: system prompt, summary, state, the last turns, then the input.
+pub fn build_context(
+    system_prompt: &str,
+    state: &GameState,
+    history: &[HistoryEntry],
+    speaker: &str,
+    input: &str,
+    findings: &[String],
+) -> Vec<Message> {
+    let mut messages = vec![Message::system(system_prompt)];
+    if !state.summary.is_empty() {
+        messages.push(Message::system(format!(
+            "The story so far: {}",
+            state.summary
+        )));
+    }
+    messages.push(Message::system(format!(
+        "Current state (JSON): {}",
+        state.snapshot().to_json()
+    )));
+    for entry in history {
+        messages.extend(entry.record.llm_messages.iter().cloned());
+    }
+    if !findings.is_empty() {
+        messages.push(Message::system(format!(
+            "Before this turn, code found:\n- {}",
+            findings.join("\n- ")
+        )));
+    }
+    messages.push(Message::user_named(speaker, input));
+    messages
+}

@@ -1,0 +1,387 @@
+//! The game master: one turn from the player's words to narration, with every mechanic done in
+//! code.
+//!
+//! [`GameMaster::turn`] does, in order: load the state from the store (one read); run the
+//! checks code makes before the model is asked (passive Perception against hidden DCs where the
+//! party is, NPC goal triggers); build the context (system prompt, summary, state snapshot, the
+//! last turns of the LLM history, the input); run the protocol (tool calls go through
+//! [`crate::tools`] against the turn's working copy); and commit everything in one store
+//! transaction. If the provider or anything else fails before the commit, nothing is written
+//! and the same input can be tried again.
+
+mod context;
+mod outcome;
+mod protocol;
+
+use std::sync::{Arc, Mutex};
+
+use futures::channel::mpsc;
+use futures::stream::{self, BoxStream, StreamExt};
+use rand::RngExt;
+
+pub use context::{DEFAULT_SYSTEM_PROMPT, PreNarration, build_context, pre_narration_checks};
+pub use outcome::{
+    ActionList, ActionSuggestion, GameResponse, SuggestedAction, TraceStep, TurnOutcome,
+};
+pub use protocol::{Protocol, StrictAction, StrictAnswer};
+
+use crate::dice::{GameRng, game_rng, seeded_rng};
+use crate::llm::{LlmError, LlmProvider, Message, ToolSpec, Usage};
+use crate::store::{CampaignId, ChatLine, GameStore, HistoryEntry, Page, StoreError, TurnRecord};
+use crate::tools::{ToolLimits, TurnLog, tool_specs};
+use protocol::TurnRun;
+
+/// What the player said or did this turn.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct PlayerInput {
+    /// Who speaks: a character's name, or "player".
+    pub speaker: String,
+    /// The words.
+    pub text: String,
+}
+
+impl PlayerInput {
+    /// Input from `speaker`.
+    pub fn new(speaker: impl Into<String>, text: impl Into<String>) -> PlayerInput {
+        PlayerInput {
+            speaker: speaker.into(),
+            text: text.into(),
+        }
+    }
+}
+
+/// Bounds on a turn.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct GmLimits {
+    /// Rounds of tool calls before the narrative phase is stopped.
+    pub max_tool_rounds: u32,
+    /// Past turns of LLM history sent with each call.
+    pub history_turns: usize,
+    /// What tools may do in one turn.
+    pub tools: ToolLimits,
+    /// Longest player input accepted, in bytes.
+    pub max_input_bytes: usize,
+}
+
+impl Default for GmLimits {
+    fn default() -> Self {
+        GmLimits {
+            max_tool_rounds: 8,
+            history_turns: 6,
+            tools: ToolLimits::default(),
+            max_input_bytes: 2_000,
+        }
+    }
+}
+
+/// Why a turn failed. Nothing was committed: the same input can be tried again.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum GmError {
+    /// The language model provider failed.
+    #[error("the language model failed: {0}")]
+    Provider(#[source] LlmError),
+    /// The store failed.
+    #[error("the store failed: {0}")]
+    Store(#[from] StoreError),
+    /// The input was refused before anything ran.
+    #[error("{0}")]
+    Input(String),
+}
+
+/// Runs turns of a game: a provider, a store, a protocol and limits.
+pub struct GameMaster {
+    provider: Arc<dyn LlmProvider>,
+    store: Arc<dyn GameStore>,
+    protocol: Protocol,
+    limits: GmLimits,
+    system_prompt: String,
+    temperature: Option<f32>,
+    max_tokens: Option<u32>,
+    tool_specs: Vec<ToolSpec>,
+    rng: Mutex<GameRng>,
+}
+
+impl std::fmt::Debug for GameMaster {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GameMaster")
+            .field("provider", &self.provider.name())
+            .field("protocol", &self.protocol)
+            .field("limits", &self.limits)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Builds a [`GameMaster`]: `GameMaster::builder(provider, store)...build()`.
+pub struct GameMasterBuilder {
+    provider: Arc<dyn LlmProvider>,
+    store: Arc<dyn GameStore>,
+    protocol: Option<Protocol>,
+    limits: GmLimits,
+    system_prompt: String,
+    temperature: Option<f32>,
+    max_tokens: Option<u32>,
+    seed: Option<u64>,
+}
+
+impl GameMasterBuilder {
+    /// The protocol; defaults to [`Protocol::TwoPhase`], or [`Protocol::StrictJson`] when the
+    /// provider says it cannot call tools.
+    pub fn protocol(mut self, protocol: Protocol) -> Self {
+        self.protocol = Some(protocol);
+        self
+    }
+
+    /// Turn limits.
+    pub fn limits(mut self, limits: GmLimits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// The system prompt (defaults to [`DEFAULT_SYSTEM_PROMPT`]).
+    pub fn system_prompt(mut self, prompt: impl Into<String>) -> Self {
+        self.system_prompt = prompt.into();
+        self
+    }
+
+    /// Sampling temperature sent with each request.
+    pub fn temperature(mut self, temperature: f32) -> Self {
+        self.temperature = Some(temperature);
+        self
+    }
+
+    /// Most tokens per answer.
+    pub fn max_tokens(mut self, max_tokens: u32) -> Self {
+        self.max_tokens = Some(max_tokens);
+        self
+    }
+
+    /// Seeds the dice (tests and replays); by default they come from the operating system.
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = Some(seed);
+        self
+    }
+
+    /// The game master.
+    pub fn build(self) -> GameMaster {
+        let protocol = self
+            .protocol
+            .unwrap_or(if self.provider.capabilities().tool_calling {
+                Protocol::TwoPhase
+            } else {
+                Protocol::StrictJson
+            });
+        GameMaster {
+            provider: self.provider,
+            store: self.store,
+            protocol,
+            limits: self.limits,
+            system_prompt: self.system_prompt,
+            temperature: self.temperature,
+            max_tokens: self.max_tokens,
+            tool_specs: tool_specs(),
+            rng: Mutex::new(self.seed.map_or_else(game_rng, seeded_rng)),
+        }
+    }
+}
+
+impl GameMaster {
+    /// A builder over a provider and a store.
+    pub fn builder(provider: Arc<dyn LlmProvider>, store: Arc<dyn GameStore>) -> GameMasterBuilder {
+        GameMasterBuilder {
+            provider,
+            store,
+            protocol: None,
+            limits: GmLimits::default(),
+            system_prompt: DEFAULT_SYSTEM_PROMPT.to_owned(),
+            temperature: None,
+            max_tokens: None,
+            seed: None,
+        }
+    }
+
+    /// The protocol in use.
+    pub fn protocol(&self) -> Protocol {
+        self.protocol
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Arc<dyn GameStore> {
+        &self.store
+    }
+
+    /// Plays one turn: see the module docs. Nothing is written unless it all succeeds.
+    pub async fn turn(
+        &self,
+        campaign: &CampaignId,
+        input: PlayerInput,
+    ) -> Result<TurnOutcome, GmError> {
+        self.run_turn(campaign, input, None).await
+    }
+
+    /// Plays one turn, yielding the narration's text as it arrives and the outcome at the end.
+    pub fn turn_stream<'a>(
+        &'a self,
+        campaign: &'a CampaignId,
+        input: PlayerInput,
+    ) -> BoxStream<'a, TurnEvent> {
+        let (text_sender, text_receiver) = mpsc::unbounded::<String>();
+        let (done_sender, done_receiver) = mpsc::unbounded::<TurnEvent>();
+        // One channel carries both, in order: the turn's text, then its outcome. The turn
+        // itself is driven by a stream that yields nothing.
+        let turn = stream::once(async move {
+            let outcome = self.run_turn(campaign, input, Some(text_sender)).await;
+            let _ = done_sender.unbounded_send(TurnEvent::Done(Box::new(outcome)));
+        })
+        .filter_map(|()| async { None });
+        let events = text_receiver.map(TurnEvent::Text).chain(done_receiver);
+        stream::select(events, turn).boxed()
+    }
+
+    async fn run_turn(
+        &self,
+        campaign: &CampaignId,
+        input: PlayerInput,
+        text_sink: Option<mpsc::UnboundedSender<String>>,
+    ) -> Result<TurnOutcome, GmError> {
+        let text = input.text.trim();
+        if text.is_empty() {
+            return Err(GmError::Input(
+                "say what your character does: the input was empty".into(),
+            ));
+        }
+        if text.len() > self.limits.max_input_bytes {
+            return Err(GmError::Input(format!(
+                "the input is {} bytes long; keep it under {} (a few sentences)",
+                text.len(),
+                self.limits.max_input_bytes
+            )));
+        }
+        let mut state = self.store.load(campaign).await?;
+        let history = self.recent_history(campaign, state.turn).await?;
+        // A generator for this turn alone, drawn from the game's: seeded games replay exactly.
+        let mut rng = {
+            let mut shared = self.rng.lock().unwrap_or_else(|p| p.into_inner());
+            seeded_rng(shared.random())
+        };
+        let mut log = TurnLog::default();
+        let checks = pre_narration_checks(&mut state);
+        log.changes.extend(checks.changes.iter().cloned());
+        let messages = build_context(
+            &self.system_prompt,
+            &state,
+            &history,
+            &input.speaker,
+            text,
+            &checks.findings,
+        );
+        let turn_start = messages.len() - 1;
+        let mut run = TurnRun {
+            state: &mut state,
+            log: &mut log,
+            rng: &mut rng,
+            messages,
+            turn_start,
+            usage: Usage::default(),
+            trace: Vec::new(),
+            notes: Vec::new(),
+            narration: String::new(),
+            suggestions: Vec::new(),
+            text_sink,
+        };
+        match self.protocol {
+            Protocol::TwoPhase => {
+                self.narrative_phase(&mut run).await?;
+                run.text_sink = None;
+                self.action_phase(&mut run).await?;
+            }
+            Protocol::ToolLoop => self.narrative_phase(&mut run).await?,
+            Protocol::StrictJson => self.strict_json_turn(&mut run).await?,
+        }
+        let TurnRun {
+            messages,
+            turn_start,
+            usage,
+            trace,
+            notes,
+            narration,
+            suggestions,
+            ..
+        } = run;
+        let llm_messages: Vec<Message> = messages[turn_start..].to_vec();
+        let record = TurnRecord {
+            input: text.to_owned(),
+            changes: log.changes.clone(),
+            rolls: log.rolls.clone(),
+            events: log.events.clone(),
+            player_messages: vec![
+                ChatLine {
+                    speaker: input.speaker.clone(),
+                    text: text.to_owned(),
+                },
+                ChatLine {
+                    speaker: "gm".into(),
+                    text: narration.clone(),
+                },
+            ],
+            llm_messages,
+        };
+        let turn = self.store.commit_turn(campaign, record).await?;
+        Ok(TurnOutcome {
+            turn,
+            narration,
+            rolls: log.rolls,
+            changes: log.changes,
+            events: log.events,
+            suggested_actions: suggestions,
+            notes,
+            usage,
+            trace,
+        })
+    }
+
+    /// The last `history_turns` turns in effect, oldest first.
+    async fn recent_history(
+        &self,
+        campaign: &CampaignId,
+        turns_in_effect: u64,
+    ) -> Result<Vec<HistoryEntry>, GmError> {
+        let wanted = self.limits.history_turns;
+        if wanted == 0 {
+            return Ok(Vec::new());
+        }
+        let state_turns = usize::try_from(turns_in_effect).unwrap_or(usize::MAX);
+        // Turns in effect are numbered among undone ones too; look back far enough to find them.
+        let mut offset = state_turns.saturating_sub(wanted);
+        loop {
+            let page = self
+                .store
+                .history(
+                    campaign,
+                    Page {
+                        offset,
+                        limit: usize::MAX / 2,
+                    },
+                )
+                .await?;
+            let live: Vec<HistoryEntry> = page.into_iter().filter(|h| !h.undone).collect();
+            if live.len() >= wanted || offset == 0 {
+                let skip = live.len().saturating_sub(wanted);
+                return Ok(live.into_iter().skip(skip).collect());
+            }
+            offset = offset.saturating_sub(wanted.max(16));
+        }
+    }
+}
+
+/// What [`GameMaster::turn_stream`] yields.
+#[derive(Debug)]
+pub enum TurnEvent {
+    /// More narration text.
+    Text(String),
+    /// The end of the turn: its outcome or why it failed.
+    Done(Box<Result<TurnOutcome, GmError>>),
+}
+
+#[cfg(test)]
+mod tests;

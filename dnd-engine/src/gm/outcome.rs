@@ -1,0 +1,200 @@
+//! What a turn returns: [`TurnOutcome`], its suggested actions with their odds, the trace of
+//! every step, and the `GameResponse` JSON form the HOLODECK seed defined.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::dice::DiceExpr;
+use crate::llm::Usage;
+use crate::state::{Change, StoryEvent};
+use crate::store::RollRecord;
+
+/// An action the player might take next, as the model suggested it, with the engine's odds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SuggestedAction {
+    /// A short id ("attack-harpy").
+    pub id: String,
+    /// What the player would do, in a few words.
+    pub description: String,
+    /// The dice it would roll ("1d20+5"), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dice: Option<String>,
+    /// The number to meet (a DC or an AC), if known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dc: Option<i32>,
+    /// Why it might be a good idea.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The exact chance that `dice` meets `dc`, from the dice engine's distribution.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chance: Option<f64>,
+}
+
+impl SuggestedAction {
+    /// Attaches the exact chance of success when the action names dice and a DC.
+    pub fn with_odds(mut self) -> SuggestedAction {
+        self.chance = match (&self.dice, self.dc) {
+            (Some(dice), Some(dc)) => DiceExpr::parse(dice)
+                .ok()
+                .and_then(|e| e.distribution().ok())
+                .map(|d| d.probability_at_least(i64::from(dc))),
+            _ => None,
+        };
+        self
+    }
+
+    /// "Attack the harpy (65%)".
+    pub fn label(&self) -> String {
+        match self.chance {
+            Some(p) => format!("{} ({:.0}%)", self.description, p * 100.0),
+            None => self.description.clone(),
+        }
+    }
+}
+
+/// The answer the action phase asks for: 2 to 5 suggestions.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ActionList {
+    /// The suggestions, best first.
+    pub actions: Vec<ActionSuggestion>,
+}
+
+/// One suggestion as the model writes it.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ActionSuggestion {
+    /// A short kebab-case id.
+    pub id: String,
+    /// What the player would do, in a few words.
+    pub description: String,
+    /// Dice it would roll, in standard notation ("1d20+5"), or null.
+    pub dice: Option<String>,
+    /// The DC or AC to meet, or null.
+    pub dc: Option<i32>,
+    /// Why it might be a good idea, or null.
+    pub reason: Option<String>,
+}
+
+impl ActionList {
+    /// Checks the list: 2 to 5 entries, each with an id and a description, ids unique.
+    pub fn validate(&self) -> Result<(), String> {
+        if !(2..=5).contains(&self.actions.len()) {
+            return Err(format!("give 2 to 5 actions, not {}", self.actions.len()));
+        }
+        for (i, a) in self.actions.iter().enumerate() {
+            if a.id.trim().is_empty() || a.description.trim().is_empty() {
+                return Err(format!("action {i} needs an id and a description"));
+            }
+            if self.actions[..i].iter().any(|b| b.id == a.id) {
+                return Err(format!("the id {:?} is used twice", a.id));
+            }
+        }
+        Ok(())
+    }
+
+    /// The suggestions with their odds.
+    pub fn into_suggestions(self) -> Vec<SuggestedAction> {
+        self.actions
+            .into_iter()
+            .map(|a| {
+                SuggestedAction {
+                    id: a.id,
+                    description: a.description,
+                    dice: a.dice,
+                    dc: a.dc,
+                    reason: a.reason,
+                    chance: None,
+                }
+                .with_odds()
+            })
+            .collect()
+    }
+}
+
+/// One step of a turn, for the debug view.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "step", rename_all = "snake_case")]
+pub enum TraceStep {
+    /// A call to the provider.
+    ProviderCall {
+        /// "narrative", "actions" or "strict_json".
+        phase: String,
+        /// Its round in the phase, from 1.
+        round: u32,
+        /// Wall time in microseconds.
+        micros: u64,
+        /// Tokens and cost.
+        usage: Usage,
+        /// Why the model stopped.
+        finish_reason: String,
+    },
+    /// A tool call.
+    ToolCall {
+        /// The tool.
+        name: String,
+        /// Whether it succeeded.
+        ok: bool,
+        /// Wall time in microseconds.
+        micros: u64,
+    },
+    /// Something the engine decided ("tool round limit reached", "suggestions dropped").
+    Note {
+        /// What.
+        text: String,
+    },
+}
+
+/// Everything one turn did.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TurnOutcome {
+    /// The turn number the store gave it.
+    pub turn: u64,
+    /// The story text for the player.
+    pub narration: String,
+    /// Every roll, with its dice.
+    pub rolls: Vec<RollRecord>,
+    /// Every state change.
+    pub changes: Vec<Change>,
+    /// Story events logged.
+    pub events: Vec<StoryEvent>,
+    /// What the player might do next, with odds.
+    pub suggested_actions: Vec<SuggestedAction>,
+    /// Out-of-character notes (mechanics, what the engine refused).
+    pub notes: Vec<String>,
+    /// Tokens and cost, summed over the turn's calls.
+    pub usage: Usage,
+    /// Each provider and tool call, with timings.
+    pub trace: Vec<TraceStep>,
+}
+
+/// The `GameResponse` JSON of the HOLODECK seed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameResponse {
+    /// The story text.
+    pub narration: String,
+    /// Notes outside the story.
+    pub out_of_character_notes: Vec<String>,
+    /// Suggested actions, labelled with their odds.
+    pub actions: Vec<SuggestedAction>,
+    /// The rolls made.
+    pub dice_rolls: Vec<RollRecord>,
+    /// A prompt the player might type next.
+    pub next_prompt_suggestion: Option<String>,
+}
+
+impl TurnOutcome {
+    /// The outcome in the seed's `GameResponse` shape.
+    pub fn to_game_response(&self) -> GameResponse {
+        GameResponse {
+            narration: self.narration.clone(),
+            out_of_character_notes: self.notes.clone(),
+            actions: self.suggested_actions.clone(),
+            dice_rolls: self.rolls.clone(),
+            next_prompt_suggestion: self
+                .suggested_actions
+                .first()
+                .map(|a| a.description.clone()),
+        }
+    }
+}

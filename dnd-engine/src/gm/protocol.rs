@@ -1,0 +1,348 @@
+//! The three protocols: the narrative tool loop, the action phase, and one-call strict JSON.
+
+use std::time::Instant;
+
+use futures::StreamExt;
+use futures::channel::mpsc::UnboundedSender;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::outcome::{ActionList, SuggestedAction, TraceStep};
+use super::{GameMaster, GmError};
+use crate::dice::GameRng;
+use crate::llm::{
+    CompletionRequest, CompletionResponse, LlmError, Message, ResponseFormat, StreamEvent,
+    ToolChoice, Usage,
+};
+use crate::srd::Srd;
+use crate::state::GameState;
+use crate::tools::schema::strict_schema_for;
+use crate::tools::{ToolContext, TurnLog, call_tool, tool_names};
+
+/// Which protocol a game uses.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Protocol {
+    /// Narrative with tools in a loop, then a second call for 2–5 suggested actions as JSON.
+    #[default]
+    TwoPhase,
+    /// The narrative tool loop alone.
+    ToolLoop,
+    /// One call whose whole answer is a JSON `GameResponse`, for models without tool calling.
+    StrictJson,
+}
+
+/// Everything a turn accumulates while the protocol runs.
+pub(super) struct TurnRun<'a> {
+    pub state: &'a mut GameState,
+    pub log: &'a mut TurnLog,
+    pub rng: &'a mut GameRng,
+    pub messages: Vec<Message>,
+    /// Where this turn's own messages start in `messages` (they are stored for the history).
+    pub turn_start: usize,
+    pub usage: Usage,
+    pub trace: Vec<TraceStep>,
+    pub notes: Vec<String>,
+    pub narration: String,
+    pub suggestions: Vec<SuggestedAction>,
+    pub text_sink: Option<UnboundedSender<String>>,
+}
+
+impl TurnRun<'_> {
+    fn note(&mut self, text: impl Into<String>) {
+        self.trace.push(TraceStep::Note { text: text.into() });
+    }
+
+    /// Runs one tool call against the working state, recording it in the messages and trace.
+    fn run_tool(&mut self, gm: &GameMaster, id: &str, name: &str, arguments: &Value) {
+        let started = Instant::now();
+        let raw = match arguments {
+            Value::String(text) => text.clone(),
+            other => other.to_string(),
+        };
+        let mut ctx = ToolContext {
+            state: self.state,
+            srd: Srd::bundled(),
+            rng: self.rng,
+            limits: &gm.limits.tools,
+            log: self.log,
+        };
+        let result = call_tool(name, &raw, &mut ctx);
+        self.trace.push(TraceStep::ToolCall {
+            name: name.to_owned(),
+            ok: result.ok,
+            micros: elapsed(started),
+        });
+        self.messages
+            .push(Message::tool_result(id, result.to_text()));
+    }
+}
+
+fn elapsed(started: Instant) -> u64 {
+    u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX)
+}
+
+impl GameMaster {
+    /// One provider call, streamed when a text sink is listening, with usage and trace kept.
+    async fn call(
+        &self,
+        run: &mut TurnRun<'_>,
+        phase: &str,
+        round: u32,
+        request: &CompletionRequest,
+        stream_text: bool,
+    ) -> Result<CompletionResponse, GmError> {
+        let started = Instant::now();
+        let response = match (&run.text_sink, stream_text) {
+            (Some(sink), true) => {
+                let mut events = self.provider.stream(request);
+                let mut done = None;
+                while let Some(event) = events.next().await {
+                    match event.map_err(GmError::Provider)? {
+                        StreamEvent::TextDelta(text) => {
+                            let _ = sink.unbounded_send(text);
+                        }
+                        StreamEvent::ToolCall(_) => {}
+                        StreamEvent::Done(response) => done = Some(response),
+                    }
+                }
+                done.ok_or_else(|| {
+                    GmError::Provider(LlmError::bad_response(
+                        "the stream ended without its final response",
+                    ))
+                })?
+            }
+            _ => self
+                .provider
+                .complete(request)
+                .await
+                .map_err(GmError::Provider)?,
+        };
+        run.usage += response.usage;
+        run.trace.push(TraceStep::ProviderCall {
+            phase: phase.to_owned(),
+            round,
+            micros: elapsed(started),
+            usage: response.usage,
+            finish_reason: response.finish_reason.as_str().to_owned(),
+        });
+        Ok(response)
+    }
+
+    fn request(&self, messages: Vec<Message>) -> CompletionRequest {
+        let mut request = CompletionRequest::new(messages);
+        request.temperature = self.temperature;
+        request.max_tokens = self.max_tokens;
+        request
+    }
+
+    /// The narrative phase: the model calls tools until it answers in words, at most
+    /// `max_tool_rounds` rounds. The calls of one round run in order.
+    pub(super) async fn narrative_phase(&self, run: &mut TurnRun<'_>) -> Result<(), GmError> {
+        for round in 1..=self.limits.max_tool_rounds {
+            let request = self
+                .request(run.messages.clone())
+                .with_tools(self.tool_specs.clone())
+                .with_tool_choice(ToolChoice::Auto);
+            let response = self.call(run, "narrative", round, &request, true).await?;
+            let calls = response.tool_calls().to_vec();
+            if calls.is_empty() {
+                run.narration = response.text().unwrap_or_default().trim().to_owned();
+                run.messages.push(response.message);
+                return Ok(());
+            }
+            run.messages.push(response.message);
+            for call in &calls {
+                run.run_tool(self, &call.id, &call.name, &call.arguments);
+            }
+        }
+        run.note(format!(
+            "the model was still calling tools after {} rounds; the turn ends here",
+            self.limits.max_tool_rounds
+        ));
+        run.notes
+            .push("The game master took too many steps; what happened so far stands.".into());
+        Ok(())
+    }
+
+    /// The action phase: 2 to 5 suggested actions as JSON, one retry with the error fed back,
+    /// then none (the turn still succeeds).
+    pub(super) async fn action_phase(&self, run: &mut TurnRun<'_>) -> Result<(), GmError> {
+        let schema = strict_schema_for::<ActionList>();
+        let instruction = "Suggest 2 to 5 actions the player might take next, best first. Answer with JSON only: {\"actions\": [{\"id\", \"description\", \"dice\" (notation or null), \"dc\" (number or null), \"reason\" (or null)}]}.";
+        let mut messages = run.messages.clone();
+        messages.push(Message::system(instruction));
+        let mut use_schema = self.provider.capabilities().json_schema;
+        for attempt in 1..=2u32 {
+            let mut request = self.request(messages.clone());
+            request.response_format = if use_schema {
+                ResponseFormat::json_schema("action_list", schema.clone())
+            } else {
+                if attempt == 1 {
+                    messages.push(Message::system(format!(
+                        "The JSON must match this schema: {schema}"
+                    )));
+                    request = self.request(messages.clone());
+                }
+                if self.provider.capabilities().json_mode {
+                    ResponseFormat::JsonObject
+                } else {
+                    ResponseFormat::Text
+                }
+            };
+            let response = match self.call(run, "actions", attempt, &request, false).await {
+                Ok(r) => r,
+                // A server that refuses JSON-Schema output (llama.cpp's Python server does):
+                // try once more with the schema in the prompt.
+                Err(GmError::Provider(e)) if use_schema && !e.retryable() => {
+                    run.note(format!("the provider refused JSON-Schema output ({e}); the schema goes into the prompt"));
+                    use_schema = false;
+                    messages.push(Message::system(format!(
+                        "The JSON must match this schema: {schema}"
+                    )));
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            let text = response.text().unwrap_or_default();
+            match parse_json::<ActionList>(text).and_then(|list| list.validate().map(|()| list)) {
+                Ok(list) => {
+                    run.suggestions = list.into_suggestions();
+                    return Ok(());
+                }
+                Err(error) => {
+                    run.note(format!(
+                        "suggested actions attempt {attempt} invalid: {error}"
+                    ));
+                    messages.push(Message::assistant(text));
+                    messages.push(Message::system(format!(
+                        "That answer was not valid: {error}. Answer again with the JSON only."
+                    )));
+                }
+            }
+        }
+        run.note("no valid suggested actions after a retry; the turn goes on without them");
+        Ok(())
+    }
+
+    /// StrictJson: one call whose answer is a whole `GameResponse`; its actions run through the
+    /// same tool handlers, and any dice it claims to have rolled are ignored.
+    pub(super) async fn strict_json_turn(&self, run: &mut TurnRun<'_>) -> Result<(), GmError> {
+        let schema = strict_schema_for::<StrictAnswer>();
+        let mut messages = run.messages.clone();
+        messages.insert(run.turn_start, Message::system(format!(
+            "Answer with one JSON object only, matching this schema: {schema}. `actions` are tool calls the engine runs for you (tools: {}); `arguments` is a JSON object as a string. Never roll dice yourself: the engine rolls.",
+            tool_names().join(", ")
+        )));
+        let caps = self.provider.capabilities();
+        let mut answer = None;
+        let mut last_text = String::new();
+        for attempt in 1..=2u32 {
+            let mut request = self.request(messages.clone());
+            request.response_format = if caps.json_schema {
+                ResponseFormat::json_schema("game_response", schema.clone())
+            } else if caps.json_mode {
+                ResponseFormat::JsonObject
+            } else {
+                ResponseFormat::Text
+            };
+            let response = self
+                .call(run, "strict_json", attempt, &request, false)
+                .await?;
+            last_text = response.text().unwrap_or_default().to_owned();
+            match parse_json::<StrictAnswer>(&last_text) {
+                Ok(parsed) => {
+                    answer = Some(parsed);
+                    break;
+                }
+                Err(error) => {
+                    run.note(format!("strict JSON answer {attempt} invalid: {error}"));
+                    messages.push(Message::assistant(last_text.clone()));
+                    messages.push(Message::system(format!("That was not valid JSON for the schema: {error}. Answer again with the JSON only.")));
+                }
+            }
+        }
+        let Some(answer) = answer else {
+            run.note("no valid JSON after a retry: the text is used as narration, with no actions");
+            run.narration = last_text.trim().to_owned();
+            run.messages.push(Message::assistant(last_text));
+            return Ok(());
+        };
+        if !answer.dice_rolls.is_empty() {
+            run.note(format!(
+                "ignored {} dice rolls the model claimed; the engine rolls its own",
+                answer.dice_rolls.len()
+            ));
+        }
+        run.messages.push(Message::assistant(last_text));
+        for (i, action) in answer.actions.iter().enumerate() {
+            let id = format!("strict-{i}");
+            run.run_tool(
+                self,
+                &id,
+                &action.tool,
+                &Value::String(action.arguments.clone()),
+            );
+            if let Some(Message::Tool { content, .. }) = run.messages.last()
+                && content.contains("\"error\"")
+            {
+                run.notes
+                    .push(format!("{} was refused: {content}", action.tool));
+            }
+        }
+        run.narration = answer.narration.trim().to_owned();
+        run.notes.extend(answer.out_of_character_notes);
+        if let Some(next) = answer
+            .next_prompt_suggestion
+            .filter(|s| !s.trim().is_empty())
+        {
+            run.suggestions = vec![SuggestedAction {
+                id: "next".into(),
+                description: next,
+                dice: None,
+                dc: None,
+                reason: None,
+                chance: None,
+            }];
+        }
+        Ok(())
+    }
+}
+
+/// The one-call answer of the StrictJson protocol.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StrictAnswer {
+    /// The story text for the player.
+    pub narration: String,
+    /// Notes outside the story.
+    pub out_of_character_notes: Vec<String>,
+    /// Tool calls for the engine to run, in order.
+    pub actions: Vec<StrictAction>,
+    /// Dice the model says it rolled (ignored: the engine rolls).
+    pub dice_rolls: Vec<String>,
+    /// A prompt the player might type next, or null.
+    pub next_prompt_suggestion: Option<String>,
+}
+
+/// One tool call inside a StrictJson answer.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StrictAction {
+    /// The tool's name.
+    pub tool: String,
+    /// Its arguments: a JSON object, written as a string.
+    pub arguments: String,
+}
+
+/// Parses a JSON answer, forgiving a Markdown code fence around it.
+fn parse_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
+    let trimmed = text.trim();
+    let inner = trimmed
+        .strip_prefix("```json")
+        .or_else(|| trimmed.strip_prefix("```"))
+        .and_then(|t| t.strip_suffix("```"))
+        .unwrap_or(trimmed);
+    serde_json::from_str(inner.trim()).map_err(|e| e.to_string())
+}
