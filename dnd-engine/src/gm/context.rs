@@ -20,8 +20,8 @@ action fails.
 - The state block below is the truth. Anything the party has not found is not in it; do not \
 hint at it.";
 
-/// What code found before the model is asked: features and exits noticed by passive
-/// Perception, NPC goal steps whose trigger has happened.
+/// What code found before the model is asked: monsters in plain sight, features and exits
+/// noticed by passive Perception, NPC goal steps whose trigger has happened.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PreNarration {
     /// The changes these checks made.
@@ -44,6 +44,17 @@ pub fn pre_narration_checks(state: &mut GameState) -> PreNarration {
         return out;
     };
     if let Some(here) = state.party_location() {
+        // Monsters are not hidden by the model: whoever is where the party stands is seen.
+        for m in state
+            .monsters
+            .iter()
+            .filter(|m| m.location == here.id && !m.revealed && m.is_alive())
+        {
+            out.changes.push(Change::MonsterRevealed {
+                monster: m.id.clone(),
+            });
+            out.findings.push(format!("{} is here", m.name));
+        }
         for f in &here.features {
             if f.hidden && !f.found && f.find_dc.is_some_and(|dc| passive >= dc) {
                 out.changes.push(Change::FeatureFound {
