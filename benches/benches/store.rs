@@ -118,7 +118,9 @@ fn typical_turn() -> TurnRecord {
     let roll = |label: &str, total: i64| RollRecord {
         label: label.into(),
         total,
-        detail: serde_json::json!({ "expr": "1d20+5", "faces": [total - 5], "modifier": 5 }),
+        detail: std::sync::Arc::new(
+            serde_json::json!({ "expr": "1d20+5", "faces": [total - 5], "modifier": 5 }),
+        ),
     };
     let line = |speaker: &str, text: &str| ChatLine {
         speaker: speaker.into(),

@@ -221,6 +221,39 @@ pub(crate) fn history(
         .collect()
 }
 
+pub(crate) fn recent_turns(
+    conn: &mut Connection,
+    place: &str,
+    id: &CampaignId,
+    count: usize,
+) -> Result<Vec<HistoryEntry>, StoreError> {
+    let key = key(id)?;
+    let tx = conn.transaction().at(place)?;
+    exists(&tx, place, id, key)?;
+    let limit = i64::try_from(count).unwrap_or(i64::MAX);
+    let rows: Vec<(i64, String)> = tx
+        .prepare_cached(
+            "SELECT turn, record FROM turns WHERE campaign_id = ?1 AND undone = 0 \
+             ORDER BY turn DESC LIMIT ?2",
+        )
+        .and_then(|mut stmt| {
+            stmt.query_map(params![key, limit], |row| Ok((row.get(0)?, row.get(1)?)))?
+                .collect()
+        })
+        .at(place)?;
+    tx.finish().at(place)?;
+    rows.into_iter()
+        .rev()
+        .map(|(turn, json)| {
+            Ok(HistoryEntry {
+                turn: turn_number(place, turn)?,
+                undone: false,
+                record: decode(place, format_args!("turn {turn} of campaign {id}"), &json)?,
+            })
+        })
+        .collect()
+}
+
 pub(crate) fn undo(
     conn: &mut Connection,
     place: &str,

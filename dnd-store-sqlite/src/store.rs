@@ -62,6 +62,16 @@ impl GameStore for SqliteStore {
             .await
     }
 
+    async fn recent_turns(
+        &self,
+        campaign: &CampaignId,
+        count: usize,
+    ) -> Result<Vec<HistoryEntry>, StoreError> {
+        let id = campaign.clone();
+        self.run(move |conn, place| queries::recent_turns(conn, place, &id, count))
+            .await
+    }
+
     async fn undo(&self, campaign: &CampaignId, turns: u32) -> Result<GameState, StoreError> {
         let id = campaign.clone();
         self.run(move |conn, place| queries::undo(conn, place, &id, turns))

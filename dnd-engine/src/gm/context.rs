@@ -108,7 +108,7 @@ pub fn pre_narration_checks(state: &mut GameState) -> PreNarration {
 pub fn build_context(
     system_prompt: &str,
     state: &GameState,
-    history: &[HistoryEntry],
+    history: Vec<HistoryEntry>,
     speaker: &str,
     input: &str,
     findings: &[String],
@@ -125,7 +125,7 @@ pub fn build_context(
         state.snapshot().to_json()
     )));
     for entry in history {
-        messages.extend(entry.record.llm_messages.iter().cloned());
+        messages.extend(entry.record.llm_messages);
     }
     if !findings.is_empty() {
         messages.push(Message::system(format!(

@@ -27,7 +27,7 @@ pub use protocol::{Protocol, StrictAction, StrictAnswer};
 
 use crate::dice::{GameRng, game_rng, seeded_rng};
 use crate::llm::{LlmError, LlmProvider, Message, ToolSpec, Usage};
-use crate::store::{CampaignId, ChatLine, GameStore, HistoryEntry, Page, StoreError, TurnRecord};
+use crate::store::{CampaignId, ChatLine, GameStore, StoreError, TurnRecord};
 use crate::tools::{ToolLimits, TurnLog, tool_specs};
 use protocol::TurnRun;
 
@@ -98,7 +98,9 @@ pub struct GameMaster {
     system_prompt: String,
     temperature: Option<f32>,
     max_tokens: Option<u32>,
-    tool_specs: Vec<ToolSpec>,
+    tool_specs: Arc<Vec<ToolSpec>>,
+    /// The action phase's schema, generated once.
+    action_schema: serde_json::Value,
     rng: Mutex<GameRng>,
 }
 
@@ -179,7 +181,8 @@ impl GameMasterBuilder {
             system_prompt: self.system_prompt,
             temperature: self.temperature,
             max_tokens: self.max_tokens,
-            tool_specs: tool_specs(),
+            tool_specs: Arc::new(tool_specs()),
+            action_schema: crate::tools::schema::strict_schema_for::<ActionList>(),
             rng: Mutex::new(self.seed.map_or_else(game_rng, seeded_rng)),
         }
     }
@@ -258,7 +261,10 @@ impl GameMaster {
             )));
         }
         let mut state = self.store.load(campaign).await?;
-        let history = self.recent_history(campaign, state.turn).await?;
+        let history = self
+            .store
+            .recent_turns(campaign, self.limits.history_turns)
+            .await?;
         // A generator for this turn alone, drawn from the game's: seeded games replay exactly.
         let mut rng = {
             let mut shared = self.rng.lock().unwrap_or_else(|p| p.into_inner());
@@ -270,7 +276,7 @@ impl GameMaster {
         let messages = build_context(
             &self.system_prompt,
             &state,
-            &history,
+            history,
             &input.speaker,
             text,
             &checks.findings,
@@ -299,7 +305,7 @@ impl GameMaster {
             Protocol::StrictJson => self.strict_json_turn(&mut run).await?,
         }
         let TurnRun {
-            messages,
+            mut messages,
             turn_start,
             usage,
             trace,
@@ -308,7 +314,7 @@ impl GameMaster {
             suggestions,
             ..
         } = run;
-        let llm_messages: Vec<Message> = messages[turn_start..].to_vec();
+        let llm_messages: Vec<Message> = messages.split_off(turn_start);
         let record = TurnRecord {
             input: text.to_owned(),
             changes: log.changes.clone(),
@@ -338,39 +344,6 @@ impl GameMaster {
             usage,
             trace,
         })
-    }
-
-    /// The last `history_turns` turns in effect, oldest first.
-    async fn recent_history(
-        &self,
-        campaign: &CampaignId,
-        turns_in_effect: u64,
-    ) -> Result<Vec<HistoryEntry>, GmError> {
-        let wanted = self.limits.history_turns;
-        if wanted == 0 {
-            return Ok(Vec::new());
-        }
-        let state_turns = usize::try_from(turns_in_effect).unwrap_or(usize::MAX);
-        // Turns in effect are numbered among undone ones too; look back far enough to find them.
-        let mut offset = state_turns.saturating_sub(wanted);
-        loop {
-            let page = self
-                .store
-                .history(
-                    campaign,
-                    Page {
-                        offset,
-                        limit: usize::MAX / 2,
-                    },
-                )
-                .await?;
-            let live: Vec<HistoryEntry> = page.into_iter().filter(|h| !h.undone).collect();
-            if live.len() >= wanted || offset == 0 {
-                let skip = live.len().saturating_sub(wanted);
-                return Ok(live.into_iter().skip(skip).collect());
-            }
-            offset = offset.saturating_sub(wanted.max(16));
-        }
     }
 }
 

@@ -141,11 +141,14 @@ impl GameMaster {
     /// `max_tool_rounds` rounds. The calls of one round run in order.
     pub(super) async fn narrative_phase(&self, run: &mut TurnRun<'_>) -> Result<(), GmError> {
         for round in 1..=self.limits.max_tool_rounds {
+            // The conversation moves into the request and back: no copy per call.
             let request = self
-                .request(run.messages.clone())
+                .request(std::mem::take(&mut run.messages))
                 .with_tools(self.tool_specs.clone())
                 .with_tool_choice(ToolChoice::Auto);
-            let response = self.call(run, "narrative", round, &request, true).await?;
+            let response = self.call(run, "narrative", round, &request, true).await;
+            run.messages = request.messages;
+            let response = response?;
             let calls = response.tool_calls().to_vec();
             if calls.is_empty() {
                 run.narration = response.text().unwrap_or_default().trim().to_owned();
@@ -167,40 +170,53 @@ impl GameMaster {
     }
 
     /// The action phase: 2 to 5 suggested actions as JSON, one retry with the error fed back,
-    /// then none (the turn still succeeds).
+    /// then none (the turn still succeeds). Its messages are not kept in the history.
     pub(super) async fn action_phase(&self, run: &mut TurnRun<'_>) -> Result<(), GmError> {
-        let schema = strict_schema_for::<ActionList>();
+        let kept = run.messages.len();
+        let mut messages = std::mem::take(&mut run.messages);
+        let result = self.suggest_actions(run, &mut messages).await;
+        messages.truncate(kept);
+        run.messages = messages;
+        result
+    }
+
+    async fn suggest_actions(
+        &self,
+        run: &mut TurnRun<'_>,
+        messages: &mut Vec<Message>,
+    ) -> Result<(), GmError> {
         let instruction = "Suggest 2 to 5 actions the player might take next, best first. Answer with JSON only: {\"actions\": [{\"id\", \"description\", \"dice\" (notation or null), \"dc\" (number or null), \"reason\" (or null)}]}.";
-        let mut messages = run.messages.clone();
+        let schema_hint = || {
+            Message::system(format!(
+                "The JSON must match this schema: {}",
+                self.action_schema
+            ))
+        };
         messages.push(Message::system(instruction));
-        let mut use_schema = self.provider.capabilities().json_schema;
+        let capabilities = self.provider.capabilities();
+        let mut use_schema = capabilities.json_schema;
+        if !use_schema {
+            messages.push(schema_hint());
+        }
         for attempt in 1..=2u32 {
-            let mut request = self.request(messages.clone());
+            let mut request = self.request(std::mem::take(messages));
             request.response_format = if use_schema {
-                ResponseFormat::json_schema("action_list", schema.clone())
+                ResponseFormat::json_schema("action_list", self.action_schema.clone())
+            } else if capabilities.json_mode {
+                ResponseFormat::JsonObject
             } else {
-                if attempt == 1 {
-                    messages.push(Message::system(format!(
-                        "The JSON must match this schema: {schema}"
-                    )));
-                    request = self.request(messages.clone());
-                }
-                if self.provider.capabilities().json_mode {
-                    ResponseFormat::JsonObject
-                } else {
-                    ResponseFormat::Text
-                }
+                ResponseFormat::Text
             };
-            let response = match self.call(run, "actions", attempt, &request, false).await {
+            let response = self.call(run, "actions", attempt, &request, false).await;
+            *messages = request.messages;
+            let response = match response {
                 Ok(r) => r,
                 // A server that refuses JSON-Schema output (llama.cpp's Python server does):
                 // try once more with the schema in the prompt.
                 Err(GmError::Provider(e)) if use_schema && !e.retryable() => {
                     run.note(format!("the provider refused JSON-Schema output ({e}); the schema goes into the prompt"));
                     use_schema = false;
-                    messages.push(Message::system(format!(
-                        "The JSON must match this schema: {schema}"
-                    )));
+                    messages.push(schema_hint());
                     continue;
                 }
                 Err(e) => return Err(e),

@@ -6,7 +6,7 @@ use serde_json::json;
 use super::*;
 use crate::adventure::Adventure;
 use crate::llm::{Capabilities, CompletionResponse, ScriptedProvider, ToolCall};
-use crate::store::MemoryStore;
+use crate::store::{MemoryStore, Page};
 
 fn call(id: &str, name: &str, args: serde_json::Value) -> ToolCall {
     ToolCall::new(id, name, args)

@@ -1,6 +1,8 @@
 //! What the engine asks of a model: the conversation, the tools on offer, and the sampling
 //! and output settings.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -82,9 +84,10 @@ impl ResponseFormat {
 pub struct CompletionRequest {
     /// The conversation so far, oldest first.
     pub messages: Vec<Message>,
-    /// The tools the model may call.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub tools: Vec<ToolSpec>,
+    /// The tools the model may call. Shared: a game sends the same list with every call, and
+    /// its schemas are the largest part of a request to copy.
+    #[serde(default, skip_serializing_if = "no_tools")]
+    pub tools: Arc<Vec<ToolSpec>>,
     /// Whether and which tool the model must call; ignored by adapters when `tools` is empty.
     #[serde(default)]
     pub tool_choice: ToolChoice,
@@ -102,6 +105,10 @@ pub struct CompletionRequest {
     pub seed: Option<u64>,
 }
 
+fn no_tools(tools: &Arc<Vec<ToolSpec>>) -> bool {
+    tools.is_empty()
+}
+
 impl CompletionRequest {
     /// A request for this conversation with every option at its default.
     pub fn new(messages: Vec<Message>) -> Self {
@@ -117,15 +124,15 @@ impl CompletionRequest {
         self
     }
 
-    /// Replaces the tools the model may call.
-    pub fn with_tools(mut self, tools: Vec<ToolSpec>) -> Self {
-        self.tools = tools;
+    /// Replaces the tools the model may call (a `Vec`, or an `Arc` shared between requests).
+    pub fn with_tools(mut self, tools: impl Into<Arc<Vec<ToolSpec>>>) -> Self {
+        self.tools = tools.into();
         self
     }
 
     /// Adds one tool the model may call.
     pub fn with_tool(mut self, tool: ToolSpec) -> Self {
-        self.tools.push(tool);
+        Arc::make_mut(&mut self.tools).push(tool);
         self
     }
 
@@ -178,7 +185,7 @@ mod tests {
             .with_max_tokens(100)
             .with_seed(7);
         assert_eq!(request.messages.len(), 2);
-        assert_eq!(request.tools, vec![tool]);
+        assert_eq!(*request.tools, vec![tool]);
         assert_eq!(request.tool_choice, ToolChoice::Tool("roll".into()));
         assert_eq!(request.response_format, ResponseFormat::JsonObject);
         assert_eq!(request.temperature, Some(0.5));

@@ -55,8 +55,9 @@ impl Inner {
     }
 }
 
-fn page<T: Clone>(items: impl Iterator<Item = T>, page: Page) -> Vec<T> {
-    items.skip(page.offset).take(page.limit).collect()
+/// The page of `items`, cloning only the entries on the page.
+fn page<'a, T: Clone + 'a>(items: impl Iterator<Item = &'a T>, page: Page) -> Vec<T> {
+    items.skip(page.offset).take(page.limit).cloned().collect()
 }
 
 #[async_trait]
@@ -130,7 +131,7 @@ impl GameStore for MemoryStore {
                 .history
                 .iter()
                 .filter(|h| !h.undone)
-                .flat_map(|h| h.record.events.iter().cloned());
+                .flat_map(|h| h.record.events.iter());
             Ok(page(events, p))
         })
     }
@@ -140,7 +141,27 @@ impl GameStore for MemoryStore {
         campaign: &CampaignId,
         p: Page,
     ) -> Result<Vec<HistoryEntry>, StoreError> {
-        self.with(|inner| Ok(page(inner.campaign(campaign)?.history.iter().cloned(), p)))
+        self.with(|inner| Ok(page(inner.campaign(campaign)?.history.iter(), p)))
+    }
+
+    async fn recent_turns(
+        &self,
+        campaign: &CampaignId,
+        count: usize,
+    ) -> Result<Vec<HistoryEntry>, StoreError> {
+        self.with(|inner| {
+            let c = inner.campaign(campaign)?;
+            let mut recent: Vec<HistoryEntry> = c
+                .history
+                .iter()
+                .rev()
+                .filter(|h| !h.undone)
+                .take(count)
+                .cloned()
+                .collect();
+            recent.reverse();
+            Ok(recent)
+        })
     }
 
     async fn undo(&self, campaign: &CampaignId, turns: u32) -> Result<GameState, StoreError> {

@@ -39,8 +39,9 @@ pub struct RollRecord {
     pub label: String,
     /// The total.
     pub total: i64,
-    /// The full result (a `dice::Roll`, a `rules::AttackResult`...) as JSON.
-    pub detail: serde_json::Value,
+    /// The full result (a `dice::Roll`, a `rules::AttackResult`...) as JSON, shared: a turn's
+    /// rolls go to the outcome, the record and the history without copies.
+    pub detail: std::sync::Arc<serde_json::Value>,
 }
 
 /// A line the player saw.
@@ -203,6 +204,39 @@ pub trait GameStore: Send + Sync {
         campaign: &CampaignId,
         page: Page,
     ) -> Result<Vec<HistoryEntry>, StoreError>;
+
+    /// The last `count` turns in effect (undone ones skipped), oldest first: the LLM history
+    /// the game master sends. The default pages through [`history`](Self::history) from where
+    /// those turns must start; stores override it with one direct read.
+    async fn recent_turns(
+        &self,
+        campaign: &CampaignId,
+        count: usize,
+    ) -> Result<Vec<HistoryEntry>, StoreError> {
+        if count == 0 {
+            return Ok(Vec::new());
+        }
+        let in_effect = usize::try_from(self.load(campaign).await?.turn).unwrap_or(usize::MAX);
+        // Turn numbers count undone turns too, so the wanted ones start at or after this.
+        let mut offset = in_effect.saturating_sub(count);
+        loop {
+            let page = self
+                .history(
+                    campaign,
+                    Page {
+                        offset,
+                        limit: usize::MAX / 2,
+                    },
+                )
+                .await?;
+            let live: Vec<HistoryEntry> = page.into_iter().filter(|h| !h.undone).collect();
+            if live.len() >= count || offset == 0 {
+                let skip = live.len().saturating_sub(count);
+                return Ok(live.into_iter().skip(skip).collect());
+            }
+            offset = offset.saturating_sub(count.max(16));
+        }
+    }
 
     /// Undoes the last `turns` turns in effect and returns the state as it was before them.
     async fn undo(&self, campaign: &CampaignId, turns: u32) -> Result<GameState, StoreError>;

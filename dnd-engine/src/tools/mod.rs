@@ -98,7 +98,7 @@ impl ToolContext<'_> {
         self.log.rolls.push(RollRecord {
             label: label.into(),
             total,
-            detail: serde_json::to_value(detail).unwrap_or(Value::Null),
+            detail: std::sync::Arc::new(serde_json::to_value(detail).unwrap_or(Value::Null)),
         });
     }
 }

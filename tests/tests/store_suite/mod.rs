@@ -243,6 +243,14 @@ async fn undo_keeps_the_audit_log(store: &dyn GameStore) {
     let history = store.history(&id, Page::first(10)).await.unwrap();
     let undone: Vec<bool> = history.iter().map(|h| h.undone).collect();
     assert_eq!(undone, [false, false, true, true]);
+    let recent: Vec<u64> = store
+        .recent_turns(&id, 5)
+        .await
+        .unwrap()
+        .iter()
+        .map(|h| h.turn)
+        .collect();
+    assert_eq!(recent, [1, 2], "recent turns skip the undone ones");
     let err = store.undo(&id, 3).await.unwrap_err();
     assert!(
         matches!(
@@ -259,6 +267,15 @@ async fn undo_keeps_the_audit_log(store: &dyn GameStore) {
     let state = store.load(&id).await.unwrap();
     assert_eq!(state.characters[0].gold, 11);
     assert!(state.flags.contains_key("turn_9") && !state.flags.contains_key("turn_3"));
+    let recent: Vec<u64> = store
+        .recent_turns(&id, 2)
+        .await
+        .unwrap()
+        .iter()
+        .map(|h| h.turn)
+        .collect();
+    assert_eq!(recent, [2, 5]);
+    assert!(store.recent_turns(&id, 0).await.unwrap().is_empty());
     let info = store
         .list_campaigns()
         .await
