@@ -108,6 +108,7 @@ fn campaign_state() -> GameState {
         time: Default::default(),
         mode: Default::default(),
         summary: "The party entered the crypt under the chapel.".into(),
+        memory: Default::default(),
         turn: 0,
     }
 }

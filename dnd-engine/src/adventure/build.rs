@@ -138,6 +138,7 @@ pub(super) fn new_game(adventure: &Adventure, party: &[&str]) -> Result<GameStat
         },
         mode: Mode::Exploration,
         summary: adventure.summary.clone(),
+        memory: Default::default(),
         turn: 0,
     })
 }

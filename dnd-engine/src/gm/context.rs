@@ -120,6 +120,9 @@ pub fn build_context(
             state.summary
         )));
     }
+    if let Some(memory) = super::memory::memory_block(state) {
+        messages.push(Message::system(memory));
+    }
     messages.push(Message::system(format!(
         "Current state (JSON): {}",
         state.snapshot().to_json()

@@ -10,6 +10,7 @@
 //! and the same input can be tried again.
 
 mod context;
+mod memory;
 mod outcome;
 mod protocol;
 
@@ -20,6 +21,7 @@ use futures::stream::{self, BoxStream, StreamExt};
 use rand::RngExt;
 
 pub use context::{DEFAULT_SYSTEM_PROMPT, PreNarration, build_context, pre_narration_checks};
+pub use memory::{SUMMARY_MAX_BYTES, Summarizer, fold_by_code, leaks, memory_block};
 pub use outcome::{
     ActionList, ActionSuggestion, GameResponse, SuggestedAction, TraceStep, TurnOutcome,
 };
@@ -61,6 +63,9 @@ pub struct GmLimits {
     pub tools: ToolLimits,
     /// Longest player input accepted, in bytes.
     pub max_input_bytes: usize,
+    /// Every this many turns, the turns that left the history window are folded into the
+    /// campaign summary.
+    pub summary_every: usize,
 }
 
 impl Default for GmLimits {
@@ -70,6 +75,7 @@ impl Default for GmLimits {
             history_turns: 6,
             tools: ToolLimits::default(),
             max_input_bytes: 2_000,
+            summary_every: 10,
         }
     }
 }
@@ -98,6 +104,7 @@ pub struct GameMaster {
     system_prompt: String,
     temperature: Option<f32>,
     max_tokens: Option<u32>,
+    summarizer: Summarizer,
     tool_specs: Arc<Vec<ToolSpec>>,
     /// The action phase's schema, generated once.
     action_schema: serde_json::Value,
@@ -124,6 +131,7 @@ pub struct GameMasterBuilder {
     temperature: Option<f32>,
     max_tokens: Option<u32>,
     seed: Option<u64>,
+    summarizer: Summarizer,
 }
 
 impl GameMasterBuilder {
@@ -158,6 +166,12 @@ impl GameMasterBuilder {
         self
     }
 
+    /// Who folds old turns into the summary (defaults to [`Summarizer::Llm`]).
+    pub fn summarizer(mut self, summarizer: Summarizer) -> Self {
+        self.summarizer = summarizer;
+        self
+    }
+
     /// Seeds the dice (tests and replays); by default they come from the operating system.
     pub fn seed(mut self, seed: u64) -> Self {
         self.seed = Some(seed);
@@ -181,6 +195,7 @@ impl GameMasterBuilder {
             system_prompt: self.system_prompt,
             temperature: self.temperature,
             max_tokens: self.max_tokens,
+            summarizer: self.summarizer,
             tool_specs: Arc::new(tool_specs()),
             action_schema: crate::tools::schema::strict_schema_for::<ActionList>(),
             rng: Mutex::new(self.seed.map_or_else(game_rng, seeded_rng)),
@@ -200,6 +215,53 @@ impl GameMaster {
             temperature: None,
             max_tokens: None,
             seed: None,
+            summarizer: Summarizer::default(),
+        }
+    }
+
+    /// Folds turns that left the history window into the summary, by code or by one call.
+    async fn fold_summary(
+        &self,
+        summary: &str,
+        folded: &[crate::store::HistoryEntry],
+        usage: &mut Usage,
+        trace: &mut Vec<TraceStep>,
+    ) -> Result<String, GmError> {
+        let lines = memory::folded_lines(folded);
+        match self.summarizer {
+            Summarizer::Code => Ok(fold_by_code(summary, &lines)),
+            Summarizer::Llm => {
+                let started = std::time::Instant::now();
+                let prompt = format!(
+                    "The campaign summary so far:\n{summary}\n\nWhat happened since:\n- {}\n\nWrite the new summary: at most 150 words, past tense, keeping names, deaths, promises and open goals. Answer with the summary only.",
+                    lines.join("\n- ")
+                );
+                let mut request = crate::llm::CompletionRequest::new(vec![
+                    Message::system("You keep the summary of a Dungeons & Dragons campaign."),
+                    Message::user(prompt),
+                ]);
+                request.max_tokens = Some(400);
+                let response = self
+                    .provider
+                    .complete(&request)
+                    .await
+                    .map_err(GmError::Provider)?;
+                *usage += response.usage;
+                trace.push(TraceStep::ProviderCall {
+                    phase: "summary".into(),
+                    round: 1,
+                    micros: u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
+                    usage: response.usage,
+                    finish_reason: response.finish_reason.as_str().to_owned(),
+                });
+                let text = response.text().unwrap_or_default().trim().to_owned();
+                // An empty or runaway answer is no summary: fall back to code.
+                if text.is_empty() || text.len() > SUMMARY_MAX_BYTES * 2 {
+                    Ok(fold_by_code(summary, &lines))
+                } else {
+                    Ok(text)
+                }
+            }
         }
     }
 
@@ -261,16 +323,29 @@ impl GameMaster {
             )));
         }
         let mut state = self.store.load(campaign).await?;
-        let history = self
-            .store
-            .recent_turns(campaign, self.limits.history_turns)
-            .await?;
+        // The window of recent turns, and the ones just beyond it, for folding.
+        let window = self.limits.history_turns;
+        let every = self.limits.summary_every.max(1);
+        let mut history = self.store.recent_turns(campaign, window + every).await?;
+        let beyond = history.len().saturating_sub(window);
+        let folded: Vec<_> = history.drain(..beyond).collect();
         // A generator for this turn alone, drawn from the game's: seeded games replay exactly.
         let mut rng = {
             let mut shared = self.rng.lock().unwrap_or_else(|p| p.into_inner());
             seeded_rng(shared.random())
         };
         let mut log = TurnLog::default();
+        let mut usage = Usage::default();
+        let mut trace = Vec::new();
+        if state.turn > 0 && state.turn % every as u64 == 0 && !folded.is_empty() {
+            let summary = self
+                .fold_summary(&state.summary, &folded, &mut usage, &mut trace)
+                .await?;
+            let change = crate::state::Change::SummaryUpdated { summary };
+            if state.apply(&change).is_ok() {
+                log.changes.push(change);
+            }
+        }
         let checks = pre_narration_checks(&mut state);
         log.changes.extend(checks.changes.iter().cloned());
         let messages = build_context(
@@ -282,14 +357,16 @@ impl GameMaster {
             &checks.findings,
         );
         let turn_start = messages.len() - 1;
+        let stable_prefix = 1 + usize::from(!state.summary.is_empty());
         let mut run = TurnRun {
             state: &mut state,
             log: &mut log,
             rng: &mut rng,
             messages,
             turn_start,
-            usage: Usage::default(),
-            trace: Vec::new(),
+            stable_prefix,
+            usage,
+            trace,
             notes: Vec::new(),
             narration: String::new(),
             suggestions: Vec::new(),
@@ -303,6 +380,20 @@ impl GameMaster {
             }
             Protocol::ToolLoop => self.narrative_phase(&mut run).await?,
             Protocol::StrictJson => self.strict_json_turn(&mut run).await?,
+        }
+        let slipped = leaks(&run.narration, run.state);
+        if !slipped.is_empty() {
+            run.trace.push(TraceStep::Note {
+                text: format!(
+                    "the narration mentions what it should not: {}",
+                    slipped.join(", ")
+                ),
+            });
+        }
+        for change in memory::memory_changes(run.state, &run.log.events) {
+            if run.state.apply(&change).is_ok() {
+                run.log.changes.push(change);
+            }
         }
         let TurnRun {
             mut messages,

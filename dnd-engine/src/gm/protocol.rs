@@ -41,6 +41,8 @@ pub(super) struct TurnRun<'a> {
     pub messages: Vec<Message>,
     /// Where this turn's own messages start in `messages` (they are stored for the history).
     pub turn_start: usize,
+    /// Leading messages that stay the same from turn to turn.
+    pub stable_prefix: usize,
     pub usage: Usage,
     pub trace: Vec<TraceStep>,
     pub notes: Vec<String>,
@@ -130,8 +132,9 @@ impl GameMaster {
         Ok(response)
     }
 
-    fn request(&self, messages: Vec<Message>) -> CompletionRequest {
+    fn request(&self, stable_prefix: usize, messages: Vec<Message>) -> CompletionRequest {
         let mut request = CompletionRequest::new(messages);
+        request.stable_prefix = stable_prefix;
         request.temperature = self.temperature;
         request.max_tokens = self.max_tokens;
         request
@@ -143,7 +146,7 @@ impl GameMaster {
         for round in 1..=self.limits.max_tool_rounds {
             // The conversation moves into the request and back: no copy per call.
             let request = self
-                .request(std::mem::take(&mut run.messages))
+                .request(run.stable_prefix, std::mem::take(&mut run.messages))
                 .with_tools(self.tool_specs.clone())
                 .with_tool_choice(ToolChoice::Auto);
             let response = self.call(run, "narrative", round, &request, true).await;
@@ -199,7 +202,7 @@ impl GameMaster {
             messages.push(schema_hint());
         }
         for attempt in 1..=2u32 {
-            let mut request = self.request(std::mem::take(messages));
+            let mut request = self.request(run.stable_prefix, std::mem::take(messages));
             request.response_format = if use_schema {
                 ResponseFormat::json_schema("action_list", self.action_schema.clone())
             } else if capabilities.json_mode {
@@ -255,7 +258,7 @@ impl GameMaster {
         let mut answer = None;
         let mut last_text = String::new();
         for attempt in 1..=2u32 {
-            let mut request = self.request(messages.clone());
+            let mut request = self.request(run.stable_prefix, messages.clone());
             request.response_format = if caps.json_schema {
                 ResponseFormat::json_schema("game_response", schema.clone())
             } else if caps.json_mode {

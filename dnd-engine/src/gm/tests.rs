@@ -407,3 +407,88 @@ async fn passive_perception_finds_the_frozen_climber_before_the_model_speaks() {
         "{context}"
     );
 }
+
+#[tokio::test]
+async fn the_dead_stay_dead_and_names_are_remembered() {
+    let (provider, store, gm, id) =
+        table(vec![text("Quiet."), text(ACTIONS)], Protocol::TwoPhase).await;
+    let mut state = store.load(&id).await.unwrap();
+    // The harpy died last turn (as a committed change would have it).
+    state
+        .apply(&crate::state::Change::MonsterRevealed {
+            monster: "frost-harpy".into(),
+        })
+        .unwrap();
+    state
+        .apply(&crate::state::Change::Damage {
+            target: crate::state::Target::Monster("frost-harpy".into()),
+            amount: 99,
+            critical: false,
+        })
+        .unwrap();
+    let id2 = store.create_campaign("Dead harpy", &state).await.unwrap();
+    let _ = id;
+    gm.turn(&id2, PlayerInput::new("Kraven", "I look at the body."))
+        .await
+        .unwrap();
+    let context: Vec<String> = provider.requests()[0]
+        .messages
+        .iter()
+        .filter_map(|m| m.text().map(str::to_owned))
+        .collect();
+    assert!(
+        context
+            .iter()
+            .any(|t| t.contains("Dead (they stay dead): Frost Harpy")),
+        "{context:?}"
+    );
+    assert_eq!(provider.requests()[0].stable_prefix, 2);
+}
+
+#[tokio::test]
+async fn folding_by_llm_calls_the_provider_every_m_turns() {
+    let mut script = Vec::new();
+    for _ in 0..4 {
+        script.push(text("Snow falls."));
+    }
+    script.push(text("The hero crossed the glacier in silence."));
+    script.push(text("More snow."));
+    let (provider, store, gm, id) = table(script, Protocol::ToolLoop).await;
+    let gm = GameMaster {
+        limits: GmLimits {
+            history_turns: 2,
+            summary_every: 4,
+            ..GmLimits::default()
+        },
+        ..gm
+    };
+    for _ in 0..5 {
+        gm.turn(&id, PlayerInput::new("Kraven", "Walk."))
+            .await
+            .unwrap();
+    }
+    let requests = provider.requests();
+    assert_eq!(requests.len(), 6, "five turns and one summary call");
+    assert!(
+        requests[4]
+            .messages
+            .iter()
+            .any(|m| m.text().is_some_and(|t| t.contains("What happened since")))
+    );
+    let state = store.load(&id).await.unwrap();
+    assert_eq!(state.summary, "The hero crossed the glacier in silence.");
+}
+
+#[tokio::test]
+async fn a_leaked_dc_or_id_is_flagged() {
+    let (_p, _s, gm, id) = table(
+        vec![text("Beat DC 15 to spot the frost-harpy."), text(ACTIONS)],
+        Protocol::TwoPhase,
+    )
+    .await;
+    let outcome = gm
+        .turn(&id, PlayerInput::new("Kraven", "Look."))
+        .await
+        .unwrap();
+    assert!(outcome.trace.iter().any(|t| matches!(t, TraceStep::Note { text } if text.contains("DC 15") && text.contains("frost-harpy"))), "{:?}", outcome.trace);
+}

@@ -103,6 +103,15 @@ pub struct CompletionRequest {
     /// A seed for providers that support best-effort deterministic sampling.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
+    /// How many leading messages stay the same from one turn to the next (the system prompt,
+    /// the campaign summary). Adapters whose provider caches prompts place a cache breakpoint
+    /// after them; others ignore it.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub stable_prefix: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 fn no_tools(tools: &Arc<Vec<ToolSpec>>) -> bool {

@@ -43,6 +43,8 @@ pub struct ScriptedProvider {
 struct State {
     script: VecDeque<Result<CompletionResponse, LlmError>>,
     requests: Vec<CompletionRequest>,
+    /// Answers replayed from the start whenever the script runs out (a looping script).
+    cycle: Vec<CompletionResponse>,
 }
 
 impl ScriptedProvider {
@@ -52,6 +54,7 @@ impl ScriptedProvider {
             state: Mutex::new(State {
                 script: script.into(),
                 requests: Vec::new(),
+                cycle: Vec::new(),
             }),
             capabilities: super::Capabilities::default(),
         }
@@ -62,6 +65,14 @@ impl ScriptedProvider {
     pub fn with_capabilities(mut self, capabilities: super::Capabilities) -> Self {
         self.capabilities = capabilities;
         self
+    }
+
+    /// A provider that answers with these responses in order, and starts over when it reaches
+    /// the end: for long runs (benches, campaigns of hundreds of turns).
+    pub fn looping(responses: Vec<CompletionResponse>) -> Self {
+        let provider = ScriptedProvider::new(Vec::new());
+        provider.lock().cycle = responses;
+        provider
     }
 
     /// Queues an answer after those already scripted.
@@ -104,6 +115,10 @@ impl LlmProvider for ScriptedProvider {
         let mut state = self.lock();
         state.requests.push(req.clone());
         let number = state.requests.len();
+        if state.script.is_empty() && !state.cycle.is_empty() {
+            let again: Vec<_> = state.cycle.iter().cloned().map(Ok).collect();
+            state.script.extend(again);
+        }
         state.script.pop_front().unwrap_or_else(|| {
             Err(LlmError::other(format!(
                 "ScriptedProvider's script ran out: request {number} has no scripted answer; \

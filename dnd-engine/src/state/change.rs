@@ -219,6 +219,11 @@ pub enum Change {
         /// Minutes.
         minutes: u32,
     },
+    /// A fact goes into the structured memory.
+    Remembered {
+        /// The fact.
+        fact: super::MemoryFact,
+    },
     /// The campaign summary is replaced (older turns folded in).
     SummaryUpdated {
         /// The new summary.
@@ -628,6 +633,7 @@ pub(super) fn apply(state: &mut GameState, change: &Change) -> Result<(), Change
         Change::ModeSet { mode } => state.mode = *mode,
         Change::TimeAdvanced { minutes } => state.time.advance(*minutes),
         Change::SummaryUpdated { summary } => state.summary = summary.clone(),
+        Change::Remembered { fact } => state.memory.remember(fact),
     }
     Ok(())
 }

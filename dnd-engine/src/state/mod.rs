@@ -13,6 +13,7 @@
 
 mod change;
 mod character;
+mod memory;
 mod snapshot;
 mod world;
 
@@ -23,6 +24,7 @@ use serde::{Deserialize, Serialize};
 
 pub use change::{Change, ChangeError, Target};
 pub use character::{Character, CharacterAttack, ItemStack};
+pub use memory::{MEMORY_LIST_LIMIT, Memory, MemoryFact};
 pub use snapshot::{Snapshot, estimate_tokens};
 pub use world::{
     Disposition, Encounter, Exit, Feature, GameTime, GoalStep, InitiativeSlot, Location, Mode,
@@ -64,6 +66,9 @@ pub struct GameState {
     /// The campaign summary: older turns folded into prose.
     #[serde(default)]
     pub summary: String,
+    /// Facts the story must keep: promises, names, discoveries, quests (bounded lists).
+    #[serde(default)]
+    pub memory: Memory,
     /// How many turns have been committed.
     #[serde(default)]
     pub turn: u64,

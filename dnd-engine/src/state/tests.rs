@@ -128,6 +128,7 @@ fn fixture() -> GameState {
         },
         mode: Mode::Exploration,
         summary: String::new(),
+        memory: Default::default(),
         turn: 0,
     }
 }

@@ -68,6 +68,7 @@ pub fn sample_state(title: &str) -> GameState {
         time: Default::default(),
         mode: Default::default(),
         summary: String::new(),
+        memory: Default::default(),
         turn: 0,
     }
 }

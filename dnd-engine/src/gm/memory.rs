@@ -1,0 +1,240 @@
+//! Keeping the prompt the same size however long the campaign runs: folding old turns into the
+//! summary, the structured memory code keeps, and the check that narration leaked nothing.
+
+use serde::{Deserialize, Serialize};
+
+use crate::state::{Change, GameState, MemoryFact, StoryKind};
+use crate::store::HistoryEntry;
+
+/// Who folds old turns into the campaign summary.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Summarizer {
+    /// One call through the game's own provider.
+    #[default]
+    Llm,
+    /// Code: the turns' story events appended to the summary, which is kept within a bound
+    /// (used with the offline game master, and when tokens matter more than prose).
+    Code,
+}
+
+/// The longest summary code keeps, in bytes (about 400 tokens).
+pub const SUMMARY_MAX_BYTES: usize = 1_600;
+
+/// The first part of a summary that folding never drops (the premise), in bytes.
+const SUMMARY_HEAD_BYTES: usize = 500;
+
+/// What the folded turns say, one line each: their story events, or else the narration's
+/// first sentence.
+pub fn folded_lines(entries: &[HistoryEntry]) -> Vec<String> {
+    let mut lines = Vec::new();
+    for entry in entries {
+        if entry.record.events.is_empty() {
+            if let Some(gm) = entry
+                .record
+                .player_messages
+                .iter()
+                .rfind(|l| l.speaker == "gm")
+            {
+                let first = gm
+                    .text
+                    .split_inclusive(['.', '!', '?'])
+                    .next()
+                    .unwrap_or(&gm.text);
+                if !first.trim().is_empty() {
+                    lines.push(first.trim().to_owned());
+                }
+            }
+        } else {
+            lines.extend(entry.record.events.iter().map(|e| e.text.trim().to_owned()));
+        }
+    }
+    lines
+}
+
+/// Appends `lines` to `summary` and keeps the result within [`SUMMARY_MAX_BYTES`]. The premise
+/// (everything before the first blank line, at most 500 bytes) stays; after it, the oldest
+/// folded sentences go first.
+pub fn fold_by_code(summary: &str, lines: &[String]) -> String {
+    let (head, tail) = match summary.split_once("\n\n") {
+        Some((head, tail)) => (head, tail),
+        None => (summary, ""),
+    };
+    let head = &head[..floor_char_boundary(head, SUMMARY_HEAD_BYTES.min(head.len()))];
+    let mut tail = tail.trim().to_owned();
+    for line in lines {
+        if !tail.is_empty() {
+            tail.push(' ');
+        }
+        tail.push_str(line);
+        if !line.ends_with(['.', '!', '?']) {
+            tail.push('.');
+        }
+    }
+    let room = SUMMARY_MAX_BYTES.saturating_sub(head.len() + 2);
+    if tail.len() > room {
+        let cut = floor_char_boundary(&tail, tail.len() - room);
+        // Start at the next sentence, so the tail does not begin mid-word.
+        let start = tail[cut..].find(". ").map_or(cut, |i| cut + i + 2);
+        tail = tail[start..].to_owned();
+    }
+    if tail.is_empty() {
+        head.trim().to_owned()
+    } else {
+        format!("{}\n\n{}", head.trim(), tail.trim())
+    }
+}
+
+fn floor_char_boundary(text: &str, mut index: usize) -> usize {
+    while index > 0 && !text.is_char_boundary(index) {
+        index -= 1;
+    }
+    index
+}
+
+/// The memory changes this turn implies: its promise, discovery and quest events, and the
+/// names of the NPCs where the party now stands.
+pub fn memory_changes(state: &GameState, events: &[crate::state::StoryEvent]) -> Vec<Change> {
+    let mut changes = Vec::new();
+    for event in events {
+        let fact = match event.kind {
+            StoryKind::Promise => MemoryFact::Promise(event.text.clone()),
+            StoryKind::Discovery => MemoryFact::Discovery(event.text.clone()),
+            StoryKind::Quest => MemoryFact::Quest(event.text.clone()),
+            _ => continue,
+        };
+        changes.push(Change::Remembered { fact });
+    }
+    let here = state
+        .party_location()
+        .map(|l| l.id.as_str())
+        .unwrap_or_default();
+    for npc in state.npcs.iter().filter(|n| n.location == here) {
+        if !state.memory.names_met.contains(&npc.name) {
+            changes.push(Change::Remembered {
+                fact: MemoryFact::NameMet(npc.name.clone()),
+            });
+        }
+    }
+    changes
+}
+
+/// The memory block for the context: who is dead, and the kept lists.
+pub fn memory_block(state: &GameState) -> Option<String> {
+    let dead: Vec<&str> = state
+        .monsters
+        .iter()
+        .filter(|m| m.revealed && !m.is_alive())
+        .map(|m| m.name.as_str())
+        .chain(
+            state
+                .characters
+                .iter()
+                .filter(|c| c.dead)
+                .map(|c| c.name.as_str()),
+        )
+        .collect();
+    let m = &state.memory;
+    if dead.is_empty() && m.is_empty() {
+        return None;
+    }
+    let mut lines = Vec::new();
+    let mut add = |label: &str, items: &[&str]| {
+        if !items.is_empty() {
+            lines.push(format!("{label}: {}", items.join("; ")));
+        }
+    };
+    add("Dead (they stay dead)", &dead);
+    add(
+        "Promises",
+        &m.promises.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    add(
+        "Names met",
+        &m.names_met.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    add(
+        "Discoveries",
+        &m.discoveries.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    add(
+        "Quests",
+        &m.quests.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    Some(format!("Memory (kept by code):\n{}", lines.join("\n")))
+}
+
+/// What slipped into narration that should not have: a DC or AC number, or an internal id.
+pub fn leaks(narration: &str, state: &GameState) -> Vec<String> {
+    let mut found = Vec::new();
+    let words: Vec<&str> = narration
+        .split(|c: char| !c.is_alphanumeric() && c != '-' && c != '_')
+        .collect();
+    for pair in words.windows(2) {
+        if matches!(pair[0], "DC" | "AC") && pair[1].parse::<u32>().is_ok() {
+            found.push(format!("{} {}", pair[0], pair[1]));
+        }
+    }
+    let ids = state
+        .locations
+        .iter()
+        .flat_map(|l| {
+            std::iter::once(l.id.as_str()).chain(l.features.iter().map(|f| f.id.as_str()))
+        })
+        .chain(state.monsters.iter().map(|m| m.id.as_str()))
+        .chain(state.npcs.iter().map(|n| n.id.as_str()));
+    for id in ids {
+        // Only ids that look internal: plain words ("throne") are fair narration.
+        if (id.contains('-') || id.contains('_'))
+            && words.contains(&id)
+            && !found.iter().any(|f| f == id)
+        {
+            found.push(id.to_owned());
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn code_folding_keeps_the_premise_and_stays_bounded() {
+        let premise = "A wailing rolls down the glacier every dusk.";
+        let mut summary = premise.to_owned();
+        for turn in 0..500 {
+            summary = fold_by_code(&summary, &[format!("On turn {turn} the hero did a thing")]);
+            assert!(summary.len() <= SUMMARY_MAX_BYTES, "{}", summary.len());
+        }
+        assert!(summary.starts_with(premise));
+        assert!(
+            summary.ends_with("turn 499 the hero did a thing."),
+            "{summary}"
+        );
+        assert!(!summary.contains("turn 3 "));
+    }
+
+    #[test]
+    fn leaks_are_found() {
+        let state = crate::adventure::Adventure::built_in()
+            .new_game(&["kraven"])
+            .unwrap();
+        let l = leaks(
+            "You need DC 15 to see the frost-harpy near the ice-chasm.",
+            &state,
+        );
+        assert!(l.contains(&"DC 15".to_owned()), "{l:?}");
+        assert!(
+            l.contains(&"frost-harpy".to_owned()) && l.contains(&"ice-chasm".to_owned()),
+            "{l:?}"
+        );
+        assert!(
+            leaks(
+                "The harpy shrieks over the chasm; your blade is a DC comic.",
+                &state
+            )
+            .is_empty()
+        );
+    }
+}
