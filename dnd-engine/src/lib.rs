@@ -15,6 +15,7 @@
 //! workspace's `ARCHITECTURE.md` for the map.
 
 pub mod adventure;
+pub mod agents;
 pub mod dice;
 pub mod gm;
 pub mod llm;

@@ -1,0 +1,310 @@
+//! Several agents at one table: the game master, AI players, NPCs voiced by their own model.
+//!
+//! They share one [`SharedLog`], and each sees its own view of it ([`SharedLog::view_for`]),
+//! routed as the CHAIBA seed does: its own words as assistant messages, everyone else's as user
+//! messages prefixed with their name, system context addressed to it (context addressed to
+//! someone else is skipped), the results of its own tool calls as tool messages and the results
+//! of others' as plain text ("Kraven attacked the harpy: 17 hits, 8 damage"). Every agent keeps
+//! a log of its calls with their usage, for a debug view.
+//!
+//! [`AiPlayer`] is an agent that plays a character against a [`GameMaster`]: it picks one of the
+//! suggested actions or says something of its own, and when the game master refuses the input
+//! it tries again with the error fed back, up to a limit.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use crate::gm::{GameMaster, GmError, PlayerInput, TurnOutcome};
+use crate::llm::{CompletionRequest, LlmError, LlmProvider, Message, ToolCall, Usage};
+use crate::store::CampaignId;
+
+/// One entry of the shared log.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum LogEntry {
+    /// What an agent said.
+    Said {
+        /// The agent.
+        from: String,
+        /// Its words.
+        text: String,
+    },
+    /// Tool calls an agent made.
+    ToolCalls {
+        /// The agent.
+        from: String,
+        /// The calls.
+        calls: Vec<ToolCall>,
+    },
+    /// The result of one tool call.
+    ToolResult {
+        /// The agent that made the call.
+        from: String,
+        /// The call's id.
+        call_id: String,
+        /// The full result, for the caller.
+        content: String,
+        /// One line for everyone else ("Kraven attacked the harpy: 17 hits, 8 damage").
+        summary: String,
+    },
+    /// Context from the table: for everyone (`to: None`) or for one agent.
+    System {
+        /// The agent it is addressed to, or everyone.
+        to: Option<String>,
+        /// The context.
+        text: String,
+    },
+}
+
+/// The log every agent at the table reads.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SharedLog {
+    /// The entries, oldest first.
+    pub entries: Vec<LogEntry>,
+}
+
+impl SharedLog {
+    /// Appends an entry.
+    pub fn push(&mut self, entry: LogEntry) {
+        self.entries.push(entry);
+    }
+
+    /// The log as `agent` sees it (see the module docs for the routing).
+    pub fn view_for(&self, agent: &str) -> Vec<Message> {
+        let mut view = Vec::new();
+        for entry in &self.entries {
+            match entry {
+                LogEntry::Said { from, text } if from == agent => {
+                    view.push(Message::assistant(text.clone()))
+                }
+                LogEntry::Said { from, text } => {
+                    view.push(Message::user_named(from.clone(), format!("{from}: {text}")))
+                }
+                LogEntry::ToolCalls { from, calls } if from == agent => {
+                    view.push(Message::assistant_tool_calls(calls.clone()))
+                }
+                LogEntry::ToolCalls { .. } => {}
+                LogEntry::ToolResult {
+                    from,
+                    call_id,
+                    content,
+                    ..
+                } if from == agent => {
+                    view.push(Message::tool_result(call_id.clone(), content.clone()))
+                }
+                LogEntry::ToolResult { summary, .. } => view.push(Message::user(summary.clone())),
+                LogEntry::System { to: None, text } => view.push(Message::system(text.clone())),
+                LogEntry::System { to: Some(to), text } if to == agent => {
+                    view.push(Message::system(text.clone()))
+                }
+                LogEntry::System { .. } => {}
+            }
+        }
+        view
+    }
+}
+
+/// One call an agent made, for the debug view.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AgentCall {
+    /// Messages sent.
+    pub messages: usize,
+    /// Tokens and cost.
+    pub usage: Usage,
+    /// Wall time in microseconds.
+    pub micros: u64,
+    /// The error, if the call failed.
+    pub error: Option<String>,
+}
+
+/// An agent: a name at the table, a model, its instructions, and its call log.
+pub struct Agent {
+    /// Its name in the log ("Kraven", "gm", "Sigrun").
+    pub name: String,
+    /// Its instructions, sent first in every call.
+    pub system_prompt: String,
+    provider: Arc<dyn LlmProvider>,
+    /// Every call it made.
+    pub calls: Vec<AgentCall>,
+}
+
+impl std::fmt::Debug for Agent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Agent")
+            .field("name", &self.name)
+            .field("provider", &self.provider.name())
+            .field("calls", &self.calls.len())
+            .finish()
+    }
+}
+
+impl Agent {
+    /// An agent called `name` that speaks through `provider`.
+    pub fn new(
+        name: impl Into<String>,
+        system_prompt: impl Into<String>,
+        provider: Arc<dyn LlmProvider>,
+    ) -> Agent {
+        Agent {
+            name: name.into(),
+            system_prompt: system_prompt.into(),
+            provider,
+            calls: Vec::new(),
+        }
+    }
+
+    /// Asks the model for this agent's next words, given its view of the log; the answer is
+    /// appended to the log and returned.
+    pub async fn speak(&mut self, log: &mut SharedLog) -> Result<String, LlmError> {
+        let mut messages = vec![Message::system(self.system_prompt.clone())];
+        messages.extend(log.view_for(&self.name));
+        let text = self.ask(messages).await?;
+        log.push(LogEntry::Said {
+            from: self.name.clone(),
+            text: text.clone(),
+        });
+        Ok(text)
+    }
+
+    async fn ask(&mut self, messages: Vec<Message>) -> Result<String, LlmError> {
+        let started = Instant::now();
+        let count = messages.len();
+        let result = self
+            .provider
+            .complete(&CompletionRequest::new(messages))
+            .await;
+        let micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
+        match result {
+            Ok(response) => {
+                self.calls.push(AgentCall {
+                    messages: count,
+                    usage: response.usage,
+                    micros,
+                    error: None,
+                });
+                Ok(response.text().unwrap_or_default().trim().to_owned())
+            }
+            Err(error) => {
+                self.calls.push(AgentCall {
+                    messages: count,
+                    usage: Usage::default(),
+                    micros,
+                    error: Some(error.to_string()),
+                });
+                Err(error)
+            }
+        }
+    }
+
+    /// The usage of every call, summed.
+    pub fn usage(&self) -> Usage {
+        self.calls.iter().map(|c| c.usage).sum()
+    }
+}
+
+/// Why an AI player could not play its turn.
+#[derive(Debug, thiserror::Error)]
+pub enum AgentError {
+    /// Its model failed.
+    #[error("the player's model failed: {0}")]
+    Model(#[from] LlmError),
+    /// The game master failed (not because of the player's input).
+    #[error(transparent)]
+    Game(GmError),
+    /// Every try was refused.
+    #[error("the game master refused {tries} inputs in a row; the last error: {last}")]
+    Refused {
+        /// How many inputs were tried.
+        tries: u32,
+        /// The last refusal.
+        last: String,
+    },
+}
+
+/// An agent that plays one character against a game master.
+#[derive(Debug)]
+pub struct AiPlayer {
+    /// The agent.
+    pub agent: Agent,
+    /// The character it plays (its name as the speaker).
+    pub character: String,
+    /// Inputs tried per turn before giving up.
+    pub max_tries: u32,
+}
+
+/// The instructions an AI player gets unless given others.
+pub const AI_PLAYER_PROMPT: &str = "You play one character in a Dungeons & Dragons game. Each \
+turn you read what the game master said and the suggested actions, and answer with what your \
+character does next, in one sentence, in the first person. You may answer with the id of a \
+suggested action instead.";
+
+impl AiPlayer {
+    /// A player for `character` speaking through `provider`, with the default instructions.
+    pub fn new(character: impl Into<String>, provider: Arc<dyn LlmProvider>) -> AiPlayer {
+        let character = character.into();
+        AiPlayer {
+            agent: Agent::new(character.clone(), AI_PLAYER_PROMPT, provider),
+            character,
+            max_tries: 3,
+        }
+    }
+
+    /// Plays one turn: reads the game master's last outcome into the log, chooses, and sends
+    /// the choice to the game master; a refused input is tried again with the error fed back.
+    pub async fn play_turn(
+        &mut self,
+        log: &mut SharedLog,
+        gm: &GameMaster,
+        campaign: &CampaignId,
+        last: Option<&TurnOutcome>,
+    ) -> Result<TurnOutcome, AgentError> {
+        if let Some(outcome) = last {
+            log.push(LogEntry::Said {
+                from: "gm".into(),
+                text: outcome.narration.clone(),
+            });
+            if !outcome.suggested_actions.is_empty() {
+                let list: Vec<String> = outcome
+                    .suggested_actions
+                    .iter()
+                    .map(|a| format!("{}: {}", a.id, a.label()))
+                    .collect();
+                log.push(LogEntry::System {
+                    to: Some(self.character.clone()),
+                    text: format!("Suggested actions:\n{}", list.join("\n")),
+                });
+            }
+        }
+        let mut last_error = String::new();
+        for _ in 0..self.max_tries {
+            let said = self.agent.speak(log).await?;
+            // An action id picks that suggestion's description.
+            let text = last
+                .and_then(|o| o.suggested_actions.iter().find(|a| a.id == said.trim()))
+                .map_or(said.clone(), |a| a.description.clone());
+            match gm
+                .turn(campaign, PlayerInput::new(self.character.clone(), text))
+                .await
+            {
+                Ok(outcome) => return Ok(outcome),
+                Err(GmError::Input(reason)) => {
+                    log.push(LogEntry::System {
+                        to: Some(self.character.clone()),
+                        text: format!("That was refused: {reason}. Try something else."),
+                    });
+                    last_error = reason;
+                }
+                Err(other) => return Err(AgentError::Game(other)),
+            }
+        }
+        Err(AgentError::Refused {
+            tries: self.max_tries,
+            last: last_error,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,144 @@
+use std::sync::Arc;
+
+use serde_json::json;
+
+use super::*;
+use crate::adventure::Adventure;
+use crate::gm::Protocol;
+use crate::llm::{CompletionResponse, Role, ScriptedProvider};
+use crate::store::{GameStore, MemoryStore};
+
+fn sample_log() -> SharedLog {
+    let mut log = SharedLog::default();
+    log.push(LogEntry::System {
+        to: None,
+        text: "The table is set.".into(),
+    });
+    log.push(LogEntry::System {
+        to: Some("gm".into()),
+        text: "Secret: the harpy has 30 HP.".into(),
+    });
+    log.push(LogEntry::Said {
+        from: "Kraven".into(),
+        text: "I attack the harpy.".into(),
+    });
+    log.push(LogEntry::ToolCalls {
+        from: "gm".into(),
+        calls: vec![ToolCall::new("c1", "roll_attack", json!({}))],
+    });
+    log.push(LogEntry::ToolResult {
+        from: "gm".into(),
+        call_id: "c1".into(),
+        content: "{\"hit\":true}".into(),
+        summary: "Kraven attacked the harpy: 17 hits, 8 damage".into(),
+    });
+    log.push(LogEntry::Said {
+        from: "gm".into(),
+        text: "Your blade bites.".into(),
+    });
+    log
+}
+
+#[test]
+fn each_agent_sees_its_own_view() {
+    let log = sample_log();
+    let gm = log.view_for("gm");
+    let roles: Vec<Role> = gm.iter().map(Message::role).collect();
+    assert_eq!(
+        roles,
+        [
+            Role::System,
+            Role::System,
+            Role::User,
+            Role::Assistant,
+            Role::Tool,
+            Role::Assistant
+        ]
+    );
+    assert_eq!(gm[2].text(), Some("Kraven: I attack the harpy."));
+    let kraven = log.view_for("Kraven");
+    let texts: Vec<Option<&str>> = kraven.iter().map(Message::text).collect();
+    assert_eq!(
+        texts,
+        [
+            Some("The table is set."),
+            Some("I attack the harpy."),
+            Some("Kraven attacked the harpy: 17 hits, 8 damage"),
+            Some("gm: Your blade bites.")
+        ]
+    );
+    assert_eq!(kraven[1].role(), Role::Assistant);
+    assert!(
+        !kraven
+            .iter()
+            .any(|m| m.text().is_some_and(|t| t.contains("30 HP"))),
+        "another agent's context leaked"
+    );
+}
+
+#[tokio::test]
+async fn an_ai_player_plays_and_retries_refused_inputs() {
+    let store = Arc::new(MemoryStore::new());
+    let id = store
+        .create_campaign("g", &Adventure::built_in().new_game(&["kraven"]).unwrap())
+        .await
+        .unwrap();
+    let gm_model = Arc::new(ScriptedProvider::new(vec![Ok(
+        CompletionResponse::from_text("The bridge creaks under you."),
+    )]));
+    let gm = GameMaster::builder(gm_model.clone(), store)
+        .protocol(Protocol::ToolLoop)
+        .seed(1)
+        .build();
+    // The player first says nothing (refused: empty input), then picks a suggested action by id.
+    let player_model = Arc::new(ScriptedProvider::new(vec![
+        Ok(CompletionResponse::from_text("  ")),
+        Ok(CompletionResponse::from_text("cross")),
+    ]));
+    let mut player = AiPlayer::new("Kraven", player_model.clone());
+    let mut log = SharedLog::default();
+    let last = TurnOutcome {
+        turn: 0,
+        narration: "You stand at the chasm.".into(),
+        rolls: vec![],
+        changes: vec![],
+        events: vec![],
+        suggested_actions: vec![crate::gm::SuggestedAction {
+            id: "cross".into(),
+            description: "Cross the ice bridge".into(),
+            dice: None,
+            dc: None,
+            reason: None,
+            chance: None,
+        }],
+        notes: vec![],
+        usage: Usage::default(),
+        trace: vec![],
+    };
+    let outcome = player
+        .play_turn(&mut log, &gm, &id, Some(&last))
+        .await
+        .unwrap();
+    assert_eq!(outcome.narration, "The bridge creaks under you.");
+    let sent = gm_model.requests();
+    assert!(sent[0].messages.last().unwrap().text() == Some("Cross the ice bridge"));
+    let second = &player_model.requests()[1];
+    assert!(
+        second
+            .messages
+            .iter()
+            .any(|m| m.text().is_some_and(|t| t.contains("That was refused")))
+    );
+    assert_eq!(player.agent.calls.len(), 2);
+
+    // A player that is always refused gives up with the last error.
+    let stubborn = Arc::new(ScriptedProvider::looping(vec![
+        CompletionResponse::from_text(""),
+    ]));
+    let mut player = AiPlayer::new("Kraven", stubborn);
+    let err = player
+        .play_turn(&mut SharedLog::default(), &gm, &id, None)
+        .await
+        .unwrap_err();
+    assert!(matches!(err, AgentError::Refused { tries: 3, .. }), "{err}");
+}
