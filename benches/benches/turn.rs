@@ -10,6 +10,11 @@
 //! Each turn the instant provider asks for three tools (a room description, a skill check, a
 //! dice roll), then narrates, then suggests two actions (one with dice and a DC, whose exact
 //! odds the engine computes). Targets: under 50 µs on the memory store, under 1.5 ms on SQLite.
+//! Before timing, the bench plays a scripted campaign of 300 turns (history window 6, the
+//! summary folded by code every 10 turns) and prints the prompt's size at turn 10 and turn 300,
+//! next to what sending the whole history would cost (the first seed's approach), which grows
+//! with every turn. Target: turn 300 within 1.2× of turn 10.
+//!
 //! Run with `cargo bench -p dnd-benches --bench turn`.
 
 use std::hint::black_box;
@@ -91,12 +96,80 @@ fn bench_store(c: &mut Criterion, rt: &Runtime, name: &str, store: Arc<dyn GameS
     group.finish();
 }
 
+/// Plays 300 scripted turns and prints the prompt size at turns 10 and 300.
+fn print_prompt_growth(rt: &Runtime) {
+    use dnd_engine::gm::Summarizer;
+    use dnd_engine::llm::ScriptedProvider;
+    use dnd_engine::state::estimate_tokens;
+    use dnd_engine::store::Page;
+
+    let turn = vec![
+        CompletionResponse::from_tool_calls(vec![
+            ToolCall::new(
+                "a",
+                "roll_skill_check",
+                json!({"creature": "kraven", "skill": "survival", "dc": 10, "advantage": null, "reason": "keep warm"}),
+            ),
+            ToolCall::new(
+                "b",
+                "log_story_event",
+                json!({"kind": "other", "text": "Kraven trudged on through the snow."}),
+            ),
+        ]),
+        CompletionResponse::from_text("The wind bites, but you keep moving. What do you do?"),
+    ];
+    let provider = Arc::new(ScriptedProvider::looping(turn));
+    let store = Arc::new(MemoryStore::new());
+    let initial = Adventure::built_in().new_game(&["kraven"]).expect("builds");
+    let id = rt
+        .block_on(store.create_campaign("Long", &initial))
+        .expect("created");
+    let gm = GameMaster::builder(provider.clone(), store.clone())
+        .protocol(Protocol::ToolLoop)
+        .summarizer(Summarizer::Code)
+        .seed(5)
+        .build();
+    let tokens = |r: &CompletionRequest| -> usize {
+        r.messages
+            .iter()
+            .map(|m| estimate_tokens(&serde_json::to_string(m).unwrap_or_default()))
+            .sum()
+    };
+    let mut first = Vec::new();
+    for n in 1..=300 {
+        let before = provider.requests().len();
+        rt.block_on(gm.turn(&id, PlayerInput::new("Kraven", format!("I walk on ({n})."))))
+            .expect("the turn succeeds");
+        first.push(tokens(&provider.requests()[before]));
+    }
+    let history = rt
+        .block_on(store.history(&id, Page::first(300)))
+        .expect("history");
+    let full = |n: usize| -> usize {
+        first[0]
+            + history[..n]
+                .iter()
+                .flat_map(|h| h.record.llm_messages.iter())
+                .map(|m| estimate_tokens(&serde_json::to_string(m).unwrap_or_default()))
+                .sum::<usize>()
+    };
+    eprintln!(
+        "prompt tokens (estimated): turn 10 = {}, turn 300 = {} ({:.2}x); whole history instead: turn 10 = {}, turn 300 = {}",
+        first[9],
+        first[299],
+        first[299] as f64 / first[9] as f64,
+        full(10),
+        full(300)
+    );
+}
+
 fn bench_turns(c: &mut Criterion) {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
         .enable_all()
         .build()
         .expect("a runtime");
+    print_prompt_growth(&rt);
     bench_store(c, &rt, "memory", Arc::new(MemoryStore::new()));
     let dir = std::env::temp_dir().join(format!("dnd-turn-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temp dir");
