@@ -326,7 +326,9 @@ impl GameMaster {
         // The window of recent turns, and the ones just beyond it, for folding.
         let window = self.limits.history_turns;
         let every = self.limits.summary_every.max(1);
-        let mut history = self.store.recent_turns(campaign, window + every).await?;
+        let folding = state.turn > 0 && state.turn % every as u64 == 0;
+        let wanted = if folding { window + every } else { window };
+        let mut history = self.store.recent_turns(campaign, wanted).await?;
         let beyond = history.len().saturating_sub(window);
         let folded: Vec<_> = history.drain(..beyond).collect();
         // A generator for this turn alone, drawn from the game's: seeded games replay exactly.
@@ -337,7 +339,7 @@ impl GameMaster {
         let mut log = TurnLog::default();
         let mut usage = Usage::default();
         let mut trace = Vec::new();
-        if state.turn > 0 && state.turn % every as u64 == 0 && !folded.is_empty() {
+        if folding && !folded.is_empty() {
             let summary = self
                 .fold_summary(&state.summary, &folded, &mut usage, &mut trace)
                 .await?;
