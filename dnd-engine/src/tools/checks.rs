@@ -9,6 +9,7 @@ use crate::dice::{Advantage, DiceExpr};
 use crate::rules::check::roll_check_with;
 use crate::rules::conditions::{check_modifiers, save_modifiers};
 use crate::rules::{Ability, AdvantageSources, Skill};
+use crate::state::Change;
 
 /// Arguments of `roll_dice`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -68,13 +69,50 @@ pub(super) fn roll_skill_check(
     let result = roll_check_with(who.skill(args.skill), args.dc, &sources, auto_fail, ctx.rng);
     let label = format!("{} {} check", who.name, args.skill);
     ctx.record_roll(&label, i64::from(result.total), &result);
+    // An active search finds what its total reaches, as passive Perception does before a turn.
+    let found = if who.is_character() && needs_sight && result.automatic_failure.is_none() {
+        search(ctx, result.total)?
+    } else {
+        Vec::new()
+    };
     Ok(json!({
         "creature": who.name,
         "check": args.skill.name(),
         "reason": args.reason,
         "result": result,
         "advantage_reasons": sources,
+        "found": found,
     }))
+}
+
+/// Marks found every hidden feature and exit where the party is whose DC `total` meets, and
+/// returns what was found (names and descriptions; never the DCs).
+fn search(ctx: &mut ToolContext<'_>, total: i32) -> Result<Vec<String>, ToolError> {
+    let Some(here) = ctx.state.party_location() else {
+        return Ok(Vec::new());
+    };
+    let mut changes = Vec::new();
+    let mut found = Vec::new();
+    for f in &here.features {
+        if f.hidden && !f.found && f.find_dc.is_some_and(|dc| total >= dc) {
+            changes.push(Change::FeatureFound {
+                location: here.id.clone(),
+                feature: f.id.clone(),
+            });
+            found.push(format!("{}: {}", f.name, f.description));
+        }
+    }
+    for e in &here.exits {
+        if e.hidden && e.find_dc.is_some_and(|dc| total >= dc) {
+            changes.push(Change::ExitFound {
+                location: here.id.clone(),
+                direction: e.direction.clone(),
+            });
+            found.push(format!("a way {}", e.direction));
+        }
+    }
+    ctx.commit(changes)?;
+    Ok(found)
 }
 
 /// Arguments of `roll_saving_throw`.

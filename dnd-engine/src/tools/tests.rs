@@ -300,3 +300,34 @@ fn rooms_and_rules() {
     let moved = t.ok("move_to", json!({"exit": "east"}));
     assert_eq!(moved["id"], "hall-of-echoes");
 }
+
+#[test]
+fn an_active_search_finds_what_its_total_reaches() {
+    let mut t = Table::new(&["kraven"]);
+    let mut found_it = false;
+    for _ in 0..20 {
+        let r = t.ok("roll_skill_check", json!({"creature": "kraven", "skill": "perception", "dc": 10, "advantage": null, "reason": null}));
+        let total = r["result"]["total"].as_i64().unwrap();
+        let found = r["found"].as_array().unwrap();
+        if total >= 12 && !found_it {
+            assert!(
+                found
+                    .iter()
+                    .any(|f| f.as_str().unwrap().starts_with("A frozen climber")),
+                "{r}"
+            );
+            found_it = true;
+        } else {
+            assert!(found.is_empty(), "found twice or below the DC: {r}");
+        }
+    }
+    assert!(found_it, "twenty rolls never reached 12");
+    assert!(
+        t.state
+            .location("ice-chasm")
+            .unwrap()
+            .features
+            .iter()
+            .any(|f| f.id == "frozen-climber" && f.found)
+    );
+}
