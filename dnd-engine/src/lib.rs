@@ -19,6 +19,7 @@ pub mod agents;
 pub mod dice;
 pub mod gm;
 pub mod llm;
+pub mod offline;
 pub mod rules;
 pub mod simulator;
 pub mod srd;

@@ -88,6 +88,10 @@ pub struct MonsterView {
     pub name: String,
     /// "7/7", or "dead".
     pub hp: String,
+    /// Armor Class (for the engine's odds; the narration keeps it out of the story).
+    pub ac: i32,
+    /// Whether it fights the party on sight.
+    pub hostile: bool,
     /// Conditions.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<String>,
@@ -231,6 +235,8 @@ impl GameState {
                 } else {
                     "dead".into()
                 },
+                ac: m.armor_class,
+                hostile: m.hostile,
                 conditions: m.conditions.iter().map(|x| x.name().to_owned()).collect(),
             })
             .collect();

@@ -434,7 +434,14 @@ fn run_monster_turns(ctx: &mut ToolContext<'_>) -> Result<Vec<Value>, ToolError>
             .filter(|c| !c.dead && c.hp.current > 0)
             .map(|c| c.id.clone())
             .collect();
-        if !foes_left || standing.is_empty() {
+        // With nobody standing, the fight goes on while someone is dying: their death saves
+        // decide it (a lone hero at 0 HP must still live or die).
+        let dying = ctx
+            .state
+            .characters
+            .iter()
+            .any(|c| !c.dead && c.hp.current == 0 && !c.death_saves.stable);
+        if !foes_left || (standing.is_empty() && !dying) {
             break;
         }
         if let Some(c) = ctx.state.character(&id) {
@@ -457,10 +464,11 @@ fn run_monster_turns(ctx: &mut ToolContext<'_>) -> Result<Vec<Value>, ToolError>
                     break; // back on their feet: their turn
                 }
             }
-        } else if ctx
-            .state
-            .monster(&id)
-            .is_some_and(|m| m.is_alive() && m.conditions.can_act())
+        } else if !standing.is_empty()
+            && ctx
+                .state
+                .monster(&id)
+                .is_some_and(|m| m.is_alive() && m.conditions.can_act())
         {
             let target = standing[ctx.rng.random_range(0..standing.len())].clone();
             log.push(attack(ctx, &id, &target, None, None)?);

@@ -1,0 +1,177 @@
+//! Fights: start the encounter if none runs, strike (a weapon or a spell), then let the
+//! monsters act through `next_turn`, or end the fight, set the `<monster>_defeated` flag and log
+//! the victory; and flight, a Dexterity save that ends the fight and leaves the way the party
+//! came, or gives the monsters their turn.
+
+use serde_json::{Value, json};
+
+use super::plan::{FLEE_DC, Next, done, finished, last_named};
+use super::view::{Monster, Turn, World};
+use super::ways::{back_exit, movement};
+use super::words::{best, keys};
+
+/// Which monster an attack or spell is aimed at.
+fn aim<'a>(world: &'a World, phrase: Option<&str>) -> Option<&'a Monster> {
+    match phrase {
+        Some(p) => best(
+            p,
+            world
+                .monsters
+                .iter()
+                .filter(|m| m.alive)
+                .map(|m| (m, vec![m.name.clone(), m.id.clone()])),
+        ),
+        None => world.foes().into_iter().next(),
+    }
+}
+
+/// Attacks and spells: start the fight if needed, strike, then monsters act or the fight ends.
+pub(crate) fn combat(
+    turn: &Turn,
+    hero: &str,
+    phrase: Option<&str>,
+    spell: Option<&String>,
+) -> Next {
+    let now = &turn.now;
+    let target = aim(now, phrase);
+    let ally = phrase.and_then(|p| {
+        best(
+            p,
+            now.party
+                .iter()
+                .map(|h| (h, vec![h.name.clone(), h.id.clone()])),
+        )
+    });
+    let strike = |target: Option<&str>| -> (&'static str, Value) {
+        match spell {
+            None => (
+                "roll_attack",
+                json!({"attacker": hero, "target": target, "attack": null, "advantage": null}),
+            ),
+            Some(spell) => (
+                "cast_spell",
+                json!({"caster": hero, "spell": spell, "slot_level": null,
+                       "targets": target.map_or_else(Vec::new, |t| vec![t])}),
+            ),
+        }
+    };
+    if turn.rounds.is_empty() {
+        if now.hero(hero).is_some_and(|h| h.down) {
+            return done("You are in no state to do anything but cling to life.");
+        }
+        if now.encounter.is_some() && now.foes().is_empty() {
+            return Next::Calls(victory(turn, hero));
+        }
+        if let (Some(_), None, Some(ally)) = (spell, target, ally) {
+            return Next::Calls(vec![strike(Some(&ally.id))]);
+        }
+        return match (target, now.encounter.is_some()) {
+            (Some(t), true) => Next::Calls(vec![strike(Some(&t.id))]),
+            // Every enemy here joins the fight; a monster not known to be hostile fights alone.
+            (Some(t), false) => Next::Calls(vec![(
+                "start_encounter",
+                json!({"monsters": (!now.is_hostile(t)).then(|| vec![t.id.clone()])}),
+            )]),
+            (None, _) if spell.is_some() => Next::Calls(vec![strike(None)]),
+            (None, _) if phrase.is_some() => {
+                done("You look for that foe, but it is not here to strike.")
+            }
+            (None, _) if now.monsters.iter().any(|m| m.alive) => {
+                Next::Calls(vec![("start_encounter", json!({"monsters": null}))])
+            }
+            (None, _) => done("There is nothing here to fight."),
+        };
+    }
+    if let Some(start) = last_named(turn, "start_encounter") {
+        if !start.ok {
+            return done("Nothing here wants a fight; you lower your weapon.");
+        }
+        if start.result["now"]["party_down"].as_bool() == Some(true) {
+            return finished();
+        }
+        let first_foe = now.foes().into_iter().next();
+        return match target.or(first_foe) {
+            Some(t) => Next::Calls(vec![strike(Some(&t.id))]),
+            None => finished(),
+        };
+    }
+    if let Some(step) = last_named(turn, "cast_spell")
+        && !step.ok
+        && turn.rounds.len() == 1
+        && step.result["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("needs at least one target"))
+    {
+        return Next::Calls(vec![strike(Some(hero))]);
+    }
+    let struck = last_named(turn, "roll_attack").or_else(|| last_named(turn, "cast_spell"));
+    if let Some(step) = struck {
+        if !step.ok || now.encounter.is_none() {
+            return finished();
+        }
+        return if now.foes().is_empty() {
+            Next::Calls(victory(turn, hero))
+        } else {
+            Next::Calls(vec![("next_turn", json!({}))])
+        };
+    }
+    finished()
+}
+
+/// Ends a won fight: `end_encounter`, the "<monster>_defeated" flags, a line in the story log.
+fn victory(turn: &Turn, hero: &str) -> Vec<(&'static str, Value)> {
+    let now = &turn.now;
+    let mut calls = vec![("end_encounter", json!({}))];
+    let who = now.hero(hero).map_or(hero, |h| h.name.as_str());
+    let order = now.encounter.clone().unwrap_or_default();
+    for m in now
+        .monsters
+        .iter()
+        .filter(|m| !m.alive && order.contains(&m.id))
+    {
+        let names = keys(&format!("{} {}", m.id, m.name));
+        for (key, _) in now.flags.iter().filter(|(k, _)| now.flag_pending(k)) {
+            let Some(prefix) = key.strip_suffix("_defeated") else {
+                continue;
+            };
+            if prefix.split('_').all(|p| names.iter().any(|n| n == p)) {
+                calls.push(("set_game_flag", json!({"key": key, "value": true})));
+            }
+        }
+        calls.push((
+            "log_story_event",
+            json!({"kind": "combat", "text": format!("{who} defeated {}.", m.name)}),
+        ));
+    }
+    calls
+}
+
+pub(crate) fn flee(turn: &Turn, hero: &str) -> Next {
+    let start = &turn.start;
+    if start.encounter.is_none() {
+        return movement(turn, hero, None, true);
+    }
+    if turn.rounds.is_empty() {
+        return Next::Calls(vec![(
+            "roll_saving_throw",
+            json!({"creature": hero, "ability": "dexterity", "dc": FLEE_DC, "advantage": null,
+                   "reason": "breaking away from the fight"}),
+        )]);
+    }
+    let Some(save) = last_named(turn, "roll_saving_throw") else {
+        return finished();
+    };
+    if !save.ok {
+        return finished();
+    }
+    if save.result["result"]["success"].as_bool() == Some(true) {
+        let mut calls = vec![("end_encounter", json!({}))];
+        if let Some(exit) = back_exit(start).or_else(|| start.room.exits.iter().find(|e| !e.locked))
+        {
+            calls.push(("move_to", json!({"exit": exit.direction})));
+        }
+        Next::Calls(calls)
+    } else {
+        Next::Calls(vec![("next_turn", json!({}))])
+    }
+}

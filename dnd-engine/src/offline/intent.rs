@@ -1,0 +1,213 @@
+//! The player's words → an [`Intent`], with keywords, and the fuzzy name matching the planner
+//! uses to resolve "the harpy" to a monster or "the rime door" to an exit.
+//!
+//! The parser knows nothing of the game: it only finds the first verb it recognises and keeps
+//! the rest of the sentence as a phrase. Resolving the phrase against what is actually there is
+//! the planner's job, so a phrase that names nothing is a polite refusal, never a panic.
+
+use super::words::{is_direction, is_filler, words};
+
+/// Longest input the parser reads, in characters; the rest is ignored.
+const MAX_CHARS: usize = 4_000;
+
+/// What the player wants to do, as the offline game master understands it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Intent {
+    /// Fight: "attack the harpy", "I hit it".
+    Attack {
+        /// Who, as the player said it ("harpy"); `None` for the first hostile monster.
+        target: Option<String>,
+    },
+    /// "cast fire bolt at the harpy".
+    Cast {
+        /// The spell, as said ("fire bolt").
+        spell: String,
+        /// Who, as said; `None` to let the planner pick.
+        target: Option<String>,
+    },
+    /// "search the room", "look for traps", "investigate the pillar".
+    Search {
+        /// `true` for an Investigation check ("investigate"), else Perception.
+        investigate: bool,
+    },
+    /// "look around", "examine the pillar".
+    Look {
+        /// What to look at; `None` for the room.
+        subject: Option<String>,
+    },
+    /// "go east", "climb down", "head to the hall", "go back".
+    Move {
+        /// Where, as said ("east", "hall of echoes"); `None` when not said.
+        destination: Option<String>,
+        /// "back": the way the party came.
+        back: bool,
+    },
+    /// "open the rime door", "unlock the door with the key".
+    Open {
+        /// Which way, as said.
+        exit: Option<String>,
+    },
+    /// "take the locket", "pick up everything", "grab the gold".
+    Take {
+        /// What, as said; `None` (or "everything") for all visible loot.
+        item: Option<String>,
+    },
+    /// "drink a potion", "use the key".
+    Use {
+        /// What, as said; `None` with `drink` means a potion.
+        item: Option<String>,
+        /// Whether the verb was "drink" (or "quaff").
+        drink: bool,
+    },
+    /// "talk to Sigrun", "I answer: ice", "ask the monk about the door".
+    Talk {
+        /// The whole utterance (an NPC is named somewhere in it, and maybe an answer).
+        words: String,
+    },
+    /// "give the locket to Aldous".
+    Give {
+        /// The whole utterance: an item and an NPC are named in it.
+        words: String,
+    },
+    /// "rest", "take a short rest", "long rest".
+    Rest {
+        /// A long rest.
+        long: bool,
+    },
+    /// "inventory", "what do I carry".
+    Inventory,
+    /// "flee", "run away".
+    Flee,
+    /// Anything else: narrated gently, with suggestions.
+    Unknown,
+}
+
+/// Reads the player's words. Never panics, on any input.
+pub fn parse_intent(text: &str) -> Intent {
+    let text: String = text.chars().take(MAX_CHARS).collect();
+    let tokens = words(&text);
+    let has = |w: &str| tokens.iter().any(|t| t == w);
+    let has_seq = |a: &str, b: &str| tokens.windows(2).any(|p| p[0] == a && p[1] == b);
+
+    // Phrases that would otherwise be caught by an earlier, more general verb.
+    if has_seq("short", "rest") || has_seq("a", "rest") || has_seq("catch", "breath") {
+        return Intent::Rest { long: false };
+    }
+    if has_seq("long", "rest") {
+        return Intent::Rest { long: true };
+    }
+    if has("inventory") || (has_seq("what", "do") && (has("carry") || has("have"))) {
+        return Intent::Inventory;
+    }
+
+    for (i, token) in tokens.iter().enumerate() {
+        let next = tokens.get(i + 1).map(String::as_str);
+        let rest = || phrase(&tokens[i + 1..]);
+        let rest_after_next = || phrase(tokens.get(i + 2..).unwrap_or_default());
+        let intent = match (token.as_str(), next) {
+            ("pick", Some("up")) => Intent::Take {
+                item: everything_or(rest_after_next()),
+            },
+            ("look" | "search" | "check", Some("for")) => Intent::Search { investigate: false },
+            ("look", Some("around")) => Intent::Look { subject: None },
+            ("run" | "get", Some("away")) => Intent::Flee,
+            ("go" | "head" | "walk" | "turn", Some("back")) => Intent::Move {
+                destination: None,
+                back: true,
+            },
+            (
+                "attack" | "hit" | "strike" | "fight" | "swing" | "stab" | "slash" | "shoot"
+                | "kill" | "charge" | "smite",
+                _,
+            ) => Intent::Attack { target: rest() },
+            ("cast", _) => cast(&tokens[i + 1..]),
+            ("search" | "listen" | "scour", _) => Intent::Search { investigate: false },
+            ("investigate", _) => Intent::Search { investigate: true },
+            ("look" | "examine" | "inspect" | "study" | "observe" | "check" | "read", _) => {
+                Intent::Look { subject: rest() }
+            }
+            (
+                "move" | "go" | "walk" | "climb" | "head" | "travel" | "enter" | "cross"
+                | "proceed" | "continue",
+                _,
+            ) => Intent::Move {
+                destination: rest(),
+                back: false,
+            },
+            ("descend", _) => Intent::Move {
+                destination: Some("down".into()),
+                back: false,
+            },
+            ("ascend", _) => Intent::Move {
+                destination: Some("up".into()),
+                back: false,
+            },
+            ("open" | "unlock", _) => Intent::Open { exit: rest() },
+            ("take" | "grab" | "collect" | "loot" | "gather" | "pocket", _) => Intent::Take {
+                item: everything_or(rest()),
+            },
+            ("drink" | "quaff", _) => Intent::Use {
+                item: rest(),
+                drink: true,
+            },
+            ("use" | "apply", _) => Intent::Use {
+                item: rest(),
+                drink: false,
+            },
+            (
+                "talk" | "ask" | "say" | "tell" | "speak" | "answer" | "reply" | "greet" | "shout"
+                | "whisper" | "call",
+                _,
+            ) => Intent::Talk {
+                words: text.trim().to_owned(),
+            },
+            ("give" | "offer" | "hand", _) => Intent::Give {
+                words: text.trim().to_owned(),
+            },
+            ("rest" | "sleep" | "camp", _) => Intent::Rest {
+                long: token != "rest",
+            },
+            ("flee" | "run" | "escape" | "retreat", _) => {
+                match rest().filter(|r| words(r).iter().any(|w| is_direction(w))) {
+                    Some(direction) => Intent::Move {
+                        destination: Some(direction),
+                        back: false,
+                    },
+                    None => Intent::Flee,
+                }
+            }
+            _ => continue,
+        };
+        return intent;
+    }
+    Intent::Unknown
+}
+
+/// "cast fire bolt at the harpy" → spell "fire bolt", target "harpy".
+fn cast(tokens: &[String]) -> Intent {
+    let split = tokens
+        .iter()
+        .position(|t| matches!(t.as_str(), "at" | "on" | "against" | "upon"));
+    let (spell, target) = match split {
+        Some(at) => (&tokens[..at], phrase(&tokens[at + 1..])),
+        None => (tokens, None),
+    };
+    match phrase(spell) {
+        Some(spell) => Intent::Cast { spell, target },
+        None => Intent::Unknown,
+    }
+}
+
+fn everything_or(item: Option<String>) -> Option<String> {
+    item.filter(|i| !matches!(i.as_str(), "all" | "everything" | "loot" | "it all"))
+}
+
+/// The significant words of a token list, joined; `None` when nothing significant is left.
+fn phrase(tokens: &[String]) -> Option<String> {
+    let kept: Vec<&str> = tokens
+        .iter()
+        .map(String::as_str)
+        .filter(|t| !is_filler(t))
+        .collect();
+    (!kept.is_empty()).then(|| kept.join(" "))
+}

@@ -1,0 +1,192 @@
+//! An offline game master and an offline player: the whole game with no network and no model.
+//!
+//! # Why
+//!
+//! The engine is built so that a language model only interprets and narrates while code owns
+//! the dice, the rules and the state. [`OfflineGm`] proves the point from the other side: it is
+//! an [`LlmProvider`] with no model behind it at all, so a game can be played (and tested end to
+//! end, deterministically, in CI) through exactly the same pipeline, tools and store a real
+//! model uses. It plays "The Wailing Glacier" and any adventure in the same format, because it
+//! only reads what a model would read: the request.
+//!
+//! [`OfflinePlayer`] is the other seat at the table: a small policy that turns the last outcome
+//! and the state into the hero's next words, so `GameMaster` + `OfflineGm` + `OfflinePlayer`
+//! can autoplay an adventure from the entrance to the end.
+//!
+//! # How
+//!
+//! Each request is answered from the request alone (no memory between calls, no randomness:
+//! the engine rolls every die), so the same request always gets the same answer:
+//!
+//! 1. The state snapshot (`Current state (JSON): ...`), the tool results of earlier turns in
+//!    the history and of this turn are read into a view of the world (`view.rs`, with
+//!    `snapshot.rs` for the snapshot and `learn.rs` for the results).
+//! 2. The player's last words become an [`Intent`] through a keyword parser ([`parse_intent`]):
+//!    attack, cast, search, look, move, open, take, use or drink, talk, give, rest, inventory,
+//!    flee, or unknown (`intent.rs`; `words.rs` matches phrases to names).
+//! 3. In the narrative phase, the planner (`plan.rs`, with `fight.rs` and `ways.rs`) picks the
+//!    next round of tool calls from the intent and the results so far (start the fight, then
+//!    swing, then let the monsters act through `next_turn`, or end the fight and set the
+//!    `<monster>_defeated` flag), or decides the turn is done; then the narration
+//!    (`narrate.rs`) fills templates with the results and the adventure's own descriptions, in
+//!    the second person, without DCs, ACs or ids.
+//! 4. In the action phase (a request for the `action_list` JSON), `suggest.rs` computes 2 to 5
+//!    suggestions from the world after the turn.
+//! 5. A StrictJson request gets the first round of calls as its actions.
+//!
+//! # Limits
+//!
+//! It only does what the tools allow. A search rolls Perception but cannot reveal a hidden
+//! feature or exit (no tool marks one found: only the engine's passive Perception does), and a
+//! lock can only be opened with its key (no tool opens one on a successful check). It knows a
+//! monster is hostile only once a tool said so (`get_room_details`, `move_to`, a fight), and an
+//! AC only once an attack met it, so the first suggestion to attack has no odds.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use dnd_engine::adventure::Adventure;
+//! use dnd_engine::gm::{GameMaster, PlayerInput};
+//! use dnd_engine::offline::OfflineGm;
+//! use dnd_engine::store::{GameStore, MemoryStore};
+//!
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! let store = Arc::new(MemoryStore::new());
+//! let game = Adventure::built_in().new_game(&["kraven"]).unwrap();
+//! let id = store.create_campaign("Glacier", &game).await.unwrap();
+//! let gm = GameMaster::builder(Arc::new(OfflineGm::new()), store).seed(1).build();
+//! let outcome = gm.turn(&id, PlayerInput::new("Kraven", "I look around.")).await.unwrap();
+//! assert!(outcome.narration.contains("The Ice Chasm"));
+//! assert!(outcome.suggested_actions.len() >= 2);
+//! # });
+//! ```
+
+mod fight;
+mod intent;
+mod learn;
+mod narrate;
+mod plan;
+mod player;
+mod snapshot;
+mod suggest;
+mod view;
+mod ways;
+mod words;
+
+use async_trait::async_trait;
+use serde_json::json;
+
+pub use intent::{Intent, parse_intent};
+pub use player::OfflinePlayer;
+
+use crate::llm::{
+    CompletionRequest, CompletionResponse, LlmError, LlmProvider, Message, ResponseFormat, ToolCall,
+};
+use plan::{Next, plan};
+use view::Turn;
+
+/// A game master that needs no model: keyword intents, tool chains and templated narration.
+///
+/// Deterministic and stateless: the answer depends on the request only. See the module docs.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct OfflineGm {
+    _private: (),
+}
+
+/// Which kind of answer a request wants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Wanted {
+    Narrative,
+    Actions,
+    Strict,
+}
+
+fn wanted(request: &CompletionRequest) -> Wanted {
+    let asks = |needle: &str| {
+        request
+            .messages
+            .iter()
+            .any(|m| matches!(m, Message::System { content } if content.contains(needle)))
+    };
+    match &request.response_format {
+        ResponseFormat::JsonSchema { name, .. } if name == "action_list" => Wanted::Actions,
+        ResponseFormat::JsonSchema { name, .. } if name == "game_response" => Wanted::Strict,
+        _ if asks("Suggest 2 to 5 actions") => Wanted::Actions,
+        _ if asks("Answer with one JSON object only") => Wanted::Strict,
+        _ => Wanted::Narrative,
+    }
+}
+
+impl OfflineGm {
+    /// The offline game master.
+    pub fn new() -> OfflineGm {
+        OfflineGm::default()
+    }
+
+    /// The answer to one request: tool calls or narration in the narrative phase, the
+    /// `{"actions": [...]}` JSON in the action phase, a `StrictAnswer` JSON for StrictJson.
+    pub fn answer(&self, request: &CompletionRequest) -> CompletionResponse {
+        let turn = Turn::read(request);
+        let response = match wanted(request) {
+            Wanted::Actions => {
+                CompletionResponse::from_text(suggest::suggestions(&turn).to_string())
+            }
+            Wanted::Strict => CompletionResponse::from_text(strict(&turn).to_string()),
+            Wanted::Narrative => match plan(&turn) {
+                Next::Calls(calls) if !request.tools.is_empty() => {
+                    let round = turn.rounds.len() + 1;
+                    CompletionResponse::from_tool_calls(
+                        calls
+                            .into_iter()
+                            .enumerate()
+                            .map(|(i, (name, args))| {
+                                ToolCall::new(format!("offline-{round}-{}", i + 1), name, args)
+                            })
+                            .collect(),
+                    )
+                }
+                Next::Calls(_) => CompletionResponse::from_text(narrate::narrate(&turn, &[], &[])),
+                Next::Done { lead, tail } => {
+                    CompletionResponse::from_text(narrate::narrate(&turn, &lead, &tail))
+                }
+            },
+        };
+        response.with_model("offline")
+    }
+}
+
+/// One StrictJson answer: the first round of calls as actions (the engine runs them), and a
+/// narration that promises nothing the dice have not decided yet.
+fn strict(turn: &Turn) -> serde_json::Value {
+    let (actions, narration) = match plan(turn) {
+        Next::Calls(calls) => (
+            calls
+                .into_iter()
+                .map(|(tool, args)| json!({"tool": tool, "arguments": args.to_string()}))
+                .collect(),
+            "You commit to it; the ice and the dice will tell how it goes. What do you do next?"
+                .to_owned(),
+        ),
+        Next::Done { lead, tail } => (Vec::new(), narrate::narrate(turn, &lead, &tail)),
+    };
+    json!({
+        "narration": narration,
+        "out_of_character_notes": [],
+        "actions": actions,
+        "dice_rolls": [],
+        "next_prompt_suggestion": null,
+    })
+}
+
+#[async_trait]
+impl LlmProvider for OfflineGm {
+    fn name(&self) -> &str {
+        "offline"
+    }
+
+    async fn complete(&self, req: &CompletionRequest) -> Result<CompletionResponse, LlmError> {
+        Ok(self.answer(req))
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,460 @@
+//! The narration: templates filled with what the tools returned and the adventure's own words.
+//!
+//! Second person for the speaker, names for everyone else. Numbers the player may see (damage,
+//! hit points, gold) come straight from the results; DCs, ACs and internal ids never appear:
+//! sentences of the adventure's prose that state a DC or an AC are dropped, and ids are always
+//! replaced by names.
+
+use serde_json::Value;
+
+use super::intent::Intent;
+use super::snapshot::parse_hp;
+use super::view::Turn;
+use super::words::{best, capital, lower_article, lower_first, sanitize, the, way};
+
+/// The whole narration of a finished turn.
+pub(crate) fn narrate(turn: &Turn, lead: &[String], tail: &[String]) -> String {
+    let mut parts: Vec<String> = turn
+        .findings
+        .iter()
+        .filter_map(|f| finding(turn, f))
+        .collect();
+    parts.extend(lead.iter().cloned());
+    for step in turn.steps() {
+        parts.extend(describe(
+            turn,
+            &step.call.name,
+            &step.call.arguments,
+            step.ok,
+            &step.result,
+        ));
+    }
+    parts.extend(tail.iter().cloned());
+    let hero_down = turn
+        .hero
+        .as_deref()
+        .and_then(|h| turn.now.hero(h))
+        .is_some_and(|h| h.down);
+    parts.push(if hero_down {
+        "The cold closes over you, and the world goes dark.".into()
+    } else {
+        "What do you do?".into()
+    });
+    parts.retain(|p| !p.trim().is_empty());
+    parts.join(" ")
+}
+
+/// "the Frost Harpy", or "you" for the speaker.
+fn who(turn: &Turn, name_or_id: &str) -> String {
+    let hero = turn.hero.as_deref().unwrap_or_default();
+    if let Some(h) = turn.now.hero(name_or_id) {
+        return if h.id == hero {
+            "you".into()
+        } else {
+            h.name.clone()
+        };
+    }
+    match turn.now.monster(name_or_id) {
+        Some(m) => format!("the {}", m.name.trim_start_matches("The ")),
+        None => format!("the {}", name_or_id.trim_start_matches("The ")),
+    }
+}
+
+fn finding(turn: &Turn, line: &str) -> Option<String> {
+    if let Some((watcher, rest)) = line.split_once(" notices (passive Perception): ") {
+        let (name, description) = rest.split_once(" — ").unwrap_or((rest, ""));
+        let subject = capital(&who(turn, watcher));
+        let verb = if subject == "You" {
+            "notice"
+        } else {
+            "notices"
+        };
+        return Some(format!(
+            "{subject} {verb} {}. {}",
+            lower_article(name),
+            sanitize(description)
+        ));
+    }
+    if let Some((watcher, direction)) = line.split_once(" notices (passive Perception) a way ") {
+        let subject = capital(&who(turn, watcher));
+        let verb = if subject == "You" {
+            "notice"
+        } else {
+            "notices"
+        };
+        return Some(format!("{subject} {verb} a way on: {direction}."));
+    }
+    if let Some(name) = line.strip_suffix(" is here") {
+        return Some(format!("{} is here.", capital(&who(turn, name))));
+    }
+    if let Some((name, next)) = line.split_once(" moves on: ") {
+        return Some(format!("{name} {}", lower_first(&sanitize(next))));
+    }
+    None
+}
+
+fn condition_of(hp: Option<(u32, u32)>) -> &'static str {
+    match hp {
+        Some((c, m)) if m > 0 && c * 4 > m * 3 => "barely scratched",
+        Some((c, m)) if m > 0 && c * 2 > m => "hurt",
+        Some((c, m)) if m > 0 && c * 4 > m => "bloodied",
+        Some(_) => "reeling",
+        None => "still fighting",
+    }
+}
+
+fn text(v: &Value, key: &str) -> String {
+    v.get(key)
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned()
+}
+
+fn describe(turn: &Turn, tool: &str, args: &Value, ok: bool, r: &Value) -> Vec<String> {
+    if !ok {
+        return refusal(tool, args).into_iter().collect();
+    }
+    match tool {
+        "get_room_details" => room(turn, r, args["detail"] == "full"),
+        "move_to" => {
+            let mut out = vec![format!("You make your way {}.", way(&text(args, "exit")))];
+            out.extend(room(turn, r, true));
+            out
+        }
+        "start_encounter" => {
+            let mut out = vec!["Steel rings out: the fight is on!".to_owned()];
+            out.extend(monster_turns(turn, r));
+            out
+        }
+        "next_turn" => monster_turns(turn, r),
+        "end_encounter" => vec!["The fight is over; the cold silence returns.".into()],
+        "roll_attack" => attack(turn, r),
+        "cast_spell" => spell(turn, r),
+        "roll_skill_check" => check(args, r),
+        "roll_saving_throw" => vec![if r["result"]["success"].as_bool() == Some(true) {
+            "You twist free and slip out of reach.".into()
+        } else {
+            "You try to break away, but you cannot get clear!".into()
+        }],
+        "add_inventory" => {
+            let item = text(r, "took");
+            let n = r["quantity"].as_u64().unwrap_or(1);
+            vec![if item.eq_ignore_ascii_case("gold pieces") {
+                format!(
+                    "You pocket {n} gold pieces; your purse now holds {}.",
+                    r["gold"]
+                )
+            } else if n > 1 {
+                format!("You take {} (×{n}).", the(&item))
+            } else {
+                format!("You take {}.", the(&item))
+            }]
+        }
+        "update_inventory" => vec![format!("You hand over {}.", the(&text(r, "removed")))],
+        "use_item" => {
+            let used = text(r, "used");
+            if r.get("healed_up_to").is_some() {
+                vec![format!(
+                    "You drink {}; warmth floods back through you ({} HP now).",
+                    the(&used),
+                    text(r, "hp")
+                )]
+            } else if let Some(direction) = r.get("unlocked_exit").and_then(Value::as_str) {
+                let opened = if super::words::is_direction(direction) {
+                    format!("the way {direction}")
+                } else {
+                    format!("the {direction}")
+                };
+                vec![format!(
+                    "{} turns with a sound like cracking ice: {opened} is open.",
+                    capital(&the(&used))
+                )]
+            } else {
+                vec![format!(
+                    "You use {}, but nothing you can see happens.",
+                    the(&used)
+                )]
+            }
+        }
+        "update_character" => {
+            let (c, m) = (&r["hp"]["current"], &r["hp"]["max"]);
+            vec![match text(r, "update").as_str() {
+                "short_rest" => format!("You rest for an hour and bind your hurts ({c}/{m} HP)."),
+                "long_rest" => {
+                    format!("You sleep through the long cold night and wake restored ({c}/{m} HP).")
+                }
+                _ => String::new(),
+            }]
+        }
+        "check_inventory" => {
+            let items: Vec<String> = r["items"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|i| match i["quantity"].as_u64() {
+                    Some(n) if n > 1 => format!("{} ×{n}", text(i, "name")),
+                    _ => text(i, "name"),
+                })
+                .collect();
+            vec![format!(
+                "You carry: {}; and {} gold pieces.",
+                items.join(", "),
+                r["gold"]
+            )]
+        }
+        "advance_npc_goals" => r["advanced"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|a| match a["now"].as_str() {
+                Some(now) => format!("{} {}", text(a, "npc"), lower_first(&sanitize(now))),
+                None => format!("{} has what they wanted, and is at peace.", text(a, "npc")),
+            })
+            .collect(),
+        "roll_dice" => vec![format!("The dice come up {}.", r["total"])],
+        _ => Vec::new(),
+    }
+}
+
+fn refusal(tool: &str, args: &Value) -> Option<String> {
+    Some(match tool {
+        "move_to" => "You cannot go that way right now.".into(),
+        "roll_attack" => "You cannot make that attack right now.".into(),
+        "cast_spell" => "The words of that spell will not come to you.".into(),
+        "add_inventory" => format!("You cannot take {}.", the(&text(args, "item"))),
+        "use_item" => "That does not work.".into(),
+        "update_inventory" => "You cannot part with that.".into(),
+        "roll_skill_check" | "roll_saving_throw" => "You cannot try that right now.".into(),
+        _ => return None,
+    })
+}
+
+fn room(turn: &Turn, r: &Value, full: bool) -> Vec<String> {
+    let features: Vec<&Value> = r["features"].as_array().into_iter().flatten().collect();
+    let names: Vec<String> = features
+        .iter()
+        .map(|f| lower_article(&text(f, "name")))
+        .collect();
+    let moved = turn.ran("move_to");
+    match &turn.intent {
+        // The room was only read to act on it: the action narrates.
+        Intent::Take { .. } | Intent::Give { .. } if !moved => return Vec::new(),
+        Intent::Talk { words } if !moved => {
+            let npcs: Vec<&Value> = r["npcs"].as_array().into_iter().flatten().collect();
+            let addressed = best(words, npcs.iter().map(|n| (*n, vec![text(n, "name")])))
+                .or_else(|| npcs.first().copied());
+            return addressed
+                .map(|n| {
+                    format!(
+                        "{} regards you. {}",
+                        text(n, "name"),
+                        sanitize(&text(n, "description"))
+                    )
+                })
+                .into_iter()
+                .collect();
+        }
+        Intent::Search { .. } if !moved => {
+            return if names.is_empty() {
+                Vec::new()
+            } else {
+                vec![format!("What you know of here: {}.", names.join(", "))]
+            };
+        }
+        Intent::Look {
+            subject: Some(subject),
+        } if !moved => {
+            if let Some(f) = best(
+                subject,
+                features.iter().map(|f| (*f, vec![text(f, "name")])),
+            ) {
+                let mut out = vec![
+                    format!("You study {}.", lower_article(&text(f, "name"))),
+                    sanitize(&text(f, "description")),
+                ];
+                let loot: Vec<String> = f["loot"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|i| text(i, "name"))
+                    .collect();
+                if !loot.is_empty() {
+                    out.push(format!("Within reach: {}.", loot.join(", ")));
+                }
+                return out;
+            }
+        }
+        _ => {}
+    }
+    let mut out = vec![
+        format!("{}.", text(r, "title").trim_end_matches('.')),
+        sanitize(&text(r, "description")),
+    ];
+    if !names.is_empty() {
+        out.push(format!("You can make out {}.", names.join(", ")));
+    }
+    let mut loot: Vec<String> = Vec::new();
+    if full {
+        for f in &features {
+            for i in f["loot"].as_array().into_iter().flatten() {
+                loot.push(format!(
+                    "{} ({})",
+                    text(i, "name"),
+                    lower_article(&text(f, "name"))
+                ));
+            }
+        }
+    }
+    for i in r["loot"].as_array().into_iter().flatten() {
+        loot.push(text(i, "name"));
+    }
+    if !loot.is_empty() {
+        out.push(format!("Within reach: {}.", loot.join(", ")));
+    }
+    for n in r["npcs"].as_array().into_iter().flatten() {
+        out.push(format!(
+            "{} is here. {}",
+            text(n, "name"),
+            sanitize(&text(n, "description"))
+        ));
+    }
+    for m in r["monsters"].as_array().into_iter().flatten() {
+        let name = capital(&who(turn, &text(m, "name")));
+        out.push(if m["alive"].as_bool() == Some(false) {
+            format!("{name} lies dead.")
+        } else if m["hostile"].as_bool() == Some(false) {
+            format!("{name} drifts nearby, watching.")
+        } else {
+            format!("{name} is here, and it means you harm.")
+        })
+    }
+    let exits: Vec<String> = r["exits"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|e| {
+            if e["locked"].as_bool() == Some(true) {
+                format!("{} (locked)", text(e, "direction"))
+            } else {
+                text(e, "direction")
+            }
+        })
+        .collect();
+    if !exits.is_empty() {
+        out.push(format!("Ways on: {}.", exits.join(", ")));
+    }
+    out
+}
+
+fn attack(turn: &Turn, r: &Value) -> Vec<String> {
+    let attacker = who(turn, &text(r, "attacker"));
+    let target = who(turn, &text(r, "target"));
+    let mut out = Vec::new();
+    for swing in r["attacks"].as_array().into_iter().flatten() {
+        let result = &swing["result"];
+        let weapon = text(swing, "attack");
+        let damage = result["total_damage"].as_u64().unwrap_or(0);
+        let crit = if result["critical"].as_bool() == Some(true) {
+            " with a perfect blow"
+        } else {
+            ""
+        };
+        let hit = result["hit"].as_bool() == Some(true);
+        out.push(match (attacker == "you", hit) {
+            (true, true) => format!("Your {weapon} strikes {target}{crit} for {damage} damage."),
+            (true, false) => format!("Your {weapon} misses {target}."),
+            (false, true) => {
+                let hp = text(swing, "target_hp");
+                let tail = if target == "you" {
+                    format!(" ({hp} HP left)")
+                } else {
+                    String::new()
+                };
+                format!(
+                    "{} hits {target} with its {}{crit} for {damage} damage{tail}.",
+                    capital(&attacker),
+                    weapon.to_lowercase()
+                )
+            }
+            (false, false) => format!(
+                "{} lashes out with its {}, but misses {target}.",
+                capital(&attacker),
+                weapon.to_lowercase()
+            ),
+        });
+        let down = swing["target_down"].as_bool() == Some(true);
+        if down && target == "you" {
+            out.push("You fall to the ice.".into());
+        } else if down {
+            out.push(format!("{} falls and does not rise!", capital(&target)));
+        } else if hit && attacker == "you" {
+            let hp = parse_hp(&text(swing, "target_hp"));
+            out.push(format!("{} is {}.", capital(&target), condition_of(hp)));
+        }
+    }
+    out
+}
+
+fn monster_turns(turn: &Turn, r: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    for t in r["monster_turns"].as_array().into_iter().flatten() {
+        if t.get("attacks").is_some() {
+            out.extend(attack(turn, t));
+        } else if let Some(name) = t.get("death_save").and_then(Value::as_str) {
+            let subject = capital(&who(turn, name));
+            out.push(format!("{subject} fight for breath on the edge of death."));
+        }
+    }
+    if r["now"]["party_down"].as_bool() == Some(true) {
+        out.push("No one in the party is left standing.".into());
+    }
+    out
+}
+
+fn spell(turn: &Turn, r: &Value) -> Vec<String> {
+    let mut out = vec![format!("You cast {}.", text(r, "spell"))];
+    for e in r["effects"].as_array().into_iter().flatten() {
+        let target = who(turn, &text(e, "target"));
+        if let Some(healed) = e["healed"].as_u64() {
+            out.push(format!(
+                "{} recovers {healed} hit points.",
+                capital(&target)
+            ));
+        } else if let Some(a) = e.get("attack") {
+            out.push(if a["hit"].as_bool() == Some(true) {
+                format!("It strikes {target} for {} damage.", a["total_damage"])
+            } else {
+                format!("It misses {target}.")
+            });
+        } else if let Some(save) = e.get("save") {
+            let resisted = save["success"].as_bool() == Some(true);
+            out.push(format!(
+                "{} {} and takes {} damage.",
+                capital(&target),
+                if resisted {
+                    "partly resists"
+                } else {
+                    "takes the full force"
+                },
+                e["damage"]
+            ));
+        } else if let Some(d) = e["damage"].as_u64() {
+            out.push(format!("It strikes {target} for {d} damage."));
+        }
+    }
+    out
+}
+
+fn check(args: &Value, r: &Value) -> Vec<String> {
+    let success = r["result"]["success"].as_bool() == Some(true);
+    match (text(args, "skill").as_str(), success) {
+        ("perception" | "investigation", true) => {
+            vec!["You search every crack and shadow with care, but find nothing you had not already noticed.".into()]
+        }
+        ("perception" | "investigation", false) => {
+            vec!["You search for a while, but nothing new catches your eye.".into()]
+        }
+        (_, true) => vec!["The lock groans and shifts, but holds: it wants its own key.".into()],
+        (_, false) => vec!["You strain against it, but it does not budge.".into()],
+    }
+}

@@ -1,0 +1,332 @@
+//! From an intent and what the tools have said so far this turn, the next round of tool calls,
+//! or the decision that the turn is done and can be narrated.
+//!
+//! Each intent is a short chain of rounds. The planner is a pure function of the request: it
+//! looks at the last round's results to choose the next one (start the fight, then swing, then
+//! let the monsters act or end the fight), so replaying a request gives the same answer.
+//! Every argument object carries every field of the tool's schema, `null` where optional.
+
+use serde_json::{Value, json};
+
+use super::fight::{combat, flee};
+use super::intent::Intent;
+use super::view::{Item, Step, Turn};
+use super::ways::{movement, open};
+use super::words::{best, mentions, score};
+
+/// How hard a search is (the snapshot gives no room difficulty).
+pub(crate) const SEARCH_DC: i32 = 12;
+/// The Dexterity save that breaks away from a fight.
+pub(crate) const FLEE_DC: i32 = 12;
+/// A lock forced without its key.
+pub(crate) const FORCE_DC: i32 = 15;
+
+/// What to do next.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Next {
+    /// Call these tools (name, arguments).
+    Calls(Vec<(&'static str, Value)>),
+    /// Narrate: `lead` goes before what the tools did, `tail` after.
+    Done {
+        lead: Vec<String>,
+        tail: Vec<String>,
+    },
+}
+
+/// Narrate now, opening with this sentence.
+pub(crate) fn done(lead: impl Into<String>) -> Next {
+    Next::Done {
+        lead: vec![lead.into()],
+        tail: Vec::new(),
+    }
+}
+
+/// Narrate now, from what the tools did.
+pub(crate) fn finished() -> Next {
+    Next::Done {
+        lead: Vec::new(),
+        tail: Vec::new(),
+    }
+}
+
+/// The next step of the turn.
+pub(crate) fn plan(turn: &Turn) -> Next {
+    let Some(hero) = turn.hero.clone() else {
+        return done("There is no one in the party to act.");
+    };
+    let next = match &turn.intent {
+        Intent::Attack { target } => combat(turn, &hero, target.as_deref(), None),
+        Intent::Cast { spell, target } => combat(turn, &hero, target.as_deref(), Some(spell)),
+        Intent::Search { investigate } => once(turn, || {
+            vec![
+                (
+                    "roll_skill_check",
+                    json!({"creature": hero, "skill": if *investigate { "investigation" } else { "perception" },
+                           "dc": SEARCH_DC, "advantage": null, "reason": "searching the area"}),
+                ),
+                ("get_room_details", json!({"detail": "full"})),
+            ]
+        }),
+        Intent::Look { .. } => once(turn, || vec![("get_room_details", json!({"detail": "full"}))]),
+        Intent::Move { destination, back } => movement(turn, &hero, destination.as_deref(), *back),
+        Intent::Open { exit } => open(turn, &hero, exit.as_deref()),
+        Intent::Take { item } => take(turn, &hero, item.as_deref()),
+        Intent::Use { item, drink } => use_item(turn, &hero, item.as_deref(), *drink),
+        Intent::Talk { words } => talk(turn, &hero, words),
+        Intent::Give { words } => give(turn, &hero, words),
+        Intent::Rest { long } => rest(turn, &hero, *long),
+        Intent::Inventory => once(turn, || {
+            vec![("check_inventory", json!({"character": hero}))]
+        }),
+        Intent::Flee => flee(turn, &hero),
+        Intent::Unknown => match once(turn, || {
+            vec![("get_room_details", json!({"detail": "overview"}))]
+        }) {
+            Next::Done { tail, .. } => Next::Done {
+                lead: vec![
+                    "The glacier creaks, but nothing answers that. Try plain words: look, search, go <direction>, take <item>, attack <foe>, talk to <someone>, drink a potion, rest."
+                        .into(),
+                ],
+                tail,
+            },
+            calls => calls,
+        },
+    };
+    // Read the hero's sheet once in a while, so suggestions can show real odds.
+    match next {
+        Next::Calls(mut calls)
+            if turn.rounds.is_empty() && !turn.now.to_hit.contains_key(&hero) =>
+        {
+            calls.push(("get_character_stats", json!({"character": hero})));
+            Next::Calls(calls)
+        }
+        other => other,
+    }
+}
+
+/// One round of these calls, then narrate.
+pub(crate) fn once(turn: &Turn, calls: impl FnOnce() -> Vec<(&'static str, Value)>) -> Next {
+    if turn.rounds.is_empty() {
+        Next::Calls(calls())
+    } else {
+        finished()
+    }
+}
+
+pub(crate) fn last_named<'a>(turn: &'a Turn, tool: &str) -> Option<&'a Step> {
+    turn.last().iter().find(|s| s.call.name == tool)
+}
+
+fn take(turn: &Turn, hero: &str, phrase: Option<&str>) -> Next {
+    match turn.rounds.len() {
+        0 => return Next::Calls(vec![("get_room_details", json!({"detail": "full"}))]),
+        1 => {}
+        2 => {
+            let took: Vec<String> = turn
+                .steps()
+                .filter(|s| s.call.name == "add_inventory" && s.ok)
+                .map(|s| {
+                    s.call.arguments["item"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .to_owned()
+                })
+                .filter(|i| !i.eq_ignore_ascii_case("gold pieces"))
+                .collect();
+            if took.is_empty() {
+                return finished();
+            }
+            let who = turn.now.hero(hero).map_or(hero, |h| h.name.as_str());
+            return Next::Calls(vec![(
+                "log_story_event",
+                json!({"kind": "loot", "text": format!("{who} took {}.", took.join(", "))}),
+            )]);
+        }
+        _ => return finished(),
+    }
+    let loot = turn.now.loot();
+    if loot.is_empty() {
+        return done("There is nothing here to take.");
+    }
+    let chosen: Vec<_> = match phrase {
+        None => loot.clone(),
+        Some(p) => {
+            let by_item = loot
+                .iter()
+                .map(|(_, i)| score(p, &i.name))
+                .max()
+                .unwrap_or(0);
+            let by_place = loot
+                .iter()
+                .map(|(f, _)| f.map_or(0, |f| score(p, &f.name)))
+                .max()
+                .unwrap_or(0);
+            if by_item == 0 && by_place == 0 {
+                return done("You look for it, but it is not here to take.");
+            }
+            loot.iter()
+                .filter(|(f, i)| {
+                    if by_place > by_item {
+                        f.is_some_and(|f| score(p, &f.name) == by_place)
+                    } else {
+                        score(p, &i.name) == by_item
+                    }
+                })
+                .cloned()
+                .collect()
+        }
+    };
+    let calls = chosen
+        .iter()
+        .map(|(f, item)| {
+            let places = loot
+                .iter()
+                .filter(|(_, i)| i.name.eq_ignore_ascii_case(&item.name))
+                .count();
+            let from = match (places > 1, f) {
+                (false, _) => Value::Null,
+                (true, Some(f)) => json!(f.id),
+                (true, None) => json!("floor"),
+            };
+            (
+                "add_inventory",
+                json!({"character": hero, "item": item.name, "quantity": item.quantity, "from": from}),
+            )
+        })
+        .collect();
+    Next::Calls(calls)
+}
+
+fn use_item(turn: &Turn, hero: &str, phrase: Option<&str>, drink: bool) -> Next {
+    let now = &turn.now;
+    if !turn.rounds.is_empty() {
+        let used = last_named(turn, "use_item").is_some_and(|s| s.ok);
+        return if used && now.encounter.is_some() && !now.foes().is_empty() {
+            Next::Calls(vec![("next_turn", json!({}))])
+        } else {
+            finished()
+        };
+    }
+    let items: Vec<&Item> = now
+        .hero(hero)
+        .map(|h| h.items.iter().collect())
+        .unwrap_or_default();
+    let item = match phrase {
+        Some(p) => best(p, items.iter().map(|i| (*i, vec![i.name.clone()]))),
+        None if drink => items.iter().copied().find(|i| mentions(&i.name, "potion")),
+        None => None,
+    };
+    match item {
+        Some(item) => Next::Calls(vec![(
+            "use_item",
+            json!({"character": hero, "item": item.name, "target": null}),
+        )]),
+        None if drink => done("You have nothing to drink."),
+        None => done("You search your pack, but you carry nothing like that."),
+    }
+}
+
+fn talk(turn: &Turn, hero: &str, words: &str) -> Next {
+    let now = &turn.now;
+    let Some(npc) = best(
+        words,
+        now.npcs
+            .iter()
+            .map(|n| (n, vec![n.name.clone(), n.id.clone()])),
+    )
+    .or_else(|| now.npcs.first()) else {
+        return done("Your words echo off the ice; no one here answers.");
+    };
+    let who = now.hero(hero).map_or(hero, |h| h.name.as_str());
+    let answer = mentions(words, "ice") || mentions(words, "glacier");
+    match turn.rounds.len() {
+        0 if answer && now.flag_pending("riddle_answered") => Next::Calls(vec![
+            (
+                "log_story_event",
+                json!({"kind": "social", "text": format!("{who} answered {}'s riddle: ice.", npc.name)}),
+            ),
+            (
+                "set_game_flag",
+                json!({"key": "riddle_answered", "value": true}),
+            ),
+        ]),
+        0 => Next::Calls(vec![
+            ("get_room_details", json!({"detail": "overview"})),
+            (
+                "log_story_event",
+                json!({"kind": "social", "text": format!("{who} spoke with {}.", npc.name)}),
+            ),
+        ]),
+        1 if turn.ran("set_game_flag") => {
+            Next::Calls(vec![("advance_npc_goals", json!({"npc": null}))])
+        }
+        _ => finished(),
+    }
+}
+
+fn give(turn: &Turn, hero: &str, words: &str) -> Next {
+    let now = &turn.now;
+    if !turn.rounds.is_empty() {
+        return if turn.rounds.len() == 1 && turn.ran("set_game_flag") {
+            Next::Calls(vec![("advance_npc_goals", json!({"npc": null}))])
+        } else {
+            finished()
+        };
+    }
+    let Some(npc) = best(
+        words,
+        now.npcs
+            .iter()
+            .map(|n| (n, vec![n.name.clone(), n.id.clone()])),
+    ) else {
+        return done("There is no one here by that name to give it to.");
+    };
+    let items: Vec<&Item> = now
+        .hero(hero)
+        .map(|h| h.items.iter().collect())
+        .unwrap_or_default();
+    let Some(item) = best(words, items.iter().map(|i| (*i, vec![i.name.clone()]))) else {
+        return done("You carry nothing like that to give.");
+    };
+    let who = now.hero(hero).map_or(hero, |h| h.name.as_str());
+    let mut calls = vec![
+        (
+            "update_inventory",
+            json!({"character": hero, "item": item.name, "change": -1}),
+        ),
+        (
+            "log_story_event",
+            json!({"kind": "social", "text": format!("{who} gave the {} to {}.", item.name, npc.name)}),
+        ),
+    ];
+    let prefix = format!("{}_given", npc.id.replace('-', "_"));
+    if let Some(flag) = now
+        .flags
+        .keys()
+        .find(|k| k.starts_with(&prefix) && now.flag_pending(k))
+    {
+        calls.push(("set_game_flag", json!({"key": flag, "value": true})));
+    }
+    Next::Calls(calls)
+}
+
+fn rest(turn: &Turn, hero: &str, long: bool) -> Next {
+    let now = &turn.now;
+    if now.encounter.is_some() && !now.foes().is_empty() {
+        return done("There is no resting with enemies this close.");
+    }
+    let update = |amount: Value| {
+        json!({"character": hero, "update": if long { "long_rest" } else { "short_rest" },
+               "condition": null, "amount": amount})
+    };
+    match turn.rounds.len() {
+        0 => Next::Calls(vec![(
+            "update_character",
+            update(if long { Value::Null } else { json!(1) }),
+        )]),
+        1 if !long && turn.last().iter().any(|s| !s.ok) => {
+            Next::Calls(vec![("update_character", update(json!(0)))])
+        }
+        _ => finished(),
+    }
+}

@@ -1,0 +1,168 @@
+//! The action phase: 2 to 5 suggested actions computed from the world after the turn.
+//!
+//! Best first: fight what is hostile, drink when hurt, talk to who is here, take what lies in
+//! view, unlock a locked way with a carried key, search a room not searched yet, then each way
+//! on. Dice and a DC are given only when the tools have told the offline game master the
+//! numbers (an attack bonus and an AC from an earlier swing, a skill modifier from the sheet),
+//! so the engine can attach exact odds.
+
+use serde_json::{Value, json};
+
+use super::plan::SEARCH_DC;
+use super::view::{Turn, World};
+use super::ways::back_exit;
+use super::words::{mentions, slug, way};
+
+/// One suggestion as the `action_list` schema wants it.
+struct Suggestion {
+    id: String,
+    description: String,
+    dice: Option<String>,
+    dc: Option<i32>,
+    reason: Option<String>,
+}
+
+fn plain(id: impl Into<String>, description: impl Into<String>, reason: &str) -> Suggestion {
+    Suggestion {
+        id: id.into(),
+        description: description.into(),
+        dice: None,
+        dc: None,
+        reason: Some(reason.to_owned()),
+    }
+}
+
+fn dice(bonus: i32) -> String {
+    if bonus < 0 {
+        format!("1d20{bonus}")
+    } else {
+        format!("1d20+{bonus}")
+    }
+}
+
+/// The `{"actions": [...]}` answer for the world after this turn.
+pub(crate) fn suggestions(turn: &Turn) -> Value {
+    let w: &World = &turn.now;
+    let hero_id = turn.hero.clone().unwrap_or_default();
+    let hero = w.hero(&hero_id);
+    let mut out: Vec<Suggestion> = Vec::new();
+    if hero.is_some_and(|h| !h.down) {
+        for m in w.foes() {
+            out.push(Suggestion {
+                id: format!("attack-{}", slug(&m.name)),
+                description: format!("Attack the {}", m.name.trim_start_matches("The ")),
+                dice: w.to_hit.get(&hero_id).map(|b| dice(*b)),
+                dc: w.armor.get(&m.id).copied(),
+                reason: Some("it is hostile and will not let you pass".into()),
+            });
+        }
+        let hurt = hero.is_some_and(|h| h.hp.0 * 2 < h.hp.1);
+        if let Some(potion) = hero
+            .filter(|_| hurt)
+            .and_then(|h| h.items.iter().find(|i| mentions(&i.name, "potion")))
+        {
+            out.push(plain(
+                "drink-potion",
+                format!("Drink a {}", potion.name),
+                "you are badly hurt",
+            ));
+        }
+        if w.encounter.is_some() && !w.foes().is_empty() {
+            out.push(plain(
+                "flee",
+                "Try to break away and flee",
+                "live to fight again",
+            ));
+        } else {
+            if hurt {
+                out.push(plain(
+                    "rest",
+                    "Take a short rest",
+                    "recover before going on",
+                ));
+            }
+            for n in &w.npcs {
+                out.push(plain(
+                    format!("talk-{}", slug(&n.name)),
+                    format!("Speak with {}", n.name),
+                    "they may know something",
+                ));
+            }
+            let loot = w.loot();
+            if let Some((_, item)) = loot.first() {
+                out.push(if loot.len() > 1 {
+                    plain(
+                        "take-all",
+                        "Take everything within reach",
+                        "it may prove useful",
+                    )
+                } else {
+                    plain(
+                        format!("take-{}", slug(&item.name)),
+                        format!("Take the {}", item.name),
+                        "it may prove useful",
+                    )
+                });
+            }
+            let key = hero.and_then(|h| h.items.iter().find(|i| mentions(&i.name, "key")));
+            for e in w.room.exits.iter().filter(|e| e.locked) {
+                if let Some(key) = key {
+                    out.push(plain(
+                        format!("unlock-{}", slug(&e.direction)),
+                        format!("Unlock the {} with the {}", e.direction, key.name),
+                        "a key you carry may fit",
+                    ));
+                }
+            }
+            if !w.searched.contains(&w.room.id) {
+                out.push(Suggestion {
+                    id: "search".into(),
+                    description: "Search the area carefully".into(),
+                    dice: w
+                        .skills
+                        .get(&(hero_id.clone(), "perception".to_owned()))
+                        .map(|m| dice(*m)),
+                    dc: Some(SEARCH_DC),
+                    reason: Some("there may be more here than meets the eye".into()),
+                });
+            }
+            let back = back_exit(w).map(|e| e.direction.clone());
+            for e in w.room.exits.iter().filter(|e| !e.locked) {
+                let place = w.rooms.get(&e.to).map(|r| r.title.clone());
+                let how = way(&e.direction);
+                let description = match (&place, back.as_deref() == Some(e.direction.as_str())) {
+                    (Some(title), true) => format!("Go back {how} to {title}"),
+                    (_, true) => format!("Go back {how}"),
+                    (Some(title), false) => format!("Go {how} to {title}"),
+                    (None, false) => format!("Go {how}"),
+                };
+                out.push(plain(
+                    format!("go-{}", slug(&e.direction)),
+                    description,
+                    "see what lies that way",
+                ));
+            }
+        }
+    }
+    for (id, description) in [
+        ("look-around", "Look around"),
+        ("check-inventory", "Check your pack"),
+    ] {
+        if out.len() < 2 {
+            out.push(plain(id, description, "take stock"));
+        }
+    }
+    let mut seen = Vec::new();
+    out.retain(|s| {
+        let fresh = !seen.contains(&s.id);
+        seen.push(s.id.clone());
+        fresh
+    });
+    out.truncate(5);
+    json!({
+        "actions": out
+            .iter()
+            .map(|s| json!({"id": s.id, "description": s.description, "dice": s.dice, "dc": s.dc, "reason": s.reason}))
+            .collect::<Vec<_>>()
+    })
+}

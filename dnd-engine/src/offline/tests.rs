@@ -1,0 +1,216 @@
+//! The intent parser on every intent and on odd input, and the narration's filter; the games at
+//! a table without a store are in `tests/table.rs`.
+
+use super::words::sanitize;
+use super::*;
+use crate::llm::CompletionRequest;
+
+fn some(s: &str) -> Option<String> {
+    Some(s.to_owned())
+}
+
+#[test]
+fn each_intent_from_plain_words() {
+    let cases = [
+        (
+            "I attack the Frost Harpy!",
+            Intent::Attack {
+                target: some("frost harpy"),
+            },
+        ),
+        ("hit it", Intent::Attack { target: None }),
+        (
+            "Strike the jarl with my greatsword",
+            Intent::Attack {
+                target: some("jarl greatsword"),
+            },
+        ),
+        (
+            "cast fire bolt at the harpy",
+            Intent::Cast {
+                spell: "fire bolt".into(),
+                target: some("harpy"),
+            },
+        ),
+        (
+            "I cast cure wounds",
+            Intent::Cast {
+                spell: "cure wounds".into(),
+                target: None,
+            },
+        ),
+        ("search the room", Intent::Search { investigate: false }),
+        ("I look for traps", Intent::Search { investigate: false }),
+        ("investigate the wall", Intent::Search { investigate: true }),
+        ("look around", Intent::Look { subject: None }),
+        (
+            "examine the empty pillar",
+            Intent::Look {
+                subject: some("empty pillar"),
+            },
+        ),
+        (
+            "go east",
+            Intent::Move {
+                destination: some("east"),
+                back: false,
+            },
+        ),
+        (
+            "I climb down the stair",
+            Intent::Move {
+                destination: some("down stair"),
+                back: false,
+            },
+        ),
+        (
+            "head to the hall of echoes",
+            Intent::Move {
+                destination: some("hall echoes"),
+                back: false,
+            },
+        ),
+        (
+            "go back",
+            Intent::Move {
+                destination: None,
+                back: true,
+            },
+        ),
+        (
+            "run north",
+            Intent::Move {
+                destination: some("north"),
+                back: false,
+            },
+        ),
+        (
+            "open the rime door",
+            Intent::Open {
+                exit: some("rime door"),
+            },
+        ),
+        (
+            "unlock the door with the key",
+            Intent::Open {
+                exit: some("door key"),
+            },
+        ),
+        (
+            "take the locket",
+            Intent::Take {
+                item: some("locket"),
+            },
+        ),
+        ("pick up everything", Intent::Take { item: None }),
+        ("grab all", Intent::Take { item: None }),
+        (
+            "drink a potion",
+            Intent::Use {
+                item: some("potion"),
+                drink: true,
+            },
+        ),
+        (
+            "quaff",
+            Intent::Use {
+                item: None,
+                drink: true,
+            },
+        ),
+        (
+            "use the rime key",
+            Intent::Use {
+                item: some("rime key"),
+                drink: false,
+            },
+        ),
+        ("take a short rest", Intent::Rest { long: false }),
+        ("we take a long rest", Intent::Rest { long: true }),
+        ("sleep", Intent::Rest { long: true }),
+        ("rest", Intent::Rest { long: false }),
+        ("check my inventory", Intent::Inventory),
+        ("what do I carry?", Intent::Inventory),
+        ("flee!", Intent::Flee),
+        ("run away", Intent::Flee),
+        ("xyzzy", Intent::Unknown),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(parse_intent(text), expected, "{text:?}");
+    }
+    for text in [
+        "talk to Sigrun",
+        "I say to Sigrun: ice",
+        "Ask the monk about the fire",
+    ] {
+        assert!(
+            matches!(parse_intent(text), Intent::Talk { .. }),
+            "{text:?}"
+        );
+    }
+    assert!(matches!(
+        parse_intent("give the locket to Aldous"),
+        Intent::Give { .. }
+    ));
+}
+
+#[test]
+fn odd_input_never_panics() {
+    assert_eq!(parse_intent(""), Intent::Unknown);
+    assert_eq!(parse_intent("   \n\t "), Intent::Unknown);
+    assert_eq!(parse_intent("!!!???...---"), Intent::Unknown);
+    assert_eq!(parse_intent("cast"), Intent::Unknown);
+    assert_eq!(
+        parse_intent("ATTACK THE HARPY"),
+        Intent::Attack {
+            target: some("harpy")
+        }
+    );
+    // Unicode: words of any script, emoji as separators.
+    assert_eq!(parse_intent("Я атакую 🐉"), Intent::Unknown);
+    assert_eq!(
+        parse_intent("I attack the ドラゴン🐉!"),
+        Intent::Attack {
+            target: some("ドラゴン")
+        }
+    );
+    assert_eq!(
+        parse_intent("go ÉAST"),
+        Intent::Move {
+            destination: some("éast"),
+            back: false
+        }
+    );
+    // Very long: only the first few thousand characters are read.
+    let long = "la ".repeat(100_000) + "attack";
+    assert_eq!(parse_intent(&long), Intent::Unknown);
+    let long = "attack ".to_owned() + &"x".repeat(1_000_000);
+    assert!(matches!(
+        parse_intent(&long),
+        Intent::Attack { target: Some(_) }
+    ));
+    let nul = "take\0the\u{202e}locket";
+    assert_eq!(
+        parse_intent(nul),
+        Intent::Take {
+            item: some("locket")
+        }
+    );
+}
+
+#[test]
+fn sanitize_drops_the_numbers_behind_the_story() {
+    let text = "A crooked pinnacle of ice. Climbing it takes a DC 12 Strength (Athletics) check. Cracking it (AC 15, 30 hit points) would end it. 'What am I?'";
+    assert_eq!(sanitize(text), "A crooked pinnacle of ice. 'What am I?'");
+}
+
+#[test]
+fn the_offline_gm_is_a_provider_named_offline() {
+    let gm = OfflineGm::new();
+    assert_eq!(crate::llm::LlmProvider::name(&gm), "offline");
+    // A request with nothing in it still gets an answer.
+    let response = gm.answer(&CompletionRequest::new(Vec::new()));
+    assert!(response.text().is_some());
+}
+
+mod table;
