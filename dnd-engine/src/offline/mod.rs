@@ -36,11 +36,10 @@
 //!
 //! # Limits
 //!
-//! It only does what the tools allow. A search rolls Perception but cannot reveal a hidden
-//! feature or exit (no tool marks one found: only the engine's passive Perception does), and a
-//! lock can only be opened with its key (no tool opens one on a successful check). It knows a
-//! monster is hostile only once a tool said so (`get_room_details`, `move_to`, a fight), and an
-//! AC only once an attack met it, so the first suggestion to attack has no odds.
+//! It only does what the tools allow. A search rolls Perception, and the engine marks found
+//! whatever hidden feature or exit the total reaches; a lock can only be opened with its key (no
+//! tool opens one on a successful check yet). The snapshot gives a seen monster's hostility and
+//! AC, so suggestions to attack carry their odds.
 //!
 //! ```
 //! use std::sync::Arc;
