@@ -121,6 +121,16 @@ impl OfflineGm {
         OfflineGm::default()
     }
 
+    /// A game master builder for `store` with the offline game master and the settings that
+    /// suit it: the summary folded by code (no model to write it). The default when no language
+    /// model is configured.
+    pub fn game_master(
+        store: std::sync::Arc<dyn crate::store::GameStore>,
+    ) -> crate::gm::GameMasterBuilder {
+        crate::gm::GameMaster::builder(std::sync::Arc::new(OfflineGm::new()), store)
+            .summarizer(crate::gm::Summarizer::Code)
+    }
+
     /// The answer to one request: tool calls or narration in the narrative phase, the
     /// `{"actions": [...]}` JSON in the action phase, a `StrictAnswer` JSON for StrictJson.
     pub fn answer(&self, request: &CompletionRequest) -> CompletionResponse {
