@@ -1,0 +1,316 @@
+//! AI against AI: a player agent plays "The Wailing Glacier" against the game master until the
+//! adventure ends (or for `--turns N`), and the run is written as a Markdown transcript with the
+//! mechanics of every turn and a final summary.
+//!
+//! ```sh
+//! cargo run --release --example autoplay -- --out autoplay.md
+//! cargo run --release --example autoplay -- --character isolde --seed 3 --turns 40
+//! ```
+//!
+//! Offline (the default, and the only mode of this build), the game master is
+//! [`OfflineGm`](dnd_engine::offline::OfflineGm) and the player the
+//! [`OfflinePlayer`](dnd_engine::offline::OfflinePlayer) policy; both sides share one
+//! [`SharedLog`], each with its own view of it, as a model-driven player would.
+
+use std::fmt::Write as _;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use dnd_engine::adventure::Adventure;
+use dnd_engine::agents::{LogEntry, SharedLog};
+use dnd_engine::gm::TurnOutcome;
+use dnd_engine::llm::Usage;
+use dnd_engine::offline::{OfflineGm, OfflinePlayer};
+use dnd_engine::state::{Change, GameState, Target};
+use dnd_engine::store::{GameStore, MemoryStore};
+
+const USAGE: &str = "usage: autoplay [--turns N] [--seed N] [--character ID] [--out FILE]
+  --turns N        stop after N turns (default 200; the adventure usually ends sooner)
+  --seed N         dice seed (default 7)
+  --character ID   kraven, isolde, hedda or wren (default kraven)
+  --out FILE       the Markdown transcript (default: printed to stdout)";
+
+pub(crate) struct Options {
+    turns: u32,
+    seed: u64,
+    character: String,
+    out: Option<String>,
+}
+
+pub(crate) fn parse_args(args: &[String]) -> Result<Options, String> {
+    let mut options = Options {
+        turns: 200,
+        seed: 7,
+        character: "kraven".into(),
+        out: None,
+    };
+    let mut i = 0;
+    while i < args.len() {
+        let value = |i: usize| {
+            args.get(i + 1)
+                .cloned()
+                .ok_or_else(|| format!("{} needs a value", args[i]))
+        };
+        match args[i].as_str() {
+            "--turns" => {
+                options.turns = value(i)?
+                    .parse()
+                    .map_err(|_| "--turns takes a whole number".to_owned())?
+            }
+            "--seed" => {
+                options.seed = value(i)?
+                    .parse()
+                    .map_err(|_| "--seed takes a whole number".to_owned())?
+            }
+            "--character" => options.character = value(i)?,
+            "--out" => options.out = Some(value(i)?),
+            "-h" | "--help" => return Err(String::new()),
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+        i += 2;
+    }
+    Ok(options)
+}
+
+/// The totals of a run, for the summary.
+#[derive(Default)]
+struct Totals {
+    turns: u32,
+    rolls: usize,
+    dealt: u32,
+    taken: u32,
+    usage: Usage,
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let options = match parse_args(&args) {
+        Ok(o) => o,
+        Err(message) => {
+            if !message.is_empty() {
+                eprintln!("error: {message}");
+            }
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: could not start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(&options)) {
+        Ok(transcript) => {
+            match &options.out {
+                Some(path) => {
+                    if let Err(e) = std::fs::write(path, &transcript) {
+                        eprintln!("error: could not write {path}: {e}");
+                        return ExitCode::FAILURE;
+                    }
+                    eprintln!("transcript written to {path}");
+                }
+                None => print!("{transcript}"),
+            }
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+pub(crate) async fn run(options: &Options) -> Result<String, String> {
+    let adventure = Adventure::built_in();
+    let initial = adventure
+        .new_game(&[options.character.as_str()])
+        .map_err(|e| e.to_string())?;
+    let store: Arc<dyn GameStore> = Arc::new(MemoryStore::new());
+    let campaign = store
+        .create_campaign(&adventure.title, &initial)
+        .await
+        .map_err(|e| e.to_string())?;
+    let gm = OfflineGm::game_master(store.clone())
+        .seed(options.seed)
+        .build();
+    let mut player = OfflinePlayer::new(options.character.clone()).with_goal("glacier-heart");
+    let mut log = SharedLog::default();
+    let mut md = String::new();
+    let mut totals = Totals::default();
+    let _ = writeln!(
+        md,
+        "# {} — autoplay\n\nHero: {} · seed {} · offline game master and player\n",
+        adventure.title, options.character, options.seed
+    );
+    let mut last: Option<TurnOutcome> = None;
+    let mut state: GameState = initial;
+    while totals.turns < options.turns {
+        let Some(input) = player.next_input(last.as_ref(), &state) else {
+            break;
+        };
+        log.push(LogEntry::Said {
+            from: input.speaker.clone(),
+            text: input.text.clone(),
+        });
+        let outcome = gm
+            .turn(&campaign, input.clone())
+            .await
+            .map_err(|e| e.to_string())?;
+        log.push(LogEntry::Said {
+            from: "gm".into(),
+            text: outcome.narration.clone(),
+        });
+        totals.turns += 1;
+        totals.rolls += outcome.rolls.len();
+        totals.usage += outcome.usage;
+        for change in &outcome.changes {
+            if let Change::Damage { target, amount, .. } = change {
+                match target {
+                    Target::Monster(_) => totals.dealt += amount,
+                    Target::Character(_) => totals.taken += amount,
+                }
+            }
+        }
+        write_turn(&mut md, totals.turns, &input.speaker, &input.text, &outcome);
+        state = store.load(&campaign).await.map_err(|e| e.to_string())?;
+        last = Some(outcome);
+    }
+    write_summary(&mut md, &state, &totals, &log);
+    Ok(md)
+}
+
+fn write_turn(md: &mut String, n: u32, speaker: &str, input: &str, outcome: &TurnOutcome) {
+    let _ = writeln!(
+        md,
+        "## Turn {n}\n\n**{speaker}:** {input}\n\n{}\n",
+        outcome.narration
+    );
+    if !outcome.rolls.is_empty() || !outcome.changes.is_empty() {
+        let _ = writeln!(md, "<details><summary>Mechanics</summary>\n");
+        for roll in &outcome.rolls {
+            let _ = writeln!(md, "- 🎲 {}: **{}**", roll.label, roll.total);
+        }
+        for change in &outcome.changes {
+            if let Some(line) = describe(change) {
+                let _ = writeln!(md, "- {line}");
+            }
+        }
+        let _ = writeln!(md, "\n</details>\n");
+    }
+    if !outcome.suggested_actions.is_empty() {
+        let labels: Vec<String> = outcome
+            .suggested_actions
+            .iter()
+            .map(|a| a.label())
+            .collect();
+        let _ = writeln!(md, "*Next:* {}\n", labels.join(" · "));
+    }
+}
+
+/// One line for the changes a reader cares about; bookkeeping (turn order, flags) is left out.
+fn describe(change: &Change) -> Option<String> {
+    Some(match change {
+        Change::Damage {
+            target,
+            amount,
+            critical,
+        } => format!(
+            "💥 {} takes {amount}{}",
+            who(target),
+            if *critical { " (critical)" } else { "" }
+        ),
+        Change::Heal { target, amount } => format!("💚 {} heals {amount}", who(target)),
+        Change::SlotSpent { character, level } => {
+            format!("✨ {character} spends a level-{level} slot")
+        }
+        Change::ItemAdded { character, item } => {
+            format!("🎒 {character} gains {} ×{}", item.name, item.quantity)
+        }
+        Change::LootTaken {
+            character,
+            item,
+            quantity,
+            ..
+        } => format!("🎒 {character} takes {item} ×{quantity}"),
+        Change::ItemRemoved {
+            character,
+            item,
+            quantity,
+        } => format!("🎒 {character} uses up {item} ×{quantity}"),
+        Change::Gold { character, delta } => format!("💰 {character} {delta:+} gp"),
+        Change::PartyMoved { exit } => format!("🚶 the party goes {exit}"),
+        Change::FeatureFound { feature, .. } => format!("🔎 found {feature}"),
+        Change::ExitFound { direction, .. } => format!("🔎 found a way {direction}"),
+        Change::ExitUnlocked { direction, .. } => format!("🔓 unlocked {direction}"),
+        Change::ConditionAdded { target, condition } => format!("⚠ {} is {condition}", who(target)),
+        _ => return None,
+    })
+}
+
+fn who(target: &Target) -> &str {
+    match target {
+        Target::Character(id) | Target::Monster(id) => id,
+    }
+}
+
+fn write_summary(md: &mut String, state: &GameState, totals: &Totals, log: &SharedLog) {
+    let hero = state.characters.first();
+    let _ = writeln!(md, "## Summary\n");
+    let _ = writeln!(md, "- Turns: {}", totals.turns);
+    let _ = writeln!(md, "- Rolls: {}", totals.rolls);
+    let _ = writeln!(
+        md,
+        "- Damage dealt: {} · taken: {}",
+        totals.dealt, totals.taken
+    );
+    if let Some(h) = hero {
+        let status = if h.dead {
+            "dead".to_owned()
+        } else {
+            format!("{}/{} HP", h.hp.current, h.hp.max)
+        };
+        let _ = writeln!(
+            md,
+            "- {}: {status}, {} gp, ended in {}",
+            h.name,
+            h.gold,
+            state
+                .party_location()
+                .map_or("nowhere", |l| l.title.as_str())
+        );
+    }
+    let defeated: Vec<&str> = state
+        .monsters
+        .iter()
+        .filter(|m| !m.is_alive())
+        .map(|m| m.name.as_str())
+        .collect();
+    let _ = writeln!(
+        md,
+        "- Defeated: {}",
+        if defeated.is_empty() {
+            "none".to_owned()
+        } else {
+            defeated.join(", ")
+        }
+    );
+    let _ = writeln!(
+        md,
+        "- Tokens: {} prompt, {} completion · cost: ${:.4}",
+        totals.usage.prompt_tokens,
+        totals.usage.completion_tokens,
+        totals.usage.cost.unwrap_or(0.0)
+    );
+    let _ = writeln!(
+        md,
+        "- Shared log: {} entries; the player's view holds {} messages, the GM's {}",
+        log.entries.len(),
+        log.view_for(hero.map_or("", |h| h.name.as_str())).len(),
+        log.view_for("gm").len()
+    );
+}
