@@ -8,16 +8,28 @@ mod autoplay;
 #[test]
 fn autoplay_reaches_the_end_and_writes_a_transcript() {
     let options = autoplay::parse_args(&["--seed".into(), "7".into()]).unwrap();
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
     let transcript = runtime.block_on(autoplay::run(&options)).unwrap();
     assert!(transcript.starts_with("# The Wailing Glacier — autoplay"));
     assert!(transcript.contains("## Turn 1\n"));
     assert!(transcript.contains("<summary>Mechanics</summary>"));
-    assert!(transcript.contains("ended in The Heart of the Glacier"), "{transcript}");
-    assert!(transcript.contains("Defeated: Frost Harpy, The Hollow Jarl"), "{transcript}");
+    assert!(
+        transcript.contains("ended in The Heart of the Glacier"),
+        "{transcript}"
+    );
+    assert!(
+        transcript.contains("Defeated: Frost Harpy, The Hollow Jarl"),
+        "{transcript}"
+    );
     let turns = transcript.matches("## Turn ").count();
     assert!((5..200).contains(&turns), "{turns} turns");
-    assert!(!transcript.contains("DC "), "a DC reached the transcript's narration");
+    assert!(
+        !transcript.contains("DC "),
+        "a DC reached the transcript's narration"
+    );
 }
 
 #[test]
