@@ -1,11 +1,65 @@
-//! `LlmProvider` for the OpenAI Chat Completions wire format.
+//! [`LlmProvider`](dnd_engine::llm::LlmProvider) for the OpenAI Chat Completions API, and for
+//! every server that speaks it (llama.cpp, vLLM, Ollama, LM Studio, routers).
 //!
-//! **Status: not built yet.** This crate reserves its place in the workspace. It will hold
-//! `OpenAiProvider`: a real HTTP client (reqwest, rustls) for `/chat/completions` that also
-//! serves any OpenAI-compatible server (Ollama, llama.cpp, vLLM, LM Studio), with tolerant
-//! response parsing, server-sent-event streaming, the OpenAI SDK's retry policy, and the
-//! speech-to-text and text-to-speech endpoints. Request building and response parsing will be
-//! pure functions over the provider-neutral types in [`dnd_engine::llm`].
+//! # Pieces
+//!
+//! | module | owns |
+//! |---|---|
+//! | [`wire`] | the wire format as Rust types, public for other adapters: borrowed request bodies with extra fields merged in, tolerant responses and chunks (an `Other` case on every enum, defaults everywhere) |
+//! | [`build_request`] (`build`) | the engine's request to a body, pure: every role, tool calls with arguments as JSON text, tool results tied to call ids, tools through the engine's strict-mode sanitizer, `tool_choice`, `parallel_tool_calls`, `response_format`, `temperature`, `seed`, either token-limit field, reasoning sent back on tool-call turns |
+//! | [`parse_response`] (`parse`) | a body to the engine's response, pure: unique tool-call ids (made up when missing or repeated, the provider's kept), arguments as text, object, `""` or not JSON at all, refusals, finish reasons and their synonyms, usage with cache and reasoning tokens, reasoning text and details, the raw JSON |
+//! | [`sse`], [`stream`] | server-sent events and stream assembly, pure: tool-call fragments by `index` (made up when missing or repeated), comments skipped, errors after HTTP 200, usage from the last chunk, `[DONE]`, a stream cut short as an error |
+//! | [`errors`] | error responses and error objects to typed [`LlmError`](dnd_engine::llm::LlmError)s |
+//! | [`http`] | the thin HTTP layer, public for other adapters: reqwest with rustls, per-phase timeouts (a stream's request timeout stops at its headers; an idle timeout between chunks), the OpenAI SDKs' retry policy, an API key that never prints |
+//! | [`OpenAiConfig`], [`OpenAiProvider`] | configuration (base URL, model, key, organisation and project, extra headers and body fields, token-limit field, timeouts, retries, capabilities, prices) and the provider, with real streaming |
+//! | `speech` | [`Transcriber`](dnd_engine::llm::Transcriber) and [`Speaker`](dnd_engine::llm::Speaker) on `/audio/transcriptions` and `/audio/speech` |
+//!
+//! # Secrets
+//!
+//! The API key lives in an [`ApiKey`](http::ApiKey), whose `Debug` prints `<redacted>`; the
+//! header carrying it is marked sensitive; error messages quote the provider's text with the
+//! key removed and never include URLs. `OpenAiConfig` and `OpenAiProvider` have hand-written
+//! `Debug`s that show neither the key nor the values of extra headers.
+//!
+//! # Example
+//!
+//! ```no_run
+//! use dnd_engine::llm::{CompletionRequest, LlmProvider, Message};
+//! use dnd_llm_openai::{OpenAiConfig, OpenAiProvider};
+//!
+//! # async fn run() -> Result<(), dnd_engine::llm::LlmError> {
+//! // A local server: no key, the legacy `max_tokens`.
+//! let config = OpenAiConfig::local("http://127.0.0.1:8080/v1", "smollm2");
+//! let provider = OpenAiProvider::new(config)?;
+//! let request = CompletionRequest::new(vec![Message::user("Name a tavern.")]);
+//! let answer = provider.complete(&request).await?;
+//! println!("{}", answer.text().unwrap_or_default());
+//! # Ok(())
+//! # }
+//! ```
 
-/// The provider-neutral types this adapter will translate to and from the wire format.
+mod build;
+mod config;
+pub mod errors;
+pub mod http;
+mod parse;
+mod provider;
+mod speech;
+pub mod sse;
+pub mod stream;
+pub mod wire;
+
+/// The provider-neutral types this adapter translates to and from the wire format.
 pub use dnd_engine::llm;
+
+pub use build::{
+    ReasoningEcho, RequestOptions, StrictTools, TokenLimitField, build_request, build_request_with,
+    into_streaming,
+};
+pub use config::{DEFAULT_MODEL, OPENAI_BASE_URL, OpenAiConfig, Pricing, SpeechOptions};
+pub use parse::{
+    arguments_from_wire, finish_reason_from_wire, parse_response, parse_response_with,
+    reasoning_from_wire, response_from_wire, response_from_wire_with, tool_calls_from_wire,
+    usage_from_wire,
+};
+pub use provider::OpenAiProvider;

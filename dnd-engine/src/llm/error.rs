@@ -25,6 +25,9 @@ pub enum LlmError {
          valid, and allowed to use this model"
     )]
     Auth {
+        /// The HTTP status, if there was a response.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        status: Option<u16>,
         /// The provider's explanation.
         message: String,
     },
@@ -82,7 +85,47 @@ pub enum LlmError {
          retrying it unchanged will not help"
     )]
     Refused {
+        /// The HTTP status, if the refusal came as an HTTP error.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        status: Option<u16>,
         /// The provider's explanation or the model's refusal text.
+        message: String,
+    },
+    /// The provider refused the request itself: a parameter or feature it does not support
+    /// (e.g. `response_format`, `tools`), a model it does not have, a malformed body, a
+    /// prompt longer than the context window (HTTP 400, 404, 422 and similar, or a server
+    /// error that names a request parameter). Sending it unchanged fails the same way; a
+    /// caller can fall back to a simpler request (no JSON Schema, no tools).
+    #[error(
+        "the LLM provider refused the request{}: {message}; the model or server may not \
+         support one of its parameters or features, or the model name may be wrong",
+        status_suffix(*.status)
+    )]
+    InvalidRequest {
+        /// The HTTP status, if there was a response.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        status: Option<u16>,
+        /// The provider's error code (e.g. `model_not_found`, `context_length_exceeded`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        code: Option<String>,
+        /// The request parameter the provider named, if it named one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        param: Option<String>,
+        /// The provider's explanation.
+        message: String,
+    },
+    /// The account is out of credits or quota (OpenAI's `insufficient_quota`, HTTP 402).
+    /// Waiting does not help; retries are pointless.
+    #[error(
+        "the LLM provider account is out of credits or quota{}: {message}; add credits or \
+         check the plan and billing settings",
+        status_suffix(*.status)
+    )]
+    QuotaExceeded {
+        /// The HTTP status, if there was a response.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        status: Option<u16>,
+        /// The provider's explanation.
         message: String,
     },
     /// Anything else (a bad request, a misconfiguration, a test script running out).
@@ -110,6 +153,7 @@ impl LlmError {
     /// An [`LlmError::Auth`] with this message.
     pub fn auth(message: impl Into<String>) -> Self {
         LlmError::Auth {
+            status: None,
             message: message.into(),
         }
     }
@@ -147,7 +191,90 @@ impl LlmError {
     /// An [`LlmError::Refused`] with this message.
     pub fn refused(message: impl Into<String>) -> Self {
         LlmError::Refused {
+            status: None,
             message: message.into(),
+        }
+    }
+
+    /// An [`LlmError::InvalidRequest`] with this status and message, and no code or parameter.
+    pub fn invalid_request(status: Option<u16>, message: impl Into<String>) -> Self {
+        LlmError::InvalidRequest {
+            status,
+            code: None,
+            param: None,
+            message: message.into(),
+        }
+    }
+
+    /// An [`LlmError::QuotaExceeded`] with this status and message.
+    pub fn quota_exceeded(status: Option<u16>, message: impl Into<String>) -> Self {
+        LlmError::QuotaExceeded {
+            status,
+            message: message.into(),
+        }
+    }
+
+    /// This error with its HTTP status set, for the variants that carry one
+    /// ([`Auth`](LlmError::Auth), [`Server`](LlmError::Server),
+    /// [`Refused`](LlmError::Refused), [`InvalidRequest`](LlmError::InvalidRequest),
+    /// [`QuotaExceeded`](LlmError::QuotaExceeded)); the others are returned unchanged.
+    pub fn with_status(mut self, code: u16) -> Self {
+        match &mut self {
+            LlmError::Auth { status, .. }
+            | LlmError::Server { status, .. }
+            | LlmError::Refused { status, .. }
+            | LlmError::InvalidRequest { status, .. }
+            | LlmError::QuotaExceeded { status, .. } => *status = Some(code),
+            LlmError::RateLimited { .. }
+            | LlmError::Timeout { .. }
+            | LlmError::BadResponse { .. }
+            | LlmError::Other { .. } => {}
+        }
+        self
+    }
+
+    /// The HTTP status of the response this error came from, if it came from one and the
+    /// adapter recorded it. A rate limit without a recorded status reads as `None`.
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            LlmError::Auth { status, .. }
+            | LlmError::Server { status, .. }
+            | LlmError::Refused { status, .. }
+            | LlmError::InvalidRequest { status, .. }
+            | LlmError::QuotaExceeded { status, .. } => *status,
+            LlmError::RateLimited { .. }
+            | LlmError::Timeout { .. }
+            | LlmError::BadResponse { .. }
+            | LlmError::Other { .. } => None,
+        }
+    }
+
+    /// Replaces every occurrence of `secret` in the message with `[redacted]`.
+    ///
+    /// For adapters that quote a provider's error text, which may echo a credential back.
+    /// Secrets shorter than 8 characters are left alone: replacing them would garble ordinary
+    /// words, and such short values are not real credentials.
+    pub fn redact(&mut self, secret: &str) {
+        if secret.len() < 8 {
+            return;
+        }
+        let message = self.message_mut();
+        if message.contains(secret) {
+            *message = message.replace(secret, "[redacted]");
+        }
+    }
+
+    fn message_mut(&mut self) -> &mut String {
+        match self {
+            LlmError::Auth { message, .. }
+            | LlmError::RateLimited { message, .. }
+            | LlmError::Timeout { message }
+            | LlmError::Server { message, .. }
+            | LlmError::BadResponse { message }
+            | LlmError::Refused { message, .. }
+            | LlmError::InvalidRequest { message, .. }
+            | LlmError::QuotaExceeded { message, .. }
+            | LlmError::Other { message } => message,
         }
     }
 
@@ -162,7 +289,8 @@ impl LlmError {
     ///
     /// True for rate limits, timeouts, and server errors without a status or with 408, 409,
     /// 429 or 5xx (the statuses the OpenAI SDKs retry). False for everything that would fail
-    /// the same way again: credentials, refusals, unreadable responses, other errors.
+    /// the same way again: credentials, refusals, invalid or unsupported requests, exhausted
+    /// quota, unreadable responses, other errors.
     pub fn retryable(&self) -> bool {
         match self {
             LlmError::RateLimited { .. } | LlmError::Timeout { .. } => true,
@@ -173,6 +301,8 @@ impl LlmError {
             LlmError::Auth { .. }
             | LlmError::BadResponse { .. }
             | LlmError::Refused { .. }
+            | LlmError::InvalidRequest { .. }
+            | LlmError::QuotaExceeded { .. }
             | LlmError::Other { .. } => false,
         }
     }
@@ -188,12 +318,14 @@ impl LlmError {
     /// The variant's message, without the advice the display text adds.
     pub fn message(&self) -> &str {
         match self {
-            LlmError::Auth { message }
+            LlmError::Auth { message, .. }
             | LlmError::RateLimited { message, .. }
             | LlmError::Timeout { message }
             | LlmError::Server { message, .. }
             | LlmError::BadResponse { message }
-            | LlmError::Refused { message }
+            | LlmError::Refused { message, .. }
+            | LlmError::InvalidRequest { message, .. }
+            | LlmError::QuotaExceeded { message, .. }
             | LlmError::Other { message } => message,
         }
     }
@@ -291,5 +423,50 @@ mod tests {
             serde_json::to_value(&server).unwrap(),
             json!({"kind": "server", "status": 500, "message": "oops"})
         );
+    }
+
+    #[test]
+    fn new_variants_are_not_retryable_and_carry_their_status() {
+        let unsupported = LlmError::InvalidRequest {
+            status: Some(500),
+            code: None,
+            param: Some("response_format".into()),
+            message: "response_format is not supported".into(),
+        };
+        assert!(!unsupported.retryable());
+        assert_eq!(unsupported.status(), Some(500));
+        assert!(
+            unsupported.to_string().contains("(HTTP 500)"),
+            "{unsupported}"
+        );
+        let quota = LlmError::quota_exceeded(Some(429), "insufficient_quota");
+        assert!(!quota.retryable());
+        assert!(quota.to_string().contains("add credits"), "{quota}");
+        assert_eq!(
+            LlmError::auth("bad key").with_status(401).status(),
+            Some(401)
+        );
+        assert_eq!(LlmError::timeout("slow").with_status(408).status(), None);
+        assert_eq!(
+            serde_json::to_value(LlmError::invalid_request(Some(400), "bad")).unwrap(),
+            json!({"kind": "invalid_request", "status": 400, "message": "bad"})
+        );
+        assert_eq!(
+            serde_json::to_value(LlmError::auth("no")).unwrap(),
+            json!({"kind": "auth", "message": "no"})
+        );
+        let read: LlmError =
+            serde_json::from_value(json!({"kind": "refused", "message": "policy"})).unwrap();
+        assert_eq!(read, LlmError::refused("policy"));
+    }
+
+    #[test]
+    fn redact_removes_a_secret_from_the_message() {
+        let mut error = LlmError::auth("Incorrect API key provided: sk-test-1234567890.");
+        error.redact("sk-test-1234567890");
+        assert_eq!(error.message(), "Incorrect API key provided: [redacted].");
+        let mut short = LlmError::other("a b c");
+        short.redact("b");
+        assert_eq!(short.message(), "a b c");
     }
 }

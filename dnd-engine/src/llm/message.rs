@@ -73,6 +73,11 @@ pub enum Message {
         /// The tools the model asked to run, in the order it asked.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         tool_calls: Vec<ToolCall>,
+        /// The model's reasoning, when the provider returned it. Kept so adapters can send it
+        /// back on the tool-call turns of providers that require it; boxed because most
+        /// messages have none.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reasoning: Option<Box<Reasoning>>,
     },
     /// The result of running one tool call, sent back to the model.
     Tool {
@@ -112,6 +117,7 @@ impl Message {
         Message::Assistant {
             content: Some(content.into()),
             tool_calls: Vec::new(),
+            reasoning: None,
         }
     }
 
@@ -120,6 +126,7 @@ impl Message {
         Message::Assistant {
             content: None,
             tool_calls,
+            reasoning: None,
         }
     }
 
@@ -128,6 +135,23 @@ impl Message {
         Message::Tool {
             tool_call_id: tool_call_id.into(),
             content: content.into(),
+        }
+    }
+
+    /// This message with the model's reasoning attached; unchanged unless it is an assistant
+    /// message.
+    pub fn with_reasoning(mut self, new: Reasoning) -> Self {
+        if let Message::Assistant { reasoning, .. } = &mut self {
+            *reasoning = Some(Box::new(new));
+        }
+        self
+    }
+
+    /// The reasoning of an assistant message, if the provider returned any.
+    pub fn reasoning(&self) -> Option<&Reasoning> {
+        match self {
+            Message::Assistant { reasoning, .. } => reasoning.as_deref(),
+            _ => None,
         }
     }
 
@@ -190,6 +214,13 @@ pub struct ToolCall {
     pub name: String,
     /// The arguments, which should match the tool's [`ToolSpec::parameters`] schema.
     pub arguments: Value,
+    /// The provider's own id for this call, when it differs from [`id`](ToolCall::id).
+    ///
+    /// Some servers send no id, or the same id for several calls of one answer; adapters then
+    /// make up a unique `id` (the one the engine and the tool results use) and keep the
+    /// provider's here. `None` when `id` is the provider's id, or the provider sent none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provider_id: Option<String>,
 }
 
 impl ToolCall {
@@ -199,6 +230,7 @@ impl ToolCall {
             id: id.into(),
             name: name.into(),
             arguments,
+            provider_id: None,
         }
     }
 
@@ -270,5 +302,41 @@ impl ToolSpec {
             description: description.into(),
             parameters,
         }
+    }
+}
+
+/// A model's reasoning ("thinking") as its provider returned it.
+///
+/// Kept with the assistant message so it can go back to the provider: some require the
+/// reasoning of a tool-call turn to be sent back with the tool results. The engine never reads
+/// it; it is not narration.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Reasoning {
+    /// The reasoning as text, if the provider sent text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// Structured reasoning blocks (summaries, encrypted blobs), kept as the provider sent
+    /// them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub details: Option<Value>,
+    /// The wire field the text came in (e.g. `reasoning_content` or `reasoning`), so an
+    /// adapter can send it back under the same name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+}
+
+impl Reasoning {
+    /// Reasoning made of this text, received in the wire field `field`.
+    pub fn text(text: impl Into<String>, field: impl Into<String>) -> Self {
+        Reasoning {
+            text: Some(text.into()),
+            details: None,
+            field: Some(field.into()),
+        }
+    }
+
+    /// Whether there is nothing in it.
+    pub fn is_empty(&self) -> bool {
+        self.text.as_deref().is_none_or(str::is_empty) && self.details.is_none()
     }
 }

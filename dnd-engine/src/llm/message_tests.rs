@@ -3,7 +3,7 @@
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::{Message, Role, ToolArgumentsError, ToolCall, ToolSpec};
+use super::{Message, Reasoning, Role, ToolArgumentsError, ToolCall, ToolSpec};
 
 fn round_trip(message: &Message) -> Message {
     let json = serde_json::to_string(message).unwrap();
@@ -25,10 +25,12 @@ fn every_variant_round_trips() {
         Message::Assistant {
             content: Some("Rolling.".into()),
             tool_calls: vec![sample_call(), ToolCall::new("call_2", "look", json!({}))],
+            reasoning: None,
         },
         Message::Assistant {
             content: None,
             tool_calls: Vec::new(),
+            reasoning: None,
         },
         Message::tool_result("call_1", r#"{"total":17}"#),
     ];
@@ -77,7 +79,8 @@ fn missing_optional_fields_default() {
         assistant,
         Message::Assistant {
             content: None,
-            tool_calls: Vec::new()
+            tool_calls: Vec::new(),
+            reasoning: None,
         }
     );
     let user: Message = serde_json::from_value(json!({"role": "user", "content": "x"})).unwrap();
@@ -176,4 +179,37 @@ fn tool_spec_json_shape() {
         })
     );
     assert_eq!(serde_json::from_value::<ToolSpec>(json).unwrap(), spec);
+}
+
+#[test]
+fn reasoning_and_provider_id_are_optional_and_round_trip() {
+    let mut call = sample_call();
+    assert_eq!(
+        serde_json::to_value(&call).unwrap(),
+        json!({"id": "call_1", "name": "roll_dice", "arguments": {"notation": "1d20+5"}})
+    );
+    call.provider_id = Some("call_0".into());
+    let with_reasoning = Message::assistant_tool_calls(vec![call]).with_reasoning(Reasoning::text(
+        "The player attacks; roll.",
+        "reasoning_content",
+    ));
+    let json = serde_json::to_value(&with_reasoning).unwrap();
+    assert_eq!(json["tool_calls"][0]["provider_id"], "call_0");
+    assert_eq!(
+        json["reasoning"],
+        json!({"text": "The player attacks; roll.", "field": "reasoning_content"})
+    );
+    assert_eq!(round_trip(&with_reasoning), with_reasoning);
+    assert_eq!(
+        with_reasoning.reasoning().and_then(|r| r.text.as_deref()),
+        Some("The player attacks; roll.")
+    );
+    assert!(
+        Message::user("x")
+            .with_reasoning(Reasoning::default())
+            .reasoning()
+            .is_none()
+    );
+    assert!(Reasoning::default().is_empty());
+    assert!(!Reasoning::text("t", "reasoning").is_empty());
 }

@@ -26,6 +26,7 @@
 //! - [`LlmError`]: why a call failed, and whether retrying may help.
 //! - [`LlmProvider`] and [`StreamEvent`]: the backend trait, with streaming for free.
 //! - [`ScriptedProvider`]: a fake backend that replays answers and records requests.
+//! - [`Transcriber`] and [`Speaker`] with [`Audio`]: speech to text and text to speech.
 //!
 //! # Example
 //!
@@ -76,13 +77,15 @@ mod provider;
 mod request;
 mod response;
 mod scripted;
+mod speech;
 
 #[cfg(test)]
 mod message_tests;
 
 pub use error::LlmError;
-pub use message::{Message, Role, ToolArgumentsError, ToolCall, ToolSpec};
+pub use message::{Message, Reasoning, Role, ToolArgumentsError, ToolCall, ToolSpec};
 pub use provider::{Capabilities, LlmProvider, StreamEvent, collect_response};
 pub use request::{CompletionRequest, ResponseFormat, ToolChoice};
 pub use response::{CompletionResponse, FinishReason, Usage};
 pub use scripted::ScriptedProvider;
+pub use speech::{Audio, AudioFormat, Speaker, Transcriber};

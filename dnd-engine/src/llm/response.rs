@@ -94,9 +94,21 @@ pub struct Usage {
     /// extra tokens).
     #[serde(default)]
     pub cached_tokens: u32,
+    /// The part of `prompt_tokens` written to the provider's prompt cache (billed above the
+    /// normal price by some providers); omitted from JSON when zero.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cache_write_tokens: u32,
+    /// The part of `completion_tokens` spent reasoning before answering; omitted from JSON
+    /// when zero.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub reasoning_tokens: u32,
     /// What the calls cost in US dollars, when the provider reports it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost: Option<f64>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Usage {
@@ -120,6 +132,10 @@ impl AddAssign for Usage {
         self.prompt_tokens = self.prompt_tokens.saturating_add(rhs.prompt_tokens);
         self.completion_tokens = self.completion_tokens.saturating_add(rhs.completion_tokens);
         self.cached_tokens = self.cached_tokens.saturating_add(rhs.cached_tokens);
+        self.cache_write_tokens = self
+            .cache_write_tokens
+            .saturating_add(rhs.cache_write_tokens);
+        self.reasoning_tokens = self.reasoning_tokens.saturating_add(rhs.reasoning_tokens);
         self.cost = match (self.cost, rhs.cost) {
             (Some(a), Some(b)) => Some(a + b),
             (a, b) => a.or(b),
@@ -155,6 +171,10 @@ pub struct CompletionResponse {
     /// The model that actually answered, as the provider names it (routers may pick one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
+    /// The provider's response as it arrived, for traces and debugging; adapters may leave it
+    /// out (streamed answers have no single body).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub raw: Option<serde_json::Value>,
 }
 
 impl CompletionResponse {
@@ -165,6 +185,7 @@ impl CompletionResponse {
             finish_reason: FinishReason::Stop,
             usage: Usage::default(),
             model: None,
+            raw: None,
         }
     }
 
@@ -176,6 +197,7 @@ impl CompletionResponse {
             finish_reason: FinishReason::ToolCalls,
             usage: Usage::default(),
             model: None,
+            raw: None,
         }
     }
 
@@ -246,15 +268,19 @@ mod tests {
             prompt_tokens: 100,
             completion_tokens: 20,
             cached_tokens: 50,
+            cache_write_tokens: 7,
+            reasoning_tokens: 3,
             cost: Some(0.25),
         };
         let b = Usage {
             prompt_tokens: 10,
             completion_tokens: 5,
-            cached_tokens: 0,
             cost: None,
+            ..Usage::default()
         };
         let sum = a + b;
+        assert_eq!(sum.cache_write_tokens, 7);
+        assert_eq!((a + a).reasoning_tokens, 6);
         assert_eq!(sum.prompt_tokens, 110);
         assert_eq!(sum.completion_tokens, 25);
         assert_eq!(sum.cached_tokens, 50);
@@ -286,8 +312,7 @@ mod tests {
         let usage = Usage {
             prompt_tokens: 3,
             completion_tokens: 4,
-            cached_tokens: 0,
-            cost: None,
+            ..Usage::default()
         };
         assert_eq!(
             serde_json::to_value(usage).unwrap(),
@@ -330,5 +355,20 @@ mod tests {
         let back: CompletionResponse =
             serde_json::from_value(serde_json::to_value(&calls).unwrap()).unwrap();
         assert_eq!(back, calls);
+    }
+
+    #[test]
+    fn usage_cache_write_and_reasoning_tokens_are_read_and_omitted_when_zero() {
+        let read: Usage = serde_json::from_value(json!({
+            "prompt_tokens": 10, "completion_tokens": 5, "cached_tokens": 4,
+            "cache_write_tokens": 6, "reasoning_tokens": 2
+        }))
+        .unwrap();
+        assert_eq!(read.cache_write_tokens, 6);
+        assert_eq!(read.reasoning_tokens, 2);
+        assert_eq!(serde_json::to_value(read).unwrap()["reasoning_tokens"], 2);
+        let json = serde_json::to_value(Usage::default()).unwrap();
+        assert!(json.get("cache_write_tokens").is_none(), "{json}");
+        assert!(json.get("reasoning_tokens").is_none(), "{json}");
     }
 }

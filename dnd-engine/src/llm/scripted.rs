@@ -203,6 +203,7 @@ mod tests {
             message: Message::Assistant {
                 content: Some("Let me roll.".into()),
                 tool_calls: vec![call_1.clone(), call_2.clone()],
+                reasoning: None,
             },
             ..CompletionResponse::from_tool_calls(Vec::new())
         };

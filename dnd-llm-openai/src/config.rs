@@ -1,0 +1,382 @@
+//! [`OpenAiConfig`]: where to send, with what credentials, and how the server behaves.
+
+use std::fmt;
+use std::time::Duration;
+
+use dnd_engine::llm::{AudioFormat, Capabilities, LlmError, Usage};
+use serde_json::Value;
+
+use crate::build::{ReasoningEcho, RequestOptions, TokenLimitField};
+use crate::http::{ApiKey, RetryPolicy, Timeouts};
+
+/// OpenAI's API.
+pub const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
+
+/// The model [`OpenAiConfig::from_env`] uses when `OPENAI_MODEL` is not set.
+pub const DEFAULT_MODEL: &str = "gpt-4o-mini";
+
+/// Prices in US dollars per million tokens, to compute [`Usage::cost`] when the server does
+/// not report a cost (OpenAI does not).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Pricing {
+    /// Prompt tokens.
+    pub input_per_million: f64,
+    /// Prompt tokens served from the cache; `None` for the input price.
+    pub cached_input_per_million: Option<f64>,
+    /// Completion tokens (reasoning included).
+    pub output_per_million: f64,
+}
+
+impl Pricing {
+    /// What `usage` cost at these prices.
+    pub fn cost(&self, usage: &Usage) -> f64 {
+        let cached = f64::from(usage.cached_tokens.min(usage.prompt_tokens));
+        let uncached = f64::from(usage.prompt_tokens) - cached;
+        let cached_price = self
+            .cached_input_per_million
+            .unwrap_or(self.input_per_million);
+        (uncached * self.input_per_million
+            + cached * cached_price
+            + f64::from(usage.completion_tokens) * self.output_per_million)
+            / 1_000_000.0
+    }
+}
+
+/// Settings of the speech endpoints.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpeechOptions {
+    /// The transcription model (`whisper-1`, `gpt-4o-mini-transcribe`, ...).
+    pub transcription_model: String,
+    /// The spoken language as ISO-639-1 (`en`), if known: faster and more accurate.
+    pub language: Option<String>,
+    /// Text to guide the transcription (names of characters and places).
+    pub prompt: Option<String>,
+    /// The speech model (`gpt-4o-mini-tts`, `tts-1`, ...).
+    pub speech_model: String,
+    /// The voice (`alloy`, `onyx`, `fable`, ...).
+    pub voice: String,
+    /// The format of the spoken audio.
+    pub format: AudioFormat,
+    /// How to speak (models that take instructions): "a grave, slow storyteller".
+    pub instructions: Option<String>,
+}
+
+impl Default for SpeechOptions {
+    fn default() -> Self {
+        SpeechOptions {
+            transcription_model: "whisper-1".to_owned(),
+            language: None,
+            prompt: None,
+            speech_model: "gpt-4o-mini-tts".to_owned(),
+            voice: "alloy".to_owned(),
+            format: AudioFormat::Mp3,
+            instructions: None,
+        }
+    }
+}
+
+/// Everything an [`OpenAiProvider`](crate::OpenAiProvider) needs. Build it with
+/// [`new`](OpenAiConfig::new) or [`from_env`](OpenAiConfig::from_env) and the `with_*`
+/// methods; every field is public too.
+///
+/// `Debug` never shows the API key or the values of extra headers (they may hold
+/// credentials).
+#[derive(Clone)]
+pub struct OpenAiConfig {
+    /// The API's base URL, up to and including the version (`https://api.openai.com/v1`,
+    /// `http://127.0.0.1:8080/v1`).
+    pub base_url: String,
+    /// The key sent as `Authorization: Bearer ...`; `None` for servers that need none.
+    pub api_key: Option<ApiKey>,
+    /// `OpenAI-Organization`.
+    pub organization: Option<String>,
+    /// `OpenAI-Project`.
+    pub project: Option<String>,
+    /// More headers for every request.
+    pub extra_headers: Vec<(String, String)>,
+    /// The model and the body's dialect.
+    pub request: RequestOptions,
+    /// Connect, request and stream-idle timeouts.
+    pub timeouts: Timeouts,
+    /// How failed requests are retried.
+    pub retry: RetryPolicy,
+    /// What the server and model can do, as the engine is told.
+    pub capabilities: Capabilities,
+    /// Whether the server streams tool calls; when not, requests with tools are sent without
+    /// streaming and replayed as a stream.
+    pub stream_tool_calls: bool,
+    /// Keep each response's JSON in [`CompletionResponse::raw`](dnd_engine::llm::CompletionResponse::raw).
+    pub keep_raw: bool,
+    /// Prices to compute the cost when the server reports none.
+    pub pricing: Option<Pricing>,
+    /// The provider's name in logs (`openai`).
+    pub name: String,
+    /// The speech endpoints' settings.
+    pub speech: SpeechOptions,
+}
+
+impl OpenAiConfig {
+    /// OpenAI's API with this model, no key, and every other setting at its default.
+    pub fn new(model: impl Into<String>) -> Self {
+        OpenAiConfig {
+            base_url: OPENAI_BASE_URL.to_owned(),
+            api_key: None,
+            organization: None,
+            project: None,
+            extra_headers: Vec::new(),
+            request: RequestOptions::new(model),
+            timeouts: Timeouts::default(),
+            retry: RetryPolicy::default(),
+            capabilities: Capabilities::default(),
+            stream_tool_calls: true,
+            keep_raw: true,
+            pricing: None,
+            name: "openai".to_owned(),
+            speech: SpeechOptions::default(),
+        }
+    }
+
+    /// A local or self-hosted OpenAI-compatible server (llama.cpp, vLLM, Ollama, LM Studio):
+    /// no key, the legacy `max_tokens`, plain tool schemas (no `strict`), and no JSON-Schema
+    /// output until [`with_capabilities`](OpenAiConfig::with_capabilities) says otherwise.
+    pub fn local(base_url: impl Into<String>, model: impl Into<String>) -> Self {
+        let mut config = OpenAiConfig::new(model).with_base_url(base_url);
+        config.request.token_limit = TokenLimitField::MaxTokens;
+        config.request.strict_tools = false;
+        config.capabilities.json_schema = false;
+        config.name = "openai-compatible".to_owned();
+        config
+    }
+
+    /// Reads `OPENAI_API_KEY`, `OPENAI_BASE_URL` (default OpenAI's), `OPENAI_MODEL` (default
+    /// [`DEFAULT_MODEL`]), and `OPENAI_ORG_ID` / `OPENAI_PROJECT_ID` when set. A base URL other
+    /// than OpenAI's gets the legacy `max_tokens` field, which compatible servers know.
+    ///
+    /// # Errors
+    ///
+    /// [`LlmError::Auth`] when neither a key nor a base URL is set (there is nothing to talk
+    /// to), saying which variables to set.
+    pub fn from_env() -> Result<Self, LlmError> {
+        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+        let key = var("OPENAI_API_KEY");
+        let base_url = var("OPENAI_BASE_URL");
+        if key.is_none() && base_url.is_none() {
+            return Err(LlmError::auth(
+                "no OpenAI credentials: set OPENAI_API_KEY, or OPENAI_BASE_URL for a local \
+                 OpenAI-compatible server (and OPENAI_MODEL to choose the model)",
+            ));
+        }
+        let mut config =
+            OpenAiConfig::new(var("OPENAI_MODEL").unwrap_or_else(|| DEFAULT_MODEL.to_owned()));
+        if let Some(base_url) = base_url {
+            if !is_openai(&base_url) {
+                config.request.token_limit = TokenLimitField::MaxTokens;
+            }
+            config.base_url = base_url;
+        }
+        config.api_key = key.map(ApiKey::new);
+        config.organization = var("OPENAI_ORG_ID");
+        config.project = var("OPENAI_PROJECT_ID");
+        Ok(config)
+    }
+
+    /// Sets the base URL.
+    pub fn with_base_url(mut self, base_url: impl Into<String>) -> Self {
+        self.base_url = base_url.into();
+        self
+    }
+
+    /// Sets the model.
+    pub fn with_model(mut self, model: impl Into<String>) -> Self {
+        self.request.model = model.into();
+        self
+    }
+
+    /// Sets the API key.
+    pub fn with_api_key(mut self, key: impl Into<String>) -> Self {
+        self.api_key = Some(ApiKey::new(key));
+        self
+    }
+
+    /// Sets the `OpenAI-Organization` header.
+    pub fn with_organization(mut self, organization: impl Into<String>) -> Self {
+        self.organization = Some(organization.into());
+        self
+    }
+
+    /// Sets the `OpenAI-Project` header.
+    pub fn with_project(mut self, project: impl Into<String>) -> Self {
+        self.project = Some(project.into());
+        self
+    }
+
+    /// Adds a header to every request.
+    pub fn with_header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.extra_headers.push((name.into(), value.into()));
+        self
+    }
+
+    /// Adds a field to every request body; it wins over the adapter's field of the same name.
+    pub fn with_body_field(mut self, name: impl Into<String>, value: Value) -> Self {
+        self.request.extra_body.insert(name.into(), value);
+        self
+    }
+
+    /// Chooses the token-limit field.
+    pub fn with_token_limit_field(mut self, field: TokenLimitField) -> Self {
+        self.request.token_limit = field;
+        self
+    }
+
+    /// Whether tool schemas go through the strict sanitizer with `strict: true`.
+    pub fn with_strict_tools(mut self, strict: bool) -> Self {
+        self.request.strict_tools = strict;
+        self
+    }
+
+    /// Sets `parallel_tool_calls` for requests with tools.
+    pub fn with_parallel_tool_calls(mut self, parallel: bool) -> Self {
+        self.request.parallel_tool_calls = Some(parallel);
+        self
+    }
+
+    /// Chooses when reasoning goes back to the server.
+    pub fn with_reasoning_echo(mut self, echo: ReasoningEcho) -> Self {
+        self.request.reasoning_echo = echo;
+        self
+    }
+
+    /// Sets every timeout.
+    pub fn with_timeouts(mut self, timeouts: Timeouts) -> Self {
+        self.timeouts = timeouts;
+        self
+    }
+
+    /// Sets the stream idle timeout.
+    pub fn with_idle_timeout(mut self, idle: Duration) -> Self {
+        self.timeouts.idle = idle;
+        self
+    }
+
+    /// Sets the retry policy.
+    pub fn with_retry(mut self, retry: RetryPolicy) -> Self {
+        self.retry = retry;
+        self
+    }
+
+    /// Sets what the server and model can do.
+    pub fn with_capabilities(mut self, capabilities: Capabilities) -> Self {
+        self.capabilities = capabilities;
+        self
+    }
+
+    /// Whether the server streams tool calls.
+    pub fn with_stream_tool_calls(mut self, streams: bool) -> Self {
+        self.stream_tool_calls = streams;
+        self
+    }
+
+    /// Sets prices to compute costs with.
+    pub fn with_pricing(mut self, pricing: Pricing) -> Self {
+        self.pricing = Some(pricing);
+        self
+    }
+
+    /// Sets the speech endpoints' settings.
+    pub fn with_speech(mut self, speech: SpeechOptions) -> Self {
+        self.speech = speech;
+        self
+    }
+
+    /// The model.
+    pub fn model(&self) -> &str {
+        &self.request.model
+    }
+
+    /// The base URL joined with an endpoint path (`chat/completions`).
+    pub fn endpoint(&self, path: &str) -> String {
+        format!(
+            "{}/{}",
+            self.base_url.trim_end_matches('/'),
+            path.trim_start_matches('/')
+        )
+    }
+}
+
+fn is_openai(base_url: &str) -> bool {
+    base_url.contains("://api.openai.com")
+}
+
+impl fmt::Debug for OpenAiConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let header_names: Vec<&str> = self.extra_headers.iter().map(|(n, _)| n.as_str()).collect();
+        let body_fields: Vec<&str> = self.request.extra_body.keys().map(String::as_str).collect();
+        f.debug_struct("OpenAiConfig")
+            .field("name", &self.name)
+            .field("base_url", &self.base_url)
+            .field("model", &self.request.model)
+            .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
+            .field("organization", &self.organization)
+            .field("project", &self.project)
+            .field("extra_headers", &header_names)
+            .field("extra_body_fields", &body_fields)
+            .field("token_limit", &self.request.token_limit)
+            .field("strict_tools", &self.request.strict_tools)
+            .field("parallel_tool_calls", &self.request.parallel_tool_calls)
+            .field("reasoning_echo", &self.request.reasoning_echo)
+            .field("stream_usage", &self.request.stream_usage)
+            .field("timeouts", &self.timeouts)
+            .field("retry", &self.retry)
+            .field("capabilities", &self.capabilities)
+            .field("stream_tool_calls", &self.stream_tool_calls)
+            .field("keep_raw", &self.keep_raw)
+            .field("pricing", &self.pricing)
+            .field("speech", &self.speech)
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_hides_the_key_and_header_values() {
+        let config = OpenAiConfig::new("gpt-test")
+            .with_api_key("sk-very-secret-key-0123456789")
+            .with_header("X-Custom-Auth", "another-secret-value");
+        let debug = format!("{config:?}");
+        assert!(!debug.contains("sk-very-secret"), "{debug}");
+        assert!(!debug.contains("another-secret-value"), "{debug}");
+        assert!(debug.contains("X-Custom-Auth"), "{debug}");
+        assert!(debug.contains("<redacted>"), "{debug}");
+    }
+
+    #[test]
+    fn endpoints_join_with_one_slash_and_local_servers_are_conservative() {
+        let local = OpenAiConfig::local("http://127.0.0.1:8080/v1/", "smol");
+        assert_eq!(
+            local.endpoint("/chat/completions"),
+            "http://127.0.0.1:8080/v1/chat/completions"
+        );
+        assert_eq!(local.request.token_limit, TokenLimitField::MaxTokens);
+        assert!(!local.capabilities.json_schema);
+        assert!(local.api_key.is_none());
+    }
+
+    #[test]
+    fn pricing_counts_cached_tokens_at_their_price() {
+        let pricing = Pricing {
+            input_per_million: 2.0,
+            cached_input_per_million: Some(0.5),
+            output_per_million: 8.0,
+        };
+        let usage = Usage {
+            prompt_tokens: 1_000_000,
+            completion_tokens: 500_000,
+            cached_tokens: 400_000,
+            ..Usage::default()
+        };
+        assert!((pricing.cost(&usage) - (1.2 + 0.2 + 4.0)).abs() < 1e-9);
+    }
+}

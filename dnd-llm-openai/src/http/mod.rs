@@ -1,0 +1,153 @@
+//! The thin HTTP layer shared by the adapters of OpenAI-style servers: a reqwest client with
+//! rustls, per-phase timeouts, the SDKs' retry policy, and an API key that never prints.
+//!
+//! Public so the OpenRouter adapter (and any other) sends through the same code. What is
+//! provider-specific, turning an error response into an [`LlmError`], is passed in as an
+//! [`ErrorMapper`].
+//!
+//! Timeouts, by phase:
+//! - [`Timeouts::connect`]: establishing the connection;
+//! - [`Timeouts::request`]: from sending to the complete body (a plain request), or to the
+//!   response headers (a stream: once headers arrive this one stops);
+//! - [`Timeouts::idle`]: between two chunks of a streamed body, so a stalled stream ends with
+//!   [`LlmError::Timeout`] instead of hanging a game.
+
+mod client;
+pub mod retry;
+
+use std::fmt;
+use std::time::Duration;
+
+use dnd_engine::llm::LlmError;
+use reqwest::header::{HeaderMap, HeaderValue};
+
+pub use client::{BodyStream, HttpClient, Reply};
+pub use retry::RetryPolicy;
+
+/// How long each phase of a request may take (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Timeouts {
+    /// Establishing the connection (10 s).
+    pub connect: Duration,
+    /// A plain request's whole exchange, or a stream's wait for its headers (10 min, as the
+    /// SDKs).
+    pub request: Duration,
+    /// The longest silence between two chunks of a stream (2 min; keep-alive comments count
+    /// as data).
+    pub idle: Duration,
+}
+
+impl Default for Timeouts {
+    fn default() -> Self {
+        Timeouts {
+            connect: Duration::from_secs(10),
+            request: Duration::from_secs(600),
+            idle: Duration::from_secs(120),
+        }
+    }
+}
+
+/// A response with an error status, as an [`ErrorMapper`] sees it.
+#[derive(Debug, Clone, Copy)]
+pub struct HttpFailure<'a> {
+    /// The HTTP status.
+    pub status: u16,
+    /// The response headers (`Retry-After`, `x-should-retry`, request ids).
+    pub headers: &'a HeaderMap,
+    /// The body, possibly cut at 64 KiB.
+    pub body: &'a [u8],
+}
+
+/// Turns an error response into an [`LlmError`]; the provider-specific part of the layer.
+pub type ErrorMapper<'a> = dyn Fn(&HttpFailure<'_>) -> LlmError + Send + Sync + 'a;
+
+/// An API key. Its `Debug` shows only whether it is set, never the key; it has no `Display`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct ApiKey(String);
+
+impl ApiKey {
+    /// Wraps a key.
+    pub fn new(key: impl Into<String>) -> Self {
+        ApiKey(key.into())
+    }
+
+    /// The key itself, for the one place that sends it.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+
+    /// `Bearer <key>` as a header value marked sensitive (reqwest and `http` then never print
+    /// it).
+    ///
+    /// # Errors
+    ///
+    /// [`LlmError::Auth`] when the key holds characters a header cannot (the key is not
+    /// quoted).
+    pub fn bearer(&self) -> Result<HeaderValue, LlmError> {
+        let mut value = HeaderValue::from_str(&format!("Bearer {}", self.0)).map_err(|_| {
+            LlmError::auth("the API key contains characters that cannot be sent in a header")
+        })?;
+        value.set_sensitive(true);
+        Ok(value)
+    }
+
+    /// Removes the key from an error's message, in case a server echoed it.
+    pub fn redact(&self, error: &mut LlmError) {
+        error.redact(&self.0);
+    }
+}
+
+impl fmt::Debug for ApiKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ApiKey(<redacted>)")
+    }
+}
+
+/// Installs ring as the process's rustls crypto provider unless one is installed already;
+/// reqwest is built without one (see the workspace manifest).
+pub fn install_crypto_provider() {
+    if rustls::crypto::CryptoProvider::get_default().is_none() {
+        // Another thread may win the race; either provider serves.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    }
+}
+
+/// Text of a body for an error message: valid UTF-8 up to `limit` bytes, trimmed; `None` when
+/// empty.
+pub fn body_excerpt(body: &[u8], limit: usize) -> Option<String> {
+    let text = String::from_utf8_lossy(&body[..body.len().min(limit)]);
+    let text = text.trim();
+    if text.is_empty() {
+        return None;
+    }
+    let mut excerpt = text.to_owned();
+    if body.len() > limit {
+        excerpt.push_str(" ...");
+    }
+    Some(excerpt)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn api_key_never_prints() {
+        let key = ApiKey::new("sk-secret-123456789");
+        assert_eq!(format!("{key:?}"), "ApiKey(<redacted>)");
+        let header = key.bearer().unwrap();
+        assert!(header.is_sensitive());
+        assert!(!format!("{header:?}").contains("secret"));
+        let mut error = LlmError::auth("bad key sk-secret-123456789");
+        key.redact(&mut error);
+        assert!(!error.to_string().contains("sk-secret"));
+        assert!(ApiKey::new("line\nbreak").bearer().is_err());
+    }
+
+    #[test]
+    fn body_excerpt_cuts_and_trims() {
+        assert_eq!(body_excerpt(b"  \n", 10), None);
+        assert_eq!(body_excerpt(b" oops ", 10).as_deref(), Some("oops"));
+        assert_eq!(body_excerpt(b"abcdefghij", 4).as_deref(), Some("abcd ..."));
+    }
+}
