@@ -1,0 +1,214 @@
+//! The terminal game: "The Wailing Glacier" (or any adventure file) with a game master that
+//! never cheats.
+//!
+//! ```text
+//! cargo run --release --example play                       # offline: no key, no network
+//! OPENAI_API_KEY=... cargo run --release --example play    # OpenAI
+//! OPENAI_BASE_URL=http://127.0.0.1:11434/v1 OPENAI_MODEL=llama3.2 \
+//!     cargo run --release --example play                   # any OpenAI-compatible server
+//! cargo run --release --example play -- --help             # every flag
+//! ```
+//!
+//! # How it fits together
+//!
+//! `main` reads the flags ([`options`]), opens the save file ([`storage`]: a SQLite file in the
+//! platform's data folder), picks the game master ([`provider`]: offline unless a key says
+//! otherwise) and builds a `GameMaster` over the store. Then it resumes the game played last,
+//! or starts one, and loops: read a line ([`input`]: a line editor on a terminal, plain lines
+//! from a pipe), and either run a command ([`commands`], which show [`views`] of the state) or
+//! play a turn ([`game`]). A turn streams its narration onto the [`screen`], word-wrapped, and
+//! ends with the mechanics [`panel`] (every roll and every change, straight from the engine) and
+//! the suggested actions, numbered.
+//!
+//! The engine does all the game: this example only reads what the player types and shows what
+//! comes back. Every turn is committed to the store when it ends, and a turn that fails or is
+//! cancelled (Ctrl-C) writes nothing, so there is no "save before quitting".
+
+mod commands;
+mod game;
+mod input;
+mod options;
+mod panel;
+mod provider;
+mod screen;
+mod storage;
+mod views;
+
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use dnd_engine::adventure::Adventure;
+use dnd_engine::gm::{GameMaster, Summarizer};
+use dnd_engine::offline::OfflineGm;
+use dnd_engine::store::GameStore;
+use dnd_store_sqlite::SqliteStore;
+
+use crate::commands::{Input as Typed, Next};
+use crate::game::{Game, Setup};
+use crate::input::{Input, Line};
+use crate::options::{Command, Options, USAGE, parse_args, protocol_name};
+use crate::screen::{Screen, Tone};
+
+fn main() -> ExitCode {
+    let options = match parse_args(std::env::args().skip(1)) {
+        Ok(Command::Play(options)) => options,
+        Ok(Command::Help) => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(2);
+        }
+    };
+    // One thread is plenty for one player; the store's disk work goes to tokio's blocking pool.
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("error: cannot start the async runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(setup(&options)) {
+        Ok((game, input)) => {
+            play(&runtime, game, input);
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Everything before the first prompt: the adventure, the game master, the save file, and the
+/// game to resume or start.
+async fn setup(options: &Options) -> Result<(Game, Input), String> {
+    let screen = Screen::detect();
+    let adventure = match &options.adventure {
+        Some(path) => Adventure::load(path).map_err(|e| e.to_string())?,
+        None => Adventure::built_in(),
+    };
+    let character = pick_character(&adventure, options.character.as_deref())?;
+    let chosen = provider::choose(options)?;
+
+    let db = match &options.db {
+        Some(path) => path.clone(),
+        None => storage::default_db_path()?,
+    };
+    if let Some(folder) = db.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(folder)
+            .map_err(|e| format!("cannot create the folder {}: {e}", folder.display()))?;
+    }
+    let store: Arc<dyn GameStore> = Arc::new(SqliteStore::open(&db).map_err(|e| e.to_string())?);
+
+    let mut builder = if chosen.offline && options.delay_ms == 0 {
+        // The offline game master, with the settings that suit it (the summary kept by code).
+        OfflineGm::game_master(Arc::clone(&store))
+    } else {
+        let summarizer = if chosen.offline {
+            Summarizer::Code
+        } else {
+            Summarizer::Llm
+        };
+        GameMaster::builder(Arc::clone(&chosen.provider), Arc::clone(&store)).summarizer(summarizer)
+    };
+    if let Some(protocol) = options.protocol {
+        builder = builder.protocol(protocol);
+    }
+    if let Some(seed) = options.seed {
+        builder = builder.seed(seed);
+    }
+    let gm = builder.build();
+
+    screen.say(Tone::Bold, &adventure.title);
+    screen.say(
+        Tone::Dim,
+        &format!(
+            "game master: {} · protocol {}",
+            chosen.description,
+            protocol_name(gm.protocol())
+        ),
+    );
+    screen.say(Tone::Dim, &format!("save file: {}", db.display()));
+    screen.line("");
+
+    let input = Input::new(storage::beside(&db, "history"));
+    let game = Game::start(
+        Setup {
+            screen,
+            store,
+            gm,
+            db,
+            adventure,
+            character,
+            offline: chosen.offline,
+            interactive: input.interactive(),
+        },
+        options.character.is_some() || options.adventure.is_some(),
+    )
+    .await?;
+    Ok((game, input))
+}
+
+/// The character new games use: `--character`, else Kraven, else the adventure's first.
+fn pick_character(adventure: &Adventure, wanted: Option<&str>) -> Result<String, String> {
+    let ids = adventure.character_ids();
+    match wanted {
+        Some(id) if ids.contains(&id) => Ok(id.to_owned()),
+        Some(id) => Err(format!(
+            "no character {id:?} in {}; choose one of: {}",
+            adventure.title,
+            ids.join(", ")
+        )),
+        None if ids.contains(&"kraven") => Ok("kraven".to_owned()),
+        None => ids
+            .first()
+            .map(|id| (*id).to_owned())
+            .ok_or_else(|| format!("{} has no pregenerated characters to play", adventure.title)),
+    }
+}
+
+/// The game loop: prompt, read, act, until `/quit`, Ctrl-D, or Ctrl-C at the prompt.
+fn play(runtime: &tokio::runtime::Runtime, mut game: Game, mut input: Input) {
+    loop {
+        let screen = game.screen;
+        screen.line("");
+        let prompt = runtime.block_on(game.prompt());
+        let line = match input.read(&prompt) {
+            Line::Text(line) => line,
+            Line::Interrupted | Line::End => break,
+        };
+        let words = match commands::parse(&line) {
+            Typed::Empty => continue,
+            Typed::Say(words) => words,
+            Typed::Pick(n) => match game.suggestion(n) {
+                Ok(words) => {
+                    screen.say(Tone::Dim, &format!("→ {words}"));
+                    words
+                }
+                Err(why) => {
+                    screen.line(&why);
+                    continue;
+                }
+            },
+            Typed::Command(command) => match runtime.block_on(commands::run(&mut game, command)) {
+                Next::Prompt => continue,
+                Next::Quit => break,
+                Next::Play(words) => words,
+            },
+        };
+        runtime.block_on(game.play(&words));
+    }
+    game.screen.line("");
+    game.screen.say(
+        Tone::Dim,
+        &format!(
+            "Saved as {}. Farewell; `play` picks it up where you left it.",
+            game.name()
+        ),
+    );
+}

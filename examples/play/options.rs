@@ -1,0 +1,207 @@
+//! The command line: `play [--provider ...] [--model ...] ...`.
+
+use std::path::PathBuf;
+
+use dnd_engine::gm::Protocol;
+
+/// What `--help` prints.
+pub const USAGE: &str = "\
+play: \"The Wailing Glacier\" (or any adventure file) with a game master that never cheats
+
+usage: play [OPTIONS]
+
+  --provider offline|openai|openrouter
+                      who plays the game master. Default: openai when OPENAI_API_KEY or
+                      OPENAI_BASE_URL is set (OPENAI_BASE_URL: any OpenAI-compatible
+                      server, such as Ollama, llama.cpp or vLLM), openrouter when
+                      OPENROUTER_API_KEY is set, otherwise offline (no model, no network)
+  --model NAME        the model (default: OPENAI_MODEL, or the provider's default)
+  --protocol two-phase|tool-loop|strict-json
+                      how the model is asked (default: two-phase, or strict-json for a
+                      model that cannot call tools)
+  --character NAME    kraven (fighter, the default), isolde (wizard), hedda (cleric),
+                      wren (rogue), or a character of --adventure
+  --adventure FILE    an adventure in the JSON format of dnd_engine::adventure
+  --seed N            seeds the dice: the same seed and inputs replay the same game
+  --db PATH           the save file (default: play.sqlite3 in the platform's data folder)
+  --delay MS          waits MS milliseconds before each answer of the game master (to see
+                      the spinner, or to try Ctrl-C on the offline game master)
+  --help              this text
+
+In the game, type what your character does, a number to take a suggested action, or a
+command (/help lists them). Every turn is saved when it ends.";
+
+/// Which provider the player asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProviderChoice {
+    /// Decide from the environment (see [`USAGE`]).
+    Auto,
+    /// The offline game master.
+    Offline,
+    /// OpenAI or a compatible server.
+    OpenAi,
+    /// OpenRouter.
+    OpenRouter,
+}
+
+/// The flags, parsed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Options {
+    /// `--provider`.
+    pub provider: ProviderChoice,
+    /// `--model`.
+    pub model: Option<String>,
+    /// `--protocol`.
+    pub protocol: Option<Protocol>,
+    /// `--character`, when given.
+    pub character: Option<String>,
+    /// `--adventure`.
+    pub adventure: Option<PathBuf>,
+    /// `--seed`.
+    pub seed: Option<u64>,
+    /// `--db`.
+    pub db: Option<PathBuf>,
+    /// `--delay`, in milliseconds.
+    pub delay_ms: u64,
+}
+
+/// What the command line asks for: to play, or to see the help.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Command {
+    /// Play with these options.
+    Play(Box<Options>),
+    /// Print [`USAGE`].
+    Help,
+}
+
+/// Parses the arguments after the program's name. An error says what was wrong.
+pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Command, String> {
+    let mut opts = Options {
+        provider: ProviderChoice::Auto,
+        model: None,
+        protocol: None,
+        character: None,
+        adventure: None,
+        seed: None,
+        db: None,
+        delay_ms: 0,
+    };
+    while let Some(arg) = args.next() {
+        // `--flag=value` and `--flag value` both work.
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f.to_owned(), Some(v.to_owned())),
+            _ => (arg.clone(), None),
+        };
+        let mut value = |name: &str| {
+            inline
+                .clone()
+                .or_else(|| args.next())
+                .filter(|v| !v.is_empty())
+                .ok_or_else(|| format!("{name} needs a value"))
+        };
+        match flag.as_str() {
+            "--provider" => {
+                opts.provider = match value("--provider")?.to_ascii_lowercase().as_str() {
+                    "offline" => ProviderChoice::Offline,
+                    "openai" => ProviderChoice::OpenAi,
+                    "openrouter" => ProviderChoice::OpenRouter,
+                    other => {
+                        return Err(format!(
+                            "--provider takes offline, openai or openrouter, not {other:?}"
+                        ));
+                    }
+                }
+            }
+            "--model" => opts.model = Some(value("--model")?),
+            "--protocol" => {
+                opts.protocol = Some(match value("--protocol")?.to_ascii_lowercase().as_str() {
+                    "two-phase" | "two_phase" => Protocol::TwoPhase,
+                    "tool-loop" | "tool_loop" => Protocol::ToolLoop,
+                    "strict-json" | "strict_json" => Protocol::StrictJson,
+                    other => {
+                        return Err(format!(
+                            "--protocol takes two-phase, tool-loop or strict-json, not {other:?}"
+                        ));
+                    }
+                })
+            }
+            "--character" => opts.character = Some(value("--character")?.to_ascii_lowercase()),
+            "--adventure" => opts.adventure = Some(PathBuf::from(value("--adventure")?)),
+            "--seed" => {
+                let v = value("--seed")?;
+                opts.seed = Some(
+                    v.parse()
+                        .map_err(|_| format!("--seed takes a whole number, not {v:?}"))?,
+                );
+            }
+            "--db" => opts.db = Some(PathBuf::from(value("--db")?)),
+            "--delay" => {
+                let v = value("--delay")?;
+                opts.delay_ms = v
+                    .parse()
+                    .map_err(|_| format!("--delay takes milliseconds, not {v:?}"))?;
+            }
+            "--help" | "-h" => return Ok(Command::Help),
+            other => return Err(format!("unknown argument {other}; try --help")),
+        }
+    }
+    Ok(Command::Play(Box::new(opts)))
+}
+
+/// A protocol's name as the flag spells it.
+pub fn protocol_name(protocol: Protocol) -> &'static str {
+    match protocol {
+        Protocol::TwoPhase => "two-phase",
+        Protocol::ToolLoop => "tool-loop",
+        Protocol::StrictJson => "strict-json",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Command, String> {
+        parse_args(args.iter().map(|s| (*s).to_owned()))
+    }
+
+    #[test]
+    fn flags_with_and_without_equals() {
+        let Command::Play(opts) = parse(&[
+            "--provider=offline",
+            "--seed",
+            "7",
+            "--character",
+            "Isolde",
+            "--protocol",
+            "strict-json",
+            "--db",
+            "/tmp/x.db",
+        ])
+        .unwrap() else {
+            panic!("expected options")
+        };
+        assert_eq!(opts.provider, ProviderChoice::Offline);
+        assert_eq!(opts.seed, Some(7));
+        assert_eq!(opts.character.as_deref(), Some("isolde"));
+        assert_eq!(opts.protocol, Some(Protocol::StrictJson));
+        assert_eq!(opts.db, Some(PathBuf::from("/tmp/x.db")));
+    }
+
+    #[test]
+    fn bad_flags_say_what_is_wrong() {
+        assert_eq!(parse(&["--help"]).unwrap(), Command::Help);
+        assert!(
+            parse(&["--seed", "x"])
+                .unwrap_err()
+                .contains("whole number")
+        );
+        assert!(parse(&["--seed"]).unwrap_err().contains("needs a value"));
+        assert!(
+            parse(&["--provider", "claude"])
+                .unwrap_err()
+                .contains("offline")
+        );
+        assert!(parse(&["look"]).unwrap_err().contains("--help"));
+    }
+}

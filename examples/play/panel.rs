@@ -1,0 +1,594 @@
+//! The mechanics panel under the narration: every roll with its dice and what it had to meet,
+//! and every change to hit points, spell slots, items and the party's place.
+//!
+//! Each line is built from the turn's outcome alone (`TurnOutcome::rolls` and `::changes`) and
+//! the state before and after the turn, so the panel shows exactly what code decided: the
+//! narration may colour it, the panel cannot.
+
+use dnd_engine::dice::Advantage;
+use dnd_engine::gm::SuggestedAction;
+use dnd_engine::rules::{
+    AttackResult, CheckResult, D20Roll, DeathSaveOutcome, DeathSaveRoll, InitiativeRoll,
+};
+use dnd_engine::state::{Change, GameState, Target};
+use dnd_engine::store::RollRecord;
+use serde_json::Value;
+
+use crate::screen::{Screen, Tone};
+
+/// One line of the panel: the main text, its tone, and dimmed details (the dice).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PanelLine {
+    /// What happened.
+    pub text: String,
+    /// How it is painted.
+    pub tone: Tone,
+    /// The dice behind it, shown dimmed after the text.
+    pub detail: String,
+}
+
+impl PanelLine {
+    fn new(text: impl Into<String>, tone: Tone) -> PanelLine {
+        PanelLine {
+            text: text.into(),
+            tone,
+            detail: String::new(),
+        }
+    }
+
+    fn with_detail(mut self, detail: impl Into<String>) -> PanelLine {
+        self.detail = detail.into();
+        self
+    }
+
+    /// Prints the line, indented; the details go on a line of their own when both do not fit.
+    pub fn print(&self, screen: &Screen) {
+        let detail = format!("({})", self.detail);
+        let length = 2 + self.text.chars().count() + 2 + detail.chars().count();
+        if self.detail.is_empty() || length > screen.width() {
+            screen.hanging("  ", "    ", self.tone, &self.text);
+            if !self.detail.is_empty() {
+                screen.hanging("      ", "      ", Tone::Dim, &detail);
+            }
+        } else {
+            screen.line(&format!(
+                "  {}  {}",
+                screen.paint(self.tone, &self.text),
+                screen.paint(Tone::Dim, &detail)
+            ));
+        }
+    }
+}
+
+/// Prints the panel of a turn: its rolls, then its changes. Nothing when the turn had neither.
+pub fn print_panel(
+    screen: &Screen,
+    rolls: &[RollRecord],
+    changes: &[Change],
+    before: &GameState,
+    after: &GameState,
+) {
+    let lines: Vec<PanelLine> = rolls
+        .iter()
+        .map(|roll| roll_line(roll, after))
+        .chain(change_lines(changes, before, after))
+        .collect();
+    if lines.is_empty() {
+        return;
+    }
+    screen.say(Tone::Dim, "  ── mechanics ──");
+    for line in &lines {
+        line.print(screen);
+    }
+}
+
+/// Prints the suggested actions, numbered from 1, with their odds.
+pub fn print_suggestions(screen: &Screen, suggestions: &[SuggestedAction]) {
+    if suggestions.is_empty() {
+        return;
+    }
+    screen.say(Tone::Dim, "  ── what next? (type a number, or anything) ──");
+    for (i, action) in suggestions.iter().enumerate() {
+        let number = screen.paint(Tone::Accent, &format!("{}.", i + 1));
+        screen.line(&format!("  {number} {}", action.label()));
+    }
+}
+
+/// "d20 14 +5", or "d20 14|7 adv +5".
+fn d20_text(d20: &D20Roll, modifier: i32) -> String {
+    let faces = if d20.count > 1 {
+        let kind = match d20.advantage {
+            Advantage::Advantage => " adv",
+            Advantage::Disadvantage => " dis",
+            Advantage::Normal => "",
+        };
+        format!("{}|{}{kind}", d20.rolls[0], d20.rolls[1])
+    } else {
+        d20.natural.to_string()
+    };
+    format!("d20 {faces} {}", signed(modifier))
+}
+
+fn signed(n: i32) -> String {
+    if n < 0 {
+        format!("−{}", -n)
+    } else {
+        format!("+{n}")
+    }
+}
+
+fn natural_note(d20: &D20Roll) -> &'static str {
+    match d20.natural {
+        20 => ", natural 20",
+        1 => ", natural 1",
+        _ => "",
+    }
+}
+
+/// One roll as a panel line, read from the JSON the tool recorded; a roll of a kind this panel
+/// does not know is shown by its label and total. `state` gives names to ids.
+pub fn roll_line(roll: &RollRecord, state: &GameState) -> PanelLine {
+    let detail = roll.detail.as_ref();
+    let parse = |v: &Value| v.clone();
+    // Green is good for the party: a monster's hit or successful save is bad news.
+    let party = by_party(&roll.label, state);
+    let tone = |good_for_roller: bool| {
+        if good_for_roller == party {
+            Tone::Good
+        } else {
+            Tone::Bad
+        }
+    };
+    if let Ok(check) = serde_json::from_value::<CheckResult>(parse(detail)) {
+        let mark = if check.success { "✓" } else { "✗" };
+        let why = check
+            .automatic_failure
+            .as_deref()
+            .map(|w| format!(", fails: {w}"))
+            .unwrap_or_default();
+        return PanelLine::new(
+            format!(
+                "{}: {} vs DC {} {mark}{why}",
+                roll.label, check.total, check.dc
+            ),
+            tone(check.success),
+        )
+        .with_detail(format!(
+            "{}{}",
+            d20_text(&check.d20, check.modifier),
+            natural_note(&check.d20)
+        ));
+    }
+    if let Ok(attack) = serde_json::from_value::<AttackResult>(parse(detail)) {
+        let result = match (attack.hit, attack.critical) {
+            (true, true) => format!("critical hit, {} damage", attack.total_damage),
+            (true, false) => format!("hit, {} damage", attack.total_damage),
+            (false, _) => "miss".to_owned(),
+        };
+        let mut dice = d20_text(&attack.d20, attack.attack_bonus);
+        for d in attack.damage.iter().filter(|_| attack.hit) {
+            let faces: Vec<String> = d.faces.iter().map(u16::to_string).collect();
+            dice.push_str(&format!(
+                "; {} [{}] = {}",
+                d.dice,
+                faces.join(", "),
+                d.taken
+            ));
+        }
+        return PanelLine::new(
+            format!(
+                "{}: {} vs AC {}, {result}",
+                roll.label, attack.total, attack.target_ac
+            ),
+            tone(attack.hit),
+        )
+        .with_detail(format!("{dice}{}", natural_note(&attack.d20)));
+    }
+    if let Ok(initiative) = serde_json::from_value::<InitiativeRoll>(parse(detail)) {
+        let modifier = initiative.total - i32::from(initiative.d20.natural);
+        let who = target_id_name(&initiative.id, state);
+        return PanelLine::new(
+            format!("{who} initiative: {}", initiative.total),
+            Tone::Plain,
+        )
+        .with_detail(d20_text(&initiative.d20, modifier));
+    }
+    if let Ok(save) = serde_json::from_value::<DeathSaveRoll>(parse(detail)) {
+        let (what, tone) = match save.outcome {
+            DeathSaveOutcome::Success => ("success", Tone::Good),
+            DeathSaveOutcome::Failure => ("failure", Tone::Bad),
+            DeathSaveOutcome::TwoFailures => ("two failures", Tone::Bad),
+            DeathSaveOutcome::RegainsOneHitPoint => ("back on your feet with 1 HP", Tone::Good),
+            DeathSaveOutcome::Stabilised => ("stable", Tone::Good),
+            DeathSaveOutcome::Dies => ("dead", Tone::Bad),
+        };
+        return PanelLine::new(format!("{}: {} — {what}", roll.label, save.natural), tone)
+            .with_detail(format!(
+                "{} ✓, {} ✗",
+                save.saves.successes, save.saves.failures
+            ));
+    }
+    // Damage on its own (a spell's): the faces, what was rolled and what was taken.
+    if let (Some(faces), Some(taken)) = (
+        detail.get("faces").and_then(Value::as_array),
+        detail.get("taken").and_then(Value::as_u64),
+    ) {
+        let faces: Vec<String> = faces.iter().map(Value::to_string).collect();
+        return PanelLine::new(format!("{}: {taken}", roll.label), Tone::Plain)
+            .with_detail(format!("dice [{}]", faces.join(", ")));
+    }
+    // A plain dice roll: its rendering shows every die.
+    if let Some(text) = detail.get("text").and_then(Value::as_str) {
+        return PanelLine::new(format!("{}: {}", roll.label, roll.total), Tone::Plain)
+            .with_detail(text);
+    }
+    PanelLine::new(format!("{}: {}", roll.label, roll.total), Tone::Plain)
+}
+
+/// Whether a roll's label ("Frost Harpy attacks Kraven (Claws)") starts with a monster's name
+/// rather than a party member's.
+fn by_party(label: &str, state: &GameState) -> bool {
+    let starts = |name: &str| !name.is_empty() && label.starts_with(name);
+    state.characters.iter().any(|c| starts(&c.name))
+        || !state.monsters.iter().any(|m| starts(&m.name))
+}
+
+/// The panel lines of a turn's changes: hit points (once per creature, before → after),
+/// slots, items and gold, moves, discoveries, the fight starting and ending.
+pub fn change_lines(changes: &[Change], before: &GameState, after: &GameState) -> Vec<PanelLine> {
+    let mut lines = Vec::new();
+    let mut hp_shown: Vec<&Target> = Vec::new();
+    let mut here = before.party_location().map(|l| l.id.clone());
+    let name_of = |id: &str| {
+        after
+            .character(id)
+            .map(|c| c.name.clone())
+            .unwrap_or_else(|| id.to_owned())
+    };
+    for change in changes {
+        match change {
+            // Hit points once per creature, however many hits and heals the turn had.
+            Change::Damage { target, .. }
+            | Change::Heal { target, .. }
+            | Change::TemporaryHp { target, .. }
+                if !hp_shown.contains(&target) =>
+            {
+                hp_shown.push(target);
+                lines.extend(hp_line(target, changes, before, after));
+            }
+            Change::ConditionAdded { target, condition } => lines.push(PanelLine::new(
+                format!("{} is {}", target_name(target, after), condition.name()),
+                Tone::Bad,
+            )),
+            Change::ConditionRemoved { target, condition } => lines.push(PanelLine::new(
+                format!(
+                    "{} is no longer {}",
+                    target_name(target, after),
+                    condition.name()
+                ),
+                Tone::Good,
+            )),
+            Change::SlotSpent { character, level } => {
+                let left = after
+                    .character(character)
+                    .map_or(0, |c| c.spell_slots.available(*level));
+                lines.push(PanelLine::new(
+                    format!(
+                        "{}: a level-{level} spell slot spent ({left} left)",
+                        name_of(character)
+                    ),
+                    Tone::Plain,
+                ));
+            }
+            Change::HitDiceSpent { character, count } => lines.push(PanelLine::new(
+                format!("{}: {count} hit dice spent", name_of(character)),
+                Tone::Plain,
+            )),
+            Change::LongRest { character } => lines.push(PanelLine::new(
+                format!(
+                    "{}: a long rest, hit points and slots back",
+                    name_of(character)
+                ),
+                Tone::Good,
+            )),
+            Change::PactSlotsRecovered { character } => lines.push(PanelLine::new(
+                format!("{}: pact slots back", name_of(character)),
+                Tone::Good,
+            )),
+            Change::ItemAdded { character, item } => lines.push(PanelLine::new(
+                format!("{}: +{} {}", name_of(character), item.quantity, item.name),
+                Tone::Item,
+            )),
+            Change::LootTaken {
+                character,
+                item,
+                quantity,
+                ..
+            } => lines.push(PanelLine::new(
+                format!("{}: +{quantity} {item}", name_of(character)),
+                Tone::Item,
+            )),
+            Change::ItemRemoved {
+                character,
+                item,
+                quantity,
+            } => lines.push(PanelLine::new(
+                format!("{}: −{quantity} {item}", name_of(character)),
+                Tone::Item,
+            )),
+            Change::Gold { character, delta } => lines.push(PanelLine::new(
+                format!(
+                    "{}: {}{} gp",
+                    name_of(character),
+                    if *delta < 0 { "−" } else { "+" },
+                    delta.unsigned_abs()
+                ),
+                Tone::Item,
+            )),
+            Change::PartyMoved { exit } => {
+                let from = here.as_deref().and_then(|id| before.location(id));
+                let to = from
+                    .and_then(|l| {
+                        l.exits
+                            .iter()
+                            .find(|e| e.direction.eq_ignore_ascii_case(exit) || e.to == *exit)
+                    })
+                    .map_or_else(|| exit.clone(), |e| e.to.clone());
+                let title = after
+                    .location(&to)
+                    .map_or_else(|| to.clone(), |l| l.title.clone());
+                lines.push(PanelLine::new(format!("→ {title}"), Tone::Place));
+                here = Some(to);
+            }
+            Change::FeatureFound { location, feature } => {
+                let known_before = before
+                    .location(location)
+                    .and_then(|l| l.features.iter().find(|f| f.id == *feature))
+                    .is_some_and(|f| f.found);
+                if known_before {
+                    continue;
+                }
+                let name = after
+                    .location(location)
+                    .and_then(|l| l.features.iter().find(|f| f.id == *feature))
+                    .map_or_else(|| feature.clone(), |f| f.name.clone());
+                lines.push(PanelLine::new(format!("found: {name}"), Tone::Place));
+            }
+            Change::ExitFound {
+                location,
+                direction,
+            } => {
+                let hidden_before = before
+                    .location(location)
+                    .and_then(|l| l.exits.iter().find(|e| e.direction == *direction))
+                    .is_none_or(|e| e.hidden);
+                if hidden_before {
+                    lines.push(PanelLine::new(
+                        format!("found a way {direction}"),
+                        Tone::Place,
+                    ));
+                }
+            }
+            Change::ExitUnlocked { direction, .. } => lines.push(PanelLine::new(
+                format!("unlocked: the way {direction}"),
+                Tone::Place,
+            )),
+            Change::TrapSpent { location, feature } => {
+                let name = after
+                    .location(location)
+                    .and_then(|l| l.features.iter().find(|f| f.id == *feature))
+                    .map_or_else(|| feature.clone(), |f| f.name.clone());
+                lines.push(PanelLine::new(format!("trap spent: {name}"), Tone::Plain));
+            }
+            Change::MonsterRevealed { monster } => {
+                if before.monster(monster).is_some_and(|m| m.revealed) {
+                    continue;
+                }
+                let name = after
+                    .monster(monster)
+                    .map_or_else(|| monster.clone(), |m| m.name.clone());
+                lines.push(PanelLine::new(format!("seen: {name}"), Tone::Bad));
+            }
+            Change::EncounterStarted { order } => {
+                let order: Vec<String> = order
+                    .iter()
+                    .map(|s| format!("{} {}", target_id_name(&s.id, after), s.initiative))
+                    .collect();
+                lines.push(PanelLine::new(
+                    format!("combat! order: {}", order.join(", ")),
+                    Tone::Bad,
+                ));
+            }
+            Change::EncounterEnded => {
+                lines.push(PanelLine::new("the fight is over", Tone::Good));
+            }
+            Change::NpcDisposition { npc, disposition } => {
+                let name = after
+                    .npc(npc)
+                    .map_or_else(|| npc.clone(), |n| n.name.clone());
+                let attitude = serde_json::to_value(disposition)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_default();
+                lines.push(PanelLine::new(
+                    format!("{name} is now {attitude}"),
+                    Tone::Plain,
+                ));
+            }
+            Change::NpcGoalRevealed { npc } => {
+                let name = after
+                    .npc(npc)
+                    .map_or_else(|| npc.clone(), |n| n.name.clone());
+                lines.push(PanelLine::new(
+                    format!("you learn what {name} wants"),
+                    Tone::Place,
+                ));
+            }
+            // Bookkeeping the player does not need in the panel: the turn order moving on, the
+            // clock, flags, memory, the summary, death saves (their roll is shown), concentration.
+            _ => {}
+        }
+    }
+    lines
+}
+
+/// A creature's name from a change's target.
+fn target_name(target: &Target, state: &GameState) -> String {
+    match target {
+        Target::Character(id) | Target::Monster(id) => target_id_name(id, state),
+    }
+}
+
+/// A character's or monster's name from its id.
+fn target_id_name(id: &str, state: &GameState) -> String {
+    state
+        .character(id)
+        .map(|c| c.name.clone())
+        .or_else(|| state.monster(id).map(|m| m.name.clone()))
+        .unwrap_or_else(|| id.to_owned())
+}
+
+/// A character's hit points before → after; for a monster only what it took (its hit points
+/// are the game master's secret), and whether it dropped.
+fn hp_line(
+    target: &Target,
+    changes: &[Change],
+    before: &GameState,
+    after: &GameState,
+) -> Option<PanelLine> {
+    match target {
+        Target::Character(id) => {
+            let (b, a) = (before.character(id)?, after.character(id)?);
+            let tone = if a.hp.current < b.hp.current {
+                Tone::Bad
+            } else {
+                Tone::Good
+            };
+            let temporary = if a.hp.temporary > 0 {
+                format!(" (+{} temporary)", a.hp.temporary)
+            } else {
+                String::new()
+            };
+            let down = if a.dead {
+                ", dead"
+            } else if a.hp.current == 0 {
+                ", down"
+            } else {
+                ""
+            };
+            Some(PanelLine::new(
+                format!(
+                    "{}: HP {} → {} of {}{temporary}{down}",
+                    a.name, b.hp.current, a.hp.current, a.hp.max
+                ),
+                tone,
+            ))
+        }
+        Target::Monster(id) => {
+            let m = after.monster(id)?;
+            let (taken, healed) = changes
+                .iter()
+                .fold((0u32, 0u32), |(taken, healed), change| match change {
+                    Change::Damage { target, amount, .. }
+                        if target == &Target::Monster(id.clone()) =>
+                    {
+                        (taken + amount, healed)
+                    }
+                    Change::Heal { target, amount } if target == &Target::Monster(id.clone()) => {
+                        (taken, healed + amount)
+                    }
+                    _ => (taken, healed),
+                });
+            let mut text = m.name.clone();
+            if taken > 0 {
+                text.push_str(&format!(" takes {taken} damage"));
+            }
+            if healed > 0 {
+                text.push_str(&format!(" heals {healed}"));
+            }
+            if !m.is_alive() {
+                text.push_str(", and falls");
+            }
+            Some(PanelLine::new(text, Tone::Plain))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use dnd_engine::adventure::Adventure;
+    use dnd_engine::rules::check::check_from;
+
+    use super::*;
+
+    fn record(label: &str, total: i64, detail: Value) -> RollRecord {
+        RollRecord {
+            label: label.to_owned(),
+            total,
+            detail: Arc::new(detail),
+        }
+    }
+
+    #[test]
+    fn a_check_shows_its_total_the_dc_and_the_die() {
+        let d20 = D20Roll::from_faces(12, None, Advantage::Normal);
+        let check = check_from(d20, 2, 12);
+        let state = Adventure::built_in().new_game(&["kraven"]).unwrap();
+        let line = roll_line(
+            &record(
+                "Kraven Perception check",
+                14,
+                serde_json::to_value(check).unwrap(),
+            ),
+            &state,
+        );
+        assert_eq!(line.text, "Kraven Perception check: 14 vs DC 12 ✓");
+        assert_eq!(line.detail, "d20 12 +2");
+        assert_eq!(line.tone, Tone::Good);
+    }
+
+    #[test]
+    fn an_unknown_roll_shows_its_label_and_total() {
+        let state = Adventure::built_in().new_game(&["kraven"]).unwrap();
+        let line = roll_line(
+            &record("Something odd", 7, serde_json::json!({"x": 1})),
+            &state,
+        );
+        assert_eq!(line.text, "Something odd: 7");
+    }
+
+    #[test]
+    fn changes_show_hit_points_items_and_moves() {
+        let before = Adventure::built_in().new_game(&["kraven"]).unwrap();
+        let exit = before.party_location().unwrap().exits[0].clone();
+        let changes = vec![
+            Change::Damage {
+                target: Target::Character("kraven".into()),
+                amount: 5,
+                critical: false,
+            },
+            Change::Gold {
+                character: "kraven".into(),
+                delta: 10,
+            },
+            Change::PartyMoved {
+                exit: exit.direction.clone(),
+            },
+        ];
+        let mut after = before.clone();
+        for c in &changes {
+            if after.apply(c).is_err() {
+                // A locked first exit: the panel still reads the change.
+            }
+        }
+        let lines = change_lines(&changes, &before, &after);
+        let texts: Vec<&str> = lines.iter().map(|l| l.text.as_str()).collect();
+        let max = before.characters[0].hp.max;
+        assert_eq!(texts[0], format!("Kraven: HP {max} → {} of {max}", max - 5));
+        assert_eq!(texts[1], "Kraven: +10 gp");
+        let title = &before.location(&exit.to).unwrap().title;
+        assert_eq!(texts[2], format!("→ {title}"));
+    }
+}

@@ -1,0 +1,129 @@
+//! Where games are kept: a SQLite file in the platform's data folder (or `--db`), the line
+//! editor's history and the last campaign played beside it, and copying a campaign for `/save`.
+
+use std::path::{Path, PathBuf};
+
+use dnd_engine::state::GameState;
+use dnd_engine::store::{CampaignId, CampaignInfo, GameStore, Page, replay};
+
+/// The save file when `--db` is not given: `dnd-gm/play.sqlite3` in the data folder
+/// (`$XDG_DATA_HOME` or `~/.local/share` on Linux, `~/Library/Application Support` on macOS,
+/// `%APPDATA%` on Windows).
+pub fn default_db_path() -> Result<PathBuf, String> {
+    let var = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    let home = || var("HOME");
+    let data = if cfg!(windows) {
+        var("APPDATA")
+    } else if cfg!(target_os = "macos") {
+        home().map(|h| h.join("Library").join("Application Support"))
+    } else {
+        var("XDG_DATA_HOME")
+            .filter(|p| p.is_absolute())
+            .or_else(|| home().map(|h| h.join(".local").join("share")))
+    };
+    data.map(|d| d.join("dnd-gm").join("play.sqlite3"))
+        .ok_or_else(|| "cannot find a data folder (HOME is not set); pass --db PATH".to_owned())
+}
+
+/// A file beside the database: `play.sqlite3` → `play.sqlite3.history`.
+pub fn beside(db: &Path, suffix: &str) -> PathBuf {
+    let mut name = db.file_name().unwrap_or_default().to_os_string();
+    name.push(".");
+    name.push(suffix);
+    db.with_file_name(name)
+}
+
+/// The campaign played last (written at every switch), if it still exists; else the newest.
+pub fn last_played(db: &Path, campaigns: &[CampaignInfo]) -> Option<CampaignInfo> {
+    let remembered = std::fs::read_to_string(beside(db, "last")).ok();
+    remembered
+        .and_then(|id| campaigns.iter().find(|c| c.id.0 == id.trim()).cloned())
+        .or_else(|| campaigns.last().cloned())
+}
+
+/// Remembers the campaign being played, for the next start. Best effort: a read-only folder
+/// only means the next start resumes the newest campaign instead.
+pub fn remember(db: &Path, campaign: &CampaignId) {
+    let _ = std::fs::write(beside(db, "last"), &campaign.0);
+}
+
+/// The campaigns called `name` (ignoring case), newest last.
+pub fn named<'a>(campaigns: &'a [CampaignInfo], name: &str) -> Vec<&'a CampaignInfo> {
+    campaigns
+        .iter()
+        .filter(|c| c.name.eq_ignore_ascii_case(name.trim()))
+        .collect()
+}
+
+/// How a copy was made.
+pub enum Copied {
+    /// With every turn: the story log and the model's history came along.
+    WithHistory(CampaignId),
+    /// From the current state alone (the history did not replay from `initial`).
+    StateOnly(CampaignId),
+}
+
+/// Copies a campaign under a new name. `initial` is the state it started from, as the game
+/// rebuilds it from the adventure: when the turns in effect replay from it to the current
+/// state, the copy gets all of them (so its story log and its model history are whole);
+/// otherwise the copy starts from the current state.
+pub async fn copy_campaign(
+    store: &dyn GameStore,
+    from: &CampaignId,
+    name: &str,
+    initial: &GameState,
+) -> Result<Copied, String> {
+    let current = store.load(from).await.map_err(|e| e.to_string())?;
+    let history = store
+        .history(
+            from,
+            Page {
+                offset: 0,
+                limit: usize::MAX / 2,
+            },
+        )
+        .await
+        .map_err(|e| e.to_string())?;
+    let records: Vec<_> = history
+        .into_iter()
+        .filter(|h| !h.undone)
+        .map(|h| h.record)
+        .collect();
+    let replays = replay(initial, &records).is_ok_and(|state| state == current);
+    if !replays {
+        let id = store
+            .create_campaign(name, &current)
+            .await
+            .map_err(|e| e.to_string())?;
+        return Ok(Copied::StateOnly(id));
+    }
+    let id = store
+        .create_campaign(name, initial)
+        .await
+        .map_err(|e| e.to_string())?;
+    for record in records {
+        if let Err(e) = store.commit_turn(&id, record).await {
+            // Leave no half copy behind.
+            let _ = store.delete(&id).await;
+            return Err(e.to_string());
+        }
+    }
+    Ok(Copied::WithHistory(id))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_beside_the_database() {
+        assert_eq!(
+            beside(Path::new("/tmp/games/play.sqlite3"), "last"),
+            PathBuf::from("/tmp/games/play.sqlite3.last")
+        );
+    }
+}

@@ -1,0 +1,247 @@
+//! What the commands show: the character sheet, the inventory, the map of rooms seen, the
+//! story so far, and the recap on resuming. Each is built from the state and the store's story
+//! log only; nothing here changes a game.
+
+use dnd_engine::llm::Usage;
+use dnd_engine::rules::{Ability, Proficiency};
+use dnd_engine::state::{Character, GameState};
+
+use crate::screen::{Screen, Tone};
+
+/// The character sheet.
+pub fn print_sheet(screen: &Screen, c: &Character) {
+    let race = if c.race.is_empty() {
+        String::new()
+    } else {
+        format!("{} ", c.race)
+    };
+    screen.say(
+        Tone::Bold,
+        &format!("{} — {race}{} {}", c.name, c.class, c.level),
+    );
+    let mut status = format!(
+        "HP {}/{}{} · AC {} · speed {} ft · proficiency +{} · passive Perception {}",
+        c.hp.current,
+        c.hp.max,
+        if c.hp.temporary > 0 {
+            format!(" (+{} temporary)", c.hp.temporary)
+        } else {
+            String::new()
+        },
+        c.armor_class,
+        c.speed,
+        c.proficiency_bonus(),
+        c.passive_perception()
+    );
+    if c.dead {
+        status.push_str(" · dead");
+    } else if c.hp.current == 0 {
+        status.push_str(&format!(
+            " · down (death saves {} ✓ {} ✗)",
+            c.death_saves.successes, c.death_saves.failures
+        ));
+    }
+    screen.wrapped("", Tone::Plain, &status);
+    let scores: Vec<String> = Ability::ALL
+        .iter()
+        .map(|a| {
+            format!(
+                "{} {} ({})",
+                a.abbreviation().to_ascii_uppercase(),
+                c.abilities.score(*a),
+                signed(c.abilities.modifier(*a))
+            )
+        })
+        .collect();
+    screen.wrapped("", Tone::Plain, &scores.join("  "));
+    let saves: Vec<String> = Ability::ALL
+        .iter()
+        .filter(|a| c.save_proficiencies.contains(a))
+        .map(|a| format!("{} {}", a.name(), signed(c.save_modifier(*a))))
+        .collect();
+    if !saves.is_empty() {
+        screen.wrapped("", Tone::Plain, &format!("Saves: {}", saves.join(", ")));
+    }
+    let skills: Vec<String> = c
+        .skills
+        .iter()
+        .filter(|(_, p)| **p != Proficiency::None)
+        .map(|(s, p)| {
+            let star = if *p == Proficiency::Expertise {
+                "*"
+            } else {
+                ""
+            };
+            format!("{s}{star} {}", signed(c.skill_modifier(*s)))
+        })
+        .collect();
+    if !skills.is_empty() {
+        screen.wrapped("", Tone::Plain, &format!("Skills: {}", skills.join(", ")));
+    }
+    for attack in c.attacks.iter() {
+        screen.wrapped(
+            "",
+            Tone::Plain,
+            &format!(
+                "Attack: {} {} to hit, {}",
+                attack.name,
+                signed(c.attack_bonus(attack)),
+                c.attack_damage(attack)
+            ),
+        );
+    }
+    if let Some((attack, dc)) = c.spellcasting() {
+        screen.wrapped(
+            "",
+            Tone::Plain,
+            &format!(
+                "Spellcasting: {} to hit, save DC {dc}; slots left: {}",
+                signed(attack),
+                c.spell_slots.describe_available()
+            ),
+        );
+    }
+    if !c.spells.is_empty() {
+        screen.wrapped("", Tone::Plain, &format!("Spells: {}", c.spells.join(", ")));
+    }
+    if let Some(spell) = &c.concentration {
+        screen.line(&format!("Concentrating on {spell}"));
+    }
+    let conditions: Vec<&str> = c.conditions.iter().map(|k| k.name()).collect();
+    screen.line(&format!(
+        "Conditions: {} · Hit dice: {} of {} (d{}) · Gold: {} gp",
+        if conditions.is_empty() {
+            "none".to_owned()
+        } else {
+            conditions.join(", ")
+        },
+        c.hit_dice.available(),
+        c.hit_dice.total,
+        c.hit_dice.sides,
+        c.gold
+    ));
+}
+
+/// The inventory, with notes.
+pub fn print_inventory(screen: &Screen, c: &Character) {
+    screen.say(Tone::Bold, &format!("{} carries:", c.name));
+    if c.inventory.is_empty() {
+        screen.line("  nothing");
+    }
+    for item in c.inventory.iter() {
+        let note = if item.note.is_empty() {
+            String::new()
+        } else {
+            format!(" — {}", item.note)
+        };
+        screen.hanging(
+            "  ",
+            "      ",
+            Tone::Plain,
+            &format!("{} × {}{note}", item.quantity, item.name),
+        );
+    }
+    screen.line(&format!("  {} gp", c.gold));
+}
+
+/// The rooms the party has seen and their known exits (hidden ones only once found).
+pub fn print_map(screen: &Screen, state: &GameState) {
+    let here = state.party_location().map(|l| l.id.as_str());
+    screen.say(
+        Tone::Bold,
+        &format!("{}: the rooms you have seen", state.title),
+    );
+    for room in state.locations.iter().filter(|l| l.visited) {
+        let marker = if Some(room.id.as_str()) == here {
+            screen.paint(Tone::Accent, " (you are here)")
+        } else {
+            String::new()
+        };
+        screen.line(&format!(
+            "  {}{marker}",
+            screen.paint(Tone::Place, &room.title)
+        ));
+        let exits: Vec<String> = room
+            .exits
+            .iter()
+            .filter(|e| !e.hidden)
+            .map(|e| {
+                let to = state
+                    .location(&e.to)
+                    .filter(|l| l.visited)
+                    .map_or("?", |l| l.title.as_str());
+                let locked = if e.locked { ", locked" } else { "" };
+                format!("{} → {to}{locked}", e.direction)
+            })
+            .collect();
+        let exits = if exits.is_empty() {
+            "none known".to_owned()
+        } else {
+            exits.join("; ")
+        };
+        screen.wrapped("      ", Tone::Dim, &format!("exits: {exits}"));
+    }
+}
+
+/// Lines of the story ("turn 3: ..."), wrapped with a hanging indent.
+pub fn print_story(screen: &Screen, lines: &[String]) {
+    for line in lines {
+        screen.hanging("  ", "      ", Tone::Plain, line);
+    }
+}
+
+/// The recap on resuming: the campaign summary, the last few story events, and where the
+/// party stands.
+pub fn print_recap(screen: &Screen, name: &str, state: &GameState, recent: &[String]) {
+    screen.say(
+        Tone::Bold,
+        &format!("Recap of \"{name}\" ({} turns played)", state.turn),
+    );
+    if !state.summary.trim().is_empty() {
+        screen.wrapped("  ", Tone::Plain, state.summary.trim());
+    }
+    if !recent.is_empty() {
+        screen.say(Tone::Dim, "  Lately:");
+        print_story(screen, recent);
+    }
+    let place = state
+        .party_location()
+        .map_or("somewhere unknown", |l| l.title.as_str());
+    let party: Vec<String> = state
+        .characters
+        .iter()
+        .map(|c| format!("{} (HP {}/{})", c.name, c.hp.current, c.hp.max))
+        .collect();
+    screen.wrapped(
+        "  ",
+        Tone::Plain,
+        &format!("{} in {place}.", party.join(", ")),
+    );
+}
+
+/// Tokens and money spent this session.
+pub fn print_cost(screen: &Screen, usage: &Usage, offline: bool, turns: u32) {
+    screen.say(Tone::Bold, &format!("This session: {turns} turns"));
+    screen.line(&format!(
+        "  tokens: {} in ({} from the cache), {} out, {} in all",
+        usage.prompt_tokens,
+        usage.cached_tokens,
+        usage.completion_tokens,
+        usage.total_tokens()
+    ));
+    let money = match usage.cost {
+        _ if offline => "$0 (offline: no model, nothing sent)".to_owned(),
+        Some(cost) => format!("${cost:.4}"),
+        None if usage.total_tokens() == 0 => "$0".to_owned(),
+        None => "unknown (the provider reports no price for this model)".to_owned(),
+    };
+    screen.line(&format!("  money: {money}"));
+}
+
+fn signed(n: i32) -> String {
+    if n < 0 {
+        format!("−{}", -n)
+    } else {
+        format!("+{n}")
+    }
+}

@@ -1,0 +1,272 @@
+//! Talk to a real model through a provider adapter, with the engine's `roll_dice` tool.
+//!
+//! ```text
+//! OPENAI_API_KEY=sk-... cargo run --example providers -- --provider openai "I attack the goblin"
+//! cargo run --example providers -- --provider openai --base-url http://127.0.0.1:8080/v1 \
+//!     --model smollm2 "Roll a d20 for my stealth check"
+//! cargo run --example providers -- --provider openai --input-price 0.15 --output-price 0.6 "..."
+//! ```
+//!
+//! Sends the prompt with `roll_dice` available; if the model calls it, runs the call with the
+//! engine's tools on a new game of the built-in adventure, sends the result back, and prints
+//! the final answer, the usage and the cost (the server's, or computed from `--input-price`
+//! and `--output-price` in US dollars per million tokens).
+//!
+//! Environment: `OPENAI_API_KEY`, `OPENAI_BASE_URL`, `OPENAI_MODEL`. With neither a key nor a
+//! base URL it explains how to set one and exits 2; bad flags exit 2; a failed call exits 1.
+
+use std::process::ExitCode;
+
+use dnd_engine::adventure::Adventure;
+use dnd_engine::dice::game_rng;
+use dnd_engine::llm::{CompletionRequest, LlmProvider, Message, Usage};
+use dnd_engine::srd::Srd;
+use dnd_engine::tools::{ToolContext, ToolLimits, TurnLog, call_tool, tool_specs};
+use dnd_llm_openai::{DEFAULT_MODEL, OpenAiConfig, OpenAiProvider, Pricing};
+use serde_json::Value;
+
+const USAGE: &str = "usage: providers --provider openai|openrouter [--base-url URL] [--model M] \
+                     [--input-price USD_PER_MTOK --output-price USD_PER_MTOK] PROMPT";
+
+const NO_CREDENTIALS: &str = "no model to talk to. Set OPENAI_API_KEY for OpenAI's API, or pass \
+--base-url (or set OPENAI_BASE_URL) for a local OpenAI-compatible server such as llama.cpp, \
+Ollama or vLLM, e.g.\n  export OPENAI_API_KEY=sk-...\n  cargo run --example providers -- \
+--provider openai --base-url http://127.0.0.1:8080/v1 --model smollm2 \"I attack\"";
+
+/// Tool rounds before giving up on a model that keeps calling tools.
+const MAX_ROUNDS: usize = 3;
+
+struct Options {
+    provider: String,
+    base_url: Option<String>,
+    model: Option<String>,
+    input_price: Option<f64>,
+    output_price: Option<f64>,
+    prompt: String,
+}
+
+fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
+    let mut options = Options {
+        provider: String::new(),
+        base_url: None,
+        model: None,
+        input_price: None,
+        output_price: None,
+        prompt: String::new(),
+    };
+    let mut words = Vec::new();
+    while let Some(arg) = args.next() {
+        let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
+        match arg.as_str() {
+            "--provider" => options.provider = value("--provider")?,
+            "--base-url" => options.base_url = Some(value("--base-url")?),
+            "--model" => options.model = Some(value("--model")?),
+            "--input-price" | "--output-price" => {
+                let price: f64 = value(&arg)?
+                    .parse()
+                    .map_err(|_| format!("{arg} needs a number"))?;
+                if arg == "--input-price" {
+                    options.input_price = Some(price);
+                } else {
+                    options.output_price = Some(price);
+                }
+            }
+            "-h" | "--help" => return Err(String::new()),
+            flag if flag.starts_with("--") => return Err(format!("unknown flag {flag}")),
+            _ => words.push(arg),
+        }
+    }
+    if options.provider.is_empty() {
+        return Err("--provider is required".into());
+    }
+    options.prompt = words.join(" ");
+    if options.prompt.trim().is_empty() {
+        return Err("a prompt is required".into());
+    }
+    Ok(options)
+}
+
+fn config(options: &Options) -> Result<OpenAiConfig, String> {
+    let mut config = match &options.base_url {
+        Some(base_url) => {
+            let model = options
+                .model
+                .clone()
+                .or_else(|| std::env::var("OPENAI_MODEL").ok())
+                .unwrap_or_else(|| DEFAULT_MODEL.to_owned());
+            let mut config = OpenAiConfig::local(base_url, model);
+            if let Ok(key) = std::env::var("OPENAI_API_KEY")
+                && !key.trim().is_empty()
+            {
+                config = config.with_api_key(key);
+            }
+            config
+        }
+        None => OpenAiConfig::from_env().map_err(|_| NO_CREDENTIALS.to_owned())?,
+    };
+    if let Some(model) = &options.model {
+        config = config.with_model(model);
+    }
+    if let (Some(input), Some(output)) = (options.input_price, options.output_price) {
+        config = config.with_pricing(Pricing {
+            input_per_million: input,
+            cached_input_per_million: None,
+            output_per_million: output,
+        });
+    }
+    Ok(config)
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> ExitCode {
+    let options = match parse_args(std::env::args().skip(1)) {
+        Ok(options) => options,
+        Err(message) => {
+            if !message.is_empty() {
+                eprintln!("error: {message}");
+            }
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match options.provider.as_str() {
+        "openai" => {}
+        "openrouter" => {
+            eprintln!("the openrouter provider is not available yet; use --provider openai");
+            return ExitCode::from(2);
+        }
+        other => {
+            eprintln!("error: unknown provider {other:?}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    }
+    let config = match config(&options) {
+        Ok(config) => config,
+        Err(message) => {
+            eprintln!("{message}");
+            return ExitCode::from(2);
+        }
+    };
+    eprintln!("model {} at {}", config.model(), config.base_url);
+    let provider = match OpenAiProvider::new(config) {
+        Ok(provider) => provider,
+        Err(error) => {
+            eprintln!("error: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    match run(&provider, &options.prompt).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+async fn run(provider: &OpenAiProvider, prompt: &str) -> Result<(), String> {
+    let mut state = Adventure::built_in()
+        .new_game(&["kraven"])
+        .map_err(|e| e.to_string())?;
+    let mut rng = game_rng();
+    let limits = ToolLimits::default();
+    let mut log = TurnLog::default();
+    let tools: Vec<_> = tool_specs()
+        .into_iter()
+        .filter(|tool| tool.name == "roll_dice")
+        .collect();
+    let mut request = CompletionRequest::new(vec![
+        Message::system(
+            "You are the game master of a Dungeons & Dragons game. Never invent dice results: \
+             call roll_dice for every roll, then narrate the result in two or three sentences.",
+        ),
+        Message::user(prompt),
+    ])
+    .with_tools(tools)
+    .with_max_tokens(400);
+    let mut usage = Usage::default();
+    for _ in 0..MAX_ROUNDS {
+        let response = provider
+            .complete(&request)
+            .await
+            .map_err(|e| e.to_string())?;
+        usage += response.usage;
+        let calls = response.tool_calls().to_vec();
+        if calls.is_empty() {
+            println!("{}", response.text().unwrap_or("(no text)").trim());
+            print_usage(&usage, response.model.as_deref());
+            return Ok(());
+        }
+        request.messages.push(response.message);
+        for call in calls {
+            let arguments = match &call.arguments {
+                Value::String(text) => text.clone(),
+                other => other.to_string(),
+            };
+            let mut ctx = ToolContext {
+                state: &mut state,
+                srd: Srd::bundled(),
+                rng: &mut rng,
+                limits: &limits,
+                log: &mut log,
+            };
+            let result = call_tool(&call.name, &arguments, &mut ctx);
+            eprintln!("tool {}({arguments}) -> {}", call.name, result.to_text());
+            request
+                .messages
+                .push(Message::tool_result(&call.id, result.to_text()));
+        }
+    }
+    print_usage(&usage, None);
+    Err(format!(
+        "the model was still calling tools after {MAX_ROUNDS} rounds"
+    ))
+}
+
+fn print_usage(usage: &Usage, model: Option<&str>) {
+    println!();
+    if let Some(model) = model {
+        println!("model: {model}");
+    }
+    println!(
+        "usage: {} prompt tokens ({} cached), {} completion tokens ({} reasoning)",
+        usage.prompt_tokens, usage.cached_tokens, usage.completion_tokens, usage.reasoning_tokens
+    );
+    match usage.cost {
+        Some(cost) => println!("cost: ${cost:.6}"),
+        None => println!(
+            "cost: unknown (the server reports none; pass --input-price and --output-price)"
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> impl Iterator<Item = String> {
+        list.iter()
+            .map(|s| (*s).to_owned())
+            .collect::<Vec<_>>()
+            .into_iter()
+    }
+
+    #[test]
+    fn flags_and_prompt() {
+        let options = parse_args(args(&[
+            "--provider",
+            "openai",
+            "--model",
+            "m",
+            "I",
+            "attack",
+        ]))
+        .unwrap();
+        assert_eq!(options.provider, "openai");
+        assert_eq!(options.model.as_deref(), Some("m"));
+        assert_eq!(options.prompt, "I attack");
+        assert!(parse_args(args(&["I attack"])).is_err());
+        assert!(parse_args(args(&["--provider", "openai"])).is_err());
+        assert!(parse_args(args(&["--provider", "openai", "--bogus", "x"])).is_err());
+    }
+}
