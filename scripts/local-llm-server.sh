@@ -46,4 +46,4 @@ PY
 fi
 echo "serving $model on http://127.0.0.1:$port/v1" >&2
 exec "$venv/bin/python" -m llama_cpp.server --model "$model" \
-    --chat_format chatml-function-calling --host 127.0.0.1 --port "$port"
+    --chat_format chatml-function-calling --n_ctx 8192 --host 127.0.0.1 --port "$port"

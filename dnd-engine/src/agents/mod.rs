@@ -128,6 +128,9 @@ pub struct Agent {
     provider: Arc<dyn LlmProvider>,
     /// Every call it made.
     pub calls: Vec<AgentCall>,
+    /// How many of the latest log messages it is sent (its view is cut from the front, so a
+    /// long game does not outgrow a small model's context).
+    pub window: usize,
 }
 
 impl std::fmt::Debug for Agent {
@@ -152,6 +155,7 @@ impl Agent {
             system_prompt: system_prompt.into(),
             provider,
             calls: Vec::new(),
+            window: 24,
         }
     }
 
@@ -159,7 +163,9 @@ impl Agent {
     /// appended to the log and returned.
     pub async fn speak(&mut self, log: &mut SharedLog) -> Result<String, LlmError> {
         let mut messages = vec![Message::system(self.system_prompt.clone())];
-        messages.extend(log.view_for(&self.name));
+        let view = log.view_for(&self.name);
+        let skip = view.len().saturating_sub(self.window);
+        messages.extend(view.into_iter().skip(skip));
         let text = self.ask(messages).await?;
         log.push(LogEntry::Said {
             from: self.name.clone(),
