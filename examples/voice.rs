@@ -191,6 +191,31 @@ pub(crate) async fn run_offline(
     options: &Options,
     files: &[PathBuf],
 ) -> Result<Vec<Heard>, String> {
+    let sidecar = Arc::new(SidecarTranscriber {
+        current: std::sync::Mutex::new(PathBuf::new()),
+    });
+    let note_file = {
+        let sidecar = sidecar.clone();
+        move |file: &Path| {
+            if let Ok(mut current) = sidecar.current.lock() {
+                *current = file.to_path_buf();
+            }
+        }
+    };
+    run(options, files, None, &*sidecar, &note_file, &OfflineSpeaker).await
+}
+
+/// Runs the voice flow over `files`: `model` narrates (the offline game master when `None`),
+/// `transcriber` listens (told each file first, for transcripts kept beside the recordings),
+/// and `speaker` speaks.
+pub(crate) async fn run(
+    options: &Options,
+    files: &[PathBuf],
+    model: Option<Arc<dyn dnd_engine::llm::LlmProvider>>,
+    transcriber: &dyn Transcriber,
+    note_file: &dyn Fn(&Path),
+    speaker: &dyn Speaker,
+) -> Result<Vec<Heard>, String> {
     let adventure = Adventure::built_in();
     let state = adventure
         .new_game(&[options.character.as_str()])
@@ -205,17 +230,15 @@ pub(crate) async fn run_offline(
         .create_campaign(&adventure.title, &state)
         .await
         .map_err(|e| e.to_string())?;
-    let gm: GameMaster = OfflineGm::game_master(store).seed(options.seed).build();
-    let transcriber = SidecarTranscriber {
-        current: std::sync::Mutex::new(PathBuf::new()),
+    let gm: GameMaster = match model {
+        Some(model) => GameMaster::builder(model, store).seed(options.seed).build(),
+        None => OfflineGm::game_master(store).seed(options.seed).build(),
     };
     std::fs::create_dir_all(&options.out)
         .map_err(|e| format!("cannot create {}: {e}", options.out.display()))?;
     let mut heard = Vec::new();
     for file in files {
-        if let Ok(mut current) = transcriber.current.lock() {
-            *current = file.clone();
-        }
+        note_file(file);
         let audio = Audio::new(read(file)?, AudioFormat::Wav);
         let transcript = transcriber
             .transcribe(&audio)
@@ -229,7 +252,7 @@ pub(crate) async fn run_offline(
             .turn(&campaign, PlayerInput::new(name.clone(), words))
             .await
             .map_err(|e| e.to_string())?;
-        let speech = OfflineSpeaker
+        let speech = speaker
             .speak(&outcome.narration)
             .await
             .map_err(|e| e.to_string())?;
@@ -265,12 +288,19 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if std::env::var_os("OPENAI_API_KEY").is_some() || std::env::var_os("OPENAI_BASE_URL").is_some()
+    let openai = if std::env::var_os("OPENAI_API_KEY").is_some()
+        || std::env::var_os("OPENAI_BASE_URL").is_some()
     {
-        eprintln!(
-            "note: this build runs the voice flow offline (transcripts from .txt files beside the recordings)"
-        );
-    }
+        match dnd_llm_openai::OpenAiProvider::from_env() {
+            Ok(p) => Some(Arc::new(p)),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    } else {
+        None
+    };
     let files = match recordings(&options.inputs) {
         Ok(f) => f,
         Err(e) => {
@@ -288,7 +318,15 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(run_offline(&options, &files)) {
+    let result = match openai {
+        // OpenAI listens, narrates and speaks.
+        Some(p) => {
+            let model: Arc<dyn dnd_engine::llm::LlmProvider> = p.clone();
+            runtime.block_on(run(&options, &files, Some(model), &*p, &|_: &Path| {}, &*p))
+        }
+        None => runtime.block_on(run_offline(&options, &files)),
+    };
+    match result {
         Ok(heard) => {
             for h in heard {
                 match h {
