@@ -5,6 +5,8 @@
 //! cargo run --example providers -- --provider openai --base-url http://127.0.0.1:8080/v1 \
 //!     --model smollm2 "Roll a d20 for my stealth check"
 //! cargo run --example providers -- --provider openai --input-price 0.15 --output-price 0.6 "..."
+//! OPENROUTER_API_KEY=sk-or-... cargo run --example providers -- --provider openrouter \
+//!     --model anthropic/claude-haiku-4.5 "I attack the goblin"
 //! ```
 //!
 //! Sends the prompt with `roll_dice` available; if the model calls it, runs the call with the
@@ -12,8 +14,10 @@
 //! the final answer, the usage and the cost (the server's, or computed from `--input-price`
 //! and `--output-price` in US dollars per million tokens).
 //!
-//! Environment: `OPENAI_API_KEY`, `OPENAI_BASE_URL`, `OPENAI_MODEL`. With neither a key nor a
-//! base URL it explains how to set one and exits 2; bad flags exit 2; a failed call exits 1.
+//! Environment: `OPENAI_API_KEY`, `OPENAI_BASE_URL`, `OPENAI_MODEL` for `openai`;
+//! `OPENROUTER_API_KEY`, `OPENROUTER_MODEL` for `openrouter` (which reports the cost itself and
+//! the model that answered). With no key (and, for `openai`, no base URL) it explains how to
+//! set one and exits 2; bad flags exit 2; a failed call exits 1.
 
 use std::process::ExitCode;
 
@@ -22,8 +26,8 @@ use dnd_engine::dice::game_rng;
 use dnd_engine::llm::{CompletionRequest, LlmProvider, Message, Usage};
 use dnd_engine::srd::Srd;
 use dnd_engine::tools::{ToolContext, ToolLimits, TurnLog, call_tool, tool_specs};
-use dnd_llm_openai::{DEFAULT_MODEL, OpenAiConfig, OpenAiProvider, Pricing};
-use serde_json::Value;
+use dnd_llm_openai::{DEFAULT_MODEL, OpenAiConfig, OpenAiProvider, Pricing, TokenLimitField};
+use serde_json::{Value, json};
 
 const USAGE: &str = "usage: providers --provider openai|openrouter [--base-url URL] [--model M] \
                      [--input-price USD_PER_MTOK --output-price USD_PER_MTOK] PROMPT";
@@ -32,6 +36,15 @@ const NO_CREDENTIALS: &str = "no model to talk to. Set OPENAI_API_KEY for OpenAI
 --base-url (or set OPENAI_BASE_URL) for a local OpenAI-compatible server such as llama.cpp, \
 Ollama or vLLM, e.g.\n  export OPENAI_API_KEY=sk-...\n  cargo run --example providers -- \
 --provider openai --base-url http://127.0.0.1:8080/v1 --model smollm2 \"I attack\"";
+
+const NO_OPENROUTER_KEY: &str = "no OpenRouter key. Set OPENROUTER_API_KEY (create one at \
+https://openrouter.ai/settings/keys), and OPENROUTER_MODEL or --model to choose the model, e.g.\n  \
+export OPENROUTER_API_KEY=sk-or-...\n  cargo run --example providers -- --provider openrouter \
+--model openai/gpt-4o-mini \"I attack\"";
+
+/// OpenRouter's API and the model used when neither `--model` nor `OPENROUTER_MODEL` says.
+const OPENROUTER_BASE_URL: &str = "https://openrouter.ai/api/v1";
+const OPENROUTER_DEFAULT_MODEL: &str = "openai/gpt-4o-mini";
 
 /// Tool rounds before giving up on a model that keeps calling tools.
 const MAX_ROUNDS: usize = 3;
@@ -117,6 +130,42 @@ fn config(options: &Options) -> Result<OpenAiConfig, String> {
     Ok(config)
 }
 
+/// OpenRouter through the OpenAI adapter: its base URL and key, the attribution headers, and
+/// `provider.require_parameters` (this example always sends a tool, and a provider that cannot
+/// call tools would otherwise be allowed to ignore it). The `dnd-llm-openrouter` crate does
+/// the same and more (fallback models, routing, cache breakpoints for Anthropic models, its
+/// error codes); this example keeps to the dependencies it has.
+fn openrouter_config(options: &Options) -> Result<OpenAiConfig, String> {
+    let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+    let key = var("OPENROUTER_API_KEY").ok_or_else(|| NO_OPENROUTER_KEY.to_owned())?;
+    let model = options
+        .model
+        .clone()
+        .or_else(|| var("OPENROUTER_MODEL"))
+        .unwrap_or_else(|| OPENROUTER_DEFAULT_MODEL.to_owned());
+    let base_url = options
+        .base_url
+        .clone()
+        .unwrap_or_else(|| OPENROUTER_BASE_URL.to_owned());
+    let mut config = OpenAiConfig::new(model)
+        .with_base_url(base_url)
+        .with_api_key(key)
+        .with_token_limit_field(TokenLimitField::MaxTokens)
+        .with_header("HTTP-Referer", env!("CARGO_PKG_REPOSITORY"))
+        .with_header("X-OpenRouter-Title", "dnd-gm providers example")
+        .with_header("X-Title", "dnd-gm providers example")
+        .with_body_field("provider", json!({"require_parameters": true}));
+    config.name = "openrouter".to_owned();
+    if let (Some(input), Some(output)) = (options.input_price, options.output_price) {
+        config = config.with_pricing(Pricing {
+            input_per_million: input,
+            cached_input_per_million: None,
+            output_per_million: output,
+        });
+    }
+    Ok(config)
+}
+
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> ExitCode {
     let options = match parse_args(std::env::args().skip(1)) {
@@ -129,18 +178,15 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match options.provider.as_str() {
-        "openai" => {}
-        "openrouter" => {
-            eprintln!("the openrouter provider is not available yet; use --provider openai");
-            return ExitCode::from(2);
-        }
+    let config = match options.provider.as_str() {
+        "openai" => config(&options),
+        "openrouter" => openrouter_config(&options),
         other => {
             eprintln!("error: unknown provider {other:?}\n{USAGE}");
             return ExitCode::from(2);
         }
-    }
-    let config = match config(&options) {
+    };
+    let config = match config {
         Ok(config) => config,
         Err(message) => {
             eprintln!("{message}");
@@ -164,7 +210,7 @@ async fn main() -> ExitCode {
     }
 }
 
-async fn run(provider: &OpenAiProvider, prompt: &str) -> Result<(), String> {
+async fn run(provider: &dyn LlmProvider, prompt: &str) -> Result<(), String> {
     let mut state = Adventure::built_in()
         .new_game(&["kraven"])
         .map_err(|e| e.to_string())?;
@@ -268,5 +314,23 @@ mod tests {
         assert!(parse_args(args(&["I attack"])).is_err());
         assert!(parse_args(args(&["--provider", "openai"])).is_err());
         assert!(parse_args(args(&["--provider", "openai", "--bogus", "x"])).is_err());
+    }
+
+    #[test]
+    fn openrouter_sets_its_url_headers_and_routing() {
+        let options =
+            parse_args(args(&["--provider", "openrouter", "--model", "m", "hi"])).unwrap();
+        // The key comes from the environment; without it the example explains and exits 2.
+        if std::env::var("OPENROUTER_API_KEY").is_err() {
+            assert_eq!(openrouter_config(&options).unwrap_err(), NO_OPENROUTER_KEY);
+            return;
+        }
+        let config = openrouter_config(&options).unwrap();
+        assert_eq!(config.base_url, OPENROUTER_BASE_URL);
+        assert_eq!(config.model(), "m");
+        assert_eq!(
+            config.request.extra_body["provider"],
+            json!({"require_parameters": true})
+        );
     }
 }

@@ -55,6 +55,11 @@ pub struct RequestOptions {
     pub parallel_tool_calls: Option<bool>,
     /// When reasoning goes back to the server.
     pub reasoning_echo: ReasoningEcho,
+    /// Send `"content": ""` on an assistant message that only calls tools, instead of leaving
+    /// `content` out. Off by default (OpenAI's API); on for local servers, because
+    /// llama-cpp-python's server fails with HTTP 500 both without the key (its chat template
+    /// reads it) and with `null` (it validates a string).
+    pub empty_tool_call_content: bool,
     /// Ask for usage in the last streamed chunk (`stream_options.include_usage`).
     pub stream_usage: bool,
     /// Fields merged into every body last; they win over the adapter's own.
@@ -70,6 +75,7 @@ impl RequestOptions {
             strict_tools: true,
             parallel_tool_calls: None,
             reasoning_echo: ReasoningEcho::default(),
+            empty_tool_call_content: false,
             stream_usage: true,
             extra_body: Map::new(),
         }
@@ -135,7 +141,7 @@ pub fn build_request_with<'a>(
         messages: request
             .messages
             .iter()
-            .map(|message| message_to_wire(message, options.reasoning_echo))
+            .map(|message| message_to_wire(message, options))
             .collect(),
         tools: tools_to_wire(&request.tools, options, strict_tools),
         tool_choice: if has_tools {
@@ -176,7 +182,7 @@ fn wire_temperature(temperature: f32) -> f64 {
         .unwrap_or(f64::from(temperature))
 }
 
-fn message_to_wire(message: &Message, echo: ReasoningEcho) -> RequestMessage<'_> {
+fn message_to_wire<'a>(message: &'a Message, options: &RequestOptions) -> RequestMessage<'a> {
     match message {
         Message::System { content } => RequestMessage {
             role: "system",
@@ -199,9 +205,12 @@ fn message_to_wire(message: &Message, echo: ReasoningEcho) -> RequestMessage<'_>
                 (Some(text), _) => Some(RequestContent::Text(Cow::Borrowed(text))),
                 // Neither text nor calls: an empty string keeps the message valid.
                 (None, true) => Some(RequestContent::Text(Cow::Borrowed(""))),
+                (None, false) if options.empty_tool_call_content => {
+                    Some(RequestContent::Text(Cow::Borrowed("")))
+                }
                 (None, false) => None,
             };
-            let send_reasoning = match echo {
+            let send_reasoning = match options.reasoning_echo {
                 ReasoningEcho::Always => true,
                 ReasoningEcho::ToolCallTurns => !tool_calls.is_empty(),
                 ReasoningEcho::Never => false,
@@ -327,6 +336,22 @@ fn response_format_to_wire(format: &ResponseFormat) -> Option<RequestResponseFor
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tool_call_only_messages_leave_content_out_or_send_it_empty() {
+        let request =
+            CompletionRequest::new(vec![Message::assistant_tool_calls(vec![ToolCall::new(
+                "c1",
+                "look",
+                serde_json::json!({}),
+            )])]);
+        let mut options = RequestOptions::new("m");
+        let body = serde_json::to_value(build_request(&request, &options)).unwrap();
+        assert!(body["messages"][0].get("content").is_none());
+        options.empty_tool_call_content = true;
+        let body = serde_json::to_value(build_request(&request, &options)).unwrap();
+        assert_eq!(body["messages"][0]["content"], "");
+    }
 
     #[test]
     fn names_are_made_acceptable_only_when_needed() {

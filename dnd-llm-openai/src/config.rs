@@ -137,12 +137,14 @@ impl OpenAiConfig {
     }
 
     /// A local or self-hosted OpenAI-compatible server (llama.cpp, vLLM, Ollama, LM Studio):
-    /// no key, the legacy `max_tokens`, plain tool schemas (no `strict`), and no JSON-Schema
-    /// output until [`with_capabilities`](OpenAiConfig::with_capabilities) says otherwise.
+    /// no key, the legacy `max_tokens`, plain tool schemas (no `strict`), `""` as the content
+    /// of assistant messages that only call tools, and no JSON-Schema output until
+    /// [`with_capabilities`](OpenAiConfig::with_capabilities) says otherwise.
     pub fn local(base_url: impl Into<String>, model: impl Into<String>) -> Self {
         let mut config = OpenAiConfig::new(model).with_base_url(base_url);
         config.request.token_limit = TokenLimitField::MaxTokens;
         config.request.strict_tools = false;
+        config.request.empty_tool_call_content = true;
         config.capabilities.json_schema = false;
         config.name = "openai-compatible".to_owned();
         config
@@ -324,6 +326,10 @@ impl fmt::Debug for OpenAiConfig {
             .field("strict_tools", &self.request.strict_tools)
             .field("parallel_tool_calls", &self.request.parallel_tool_calls)
             .field("reasoning_echo", &self.request.reasoning_echo)
+            .field(
+                "empty_tool_call_content",
+                &self.request.empty_tool_call_content,
+            )
             .field("stream_usage", &self.request.stream_usage)
             .field("timeouts", &self.timeouts)
             .field("retry", &self.retry)
@@ -360,6 +366,7 @@ mod tests {
             "http://127.0.0.1:8080/v1/chat/completions"
         );
         assert_eq!(local.request.token_limit, TokenLimitField::MaxTokens);
+        assert!(local.request.empty_tool_call_content);
         assert!(!local.capabilities.json_schema);
         assert!(local.api_key.is_none());
     }

@@ -170,7 +170,7 @@ pub fn tool_calls_from_wire(
     for (position, (id, name, arguments)) in calls.enumerate() {
         let mut call = ToolCall::new(
             String::new(),
-            name.unwrap_or_default(),
+            tool_name(name),
             arguments_from_wire(arguments),
         );
         match id.filter(|id| !id.is_empty()) {
@@ -196,6 +196,19 @@ pub fn tool_calls_from_wire(
         out[position].id = id;
     }
     out
+}
+
+/// A tool name as the model meant it, without surrounding whitespace or a trailing `:`
+/// (llama.cpp's server can leave on the name the colon that ends `functions.<name>:` in its
+/// chat template; no valid function name contains one).
+fn tool_name(name: Option<String>) -> String {
+    let name = name.unwrap_or_default();
+    let clean = name.trim().trim_end_matches(':').trim_end();
+    if clean.len() == name.len() {
+        name
+    } else {
+        clean.to_owned()
+    }
 }
 
 /// A made-up call id: 9 letters and digits (the length Mistral's servers insist on), from a
@@ -366,6 +379,20 @@ mod tests {
         );
         assert_eq!(again[0].id, made_up_id(b"seed", 0, 0));
         assert_ne!(again[0].id, other[0].id);
+    }
+
+    #[test]
+    fn names_lose_the_template_colon() {
+        let calls = tool_calls_from_wire(
+            vec![
+                (None, Some("roll_dice:".to_owned()), None),
+                (None, Some(" roll_dice : ".to_owned()), None),
+                (None, Some("roll_dice".to_owned()), None),
+            ]
+            .into_iter(),
+            b"seed",
+        );
+        assert!(calls.iter().all(|c| c.name == "roll_dice"), "{calls:?}");
     }
 
     #[test]

@@ -10,10 +10,14 @@
 //! - the same `index` for every call (Ollama, some vLLM versions): a fragment at an index whose
 //!   call is already complete (its arguments parse) or that brings a different id starts a new
 //!   call;
-//! - arguments as an object instead of JSON text: taken as the whole arguments.
+//! - arguments as an object instead of JSON text: taken as the whole arguments;
+//! - the call's id and name repeated in every fragment (llama.cpp's server), also in one after
+//!   the arguments are complete: the same call, unless the fragment begins a new JSON value.
 //!
-//! The stream must end with `[DONE]` or a `finish_reason`; one that stops without either was
-//! cut short and is an error, not a short answer.
+//! The answer must carry a `finish_reason`: a stream that ends without one was cut short and
+//! is an error, not a short answer, whether the body stops or `[DONE]` arrives early
+//! (llama-cpp-python's server sends `[DONE]` at once, with no `finish_reason`, when another
+//! request interrupts a stream).
 
 use std::collections::VecDeque;
 use std::mem;
@@ -239,7 +243,8 @@ impl StreamAssembler {
         let function = fragment.function.unwrap_or_default();
         let id = fragment.id.filter(|id| !id.is_empty());
         let name = function.name.filter(|n| !n.is_empty());
-        let position = self.slot_for(fragment.index, id.as_deref(), name.as_deref());
+        let new_value = starts_value(function.arguments.as_ref());
+        let position = self.slot_for(fragment.index, id.as_deref(), name.as_deref(), new_value);
         let slot = &mut self.calls[position];
         if slot.id.is_none() {
             slot.id = id;
@@ -256,7 +261,14 @@ impl StreamAssembler {
     }
 
     /// The slot a fragment belongs to, opening a new one when it starts a call.
-    fn slot_for(&mut self, index: Option<u32>, id: Option<&str>, name: Option<&str>) -> usize {
+    /// `new_value`: the fragment's arguments begin a JSON object.
+    fn slot_for(
+        &mut self,
+        index: Option<u32>,
+        id: Option<&str>,
+        name: Option<&str>,
+        new_value: bool,
+    ) -> usize {
         let current = match index {
             Some(index) => self.calls.iter().rposition(|s| s.wire_index == Some(index)),
             None if id.is_none() && name.is_none() => self.calls.len().checked_sub(1),
@@ -267,7 +279,10 @@ impl StreamAssembler {
             let other_id = id.is_some() && slot.id.is_some() && slot.id.as_deref() != id;
             let starts_call = match name {
                 Some(name) if !slot.name.is_empty() => {
-                    slot.arguments_complete() || (slot.name != name && !slot.arguments.is_empty())
+                    // The same id and name again, with no new value: the same call repeated.
+                    let repeated = id.is_some() && slot.id.as_deref() == id && slot.name == name;
+                    (slot.arguments_complete() && (!repeated || new_value))
+                        || (slot.name != name && !slot.arguments.is_empty())
                 }
                 _ => false,
             };
@@ -286,15 +301,21 @@ impl StreamAssembler {
     ///
     /// # Errors
     ///
-    /// [`LlmError::Server`] (retryable) when the stream was cut short: no `[DONE]` and no
-    /// `finish_reason`; otherwise as [`parse_response`](crate::parse_response) (a refusal).
+    /// [`LlmError::Server`] (retryable) when the stream was cut short: no `finish_reason`,
+    /// with or without `[DONE]`; otherwise as [`parse_response`](crate::parse_response) (a
+    /// refusal).
     pub fn finish(&mut self) -> Result<Vec<StreamEvent>, LlmError> {
-        if !self.done && self.finish_reason.is_none() {
+        if self.finish_reason.is_none() {
+            let ending = if self.done {
+                "[DONE] came without a finish_reason (the server interrupted the answer, as \
+                 llama-cpp-python's does when another request arrives)"
+            } else {
+                "no finish_reason and no [DONE]"
+            };
             return Err(LlmError::server(
                 None,
                 format!(
-                    "the stream ended before the answer was complete (no finish_reason and no \
-                     [DONE] after {} events)",
+                    "the stream ended before the answer was complete ({ending}, after {} events)",
                     self.events
                 ),
             ));
@@ -339,6 +360,15 @@ impl StreamAssembler {
             .collect();
         events.push(StreamEvent::Done(response));
         Ok(events)
+    }
+}
+
+/// Whether a fragment's arguments begin a JSON object (as an object, or as text).
+fn starts_value(arguments: Option<&Value>) -> bool {
+    match arguments {
+        Some(Value::Object(_)) => true,
+        Some(Value::String(text)) => text.trim_start().starts_with('{'),
+        _ => false,
     }
 }
 
@@ -418,3 +448,7 @@ fn excerpt(data: &str) -> &str {
         None => data,
     }
 }
+
+#[cfg(test)]
+#[path = "stream_tests.rs"]
+mod tests;

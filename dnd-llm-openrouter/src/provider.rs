@@ -1,0 +1,232 @@
+//! [`OpenRouterProvider`]: the engine's [`LlmProvider`] over OpenRouter, sending through the
+//! OpenAI adapter's HTTP layer (same timeouts, same retry policy, same key handling).
+
+use std::fmt;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use async_trait::async_trait;
+use bytes::Bytes;
+use dnd_engine::llm::{
+    Capabilities, CompletionRequest, CompletionResponse, LlmError, LlmProvider, StreamEvent,
+    ToolSpec,
+};
+use dnd_llm_openai::http::{BodyStream, HttpClient, HttpFailure};
+use dnd_llm_openai::stream::{StreamAssembler, events_from_body};
+use dnd_llm_openai::{StrictTools, into_streaming};
+use futures::StreamExt;
+use futures::stream::{self, BoxStream};
+use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
+
+use crate::body::build_body;
+use crate::config::OpenRouterConfig;
+use crate::errors::{error_from_failure, error_from_object};
+use crate::response::parse_response;
+
+/// An [`LlmProvider`] for OpenRouter.
+///
+/// ```no_run
+/// use dnd_engine::llm::{CompletionRequest, LlmProvider, Message};
+/// use dnd_llm_openrouter::{OpenRouterConfig, OpenRouterProvider};
+///
+/// # async fn run() -> Result<(), dnd_engine::llm::LlmError> {
+/// let config = OpenRouterConfig::from_env()?
+///     .with_fallback_models(["openai/gpt-4o-mini"]);
+/// let provider = OpenRouterProvider::new(config)?;
+/// let answer = provider
+///     .complete(&CompletionRequest::new(vec![Message::user("Describe the tavern.")]))
+///     .await?;
+/// println!("{} (by {:?}, ${:?})", answer.text().unwrap_or_default(), answer.model, answer.usage.cost);
+/// # Ok(())
+/// # }
+/// ```
+pub struct OpenRouterProvider {
+    config: OpenRouterConfig,
+    http: HttpClient,
+    headers: HeaderMap,
+    chat_url: String,
+    /// The sanitized schemas of the last tool list seen (games send the same one each call).
+    strict_tools: Mutex<Option<Arc<StrictTools>>>,
+}
+
+impl fmt::Debug for OpenRouterProvider {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OpenRouterProvider")
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+impl OpenRouterProvider {
+    /// A provider with this configuration.
+    ///
+    /// # Errors
+    ///
+    /// [`LlmError::Other`] for a header that cannot be sent or a TLS backend that cannot
+    /// start; [`LlmError::Auth`] for a key that cannot be sent in a header.
+    pub fn new(config: OpenRouterConfig) -> Result<Self, LlmError> {
+        let http = HttpClient::new(config.timeouts, config.retry)?;
+        let headers = default_headers(&config)?;
+        let chat_url = config.endpoint("chat/completions");
+        Ok(OpenRouterProvider {
+            config,
+            http,
+            headers,
+            chat_url,
+            strict_tools: Mutex::new(None),
+        })
+    }
+
+    /// A provider configured by [`OpenRouterConfig::from_env`].
+    ///
+    /// # Errors
+    ///
+    /// As [`OpenRouterConfig::from_env`] and [`new`](OpenRouterProvider::new).
+    pub fn from_env() -> Result<Self, LlmError> {
+        OpenRouterProvider::new(OpenRouterConfig::from_env()?)
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &OpenRouterConfig {
+        &self.config
+    }
+
+    /// The headers every request carries (the authorization one is marked sensitive).
+    pub fn headers(&self) -> &HeaderMap {
+        &self.headers
+    }
+
+    /// The body of a request, as sent.
+    ///
+    /// # Errors
+    ///
+    /// [`LlmError::Other`] if the body cannot be serialized (a non-finite temperature).
+    pub fn request_body(
+        &self,
+        request: &CompletionRequest,
+        streaming: bool,
+    ) -> Result<Vec<u8>, LlmError> {
+        let strict = self.strict_tools_for(&request.tools);
+        let mut body = build_body(request, &self.config, strict.as_deref());
+        if streaming {
+            body = into_streaming(body, &self.config.request);
+        }
+        serde_json::to_vec(&body)
+            .map_err(|e| LlmError::other(format!("the request body could not be written: {e}")))
+    }
+
+    fn strict_tools_for(&self, tools: &Arc<Vec<ToolSpec>>) -> Option<Arc<StrictTools>> {
+        if tools.is_empty() || !self.config.request.strict_tools {
+            return None;
+        }
+        let mut cached = self
+            .strict_tools
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(strict) = cached.as_ref().filter(|s| s.is_for(tools)) {
+            return Some(Arc::clone(strict));
+        }
+        let strict = Arc::new(StrictTools::new(tools));
+        *cached = Some(Arc::clone(&strict));
+        Some(strict)
+    }
+
+    fn redacted(&self, mut error: LlmError) -> LlmError {
+        if let Some(key) = &self.config.api_key {
+            key.redact(&mut error);
+        }
+        error
+    }
+
+    fn map_error(&self, failure: &HttpFailure<'_>) -> LlmError {
+        self.redacted(error_from_failure(failure))
+    }
+
+    async fn open_stream(&self, request: &CompletionRequest) -> Result<BodyStream, LlmError> {
+        let body = Bytes::from(self.request_body(request, true)?);
+        let map_error = |failure: &HttpFailure<'_>| self.map_error(failure);
+        self.http
+            .send_streaming(
+                |client| {
+                    client
+                        .post(&self.chat_url)
+                        .headers(self.headers.clone())
+                        .header(ACCEPT, "text/event-stream")
+                        .body(body.clone())
+                },
+                &map_error,
+            )
+            .await
+    }
+}
+
+fn default_headers(config: &OpenRouterConfig) -> Result<HeaderMap, LlmError> {
+    let mut headers = HeaderMap::new();
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    if let Some(key) = &config.api_key {
+        headers.insert(AUTHORIZATION, key.bearer()?);
+    }
+    let mut add = |name: &str, value: &str, sensitive: bool| -> Result<(), LlmError> {
+        let name = HeaderName::from_bytes(name.as_bytes())
+            .map_err(|_| LlmError::other(format!("`{name}` is not a valid header name")))?;
+        let mut value = HeaderValue::from_str(value)
+            .map_err(|_| LlmError::other(format!("the value of header `{name}` cannot be sent")))?;
+        value.set_sensitive(sensitive);
+        headers.insert(name, value);
+        Ok(())
+    };
+    for (name, value) in config.attribution.headers() {
+        add(name, value, false)?;
+    }
+    for (name, value) in &config.extra_headers {
+        // Extra headers may carry credentials of their own.
+        add(name, value, true)?;
+    }
+    Ok(headers)
+}
+
+#[async_trait]
+impl LlmProvider for OpenRouterProvider {
+    fn name(&self) -> &str {
+        "openrouter"
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        self.config.capabilities
+    }
+
+    async fn complete(&self, request: &CompletionRequest) -> Result<CompletionResponse, LlmError> {
+        let body = Bytes::from(self.request_body(request, false)?);
+        let map_error = |failure: &HttpFailure<'_>| self.map_error(failure);
+        let reply = self
+            .http
+            .send(
+                |client| {
+                    client
+                        .post(&self.chat_url)
+                        .headers(self.headers.clone())
+                        .body(body.clone())
+                },
+                &map_error,
+            )
+            .await?;
+        parse_response(&reply.body, self.config.keep_raw).map_err(|e| self.redacted(e))
+    }
+
+    /// Streams the answer. Keep-alive comments (`: OPENROUTER PROCESSING`) are skipped by the
+    /// event parser but count as activity for the idle timeout, so a slow upstream that keeps
+    /// the connection alive is not cut off. The final response's cost is `usage.cost`.
+    fn stream<'a>(
+        &'a self,
+        request: &'a CompletionRequest,
+    ) -> BoxStream<'a, Result<StreamEvent, LlmError>> {
+        stream::once(self.open_stream(request))
+            .flat_map(|opened| match opened {
+                Ok(body) => {
+                    events_from_body(body, StreamAssembler::with_error_mapper(error_from_object))
+                }
+                Err(error) => stream::iter([Err(error)]).boxed(),
+            })
+            .map(move |event| event.map_err(|error| self.redacted(error)))
+            .boxed()
+    }
+}

@@ -1,0 +1,59 @@
+//! The adapter's tests against a scripted HTTP server on 127.0.0.1, in one binary.
+//!
+//! - `provider`: plain answers with their cost, the fallback model that answered, a tool
+//!   round trip with the exact requests and headers (insta), 402 and 403 moderation not
+//!   retried, the key kept out of everything;
+//! - `streaming`: streamed answers with keep-alive comments, errors after HTTP 200;
+//! - `caching`: where the cache markers go for an Anthropic model.
+
+mod caching;
+mod provider;
+mod server;
+mod streaming;
+
+use std::time::Duration;
+
+use dnd_llm_openai::http::{RetryPolicy, Timeouts};
+use dnd_llm_openrouter::{OpenRouterConfig, OpenRouterProvider};
+
+/// The key the tests configure; it must never appear in an error or a `Debug`.
+const KEY: &str = "sk-or-v1-4f3e2d1c0b9a88776655443322110ffeeddccbbaa99887766554433221100";
+
+/// The text of a fixture file.
+fn fixture(name: &str) -> String {
+    let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// A config for the test server: the test key, tiny retry delays, short timeouts.
+fn config(base_url: &str, model: &str) -> OpenRouterConfig {
+    OpenRouterConfig::new(model)
+        .with_base_url(base_url)
+        .with_api_key(KEY)
+        .with_retry(RetryPolicy {
+            initial_delay: Duration::from_millis(5),
+            max_delay: Duration::from_millis(20),
+            ..RetryPolicy::default()
+        })
+        .with_timeouts(Timeouts {
+            connect: Duration::from_secs(2),
+            request: Duration::from_secs(10),
+            idle: Duration::from_secs(5),
+        })
+}
+
+fn provider(base_url: &str, model: &str) -> OpenRouterProvider {
+    OpenRouterProvider::new(config(base_url, model)).unwrap()
+}
+
+/// Asserts the key appears nowhere in a value's `Debug` and `Display`.
+fn assert_no_key(value: &(impl std::fmt::Debug + std::fmt::Display)) {
+    let debug = format!("{value:?}");
+    let display = value.to_string();
+    for text in [&debug, &display] {
+        assert!(
+            !text.contains(KEY) && !text.contains(&KEY[10..40]),
+            "key in {text}"
+        );
+    }
+}
