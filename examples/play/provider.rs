@@ -10,6 +10,7 @@ use dnd_engine::llm::{
 };
 use dnd_engine::offline::OfflineGm;
 use dnd_llm_openai::{OPENAI_BASE_URL, OpenAiConfig, OpenAiProvider, Pricing};
+use dnd_llm_openrouter::{OpenRouterConfig, OpenRouterProvider};
 use futures::StreamExt;
 use futures::stream::BoxStream;
 
@@ -120,13 +121,21 @@ fn openai_list_price(model: &str) -> Option<Pricing> {
     })
 }
 
-/// OpenRouter: its adapter (`dnd-llm-openrouter`) has no provider yet.
-fn openrouter(_model: Option<&str>) -> Result<Chosen, String> {
-    Err(
-        "the OpenRouter adapter is not available in this build; run without keys to play \
-         offline (unset OPENROUTER_API_KEY, or pass --provider offline)"
-            .to_owned(),
-    )
+/// OpenRouter: `OPENROUTER_API_KEY`, `OPENROUTER_MODEL` or `--model`. It reports the cost of
+/// each call itself, so `/cost` shows money without a price list.
+fn openrouter(model: Option<&str>) -> Result<Chosen, String> {
+    let mut config = OpenRouterConfig::from_env().map_err(|e| e.to_string())?;
+    if let Some(model) = model {
+        config = config.with_model(model);
+    }
+    let config = config.with_app("https://example.invalid/dnd-gm", "dnd-gm play");
+    let description = format!("openrouter · model {}", config.model());
+    let provider = OpenRouterProvider::new(config).map_err(|e| e.to_string())?;
+    Ok(Chosen {
+        provider: Arc::new(provider),
+        offline: false,
+        description,
+    })
 }
 
 /// A provider whose every answer waits a while first: `--delay`.
