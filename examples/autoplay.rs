@@ -7,19 +7,21 @@
 //! cargo run --release --example autoplay -- --character isolde --seed 3 --turns 40
 //! ```
 //!
-//! Offline (the default, and the only mode of this build), the game master is
-//! [`OfflineGm`](dnd_engine::offline::OfflineGm) and the player the
-//! [`OfflinePlayer`](dnd_engine::offline::OfflinePlayer) policy; both sides share one
-//! [`SharedLog`], each with its own view of it, as a model-driven player would.
+//! Offline (the default), the game master is [`OfflineGm`](dnd_engine::offline::OfflineGm) and
+//! the player the [`OfflinePlayer`](dnd_engine::offline::OfflinePlayer) policy. With
+//! `OPENAI_API_KEY` (or `OPENAI_BASE_URL` for a local server) set, one model plays both seats:
+//! the game master, and an [`AiPlayer`] agent that reads its own view of the [`SharedLog`]
+//! both sides share.
 
 use std::fmt::Write as _;
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use dnd_engine::adventure::Adventure;
-use dnd_engine::agents::{LogEntry, SharedLog};
+use dnd_engine::agents::{AiPlayer, LogEntry, SharedLog};
+use dnd_engine::gm::GameMaster;
 use dnd_engine::gm::TurnOutcome;
-use dnd_engine::llm::Usage;
+use dnd_engine::llm::{LlmProvider, Usage};
 use dnd_engine::offline::{OfflineGm, OfflinePlayer};
 use dnd_engine::state::{Change, GameState, Target};
 use dnd_engine::store::{GameStore, MemoryStore};
@@ -35,6 +37,8 @@ pub(crate) struct Options {
     seed: u64,
     character: String,
     out: Option<String>,
+    /// A model for both seats; `None` plays offline.
+    model: Option<Arc<dyn LlmProvider>>,
 }
 
 pub(crate) fn parse_args(args: &[String]) -> Result<Options, String> {
@@ -43,6 +47,7 @@ pub(crate) fn parse_args(args: &[String]) -> Result<Options, String> {
         seed: 7,
         character: "kraven".into(),
         out: None,
+        model: None,
     };
     let mut i = 0;
     while i < args.len() {
@@ -72,6 +77,12 @@ pub(crate) fn parse_args(args: &[String]) -> Result<Options, String> {
     Ok(options)
 }
 
+/// Who plays the hero: the offline policy, or an AI player agent on a model.
+enum Seat {
+    Offline(OfflinePlayer),
+    Ai(Box<AiPlayer>),
+}
+
 /// The totals of a run, for the summary.
 #[derive(Default)]
 struct Totals {
@@ -84,7 +95,7 @@ struct Totals {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let options = match parse_args(&args) {
+    let mut options = match parse_args(&args) {
         Ok(o) => o,
         Err(message) => {
             if !message.is_empty() {
@@ -94,6 +105,17 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // With OPENAI_API_KEY (or OPENAI_BASE_URL for a local server), a model plays both seats.
+    if std::env::var_os("OPENAI_API_KEY").is_some() || std::env::var_os("OPENAI_BASE_URL").is_some()
+    {
+        match dnd_llm_openai::OpenAiProvider::from_env() {
+            Ok(p) => options.model = Some(Arc::new(p)),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -135,32 +157,80 @@ pub(crate) async fn run(options: &Options) -> Result<String, String> {
         .create_campaign(&adventure.title, &initial)
         .await
         .map_err(|e| e.to_string())?;
-    let gm = OfflineGm::game_master(store.clone())
-        .seed(options.seed)
-        .build();
-    let mut player = OfflinePlayer::new(options.character.clone()).with_goal("glacier-heart");
+    let (gm, mut seat) = match &options.model {
+        Some(model) => {
+            let name = initial
+                .characters
+                .first()
+                .map(|c| c.name.clone())
+                .unwrap_or_default();
+            let gm = GameMaster::builder(model.clone(), store.clone())
+                .seed(options.seed)
+                .build();
+            (gm, Seat::Ai(Box::new(AiPlayer::new(name, model.clone()))))
+        }
+        None => {
+            let gm = OfflineGm::game_master(store.clone())
+                .seed(options.seed)
+                .build();
+            let player = OfflinePlayer::new(options.character.clone()).with_goal("glacier-heart");
+            (gm, Seat::Offline(player))
+        }
+    };
     let mut log = SharedLog::default();
     let mut md = String::new();
     let mut totals = Totals::default();
     let _ = writeln!(
         md,
-        "# {} — autoplay\n\nHero: {} · seed {} · offline game master and player\n",
-        adventure.title, options.character, options.seed
+        "# {} — autoplay\n\nHero: {} · seed {} · {}\n",
+        adventure.title,
+        options.character,
+        options.seed,
+        match &options.model {
+            Some(m) => format!("game master and player on {}", m.name()),
+            None => "offline game master and player".to_owned(),
+        }
     );
     let mut last: Option<TurnOutcome> = None;
     let mut state: GameState = initial;
     while totals.turns < options.turns {
-        let Some(input) = player.next_input(last.as_ref(), &state) else {
-            break;
+        let (input, outcome) = match &mut seat {
+            Seat::Offline(player) => {
+                let Some(input) = player.next_input(last.as_ref(), &state) else {
+                    break;
+                };
+                log.push(LogEntry::Said {
+                    from: input.speaker.clone(),
+                    text: input.text.clone(),
+                });
+                let outcome = gm
+                    .turn(&campaign, input.clone())
+                    .await
+                    .map_err(|e| e.to_string())?;
+                (input, outcome)
+            }
+            // The AI player reads its view of the shared log, answers, and retries refusals.
+            Seat::Ai(player) => {
+                let outcome = player
+                    .play_turn(&mut log, &gm, &campaign, last.as_ref())
+                    .await
+                    .map_err(|e| e.to_string())?;
+                let said = log.entries.iter().rev().find_map(|e| match e {
+                    LogEntry::Said { from, text } if *from == player.character => {
+                        Some(text.clone())
+                    }
+                    _ => None,
+                });
+                let input = dnd_engine::gm::PlayerInput::new(
+                    player.character.clone(),
+                    said.unwrap_or_default(),
+                );
+                if state.characters.iter().all(|c| c.dead) {
+                    break;
+                }
+                (input, outcome)
+            }
         };
-        log.push(LogEntry::Said {
-            from: input.speaker.clone(),
-            text: input.text.clone(),
-        });
-        let outcome = gm
-            .turn(&campaign, input.clone())
-            .await
-            .map_err(|e| e.to_string())?;
         log.push(LogEntry::Said {
             from: "gm".into(),
             text: outcome.narration.clone(),
