@@ -3,7 +3,7 @@
 //!
 //! Hand-written on a tokio `TcpListener` (no server framework): the tests need control no
 //! framework offers, such as stalling mid-body or closing a stream without its terminating
-//! chunk.
+//! chunk. The OpenRouter adapter's tests include this same file.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -259,6 +259,8 @@ async fn write_reply(socket: &mut TcpStream, reply: Reply) -> std::io::Result<()
         200 => "OK",
         400 => "Bad Request",
         401 => "Unauthorized",
+        402 => "Payment Required",
+        403 => "Forbidden",
         404 => "Not Found",
         429 => "Too Many Requests",
         500 => "Internal Server Error",

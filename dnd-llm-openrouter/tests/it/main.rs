@@ -8,6 +8,9 @@
 
 mod caching;
 mod provider;
+// The loopback server of the OpenAI adapter's tests: one server for both wire formats.
+#[allow(dead_code)] // endings only the OpenAI tests use
+#[path = "../../../dnd-llm-openai/tests/it/server.rs"]
 mod server;
 mod streaming;
 
