@@ -111,6 +111,33 @@ impl StrictTools {
     }
 }
 
+/// The sanitized schemas of the last tool list a provider was sent: a game sends the same
+/// shared list with every call, so the schemas are sanitized once, not per request.
+#[derive(Debug, Default)]
+pub struct StrictToolsCache {
+    last: std::sync::Mutex<Option<Arc<StrictTools>>>,
+}
+
+impl StrictToolsCache {
+    /// The sanitized schemas of `tools` (none for an empty list), from the cache when it holds
+    /// this very list.
+    pub fn get(&self, tools: &Arc<Vec<ToolSpec>>) -> Option<Arc<StrictTools>> {
+        if tools.is_empty() {
+            return None;
+        }
+        let mut last = self
+            .last
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(strict) = last.as_ref().filter(|s| s.is_for(tools)) {
+            return Some(Arc::clone(strict));
+        }
+        let strict = Arc::new(StrictTools::new(tools));
+        *last = Some(Arc::clone(&strict));
+        Some(strict)
+    }
+}
+
 fn strict(schema: &Value) -> Value {
     let mut schema = schema.clone();
     strictify(&mut schema);

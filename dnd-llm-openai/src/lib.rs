@@ -53,8 +53,8 @@ pub mod wire;
 pub use dnd_engine::llm;
 
 pub use build::{
-    ReasoningEcho, RequestOptions, StrictTools, TokenLimitField, build_request, build_request_with,
-    into_streaming,
+    ReasoningEcho, RequestOptions, StrictTools, StrictToolsCache, TokenLimitField, build_request,
+    build_request_with, into_streaming,
 };
 pub use config::{DEFAULT_MODEL, OPENAI_BASE_URL, OpenAiConfig, Pricing, SpeechOptions};
 pub use parse::{

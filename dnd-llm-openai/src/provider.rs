@@ -1,7 +1,7 @@
 //! [`OpenAiProvider`]: the engine's [`LlmProvider`] over HTTP.
 
 use std::fmt;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
 use async_trait::async_trait;
 use bytes::Bytes;
@@ -13,7 +13,7 @@ use futures::StreamExt;
 use futures::stream::{self, BoxStream};
 use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
 
-use crate::build::{StrictTools, build_request_with, into_streaming};
+use crate::build::{StrictTools, StrictToolsCache, build_request_with, into_streaming};
 use crate::config::OpenAiConfig;
 use crate::errors::error_from_failure;
 use crate::http::{BodyStream, HttpClient, HttpFailure};
@@ -41,7 +41,7 @@ pub struct OpenAiProvider {
     headers: HeaderMap,
     chat_url: String,
     /// The sanitized schemas of the last tool list seen (games send the same one each call).
-    strict_tools: Mutex<Option<Arc<StrictTools>>>,
+    strict_tools: StrictToolsCache,
 }
 
 impl fmt::Debug for OpenAiProvider {
@@ -68,7 +68,7 @@ impl OpenAiProvider {
             http,
             headers,
             chat_url,
-            strict_tools: Mutex::new(None),
+            strict_tools: StrictToolsCache::default(),
         })
     }
 
@@ -116,19 +116,10 @@ impl OpenAiProvider {
     }
 
     fn strict_tools_for(&self, tools: &Arc<Vec<ToolSpec>>) -> Option<Arc<StrictTools>> {
-        if tools.is_empty() || !self.config.request.strict_tools {
+        if !self.config.request.strict_tools {
             return None;
         }
-        let mut cached = self
-            .strict_tools
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        if let Some(strict) = cached.as_ref().filter(|s| s.is_for(tools)) {
-            return Some(Arc::clone(strict));
-        }
-        let strict = Arc::new(StrictTools::new(tools));
-        *cached = Some(Arc::clone(&strict));
-        Some(strict)
+        self.strict_tools.get(tools)
     }
 
     /// Maps an error response and removes the key from its message.

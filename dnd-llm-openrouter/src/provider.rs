@@ -2,7 +2,7 @@
 //! OpenAI adapter's HTTP layer (same timeouts, same retry policy, same key handling).
 
 use std::fmt;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
 use async_trait::async_trait;
 use bytes::Bytes;
@@ -12,7 +12,7 @@ use dnd_engine::llm::{
 };
 use dnd_llm_openai::http::{BodyStream, HttpClient, HttpFailure};
 use dnd_llm_openai::stream::{StreamAssembler, events_from_body};
-use dnd_llm_openai::{StrictTools, into_streaming};
+use dnd_llm_openai::{StrictTools, StrictToolsCache, into_streaming};
 use futures::StreamExt;
 use futures::stream::{self, BoxStream};
 use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
@@ -45,7 +45,7 @@ pub struct OpenRouterProvider {
     headers: HeaderMap,
     chat_url: String,
     /// The sanitized schemas of the last tool list seen (games send the same one each call).
-    strict_tools: Mutex<Option<Arc<StrictTools>>>,
+    strict_tools: StrictToolsCache,
 }
 
 impl fmt::Debug for OpenRouterProvider {
@@ -72,7 +72,7 @@ impl OpenRouterProvider {
             http,
             headers,
             chat_url,
-            strict_tools: Mutex::new(None),
+            strict_tools: StrictToolsCache::default(),
         })
     }
 
@@ -115,19 +115,10 @@ impl OpenRouterProvider {
     }
 
     fn strict_tools_for(&self, tools: &Arc<Vec<ToolSpec>>) -> Option<Arc<StrictTools>> {
-        if tools.is_empty() || !self.config.request.strict_tools {
+        if !self.config.request.strict_tools {
             return None;
         }
-        let mut cached = self
-            .strict_tools
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        if let Some(strict) = cached.as_ref().filter(|s| s.is_for(tools)) {
-            return Some(Arc::clone(strict));
-        }
-        let strict = Arc::new(StrictTools::new(tools));
-        *cached = Some(Arc::clone(&strict));
-        Some(strict)
+        self.strict_tools.get(tools)
     }
 
     fn redacted(&self, mut error: LlmError) -> LlmError {
