@@ -48,7 +48,8 @@ pub(crate) fn parse(src: &str, dialect: Dialect, limits: &Limits) -> Result<Pars
             "an empty expression".into(),
         ));
     }
-    let root = p.binary(0)?;
+    let mut root = PLACEHOLDER;
+    p.binary(0, &mut root)?;
     p.skip_ws();
     let comment = p.trailing_comment()?;
     Ok(Parsed {
@@ -57,6 +58,13 @@ pub(crate) fn parse(src: &str, dialect: Dialect, limits: &Limits) -> Result<Pars
         dice: p.dice_total as u32,
     })
 }
+
+/// What a node slot holds until the parser writes into it.
+///
+/// The parser writes each node straight into the slot that will hold it (an out-parameter)
+/// rather than returning it: a returned `Result<Node, _>` is moved through memory at every
+/// level of the recursion, and those moves were the larger part of parsing time.
+const PLACEHOLDER: Node = Node::Number(0.0);
 
 const EXPECT_OPERAND: &str = "a number, a die such as 1d20, or \"(\"";
 
@@ -150,20 +158,22 @@ impl Parser<'_> {
 
     /// Binary operators by precedence climbing; `min` is the loosest level still taken here
     /// (0: comparisons, 1: `+ -`, 2: `* / // %`). All are left-associative.
-    fn binary(&mut self, min: u8) -> Result<Node, DiceError> {
-        let mut left = self.unary()?;
+    fn binary(&mut self, min: u8, out: &mut Node) -> Result<(), DiceError> {
+        self.unary(out)?;
         loop {
             self.skip_ws();
             let Some((op, len)) = self.peek_binary_op() else {
-                return Ok(left);
+                return Ok(());
             };
             let precedence = op.precedence();
             if precedence < min {
-                return Ok(left);
+                return Ok(());
             }
             self.pos += len;
-            let right = self.binary(precedence + 1)?;
-            left = Node::Binary(op, Box::new([left, right]));
+            let left = std::mem::replace(out, PLACEHOLDER);
+            let mut pair = Box::new([left, PLACEHOLDER]);
+            self.binary(precedence + 1, &mut pair[1])?;
+            *out = Node::Binary(op, pair);
         }
     }
 
@@ -188,26 +198,28 @@ impl Parser<'_> {
         })
     }
 
-    fn unary(&mut self) -> Result<Node, DiceError> {
+    fn unary(&mut self, out: &mut Node) -> Result<(), DiceError> {
         self.skip_ws();
         match self.peek() {
             Some(sign @ (b'-' | b'+')) => {
                 self.pos += 1;
                 self.enter()?;
-                let inner = self.unary()?;
+                let mut inner = Box::new(PLACEHOLDER);
+                self.unary(&mut inner)?;
                 self.depth -= 1;
-                Ok(if sign == b'-' {
-                    Node::Negate(Box::new(inner))
+                *out = if sign == b'-' {
+                    Node::Negate(inner)
                 } else {
-                    Node::Plus(Box::new(inner))
-                })
+                    Node::Plus(inner)
+                };
+                Ok(())
             }
-            _ => self.labelled(),
+            _ => self.labelled(out),
         }
     }
 
-    fn labelled(&mut self) -> Result<Node, DiceError> {
-        let mut node = self.atom()?;
+    fn labelled(&mut self, out: &mut Node) -> Result<(), DiceError> {
+        self.atom(out)?;
         let mut labels: Vec<&str> = Vec::new();
         loop {
             let save = self.pos;
@@ -228,21 +240,22 @@ impl Parser<'_> {
             self.pos = start + len + 1;
         }
         if !labels.is_empty() {
-            node = Node::Labelled(Box::new(node), labels.join(", ").into());
+            let node = std::mem::replace(out, PLACEHOLDER);
+            *out = Node::Labelled(Box::new(node), labels.join(", ").into());
         }
-        Ok(node)
+        Ok(())
     }
 
-    fn atom(&mut self) -> Result<Node, DiceError> {
+    fn atom(&mut self, out: &mut Node) -> Result<(), DiceError> {
         self.skip_ws();
         let start = self.pos;
         match self.peek() {
             Some(b'(') => {
                 self.pos += 1;
                 self.enter()?;
-                let node = self.paren_or_set(start)?;
+                self.paren_or_set(start, out)?;
                 self.depth -= 1;
-                Ok(node)
+                Ok(())
             }
             Some(b'0'..=b'9' | b'.') => {
                 let (value, is_integer) = self.number()?;
@@ -254,59 +267,60 @@ impl Parser<'_> {
                         ));
                     }
                     self.pos += 1;
-                    return self.dice(value as u64, start);
+                    return self.dice(value as u64, start, out);
                 }
-                Ok(Node::Number(value))
+                *out = Node::Number(value);
+                Ok(())
             }
             Some(b'd') => {
                 self.pos += 1;
-                self.dice(1, start)
+                self.dice(1, start, out)
             }
             _ => Err(self.error(EXPECT_OPERAND)),
         }
     }
 
     /// After `(`: a parenthesis `(x)`, or in Avrae a set `(a, b)` / `(a,)` / `()`.
-    fn paren_or_set(&mut self, start: usize) -> Result<Node, DiceError> {
+    fn paren_or_set(&mut self, start: usize, out: &mut Node) -> Result<(), DiceError> {
         self.skip_ws();
         let avrae = self.dialect == Dialect::Avrae;
         if avrae && self.peek() == Some(b')') {
             self.pos += 1;
             let ops = self.set_ops()?;
-            return Ok(Node::Set(Vec::new(), ops));
+            *out = Node::Set(Vec::new(), ops);
+            return Ok(());
         }
-        let first = self.binary(0)?;
+        self.binary(0, out)?;
         self.skip_ws();
         // A set only when a comma follows; a plain parenthesis allocates no list.
         if avrae && self.peek() == Some(b',') {
-            let mut list = vec![first];
+            let mut list = vec![std::mem::replace(out, PLACEHOLDER)];
             while self.peek() == Some(b',') {
                 self.pos += 1;
                 self.skip_ws();
                 if self.peek() == Some(b')') {
                     break;
                 }
-                list.push(self.binary(0)?);
+                list.push(PLACEHOLDER);
+                let last = list.len() - 1;
+                self.binary(0, &mut list[last])?;
                 self.skip_ws();
             }
-            return self.close_paren(start, move |ops| Node::Set(list, ops));
+            let ops = self.close_paren(start)?;
+            *out = Node::Set(list, ops);
+            return Ok(());
         }
         // Plain parentheses need no node: the tree's shape already says what they grouped.
-        self.close_paren(start, |ops| {
-            if ops.is_empty() {
-                first
-            } else {
-                Node::Paren(Box::new(first), ops)
-            }
-        })
+        let ops = self.close_paren(start)?;
+        if !ops.is_empty() {
+            let first = std::mem::replace(out, PLACEHOLDER);
+            *out = Node::Paren(Box::new(first), ops);
+        }
+        Ok(())
     }
 
     /// After the contents of `(`: the `)`, then (Avrae) any keep/drop operators.
-    fn close_paren(
-        &mut self,
-        start: usize,
-        build: impl FnOnce(Vec<SetOp>) -> Node,
-    ) -> Result<Node, DiceError> {
+    fn close_paren(&mut self, start: usize) -> Result<Vec<SetOp>, DiceError> {
         if self.peek() != Some(b')') {
             let expected = match self.dialect {
                 Dialect::Avrae => "\",\" or \")\"",
@@ -320,12 +334,11 @@ impl Parser<'_> {
             return Err(self.error(expected));
         }
         self.pos += 1;
-        let ops = if self.dialect == Dialect::Avrae {
-            self.set_ops()?
+        if self.dialect == Dialect::Avrae {
+            self.set_ops()
         } else {
-            Vec::new()
-        };
-        Ok(build(ops))
+            Ok(Vec::new())
+        }
     }
 
     /// A number literal; returns its value and whether it was written as a whole number.
@@ -378,7 +391,7 @@ impl Parser<'_> {
     }
 
     /// After the `d` of `NdS`.
-    fn dice(&mut self, count: u64, start: usize) -> Result<Node, DiceError> {
+    fn dice(&mut self, count: u64, start: usize, out: &mut Node) -> Result<(), DiceError> {
         let limits = self.limits;
         if count > u64::from(limits.max_dice) {
             return Err(DiceError::Limit {
@@ -445,7 +458,8 @@ impl Parser<'_> {
             Dialect::Roll20 => self.roll20_dice_ops(&mut term)?,
         }
         check_terminates(&term)?;
-        Ok(Node::Dice(term))
+        *out = Node::Dice(term);
+        Ok(())
     }
 
     /// Avrae `k`/`p` operators after a set or parenthesis.
