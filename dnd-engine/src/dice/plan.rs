@@ -95,24 +95,70 @@ impl FastGroup {
     }
 
     /// Rolls the group and returns its total.
+    ///
+    /// Without a reroll the dice are summed as they are rolled, with no buffer: writing dice
+    /// to a buffer and reading them back at once (as a vectorised sum does) stalls on store
+    /// forwarding, which cost more than the dice themselves.
     #[inline]
     pub(crate) fn total(
         &self,
         roll: &mut impl FnMut(Faces) -> Result<i64, Fault>,
     ) -> Result<i64, Fault> {
         let faces = self.faces;
-        if self.reroll.is_none() && self.last == Last::Sum {
-            let mut sum = 0;
-            for _ in 0..self.count {
-                sum += roll(faces)?;
-            }
-            return Ok(sum);
+        let n = self.count as usize;
+        if self.reroll.is_some() {
+            return self.total_with_reroll(roll);
         }
+        match self.last {
+            Last::Sum => {
+                let mut sum = 0;
+                for _ in 0..n {
+                    sum += roll(faces)?;
+                }
+                Ok(sum)
+            }
+            Last::Explode { lo, hi } => {
+                let mut total = 0;
+                let mut pending = 0;
+                for _ in 0..n {
+                    let v = roll(faces)?;
+                    total += v;
+                    pending += usize::from(lo <= v && v <= hi);
+                }
+                explode(roll, faces, (lo, hi), total, pending)
+            }
+            Last::Rank { keep, highest, k } => {
+                let (dropped, from_low) = dropped_end(keep, highest, k, n);
+                if dropped != 1 {
+                    return self.total_with_reroll(roll);
+                }
+                // One die goes (4d6kh3, 2d20kh1): track the extremes while rolling.
+                let (mut total, mut min, mut max) = (0, i64::MAX, i64::MIN);
+                for _ in 0..n {
+                    let v = roll(faces)?;
+                    total += v;
+                    min = min.min(v);
+                    max = max.max(v);
+                }
+                Ok(total - if from_low { min } else { max })
+            }
+        }
+    }
+
+    /// The general fast shape: the dice in a stack buffer, an optional reroll, then the last
+    /// step. Keeps the running total up to date rather than summing the buffer afterwards.
+    fn total_with_reroll(
+        &self,
+        roll: &mut impl FnMut(Faces) -> Result<i64, Fault>,
+    ) -> Result<i64, Fault> {
+        let faces = self.faces;
         let n = self.count as usize;
         let mut buf = [0i64; MAX_FAST_DICE];
         let dice = &mut buf[..n];
+        let mut total = 0;
         for d in dice.iter_mut() {
             *d = roll(faces)?;
+            total += *d;
         }
         if let Some((until, lo, hi)) = self.reroll {
             // Rounds, as d20 does: every matching die is rerolled, then the dice are looked at
@@ -121,7 +167,9 @@ impl FastGroup {
                 let mut any = false;
                 for d in dice.iter_mut() {
                     if lo <= *d && *d <= hi {
-                        *d = roll(faces)?;
+                        let v = roll(faces)?;
+                        total += v - *d;
+                        *d = v;
                         any = true;
                     }
                 }
@@ -131,40 +179,15 @@ impl FastGroup {
             }
         }
         match self.last {
-            Last::Sum => Ok(dice.iter().sum()),
+            Last::Sum => Ok(total),
             Last::Explode { lo, hi } => {
                 // d20 scans the dice in order, each match rolling a die onto the end, then the
                 // new dice the same way; counting pending matches draws the same rolls.
-                let matches = |v: i64| lo <= v && v <= hi;
-                let mut total: i64 = dice.iter().sum();
-                let mut pending = dice.iter().filter(|d| matches(**d)).count();
-                while pending > 0 {
-                    pending -= 1;
-                    let v = roll(faces)?;
-                    total += v;
-                    pending += usize::from(matches(v));
-                }
-                Ok(total)
+                let pending = dice.iter().filter(|d| lo <= **d && **d <= hi).count();
+                explode(roll, faces, (lo, hi), total, pending)
             }
             Last::Rank { keep, highest, k } => {
-                let k = (k as usize).min(n);
-                // How many dice go, and whether from the low end.
-                let (dropped, from_low) = match (keep, highest) {
-                    (true, true) => (n - k, true),
-                    (true, false) => (n - k, false),
-                    (false, true) => (k, false),
-                    (false, false) => (k, true),
-                };
-                let total: i64 = dice.iter().sum();
-                if dropped == 1 {
-                    // One die goes (4d6kh3, 2d20kh1): a scan, not a sort.
-                    let extreme = if from_low {
-                        dice.iter().min()
-                    } else {
-                        dice.iter().max()
-                    };
-                    return Ok(total - extreme.copied().unwrap_or(0));
-                }
+                let (dropped, from_low) = dropped_end(keep, highest, k, n);
                 // Ties do not change a total, so an unstable sort will do.
                 dice.sort_unstable();
                 let gone = if from_low {
@@ -176,6 +199,35 @@ impl FastGroup {
             }
         }
     }
+}
+
+/// For a keep/drop of `k` dice out of `n`: how many dice go, and whether from the low end.
+fn dropped_end(keep: bool, highest: bool, k: u32, n: usize) -> (usize, bool) {
+    let k = (k as usize).min(n);
+    match (keep, highest) {
+        (true, true) => (n - k, true),
+        (true, false) => (n - k, false),
+        (false, true) => (k, false),
+        (false, false) => (k, true),
+    }
+}
+
+/// Rolls the `pending` explosions (and the explosions they cause) onto `total`.
+#[inline]
+fn explode(
+    roll: &mut impl FnMut(Faces) -> Result<i64, Fault>,
+    faces: Faces,
+    (lo, hi): (i64, i64),
+    mut total: i64,
+    mut pending: usize,
+) -> Result<i64, Fault> {
+    while pending > 0 {
+        pending -= 1;
+        let v = roll(faces)?;
+        total += v;
+        pending += usize::from(lo <= v && v <= hi);
+    }
+    Ok(total)
 }
 
 /// `constant + Σ coefficient × group`, for expressions that are sums of fast groups and whole
@@ -243,11 +295,12 @@ impl Plan {
     ) -> Result<Option<i64>, Fault> {
         let mut rolls_left = budget;
         let mut roll = |faces: Faces| roll_face(source, &mut rolls_left, budget, faces);
-        let mut total = i128::from(self.constant);
+        let mut total = Some(self.constant);
         for (coefficient, group) in &self.groups {
-            total += i128::from(*coefficient) * i128::from(group.total(&mut roll)?);
+            let term = coefficient.checked_mul(group.total(&mut roll)?);
+            total = total.zip(term).and_then(|(t, x)| t.checked_add(x));
         }
-        Ok(i64::try_from(total).ok().filter(|t| t.abs() <= MAX_EXACT))
+        Ok(total.filter(|t| t.abs() <= MAX_EXACT))
     }
 }
 

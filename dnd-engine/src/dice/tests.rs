@@ -358,6 +358,9 @@ fn roll_and_roll_total_agree_for_the_same_seed() {
         "2d20kh1+7",
         "20d6",
         "20d6!",
+        "5d6dh2",
+        "6d6kl2",
+        "4d6r<2kh3",
     ] {
         assert_paths_agree(text, Dialect::Roll20);
     }
