@@ -223,10 +223,19 @@ impl Faces {
     /// The value of face `index` in 1..=count.
     #[inline]
     pub(crate) fn value(self, index: u32) -> i64 {
+        let (step, offset) = self.step_and_offset();
+        i64::from(index) * step + offset
+    }
+
+    /// Every kind of die numbers its faces evenly: face `index` is worth
+    /// `index * step + offset`. The fast path keeps these two numbers instead of matching on
+    /// the kind of die for every die it rolls.
+    #[inline]
+    pub(crate) fn step_and_offset(self) -> (i64, i64) {
         match self {
-            Faces::Sides(_) | Faces::Percent => i64::from(index),
-            Faces::Tens => (i64::from(index) - 1) * 10,
-            Faces::Fate => i64::from(index) - 2,
+            Faces::Sides(_) | Faces::Percent => (1, 0),
+            Faces::Tens => (10, -10),
+            Faces::Fate => (1, -2),
         }
     }
 

@@ -47,7 +47,7 @@ impl<'a, S: DieSource + ?Sized> Evaluator<'a, S> {
             &mut *self.source,
             &mut self.rolls_left,
             self.budget,
-            term.faces,
+            term.faces.into(),
         )
     }
 
@@ -154,7 +154,7 @@ impl<'a, S: DieSource + ?Sized> Evaluator<'a, S> {
             && let Some(fast) = FastGroup::of(term)
         {
             let mut roll =
-                |faces| roll_face(&mut *self.source, &mut self.rolls_left, self.budget, faces);
+                |die| roll_face(&mut *self.source, &mut self.rolls_left, self.budget, die);
             return Ok(fast.total(&mut roll)? as f64);
         }
         if term.ops.is_empty()
@@ -168,7 +168,7 @@ impl<'a, S: DieSource + ?Sized> Evaluator<'a, S> {
                     &mut *self.source,
                     &mut self.rolls_left,
                     self.budget,
-                    term.faces,
+                    term.faces.into(),
                 )?;
                 rec.dice.push(Die {
                     value,

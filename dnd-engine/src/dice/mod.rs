@@ -154,7 +154,7 @@ struct Inner {
     root: Node,
     /// The flat fast path for `roll_total` (see [`plan`]), compiled on the second call so
     /// that an expression parsed to be rolled once does not pay for it.
-    plan: OnceLock<Option<Box<Plan>>>,
+    plan: OnceLock<Option<Plan>>,
     /// Whether `roll_total` has run once.
     rolled: AtomicBool,
     dialect: Dialect,
@@ -330,11 +330,11 @@ impl DiceExpr {
     pub fn roll_total<S: DieSource + ?Sized>(&self, source: &mut S) -> Result<i64, DiceError> {
         let inner = &*self.inner;
         let plan = match inner.plan.get() {
-            Some(plan) => plan.as_deref(),
+            Some(plan) => plan.as_ref(),
             None if inner.rolled.swap(true, Ordering::Relaxed) => inner
                 .plan
-                .get_or_init(|| Plan::compile(&inner.root).map(Box::new))
-                .as_deref(),
+                .get_or_init(|| Plan::compile(&inner.root, inner.roll_budget))
+                .as_ref(),
             None => None,
         };
         if let Some(plan) = plan {

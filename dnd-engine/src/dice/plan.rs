@@ -18,11 +18,40 @@ use super::source::DieSource;
 /// Most dice a non-plain fast group holds (they are kept on the stack).
 const MAX_FAST_DICE: usize = 16;
 
+/// One die as drawing it needs it: how many faces, and how a face index maps to its value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct DieShape {
+    sides: u32,
+    step: i64,
+    offset: i64,
+}
+
+impl From<Faces> for DieShape {
+    #[inline]
+    fn from(faces: Faces) -> Self {
+        let (step, offset) = faces.step_and_offset();
+        DieShape {
+            sides: faces.count(),
+            step,
+            offset,
+        }
+    }
+}
+
+impl DieShape {
+    /// The largest absolute value a face can have.
+    fn max_abs_value(self) -> i64 {
+        (self.step + self.offset)
+            .abs()
+            .max((i64::from(self.sides) * self.step + self.offset).abs())
+    }
+}
+
 /// A dice group whose shape the fast path handles.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct FastGroup {
     count: u32,
-    faces: Faces,
+    die: DieShape,
     /// A reroll by value first: once (`ro`) or until no die matches (`r`, `rr`).
     reroll: Option<(bool, i64, i64)>,
     last: Last,
@@ -88,7 +117,7 @@ impl FastGroup {
         }
         Some(FastGroup {
             count: term.count,
-            faces: term.faces,
+            die: term.faces.into(),
             reroll,
             last,
         })
@@ -99,12 +128,12 @@ impl FastGroup {
     /// Without a reroll the dice are summed as they are rolled, with no buffer: writing dice
     /// to a buffer and reading them back at once (as a vectorised sum does) stalls on store
     /// forwarding, which cost more than the dice themselves.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn total(
         &self,
-        roll: &mut impl FnMut(Faces) -> Result<i64, Fault>,
+        roll: &mut impl FnMut(DieShape) -> Result<i64, Fault>,
     ) -> Result<i64, Fault> {
-        let faces = self.faces;
+        let faces = self.die;
         let n = self.count as usize;
         if self.reroll.is_some() {
             return self.total_with_reroll(roll);
@@ -149,9 +178,9 @@ impl FastGroup {
     /// step. Keeps the running total up to date rather than summing the buffer afterwards.
     fn total_with_reroll(
         &self,
-        roll: &mut impl FnMut(Faces) -> Result<i64, Fault>,
+        roll: &mut impl FnMut(DieShape) -> Result<i64, Fault>,
     ) -> Result<i64, Fault> {
-        let faces = self.faces;
+        let faces = self.die;
         let n = self.count as usize;
         let mut buf = [0i64; MAX_FAST_DICE];
         let dice = &mut buf[..n];
@@ -215,8 +244,8 @@ fn dropped_end(keep: bool, highest: bool, k: u32, n: usize) -> (usize, bool) {
 /// Rolls the `pending` explosions (and the explosions they cause) onto `total`.
 #[inline]
 fn explode(
-    roll: &mut impl FnMut(Faces) -> Result<i64, Fault>,
-    faces: Faces,
+    roll: &mut impl FnMut(DieShape) -> Result<i64, Fault>,
+    faces: DieShape,
     (lo, hi): (i64, i64),
     mut total: i64,
     mut pending: usize,
@@ -236,16 +265,38 @@ fn explode(
 pub(crate) struct Plan {
     constant: i64,
     groups: SmallVec<[(i64, FastGroup); 2]>,
+    /// Whether the common case holds, decided when compiling: no group rerolls or explodes,
+    /// so the dice drawn are exactly those named and within the budget, and no roll can take
+    /// the total beyond ±2^53. Then rolling needs neither budget accounting nor overflow
+    /// checks.
+    unchecked: bool,
 }
 
 impl Plan {
-    /// Compiles the tree rooted at `root`, if it has the plan's shape.
-    pub(crate) fn compile(root: &Node) -> Option<Plan> {
+    /// Compiles the tree rooted at `root` for rolls of at most `budget` dice, if it has the
+    /// plan's shape.
+    pub(crate) fn compile(root: &Node, budget: u32) -> Option<Plan> {
         let mut plan = Plan {
             constant: 0,
             groups: SmallVec::new(),
+            unchecked: false,
         };
         plan.add(root, 1)?;
+        // The largest total any roll could reach: every die of the budget in the group whose
+        // faces and coefficient weigh most.
+        let heaviest_die = plan
+            .groups
+            .iter()
+            .map(|(c, g)| i128::from(*c).abs() * i128::from(g.die.max_abs_value()))
+            .max()
+            .unwrap_or(0);
+        let largest = i128::from(plan.constant).abs() + i128::from(budget) * heaviest_die;
+        let named: u64 = plan.groups.iter().map(|(_, g)| u64::from(g.count)).sum();
+        let fixed = plan
+            .groups
+            .iter()
+            .all(|(_, g)| g.reroll.is_none() && !matches!(g.last, Last::Explode { .. }));
+        plan.unchecked = fixed && named <= u64::from(budget) && largest <= i128::from(MAX_EXACT);
         Some(plan)
     }
 
@@ -293,8 +344,16 @@ impl Plan {
         source: &mut S,
         budget: u32,
     ) -> Result<Option<i64>, Fault> {
+        if self.unchecked {
+            let mut roll = |die: DieShape| draw_face(source, die);
+            let mut total = self.constant;
+            for (coefficient, group) in &self.groups {
+                total += coefficient * group.total(&mut roll)?;
+            }
+            return Ok(Some(total));
+        }
         let mut rolls_left = budget;
-        let mut roll = |faces: Faces| roll_face(source, &mut rolls_left, budget, faces);
+        let mut roll = |die: DieShape| roll_face(source, &mut rolls_left, budget, die);
         let mut total = Some(self.constant);
         for (coefficient, group) in &self.groups {
             let term = coefficient.checked_mul(group.total(&mut roll)?);
@@ -304,21 +363,27 @@ impl Plan {
     }
 }
 
-/// Rolls one die from `source`, charging the roll budget. The one place a face is drawn.
+/// Rolls one die from `source`, charging the roll budget.
 #[inline]
 pub(crate) fn roll_face<S: DieSource + ?Sized>(
     source: &mut S,
     rolls_left: &mut u32,
     budget: u32,
-    faces: Faces,
+    die: DieShape,
 ) -> Result<i64, Fault> {
     if *rolls_left == 0 {
         return Err(Fault::TooManyRolls(budget));
     }
     *rolls_left -= 1;
-    let sides = faces.count();
+    draw_face(source, die)
+}
+
+/// Draws one die from `source` and returns its value: the one place a face is drawn.
+#[inline]
+fn draw_face<S: DieSource + ?Sized>(source: &mut S, die: DieShape) -> Result<i64, Fault> {
+    let sides = die.sides;
     match source.roll_die(sides) {
-        Some(index) if (1..=sides).contains(&index) => Ok(faces.value(index)),
+        Some(index) if (1..=sides).contains(&index) => Ok(i64::from(index) * die.step + die.offset),
         _ => Err(Fault::SourceExhausted(sides)),
     }
 }

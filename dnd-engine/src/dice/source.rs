@@ -5,8 +5,9 @@
 //! [`seeded_rng`], and [`FixedFaces`] replays faces that were rolled elsewhere (a physical roll
 //! typed in, or a log).
 
+use rand::distr::uniform::{UniformInt, UniformSampler};
 use rand::rngs::{ChaCha12Rng, SysRng};
-use rand::{Rng, RngExt, SeedableRng};
+use rand::{Rng, SeedableRng};
 
 /// A source of die faces.
 pub trait DieSource {
@@ -16,9 +17,12 @@ pub trait DieSource {
 }
 
 impl<R: Rng + ?Sized> DieSource for R {
+    /// Draws exactly what `self.random_range(1..=sides)` draws (the same sampler), through the
+    /// sampler's inlinable entry point: `random_range` itself asserts and is not inlined, which
+    /// cost a die a fifth of its time. A zero-sided die gives `None`.
     #[inline]
     fn roll_die(&mut self, sides: u32) -> Option<u32> {
-        Some(self.random_range(1..=sides))
+        UniformInt::<u32>::sample_single_inclusive(1, sides, self).ok()
     }
 }
 
