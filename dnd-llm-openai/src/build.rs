@@ -136,6 +136,15 @@ impl StrictToolsCache {
         *last = Some(Arc::clone(&strict));
         Some(strict)
     }
+
+    /// As [`get`](StrictToolsCache::get) when strict tools are `enabled`
+    /// ([`RequestOptions::strict_tools`]); `None` otherwise.
+    pub fn get_if(&self, enabled: bool, tools: &Arc<Vec<ToolSpec>>) -> Option<Arc<StrictTools>> {
+        if !enabled {
+            return None;
+        }
+        self.get(tools)
+    }
 }
 
 fn strict(schema: &Value) -> Value {
@@ -385,5 +394,15 @@ mod tests {
         assert!(matches!(participant_name("Aria"), Cow::Borrowed("Aria")));
         assert_eq!(participant_name("Aria Moon</b>"), "Aria_Moon__b_");
         assert_eq!(participant_name(&"x".repeat(70)).len(), 64);
+    }
+
+    #[test]
+    fn strict_tools_only_when_enabled_and_cached_per_list() {
+        let cache = StrictToolsCache::default();
+        let tools = Arc::new(vec![ToolSpec::new("look", "Look.", serde_json::json!({}))]);
+        assert!(cache.get_if(false, &tools).is_none());
+        let first = cache.get_if(true, &tools).unwrap();
+        assert!(Arc::ptr_eq(&first, &cache.get_if(true, &tools).unwrap()));
+        assert!(cache.get_if(true, &Arc::new(Vec::new())).is_none());
     }
 }

@@ -10,7 +10,7 @@
 //! | [`parse_response`] (`parse`) | a body to the engine's response, pure: unique tool-call ids (made up when missing or repeated, the provider's kept), arguments as text, object, `""` or not JSON at all, refusals, finish reasons and their synonyms, usage with cache and reasoning tokens, reasoning text and details, the raw JSON |
 //! | [`sse`], [`stream`] | server-sent events and stream assembly, pure: tool-call fragments by `index` (made up when missing or repeated), comments skipped, errors after HTTP 200, usage from the last chunk, `[DONE]`, a stream cut short as an error |
 //! | [`errors`] | error responses and error objects to typed [`LlmError`](dnd_engine::llm::LlmError)s |
-//! | [`http`] | the thin HTTP layer, public for other adapters: reqwest with rustls, per-phase timeouts (a stream's request timeout stops at its headers; an idle timeout between chunks), the OpenAI SDKs' retry policy, an API key that never prints |
+//! | [`http`] | the thin HTTP layer, public for other adapters: reqwest with rustls, per-phase timeouts (a stream's request timeout stops at its headers; an idle timeout between chunks), the OpenAI SDKs' retry policy, an API key that never prints, and [`JsonEndpoint`](http::JsonEndpoint): one POST endpoint with its headers, key redaction and error mapping, which both adapters send through |
 //! | [`OpenAiConfig`], [`OpenAiProvider`] | configuration (base URL, model, key, organisation and project, extra headers and body fields, token-limit field, timeouts, retries, capabilities, prices) and the provider, with real streaming |
 //! | `speech` | [`Transcriber`](dnd_engine::llm::Transcriber) and [`Speaker`](dnd_engine::llm::Speaker) on `/audio/transcriptions` and `/audio/speech` |
 //!

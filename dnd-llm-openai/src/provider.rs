@@ -1,22 +1,21 @@
 //! [`OpenAiProvider`]: the engine's [`LlmProvider`] over HTTP.
 
 use std::fmt;
-use std::sync::Arc;
 
 use async_trait::async_trait;
 use bytes::Bytes;
 use dnd_engine::llm::{
     Capabilities, CompletionRequest, CompletionResponse, LlmError, LlmProvider, StreamEvent,
-    ToolSpec,
+    replay_as_stream,
 };
 use futures::StreamExt;
 use futures::stream::{self, BoxStream};
-use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
+use reqwest::header::HeaderMap;
 
-use crate::build::{StrictTools, StrictToolsCache, build_request_with, into_streaming};
+use crate::build::{StrictToolsCache, build_request_with, into_streaming};
 use crate::config::OpenAiConfig;
 use crate::errors::error_from_failure;
-use crate::http::{BodyStream, HttpClient, HttpFailure};
+use crate::http::{HttpClient, JsonEndpoint, json_headers};
 use crate::parse::parse_response_with;
 use crate::stream::{StreamAssembler, events_from_body};
 
@@ -37,9 +36,8 @@ use crate::stream::{StreamAssembler, events_from_body};
 /// ```
 pub struct OpenAiProvider {
     config: OpenAiConfig,
-    http: HttpClient,
-    headers: HeaderMap,
-    chat_url: String,
+    /// `chat/completions`, with the headers, the key to redact and OpenAI's error mapping.
+    endpoint: JsonEndpoint,
     /// The sanitized schemas of the last tool list seen (games send the same one each call).
     strict_tools: StrictToolsCache,
 }
@@ -62,12 +60,16 @@ impl OpenAiProvider {
     pub fn new(config: OpenAiConfig) -> Result<Self, LlmError> {
         let http = HttpClient::new(config.timeouts, config.retry)?;
         let headers = default_headers(&config)?;
-        let chat_url = config.endpoint("chat/completions");
+        let endpoint = JsonEndpoint::new(
+            http,
+            config.endpoint("chat/completions"),
+            headers,
+            config.api_key.clone(),
+            error_from_failure,
+        );
         Ok(OpenAiProvider {
             config,
-            http,
-            headers,
-            chat_url,
+            endpoint,
             strict_tools: StrictToolsCache::default(),
         })
     }
@@ -88,12 +90,17 @@ impl OpenAiProvider {
 
     /// The HTTP client (for other endpoints of the same server).
     pub fn http(&self) -> &HttpClient {
-        &self.http
+        self.endpoint.http()
     }
 
     /// The headers every request carries (the authorization one is marked sensitive).
     pub fn headers(&self) -> &HeaderMap {
-        &self.headers
+        self.endpoint.headers()
+    }
+
+    /// The chat endpoint; its error mapping and redaction also serve the speech endpoints.
+    pub(crate) fn endpoint(&self) -> &JsonEndpoint {
+        &self.endpoint
     }
 
     /// The body of a request, as sent.
@@ -106,7 +113,9 @@ impl OpenAiProvider {
         request: &CompletionRequest,
         streaming: bool,
     ) -> Result<Vec<u8>, LlmError> {
-        let strict = self.strict_tools_for(&request.tools);
+        let strict = self
+            .strict_tools
+            .get_if(self.config.request.strict_tools, &request.tools);
         let mut body = build_request_with(request, &self.config.request, strict.as_deref());
         if streaming {
             body = into_streaming(body, &self.config.request);
@@ -114,70 +123,25 @@ impl OpenAiProvider {
         serde_json::to_vec(&body)
             .map_err(|e| LlmError::other(format!("the request body could not be written: {e}")))
     }
-
-    fn strict_tools_for(&self, tools: &Arc<Vec<ToolSpec>>) -> Option<Arc<StrictTools>> {
-        if !self.config.request.strict_tools {
-            return None;
-        }
-        self.strict_tools.get(tools)
-    }
-
-    /// Maps an error response and removes the key from its message.
-    pub(crate) fn map_error(&self, failure: &HttpFailure<'_>) -> LlmError {
-        self.redacted(error_from_failure(failure))
-    }
-
-    pub(crate) fn redacted(&self, mut error: LlmError) -> LlmError {
-        if let Some(key) = &self.config.api_key {
-            key.redact(&mut error);
-        }
-        error
-    }
-
-    async fn open_stream(&self, request: &CompletionRequest) -> Result<BodyStream, LlmError> {
-        let body = Bytes::from(self.request_body(request, true)?);
-        let map_error = |failure: &HttpFailure<'_>| self.map_error(failure);
-        self.http
-            .send_streaming(
-                |client| {
-                    client
-                        .post(&self.chat_url)
-                        .headers(self.headers.clone())
-                        .header(ACCEPT, "text/event-stream")
-                        .body(body.clone())
-                },
-                &map_error,
-            )
-            .await
-    }
 }
 
 fn default_headers(config: &OpenAiConfig) -> Result<HeaderMap, LlmError> {
-    let mut headers = HeaderMap::new();
-    headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    if let Some(key) = &config.api_key {
-        headers.insert(AUTHORIZATION, key.bearer()?);
-    }
-    let mut add = |name: &str, value: &str| -> Result<(), LlmError> {
-        let name = HeaderName::from_bytes(name.as_bytes())
-            .map_err(|_| LlmError::other(format!("`{name}` is not a valid header name")))?;
-        let mut value = HeaderValue::from_str(value)
-            .map_err(|_| LlmError::other(format!("the value of header `{name}` cannot be sent")))?;
-        // Extra headers may carry credentials of their own.
-        value.set_sensitive(true);
-        headers.insert(name, value);
-        Ok(())
-    };
-    if let Some(organization) = &config.organization {
-        add("OpenAI-Organization", organization)?;
-    }
-    if let Some(project) = &config.project {
-        add("OpenAI-Project", project)?;
-    }
-    for (name, value) in &config.extra_headers {
-        add(name, value)?;
-    }
-    Ok(headers)
+    let named = [
+        ("OpenAI-Organization", config.organization.as_deref()),
+        ("OpenAI-Project", config.project.as_deref()),
+    ];
+    let named = named
+        .into_iter()
+        .filter_map(|(name, value)| Some((name, value?)));
+    let extra = config
+        .extra_headers
+        .iter()
+        .map(|(n, v)| (n.as_str(), v.as_str()));
+    // All marked sensitive: extra headers may carry credentials of their own.
+    json_headers(
+        config.api_key.as_ref(),
+        named.chain(extra).map(|(name, value)| (name, value, true)),
+    )
 }
 
 #[async_trait]
@@ -192,21 +156,9 @@ impl LlmProvider for OpenAiProvider {
 
     async fn complete(&self, request: &CompletionRequest) -> Result<CompletionResponse, LlmError> {
         let body = Bytes::from(self.request_body(request, false)?);
-        let map_error = |failure: &HttpFailure<'_>| self.map_error(failure);
-        let reply = self
-            .http
-            .send(
-                |client| {
-                    client
-                        .post(&self.chat_url)
-                        .headers(self.headers.clone())
-                        .body(body.clone())
-                },
-                &map_error,
-            )
-            .await?;
-        let mut response =
-            parse_response_with(&reply.body, self.config.keep_raw).map_err(|e| self.redacted(e))?;
+        let reply = self.endpoint.post(body).await?;
+        let mut response = parse_response_with(&reply.body, self.config.keep_raw)
+            .map_err(|e| self.endpoint.redacted(e))?;
         self.price(&mut response);
         Ok(response)
     }
@@ -217,20 +169,13 @@ impl LlmProvider for OpenAiProvider {
     ) -> BoxStream<'a, Result<StreamEvent, LlmError>> {
         if !self.config.stream_tool_calls && !request.tools.is_empty() {
             // The server cannot stream tool calls: ask without streaming, replay as a stream.
-            return stream::once(self.complete(request))
-                .flat_map(|result| {
-                    let events: Vec<Result<StreamEvent, LlmError>> = match result {
-                        Ok(response) => StreamEvent::from_response(response)
-                            .into_iter()
-                            .map(Ok)
-                            .collect(),
-                        Err(error) => vec![Err(error)],
-                    };
-                    stream::iter(events)
-                })
-                .boxed();
+            return replay_as_stream(self.complete(request));
         }
-        stream::once(self.open_stream(request))
+        let opened = async move {
+            let body = Bytes::from(self.request_body(request, true)?);
+            self.endpoint.post_for_events(body).await
+        };
+        stream::once(opened)
             .flat_map(|opened| match opened {
                 Ok(body) => events_from_body(body, StreamAssembler::new()),
                 Err(error) => stream::iter([Err(error)]).boxed(),
@@ -240,7 +185,7 @@ impl LlmProvider for OpenAiProvider {
                     self.price(&mut response);
                     Ok(StreamEvent::Done(response))
                 }
-                Err(error) => Err(self.redacted(error)),
+                Err(error) => Err(self.endpoint.redacted(error)),
                 other => other,
             })
             .boxed()

@@ -41,7 +41,7 @@ impl Transcriber for OpenAiProvider {
         let mut headers = self.headers().clone();
         // reqwest sets the multipart content type with its boundary.
         headers.remove(CONTENT_TYPE);
-        let map_error = |failure: &HttpFailure<'_>| self.map_error(failure);
+        let map_error = |failure: &HttpFailure<'_>| self.endpoint().map_failure(failure);
         let reply = self
             .http()
             .send(
@@ -55,7 +55,7 @@ impl Transcriber for OpenAiProvider {
                 &map_error,
             )
             .await?;
-        transcript_from_body(&reply.body).map_err(|e| self.redacted(e))
+        transcript_from_body(&reply.body).map_err(|e| self.endpoint().redacted(e))
     }
 }
 
@@ -108,7 +108,7 @@ impl Speaker for OpenAiProvider {
             LlmError::other(format!("the speech request could not be written: {e}"))
         })?);
         let url = self.config().endpoint("audio/speech");
-        let map_error = |failure: &HttpFailure<'_>| self.map_error(failure);
+        let map_error = |failure: &HttpFailure<'_>| self.endpoint().map_failure(failure);
         let reply = self
             .http()
             .send(

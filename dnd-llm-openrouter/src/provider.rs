@@ -2,20 +2,18 @@
 //! OpenAI adapter's HTTP layer (same timeouts, same retry policy, same key handling).
 
 use std::fmt;
-use std::sync::Arc;
 
 use async_trait::async_trait;
 use bytes::Bytes;
 use dnd_engine::llm::{
     Capabilities, CompletionRequest, CompletionResponse, LlmError, LlmProvider, StreamEvent,
-    ToolSpec,
 };
-use dnd_llm_openai::http::{BodyStream, HttpClient, HttpFailure};
+use dnd_llm_openai::http::{HttpClient, JsonEndpoint, json_headers};
 use dnd_llm_openai::stream::{StreamAssembler, events_from_body};
-use dnd_llm_openai::{StrictTools, StrictToolsCache, into_streaming};
+use dnd_llm_openai::{StrictToolsCache, into_streaming};
 use futures::StreamExt;
 use futures::stream::{self, BoxStream};
-use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
+use reqwest::header::HeaderMap;
 
 use crate::body::build_body;
 use crate::config::OpenRouterConfig;
@@ -41,9 +39,8 @@ use crate::response::parse_response;
 /// ```
 pub struct OpenRouterProvider {
     config: OpenRouterConfig,
-    http: HttpClient,
-    headers: HeaderMap,
-    chat_url: String,
+    /// `chat/completions`, with the headers, the key to redact and OpenRouter's error mapping.
+    endpoint: JsonEndpoint,
     /// The sanitized schemas of the last tool list seen (games send the same one each call).
     strict_tools: StrictToolsCache,
 }
@@ -66,12 +63,16 @@ impl OpenRouterProvider {
     pub fn new(config: OpenRouterConfig) -> Result<Self, LlmError> {
         let http = HttpClient::new(config.timeouts, config.retry)?;
         let headers = default_headers(&config)?;
-        let chat_url = config.endpoint("chat/completions");
+        let endpoint = JsonEndpoint::new(
+            http,
+            config.endpoint("chat/completions"),
+            headers,
+            config.api_key.clone(),
+            error_from_failure,
+        );
         Ok(OpenRouterProvider {
             config,
-            http,
-            headers,
-            chat_url,
+            endpoint,
             strict_tools: StrictToolsCache::default(),
         })
     }
@@ -92,7 +93,7 @@ impl OpenRouterProvider {
 
     /// The headers every request carries (the authorization one is marked sensitive).
     pub fn headers(&self) -> &HeaderMap {
-        &self.headers
+        self.endpoint.headers()
     }
 
     /// The body of a request, as sent.
@@ -105,7 +106,9 @@ impl OpenRouterProvider {
         request: &CompletionRequest,
         streaming: bool,
     ) -> Result<Vec<u8>, LlmError> {
-        let strict = self.strict_tools_for(&request.tools);
+        let strict = self
+            .strict_tools
+            .get_if(self.config.request.strict_tools, &request.tools);
         let mut body = build_body(request, &self.config, strict.as_deref());
         if streaming {
             body = into_streaming(body, &self.config.request);
@@ -113,66 +116,15 @@ impl OpenRouterProvider {
         serde_json::to_vec(&body)
             .map_err(|e| LlmError::other(format!("the request body could not be written: {e}")))
     }
-
-    fn strict_tools_for(&self, tools: &Arc<Vec<ToolSpec>>) -> Option<Arc<StrictTools>> {
-        if !self.config.request.strict_tools {
-            return None;
-        }
-        self.strict_tools.get(tools)
-    }
-
-    fn redacted(&self, mut error: LlmError) -> LlmError {
-        if let Some(key) = &self.config.api_key {
-            key.redact(&mut error);
-        }
-        error
-    }
-
-    fn map_error(&self, failure: &HttpFailure<'_>) -> LlmError {
-        self.redacted(error_from_failure(failure))
-    }
-
-    async fn open_stream(&self, request: &CompletionRequest) -> Result<BodyStream, LlmError> {
-        let body = Bytes::from(self.request_body(request, true)?);
-        let map_error = |failure: &HttpFailure<'_>| self.map_error(failure);
-        self.http
-            .send_streaming(
-                |client| {
-                    client
-                        .post(&self.chat_url)
-                        .headers(self.headers.clone())
-                        .header(ACCEPT, "text/event-stream")
-                        .body(body.clone())
-                },
-                &map_error,
-            )
-            .await
-    }
 }
 
 fn default_headers(config: &OpenRouterConfig) -> Result<HeaderMap, LlmError> {
-    let mut headers = HeaderMap::new();
-    headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    if let Some(key) = &config.api_key {
-        headers.insert(AUTHORIZATION, key.bearer()?);
-    }
-    let mut add = |name: &str, value: &str, sensitive: bool| -> Result<(), LlmError> {
-        let name = HeaderName::from_bytes(name.as_bytes())
-            .map_err(|_| LlmError::other(format!("`{name}` is not a valid header name")))?;
-        let mut value = HeaderValue::from_str(value)
-            .map_err(|_| LlmError::other(format!("the value of header `{name}` cannot be sent")))?;
-        value.set_sensitive(sensitive);
-        headers.insert(name, value);
-        Ok(())
-    };
-    for (name, value) in config.attribution.headers() {
-        add(name, value, false)?;
-    }
-    for (name, value) in &config.extra_headers {
-        // Extra headers may carry credentials of their own.
-        add(name, value, true)?;
-    }
-    Ok(headers)
+    let attribution = config.attribution.headers().into_iter();
+    let attribution = attribution.map(|(name, value)| (name, value, false));
+    // Extra headers may carry credentials of their own.
+    let extra = config.extra_headers.iter();
+    let extra = extra.map(|(name, value)| (name.as_str(), value.as_str(), true));
+    json_headers(config.api_key.as_ref(), attribution.chain(extra))
 }
 
 #[async_trait]
@@ -187,20 +139,8 @@ impl LlmProvider for OpenRouterProvider {
 
     async fn complete(&self, request: &CompletionRequest) -> Result<CompletionResponse, LlmError> {
         let body = Bytes::from(self.request_body(request, false)?);
-        let map_error = |failure: &HttpFailure<'_>| self.map_error(failure);
-        let reply = self
-            .http
-            .send(
-                |client| {
-                    client
-                        .post(&self.chat_url)
-                        .headers(self.headers.clone())
-                        .body(body.clone())
-                },
-                &map_error,
-            )
-            .await?;
-        parse_response(&reply.body, self.config.keep_raw).map_err(|e| self.redacted(e))
+        let reply = self.endpoint.post(body).await?;
+        parse_response(&reply.body, self.config.keep_raw).map_err(|e| self.endpoint.redacted(e))
     }
 
     /// Streams the answer. Keep-alive comments (`: OPENROUTER PROCESSING`) are skipped by the
@@ -210,14 +150,18 @@ impl LlmProvider for OpenRouterProvider {
         &'a self,
         request: &'a CompletionRequest,
     ) -> BoxStream<'a, Result<StreamEvent, LlmError>> {
-        stream::once(self.open_stream(request))
+        let opened = async move {
+            let body = Bytes::from(self.request_body(request, true)?);
+            self.endpoint.post_for_events(body).await
+        };
+        stream::once(opened)
             .flat_map(|opened| match opened {
                 Ok(body) => {
                     events_from_body(body, StreamAssembler::with_error_mapper(error_from_object))
                 }
                 Err(error) => stream::iter([Err(error)]).boxed(),
             })
-            .map(move |event| event.map_err(|error| self.redacted(error)))
+            .map(move |event| event.map_err(|error| self.endpoint.redacted(error)))
             .boxed()
     }
 }

@@ -84,7 +84,7 @@ mod message_tests;
 
 pub use error::LlmError;
 pub use message::{Message, Reasoning, Role, ToolArgumentsError, ToolCall, ToolSpec};
-pub use provider::{Capabilities, LlmProvider, StreamEvent, collect_response};
+pub use provider::{Capabilities, LlmProvider, StreamEvent, collect_response, replay_as_stream};
 pub use request::{CompletionRequest, ResponseFormat, ToolChoice};
 pub use response::{CompletionResponse, FinishReason, Usage};
 pub use scripted::ScriptedProvider;

@@ -130,19 +130,29 @@ pub trait LlmProvider: Send + Sync {
         &'a self,
         req: &'a CompletionRequest,
     ) -> BoxStream<'a, Result<StreamEvent, LlmError>> {
-        stream::once(self.complete(req))
-            .flat_map(|result| {
-                let events: Vec<Result<StreamEvent, LlmError>> = match result {
-                    Ok(response) => StreamEvent::from_response(response)
-                        .into_iter()
-                        .map(Ok)
-                        .collect(),
-                    Err(error) => vec![Err(error)],
-                };
-                stream::iter(events)
-            })
-            .boxed()
+        replay_as_stream(self.complete(req))
     }
+}
+
+/// A whole answer, once it comes, replayed as a stream: the events of
+/// [`StreamEvent::from_response`], or the one error. The default
+/// [`LlmProvider::stream`] is this over `complete`; adapters use it when a request cannot be
+/// streamed (a server that cannot stream tool calls).
+pub fn replay_as_stream<'a>(
+    answer: impl Future<Output = Result<CompletionResponse, LlmError>> + Send + 'a,
+) -> BoxStream<'a, Result<StreamEvent, LlmError>> {
+    stream::once(answer)
+        .flat_map(|result| {
+            let events: Vec<Result<StreamEvent, LlmError>> = match result {
+                Ok(response) => StreamEvent::from_response(response)
+                    .into_iter()
+                    .map(Ok)
+                    .collect(),
+                Err(error) => vec![Err(error)],
+            };
+            stream::iter(events)
+        })
+        .boxed()
 }
 
 #[async_trait]

@@ -3,7 +3,8 @@
 //!
 //! Public so the OpenRouter adapter (and any other) sends through the same code. What is
 //! provider-specific, turning an error response into an [`LlmError`], is passed in as an
-//! [`ErrorMapper`].
+//! [`ErrorMapper`]. A [`JsonEndpoint`] bundles the client with one URL, its headers (see
+//! [`json_headers`]), the key to redact and that mapping: the providers post through it.
 //!
 //! Timeouts, by phase:
 //! - [`Timeouts::connect`]: establishing the connection;
@@ -13,6 +14,7 @@
 //!   [`LlmError::Timeout`] instead of hanging a game.
 
 mod client;
+mod endpoint;
 pub mod retry;
 
 use std::fmt;
@@ -22,6 +24,7 @@ use dnd_engine::llm::LlmError;
 use reqwest::header::{HeaderMap, HeaderValue};
 
 pub use client::{BodyStream, HttpClient, Reply};
+pub use endpoint::{FailureMapper, JsonEndpoint, json_headers};
 pub use retry::RetryPolicy;
 
 /// How long each phase of a request may take (see the module docs).
