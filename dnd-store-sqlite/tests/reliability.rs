@@ -8,12 +8,18 @@
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::sync::Arc;
 
-use dnd_engine::rules::{AbilityScores, ConditionSet, DeathSaves, HitDice, HitPoints, SpellSlots};
-use dnd_engine::state::{Change, Character, Exit, GameState, Location, StoryEvent, StoryKind};
+use dnd_engine::state::{Change, StoryEvent, StoryKind};
 use dnd_engine::store::{CampaignId, ChatLine, GameStore, Page, StoreError, TurnRecord, replay};
 use dnd_store_sqlite::SqliteStore;
+
+/// The store suite's fixtures (one fighter, two rooms), so both test files start from the same
+/// campaign; this file's turns stay its own (they must commit forever without running out).
+#[path = "../../tests/tests/store_suite/mod.rs"]
+#[allow(dead_code)]
+mod store_suite;
+
+use store_suite::sample_state;
 
 /// Set in the child: the database to commit to.
 const CHILD_PATH: &str = "DND_STORE_SQLITE_CRASH_CHILD_DB";
@@ -21,69 +27,6 @@ const CHILD_PATH: &str = "DND_STORE_SQLITE_CRASH_CHILD_DB";
 const CHILD_CAMPAIGN: &str = "DND_STORE_SQLITE_CRASH_CHILD_CAMPAIGN";
 /// What the child prints, followed by the turn number, once `commit_turn` returned `Ok`.
 const COMMITTED: &str = "committed turn ";
-
-/// One fighter in a room with a door.
-fn sample_state(title: &str) -> GameState {
-    GameState {
-        title: title.into(),
-        characters: Arc::new(vec![Character {
-            id: "kraven".into(),
-            name: "Kraven".into(),
-            class: "fighter".into(),
-            level: 3,
-            race: "human".into(),
-            abilities: AbilityScores::new(16, 12, 14, 10, 12, 8),
-            skills: Default::default(),
-            save_proficiencies: vec![],
-            hp: HitPoints::full(28),
-            armor_class: 18,
-            speed: 30,
-            conditions: ConditionSet::NONE,
-            death_saves: DeathSaves::default(),
-            dead: false,
-            hit_dice: HitDice {
-                sides: 10,
-                total: 3,
-                spent: 0,
-            },
-            spell_slots: SpellSlots::default(),
-            spellcasting_ability: None,
-            spells: Arc::new(vec![]),
-            concentration: None,
-            attacks: Arc::new(vec![]),
-            inventory: Arc::new(vec![]),
-            gold: 5,
-            location: "hall".into(),
-        }]),
-        monsters: Arc::new(vec![]),
-        locations: Arc::new(vec![Location {
-            id: "hall".into(),
-            title: "Hall".into(),
-            short_description: "The hall.".into(),
-            description: "The whole hall.".into(),
-            exits: vec![Exit {
-                direction: "door".into(),
-                to: "hall".into(),
-                locked: false,
-                unlock_dc: None,
-                key: None,
-                hidden: false,
-                find_dc: None,
-            }],
-            features: vec![],
-            loot: vec![],
-            visited: false,
-        }]),
-        npcs: Arc::new(vec![]),
-        encounter: None,
-        flags: Default::default(),
-        time: Default::default(),
-        mode: Default::default(),
-        summary: String::new(),
-        memory: Default::default(),
-        turn: 0,
-    }
-}
 
 /// A turn marked `n`: 1 gold, a flag holding a float that JSON must carry bit for bit, an event.
 fn sample_turn(n: u64) -> TurnRecord {
