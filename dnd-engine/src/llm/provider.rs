@@ -155,68 +155,34 @@ pub fn replay_as_stream<'a>(
         .boxed()
 }
 
-#[async_trait]
-impl<P: LlmProvider + ?Sized> LlmProvider for &P {
-    fn name(&self) -> &str {
-        (**self).name()
-    }
+/// A reference, a box or an `Arc` of a provider is a provider: each forwards every method.
+macro_rules! forward_provider {
+    ($($pointer:ty),*) => {$(
+        #[async_trait]
+        impl<P: LlmProvider + ?Sized> LlmProvider for $pointer {
+            fn name(&self) -> &str {
+                (**self).name()
+            }
 
-    fn capabilities(&self) -> Capabilities {
-        (**self).capabilities()
-    }
+            fn capabilities(&self) -> Capabilities {
+                (**self).capabilities()
+            }
 
-    async fn complete(&self, req: &CompletionRequest) -> Result<CompletionResponse, LlmError> {
-        (**self).complete(req).await
-    }
+            async fn complete(
+                &self,
+                req: &CompletionRequest,
+            ) -> Result<CompletionResponse, LlmError> {
+                (**self).complete(req).await
+            }
 
-    fn stream<'a>(
-        &'a self,
-        req: &'a CompletionRequest,
-    ) -> BoxStream<'a, Result<StreamEvent, LlmError>> {
-        (**self).stream(req)
-    }
+            fn stream<'a>(
+                &'a self,
+                req: &'a CompletionRequest,
+            ) -> BoxStream<'a, Result<StreamEvent, LlmError>> {
+                (**self).stream(req)
+            }
+        }
+    )*};
 }
 
-#[async_trait]
-impl<P: LlmProvider + ?Sized> LlmProvider for Box<P> {
-    fn name(&self) -> &str {
-        (**self).name()
-    }
-
-    fn capabilities(&self) -> Capabilities {
-        (**self).capabilities()
-    }
-
-    async fn complete(&self, req: &CompletionRequest) -> Result<CompletionResponse, LlmError> {
-        (**self).complete(req).await
-    }
-
-    fn stream<'a>(
-        &'a self,
-        req: &'a CompletionRequest,
-    ) -> BoxStream<'a, Result<StreamEvent, LlmError>> {
-        (**self).stream(req)
-    }
-}
-
-#[async_trait]
-impl<P: LlmProvider + ?Sized> LlmProvider for Arc<P> {
-    fn name(&self) -> &str {
-        (**self).name()
-    }
-
-    fn capabilities(&self) -> Capabilities {
-        (**self).capabilities()
-    }
-
-    async fn complete(&self, req: &CompletionRequest) -> Result<CompletionResponse, LlmError> {
-        (**self).complete(req).await
-    }
-
-    fn stream<'a>(
-        &'a self,
-        req: &'a CompletionRequest,
-    ) -> BoxStream<'a, Result<StreamEvent, LlmError>> {
-        (**self).stream(req)
-    }
-}
+forward_provider!(&P, Box<P>, Arc<P>);

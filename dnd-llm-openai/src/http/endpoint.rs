@@ -95,17 +95,7 @@ impl JsonEndpoint {
     /// As [`HttpClient::send`], error responses mapped by [`map_failure`](Self::map_failure).
     pub async fn post(&self, body: Bytes) -> Result<Reply, LlmError> {
         let map_error = |failure: &HttpFailure<'_>| self.map_failure(failure);
-        self.http
-            .send(
-                |client| {
-                    client
-                        .post(&self.url)
-                        .headers(self.headers.clone())
-                        .body(body.clone())
-                },
-                &map_error,
-            )
-            .await
+        self.http.send(self.request(&body, false), &map_error).await
     }
 
     /// Posts `body` with the endpoint's headers and `Accept: text/event-stream`, and returns
@@ -118,17 +108,26 @@ impl JsonEndpoint {
     pub async fn post_for_events(&self, body: Bytes) -> Result<BodyStream, LlmError> {
         let map_error = |failure: &HttpFailure<'_>| self.map_failure(failure);
         self.http
-            .send_streaming(
-                |client| {
-                    client
-                        .post(&self.url)
-                        .headers(self.headers.clone())
-                        .header(ACCEPT, "text/event-stream")
-                        .body(body.clone())
-                },
-                &map_error,
-            )
+            .send_streaming(self.request(&body, true), &map_error)
             .await
+    }
+
+    /// Builds the POST of `body` for each attempt (a retry builds it again; `Bytes` clones
+    /// share the buffer).
+    fn request<'a>(
+        &'a self,
+        body: &'a Bytes,
+        events: bool,
+    ) -> impl Fn(&reqwest::Client) -> reqwest::RequestBuilder + 'a {
+        move |client| {
+            let request = client.post(&self.url).headers(self.headers.clone());
+            let request = if events {
+                request.header(ACCEPT, "text/event-stream")
+            } else {
+                request
+            };
+            request.body(body.clone())
+        }
     }
 }
 
