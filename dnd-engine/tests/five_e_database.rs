@@ -251,12 +251,27 @@ fn usages_defenses_and_armor_notes() {
         ]
     );
     assert!(werewolf.defenses.immunities.is_empty());
+    // Read into the layer the rules apply against nonmagical attacks.
+    for kind in [
+        DamageType::Bludgeoning,
+        DamageType::Piercing,
+        DamageType::Slashing,
+    ] {
+        assert!(werewolf.defenses.nonmagical_immunities.contains(kind));
+    }
+    assert!(werewolf.defenses.nonmagical_resistances.is_empty());
     let balor = monster(&db, "Balor");
     assert!(balor.defenses.resistances.contains(DamageType::Cold));
     assert!(
         balor
             .conditional_defenses
             .contains(&"bludgeoning, piercing, and slashing from nonmagical weapons".to_owned())
+    );
+    assert!(
+        balor
+            .defenses
+            .nonmagical_resistances
+            .contains(DamageType::Slashing)
     );
     let archmage = monster(&db, "Archmage");
     assert!(

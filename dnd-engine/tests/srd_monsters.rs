@@ -17,7 +17,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use dnd_engine::rules::{Ability, ChallengeRating, Skill};
+use dnd_engine::rules::{Ability, ChallengeRating, DamageType, Skill};
 use dnd_engine::srd::{AttackKind, Srd, slugify};
 
 /// The creatures "The Wailing Glacier" needs.
@@ -320,4 +320,33 @@ fn a_misspelled_name_suggests_the_monster() {
         Some("Goblin"),
         "{error}"
     );
+}
+
+#[test]
+fn resistances_to_nonmagical_attacks_are_read_from_the_text() {
+    let srd = srd();
+    let physical = [
+        DamageType::Bludgeoning,
+        DamageType::Piercing,
+        DamageType::Slashing,
+    ];
+    let specter = srd.monster("Specter").unwrap();
+    let golem = srd.monster("Flesh Golem").unwrap();
+    for kind in physical {
+        assert!(specter.defenses.nonmagical_resistances.contains(kind));
+        assert!(!specter.defenses.resistances.contains(kind));
+        assert!(golem.defenses.nonmagical_immunities.contains(kind));
+    }
+    // Every bundled conditional defense is one the rules apply.
+    for monster in &srd.monsters {
+        if !monster.conditional_defenses.is_empty() {
+            let d = monster.defenses;
+            assert!(
+                !(d.nonmagical_resistances.is_empty() && d.nonmagical_immunities.is_empty()),
+                "{}: {:?}",
+                monster.name,
+                monster.conditional_defenses
+            );
+        }
+    }
 }

@@ -39,7 +39,8 @@
 //! A **character** is a [`Character`] as the state stores it (see the built-in file for four
 //! complete sheets). Skills are snake case (`sleight_of_hand`) with `proficient` or
 //! `expertise`; attacks name an ability and damage dice such as `{"dice": "2d6", "type":
-//! "slashing"}`.
+//! "slashing"}`, and `"magical": true` for a magic weapon or an attack cantrip (creatures that
+//! resist nonmagical attacks take its damage in full).
 //!
 //! Every DC is 1 to 30. [`Adventure::from_json`] reports every problem it finds at once, each
 //! with a path such as `rooms[ice-chasm].exits[north].to` (lists are indexed by id, direction

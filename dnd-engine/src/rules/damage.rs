@@ -117,6 +117,11 @@ impl DamageTypes {
         self.0 == 0
     }
 
+    /// The types in either set.
+    pub fn union(self, other: DamageTypes) -> DamageTypes {
+        DamageTypes(self.0 | other.0)
+    }
+
     /// The types in the set, alphabetically.
     pub fn iter(self) -> impl Iterator<Item = DamageType> {
         DamageType::ALL
@@ -161,6 +166,14 @@ pub struct Defenses {
     /// Damage of these types is ignored.
     #[serde(default, skip_serializing_if = "DamageTypes::is_empty")]
     pub immunities: DamageTypes,
+    /// Damage of these types is halved when it comes from a nonmagical attack (the SRD's
+    /// "bludgeoning, piercing, and slashing from nonmagical attacks"). Counted only through
+    /// [`against_nonmagical_attack`](Defenses::against_nonmagical_attack).
+    #[serde(default, skip_serializing_if = "DamageTypes::is_empty")]
+    pub nonmagical_resistances: DamageTypes,
+    /// Damage of these types is ignored when it comes from a nonmagical attack.
+    #[serde(default, skip_serializing_if = "DamageTypes::is_empty")]
+    pub nonmagical_immunities: DamageTypes,
 }
 
 /// How a defense changed one amount of damage.
@@ -180,7 +193,25 @@ pub enum DefenseApplied {
 }
 
 impl Defenses {
+    /// The defenses that count against a nonmagical attack (a mundane weapon, a claw, a bite):
+    /// these plus the ones that only such attacks meet.
+    ///
+    /// The SRD also writes "that aren't silvered" or "that aren't adamantine"; weapons of those
+    /// materials are not tracked, so every nonmagical attack meets those defenses too.
+    pub fn against_nonmagical_attack(self) -> Defenses {
+        Defenses {
+            resistances: self.resistances.union(self.nonmagical_resistances),
+            immunities: self.immunities.union(self.nonmagical_immunities),
+            ..self
+        }
+    }
+
     /// The damage actually taken from `amount` of `kind`, and which defense applied.
+    ///
+    /// Only the defenses that always apply count here: for a nonmagical attack, call
+    /// [`against_nonmagical_attack`](Defenses::against_nonmagical_attack) first (spells,
+    /// magic weapons and damage that is not an attack, such as a fall, meet none of the
+    /// conditional ones).
     ///
     /// Immunity wins; otherwise resistance halves (rounding down) and then vulnerability
     /// doubles, the order the rules give. Several sources of one defense count once, which a
@@ -333,7 +364,57 @@ mod tests {
                 .into_iter()
                 .collect(),
             immunities: [DamageType::Poison].into_iter().collect(),
+            ..Defenses::default()
         }
+    }
+
+    #[test]
+    fn conditional_defenses_count_only_against_nonmagical_attacks() {
+        // A specter: resistant to B/P/S from nonmagical attacks, immune to poison.
+        let physical = [
+            DamageType::Bludgeoning,
+            DamageType::Piercing,
+            DamageType::Slashing,
+        ];
+        let specter = Defenses {
+            immunities: [DamageType::Poison].into_iter().collect(),
+            nonmagical_resistances: physical.into_iter().collect(),
+            ..Defenses::default()
+        };
+        // A +1 sword or a spell: full damage.
+        assert_eq!(
+            specter.apply(9, DamageType::Slashing),
+            (9, DefenseApplied::None)
+        );
+        // A mundane sword: halved.
+        let mundane = specter.against_nonmagical_attack();
+        assert_eq!(
+            mundane.apply(9, DamageType::Slashing),
+            (4, DefenseApplied::Resisted)
+        );
+        assert_eq!(
+            mundane.apply(9, DamageType::Fire),
+            (9, DefenseApplied::None)
+        );
+        assert_eq!(
+            mundane.apply(9, DamageType::Poison),
+            (0, DefenseApplied::Immune)
+        );
+        // A flesh golem is immune to them instead.
+        let golem = Defenses {
+            nonmagical_immunities: physical.into_iter().collect(),
+            ..Defenses::default()
+        };
+        assert_eq!(
+            golem
+                .against_nonmagical_attack()
+                .apply(9, DamageType::Piercing),
+            (0, DefenseApplied::Immune)
+        );
+        assert_eq!(
+            golem.apply(9, DamageType::Piercing),
+            (9, DefenseApplied::None)
+        );
     }
 
     #[test]

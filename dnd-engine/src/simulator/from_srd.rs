@@ -99,6 +99,7 @@ fn sim_action(action: &MonsterAction) -> Option<SimAction> {
             name: action.name.clone(),
             to_hit: attack.to_hit,
             damage,
+            magical: attack.is_magical(),
         });
     }
     action.save.map(|save| SimAction::Save {

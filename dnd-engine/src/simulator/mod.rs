@@ -53,6 +53,10 @@ pub enum SimAction {
         to_hit: i32,
         /// Damage on a hit.
         damage: SmallVec<[DamageDice; 2]>,
+        /// A magic weapon or a spell attack; otherwise the target's defenses against
+        /// nonmagical attacks count.
+        #[serde(default)]
+        magical: bool,
     },
     /// A saving throw the target makes against a DC.
     Save {
@@ -128,7 +132,8 @@ impl Combatant {
         self
     }
 
-    /// Adds an attack made every turn.
+    /// Adds a nonmagical attack (a mundane weapon, a claw) made every turn; see
+    /// [`with_magic_attack`](Combatant::with_magic_attack).
     pub fn with_attack(
         mut self,
         name: impl Into<String>,
@@ -139,7 +144,23 @@ impl Combatant {
             name: name.into(),
             to_hit,
             damage: damage.iter().copied().collect(),
+            magical: false,
         });
+        self
+    }
+
+    /// Adds a magical attack (a magic weapon, an attack cantrip) made every turn: defenses
+    /// against nonmagical attacks do not count against it.
+    pub fn with_magic_attack(
+        mut self,
+        name: impl Into<String>,
+        to_hit: i32,
+        damage: &[DamageDice],
+    ) -> Self {
+        self = self.with_attack(name, to_hit, damage);
+        if let Some(SimAction::Attack { magical, .. }) = self.actions.last_mut() {
+            *magical = true;
+        }
         self
     }
 
@@ -404,14 +425,24 @@ impl<'a> Arena<'a> {
 
     fn resolve(&mut self, action: &SimAction, target: usize, rng: &mut GameRng) {
         let defender = &self.combatants[target];
-        let (damage, critical, halve) = match action {
-            SimAction::Attack { to_hit, damage, .. } => {
+        let (damage, critical, halve, defenses) = match action {
+            SimAction::Attack {
+                to_hit,
+                damage,
+                magical,
+                ..
+            } => {
                 let d20 = D20Roll::roll(Advantage::Normal, rng);
                 let (hit, critical) = attack_hits(d20, *to_hit, defender.armor_class, 20, false);
                 if !hit {
                     return;
                 }
-                (damage, critical, false)
+                let defenses = if *magical {
+                    defender.defenses
+                } else {
+                    defender.defenses.against_nonmagical_attack()
+                };
+                (damage, critical, false, defenses)
             }
             SimAction::Save {
                 ability,
@@ -425,12 +456,12 @@ impl<'a> Arena<'a> {
                 if saved && !half_on_success {
                     return;
                 }
-                (damage, false, saved)
+                (damage, false, saved, defender.defenses)
             }
         };
         let mut total = 0u32;
         for dice in damage {
-            total += roll_damage(dice, critical, &defender.defenses, rng).taken;
+            total += roll_damage(dice, critical, &defenses, rng).taken;
         }
         if halve {
             total /= 2;

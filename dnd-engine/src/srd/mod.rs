@@ -5,6 +5,7 @@
 //! numbers and names are the SRD's; every description is written for this project. The SRD 5.1
 //! is © Wizards of the Coast, released under CC-BY-4.0 (see the README's credits).
 
+mod conditional;
 mod five_e_database;
 mod lookup;
 mod types;
@@ -68,8 +69,15 @@ impl Srd {
         ) -> Result<Vec<T>, BundledDataError> {
             serde_json::from_str(text).map_err(|source| BundledDataError { file, source })
         }
+        let mut monsters: Vec<Monster> = parse("monsters.json", MONSTERS_JSON)?;
+        for monster in &mut monsters {
+            conditional::fold_nonmagical_defenses(
+                &mut monster.defenses,
+                &monster.conditional_defenses,
+            );
+        }
         Ok(Srd {
-            monsters: parse("monsters.json", MONSTERS_JSON)?,
+            monsters,
             spells: parse("spells.json", SPELLS_JSON)?,
             conditions: parse("conditions.json", CONDITIONS_JSON)?,
             weapons: parse("weapons.json", WEAPONS_JSON)?,

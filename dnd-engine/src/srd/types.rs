@@ -108,6 +108,15 @@ pub struct ActionAttack {
     pub range: Option<(u32, u32)>,
 }
 
+impl ActionAttack {
+    /// Whether the attack is magical: spell attacks are; a monster's weapons, claws and bites
+    /// are not (the SRD marks the few magical ones with a trait this does not read), so
+    /// defenses against nonmagical attacks count against them.
+    pub fn is_magical(&self) -> bool {
+        matches!(self.kind, AttackKind::MeleeSpell | AttackKind::RangedSpell)
+    }
+}
+
 /// What happens on a save against an effect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -210,8 +219,10 @@ pub struct Monster {
     /// Resistances, vulnerabilities and immunities that always apply.
     #[serde(default)]
     pub defenses: Defenses,
-    /// Defenses with a condition the rules engine does not track, as written
-    /// ("bludgeoning, piercing, and slashing from nonmagical attacks").
+    /// Defenses with a condition, as written ("bludgeoning, piercing, and slashing from
+    /// nonmagical attacks"). Those about nonmagical attacks are also read into
+    /// [`Defenses::nonmagical_resistances`] and [`Defenses::nonmagical_immunities`], where the
+    /// rules apply them; any other condition is for the narration only.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub conditional_defenses: Vec<String>,
     /// Conditions it cannot have.

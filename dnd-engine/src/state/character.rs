@@ -54,6 +54,10 @@ pub struct CharacterAttack {
     /// Reach or range in feet, for the narration.
     #[serde(default)]
     pub range_ft: u32,
+    /// Whether the attack is magical (a magic weapon, an attack cantrip): a creature that
+    /// resists or ignores damage "from nonmagical attacks" takes it in full.
+    #[serde(default)]
+    pub magical: bool,
 }
 
 fn yes() -> bool {

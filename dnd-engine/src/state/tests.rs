@@ -38,6 +38,7 @@ fn fixture() -> GameState {
             add_modifier_to_damage: true,
             magic_bonus: 0,
             range_ft: 5,
+            magical: false,
         }]),
         inventory: Arc::new(vec![ItemStack::new("Potion of Healing", 2)]),
         gold: 10,

@@ -36,6 +36,8 @@ struct Swing {
     bonus: i32,
     damage: Vec<DamageDice>,
     melee: bool,
+    /// A magic weapon or a spell attack; otherwise defenses against nonmagical attacks count.
+    magical: bool,
 }
 
 pub(super) fn roll_attack(args: AttackArgs, ctx: &mut ToolContext<'_>) -> Result<Value, ToolError> {
@@ -84,9 +86,14 @@ fn attack(
             damage: &swing.damage,
             critical_range: 20,
         };
+        let defenses = effective_defenses(&victim.defenses, &victim.conditions);
         let defense = AttackTarget {
             armor_class: victim.armor_class,
-            defenses: effective_defenses(&victim.defenses, &victim.conditions),
+            defenses: if swing.magical {
+                defenses
+            } else {
+                defenses.against_nonmagical_attack()
+            },
             hits_are_critical: modifiers.hit_is_critical,
         };
         let result = rules_attack(&profile, &defense, sources.resolve(), ctx.rng);
@@ -164,6 +171,7 @@ fn swings_of(
             bonus: c.attack_bonus(attack),
             damage: vec![c.attack_damage(attack)],
             melee: attack.range_ft <= 10,
+            magical: attack.magical,
         }]);
     }
     let template = who
@@ -216,6 +224,7 @@ fn swings_of(
                 bonus: attack.to_hit,
                 damage: damage.clone(),
                 melee: attack.reach.is_some() && attack.range.is_none(),
+                magical: attack.is_magical(),
             });
         }
     }

@@ -1,3 +1,5 @@
+use std::sync::Arc;
+
 use serde_json::json;
 
 use super::*;
@@ -330,4 +332,57 @@ fn an_active_search_finds_what_its_total_reaches() {
             .iter()
             .any(|f| f.id == "frozen-climber" && f.found)
     );
+}
+
+/// The Hollow Jarl is a specter: a mundane greatsword does half damage, a magic one full.
+#[test]
+fn the_hollow_jarl_resists_mundane_weapons_but_not_magic_ones() {
+    fn greatsword_hits(t: &mut Table, magical: bool) -> Vec<serde_json::Value> {
+        let kraven = Arc::make_mut(&mut t.state.characters)
+            .iter_mut()
+            .find(|c| c.id == "kraven")
+            .unwrap();
+        Arc::make_mut(&mut kraven.attacks)[0].magical = magical;
+        let mut hits = Vec::new();
+        for _ in 0..40 {
+            // Keep the Jarl standing so every swing has a target.
+            let jarl = Arc::make_mut(&mut t.state.monsters)
+                .iter_mut()
+                .find(|m| m.id == "hollow-jarl")
+                .unwrap();
+            jarl.hp.current = jarl.hp.max;
+            let r = t.ok(
+                "roll_attack",
+                json!({"attacker": "kraven", "target": "hollow-jarl", "attack": "Greatsword", "advantage": null}),
+            );
+            let result = &r["attacks"][0]["result"];
+            if result["hit"] == true {
+                hits.push(result["damage"][0].clone());
+            }
+        }
+        hits
+    }
+
+    let mut t = Table::new(&["kraven"]);
+    let room = t.state.monster("hollow-jarl").unwrap().location.clone();
+    Arc::make_mut(&mut t.state.characters)[0].location = room;
+    Arc::make_mut(&mut t.state.monsters)
+        .iter_mut()
+        .find(|m| m.id == "hollow-jarl")
+        .unwrap()
+        .revealed = true;
+
+    let mundane = greatsword_hits(&mut t, false);
+    assert!(!mundane.is_empty(), "40 swings and no hit");
+    for hit in &mundane {
+        assert_eq!(hit["type"], "slashing");
+        assert_eq!(hit["defense"], "resisted", "{hit}");
+        assert_eq!(hit["taken"], hit["rolled"].as_u64().unwrap() / 2, "{hit}");
+    }
+    let magic = greatsword_hits(&mut t, true);
+    assert!(!magic.is_empty(), "40 swings and no hit");
+    for hit in &magic {
+        assert_eq!(hit["defense"], "none", "{hit}");
+        assert_eq!(hit["taken"], hit["rolled"], "{hit}");
+    }
 }

@@ -331,6 +331,7 @@ fn defenses(m: &Obj<'_>) -> Res<(Defenses, Vec<String>)> {
             }
         }
     }
+    crate::srd::conditional::fold_nonmagical_defenses(&mut defenses, &conditional);
     Ok((defenses, conditional))
 }
 
