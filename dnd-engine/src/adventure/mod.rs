@@ -40,7 +40,10 @@
 //! complete sheets). Skills are snake case (`sleight_of_hand`) with `proficient` or
 //! `expertise`; attacks name an ability and damage dice such as `{"dice": "2d6", "type":
 //! "slashing"}`, and `"magical": true` for a magic weapon or an attack cantrip (creatures that
-//! resist nonmagical attacks take its damage in full).
+//! resist nonmagical attacks take its damage in full). An item (loot or inventory) may carry an
+//! `effect` the engine resolves when it is used: `{"coat_weapon": {"extra": {"dice": "1d4",
+//! "type": "fire"}}}` coats a weapon until the fight ends (magical, and the extra damage on
+//! every hit), as the built-in Hearthfire Oil does.
 //!
 //! Every DC is 1 to 30. [`Adventure::from_json`] reports every problem it finds at once, each
 //! with a path such as `rooms[ice-chasm].exits[north].to` (lists are indexed by id, direction

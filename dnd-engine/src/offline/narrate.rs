@@ -159,6 +159,12 @@ fn describe(turn: &Turn, tool: &str, args: &Value, ok: bool, r: &Value) -> Vec<S
                     the(&used),
                     text(r, "hp")
                 )]
+            } else if let Some(weapon) = r.get("coated").and_then(Value::as_str) {
+                vec![format!(
+                    "You work {} into your {}; the blade glows like a banked hearth.",
+                    the(&used),
+                    weapon.to_lowercase()
+                )]
             } else if let Some(direction) = r.get("unlocked_exit").and_then(Value::as_str) {
                 let opened = if super::words::is_direction(direction) {
                     format!("the way {direction}")

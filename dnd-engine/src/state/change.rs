@@ -5,7 +5,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use super::GameState;
-use super::character::ItemStack;
+use super::character::{Coating, ItemStack};
 use super::world::{Disposition, InitiativeSlot, Mode};
 use crate::rules::{AtZero, Condition, DeathSaves, SlotError, apply_damage, heal};
 
@@ -119,6 +119,15 @@ pub enum Change {
         item: String,
         /// How many.
         quantity: u32,
+    },
+    /// One of a character's weapons is coated (an oil) until the fight ends.
+    WeaponCoated {
+        /// Whose.
+        character: String,
+        /// The attack, as named on the sheet ("Greatsword").
+        attack: String,
+        /// The coating.
+        coating: Coating,
     },
     /// Loot moves from a location (or one of its features) into an inventory.
     LootTaken {
@@ -459,6 +468,25 @@ pub(super) fn apply(state: &mut GameState, change: &Change) -> Result<(), Change
                 }
             })?;
         }
+        Change::WeaponCoated {
+            character,
+            attack,
+            coating,
+        } => {
+            let c = character_mut(state, character)?;
+            let names: Vec<String> = c.attacks.iter().map(|a| a.name.clone()).collect();
+            let name = c.name.clone();
+            let target = Arc::make_mut(&mut c.attacks)
+                .iter_mut()
+                .find(|a| a.name.eq_ignore_ascii_case(attack))
+                .ok_or_else(|| {
+                    ChangeError::Invalid(format!(
+                        "{name} has no attack {attack:?}; the attacks are: {}",
+                        names.join(", ")
+                    ))
+                })?;
+            target.coating = Some(coating.clone());
+        }
         Change::LootTaken {
             character,
             feature,
@@ -629,6 +657,7 @@ pub(super) fn apply(state: &mut GameState, change: &Change) -> Result<(), Change
                 return Err(ChangeError::Invalid("no encounter is running".into()));
             }
             state.mode = Mode::Exploration;
+            wear_off_coatings(state);
         }
         Change::ModeSet { mode } => state.mode = *mode,
         Change::TimeAdvanced { minutes } => state.time.advance(*minutes),
@@ -636,6 +665,21 @@ pub(super) fn apply(state: &mut GameState, change: &Change) -> Result<(), Change
         Change::Remembered { fact } => state.memory.remember(fact),
     }
     Ok(())
+}
+
+/// Coatings last until the fight ends.
+fn wear_off_coatings(state: &mut GameState) {
+    let coated = |c: &super::Character| c.attacks.iter().any(|a| a.coating.is_some());
+    if !state.characters.iter().any(coated) {
+        return;
+    }
+    for character in Arc::make_mut(&mut state.characters) {
+        if coated(character) {
+            for attack in Arc::make_mut(&mut character.attacks) {
+                attack.coating = None;
+            }
+        }
+    }
 }
 
 fn add_item(inventory: &mut Vec<ItemStack>, item: ItemStack) {

@@ -20,6 +20,10 @@ pub struct ItemStack {
     /// A short note ("heals 2d4+2", "opens the ice door").
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub note: String,
+    /// What using it does, when the engine resolves it; without one, using the item is
+    /// narrated (potions of healing and keys are known by name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect: Option<ItemEffect>,
 }
 
 impl ItemStack {
@@ -29,8 +33,34 @@ impl ItemStack {
             name: name.into(),
             quantity,
             note: String::new(),
+            effect: None,
         }
     }
+}
+
+/// What using an item does, in terms the rules apply.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ItemEffect {
+    /// Coats one of the user's weapons (an oil): until the end of the fight, attacks with it
+    /// count as magical and deal `extra` damage more. Written
+    /// `{"coat_weapon": {"extra": {"dice": "1d4", "type": "fire"}}}`.
+    CoatWeapon {
+        /// Damage added to every hit.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        extra: Option<DamageDice>,
+    },
+}
+
+/// A coating on a weapon, which wears off when the fight ends (a fight rarely outlasts the
+/// minute most oils last).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Coating {
+    /// The item it came from ("Hearthfire Oil").
+    pub item: String,
+    /// Damage added to every hit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extra: Option<DamageDice>,
 }
 
 /// One attack on a character sheet: a weapon or an attack cantrip.
@@ -58,6 +88,16 @@ pub struct CharacterAttack {
     /// resists or ignores damage "from nonmagical attacks" takes it in full.
     #[serde(default)]
     pub magical: bool,
+    /// A coating on the weapon until the fight ends (see [`ItemEffect::CoatWeapon`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coating: Option<Coating>,
+}
+
+impl CharacterAttack {
+    /// Whether it counts as magical now: a magic weapon, a cantrip, or a coated weapon.
+    pub fn is_magical(&self) -> bool {
+        self.magical || self.coating.is_some()
+    }
 }
 
 fn yes() -> bool {

@@ -23,7 +23,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 pub use change::{Change, ChangeError, Target};
-pub use character::{Character, CharacterAttack, ItemStack};
+pub use character::{Character, CharacterAttack, Coating, ItemEffect, ItemStack};
 pub use memory::{MEMORY_LIST_LIMIT, Memory, MemoryFact};
 pub use snapshot::{Snapshot, estimate_tokens};
 pub use world::{

@@ -169,9 +169,11 @@ fn swings_of(
         return Ok(vec![Swing {
             name: attack.name.clone(),
             bonus: c.attack_bonus(attack),
-            damage: vec![c.attack_damage(attack)],
+            damage: std::iter::once(c.attack_damage(attack))
+                .chain(attack.coating.as_ref().and_then(|coat| coat.extra))
+                .collect(),
             melee: attack.range_ft <= 10,
-            magical: attack.magical,
+            magical: attack.is_magical(),
         }]);
     }
     let template = who

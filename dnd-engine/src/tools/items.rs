@@ -10,7 +10,8 @@ use serde_json::{Value, json};
 
 use super::{ToolContext, ToolError};
 use crate::dice::DiceExpr;
-use crate::state::{Change, Character, ItemStack, Target};
+use crate::rules::DamageDice;
+use crate::state::{Change, Character, Coating, ItemEffect, ItemStack, Target};
 
 /// The name under which adventures leave coins lying about; taken coins go to the purse.
 pub(super) const GOLD_ITEM: &str = "Gold pieces";
@@ -40,7 +41,7 @@ pub struct UseItemArgs {
     pub character: String,
     /// The item, as named in the inventory.
     pub item: String,
-    /// Who it is used on (a potion fed to a friend); null for the user.
+    /// A potion's drinker (null: the user), or the attack an oil coats (null: a melee weapon).
     pub target: Option<String>,
 }
 
@@ -94,6 +95,9 @@ pub(super) fn use_item(args: UseItemArgs, ctx: &mut ToolContext<'_>) -> Result<V
             json!({ "used": stack.name, "on": target.name, "rolled": roll.to_string(), "healed_up_to": amount, "hp": format!("{}/{}", after.hp.current, after.hp.max) }),
         );
     }
+    if let Some(ItemEffect::CoatWeapon { extra }) = &stack.effect {
+        return coat_weapon(ctx, &user, stack, *extra, args.target.as_deref());
+    }
     let here = ctx
         .state
         .party_location()
@@ -116,6 +120,53 @@ pub(super) fn use_item(args: UseItemArgs, ctx: &mut ToolContext<'_>) -> Result<V
         "used": stack.name,
         "effect": "none the engine resolves; narrate it, and use other tools for any roll or change it causes",
         "note": stack.note,
+    }))
+}
+
+/// Uses up an oil on one of `user`'s attacks (`attack`, or the first melee weapon).
+fn coat_weapon(
+    ctx: &mut ToolContext<'_>,
+    user: &Character,
+    oil: &ItemStack,
+    extra: Option<DamageDice>,
+    attack: Option<&str>,
+) -> Result<Value, ToolError> {
+    let chosen = match attack {
+        Some(name) => user
+            .attacks
+            .iter()
+            .find(|a| a.name.eq_ignore_ascii_case(name)),
+        None => user.attacks.iter().find(|a| a.range_ft <= 10),
+    };
+    let Some(weapon) = chosen else {
+        let names: Vec<&str> = user.attacks.iter().map(|a| a.name.as_str()).collect();
+        return Err(ToolError::new(format!(
+            "{} has no weapon {} to coat; name one of: {}",
+            user.name,
+            attack.map_or("in reach".to_owned(), |a| format!("{a:?}")),
+            names.join(", ")
+        )));
+    };
+    ctx.commit(vec![
+        Change::ItemRemoved {
+            character: user.id.clone(),
+            item: oil.name.clone(),
+            quantity: 1,
+        },
+        Change::WeaponCoated {
+            character: user.id.clone(),
+            attack: weapon.name.clone(),
+            coating: Coating {
+                item: oil.name.clone(),
+                extra,
+            },
+        },
+    ])?;
+    Ok(json!({
+        "used": oil.name,
+        "coated": weapon.name,
+        "effect": "its attacks count as magical until the fight ends",
+        "extra_damage_per_hit": extra.map(|d| d.to_string()),
     }))
 }
 

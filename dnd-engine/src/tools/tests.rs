@@ -386,3 +386,76 @@ fn the_hollow_jarl_resists_mundane_weapons_but_not_magic_ones() {
         assert_eq!(hit["taken"], hit["rolled"], "{hit}");
     }
 }
+
+/// The Hearthfire Oil from the mere coats Kraven's greatsword: magical, and 1d4 fire more,
+/// which the Jarl (a specter) resists.
+#[test]
+fn hearthfire_oil_makes_the_greatsword_bite_the_hollow_jarl() {
+    let mut t = Table::new(&["kraven"]);
+    let oil = Adventure::built_in()
+        .rooms
+        .iter()
+        .flat_map(|r| {
+            r.loot
+                .iter()
+                .chain(r.features.iter().flat_map(|f| f.loot.iter()))
+        })
+        .find(|i| i.name == "Hearthfire Oil")
+        .expect("the oil is in the adventure")
+        .clone();
+    assert!(oil.effect.is_some());
+    let room = t.state.monster("hollow-jarl").unwrap().location.clone();
+    let kraven = &mut Arc::make_mut(&mut t.state.characters)[0];
+    kraven.location = room;
+    Arc::make_mut(&mut kraven.inventory).push(oil);
+    Arc::make_mut(&mut t.state.monsters)
+        .iter_mut()
+        .find(|m| m.id == "hollow-jarl")
+        .unwrap()
+        .revealed = true;
+
+    let refusal = t.refused(
+        "use_item",
+        json!({"character": "kraven", "item": "Hearthfire Oil", "target": "Longbow"}),
+    );
+    assert_eq!(
+        refusal,
+        "Kraven has no weapon \"Longbow\" to coat; name one of: Greatsword, Javelin"
+    );
+    let used = t.ok(
+        "use_item",
+        json!({"character": "kraven", "item": "Hearthfire Oil", "target": null}),
+    );
+    assert_eq!(used["coated"], "Greatsword");
+    assert_eq!(used["extra_damage_per_hit"], "1d4 fire");
+    assert_eq!(
+        t.state
+            .character("kraven")
+            .unwrap()
+            .item_quantity("Hearthfire Oil"),
+        0
+    );
+
+    let mut hits = 0;
+    for _ in 0..40 {
+        let r = t.ok(
+            "roll_attack",
+            json!({"attacker": "kraven", "target": "hollow-jarl", "attack": "Greatsword", "advantage": null}),
+        );
+        let result = &r["attacks"][0]["result"];
+        if result["hit"] == true {
+            hits += 1;
+            let damage = result["damage"].as_array().unwrap();
+            assert_eq!(damage.len(), 2, "{result}");
+            assert_eq!(damage[0]["defense"], "none", "{result}");
+            assert_eq!(damage[1]["type"], "fire", "{result}");
+            assert_eq!(damage[1]["defense"], "resisted", "{result}");
+        }
+        let jarl = Arc::make_mut(&mut t.state.monsters)
+            .iter_mut()
+            .find(|m| m.id == "hollow-jarl")
+            .unwrap();
+        jarl.hp.current = jarl.hp.max;
+    }
+    assert!(hits > 0, "40 swings and no hit");
+}
