@@ -11,6 +11,7 @@
 //! (`store::TurnRecord::events`) and is read from the store a page at a time. That keeps a
 //! state, and every snapshot a store keeps of it, the same size however long the campaign runs.
 
+mod apply;
 mod change;
 mod character;
 mod memory;
@@ -116,7 +117,7 @@ impl GameState {
 
     /// Applies a change, or returns why it cannot apply and leaves the state untouched.
     pub fn apply(&mut self, change: &Change) -> Result<(), ChangeError> {
-        change::apply(self, change)
+        apply::apply_change(self, change)
     }
 
     /// Applies changes in order, all or nothing: on the first failure the state is as it was

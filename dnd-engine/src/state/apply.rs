@@ -1,0 +1,537 @@
+//! How each [`Change`] applies to a [`GameState`]: checked first, so a change that cannot
+//! apply leaves the state as it was and says why.
+//!
+//! Kept apart from the [`Change`] type itself so that the list of changes (what a turn can do,
+//! and what the stores persist) reads on its own.
+
+use std::sync::Arc;
+
+use super::GameState;
+use super::change::{Change, ChangeError, Target};
+use super::character::ItemStack;
+use super::world::Mode;
+use crate::rules::{AtZero, Condition, DeathSaves, apply_damage, heal};
+
+pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(), ChangeError> {
+    match change {
+        Change::Damage {
+            target,
+            amount,
+            critical,
+        } => {
+            let (hp, at_zero, saves) = creature_hp(state, target)?;
+            let outcome = apply_damage(hp, *amount, at_zero, *critical);
+            if let Some(saves) = saves
+                && outcome.death_save_failures > 0
+            {
+                saves.take_damage(outcome.death_save_failures);
+            }
+            if outcome.killed
+                && let Target::Character(id) = target
+            {
+                character_mut(state, id)?.dead = true;
+            }
+            if let Target::Character(id) = target {
+                let c = character_mut(state, id)?;
+                if c.death_saves.is_dead() {
+                    c.dead = true;
+                }
+                if outcome.dropped_to_zero {
+                    c.conditions.add(Condition::Unconscious);
+                }
+            }
+        }
+        Change::Heal { target, amount } => {
+            if let Target::Character(id) = target
+                && character_mut(state, id)?.dead
+            {
+                return Err(ChangeError::Invalid(format!(
+                    "{id} is dead: healing does not bring back the dead"
+                )));
+            }
+            let (hp, _, saves) = creature_hp(state, target)?;
+            let outcome = heal(hp, *amount);
+            if outcome.revived {
+                if let Some(saves) = saves {
+                    saves.reset();
+                }
+                if let Target::Character(id) = target {
+                    character_mut(state, id)?
+                        .conditions
+                        .remove(Condition::Unconscious);
+                }
+            }
+        }
+        Change::TemporaryHp { target, amount } => {
+            creature_hp(state, target)?.0.grant_temporary(*amount)
+        }
+        Change::ConditionAdded { target, condition } => {
+            conditions_mut(state, target)?.add(*condition)
+        }
+        Change::ConditionRemoved { target, condition } => {
+            conditions_mut(state, target)?.remove(*condition)
+        }
+        Change::DeathSaves {
+            character,
+            saves,
+            regains_one_hp,
+        } => {
+            let c = character_mut(state, character)?;
+            if c.hp.current > 0 {
+                return Err(ChangeError::Invalid(format!(
+                    "{character} has {} HP: death saves are only rolled at 0",
+                    c.hp.current
+                )));
+            }
+            c.death_saves = *saves;
+            c.dead = saves.is_dead();
+            if *regains_one_hp {
+                c.hp.current = 1;
+                c.death_saves.reset();
+                c.conditions.remove(Condition::Unconscious);
+            }
+        }
+        Change::SlotSpent { character, level } => {
+            let c = character_mut(state, character)?;
+            c.spell_slots
+                .spend(*level)
+                .map_err(|source| ChangeError::Slot {
+                    character: character.clone(),
+                    source,
+                })?;
+        }
+        Change::Concentration { character, spell } => {
+            character_mut(state, character)?.concentration = spell.clone()
+        }
+        Change::HitDiceSpent { character, count } => {
+            let c = character_mut(state, character)?;
+            if *count > c.hit_dice.available() {
+                return Err(ChangeError::Invalid(format!(
+                    "{character} has {} hit dice left, not {count}",
+                    c.hit_dice.available()
+                )));
+            }
+            c.hit_dice.spent += count;
+        }
+        Change::PactSlotsRecovered { character } => {
+            character_mut(state, character)?.spell_slots.recover_pact()
+        }
+        Change::LongRest { character } => {
+            let c = character_mut(state, character)?;
+            if c.dead {
+                return Err(ChangeError::Invalid(format!(
+                    "{character} is dead and cannot rest"
+                )));
+            }
+            crate::rules::long_rest(
+                &mut c.hp,
+                &mut c.hit_dice,
+                &mut c.spell_slots,
+                &mut c.conditions,
+                &mut c.death_saves,
+            );
+            c.conditions.remove(Condition::Unconscious);
+        }
+        Change::ItemAdded { character, item } => {
+            if item.quantity == 0 || item.name.trim().is_empty() {
+                return Err(ChangeError::Invalid(
+                    "an added item needs a name and a quantity of at least 1".into(),
+                ));
+            }
+            add_item(
+                Arc::make_mut(&mut character_mut(state, character)?.inventory),
+                item.clone(),
+            );
+        }
+        Change::ItemRemoved {
+            character,
+            item,
+            quantity,
+        } => {
+            let c = character_mut(state, character)?;
+            take_item(Arc::make_mut(&mut c.inventory), item, *quantity).map_err(|has| {
+                ChangeError::NotEnough {
+                    character: character.clone(),
+                    item: item.clone(),
+                    has,
+                    asked: *quantity,
+                }
+            })?;
+        }
+        Change::WeaponCoated {
+            character,
+            attack,
+            coating,
+        } => {
+            let c = character_mut(state, character)?;
+            let names: Vec<String> = c.attacks.iter().map(|a| a.name.clone()).collect();
+            let name = c.name.clone();
+            let target = Arc::make_mut(&mut c.attacks)
+                .iter_mut()
+                .find(|a| a.name.eq_ignore_ascii_case(attack))
+                .ok_or_else(|| {
+                    ChangeError::Invalid(format!(
+                        "{name} has no attack {attack:?}; the attacks are: {}",
+                        names.join(", ")
+                    ))
+                })?;
+            target.coating = Some(coating.clone());
+        }
+        Change::LootTaken {
+            character,
+            feature,
+            item,
+            quantity,
+        } => {
+            let location_id = character_ref(state, character)?.location.clone();
+            let location = location_mut(state, &location_id)?;
+            let pile = match feature {
+                None => &mut location.loot,
+                Some(id) => {
+                    let known = location
+                        .features
+                        .iter()
+                        .filter(|f| f.is_known())
+                        .map(|f| f.id.clone())
+                        .collect();
+                    let f = location
+                        .features
+                        .iter_mut()
+                        .find(|f| f.id == *id && f.is_known())
+                        .ok_or(ChangeError::Unknown {
+                            what: "feature",
+                            id: id.clone(),
+                            known,
+                        })?;
+                    &mut f.loot
+                }
+            };
+            let mut taken =
+                take_item(pile, item, *quantity).map_err(|has| ChangeError::NotEnough {
+                    character: location_id.clone(),
+                    item: item.clone(),
+                    has,
+                    asked: *quantity,
+                })?;
+            taken.quantity = *quantity;
+            add_item(
+                Arc::make_mut(&mut character_mut(state, character)?.inventory),
+                taken,
+            );
+        }
+        Change::Gold { character, delta } => {
+            let c = character_mut(state, character)?;
+            let new = i64::from(c.gold) + delta;
+            if new < 0 {
+                return Err(ChangeError::NotEnoughGold {
+                    character: character.clone(),
+                    has: c.gold,
+                    asked: delta.unsigned_abs(),
+                });
+            }
+            c.gold =
+                u32::try_from(new).map_err(|_| ChangeError::Invalid("too much gold".into()))?;
+        }
+        Change::PartyMoved { exit } => {
+            let Some(here) = state.party_location() else {
+                return Err(ChangeError::Invalid("the party has no location".into()));
+            };
+            let found = here
+                .exits
+                .iter()
+                .find(|e| e.direction.eq_ignore_ascii_case(exit) || e.to == *exit);
+            let Some(found) = found.filter(|e| !e.hidden) else {
+                let known = here
+                    .exits
+                    .iter()
+                    .filter(|e| !e.hidden)
+                    .map(|e| format!("{} (to {})", e.direction, e.to))
+                    .collect();
+                return Err(ChangeError::Unknown {
+                    what: "exit",
+                    id: exit.clone(),
+                    known,
+                });
+            };
+            if found.locked {
+                return Err(ChangeError::ExitBlocked {
+                    direction: found.direction.clone(),
+                    why: "locked",
+                });
+            }
+            let to = found.to.clone();
+            location_mut(state, &to)?.visited = true;
+            for c in Arc::make_mut(&mut state.characters) {
+                c.location = to.clone();
+            }
+        }
+        Change::FeatureFound { location, feature } => {
+            feature_mut(state, location, feature)?.found = true
+        }
+        Change::TrapSpent { location, feature } => {
+            let f = feature_mut(state, location, feature)?;
+            let trap = f
+                .trap
+                .as_mut()
+                .ok_or_else(|| ChangeError::Invalid(format!("{feature} is not a trap")))?;
+            trap.spent = true;
+        }
+        Change::ExitFound {
+            location,
+            direction,
+        } => exit_mut(state, location, direction)?.hidden = false,
+        Change::ExitUnlocked {
+            location,
+            direction,
+        } => exit_mut(state, location, direction)?.locked = false,
+        Change::MonsterRevealed { monster } => monster_mut(state, monster)?.revealed = true,
+        Change::NpcGoalAdvanced { npc } => {
+            let n = npc_mut(state, npc)?;
+            if n.current_step >= n.goal_steps.len() {
+                return Err(ChangeError::Invalid(format!(
+                    "{} has no goal step left",
+                    n.name
+                )));
+            }
+            n.current_step += 1;
+        }
+        Change::NpcGoalRevealed { npc } => npc_mut(state, npc)?.goal_revealed = true,
+        Change::NpcDisposition { npc, disposition } => {
+            npc_mut(state, npc)?.disposition = *disposition
+        }
+        Change::FlagSet { key, value } => {
+            if key.trim().is_empty() {
+                return Err(ChangeError::Invalid("a flag needs a name".into()));
+            }
+            Arc::make_mut(&mut state.flags).insert(key.clone(), value.clone());
+        }
+        Change::EncounterStarted { order } => {
+            if state.encounter.is_some() {
+                return Err(ChangeError::Invalid(
+                    "an encounter is already running; end it first".into(),
+                ));
+            }
+            if order.is_empty() {
+                return Err(ChangeError::Invalid(
+                    "an encounter needs at least one combatant".into(),
+                ));
+            }
+            for slot in order {
+                if state.character(&slot.id).is_none() && state.monster(&slot.id).is_none() {
+                    return Err(ChangeError::Invalid(format!(
+                        "{:?} in the initiative order is neither a character nor a monster",
+                        slot.id
+                    )));
+                }
+            }
+            state.encounter = Some(super::Encounter {
+                order: order.clone(),
+                round: 1,
+                turn: 0,
+            });
+            state.mode = Mode::Combat;
+        }
+        Change::TurnAdvanced => {
+            let e = state
+                .encounter
+                .as_mut()
+                .ok_or_else(|| ChangeError::Invalid("no encounter is running".into()))?;
+            e.turn += 1;
+            if e.turn >= e.order.len() {
+                e.turn = 0;
+                e.round += 1;
+            }
+        }
+        Change::EncounterEnded => {
+            if state.encounter.take().is_none() {
+                return Err(ChangeError::Invalid("no encounter is running".into()));
+            }
+            state.mode = Mode::Exploration;
+            wear_off_coatings(state);
+        }
+        Change::ModeSet { mode } => state.mode = *mode,
+        Change::TimeAdvanced { minutes } => state.time.advance(*minutes),
+        Change::SummaryUpdated { summary } => state.summary = summary.clone(),
+        Change::Remembered { fact } => state.memory.remember(fact),
+    }
+    Ok(())
+}
+
+/// Coatings last until the fight ends.
+fn wear_off_coatings(state: &mut GameState) {
+    let coated = |c: &super::Character| c.attacks.iter().any(|a| a.coating.is_some());
+    if !state.characters.iter().any(coated) {
+        return;
+    }
+    for character in Arc::make_mut(&mut state.characters) {
+        if coated(character) {
+            for attack in Arc::make_mut(&mut character.attacks) {
+                attack.coating = None;
+            }
+        }
+    }
+}
+
+fn add_item(inventory: &mut Vec<ItemStack>, item: ItemStack) {
+    match inventory
+        .iter_mut()
+        .find(|s| s.name.eq_ignore_ascii_case(&item.name))
+    {
+        Some(stack) => stack.quantity = stack.quantity.saturating_add(item.quantity),
+        None => inventory.push(item),
+    }
+}
+
+/// Takes `quantity` of `name` out of a pile; on a shortfall returns how many there are and
+/// changes nothing.
+fn take_item(pile: &mut Vec<ItemStack>, name: &str, quantity: u32) -> Result<ItemStack, u32> {
+    let Some(i) = pile.iter().position(|s| s.name.eq_ignore_ascii_case(name)) else {
+        return Err(0);
+    };
+    if quantity == 0 || pile[i].quantity < quantity {
+        return Err(pile[i].quantity);
+    }
+    pile[i].quantity -= quantity;
+    let taken = ItemStack {
+        quantity,
+        ..pile[i].clone()
+    };
+    if pile[i].quantity == 0 {
+        pile.remove(i);
+    }
+    Ok(taken)
+}
+
+fn character_ref<'a>(state: &'a GameState, id: &str) -> Result<&'a super::Character, ChangeError> {
+    state
+        .character(id)
+        .ok_or_else(|| ChangeError::UnknownCharacter {
+            id: id.into(),
+            known: state.character_ids(),
+        })
+}
+
+fn character_mut<'a>(
+    state: &'a mut GameState,
+    id: &str,
+) -> Result<&'a mut super::Character, ChangeError> {
+    // Find first, copy on write second, and list the valid ids only on a miss: this runs for
+    // most changes of every turn.
+    let index = state
+        .characters
+        .iter()
+        .position(|c| c.id.eq_ignore_ascii_case(id) || c.name.eq_ignore_ascii_case(id));
+    match index {
+        Some(i) => Ok(&mut Arc::make_mut(&mut state.characters)[i]),
+        None => Err(ChangeError::UnknownCharacter {
+            id: id.into(),
+            known: state.character_ids(),
+        }),
+    }
+}
+
+fn monster_mut<'a>(
+    state: &'a mut GameState,
+    id: &str,
+) -> Result<&'a mut super::MonsterInstance, ChangeError> {
+    let index = state
+        .monsters
+        .iter()
+        .position(|m| m.id.eq_ignore_ascii_case(id));
+    match index {
+        Some(i) => Ok(&mut Arc::make_mut(&mut state.monsters)[i]),
+        None => Err(ChangeError::UnknownMonster {
+            id: id.into(),
+            known: state.monsters.iter().map(|m| m.id.clone()).collect(),
+        }),
+    }
+}
+
+type HpParts<'a> = (
+    &'a mut crate::rules::HitPoints,
+    AtZero,
+    Option<&'a mut DeathSaves>,
+);
+
+fn creature_hp<'a>(state: &'a mut GameState, target: &Target) -> Result<HpParts<'a>, ChangeError> {
+    match target {
+        Target::Character(id) => {
+            let c = character_mut(state, id)?;
+            Ok((&mut c.hp, AtZero::DeathSaves, Some(&mut c.death_saves)))
+        }
+        Target::Monster(id) => Ok((&mut monster_mut(state, id)?.hp, AtZero::Dies, None)),
+    }
+}
+
+fn conditions_mut<'a>(
+    state: &'a mut GameState,
+    target: &Target,
+) -> Result<&'a mut crate::rules::ConditionSet, ChangeError> {
+    match target {
+        Target::Character(id) => Ok(&mut character_mut(state, id)?.conditions),
+        Target::Monster(id) => Ok(&mut monster_mut(state, id)?.conditions),
+    }
+}
+
+fn location_mut<'a>(
+    state: &'a mut GameState,
+    id: &str,
+) -> Result<&'a mut super::Location, ChangeError> {
+    match state.locations.iter().position(|l| l.id == id) {
+        Some(i) => Ok(&mut Arc::make_mut(&mut state.locations)[i]),
+        None => Err(ChangeError::Unknown {
+            what: "location",
+            id: id.into(),
+            known: state.locations.iter().map(|l| l.id.clone()).collect(),
+        }),
+    }
+}
+
+fn feature_mut<'a>(
+    state: &'a mut GameState,
+    location: &str,
+    id: &str,
+) -> Result<&'a mut super::Feature, ChangeError> {
+    let l = location_mut(state, location)?;
+    let known = l.features.iter().map(|f| f.id.clone()).collect();
+    l.features
+        .iter_mut()
+        .find(|f| f.id == id)
+        .ok_or(ChangeError::Unknown {
+            what: "feature",
+            id: id.into(),
+            known,
+        })
+}
+
+fn exit_mut<'a>(
+    state: &'a mut GameState,
+    location: &str,
+    direction: &str,
+) -> Result<&'a mut super::Exit, ChangeError> {
+    let l = location_mut(state, location)?;
+    let known = l.exits.iter().map(|e| e.direction.clone()).collect();
+    l.exits
+        .iter_mut()
+        .find(|e| e.direction.eq_ignore_ascii_case(direction))
+        .ok_or(ChangeError::Unknown {
+            what: "exit",
+            id: direction.into(),
+            known,
+        })
+}
+
+fn npc_mut<'a>(state: &'a mut GameState, id: &str) -> Result<&'a mut super::Npc, ChangeError> {
+    let index = state
+        .npcs
+        .iter()
+        .position(|n| n.id.eq_ignore_ascii_case(id) || n.name.eq_ignore_ascii_case(id));
+    match index {
+        Some(i) => Ok(&mut Arc::make_mut(&mut state.npcs)[i]),
+        None => Err(ChangeError::Unknown {
+            what: "NPC",
+            id: id.into(),
+            known: state.npcs.iter().map(|n| n.id.clone()).collect(),
+        }),
+    }
+}
