@@ -114,6 +114,14 @@ impl World {
                     }
                 }
             }
+            "open_lock" if r["unlocked"] == true => {
+                let direction = text(r, "exit");
+                for e in &mut self.room.exits {
+                    if e.direction == direction {
+                        e.locked = false;
+                    }
+                }
+            }
             "update_inventory" => {
                 if let Some(h) = self.hero_mut(&text(r, "character")) {
                     let quantity = number(r, "quantity").unwrap_or(1).max(0) as u32;

@@ -131,6 +131,17 @@ fn describe(turn: &Turn, tool: &str, args: &Value, ok: bool, r: &Value) -> Vec<S
         "roll_attack" => attack(turn, r),
         "cast_spell" => spell(turn, r),
         "roll_skill_check" => check(args, r),
+        "open_lock" => vec![
+            match (text(args, "method").as_str(), r["unlocked"] == true) {
+                ("pick", true) => format!(
+                    "Your picks find the last pin; the {} swings open.",
+                    text(r, "exit")
+                ),
+                ("pick", false) => "The lock defeats your picks, for now.".into(),
+                (_, true) => format!("With a crack of ice, the {} gives way.", text(r, "exit")),
+                (_, false) => "You strain against it, but it does not budge.".into(),
+            },
+        ],
         "roll_saving_throw" => vec![if r["result"]["success"].as_bool() == Some(true) {
             "You twist free and slip out of reach.".into()
         } else {
@@ -229,6 +240,7 @@ fn refusal(tool: &str, args: &Value) -> Option<String> {
         "cast_spell" => "The words of that spell will not come to you.".into(),
         "add_inventory" => format!("You cannot take {}.", the(&text(args, "item"))),
         "use_item" => "That does not work.".into(),
+        "open_lock" => "That lock will not yield to you: it wants its own key.".into(),
         "update_inventory" => "You cannot part with that.".into(),
         "roll_skill_check" | "roll_saving_throw" => "You cannot try that right now.".into(),
         _ => return None,
@@ -460,7 +472,7 @@ fn check(args: &Value, r: &Value) -> Vec<String> {
         ("perception" | "investigation", false) => {
             vec!["You search for a while, but nothing new catches your eye.".into()]
         }
-        (_, true) => vec!["The lock groans and shifts, but holds: it wants its own key.".into()],
-        (_, false) => vec!["You strain against it, but it does not budge.".into()],
+        (_, true) => vec!["You manage it.".into()],
+        (_, false) => vec!["You try, but it does not work out.".into()],
     }
 }

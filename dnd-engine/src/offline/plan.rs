@@ -18,8 +18,6 @@ use super::words::{best, mentions, score};
 pub(crate) const SEARCH_DC: i32 = 12;
 /// The Dexterity save that breaks away from a fight.
 pub(crate) const FLEE_DC: i32 = 12;
-/// A lock forced without its key.
-pub(crate) const FORCE_DC: i32 = 15;
 
 /// What to do next.
 #[derive(Debug, Clone, PartialEq)]

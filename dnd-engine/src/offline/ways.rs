@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use super::plan::{FORCE_DC, Next, done, finished, last_named, once};
+use super::plan::{Next, done, finished, last_named, once};
 use super::view::{Exit, Item, Step, Turn, World};
 use super::words::{best, is_direction, keys, mentions, opposite, score};
 
@@ -148,7 +148,7 @@ pub(crate) fn open(turn: &Turn, hero: &str, phrase: Option<&str>) -> Next {
     if tried
         .iter()
         .any(|s| s.ok && s.result.get("unlocked_exit").is_some())
-        || turn.ran("roll_skill_check")
+        || turn.ran("open_lock")
     {
         return finished();
     }
@@ -161,9 +161,10 @@ pub(crate) fn open(turn: &Turn, hero: &str, phrase: Option<&str>) -> Next {
     let tools = start
         .hero(hero)
         .is_some_and(|h| h.items.iter().any(|i| mentions(&i.name, "tools")));
+    // No key: pick the lock with tools, else force it (the engine knows the DC).
     Next::Calls(vec![(
-        "roll_skill_check",
-        json!({"creature": hero, "skill": if tools { "sleight_of_hand" } else { "athletics" },
-               "dc": FORCE_DC, "advantage": null, "reason": format!("forcing the {}", exit.direction)}),
+        "open_lock",
+        json!({"character": hero, "exit": exit.direction,
+               "method": if tools { "pick" } else { "force" }, "advantage": null}),
     )])
 }

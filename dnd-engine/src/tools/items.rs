@@ -24,7 +24,10 @@ const POTIONS: [(&str, &str); 4] = [
     ("potion of supreme healing", "10d4+20"),
 ];
 
-fn character<'a>(ctx: &'a ToolContext<'_>, name: &str) -> Result<&'a Character, ToolError> {
+pub(super) fn character<'a>(
+    ctx: &'a ToolContext<'_>,
+    name: &str,
+) -> Result<&'a Character, ToolError> {
     ctx.state.character(name).ok_or_else(|| {
         ToolError::new(format!(
             "no character {name:?}; valid: {}",

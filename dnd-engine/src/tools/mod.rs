@@ -22,6 +22,7 @@ mod checks;
 mod combat;
 mod creature;
 mod items;
+mod locks;
 mod registry;
 pub mod schema;
 mod sheet;

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::schema::strict_schema_for;
-use super::{ToolContext, ToolError, checks, combat, items, sheet, spells, world};
+use super::{ToolContext, ToolError, checks, combat, items, locks, sheet, spells, world};
 use crate::llm::ToolSpec;
 
 /// Arguments of a tool that takes none.
@@ -86,9 +86,15 @@ static TOOLS: &[ToolDef] = &[
     ),
     tool!(
         "use_item",
-        "Use an item from the inventory: a healing potion heals, a key opens its lock; other items are narrated.",
+        "Use an item from the inventory: a healing potion heals, a key opens its lock, an oil coats a weapon; other items are narrated.",
         items::UseItemArgs,
         items::use_item
+    ),
+    tool!(
+        "open_lock",
+        "Try to open a locked exit without its key, by picking the lock (thieves' tools) or forcing it; the engine knows the DC.",
+        locks::OpenLockArgs,
+        locks::open_lock
     ),
     tool!(
         "get_character_stats",

@@ -58,7 +58,7 @@ impl Table {
 #[test]
 fn every_schema_is_strict_and_parses_its_own_example() {
     let specs = tool_specs();
-    assert_eq!(specs.len(), 23);
+    assert_eq!(specs.len(), 24);
     for spec in &specs {
         let mut problems = Vec::new();
         schema::violations(&spec.parameters, &spec.name, &mut problems);
@@ -458,4 +458,65 @@ fn hearthfire_oil_makes_the_greatsword_bite_the_hollow_jarl() {
         jarl.hp.current = jarl.hp.max;
     }
     assert!(hits > 0, "40 swings and no hit");
+}
+
+/// The rime door (DC 18) without the Rime Key: Wren picks it with her tools, Kraven can only
+/// force it; a failed try changes nothing but the roll log.
+#[test]
+fn the_rime_door_is_picked_or_forced_against_the_adventures_dc() {
+    let mut t = Table::new(&["kraven", "wren"]);
+    for c in Arc::make_mut(&mut t.state.characters) {
+        c.location = "throne-of-rime".into();
+    }
+    let exits = t.refused(
+        "open_lock",
+        json!({"character": "kraven", "exit": "north", "method": "force", "advantage": null}),
+    );
+    assert_eq!(
+        exits,
+        "no exit \"north\" here; the exits are: south, rime door"
+    );
+    let open = t.refused(
+        "open_lock",
+        json!({"character": "kraven", "exit": "south", "method": "force", "advantage": null}),
+    );
+    assert_eq!(open, "the south is not locked");
+    let no_tools = t.refused(
+        "open_lock",
+        json!({"character": "kraven", "exit": "rime door", "method": "pick", "advantage": null}),
+    );
+    assert!(no_tools.contains("no thieves' tools"), "{no_tools}");
+
+    // Wren: Dexterity +3 and proficiency +2 with her tools.
+    let mut tries = 0;
+    loop {
+        tries += 1;
+        assert!(tries < 100, "a +5 never met DC 18");
+        let rolls_before = t.log.rolls.len();
+        let r = t.ok(
+            "open_lock",
+            json!({"character": "wren", "exit": "Rime Door", "method": "pick", "advantage": null}),
+        );
+        assert_eq!(t.log.rolls.len(), rolls_before + 1);
+        assert_eq!(r["result"]["modifier"], 5, "{r}");
+        assert_eq!(r["result"]["dc"], 18, "{r}");
+        let locked = t
+            .state
+            .location("throne-of-rime")
+            .unwrap()
+            .exits
+            .iter()
+            .find(|e| e.direction == "rime door")
+            .unwrap()
+            .locked;
+        assert_eq!(locked, r["unlocked"] == false, "{r}");
+        if r["unlocked"] == true {
+            break;
+        }
+    }
+    let again = t.refused(
+        "open_lock",
+        json!({"character": "kraven", "exit": "rime door", "method": "force", "advantage": null}),
+    );
+    assert_eq!(again, "the rime door is not locked");
 }

@@ -354,3 +354,28 @@ fn the_hearthfire_oil_coats_the_greatsword() {
     assert_eq!(kraven(&t.state).item_quantity("Hearthfire Oil"), 0);
     assert!(t.refused.is_empty(), "refused: {:?}", t.refused);
 }
+
+#[test]
+fn without_the_key_wren_picks_the_rime_door() {
+    let mut t = Table::new(&["wren"]);
+    std::sync::Arc::make_mut(&mut t.state.characters)[0].location = "throne-of-rime".into();
+    let mut said = String::new();
+    for _ in 0..40 {
+        said += &t.turn("Wren", "I open the rime door");
+        let rime = t
+            .state
+            .location("throne-of-rime")
+            .unwrap()
+            .exits
+            .iter()
+            .find(|e| e.direction == "rime door")
+            .unwrap();
+        if !rime.locked {
+            break;
+        }
+    }
+    assert!(said.contains("swings open"), "{said}");
+    assert!(t.refused.is_empty(), "refused: {:?}", t.refused);
+    t.turn("Wren", "go through the rime door");
+    assert_eq!(t.state.character("wren").unwrap().location, "glacier-heart");
+}
