@@ -15,6 +15,7 @@
 //! | `combat.rs` | `roll_attack`, `start_encounter`, `next_turn`, `end_encounter` |
 //! | `spells.rs` | `cast_spell` |
 //! | `items.rs` | `use_item`, `check_inventory`, `add_inventory`, `update_inventory` |
+//! | `locks.rs` | `open_lock` |
 //! | `sheet.rs` | `get_character_stats`, `update_character`, `update_hp` |
 //! | `world.rs` | `get_room_details`, `move_to`, `get_monster_stats`, `rules_lookup`, `advance_npc_goals`, `get_game_flags`, `set_game_flag`, `log_story_event` |
 
