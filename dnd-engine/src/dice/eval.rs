@@ -72,15 +72,20 @@ impl<'a, S: DieSource + ?Sized> Evaluator<'a, S> {
                 let x = self.eval_parts(a, negative)?;
                 return Ok(x - self.eval_parts(b, !negative)?);
             }
-            Node::Labelled(inner, label) => (self.eval(inner)?, Some(label.clone())),
+            Node::Labelled(inner, label) => (self.eval(inner)?, Some(label)),
             other => (self.eval(other)?, None),
         };
         let signed = if negative { -value } else { value };
         if let Some(rec) = self.record.as_deref_mut() {
+            // The part goes in without its label, which (rarely there) is set in place: a part
+            // built whole on the stack and copied in stalled on the copy.
             rec.parts.push(RollPart {
-                label,
+                label: None,
                 value: signed as i64,
             });
+            if let (Some(label), Some(part)) = (label, rec.parts.last_mut()) {
+                part.label = Some(label.clone());
+            }
         }
         Ok(value)
     }

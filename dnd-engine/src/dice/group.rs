@@ -233,7 +233,7 @@ impl Group {
         // The common case, one rank selector (kh3, pl1), needs no mask.
         if let [sel @ (Selector::Highest(n) | Selector::Lowest(n))] = sels {
             let highest = matches!(sel, Selector::Highest(_));
-            let kept = (0..self.len()).filter(|&i| self.kept(i)).count();
+            let kept = self.flags().iter().filter(|f| **f & DROPPED == 0).count();
             let n = (*n as usize).min(kept);
             // Dropping the tail of the ranking keeps its head. The ranking orders by value
             // (descending for h) with ties in die order.
@@ -351,21 +351,25 @@ impl Group {
     /// The kept die with the highest (or lowest) value; among equal values the first die, or
     /// the last when `first_on_ties` is false.
     fn extreme(&self, highest: bool, first_on_ties: bool) -> Option<usize> {
-        let mut best: Option<usize> = None;
-        for i in (0..self.len()).filter(|&i| self.kept(i)) {
+        // The slices once, not an accessor (and its match on the store) per die.
+        let (values, flags) = (self.values(), self.flags());
+        let mut best: Option<(usize, i64)> = None;
+        for (i, (&v, &f)) in values.iter().zip(flags).enumerate() {
+            if f & DROPPED != 0 {
+                continue;
+            }
             let better = match best {
                 None => true,
-                Some(b) => {
-                    let (v, bv) = (self.value(i), self.value(b));
+                Some((_, bv)) => {
                     let strictly = if highest { v > bv } else { v < bv };
                     strictly || (v == bv && !first_on_ties)
                 }
             };
             if better {
-                best = Some(i);
+                best = Some((i, v));
             }
         }
-        best
+        best.map(|(i, _)| i)
     }
 
     /// (value, die) of the kept dice, highest (or lowest) first; ties in die order, as d20's
@@ -410,7 +414,7 @@ impl Group {
     }
 
     /// The dice as the record shows them: each die preceded by the faces rerolls replaced.
-    pub(crate) fn append_record(mut self, out: &mut Vec<Die>) {
+    pub(crate) fn append_record(&mut self, out: &mut Vec<Die>) {
         let history = self.history.take().unwrap_or_default();
         out.reserve(self.len() + history.rerolled.len());
         for (i, (&value, &flags)) in self.values().iter().zip(self.flags()).enumerate() {
