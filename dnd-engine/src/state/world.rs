@@ -146,6 +146,15 @@ pub struct Location {
     pub visited: bool,
 }
 
+impl Location {
+    /// The exit in `direction` (any case), hidden or not.
+    pub fn exit(&self, direction: &str) -> Option<&Exit> {
+        self.exits
+            .iter()
+            .find(|e| e.direction.eq_ignore_ascii_case(direction))
+    }
+}
+
 /// How an NPC feels about the party.
 #[derive(
     Debug,

@@ -62,11 +62,7 @@ pub(super) fn open_lock(args: OpenLockArgs, ctx: &mut ToolContext<'_>) -> Result
         .filter(|e| !e.hidden)
         .map(|e| e.direction.as_str())
         .collect();
-    let Some(exit) = here
-        .exits
-        .iter()
-        .find(|e| !e.hidden && e.direction.eq_ignore_ascii_case(&args.exit))
-    else {
+    let Some(exit) = here.exit(&args.exit).filter(|e| !e.hidden) else {
         return Err(ToolError::new(format!(
             "no exit {:?} here; the exits are: {}",
             args.exit,

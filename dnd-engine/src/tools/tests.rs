@@ -503,10 +503,7 @@ fn the_rime_door_is_picked_or_forced_against_the_adventures_dc() {
         let locked = t
             .state
             .location("throne-of-rime")
-            .unwrap()
-            .exits
-            .iter()
-            .find(|e| e.direction == "rime door")
+            .and_then(|l| l.exit("rime door"))
             .unwrap()
             .locked;
         assert_eq!(locked, r["unlocked"] == false, "{r}");

@@ -365,10 +365,7 @@ fn without_the_key_wren_picks_the_rime_door() {
         let rime = t
             .state
             .location("throne-of-rime")
-            .unwrap()
-            .exits
-            .iter()
-            .find(|e| e.direction == "rime door")
+            .and_then(|l| l.exit("rime door"))
             .unwrap();
         if !rime.locked {
             break;
