@@ -350,3 +350,22 @@ fn resistances_to_nonmagical_attacks_are_read_from_the_text() {
         }
     }
 }
+
+#[test]
+fn spell_attacks_and_magic_weapons_are_magical() {
+    let srd = srd();
+    let magical = |monster: &str, action: &str| {
+        let m = srd.monster(monster).unwrap();
+        let attack = m
+            .actions
+            .iter()
+            .find(|a| a.name == action)
+            .and_then(|a| a.attack.as_ref())
+            .unwrap();
+        m.attack_is_magical(attack)
+    };
+    assert!(magical("Specter", "Life Drain"), "a melee spell attack");
+    assert!(magical("Flesh Golem", "Slam"), "the Magic Weapons trait");
+    assert!(!magical("Goblin", "Scimitar"));
+    assert!(!magical("Goblin", "Shortbow"));
+}

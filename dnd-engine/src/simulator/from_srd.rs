@@ -60,7 +60,7 @@ impl Combatant {
                         monster: monster.name.clone(),
                         action: step.action.clone(),
                     })?;
-                if let Some(sim) = sim_action(action) {
+                if let Some(sim) = sim_action(monster, action) {
                     for _ in 0..step.count {
                         combatant.actions.push(sim.clone());
                     }
@@ -72,7 +72,7 @@ impl Combatant {
                 .actions
                 .iter()
                 .filter(|a| a.usage.is_none())
-                .filter_map(sim_action)
+                .filter_map(|a| sim_action(monster, a))
                 .max_by_key(expected_damage);
             combatant.actions.extend(best);
         }
@@ -85,7 +85,7 @@ impl Combatant {
     }
 }
 
-fn sim_action(action: &MonsterAction) -> Option<SimAction> {
+fn sim_action(monster: &Monster, action: &MonsterAction) -> Option<SimAction> {
     let damage: SmallVec<[DamageDice; 2]> = if action.damage.is_empty() {
         action.damage_options.first().copied().into_iter().collect()
     } else {
@@ -99,7 +99,7 @@ fn sim_action(action: &MonsterAction) -> Option<SimAction> {
             name: action.name.clone(),
             to_hit: attack.to_hit,
             damage,
-            magical: attack.is_magical(),
+            magical: monster.attack_is_magical(attack),
         });
     }
     action.save.map(|save| SimAction::Save {

@@ -108,15 +108,6 @@ pub struct ActionAttack {
     pub range: Option<(u32, u32)>,
 }
 
-impl ActionAttack {
-    /// Whether the attack is magical: spell attacks are; a monster's weapons, claws and bites
-    /// are not (the SRD marks the few magical ones with a trait this does not read), so
-    /// defenses against nonmagical attacks count against them.
-    pub fn is_magical(&self) -> bool {
-        matches!(self.kind, AttackKind::MeleeSpell | AttackKind::RangedSpell)
-    }
-}
-
 /// What happens on a save against an effect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -252,6 +243,21 @@ pub struct Monster {
     /// Legendary actions.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub legendary_actions: Vec<MonsterAction>,
+}
+
+impl Monster {
+    /// Whether one of its attacks is magical: spell attacks are, and so are its weapon
+    /// attacks when it has the trait "Magic Weapons" (the flesh golem); its other weapons,
+    /// claws and bites are not, so defenses against nonmagical attacks count against them.
+    pub fn attack_is_magical(&self, attack: &ActionAttack) -> bool {
+        matches!(
+            attack.kind,
+            AttackKind::MeleeSpell | AttackKind::RangedSpell
+        ) || self
+            .traits
+            .iter()
+            .any(|t| t.name.eq_ignore_ascii_case("Magic Weapons"))
+    }
 }
 
 /// The eight schools of magic.

@@ -226,7 +226,7 @@ fn swings_of(
                 bonus: attack.to_hit,
                 damage: damage.clone(),
                 melee: attack.reach.is_some() && attack.range.is_none(),
-                magical: attack.is_magical(),
+                magical: template.attack_is_magical(attack),
             });
         }
     }
