@@ -333,7 +333,7 @@ impl DiceExpr {
             Some(plan) => plan.as_ref(),
             None if inner.rolled.swap(true, Ordering::Relaxed) => inner
                 .plan
-                .get_or_init(|| Plan::compile(&inner.root, inner.roll_budget))
+                .get_or_init(|| Plan::compile(&inner.root))
                 .as_ref(),
             None => None,
         };

@@ -38,15 +38,6 @@ impl From<Faces> for DieShape {
     }
 }
 
-impl DieShape {
-    /// The largest absolute value a face can have.
-    fn max_abs_value(self) -> i64 {
-        (self.step + self.offset)
-            .abs()
-            .max((i64::from(self.sides) * self.step + self.offset).abs())
-    }
-}
-
 /// A dice group whose shape the fast path handles.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct FastGroup {
@@ -133,7 +124,7 @@ impl FastGroup {
         &self,
         roll: &mut impl FnMut(DieShape) -> Result<i64, Fault>,
     ) -> Result<i64, Fault> {
-        let faces = self.die;
+        let die = self.die;
         let n = self.count as usize;
         if self.reroll.is_some() {
             return self.total_with_reroll(roll);
@@ -142,7 +133,7 @@ impl FastGroup {
             Last::Sum => {
                 let mut sum = 0;
                 for _ in 0..n {
-                    sum += roll(faces)?;
+                    sum += roll(die)?;
                 }
                 Ok(sum)
             }
@@ -150,11 +141,11 @@ impl FastGroup {
                 let mut total = 0;
                 let mut pending = 0;
                 for _ in 0..n {
-                    let v = roll(faces)?;
+                    let v = roll(die)?;
                     total += v;
                     pending += usize::from(lo <= v && v <= hi);
                 }
-                explode(roll, faces, (lo, hi), total, pending)
+                explode(roll, die, (lo, hi), total, pending)
             }
             Last::Rank { keep, highest, k } => {
                 let (dropped, from_low) = dropped_end(keep, highest, k, n);
@@ -164,7 +155,7 @@ impl FastGroup {
                 // One die goes (4d6kh3, 2d20kh1): track the extremes while rolling.
                 let (mut total, mut min, mut max) = (0, i64::MAX, i64::MIN);
                 for _ in 0..n {
-                    let v = roll(faces)?;
+                    let v = roll(die)?;
                     total += v;
                     min = min.min(v);
                     max = max.max(v);
@@ -180,13 +171,13 @@ impl FastGroup {
         &self,
         roll: &mut impl FnMut(DieShape) -> Result<i64, Fault>,
     ) -> Result<i64, Fault> {
-        let faces = self.die;
+        let die = self.die;
         let n = self.count as usize;
         let mut buf = [0i64; MAX_FAST_DICE];
         let dice = &mut buf[..n];
         let mut total = 0;
         for d in dice.iter_mut() {
-            *d = roll(faces)?;
+            *d = roll(die)?;
             total += *d;
         }
         if let Some((until, lo, hi)) = self.reroll {
@@ -196,7 +187,7 @@ impl FastGroup {
                 let mut any = false;
                 for d in dice.iter_mut() {
                     if lo <= *d && *d <= hi {
-                        let v = roll(faces)?;
+                        let v = roll(die)?;
                         total += v - *d;
                         *d = v;
                         any = true;
@@ -213,7 +204,7 @@ impl FastGroup {
                 // d20 scans the dice in order, each match rolling a die onto the end, then the
                 // new dice the same way; counting pending matches draws the same rolls.
                 let pending = dice.iter().filter(|d| lo <= **d && **d <= hi).count();
-                explode(roll, faces, (lo, hi), total, pending)
+                explode(roll, die, (lo, hi), total, pending)
             }
             Last::Rank { keep, highest, k } => {
                 let (dropped, from_low) = dropped_end(keep, highest, k, n);
@@ -245,14 +236,14 @@ fn dropped_end(keep: bool, highest: bool, k: u32, n: usize) -> (usize, bool) {
 #[inline]
 fn explode(
     roll: &mut impl FnMut(DieShape) -> Result<i64, Fault>,
-    faces: DieShape,
+    die: DieShape,
     (lo, hi): (i64, i64),
     mut total: i64,
     mut pending: usize,
 ) -> Result<i64, Fault> {
     while pending > 0 {
         pending -= 1;
-        let v = roll(faces)?;
+        let v = roll(die)?;
         total += v;
         pending += usize::from(lo <= v && v <= hi);
     }
@@ -265,38 +256,16 @@ fn explode(
 pub(crate) struct Plan {
     constant: i64,
     groups: SmallVec<[(i64, FastGroup); 2]>,
-    /// Whether the common case holds, decided when compiling: no group rerolls or explodes,
-    /// so the dice drawn are exactly those named and within the budget, and no roll can take
-    /// the total beyond ±2^53. Then rolling needs neither budget accounting nor overflow
-    /// checks.
-    unchecked: bool,
 }
 
 impl Plan {
-    /// Compiles the tree rooted at `root` for rolls of at most `budget` dice, if it has the
-    /// plan's shape.
-    pub(crate) fn compile(root: &Node, budget: u32) -> Option<Plan> {
+    /// Compiles the tree rooted at `root`, if it has the plan's shape.
+    pub(crate) fn compile(root: &Node) -> Option<Plan> {
         let mut plan = Plan {
             constant: 0,
             groups: SmallVec::new(),
-            unchecked: false,
         };
         plan.add(root, 1)?;
-        // The largest total any roll could reach: every die of the budget in the group whose
-        // faces and coefficient weigh most.
-        let heaviest_die = plan
-            .groups
-            .iter()
-            .map(|(c, g)| i128::from(*c).abs() * i128::from(g.die.max_abs_value()))
-            .max()
-            .unwrap_or(0);
-        let largest = i128::from(plan.constant).abs() + i128::from(budget) * heaviest_die;
-        let named: u64 = plan.groups.iter().map(|(_, g)| u64::from(g.count)).sum();
-        let fixed = plan
-            .groups
-            .iter()
-            .all(|(_, g)| g.reroll.is_none() && !matches!(g.last, Last::Explode { .. }));
-        plan.unchecked = fixed && named <= u64::from(budget) && largest <= i128::from(MAX_EXACT);
         Some(plan)
     }
 
@@ -344,14 +313,6 @@ impl Plan {
         source: &mut S,
         budget: u32,
     ) -> Result<Option<i64>, Fault> {
-        if self.unchecked {
-            let mut roll = |die: DieShape| draw_face(source, die);
-            let mut total = self.constant;
-            for (coefficient, group) in &self.groups {
-                total += coefficient * group.total(&mut roll)?;
-            }
-            return Ok(Some(total));
-        }
         let mut rolls_left = budget;
         let mut roll = |die: DieShape| roll_face(source, &mut rolls_left, budget, die);
         let mut total = Some(self.constant);
@@ -363,7 +324,7 @@ impl Plan {
     }
 }
 
-/// Rolls one die from `source`, charging the roll budget.
+/// Rolls one die from `source`, charging the roll budget. The one place a face is drawn.
 #[inline]
 pub(crate) fn roll_face<S: DieSource + ?Sized>(
     source: &mut S,
@@ -375,12 +336,6 @@ pub(crate) fn roll_face<S: DieSource + ?Sized>(
         return Err(Fault::TooManyRolls(budget));
     }
     *rolls_left -= 1;
-    draw_face(source, die)
-}
-
-/// Draws one die from `source` and returns its value: the one place a face is drawn.
-#[inline]
-fn draw_face<S: DieSource + ?Sized>(source: &mut S, die: DieShape) -> Result<i64, Fault> {
     let sides = die.sides;
     match source.roll_die(sides) {
         Some(index) if (1..=sides).contains(&index) => Ok(i64::from(index) * die.step + die.offset),

@@ -206,6 +206,17 @@ impl Defenses {
         }
     }
 
+    /// The defenses that count against an attack: all of them for a nonmagical one (see
+    /// [`against_nonmagical_attack`](Defenses::against_nonmagical_attack)), only those that
+    /// always apply for a magical one.
+    pub fn against_attack(self, magical: bool) -> Defenses {
+        if magical {
+            self
+        } else {
+            self.against_nonmagical_attack()
+        }
+    }
+
     /// The damage actually taken from `amount` of `kind`, and which defense applied.
     ///
     /// Only the defenses that always apply count here: for a nonmagical attack, call

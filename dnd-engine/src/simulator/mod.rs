@@ -134,33 +134,34 @@ impl Combatant {
 
     /// Adds a nonmagical attack (a mundane weapon, a claw) made every turn; see
     /// [`with_magic_attack`](Combatant::with_magic_attack).
-    pub fn with_attack(
-        mut self,
-        name: impl Into<String>,
-        to_hit: i32,
-        damage: &[DamageDice],
-    ) -> Self {
-        self.actions.push(SimAction::Attack {
-            name: name.into(),
-            to_hit,
-            damage: damage.iter().copied().collect(),
-            magical: false,
-        });
-        self
+    pub fn with_attack(self, name: impl Into<String>, to_hit: i32, damage: &[DamageDice]) -> Self {
+        self.with_attack_of(name.into(), to_hit, damage, false)
     }
 
     /// Adds a magical attack (a magic weapon, an attack cantrip) made every turn: defenses
     /// against nonmagical attacks do not count against it.
     pub fn with_magic_attack(
-        mut self,
+        self,
         name: impl Into<String>,
         to_hit: i32,
         damage: &[DamageDice],
     ) -> Self {
-        self = self.with_attack(name, to_hit, damage);
-        if let Some(SimAction::Attack { magical, .. }) = self.actions.last_mut() {
-            *magical = true;
-        }
+        self.with_attack_of(name.into(), to_hit, damage, true)
+    }
+
+    fn with_attack_of(
+        mut self,
+        name: String,
+        to_hit: i32,
+        damage: &[DamageDice],
+        magical: bool,
+    ) -> Self {
+        self.actions.push(SimAction::Attack {
+            name,
+            to_hit,
+            damage: damage.iter().copied().collect(),
+            magical,
+        });
         self
     }
 
@@ -437,12 +438,12 @@ impl<'a> Arena<'a> {
                 if !hit {
                     return;
                 }
-                let defenses = if *magical {
-                    defender.defenses
-                } else {
-                    defender.defenses.against_nonmagical_attack()
-                };
-                (damage, critical, false, defenses)
+                (
+                    damage,
+                    critical,
+                    false,
+                    defender.defenses.against_attack(*magical),
+                )
             }
             SimAction::Save {
                 ability,

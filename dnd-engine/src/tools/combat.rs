@@ -86,14 +86,10 @@ fn attack(
             damage: &swing.damage,
             critical_range: 20,
         };
-        let defenses = effective_defenses(&victim.defenses, &victim.conditions);
         let defense = AttackTarget {
             armor_class: victim.armor_class,
-            defenses: if swing.magical {
-                defenses
-            } else {
-                defenses.against_nonmagical_attack()
-            },
+            defenses: effective_defenses(&victim.defenses, &victim.conditions)
+                .against_attack(swing.magical),
             hits_are_critical: modifiers.hit_is_critical,
         };
         let result = rules_attack(&profile, &defense, sources.resolve(), ctx.rng);

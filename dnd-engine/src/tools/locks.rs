@@ -56,13 +56,13 @@ pub(super) fn open_lock(args: OpenLockArgs, ctx: &mut ToolContext<'_>) -> Result
         .state
         .location(&who.location)
         .ok_or_else(|| ToolError::new(format!("{} is nowhere", who.name)))?;
-    let visible: Vec<&str> = here
-        .exits
-        .iter()
-        .filter(|e| !e.hidden)
-        .map(|e| e.direction.as_str())
-        .collect();
     let Some(exit) = here.exit(&args.exit).filter(|e| !e.hidden) else {
+        let visible: Vec<&str> = here
+            .exits
+            .iter()
+            .filter(|e| !e.hidden)
+            .map(|e| e.direction.as_str())
+            .collect();
         return Err(ToolError::new(format!(
             "no exit {:?} here; the exits are: {}",
             args.exit,
