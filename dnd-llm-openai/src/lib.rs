@@ -59,7 +59,7 @@ pub use build::{
 pub use config::{DEFAULT_MODEL, OPENAI_BASE_URL, OpenAiConfig, Pricing, SpeechOptions};
 pub use parse::{
     arguments_from_wire, finish_reason_from_wire, parse_response, parse_response_with,
-    reasoning_from_wire, response_from_wire, response_from_wire_with, tool_calls_from_wire,
-    usage_from_wire,
+    read_chat_completion, reasoning_from_wire, response_from_wire, response_from_wire_with,
+    tool_calls_from_wire, usage_from_wire,
 };
 pub use provider::OpenAiProvider;

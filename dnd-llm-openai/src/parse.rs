@@ -31,6 +31,22 @@ pub fn parse_response(body: &[u8]) -> Result<CompletionResponse, LlmError> {
 ///
 /// As [`parse_response`].
 pub fn parse_response_with(body: &[u8], keep_raw: bool) -> Result<CompletionResponse, LlmError> {
+    let (raw, wire) = read_chat_completion(body)?;
+    let mut response = response_from_wire(wire, body)?;
+    if keep_raw {
+        response.raw = Some(raw);
+    }
+    Ok(response)
+}
+
+/// Reads a chat completion body into its raw JSON and its wire form, for adapters that turn
+/// the wire form into a response their own way (OpenRouter adds its errors and costs).
+///
+/// # Errors
+///
+/// [`LlmError::BadResponse`] when the body is not JSON, not an object, or not a chat
+/// completion.
+pub fn read_chat_completion(body: &[u8]) -> Result<(Value, ChatResponse), LlmError> {
     let raw: Value = serde_json::from_slice(body).map_err(|e| {
         LlmError::bad_response(format!(
             "the body is not JSON ({e}); it starts: {}",
@@ -44,11 +60,7 @@ pub fn parse_response_with(body: &[u8], keep_raw: bool) -> Result<CompletionResp
     }
     let wire = ChatResponse::deserialize(&raw)
         .map_err(|e| LlmError::bad_response(format!("the chat completion did not read: {e}")))?;
-    let mut response = response_from_wire(wire, body)?;
-    if keep_raw {
-        response.raw = Some(raw);
-    }
-    Ok(response)
+    Ok((raw, wire))
 }
 
 /// The engine's response for a parsed [`ChatResponse`]. `seed` (usually the body) makes the

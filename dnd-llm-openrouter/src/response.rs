@@ -8,8 +8,6 @@
 
 use dnd_engine::llm::{CompletionResponse, LlmError};
 use dnd_llm_openai::response_from_wire_with;
-use dnd_llm_openai::wire::ChatResponse;
-use serde::Deserialize;
 use serde_json::Value;
 
 use crate::errors::error_from_object;
@@ -22,19 +20,7 @@ use crate::errors::error_from_object;
 /// error (see [`crate::errors`]) when it carries an `error`; [`LlmError::Refused`] for a
 /// model's refusal.
 pub fn parse_response(body: &[u8], keep_raw: bool) -> Result<CompletionResponse, LlmError> {
-    let raw: Value = serde_json::from_slice(body).map_err(|e| {
-        LlmError::bad_response(format!(
-            "the body is not JSON ({e}); it starts: {}",
-            dnd_llm_openai::http::body_excerpt(body, 200).unwrap_or_default()
-        ))
-    })?;
-    if !raw.is_object() {
-        return Err(LlmError::bad_response(
-            "the body is JSON but not a chat completion object",
-        ));
-    }
-    let wire = ChatResponse::deserialize(&raw)
-        .map_err(|e| LlmError::bad_response(format!("the chat completion did not read: {e}")))?;
+    let (raw, wire) = dnd_llm_openai::read_chat_completion(body)?;
     let mut response = response_from_wire_with(wire, body, error_from_object)?;
     if let Some(cost) = raw.get("usage").and_then(cost_from_usage) {
         response.usage.cost = Some(cost);
