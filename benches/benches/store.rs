@@ -176,6 +176,7 @@ fn typical_turn() -> TurnRecord {
             ),
         ],
         llm_messages: vec![],
+        base_turn: None,
     }
 }
 

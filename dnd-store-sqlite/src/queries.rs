@@ -100,6 +100,10 @@ pub(crate) fn commit_turn(
         .at(place)?
         .ok_or_else(|| StoreError::NotFound(id.clone()))?;
     let mut state: GameState = decode(place, format_args!("the state of campaign {id}"), &json)?;
+    // Inside the write transaction (`BEGIN IMMEDIATE` holds the write lock): another process's
+    // commit is either already in `current_state` or waits for this one to finish, so of two
+    // games that loaded the same turn only one passes.
+    record.check_base(&state)?;
     // An invalid turn returns here; dropping `tx` rolls back a transaction that wrote nothing.
     record.apply_to(&mut state)?;
     let turn = last + 1;

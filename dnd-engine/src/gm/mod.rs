@@ -323,6 +323,7 @@ impl GameMaster {
             )));
         }
         let mut state = self.store.load(campaign).await?;
+        let base_turn = state.turn;
         // The window of recent turns, and the ones just beyond it, for folding.
         let window = self.limits.history_turns;
         let every = self.limits.summary_every.max(1);
@@ -424,6 +425,7 @@ impl GameMaster {
                 },
             ],
             llm_messages,
+            base_turn: Some(base_turn),
         };
         let turn = self.store.commit_turn(campaign, record).await?;
         Ok(TurnOutcome {

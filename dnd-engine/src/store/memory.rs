@@ -94,6 +94,8 @@ impl GameStore for MemoryStore {
     ) -> Result<u64, StoreError> {
         self.with(|inner| {
             let c = inner.campaign(campaign)?;
+            // Checked under the same lock as the write: no other commit can come between.
+            record.check_base(&c.current)?;
             // All or nothing: on an invalid change `apply_to` leaves the state untouched.
             record.apply_to(&mut c.current)?;
             let turn = c.history.len() as u64 + 1;

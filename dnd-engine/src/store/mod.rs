@@ -72,9 +72,27 @@ pub struct TurnRecord {
     /// What the LLM was sent and answered, tool steps included.
     #[serde(default)]
     pub llm_messages: Vec<Message>,
+    /// The turn in effect ([`GameState::turn`]) the record was computed on; `None` skips the
+    /// check. A store refuses the commit with [`StoreError::Conflict`] when the campaign is no
+    /// longer at this turn: another game (another process on the same save) committed first, so
+    /// this turn was played on a stale state.
+    #[serde(default)]
+    pub base_turn: Option<u64>,
 }
 
 impl TurnRecord {
+    /// Refuses the record with [`StoreError::Conflict`] unless `current` (the campaign's turn in
+    /// effect, read inside the commit's atomic section) is its [`base_turn`](Self::base_turn).
+    pub fn check_base(&self, current: &GameState) -> Result<(), StoreError> {
+        match self.base_turn {
+            Some(base_turn) if base_turn != current.turn => Err(StoreError::Conflict {
+                base_turn,
+                current: current.turn,
+            }),
+            _ => Ok(()),
+        }
+    }
+
     /// Applies this turn's changes to a state, all or nothing, and counts the turn.
     pub fn apply_to(&self, state: &mut GameState) -> Result<(), StoreError> {
         state
@@ -139,6 +157,19 @@ pub enum StoreError {
         #[source]
         error: ChangeError,
     },
+    /// The turn was computed on a state the campaign has moved on from (its
+    /// [`TurnRecord::base_turn`] is not the turn in effect): another game committed first.
+    /// Nothing was written.
+    #[error(
+        "the turn was not kept: it was played on turn {base_turn}, but another game moved this \
+         campaign on to turn {current}; reload the campaign and play from there"
+    )]
+    Conflict {
+        /// The turn the record was computed on.
+        base_turn: u64,
+        /// The campaign's turn in effect when the commit was tried.
+        current: u64,
+    },
     /// More turns to undo than there are in effect.
     #[error("cannot undo {asked} turns: only {available} are in effect")]
     NothingToUndo {
@@ -179,7 +210,10 @@ pub trait GameStore: Send + Sync {
     async fn load(&self, campaign: &CampaignId) -> Result<GameState, StoreError>;
 
     /// Commits one turn atomically and returns its turn number. The record's changes are applied
-    /// to the current state; if one fails, nothing is written.
+    /// to the current state; if one fails, nothing is written. If the record has a
+    /// [`base_turn`](TurnRecord::base_turn) and the campaign is no longer at that turn, the
+    /// commit is refused with [`StoreError::Conflict`] and nothing is written: the check and the
+    /// write are one atomic step, so of two games that loaded the same turn only one commits.
     ///
     /// The record is taken by value: a store keeps it (or writes it out) without a copy.
     async fn commit_turn(

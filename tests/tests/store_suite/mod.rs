@@ -114,6 +114,7 @@ pub fn sample_turn(n: u64) -> TurnRecord {
             },
         ],
         llm_messages: vec![],
+        base_turn: None,
     }
 }
 
