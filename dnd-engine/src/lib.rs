@@ -25,4 +25,5 @@ pub mod simulator;
 pub mod srd;
 pub mod state;
 pub mod store;
+pub mod text;
 pub mod tools;
