@@ -17,6 +17,7 @@
 pub mod adventure;
 pub mod agents;
 pub mod dice;
+pub mod files;
 pub mod gm;
 pub mod llm;
 pub mod offline;

@@ -6,6 +6,8 @@ use crate::srd::Srd;
 use crate::state::{GameState, GameTime, Location, Mode, MonsterInstance, Npc};
 use std::sync::Arc;
 
+use rand::RngExt;
+
 /// 08:00, in minutes since midnight.
 const START_MINUTE: u32 = 8 * 60;
 
@@ -140,5 +142,7 @@ pub(super) fn new_game(adventure: &Adventure, party: &[&str]) -> Result<GameStat
         summary: adventure.summary.clone(),
         memory: Default::default(),
         turn: 0,
+        // A fresh secret per campaign: see `GameState::dice_seed`.
+        dice_seed: crate::dice::game_rng().random(),
     })
 }

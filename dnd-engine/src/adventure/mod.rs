@@ -297,10 +297,44 @@ impl fmt::Display for AdventureError {
 
 impl std::error::Error for AdventureError {}
 
+/// The largest adventure read by [`Adventure::load`] and [`Adventure::from_json`], in bytes
+/// (4 MiB): the built-in five-room adventure is about 22 KB, and everything in an adventure is
+/// kept in every campaign's state.
+pub const ADVENTURE_MAX_BYTES: usize = 4 << 20;
+
+/// An adventure over the bound; `size` is `None` when reading stopped at the bound.
+fn too_large(source_name: &str, size: Option<usize>, max_bytes: usize) -> AdventureError {
+    let size = size.map_or_else(
+        || format!("more than {max_bytes} bytes"),
+        |size| format!("{size} bytes"),
+    );
+    AdventureError::one(
+        source_name,
+        "",
+        format!(
+            "the adventure is {size} long; at most {max_bytes} are read (Adventure::load_with_limit reads larger ones)"
+        ),
+    )
+}
+
 impl Adventure {
     /// Parses and validates an adventure. `source_name` (usually the file name) starts every
     /// line of the error, which lists every problem found, not only the first.
+    ///
+    /// Text over [`ADVENTURE_MAX_BYTES`] is refused before it is parsed; to read larger ones,
+    /// use [`Adventure::load_with_limit`].
     pub fn from_json(text: &str, source_name: &str) -> Result<Adventure, AdventureError> {
+        if text.len() > ADVENTURE_MAX_BYTES {
+            return Err(too_large(
+                source_name,
+                Some(text.len()),
+                ADVENTURE_MAX_BYTES,
+            ));
+        }
+        Adventure::parse(text, source_name)
+    }
+
+    fn parse(text: &str, source_name: &str) -> Result<Adventure, AdventureError> {
         let mut problems = Vec::new();
         let decoded = decode::decode(text, &mut problems);
         if let Some((adventure, raw_room_ids)) = &decoded {
@@ -315,14 +349,28 @@ impl Adventure {
         }
     }
 
-    /// Reads and validates an adventure file; a file that cannot be read is an error naming
-    /// its path.
+    /// Reads and validates an adventure file of at most [`ADVENTURE_MAX_BYTES`]; a file that
+    /// cannot be read, or is larger, is an error naming its path.
     pub fn load(path: impl AsRef<Path>) -> Result<Adventure, AdventureError> {
+        Adventure::load_with_limit(path, ADVENTURE_MAX_BYTES)
+    }
+
+    /// [`Adventure::load`] with another bound on the file's size, in bytes. The file is never
+    /// read past the bound, so a huge file or one that never ends costs no memory.
+    pub fn load_with_limit(
+        path: impl AsRef<Path>,
+        max_bytes: usize,
+    ) -> Result<Adventure, AdventureError> {
         let path = path.as_ref();
         let name = path.display().to_string();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| AdventureError::one(&name, "", format!("cannot read the file: {e}")))?;
-        Adventure::from_json(&text, &name)
+        let text = crate::files::read_text_limited(path, max_bytes).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::FileTooLarge {
+                too_large(&name, None, max_bytes)
+            } else {
+                AdventureError::one(&name, "", format!("cannot read the file: {e}"))
+            }
+        })?;
+        Adventure::parse(&text, &name)
     }
 
     /// "The Wailing Glacier": five rooms under a glacier for one 3rd-level character, with

@@ -502,3 +502,44 @@ fn junk_never_panics() {
         }
     }
 }
+
+#[test]
+fn an_adventure_over_the_bound_is_refused_before_it_is_parsed() {
+    let huge = format!(
+        "{{\"title\": \"{}\"}}",
+        "x".repeat(super::ADVENTURE_MAX_BYTES)
+    );
+    let error = Adventure::from_json(&huge, "huge.json").unwrap_err();
+    let text = error.to_string();
+    assert!(text.starts_with("huge.json: the adventure is "), "{text}");
+    assert!(text.contains("at most 4194304 are read"), "{text}");
+    assert_eq!(error.problems.len(), 1);
+}
+
+#[test]
+fn a_file_that_never_ends_is_refused_at_the_bound() {
+    let path = std::path::Path::new("/dev/zero");
+    if !path.exists() {
+        eprintln!("skipped: no /dev/zero on this system");
+        return;
+    }
+    let error = Adventure::load_with_limit(path, 1 << 20).unwrap_err();
+    assert!(
+        error.to_string().contains("more than 1048576 bytes"),
+        "{error}"
+    );
+}
+
+#[test]
+fn the_built_in_adventure_loads_from_a_file_within_the_bound() {
+    let dir = std::env::temp_dir().join(format!("dnd-adventure-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("glacier.json");
+    std::fs::write(&path, Adventure::built_in_json()).unwrap();
+    assert!(Adventure::load(&path).is_ok());
+    let error = Adventure::load_with_limit(&path, 1_000).unwrap_err();
+    assert!(
+        error.to_string().contains("more than 1000 bytes"),
+        "{error}"
+    );
+}

@@ -14,7 +14,7 @@ mod memory;
 mod outcome;
 mod protocol;
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use futures::channel::mpsc;
 use futures::stream::{self, BoxStream, StreamExt};
@@ -23,12 +23,14 @@ use rand::RngExt;
 pub use context::{DEFAULT_SYSTEM_PROMPT, PreNarration, build_context, pre_narration_checks};
 pub use memory::{SUMMARY_MAX_BYTES, Summarizer, fold_by_code, leaks, memory_block};
 pub use outcome::{
-    ActionList, ActionSuggestion, GameResponse, SuggestedAction, TraceStep, TurnOutcome,
+    ActionList, ActionSuggestion, GameResponse, SUGGESTION_MAX_BYTES, SuggestedAction, TraceStep,
+    TurnOutcome,
 };
 pub use protocol::{Protocol, StrictAction, StrictAnswer};
 
-use crate::dice::{GameRng, game_rng, seeded_rng};
+use crate::dice::{game_rng, seeded_rng};
 use crate::llm::{LlmError, LlmProvider, Message, ToolSpec, Usage};
+use crate::state::GameState;
 use crate::store::{CampaignId, ChatLine, GameStore, StoreError, TurnRecord};
 use crate::tools::{ToolLimits, TurnLog, tool_specs};
 use protocol::TurnRun;
@@ -52,8 +54,10 @@ impl PlayerInput {
     }
 }
 
-/// Bounds on a turn.
+/// Bounds on a turn. Each has a documented default; a field missing from a serialized form takes
+/// its default.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct GmLimits {
     /// Rounds of tool calls before the narrative phase is stopped.
     pub max_tool_rounds: u32,
@@ -66,6 +70,17 @@ pub struct GmLimits {
     /// Every this many turns, the turns that left the history window are folded into the
     /// campaign summary.
     pub summary_every: usize,
+    /// The most tool calls run from one answer of the model (default 8); the rest are dropped
+    /// with a note to the model, so an answer of 200 calls neither runs them all nor fills the
+    /// history.
+    pub max_tool_calls_per_response: usize,
+    /// The longest narration kept, in bytes (default 16,000, some 3,000 words); longer
+    /// narration is cut with a note, in what the player sees and in the history the model is
+    /// sent again.
+    pub max_narration_bytes: usize,
+    /// The longest a turn may take before its commit (default 5 minutes). A turn past it fails
+    /// with [`GmError::Deadline`] and writes nothing.
+    pub turn_deadline: std::time::Duration,
 }
 
 impl Default for GmLimits {
@@ -76,6 +91,9 @@ impl Default for GmLimits {
             tools: ToolLimits::default(),
             max_input_bytes: 2_000,
             summary_every: 10,
+            max_tool_calls_per_response: 8,
+            max_narration_bytes: 16_000,
+            turn_deadline: std::time::Duration::from_secs(300),
         }
     }
 }
@@ -93,6 +111,15 @@ pub enum GmError {
     /// The input was refused before anything ran.
     #[error("{0}")]
     Input(String),
+    /// The turn ran past [`GmLimits::turn_deadline`] and was stopped before its commit.
+    #[error(
+        "the turn took longer than {} s, the longest a turn may take; nothing was saved: try again (the deadline is GmLimits::turn_deadline)",
+        limit.as_secs_f64()
+    )]
+    Deadline {
+        /// The deadline in force.
+        limit: std::time::Duration,
+    },
 }
 
 /// Runs turns of a game: a provider, a store, a protocol and limits.
@@ -108,7 +135,10 @@ pub struct GameMaster {
     tool_specs: Arc<Vec<ToolSpec>>,
     /// The action phase's schema, generated once.
     action_schema: serde_json::Value,
-    rng: Mutex<GameRng>,
+    /// The builder's seed: when set, it replaces every campaign's own dice seed.
+    seed: Option<u64>,
+    /// For campaigns with no dice seed of their own (see [`GameState::dice_seed`]).
+    fallback_seed: u64,
 }
 
 impl std::fmt::Debug for GameMaster {
@@ -198,7 +228,8 @@ impl GameMasterBuilder {
             summarizer: self.summarizer,
             tool_specs: Arc::new(tool_specs()),
             action_schema: crate::tools::schema::strict_schema_for::<ActionList>(),
-            rng: Mutex::new(self.seed.map_or_else(game_rng, seeded_rng)),
+            seed: self.seed,
+            fallback_seed: game_rng().random(),
         }
     }
 }
@@ -265,6 +296,22 @@ impl GameMaster {
         }
     }
 
+    /// The seed of this turn's dice: the campaign's seed (or the builder's) mixed with the turn
+    /// number, so a turn played again after a cancel rolls the same dice: a player cannot
+    /// reroll a result they have already seen by cancelling it.
+    fn turn_seed(&self, campaign: &CampaignId, state: &GameState) -> u64 {
+        let base = match (self.seed, state.dice_seed) {
+            (Some(seed), _) => seed,
+            (None, 0) => {
+                let mut hasher = std::hash::DefaultHasher::new();
+                std::hash::Hash::hash(&campaign.0, &mut hasher);
+                self.fallback_seed ^ std::hash::Hasher::finish(&hasher)
+            }
+            (None, seed) => seed,
+        };
+        mix_seed(base, state.turn)
+    }
+
     /// The protocol in use.
     pub fn protocol(&self) -> Protocol {
         self.protocol
@@ -303,12 +350,36 @@ impl GameMaster {
         stream::select(events, turn).boxed()
     }
 
+    /// Plays the turn under the deadline, then commits it. The deadline stops before the
+    /// commit, never during it: a store's commit is atomic, and one cut short could still land
+    /// after the turn was reported as failed.
     async fn run_turn(
         &self,
         campaign: &CampaignId,
         input: PlayerInput,
         text_sink: Option<mpsc::UnboundedSender<String>>,
     ) -> Result<TurnOutcome, GmError> {
+        let deadline = self.limits.turn_deadline;
+        let play = std::pin::pin!(self.play_turn(campaign, input, text_sink));
+        let timer = futures_timer::Delay::new(deadline);
+        let (record, mut outcome) = match futures::future::select(play, timer).await {
+            futures::future::Either::Left((played, _)) => played?,
+            futures::future::Either::Right(((), _)) => {
+                return Err(GmError::Deadline { limit: deadline });
+            }
+        };
+        outcome.turn = self.store.commit_turn(campaign, record).await?;
+        Ok(outcome)
+    }
+
+    /// Everything a turn does before its commit: the record to commit and the outcome to show
+    /// (its turn number is set by the commit).
+    async fn play_turn(
+        &self,
+        campaign: &CampaignId,
+        input: PlayerInput,
+        text_sink: Option<mpsc::UnboundedSender<String>>,
+    ) -> Result<(TurnRecord, TurnOutcome), GmError> {
         let text = input.text.trim();
         if text.is_empty() {
             return Err(GmError::Input(
@@ -332,11 +403,7 @@ impl GameMaster {
         let mut history = self.store.recent_turns(campaign, wanted).await?;
         let beyond = history.len().saturating_sub(window);
         let folded: Vec<_> = history.drain(..beyond).collect();
-        // A generator for this turn alone, drawn from the game's: seeded games replay exactly.
-        let mut rng = {
-            let mut shared = self.rng.lock().unwrap_or_else(|p| p.into_inner());
-            seeded_rng(shared.random())
-        };
+        let mut rng = seeded_rng(self.turn_seed(campaign, &state));
         let mut log = TurnLog::default();
         let mut usage = Usage::default();
         let mut trace = Vec::new();
@@ -427,9 +494,8 @@ impl GameMaster {
             llm_messages,
             base_turn: Some(base_turn),
         };
-        let turn = self.store.commit_turn(campaign, record).await?;
-        Ok(TurnOutcome {
-            turn,
+        let outcome = TurnOutcome {
+            turn: 0,
             narration,
             rolls: log.rolls,
             changes: log.changes,
@@ -438,8 +504,18 @@ impl GameMaster {
             notes,
             usage,
             trace,
-        })
+        };
+        Ok((record, outcome))
     }
+}
+
+/// One seed from two: SplitMix64's finaliser over the base and the turn, so neighbouring turns
+/// get unrelated generators.
+fn mix_seed(base: u64, turn: u64) -> u64 {
+    let mut z = base ^ turn.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 /// What [`GameMaster::turn_stream`] yields.

@@ -76,6 +76,10 @@ pub struct ActionSuggestion {
     pub reason: Option<String>,
 }
 
+/// The longest text of a suggested action (its id, description, reason or dice), in bytes:
+/// suggestions are one short sentence each, shown in a menu.
+pub const SUGGESTION_MAX_BYTES: usize = 300;
+
 impl ActionList {
     /// Checks the list: 2 to 5 entries, each with an id and a description, ids unique.
     pub fn validate(&self) -> Result<(), String> {
@@ -85,6 +89,22 @@ impl ActionList {
         for (i, a) in self.actions.iter().enumerate() {
             if a.id.trim().is_empty() || a.description.trim().is_empty() {
                 return Err(format!("action {i} needs an id and a description"));
+            }
+            let longest = [
+                Some(&a.id),
+                Some(&a.description),
+                a.reason.as_ref(),
+                a.dice.as_ref(),
+            ]
+            .into_iter()
+            .flatten()
+            .map(String::len)
+            .max()
+            .unwrap_or(0);
+            if longest > SUGGESTION_MAX_BYTES {
+                return Err(format!(
+                    "action {i} has a text of {longest} bytes; keep each under {SUGGESTION_MAX_BYTES} (one short sentence)"
+                ));
             }
             if self.actions[..i].iter().any(|b| b.id == a.id) {
                 return Err(format!("the id {:?} is used twice", a.id));

@@ -1,5 +1,6 @@
 //! The three protocols: the narrative tool loop, the action phase, and one-call strict JSON.
 
+use std::borrow::Cow;
 use std::time::Instant;
 
 use futures::StreamExt;
@@ -18,7 +19,7 @@ use crate::llm::{
 use crate::srd::Srd;
 use crate::state::GameState;
 use crate::tools::schema::strict_schema_for;
-use crate::tools::{ToolContext, TurnLog, call_tool, tool_names};
+use crate::tools::{ToolContext, TurnLog, call_tool, tool_names, truncate_with_note};
 
 /// Which protocol a game uses.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -81,6 +82,51 @@ impl TurnRun<'_> {
     }
 }
 
+/// A tool's name is at most this long (the longest real one is 24 bytes); a longer one named by
+/// the model is kept cut (its call is refused as unknown).
+const MAX_TOOL_NAME_BYTES: usize = 64;
+
+/// How much of a model's answer is kept: the text cut to [`GmLimits::max_narration_bytes`],
+/// the tool calls to [`GmLimits::max_tool_calls_per_response`], and arguments over
+/// [`ToolLimits::max_argument_bytes`] replaced by a note (their call is refused anyway), so
+/// the history sent back in later turns stays bounded.
+///
+/// [`GmLimits::max_narration_bytes`]: super::GmLimits::max_narration_bytes
+/// [`GmLimits::max_tool_calls_per_response`]: super::GmLimits::max_tool_calls_per_response
+/// [`ToolLimits::max_argument_bytes`]: crate::tools::ToolLimits::max_argument_bytes
+fn bound_message(message: &mut Message, limits: &super::GmLimits) -> usize {
+    let Message::Assistant {
+        content,
+        tool_calls,
+        ..
+    } = message
+    else {
+        return 0;
+    };
+    if let Some(text) = content
+        && let Cow::Owned(cut) = truncate_with_note(text, limits.max_narration_bytes)
+    {
+        *text = cut;
+    }
+    let dropped = tool_calls
+        .len()
+        .saturating_sub(limits.max_tool_calls_per_response);
+    tool_calls.truncate(limits.max_tool_calls_per_response);
+    for call in tool_calls {
+        if call.name.len() > MAX_TOOL_NAME_BYTES {
+            call.name = truncate_with_note(&call.name, MAX_TOOL_NAME_BYTES).into_owned();
+        }
+        let size = match &call.arguments {
+            Value::String(text) => text.len(),
+            other => other.to_string().len(),
+        };
+        if size > limits.tools.max_argument_bytes {
+            call.arguments = Value::String(format!("({size} bytes of arguments, not kept)"));
+        }
+    }
+    dropped
+}
+
 fn elapsed(started: Instant) -> u64 {
     u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX)
 }
@@ -100,11 +146,16 @@ impl GameMaster {
             (Some(sink), true) => {
                 let mut events = self.provider.stream(request);
                 let mut done = None;
+                // What the player is shown stops at the narration bound, as the narration does.
+                let mut room = self.limits.max_narration_bytes;
                 while let Some(event) = events.next().await {
                     match event.map_err(GmError::Provider)? {
-                        StreamEvent::TextDelta(text) => {
-                            let _ = sink.unbounded_send(text);
+                        StreamEvent::TextDelta(text) if room > 0 => {
+                            let shown = truncate_with_note(&text, room);
+                            room = room.saturating_sub(text.len());
+                            let _ = sink.unbounded_send(shown.into_owned());
                         }
+                        StreamEvent::TextDelta(_) => {}
                         StreamEvent::ToolCall(_) => {}
                         StreamEvent::Done(response) => done = Some(response),
                     }
@@ -132,6 +183,11 @@ impl GameMaster {
         Ok(response)
     }
 
+    /// Bounds an answer of the model in place; returns how many tool calls were dropped.
+    fn bound_answer(&self, message: &mut Message) -> usize {
+        bound_message(message, &self.limits)
+    }
+
     fn request(&self, stable_prefix: usize, messages: Vec<Message>) -> CompletionRequest {
         let mut request = CompletionRequest::new(messages);
         request.stable_prefix = stable_prefix;
@@ -151,16 +207,25 @@ impl GameMaster {
                 .with_tool_choice(ToolChoice::Auto);
             let response = self.call(run, "narrative", round, &request, true).await;
             run.messages = request.messages;
-            let response = response?;
-            let calls = response.tool_calls().to_vec();
+            let mut message = response?.message;
+            let calls = message.tool_calls().to_vec();
+            let dropped = self.bound_answer(&mut message);
             if calls.is_empty() {
-                run.narration = response.text().unwrap_or_default().trim().to_owned();
-                run.messages.push(response.message);
+                run.narration = message.text().unwrap_or_default().trim().to_owned();
+                run.messages.push(message);
                 return Ok(());
             }
-            run.messages.push(response.message);
-            for call in &calls {
+            run.messages.push(message);
+            let kept = self.limits.max_tool_calls_per_response;
+            for call in calls.iter().take(kept) {
                 run.run_tool(self, &call.id, &call.name, &call.arguments);
+            }
+            if dropped > 0 {
+                let text = format!(
+                    "{dropped} more tool calls in that answer were not run: at most {kept} run from one answer; call again for what is still needed"
+                );
+                run.note(text.clone());
+                run.messages.push(Message::system(text));
             }
         }
         run.note(format!(
@@ -284,8 +349,10 @@ impl GameMaster {
         }
         let Some(answer) = answer else {
             run.note("no valid JSON after a retry: the text is used as narration, with no actions");
-            run.narration = last_text.trim().to_owned();
-            run.messages.push(Message::assistant(last_text));
+            let mut message = Message::assistant(last_text);
+            self.bound_answer(&mut message);
+            run.narration = message.text().unwrap_or_default().trim().to_owned();
+            run.messages.push(message);
             return Ok(());
         };
         if !answer.dice_rolls.is_empty() {
@@ -294,8 +361,17 @@ impl GameMaster {
                 answer.dice_rolls.len()
             ));
         }
-        run.messages.push(Message::assistant(last_text));
-        for (i, action) in answer.actions.iter().enumerate() {
+        let mut message = Message::assistant(last_text);
+        self.bound_answer(&mut message);
+        run.messages.push(message);
+        let kept = self.limits.max_tool_calls_per_response;
+        if answer.actions.len() > kept {
+            run.note(format!(
+                "{} actions in the answer were not run: at most {kept} run from one answer",
+                answer.actions.len() - kept
+            ));
+        }
+        for (i, action) in answer.actions.iter().take(kept).enumerate() {
             let id = format!("strict-{i}");
             run.run_tool(
                 self,
@@ -310,15 +386,22 @@ impl GameMaster {
                     .push(format!("{} was refused: {content}", action.tool));
             }
         }
-        run.narration = answer.narration.trim().to_owned();
-        run.notes.extend(answer.out_of_character_notes);
+        run.narration =
+            truncate_with_note(answer.narration.trim(), self.limits.max_narration_bytes)
+                .into_owned();
+        run.notes.extend(
+            answer.out_of_character_notes.iter().take(kept).map(|note| {
+                truncate_with_note(note, self.limits.tools.max_text_bytes).into_owned()
+            }),
+        );
         if let Some(next) = answer
             .next_prompt_suggestion
             .filter(|s| !s.trim().is_empty())
         {
             run.suggestions = vec![SuggestedAction {
                 id: "next".into(),
-                description: next,
+                description: truncate_with_note(&next, super::outcome::SUGGESTION_MAX_BYTES)
+                    .into_owned(),
                 dice: None,
                 dc: None,
                 reason: None,

@@ -73,6 +73,12 @@ pub struct GameState {
     /// How many turns have been committed.
     #[serde(default)]
     pub turn: u64,
+    /// The campaign's secret dice seed: each turn's dice come from it and the turn number, so a
+    /// turn cancelled after its outcome was shown rolls the same dice when it is played again.
+    /// Never in the snapshot the model sees. 0 means none was set (a state built by hand or
+    /// saved before seeds existed); the game master then uses a seed of its own.
+    #[serde(default)]
+    pub dice_seed: u64,
 }
 
 impl GameState {

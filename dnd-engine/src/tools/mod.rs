@@ -40,13 +40,33 @@ use crate::store::RollRecord;
 
 pub use registry::{ToolResult, call_tool, tool_names, tool_specs};
 
-/// Limits on what tools may do in one turn.
+/// Limits on what tools may do in one turn, and on what a model may make them store.
+///
+/// Everything a model writes through a tool (a flag, a story event, an item's name) is kept in
+/// the state or the history and sent back in later prompts, so each is bounded here: the prompt
+/// stays bounded whatever the model stores. A call over a bound is refused with the bound in
+/// the message, and changes nothing.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct ToolLimits {
     /// How many items may appear from nowhere (not taken from loot that exists) in one turn.
     pub new_items_per_turn: u32,
     /// The largest quantity of one such item.
     pub max_new_item_quantity: u32,
+    /// The longest arguments of one call, in bytes of JSON (default 4,000: the largest real
+    /// call, `cast_spell` on several targets, is a few hundred).
+    pub max_argument_bytes: usize,
+    /// The longest single text in a call's arguments, in bytes (default 400: a name, a reason
+    /// or a one-sentence story event).
+    pub max_text_bytes: usize,
+    /// How many world flags a campaign may hold (default 64); changing an existing flag is
+    /// always allowed.
+    pub max_flags: usize,
+    /// The longest flag, its name and its value's JSON together, in bytes (default 200).
+    pub max_flag_bytes: usize,
+    /// The longest error message sent back to the model, in bytes (default 1,000); longer ones
+    /// are cut with a note, so a refused call never echoes a huge argument back.
+    pub max_error_bytes: usize,
 }
 
 impl Default for ToolLimits {
@@ -54,8 +74,30 @@ impl Default for ToolLimits {
         ToolLimits {
             new_items_per_turn: 1,
             max_new_item_quantity: 5,
+            max_argument_bytes: 4_000,
+            max_text_bytes: 400,
+            max_flags: 64,
+            max_flag_bytes: 200,
+            max_error_bytes: 1_000,
         }
     }
+}
+
+/// Cuts `text` to at most `max` bytes (on a character boundary) and says how much was cut; the
+/// text is returned unchanged when it fits.
+pub fn truncate_with_note(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    if text.len() <= max {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    std::borrow::Cow::Owned(format!(
+        "{}… ({} more bytes cut)",
+        &text[..end],
+        text.len() - end
+    ))
 }
 
 /// What the tools of one turn did, for the turn record.

@@ -233,12 +233,22 @@ impl ToolResult {
 /// give `ok: false` with a message for the model, and leave the state and the turn log exactly
 /// as they were.
 pub fn call_tool(name: &str, arguments: &str, ctx: &mut ToolContext<'_>) -> ToolResult {
-    let Some(tool) = TOOLS.iter().find(|t| t.name == name) else {
-        return ToolResult {
-            ok: false,
-            content: serde_json::json!({ "error": format!("there is no tool {name:?}; the tools are: {}", tool_names().join(", ")) }),
-        };
+    let refused = |message: String| ToolResult {
+        ok: false,
+        content: serde_json::json!({
+            "error": super::truncate_with_note(&message, ctx.limits.max_error_bytes)
+        }),
     };
+    let Some(tool) = TOOLS.iter().find(|t| t.name == name) else {
+        return refused(format!(
+            "there is no tool {:?}; the tools are: {}",
+            super::truncate_with_note(name, 60),
+            tool_names().join(", ")
+        ));
+    };
+    if let Err(message) = check_sizes(arguments, ctx.limits) {
+        return refused(message);
+    }
     let saved_state = ctx.state.clone();
     let (changes, rolls, events, new_items) = (
         ctx.log.changes.len(),
@@ -254,10 +264,66 @@ pub fn call_tool(name: &str, arguments: &str, ctx: &mut ToolContext<'_>) -> Tool
             ctx.log.rolls.truncate(rolls);
             ctx.log.events.truncate(events);
             ctx.log.new_items = new_items;
-            ToolResult {
-                ok: false,
-                content: serde_json::json!({ "error": error.message }),
-            }
+            refused(error.message)
         }
+    }
+}
+
+/// Refuses arguments over [`ToolLimits::max_argument_bytes`], or with one text over
+/// [`ToolLimits::max_text_bytes`], before they are parsed into a tool's type: whatever a call
+/// stores is bounded, and no error echoes a huge text back.
+fn check_sizes(arguments: &str, limits: &super::ToolLimits) -> Result<(), String> {
+    if arguments.len() > limits.max_argument_bytes {
+        return Err(format!(
+            "the arguments are {} bytes long; at most {} are accepted: send names and short texts",
+            arguments.len(),
+            limits.max_argument_bytes
+        ));
+    }
+    // No text can be longer than the whole arguments.
+    if arguments.len() <= limits.max_text_bytes {
+        return Ok(());
+    }
+    // Arguments that are not JSON are left to the tool's own parser, which says what is wrong.
+    let Ok(value) = serde_json::from_str::<Value>(arguments) else {
+        return Ok(());
+    };
+    match longest_text(&value, "") {
+        Some((field, len)) if len > limits.max_text_bytes => Err(format!(
+            "{field} is {len} bytes long; a text in a tool call may have at most {} bytes",
+            limits.max_text_bytes
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The longest string anywhere in a JSON value, with the path of the field that holds it.
+fn longest_text(value: &Value, path: &str) -> Option<(String, usize)> {
+    let field = |key: &str| {
+        if path.is_empty() {
+            key.to_owned()
+        } else {
+            format!("{path}.{key}")
+        }
+    };
+    match value {
+        Value::String(text) => Some((
+            if path.is_empty() { "the text" } else { path }.to_owned(),
+            text.len(),
+        )),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .filter_map(|(i, item)| longest_text(item, &format!("{path}[{i}]")))
+            .max_by_key(|(_, len)| *len),
+        Value::Object(map) => map
+            .iter()
+            .flat_map(|(key, item)| {
+                // A key is a text too.
+                let own = (field(&super::truncate_with_note(key, 40)), key.len());
+                std::iter::once(own).chain(longest_text(item, &field(key)))
+            })
+            .max_by_key(|(_, len)| *len),
+        _ => None,
     }
 }

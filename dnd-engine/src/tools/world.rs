@@ -262,6 +262,25 @@ pub(super) fn set_game_flag(
         FlagValue::Number(n) => json!(n),
         FlagValue::Text(t) => json!(t),
     };
+    let size = args.key.len() + value.to_string().len();
+    if args.key.trim().is_empty() || size > ctx.limits.max_flag_bytes {
+        return Err(ToolError::new(format!(
+            "a flag's name and value may have at most {} bytes together (this one has {size}); use a short snake_case name and a short value",
+            ctx.limits.max_flag_bytes
+        )));
+    }
+    let flags = &ctx.state.flags;
+    if !flags.contains_key(&args.key) && flags.len() >= ctx.limits.max_flags {
+        return Err(ToolError::new(format!(
+            "the world already holds {} flags, the most it keeps; change one that exists instead ({})",
+            flags.len(),
+            flags
+                .keys()
+                .map(String::as_str)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
     ctx.commit(vec![Change::FlagSet {
         key: args.key.clone(),
         value: value.clone(),

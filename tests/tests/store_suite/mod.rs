@@ -70,6 +70,7 @@ pub fn sample_state(title: &str) -> GameState {
         summary: String::new(),
         memory: Default::default(),
         turn: 0,
+        dice_seed: 0,
     }
 }
 

@@ -1,3 +1,5 @@
+mod hostile;
+
 use std::sync::Arc;
 
 use futures::StreamExt;

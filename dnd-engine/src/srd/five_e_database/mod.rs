@@ -316,13 +316,17 @@ pub fn load_dir(dir: &Path) -> Result<FiveEDatabase, FiveEDatabaseError> {
     })
 }
 
+/// The largest 5e-database file read, in bytes: the biggest real one (the spells) is a few
+/// megabytes.
+const FILE_MAX_BYTES: usize = 64 << 20;
+
 fn load_file<T>(
     dir: &Path,
     name: &'static str,
     parse: fn(&str) -> Result<LoadReport<T>, FiveEDatabaseError>,
 ) -> Result<LoadReport<T>, FiveEDatabaseError> {
     let path = dir.join(name);
-    let text = std::fs::read_to_string(&path).map_err(|source| {
+    let text = crate::files::read_text_limited(&path, FILE_MAX_BYTES).map_err(|source| {
         if source.kind() == std::io::ErrorKind::NotFound {
             FiveEDatabaseError::MissingFile {
                 path: path.clone(),
