@@ -7,7 +7,7 @@ use dnd_engine::llm::{AudioFormat, Capabilities, LlmError, Usage};
 use serde_json::Value;
 
 use crate::build::{ReasoningEcho, RequestOptions, TokenLimitField};
-use crate::http::{ApiKey, RetryPolicy, Timeouts};
+use crate::http::{ApiKey, ResponseLimits, RetryPolicy, Timeouts};
 
 /// OpenAI's API.
 pub const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
@@ -59,6 +59,16 @@ pub struct SpeechOptions {
     pub format: AudioFormat,
     /// How to speak (models that take instructions): "a grave, slow storyteller".
     pub instructions: Option<String>,
+    /// The largest spoken audio accepted, in bytes ([`SpeechOptions::DEFAULT_MAX_AUDIO_BYTES`],
+    /// 32 MiB: about 11 minutes of 24 kHz 16-bit PCM, the largest format, while OpenAI reads
+    /// at most 4096 characters, about 5 minutes of speech). Larger audio is refused with
+    /// [`LlmError::BadResponse`] naming this field.
+    pub max_audio_bytes: usize,
+}
+
+impl SpeechOptions {
+    /// The default of [`max_audio_bytes`](SpeechOptions::max_audio_bytes): 32 MiB.
+    pub const DEFAULT_MAX_AUDIO_BYTES: usize = 32 * 1024 * 1024;
 }
 
 impl Default for SpeechOptions {
@@ -71,6 +81,7 @@ impl Default for SpeechOptions {
             voice: "alloy".to_owned(),
             format: AudioFormat::Mp3,
             instructions: None,
+            max_audio_bytes: SpeechOptions::DEFAULT_MAX_AUDIO_BYTES,
         }
     }
 }
@@ -98,6 +109,9 @@ pub struct OpenAiConfig {
     pub request: RequestOptions,
     /// Connect, request and stream-idle timeouts.
     pub timeouts: Timeouts,
+    /// How much a server may send back: a whole body (8 MiB), a stream (16 MiB) and what a
+    /// stream assembles (1 MiB); see [`ResponseLimits`].
+    pub limits: ResponseLimits,
     /// How failed requests are retried.
     pub retry: RetryPolicy,
     /// What the server and model can do, as the engine is told.
@@ -126,6 +140,7 @@ impl OpenAiConfig {
             extra_headers: Vec::new(),
             request: RequestOptions::new(model),
             timeouts: Timeouts::default(),
+            limits: ResponseLimits::default(),
             retry: RetryPolicy::default(),
             capabilities: Capabilities::default(),
             stream_tool_calls: true,
@@ -254,9 +269,16 @@ impl OpenAiConfig {
         self
     }
 
-    /// Sets the stream idle timeout.
+    /// Sets the stream idle timeout: the longest a stream may go without data (keep-alive
+    /// comments do not count).
     pub fn with_idle_timeout(mut self, idle: Duration) -> Self {
         self.timeouts.idle = idle;
+        self
+    }
+
+    /// Sets the limits on what a server may send back.
+    pub fn with_limits(mut self, limits: ResponseLimits) -> Self {
+        self.limits = limits;
         self
     }
 
@@ -332,6 +354,7 @@ impl fmt::Debug for OpenAiConfig {
             )
             .field("stream_usage", &self.request.stream_usage)
             .field("timeouts", &self.timeouts)
+            .field("limits", &self.limits)
             .field("retry", &self.retry)
             .field("capabilities", &self.capabilities)
             .field("stream_tool_calls", &self.stream_tool_calls)

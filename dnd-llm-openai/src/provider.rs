@@ -58,7 +58,7 @@ impl OpenAiProvider {
     /// [`LlmError::Other`] for a header name or value that cannot be sent, or a TLS backend
     /// that cannot start; [`LlmError::Auth`] for a key that cannot be sent in a header.
     pub fn new(config: OpenAiConfig) -> Result<Self, LlmError> {
-        let http = HttpClient::new(config.timeouts, config.retry)?;
+        let http = HttpClient::new(config.timeouts, config.retry)?.with_limits(config.limits);
         let headers = default_headers(&config)?;
         let endpoint = JsonEndpoint::new(
             http,

@@ -111,7 +111,7 @@ impl Speaker for OpenAiProvider {
         let map_error = |failure: &HttpFailure<'_>| self.endpoint().map_failure(failure);
         let reply = self
             .http()
-            .send(
+            .send_with_limit(
                 |client| {
                     client
                         .post(&url)
@@ -120,6 +120,8 @@ impl Speaker for OpenAiProvider {
                         .body(body.clone())
                 },
                 &map_error,
+                options.max_audio_bytes,
+                "SpeechOptions::max_audio_bytes",
             )
             .await?;
         if reply.body.is_empty() {

@@ -14,6 +14,10 @@
 //! - the call's id and name repeated in every fragment (llama.cpp's server), also in one after
 //!   the arguments are complete: the same call, unless the fragment begins a new JSON value.
 //!
+//! What a stream assembles is bounded ([`StreamAssembler::with_content_limit`], by default
+//! [`ResponseLimits::DEFAULT_STREAM_CONTENT_BYTES`]): text, refusal, reasoning and tool calls
+//! past the limit end the stream with [`LlmError::BadResponse`] naming it.
+//!
 //! The answer must carry a `finish_reason`: a stream that ends without one was cut short and
 //! is an error, not a short answer, whether the body stops or `[DONE]` arrives early
 //! (llama-cpp-python's server sends `[DONE]` at once, with no `finish_reason`, when another
@@ -30,7 +34,7 @@ use serde::de::IgnoredAny;
 use serde_json::Value;
 
 use crate::errors::{ObjectErrorMapper, error_from_object};
-use crate::http::BodyStream;
+use crate::http::{BodyStream, ResponseLimits, too_large};
 use crate::parse::finish;
 use crate::sse::{SseEvent, SseParser};
 use crate::wire::{
@@ -100,6 +104,10 @@ pub struct StreamAssembler {
     events: usize,
     /// How error objects in the stream become errors; OpenAI's when `None`.
     map_error: Option<ObjectErrorMapper>,
+    /// Bytes of content assembled so far (see [`with_content_limit`](Self::with_content_limit)).
+    content: usize,
+    /// The content limit; the default's when `None`.
+    content_limit: Option<usize>,
 }
 
 impl StreamAssembler {
@@ -115,6 +123,33 @@ impl StreamAssembler {
             map_error: Some(map_error),
             ..StreamAssembler::default()
         }
+    }
+
+    /// This assembler refusing more than `limit` bytes of content: text, refusal, reasoning,
+    /// and tool calls (names, arguments, and each call's own bookkeeping, so a flood of empty
+    /// calls counts too). [`events_from_body`] sets it from the client's
+    /// [`ResponseLimits::stream_content_bytes`]; the default is
+    /// [`ResponseLimits::DEFAULT_STREAM_CONTENT_BYTES`].
+    #[must_use]
+    pub fn with_content_limit(mut self, limit: usize) -> Self {
+        self.content_limit = Some(limit);
+        self
+    }
+
+    /// Counts `bytes` more of content against the limit.
+    fn charge(&mut self, bytes: usize) -> Result<(), LlmError> {
+        let limit = self
+            .content_limit
+            .unwrap_or(ResponseLimits::DEFAULT_STREAM_CONTENT_BYTES);
+        self.content = self.content.saturating_add(bytes);
+        if self.content > limit {
+            return Err(too_large(
+                "the streamed answer (text, reasoning and tool calls)",
+                limit,
+                "ResponseLimits::stream_content_bytes",
+            ));
+        }
+        Ok(())
     }
 
     fn error(&self, error: &Value) -> LlmError {
@@ -133,7 +168,7 @@ impl StreamAssembler {
     /// # Errors
     ///
     /// The mapped error when the event carries an `error` (a failure after HTTP 200), or
-    /// [`LlmError::BadResponse`] when its data is not JSON.
+    /// [`LlmError::BadResponse`] when its data is not JSON or the content passes its limit.
     pub fn push(
         &mut self,
         event: &str,
@@ -196,7 +231,7 @@ impl StreamAssembler {
                 return Err(self.error(error));
             }
             if let Some(delta) = choice.delta {
-                self.absorb_delta(delta, out);
+                self.absorb_delta(delta, out)?;
             }
             if choice.finish_reason.is_some() {
                 self.finish_reason = choice.finish_reason;
@@ -205,7 +240,28 @@ impl StreamAssembler {
         Ok(())
     }
 
-    fn absorb_delta(&mut self, delta: ResponseMessage, out: &mut Vec<StreamEvent>) {
+    /// Adds a delta, its content counted against the limit before it is kept.
+    fn absorb_delta(
+        &mut self,
+        delta: ResponseMessage,
+        out: &mut Vec<StreamEvent>,
+    ) -> Result<(), LlmError> {
+        let texts = [
+            &delta.content,
+            &delta.refusal,
+            &delta.reasoning_content,
+            &delta.reasoning,
+        ];
+        self.charge(
+            texts
+                .iter()
+                .filter_map(|t| t.as_ref())
+                .map(String::len)
+                .sum(),
+        )?;
+        if let Some(details) = &delta.reasoning_details {
+            self.charge(json_size(details))?;
+        }
         if let Some(text) = delta.content.filter(|t| !t.is_empty()) {
             self.text.push_str(&text);
             out.push(StreamEvent::TextDelta(text));
@@ -226,9 +282,10 @@ impl StreamAssembler {
         }
         let has_calls = !delta.tool_calls.is_empty();
         for fragment in delta.tool_calls {
-            self.absorb_fragment(fragment);
+            self.absorb_fragment(fragment)?;
         }
         if !has_calls && let Some(function) = delta.function_call {
+            self.charge(function_size(&function))?;
             let slot = self.legacy_call.get_or_insert_with(CallSlot::default);
             if let Some(name) = function.name {
                 slot.name.push_str(&name);
@@ -237,14 +294,20 @@ impl StreamAssembler {
                 slot.add_arguments(arguments);
             }
         }
+        Ok(())
     }
 
-    fn absorb_fragment(&mut self, fragment: WireToolCall) {
+    fn absorb_fragment(&mut self, fragment: WireToolCall) -> Result<(), LlmError> {
         let function = fragment.function.unwrap_or_default();
         let id = fragment.id.filter(|id| !id.is_empty());
+        self.charge(function_size(&function) + id.as_ref().map_or(0, String::len))?;
         let name = function.name.filter(|n| !n.is_empty());
         let new_value = starts_value(function.arguments.as_ref());
+        let calls = self.calls.len();
         let position = self.slot_for(fragment.index, id.as_deref(), name.as_deref(), new_value);
+        if self.calls.len() > calls {
+            self.charge(mem::size_of::<CallSlot>())?;
+        }
         let slot = &mut self.calls[position];
         if slot.id.is_none() {
             slot.id = id;
@@ -258,6 +321,7 @@ impl StreamAssembler {
         if let Some(arguments) = function.arguments {
             slot.add_arguments(arguments);
         }
+        Ok(())
     }
 
     /// The slot a fragment belongs to, opening a new one when it starts a call.
@@ -363,6 +427,23 @@ impl StreamAssembler {
     }
 }
 
+/// The bytes a function fragment adds: its name and arguments (as JSON text when they are
+/// not a string).
+fn function_size(function: &WireFunction) -> usize {
+    let name = function.name.as_ref().map_or(0, String::len);
+    let arguments = match &function.arguments {
+        Some(Value::String(text)) => text.len(),
+        Some(other) => json_size(other),
+        None => 0,
+    };
+    name + arguments
+}
+
+/// The length of a value written as JSON.
+fn json_size(value: &Value) -> usize {
+    serde_json::to_vec(value).map_or(0, |text| text.len())
+}
+
 /// Whether a fragment's arguments begin a JSON object (as an object, or as text).
 fn starts_value(arguments: Option<&Value>) -> bool {
     match arguments {
@@ -375,11 +456,18 @@ fn starts_value(arguments: Option<&Value>) -> bool {
 /// The events of a streamed body: its server-sent events parsed and assembled, until `[DONE]`,
 /// the end of the body (an error if the answer was cut short) or the first error. Nothing is
 /// retried here: once data has arrived, a failure is the stream's last item.
+///
+/// The idle timeout counts from the last event with data: comments (`: keep-alive`), blank
+/// lines and events without data do not restart it, so a server that only keeps the
+/// connection alive ends the stream with [`LlmError::Timeout`]. The assembler's content limit
+/// is set from the body's [`ResponseLimits::stream_content_bytes`].
 pub fn events_from_body(
     body: BodyStream,
     assembler: StreamAssembler,
 ) -> BoxStream<'static, Result<StreamEvent, LlmError>> {
+    let assembler = assembler.with_content_limit(body.limits().stream_content_bytes);
     let reading = Reading {
+        data_deadline: tokio::time::Instant::now() + body.idle(),
         body,
         parser: SseParser::new(),
         assembler,
@@ -405,6 +493,8 @@ pub fn events_from_body(
 
 struct Reading {
     body: BodyStream,
+    /// When the stream stalls unless an event with data arrives first.
+    data_deadline: tokio::time::Instant,
     parser: SseParser,
     assembler: StreamAssembler,
     queue: VecDeque<StreamEvent>,
@@ -417,19 +507,28 @@ impl Reading {
     async fn advance(&mut self) -> Result<(), LlmError> {
         let Reading {
             body,
+            data_deadline,
             parser,
             assembler,
             queue,
             ended,
         } = self;
         let mut out = Vec::new();
-        let mut feed = |event: SseEvent<'_>| assembler.push(event.event, event.data, &mut out);
-        match body.next_chunk().await? {
+        // The parser dispatches only events with data: each one restarts the idle timeout.
+        let mut data_events = 0_usize;
+        let mut feed = |event: SseEvent<'_>| {
+            data_events += 1;
+            assembler.push(event.event, event.data, &mut out)
+        };
+        match body.next_chunk_until(*data_deadline).await? {
             Some(chunk) => parser.push(&chunk, &mut feed)?,
             None => {
                 parser.finish(&mut feed)?;
                 *ended = true;
             }
+        }
+        if data_events > 0 {
+            *data_deadline = tokio::time::Instant::now() + body.idle();
         }
         queue.extend(out);
         if assembler.is_done() {

@@ -69,3 +69,31 @@ fn a_repeated_id_and_index_with_a_new_object_is_a_new_call() {
     assert_eq!(calls.len(), 2, "{calls:?}");
     assert_eq!(calls[1].arguments["expression"], "1d6");
 }
+
+#[test]
+fn content_past_the_limit_is_an_error_naming_it() {
+    let chunk = |delta: &str| format!(r#"{{"choices":[{{"index":0,"delta":{delta}}}]}}"#);
+    let mut assembler = StreamAssembler::new().with_content_limit(100);
+    let mut out = Vec::new();
+    let forty = format!(r#"{{"content":"{}"}}"#, "a".repeat(40));
+    assembler.push("", &chunk(&forty), &mut out).unwrap();
+    assembler.push("", &chunk(&forty), &mut out).unwrap();
+    let error = assembler.push("", &chunk(&forty), &mut out).unwrap_err();
+    assert!(matches!(error, LlmError::BadResponse { .. }), "{error:?}");
+    assert!(
+        error.message().contains("100 bytes") && error.message().contains("stream_content_bytes"),
+        "{error}"
+    );
+    assert_eq!(out.len(), 2, "the text past the limit is not passed on");
+
+    // Reasoning and tool calls count too, and each new call costs its bookkeeping.
+    let mut assembler = StreamAssembler::new().with_content_limit(1000);
+    let reasoning = format!(r#"{{"reasoning":"{}"}}"#, "r".repeat(600));
+    assembler.push("", &chunk(&reasoning), &mut out).unwrap();
+    let call = chunk(r#"{"tool_calls":[{"function":{"name":"look_around"}}]}"#);
+    let calls = (0..10).find_map(|_| assembler.push("", &call, &mut out).err());
+    assert!(
+        calls.is_some(),
+        "ten new calls on 600 bytes of reasoning pass 1000 bytes"
+    );
+}

@@ -7,7 +7,7 @@ use std::fmt;
 use std::time::Duration;
 
 use dnd_engine::llm::{Capabilities, LlmError};
-use dnd_llm_openai::http::{ApiKey, RetryPolicy, Timeouts};
+use dnd_llm_openai::http::{ApiKey, ResponseLimits, RetryPolicy, Timeouts};
 use dnd_llm_openai::{RequestOptions, TokenLimitField};
 use serde_json::Value;
 
@@ -100,6 +100,9 @@ pub struct OpenRouterConfig {
     pub extra_headers: Vec<(String, String)>,
     /// Connect, request and stream-idle timeouts.
     pub timeouts: Timeouts,
+    /// How much the server may send back: a whole body (8 MiB), a stream (16 MiB) and what a
+    /// stream assembles (1 MiB); see [`ResponseLimits`].
+    pub limits: ResponseLimits,
     /// How failed requests are retried (402 and 403 never are).
     pub retry: RetryPolicy,
     /// What the model can do, as the engine is told.
@@ -127,6 +130,7 @@ impl OpenRouterConfig {
             cache: PromptCache::default(),
             extra_headers: Vec::new(),
             timeouts: Timeouts::default(),
+            limits: ResponseLimits::default(),
             retry: RetryPolicy::default(),
             capabilities: Capabilities::default(),
             keep_raw: true,
@@ -233,9 +237,17 @@ impl OpenRouterConfig {
         self
     }
 
-    /// Sets the stream idle timeout (keep-alive comments count as activity).
+    /// Sets the stream idle timeout: the longest a stream may go without data. OpenRouter's
+    /// keep-alive comments (`: OPENROUTER PROCESSING`) do not count, so raise it for a model
+    /// that thinks silently for longer than the default 2 minutes.
     pub fn with_idle_timeout(mut self, idle: Duration) -> Self {
         self.timeouts.idle = idle;
+        self
+    }
+
+    /// Sets the limits on what the server may send back.
+    pub fn with_limits(mut self, limits: ResponseLimits) -> Self {
+        self.limits = limits;
         self
     }
 
@@ -283,6 +295,7 @@ impl fmt::Debug for OpenRouterConfig {
             .field("token_limit", &self.request.token_limit)
             .field("strict_tools", &self.request.strict_tools)
             .field("timeouts", &self.timeouts)
+            .field("limits", &self.limits)
             .field("retry", &self.retry)
             .field("capabilities", &self.capabilities)
             .field("keep_raw", &self.keep_raw)

@@ -61,7 +61,7 @@ impl OpenRouterProvider {
     /// [`LlmError::Other`] for a header that cannot be sent or a TLS backend that cannot
     /// start; [`LlmError::Auth`] for a key that cannot be sent in a header.
     pub fn new(config: OpenRouterConfig) -> Result<Self, LlmError> {
-        let http = HttpClient::new(config.timeouts, config.retry)?;
+        let http = HttpClient::new(config.timeouts, config.retry)?.with_limits(config.limits);
         let headers = default_headers(&config)?;
         let endpoint = JsonEndpoint::new(
             http,
@@ -144,8 +144,10 @@ impl LlmProvider for OpenRouterProvider {
     }
 
     /// Streams the answer. Keep-alive comments (`: OPENROUTER PROCESSING`) are skipped by the
-    /// event parser but count as activity for the idle timeout, so a slow upstream that keeps
-    /// the connection alive is not cut off. The final response's cost is `usage.cost`.
+    /// event parser and do not count as data for the idle timeout: an upstream that sends
+    /// nothing but them for longer is cut off with a timeout (raise
+    /// [`Timeouts::idle`](dnd_llm_openai::http::Timeouts::idle) for slow thinkers). The final
+    /// response's cost is `usage.cost`.
     fn stream<'a>(
         &'a self,
         request: &'a CompletionRequest,

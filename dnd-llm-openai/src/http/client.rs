@@ -1,5 +1,5 @@
-//! The client: sends with retries, reads bodies within their deadlines, streams with an idle
-//! timeout.
+//! The client: sends with retries, reads bodies within their deadlines and size limits,
+//! streams with an idle timeout and a size limit.
 
 use std::error::Error as _;
 use std::time::{Duration, Instant};
@@ -11,17 +11,21 @@ use reqwest::header::HeaderMap;
 use tokio::time::timeout;
 
 use super::retry::{requested_wait, should_retry};
-use super::{ErrorMapper, HttpFailure, RetryPolicy, Timeouts, install_crypto_provider};
+use super::{
+    ErrorMapper, HttpFailure, ResponseLimits, RetryPolicy, Timeouts, install_crypto_provider,
+    too_large,
+};
 
 /// Error bodies are read up to this size; the rest is not needed to say what went wrong.
 const ERROR_BODY_LIMIT: usize = 64 * 1024;
 
-/// A reqwest client with the layer's timeouts and retry policy. Cheap to clone.
+/// A reqwest client with the layer's timeouts, size limits and retry policy. Cheap to clone.
 #[derive(Debug, Clone)]
 pub struct HttpClient {
     client: reqwest::Client,
     timeouts: Timeouts,
     retry: RetryPolicy,
+    limits: ResponseLimits,
 }
 
 /// A successful plain response: its status, headers and whole body.
@@ -36,7 +40,11 @@ pub struct Reply {
 }
 
 enum Want {
-    Body,
+    /// The whole body, refused past `limit` bytes; `field` is the setting that raises it.
+    Body {
+        limit: usize,
+        field: &'static str,
+    },
     Headers,
 }
 
@@ -46,7 +54,8 @@ enum Got {
 }
 
 impl HttpClient {
-    /// A client with these timeouts and retry policy (rustls with ring, HTTP/1.1).
+    /// A client with these timeouts and retry policy (rustls with ring, HTTP/1.1), and the
+    /// default [`ResponseLimits`] (see [`with_limits`](HttpClient::with_limits)).
     ///
     /// # Errors
     ///
@@ -63,7 +72,20 @@ impl HttpClient {
             client,
             timeouts,
             retry,
+            limits: ResponseLimits::default(),
         })
+    }
+
+    /// This client with these size limits on what servers send back.
+    #[must_use]
+    pub fn with_limits(mut self, limits: ResponseLimits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// The size limits.
+    pub fn limits(&self) -> ResponseLimits {
+        self.limits
     }
 
     /// The underlying reqwest client, to build requests with.
@@ -82,17 +104,44 @@ impl HttpClient {
     }
 
     /// Sends the request `make` builds (once per attempt), retrying by the policy, and reads
-    /// the whole body of the first successful response within [`Timeouts::request`].
+    /// the whole body of the first successful response within [`Timeouts::request`] and
+    /// [`ResponseLimits::body_bytes`].
     ///
     /// # Errors
     ///
-    /// The last attempt's error: `map_error` of an error response, or a transport error
-    /// ([`LlmError::Timeout`], [`LlmError::Server`] without a status).
+    /// The last attempt's error: `map_error` of an error response, a transport error
+    /// ([`LlmError::Timeout`], [`LlmError::Server`] without a status), or
+    /// [`LlmError::BadResponse`] for a body past the limit (not retried).
     pub async fn send<F>(&self, make: F, map_error: &ErrorMapper<'_>) -> Result<Reply, LlmError>
     where
         F: Fn(&reqwest::Client) -> reqwest::RequestBuilder,
     {
-        match self.attempts(&make, map_error, Want::Body).await? {
+        let limit = self.limits.body_bytes;
+        self.send_with_limit(make, map_error, limit, "ResponseLimits::body_bytes")
+            .await
+    }
+
+    /// As [`send`](HttpClient::send), with a body limit of its own: `limit` bytes, raised by
+    /// the setting `field` (named in the error). For bodies that are not chat answers, such
+    /// as audio.
+    ///
+    /// # Errors
+    ///
+    /// As [`send`](HttpClient::send).
+    pub async fn send_with_limit<F>(
+        &self,
+        make: F,
+        map_error: &ErrorMapper<'_>,
+        limit: usize,
+        field: &'static str,
+    ) -> Result<Reply, LlmError>
+    where
+        F: Fn(&reqwest::Client) -> reqwest::RequestBuilder,
+    {
+        match self
+            .attempts(&make, map_error, Want::Body { limit, field })
+            .await?
+        {
             Got::Body(reply) => Ok(reply),
             Got::Headers(_) => unreachable!("asked for the body"),
         }
@@ -100,7 +149,7 @@ impl HttpClient {
 
     /// Sends the request `make` builds, retrying by the policy until a successful response's
     /// headers arrive (within [`Timeouts::request`]), and returns its body as a stream with
-    /// the idle timeout. Nothing is retried once the stream is returned.
+    /// the idle timeout and the stream limits. Nothing is retried once the stream is returned.
     ///
     /// # Errors
     ///
@@ -117,6 +166,8 @@ impl HttpClient {
             Got::Headers(response) => Ok(BodyStream {
                 chunks: response.bytes_stream().boxed(),
                 idle: self.timeouts.idle,
+                limits: self.limits,
+                received: 0,
             }),
             Got::Body(_) => unreachable!("asked for the headers"),
         }
@@ -189,11 +240,10 @@ impl HttpClient {
         }
         match want {
             Want::Headers => Ok(Got::Headers(response)),
-            Want::Body => {
+            Want::Body { limit, field } => {
                 let headers = response.headers().clone();
-                let remaining = deadline.saturating_duration_since(Instant::now());
-                match timeout(remaining, response.bytes()).await {
-                    Err(_) => Err((
+                match read_body(response, deadline, *limit, field).await {
+                    Err(BodyError::Late) => Err((
                         LlmError::timeout(format!(
                             "the response body did not arrive within {} s",
                             self.timeouts.request.as_secs_f64()
@@ -201,13 +251,52 @@ impl HttpClient {
                         None,
                         None,
                     )),
-                    Ok(Err(e)) => Err((transport_error(e), None, None)),
-                    Ok(Ok(body)) => Ok(Got::Body(Reply {
+                    Err(BodyError::Failed(error)) => Err((error, None, None)),
+                    Ok(body) => Ok(Got::Body(Reply {
                         status,
                         headers,
-                        body: Vec::from(body),
+                        body,
                     })),
                 }
+            }
+        }
+    }
+}
+
+/// Why a whole body could not be read.
+enum BodyError {
+    /// The deadline passed.
+    Late,
+    /// The connection failed, or the body passed its limit.
+    Failed(LlmError),
+}
+
+/// Reads a whole body chunk by chunk before `deadline`, refusing it once it passes `limit`
+/// bytes (at once when its `Content-Length` says it will), so an endless body costs at most
+/// `limit` bytes of memory.
+async fn read_body(
+    mut response: reqwest::Response,
+    deadline: Instant,
+    limit: usize,
+    field: &str,
+) -> Result<Vec<u8>, BodyError> {
+    let too_large = || BodyError::Failed(too_large("the response body", limit, field));
+    let declared = response.content_length();
+    if declared.is_some_and(|length| length > limit as u64) {
+        return Err(too_large());
+    }
+    let mut body = Vec::with_capacity(declared.map_or(0, |length| length as usize));
+    loop {
+        let remaining = deadline.saturating_duration_since(Instant::now());
+        match timeout(remaining, response.chunk()).await {
+            Err(_) => return Err(BodyError::Late),
+            Ok(Err(e)) => return Err(BodyError::Failed(transport_error(e))),
+            Ok(Ok(None)) => return Ok(body),
+            Ok(Ok(Some(chunk))) => {
+                if body.len() + chunk.len() > limit {
+                    return Err(too_large());
+                }
+                body.extend_from_slice(&chunk);
             }
         }
     }
@@ -267,36 +356,71 @@ fn chain(error: reqwest::Error) -> String {
     text
 }
 
-/// A streamed response body with an idle timeout between chunks.
+/// A streamed response body with an idle timeout and a limit on its size
+/// ([`ResponseLimits::stream_bytes`]).
 pub struct BodyStream {
     chunks: BoxStream<'static, reqwest::Result<bytes::Bytes>>,
     idle: Duration,
+    limits: ResponseLimits,
+    /// Bytes read so far.
+    received: usize,
 }
 
 impl std::fmt::Debug for BodyStream {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("BodyStream")
             .field("idle", &self.idle)
+            .field("limits", &self.limits)
+            .field("received", &self.received)
             .finish_non_exhaustive()
     }
 }
 
 impl BodyStream {
-    /// The next chunk, `Ok(None)` at the end of the body.
+    /// The idle timeout ([`Timeouts::idle`]).
+    pub fn idle(&self) -> Duration {
+        self.idle
+    }
+
+    /// The client's size limits; the stream reader takes its content limit from here.
+    pub fn limits(&self) -> ResponseLimits {
+        self.limits
+    }
+
+    /// The next chunk if it arrives before `deadline`, `Ok(None)` at the end of the body.
+    ///
+    /// The deadline is the caller's because only the caller knows what counts as data: the
+    /// event reader ([`events_from_body`](crate::stream::events_from_body)) sets it an idle
+    /// timeout after the last event with data, so keep-alive comments, which arrive as
+    /// chunks too, never extend it. The timeout's message says so.
     ///
     /// # Errors
     ///
-    /// [`LlmError::Timeout`] when nothing arrives for the idle timeout; [`LlmError::Server`]
-    /// when the connection breaks.
-    pub async fn next_chunk(&mut self) -> Result<Option<bytes::Bytes>, LlmError> {
-        match timeout(self.idle, self.chunks.next()).await {
+    /// [`LlmError::Timeout`] at `deadline`; [`LlmError::Server`] when the connection breaks;
+    /// [`LlmError::BadResponse`] once the body passes [`ResponseLimits::stream_bytes`].
+    pub async fn next_chunk_until(
+        &mut self,
+        deadline: tokio::time::Instant,
+    ) -> Result<Option<bytes::Bytes>, LlmError> {
+        match tokio::time::timeout_at(deadline, self.chunks.next()).await {
             Err(_) => Err(LlmError::timeout(format!(
-                "the stream stalled: nothing arrived for {} s",
+                "the stream stalled: no data arrived for {} s (keep-alive comments do not \
+                 count)",
                 self.idle.as_secs_f64()
             ))),
             Ok(None) => Ok(None),
             Ok(Some(Err(e))) => Err(transport_error(e)),
-            Ok(Some(Ok(chunk))) => Ok(Some(chunk)),
+            Ok(Some(Ok(chunk))) => {
+                self.received = self.received.saturating_add(chunk.len());
+                if self.received > self.limits.stream_bytes {
+                    return Err(too_large(
+                        "the streamed response",
+                        self.limits.stream_bytes,
+                        "ResponseLimits::stream_bytes",
+                    ));
+                }
+                Ok(Some(chunk))
+            }
         }
     }
 }

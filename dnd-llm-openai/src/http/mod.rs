@@ -10,8 +10,13 @@
 //! - [`Timeouts::connect`]: establishing the connection;
 //! - [`Timeouts::request`]: from sending to the complete body (a plain request), or to the
 //!   response headers (a stream: once headers arrive this one stops);
-//! - [`Timeouts::idle`]: between two chunks of a streamed body, so a stalled stream ends with
-//!   [`LlmError::Timeout`] instead of hanging a game.
+//! - [`Timeouts::idle`]: the longest a stream may go without data, so a stalled stream ends
+//!   with [`LlmError::Timeout`] instead of hanging a game. Only events with data count: a
+//!   server that sends nothing but keep-alive comments (`: keep-alive`) is cut off too.
+//!
+//! Sizes, by kind of response ([`ResponseLimits`]): a whole body, a stream's bytes, and what a
+//! stream assembles. Each is read incrementally and cut with [`LlmError::BadResponse`] naming
+//! the limit, so a server that sends without end costs a bounded amount of memory.
 
 mod client;
 mod endpoint;
@@ -35,8 +40,9 @@ pub struct Timeouts {
     /// A plain request's whole exchange, or a stream's wait for its headers (10 min, as the
     /// SDKs).
     pub request: Duration,
-    /// The longest silence between two chunks of a stream (2 min; keep-alive comments count
-    /// as data).
+    /// The longest a stream may go without an event carrying data (2 min). Keep-alive
+    /// comments and empty events do not count, so a server that only keeps the connection
+    /// alive is cut off; raise it for a model that thinks silently for longer.
     pub idle: Duration,
 }
 
@@ -47,6 +53,66 @@ impl Default for Timeouts {
             request: Duration::from_secs(600),
             idle: Duration::from_secs(120),
         }
+    }
+}
+
+/// How much a model may send back, in bytes (see the module docs). Every limit ends the
+/// response with [`LlmError::BadResponse`] naming it; none truncates silently.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ResponseLimits {
+    /// A whole (not streamed) response body (8 MiB). A chat answer is a few KiB of JSON; even
+    /// 100 000 tokens of text are well under 1 MiB, so this only stops a runaway server.
+    /// A `Content-Length` above it is refused before the body is read.
+    pub body_bytes: usize,
+    /// Every byte of a streamed response, comments and envelopes included (16 MiB). Servers
+    /// wrap each token in a ~200-400 byte chunk, so this allows 40 000 or more streamed
+    /// tokens, reasoning included, beyond any answer a game asks for.
+    pub stream_bytes: usize,
+    /// What a stream assembles: text, refusal, reasoning and tool calls (1 MiB, about 250 000
+    /// tokens of English, above every model's output limit). This bounds the memory an
+    /// answer holds however the server packs it into chunks.
+    pub stream_content_bytes: usize,
+}
+
+impl ResponseLimits {
+    /// A whole body's default limit: 8 MiB.
+    pub const DEFAULT_BODY_BYTES: usize = 8 * 1024 * 1024;
+    /// A stream's default limit in bytes: 16 MiB.
+    pub const DEFAULT_STREAM_BYTES: usize = 16 * 1024 * 1024;
+    /// A stream's default limit of assembled content: 1 MiB.
+    pub const DEFAULT_STREAM_CONTENT_BYTES: usize = 1024 * 1024;
+}
+
+impl Default for ResponseLimits {
+    fn default() -> Self {
+        ResponseLimits {
+            body_bytes: Self::DEFAULT_BODY_BYTES,
+            stream_bytes: Self::DEFAULT_STREAM_BYTES,
+            stream_content_bytes: Self::DEFAULT_STREAM_CONTENT_BYTES,
+        }
+    }
+}
+
+/// The error for a response past one of its limits: what passed which limit, and the setting
+/// that raises it (`field`, e.g. `ResponseLimits::body_bytes`).
+pub fn too_large(what: &str, limit: usize, field: &str) -> LlmError {
+    LlmError::bad_response(format!(
+        "{what} passed the limit of {} ({limit} bytes) and was cut off; if answers this \
+         large are expected, raise `{field}` in the provider's configuration",
+        human_bytes(limit)
+    ))
+}
+
+/// `limit` in the largest binary unit that divides it (`8 MiB`, `64 KiB`, `1000 bytes`).
+fn human_bytes(limit: usize) -> String {
+    const KIB: usize = 1024;
+    const MIB: usize = 1024 * KIB;
+    if limit >= MIB && limit.is_multiple_of(MIB) {
+        format!("{} MiB", limit / MIB)
+    } else if limit >= KIB && limit.is_multiple_of(KIB) {
+        format!("{} KiB", limit / KIB)
+    } else {
+        format!("{limit} bytes")
     }
 }
 
@@ -145,6 +211,21 @@ mod tests {
         key.redact(&mut error);
         assert!(!error.to_string().contains("sk-secret"));
         assert!(ApiKey::new("line\nbreak").bearer().is_err());
+    }
+
+    #[test]
+    fn too_large_names_the_limit_and_the_setting() {
+        let error = too_large(
+            "the response body",
+            8 * 1024 * 1024,
+            "ResponseLimits::body_bytes",
+        );
+        assert!(matches!(error, LlmError::BadResponse { .. }));
+        let text = error.to_string();
+        assert!(text.contains("8 MiB (8388608 bytes)"), "{text}");
+        assert!(text.contains("`ResponseLimits::body_bytes`"), "{text}");
+        assert_eq!(human_bytes(64 * 1024), "64 KiB");
+        assert_eq!(human_bytes(1000), "1000 bytes");
     }
 
     #[test]

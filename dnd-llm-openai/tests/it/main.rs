@@ -5,10 +5,13 @@
 //! - `provider`: the provider against a scripted HTTP server on 127.0.0.1: answers, tool
 //!   round trips, retries, errors, the key kept out of everything;
 //! - `streaming`: streamed answers through the same server;
+//! - `limits`: hostile servers: keep-alive comments and no data, bodies and streams without
+//!   end, each cut by a typed error;
 //! - `speech`: the transcription and speech endpoints;
 //! - `openapi`: the request bodies validated against OpenAI's OpenAPI excerpt.
 
 mod build_parse;
+mod limits;
 mod openapi;
 mod provider;
 mod server;

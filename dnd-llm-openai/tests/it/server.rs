@@ -41,6 +41,9 @@ pub enum Piece {
     Bytes(Vec<u8>),
     /// A pause.
     Sleep(Duration),
+    /// These bytes again and again, a pause between each, until the client hangs up: a
+    /// server that never stops.
+    Forever(Vec<u8>, Duration),
 }
 
 /// How a reply ends.
@@ -280,10 +283,13 @@ async fn write_reply(socket: &mut TcpStream, reply: Reply) -> std::io::Result<()
                 .iter()
                 .map(|p| match p {
                     Piece::Bytes(b) => b.len(),
-                    Piece::Sleep(_) => 0,
+                    Piece::Sleep(_) | Piece::Forever(..) => 0,
                 })
                 .sum();
-            head.push_str(&format!("content-length: {length}\r\n\r\n"));
+            if !reply.headers.iter().any(|(n, _)| n == "content-length") {
+                head.push_str(&format!("content-length: {length}\r\n"));
+            }
+            head.push_str("\r\n");
         }
         Some(Ending::Chunked | Ending::ChunkedCut) => {
             head.push_str("transfer-encoding: chunked\r\n\r\n");
@@ -296,21 +302,12 @@ async fn write_reply(socket: &mut TcpStream, reply: Reply) -> std::io::Result<()
     for piece in reply.pieces {
         match piece {
             Piece::Sleep(duration) => tokio::time::sleep(duration).await,
-            Piece::Bytes(bytes) if chunked => {
-                if bytes.is_empty() {
-                    continue;
-                }
-                socket
-                    .write_all(format!("{:x}\r\n", bytes.len()).as_bytes())
-                    .await?;
-                socket.write_all(&bytes).await?;
-                socket.write_all(b"\r\n").await?;
-                socket.flush().await?;
-            }
-            Piece::Bytes(bytes) => {
-                socket.write_all(&bytes).await?;
-                socket.flush().await?;
-            }
+            Piece::Bytes(bytes) => write_piece(socket, &bytes, chunked).await?,
+            // Ends only when a write fails: the client gave up.
+            Piece::Forever(bytes, pause) => loop {
+                write_piece(socket, &bytes, chunked).await?;
+                tokio::time::sleep(pause).await;
+            },
         }
     }
     if reply.ending == Some(Ending::Chunked) {
@@ -318,4 +315,21 @@ async fn write_reply(socket: &mut TcpStream, reply: Reply) -> std::io::Result<()
     }
     socket.flush().await?;
     socket.shutdown().await
+}
+
+/// Writes `bytes`, as one chunk when `chunked`.
+async fn write_piece(socket: &mut TcpStream, bytes: &[u8], chunked: bool) -> std::io::Result<()> {
+    if bytes.is_empty() {
+        return Ok(());
+    }
+    if chunked {
+        socket
+            .write_all(format!("{:x}\r\n", bytes.len()).as_bytes())
+            .await?;
+        socket.write_all(bytes).await?;
+        socket.write_all(b"\r\n").await?;
+    } else {
+        socket.write_all(bytes).await?;
+    }
+    socket.flush().await
 }

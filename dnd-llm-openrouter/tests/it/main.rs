@@ -3,7 +3,8 @@
 //! - `provider`: plain answers with their cost, the fallback model that answered, a tool
 //!   round trip with the exact requests and headers (insta), 402 and 403 moderation not
 //!   retried, the key kept out of everything;
-//! - `streaming`: streamed answers with keep-alive comments, errors after HTTP 200;
+//! - `streaming`: streamed answers with keep-alive comments (skipped, and no substitute for
+//!   data under the idle timeout), errors after HTTP 200, the size limits;
 //! - `caching`: where the cache markers go for an Anthropic model.
 
 mod caching;

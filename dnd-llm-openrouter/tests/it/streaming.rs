@@ -3,6 +3,7 @@
 use std::time::{Duration, Instant};
 
 use dnd_engine::llm::{CompletionRequest, LlmError, LlmProvider, Message, StreamEvent};
+use dnd_llm_openai::http::ResponseLimits;
 use dnd_llm_openrouter::OpenRouterProvider;
 use futures::StreamExt;
 
@@ -53,29 +54,56 @@ async fn a_streamed_answer_with_keep_alive_comments() {
 }
 
 #[tokio::test]
-async fn keep_alive_comments_keep_a_slow_stream_open_past_the_idle_timeout() {
+async fn keep_alive_comments_are_skipped_but_do_not_hold_a_stream_open() {
     let keep_alive = || Piece::Bytes(b": OPENROUTER PROCESSING\n\n".to_vec());
-    let mut pieces = Vec::new();
-    for _ in 0..5 {
-        pieces.push(keep_alive());
-        pieces.push(Piece::Sleep(Duration::from_millis(150)));
-    }
+    let idle = Duration::from_millis(400);
+    let request = CompletionRequest::new(vec![Message::user("?")]);
+
+    // Comments within the idle timeout, then the answer: comments are skipped.
+    let mut pieces = vec![
+        keep_alive(),
+        Piece::Sleep(Duration::from_millis(150)),
+        keep_alive(),
+    ];
     pieces.extend(pieces_of(&fixture("stream.sse"), 512));
     let server = TestServer::start(vec![Reply::stream(pieces, Ending::Chunked)]).await;
     let provider = OpenRouterProvider::new(
-        config(&server.base_url, "anthropic/claude-haiku-4.5")
-            .with_idle_timeout(Duration::from_millis(400)),
+        config(&server.base_url, "anthropic/claude-haiku-4.5").with_idle_timeout(idle),
     )
     .unwrap();
-    let started = Instant::now();
-    let events = collect(&provider, &CompletionRequest::new(vec![Message::user("?")])).await;
-    assert!(started.elapsed() >= Duration::from_millis(700));
+    let events = collect(&provider, &request).await;
     assert!(
         matches!(events.last(), Some(Ok(StreamEvent::Done(_)))),
         "{events:?}"
     );
 
-    // Silence (no comments) for longer than the idle timeout ends the stream with an error.
+    // Only comments, every 100 ms, for longer than the idle timeout: no data, so the stream
+    // is cut (it once counted them as activity and waited for ever).
+    let mut pieces = Vec::new();
+    for _ in 0..20 {
+        pieces.push(keep_alive());
+        pieces.push(Piece::Sleep(Duration::from_millis(100)));
+    }
+    pieces.extend(pieces_of(&fixture("stream.sse"), 512));
+    let server = TestServer::start(vec![Reply::stream(pieces, Ending::Chunked)]).await;
+    let provider = OpenRouterProvider::new(
+        config(&server.base_url, "anthropic/claude-haiku-4.5").with_idle_timeout(idle),
+    )
+    .unwrap();
+    let started = Instant::now();
+    let events = collect(&provider, &request).await;
+    assert!(
+        started.elapsed() < Duration::from_millis(1500),
+        "{:?}",
+        started.elapsed()
+    );
+    let Some(Err(error)) = events.last() else {
+        panic!("{events:?}");
+    };
+    assert!(matches!(error, LlmError::Timeout { .. }), "{error:?}");
+    assert!(error.message().contains("no data arrived"), "{error}");
+
+    // Silence (no comments) for longer than the idle timeout ends the stream the same way.
     let silent = TestServer::start(vec![Reply::stream(
         vec![Piece::Sleep(Duration::from_millis(900))],
         Ending::Chunked,
@@ -86,11 +114,47 @@ async fn keep_alive_comments_keep_a_slow_stream_open_past_the_idle_timeout() {
             .with_idle_timeout(Duration::from_millis(300)),
     )
     .unwrap();
-    let events = collect(&provider, &CompletionRequest::new(vec![Message::user("?")])).await;
+    let events = collect(&provider, &request).await;
     assert!(
         matches!(events.last(), Some(Err(LlmError::Timeout { .. }))),
         "{events:?}"
     );
+}
+
+#[tokio::test]
+async fn the_configured_limits_bound_a_stream() {
+    let words = "the bridge holds ".repeat(60);
+    let event = format!(
+        "data: {{\"id\":\"gen-1\",\"choices\":[{{\"index\":0,\"delta\":{{\"content\":\"{words}\"}}}}]}}\n\n"
+    );
+    let server = TestServer::start(vec![Reply::stream(
+        vec![Piece::Forever(event.into_bytes(), Duration::ZERO)],
+        Ending::Chunked,
+    )])
+    .await;
+    let provider = OpenRouterProvider::new(config(&server.base_url, "openai/gpt-4o").with_limits(
+        ResponseLimits {
+            stream_content_bytes: 32 * 1024,
+            ..ResponseLimits::default()
+        },
+    ))
+    .unwrap();
+    let request = CompletionRequest::new(vec![Message::user("?")]);
+    let events = tokio::time::timeout(Duration::from_secs(10), collect(&provider, &request))
+        .await
+        .expect("the stream ends (no hang)");
+    let Some(Err(error)) = events.last() else {
+        panic!("{events:?}");
+    };
+    assert!(matches!(error, LlmError::BadResponse { .. }), "{error:?}");
+    assert!(
+        error.message().contains("32 KiB")
+            && error
+                .message()
+                .contains("ResponseLimits::stream_content_bytes"),
+        "{error}"
+    );
+    assert_no_key(error);
 }
 
 #[tokio::test]
