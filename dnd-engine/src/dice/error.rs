@@ -32,6 +32,22 @@ pub enum DiceError {
         /// The largest value accepted.
         max: u64,
     },
+    /// A number in the expression is too large even to hold (more than 64 bits), so it is
+    /// refused rather than clamped to something the player did not write.
+    #[error(
+        "column {column}: {what} is too large ({digits} digits); the largest accepted is {max}",
+        column = .position + 1
+    )]
+    NumberTooLarge {
+        /// Byte offset of the number.
+        position: usize,
+        /// Which number it is ("the number of sides", "the count after kh", ...).
+        what: &'static str,
+        /// How many digits it was written with (the number itself may be too long to echo).
+        digits: usize,
+        /// The largest value accepted in its place.
+        max: u64,
+    },
     /// The expression is well-formed but means something impossible: a zero-sided die, a
     /// reroll or explosion that can never stop, a selector an operator does not take.
     #[error("column {column}: {message}", column = .position + 1)]
@@ -103,6 +119,7 @@ impl DiceError {
         match self {
             DiceError::Syntax { position, .. }
             | DiceError::Limit { position, .. }
+            | DiceError::NumberTooLarge { position, .. }
             | DiceError::Invalid { position, .. } => Some(*position),
             _ => None,
         }

@@ -288,10 +288,23 @@ fn endless_rerolls_and_explosions_are_refused_up_front() {
 #[test]
 fn clamp_values_are_bounded_so_sums_cannot_overflow() {
     // Found by the fuzzer: 86 dice raised to ~2^62 each overflowed the group's sum.
+    // A value that does not even fit in 64 bits is refused, not clamped.
     let long = format!("86d6mi{}ro=5dl1", "7".repeat(60));
     assert!(matches!(
         DiceExpr::parse(&long),
-        Err(DiceError::Limit { max: 1_000_000, .. })
+        Err(DiceError::NumberTooLarge {
+            max: 1_000_000,
+            digits: 60,
+            ..
+        })
+    ));
+    assert!(matches!(
+        DiceExpr::parse("4d6mi2000000"),
+        Err(DiceError::Limit {
+            value: 2_000_000,
+            max: 1_000_000,
+            ..
+        })
     ));
     assert!(matches!(
         DiceExpr::parse_with("4d6ma2000000", Dialect::Avrae),

@@ -4,8 +4,8 @@
 use smallvec::SmallVec;
 
 use super::Parser;
-use crate::dice::DiceError;
 use crate::dice::ast::{DiceOp, DiceOps, DiceTerm, Faces, Selector, Selectors, Spelling, Written};
+use crate::dice::{DiceError, MAX_EXACT};
 
 impl Parser<'_> {
     /// Avrae selector: `h3`, `l1`, `>4`, `<3`, or a bare number.
@@ -16,10 +16,21 @@ impl Parser<'_> {
         if matches!(kind, Some(b'h' | b'l' | b'<' | b'>')) {
             self.pos += 1;
         }
-        let n = self.integer(EXPECTED)?.min(i64::MAX as u64 / 2) as i64;
+        if let Some(end @ (b'h' | b'l')) = kind {
+            let what = if end == b'h' {
+                "the count after h"
+            } else {
+                "the count after l"
+            };
+            let n = self.integer(EXPECTED, what, u32::MAX.into())? as u32;
+            return Ok(if end == b'h' {
+                Selector::Highest(n)
+            } else {
+                Selector::Lowest(n)
+            });
+        }
+        let n = self.integer(EXPECTED, "the number in a selector", MAX_EXACT as u64)? as i64;
         Ok(match kind {
-            Some(b'h') => Selector::Highest(n.min(u32::MAX.into()) as u32),
-            Some(b'l') => Selector::Lowest(n.min(u32::MAX.into()) as u32),
             Some(b'>') => Selector::Range {
                 lo: n + 1,
                 hi: i64::MAX,
@@ -87,7 +98,7 @@ impl Parser<'_> {
             .into_iter()
             .find(|op| self.eat(op))
             .unwrap_or("");
-        let n = self.integer(expected)?.min(i64::MAX as u64 / 2) as i64;
+        let n = self.integer(expected, "the compare point", MAX_EXACT as u64)? as i64;
         let (lo, hi, written) = match op {
             ">=" => (n, i64::MAX, Written::GreaterEq(n)),
             ">" => (n, i64::MAX, Written::Greater(n)),
@@ -99,8 +110,9 @@ impl Parser<'_> {
         Ok(Selector::Range { lo, hi, written })
     }
 
-    fn roll20_count(&mut self, expected: &str) -> Result<u32, DiceError> {
-        Ok(self.integer(expected)?.min(u32::MAX.into()) as u32)
+    /// A count of dice to keep or drop; `what` names it if it is over `u32::MAX`.
+    fn roll20_count(&mut self, expected: &str, what: &'static str) -> Result<u32, DiceError> {
+        Ok(self.integer(expected, what, u32::MAX.into())? as u32)
     }
 
     /// The number after `mi`/`ma` becomes a die's value, so it is held to the same limit as a
@@ -119,9 +131,9 @@ impl Parser<'_> {
     }
 
     /// `kh` takes an optional count: a bare `kh` means `kh1`.
-    fn roll20_optional_count(&mut self) -> Result<u32, DiceError> {
+    fn roll20_optional_count(&mut self, what: &'static str) -> Result<u32, DiceError> {
         if self.peek().is_some_and(|b| b.is_ascii_digit()) {
-            self.roll20_count("a number")
+            self.roll20_count("a number", what)
         } else {
             Ok(1)
         }
@@ -150,7 +162,13 @@ impl Parser<'_> {
             let op = match (first, second) {
                 (Some(which @ (b'k' | b'd')), Some(end @ (b'h' | b'l'))) => {
                     self.pos += 2;
-                    let n = self.roll20_optional_count()?;
+                    let what = match (which, end) {
+                        (b'k', b'h') => "the count after kh",
+                        (b'k', _) => "the count after kl",
+                        (_, b'h') => "the count after dh",
+                        _ => "the count after dl",
+                    };
+                    let n = self.roll20_optional_count(what)?;
                     let sel = if end == b'h' {
                         Selector::Highest(n)
                     } else {
@@ -164,13 +182,16 @@ impl Parser<'_> {
                 }
                 (Some(b'k'), _) => {
                     self.pos += 1;
-                    let n = self.roll20_count("kh, kl or a number of dice to keep")?;
+                    let n = self
+                        .roll20_count("kh, kl or a number of dice to keep", "the count after k")?;
                     DiceOp::Keep(one(Selector::Highest(n)), Spelling::Roll20)
                 }
                 (Some(b'd'), Some(b'0'..=b'9')) => {
                     self.pos += 1;
                     DiceOp::Drop(
-                        one(Selector::Lowest(self.roll20_count("a number")?)),
+                        one(Selector::Lowest(
+                            self.roll20_count("a number", "the count after d")?,
+                        )),
                         Spelling::Roll20,
                     )
                 }
@@ -197,12 +218,14 @@ impl Parser<'_> {
                     }
                 }
                 (Some(b'm'), Some(b'i')) | (Some(b'm'), Some(b'a')) => {
-                    let at = self.pos;
                     self.pos += 2;
-                    let n = self
-                        .integer("a number after mi or ma")?
-                        .min(i64::MAX as u64 / 2) as i64;
-                    let n = self.clamp_bound(n, at)?;
+                    let what = if second == Some(b'i') {
+                        "the value after mi"
+                    } else {
+                        "the value after ma"
+                    };
+                    let max = self.limits.max_sides.into();
+                    let n = self.integer("a number after mi or ma", what, max)? as i64;
                     if second == Some(b'i') {
                         DiceOp::Min(n)
                     } else {

@@ -66,6 +66,39 @@ pub(crate) fn parse(src: &str, dialect: Dialect, limits: &Limits) -> Result<Pars
 /// level of the recursion, and those moves were the larger part of parsing time.
 const PLACEHOLDER: Node = Node::Number(0.0);
 
+/// The largest constant: 15 digits, so every one is exact in an `f64`.
+const MAX_CONSTANT: u64 = 999_999_999_999_999;
+
+/// The whole number written with `digits` (ASCII digits) at `start`, if it is at most `max`.
+///
+/// Larger is an error, never a clamp: [`DiceError::Limit`] when the number fits in 64 bits (it
+/// is echoed), [`DiceError::NumberTooLarge`] when it does not.
+fn whole_number(
+    digits: &[u8],
+    start: usize,
+    what: &'static str,
+    max: u64,
+) -> Result<u64, DiceError> {
+    let value = digits.iter().try_fold(0u64, |acc, b| {
+        acc.checked_mul(10)?.checked_add(u64::from(b - b'0'))
+    });
+    match value {
+        Some(value) if value <= max => Ok(value),
+        Some(value) => Err(DiceError::Limit {
+            position: start,
+            what,
+            value,
+            max,
+        }),
+        None => Err(DiceError::NumberTooLarge {
+            position: start,
+            what,
+            digits: digits.len(),
+            max,
+        }),
+    }
+}
+
 const EXPECT_OPERAND: &str = "a number, a die such as 1d20, or \"(\"";
 
 struct Parser<'a> {
@@ -358,6 +391,17 @@ impl Parser<'_> {
             return Err(self.error(EXPECT_OPERAND));
         }
         let text = &self.src[start..self.pos];
+        if is_integer {
+            // Before `d` it is a count of dice, held to that limit; anywhere else a constant,
+            // held to 15 digits so that it is exact in an `f64`.
+            let (what, max) = if self.peek() == Some(b'd') {
+                ("the number of dice", u64::from(self.limits.max_dice))
+            } else {
+                ("the number", MAX_CONSTANT)
+            };
+            let value = whole_number(text.as_bytes(), start, what, max)?;
+            return Ok((value as f64, true));
+        }
         let digits = text.bytes().filter(u8::is_ascii_digit).count();
         if digits > 15 {
             return Err(DiceError::invalid(
@@ -365,29 +409,22 @@ impl Parser<'_> {
                 format!("the number {text} is too long: at most 15 digits"),
             ));
         }
-        // Whole numbers (nearly all of them) are summed by hand: at most 15 digits, so exact.
-        let value: f64 = if is_integer {
-            text.bytes()
-                .fold(0u64, |acc, b| acc * 10 + u64::from(b - b'0')) as f64
-        } else {
-            text.parse()
-                .map_err(|_| DiceError::syntax(start, "a number", format!("{text:?}")))?
-        };
-        Ok((value, is_integer))
+        let value = text
+            .parse()
+            .map_err(|_| DiceError::syntax(start, "a number", format!("{text:?}")))?;
+        Ok((value, false))
     }
 
-    /// Parses an unsigned integer and returns it saturated to u64.
-    fn integer(&mut self, expected: &str) -> Result<u64, DiceError> {
+    /// Parses a whole number of at most `max`; `what` names it in the error when it is larger.
+    fn integer(&mut self, expected: &str, what: &'static str, max: u64) -> Result<u64, DiceError> {
         let start = self.pos;
-        let mut value: u64 = 0;
-        while let Some(b @ b'0'..=b'9') = self.peek() {
-            value = value.saturating_mul(10).saturating_add(u64::from(b - b'0'));
+        while let Some(b'0'..=b'9') = self.peek() {
             self.pos += 1;
         }
         if self.pos == start {
             return Err(self.error(expected));
         }
-        Ok(value)
+        whole_number(&self.bytes[start..self.pos], start, what, max)
     }
 
     /// After the `d` of `NdS`.
@@ -420,20 +457,13 @@ impl Parser<'_> {
                     Dialect::Avrae => "the number of sides after \"d\" (d6, d20) or %",
                 };
                 let sides_at = self.pos;
-                let sides = self.integer(expected)?;
+                let sides =
+                    self.integer(expected, "the number of sides", limits.max_sides.into())?;
                 if sides == 0 {
                     return Err(DiceError::invalid(
                         sides_at,
                         "a die needs at least 1 side (d0 was given)",
                     ));
-                }
-                if sides > u64::from(limits.max_sides) {
-                    return Err(DiceError::Limit {
-                        position: sides_at,
-                        what: "the number of sides",
-                        value: sides,
-                        max: limits.max_sides.into(),
-                    });
                 }
                 Faces::Sides(sides as u32)
             }
