@@ -84,8 +84,9 @@ fn after_escape(rest: &str) -> &str {
     match chars.next() {
         Some('[') => after_control_sequence(chars.as_str()),
         Some(']' | 'P' | 'X' | '^' | '_') => after_string(chars.as_str()),
-        // Intermediate bytes, then a final byte: `ESC ( B`, `ESC # 8`.
-        Some(' '..='/') => {
+        // Intermediate bytes, then a final byte: `ESC ( B`, `ESC # 8`. Not a space: `ESC SP F`
+        // is rare, and a lone ESC before a space is not, so the words after it are kept.
+        Some('!'..='/') => {
             let tail = chars.as_str();
             let end = tail
                 .find(|c| !(' '..='/').contains(&c))
@@ -203,6 +204,7 @@ mod tests {
         assert_eq!(safe("a\x1b\x1b[2Jb"), "ab", "ESC before another sequence");
         assert_eq!(safe("a\x1bcb"), "ab", "reset");
         assert_eq!(safe("a\x1b(Bb"), "ab", "character set");
+        assert_eq!(safe("end\x1b of it"), "end of it", "a lone ESC before a space");
         assert_eq!(
             safe("ding\x07 back\x08\x08ed"),
             "ding backed",

@@ -1,10 +1,10 @@
 //! What the player types: a `/command`, a number (a suggested action), or words for the game
 //! master. [`parse`] sorts a line; [`run`] carries a command out.
 
-use crate::game::{Game, list};
+use crate::game::Game;
 use crate::panel::roll_line;
 use crate::screen::Tone;
-use crate::views;
+use crate::views::{self, list};
 
 /// The commands and what they do, for `/help` and for a mistyped command.
 const HELP: &[(&str, &str)] = &[
@@ -16,7 +16,7 @@ const HELP: &[(&str, &str)] = &[
     ("/cost", "tokens and money spent this session"),
     (
         "/save NAME",
-        "save the game under a name (you play on under it)",
+        "save the game under a new name (you play on under it)",
     ),
     (
         "/load NAME",
@@ -212,10 +212,11 @@ fn print_help(game: &Game) {
     screen.line("Type what your character does, or a number to take a suggested action.");
     screen.line("Commands:");
     for (command, what) in HELP {
-        screen.line(&format!(
-            "  {} {what}",
-            screen.paint(Tone::Accent, &format!("{command:<11}"))
-        ));
+        screen.parts(&[
+            (Tone::Plain, "  "),
+            (Tone::Accent, &format!("{command:<11}")),
+            (Tone::Plain, &format!(" {what}")),
+        ]);
     }
     screen.line("Ctrl-C during a turn cancels it (nothing is written); at the prompt, it quits.");
 }

@@ -9,13 +9,14 @@ use dnd_engine::adventure::Adventure;
 use dnd_engine::gm::{GameMaster, GmError, PlayerInput, SuggestedAction, TurnEvent};
 use dnd_engine::llm::Usage;
 use dnd_engine::state::GameState;
-use dnd_engine::store::{CampaignId, CampaignInfo, GameStore, Page, RollRecord};
+use dnd_engine::store::{CampaignId, CampaignInfo, GameStore, RollRecord, StoreError};
+use dnd_engine::text::terminal_safe;
 use futures::StreamExt;
 
 use crate::panel::{print_panel, print_suggestions};
 use crate::screen::{Screen, Tone, Wrapper};
 use crate::storage::{self, Copied};
-use crate::views;
+use crate::views::{self, list, one_line, story_lines};
 
 /// How many story events the recap shows.
 const RECAP_EVENTS: usize = 5;
@@ -47,6 +48,9 @@ pub struct Game {
     turns: u32,
     /// The last input that failed or was cancelled, for `/retry`.
     retry: Option<String>,
+    /// What the last turn failed to save, and why, while no turn has been saved since: `/quit`
+    /// says so instead of "Saved".
+    unsaved: Option<String>,
 }
 
 /// The parts a [`Game`] is made of.
@@ -89,6 +93,7 @@ impl Game {
             usage: Usage::default(),
             turns: 0,
             retry: None,
+            unsaved: None,
         };
         let campaigns = game.campaigns().await?;
         if let Some(last) = storage::last_played(&game.db, &campaigns) {
@@ -155,6 +160,9 @@ impl Game {
                     event = events.next() => match event {
                         Some(TurnEvent::Text(piece)) => {
                             spinner.stop();
+                            // Made safe piece by piece: a sequence split between two pieces
+                            // has lost its ESC, so its tail prints as inert characters.
+                            let piece = terminal_safe(&piece);
                             streamed |= !piece.trim().is_empty();
                             screen.print(&wrapper.push(&piece));
                         }
@@ -172,14 +180,24 @@ impl Game {
         screen.print(&wrapper.finish());
         match result {
             None => self.cancelled(text, &before).await,
+            Some(Err(GmError::Store(StoreError::Conflict { current, .. }))) => {
+                self.conflict(text, current, streamed).await;
+            }
             Some(Err(error)) => {
                 screen.say(Tone::Bad, &error_line(&error));
+                if let GmError::Store(e) = &error {
+                    self.unsaved = Some(format!(
+                        "the turn \"{text}\" ({})",
+                        one_line(&e.to_string())
+                    ));
+                }
                 if !matches!(error, GmError::Input(_)) {
                     self.retry = Some(text.to_owned());
                 }
             }
             Some(Ok(outcome)) => {
                 self.retry = None;
+                self.unsaved = None;
                 if !streamed {
                     screen.wrapped("", Tone::Plain, &outcome.narration);
                 }
@@ -209,6 +227,46 @@ impl Game {
         }
     }
 
+    /// After a turn refused because another game (another `play` on the same save file) moved
+    /// the campaign on while this one was thinking: says so, takes back the narration already
+    /// shown, and reloads the campaign as the other game left it.
+    async fn conflict(&mut self, text: &str, current: u64, streamed: bool) {
+        let screen = self.screen;
+        let taken_back = if streamed {
+            " That turn was not kept: what was just told did not happen."
+        } else {
+            " Your turn was not kept."
+        };
+        screen.wrapped(
+            "",
+            Tone::Bad,
+            &format!(
+                "Another game is running on this save ({}): it moved {} on to turn {current} \
+                 while this turn was played.{taken_back} Reloading; /retry plays your words again \
+                 from there.",
+                self.db.display(),
+                self.name
+            ),
+        );
+        self.unsaved = Some(format!(
+            "the turn \"{text}\" (another game on this save moved it on first)"
+        ));
+        let reloaded = async {
+            let info = self
+                .campaigns()
+                .await?
+                .into_iter()
+                .find(|c| c.id == self.campaign)
+                .ok_or_else(|| format!("{} is no longer in the save file", self.name))?;
+            let state = self.state().await?;
+            self.switch_to(info, &state).await
+        };
+        if let Err(why) = reloaded.await {
+            screen.say(Tone::Bad, &format!("error: cannot reload the game: {why}"));
+        }
+        self.retry = Some(text.to_owned());
+    }
+
     /// After Ctrl-C: says whether anything was written (only a turn already committing can
     /// have been).
     async fn cancelled(&mut self, text: &str, before: &GameState) {
@@ -231,10 +289,10 @@ impl Game {
         }
     }
 
-    /// What typing `n` means: the n-th suggestion's words.
+    /// What typing `n` means: the n-th suggestion's words, as they were shown.
     pub fn suggestion(&self, n: usize) -> Result<String, String> {
         match self.suggestions.get(n.wrapping_sub(1)) {
-            Some(action) => Ok(action.description.clone()),
+            Some(action) => Ok(terminal_safe(&action.description).into_owned()),
             None if self.suggestions.is_empty() => Err(format!(
                 "there are no suggestions to pick from; say what you do instead of {n}"
             )),
@@ -284,6 +342,27 @@ impl Game {
         &self.name
     }
 
+    /// The goodbye on leaving: "Saved as ..." only when nothing failed to save since the last
+    /// turn that was; otherwise what was not saved and why.
+    pub fn farewell(&self) -> (Tone, String) {
+        match &self.unsaved {
+            None => (
+                Tone::Dim,
+                format!(
+                    "Saved as {}. Farewell; `play` picks it up where you left it.",
+                    self.name
+                ),
+            ),
+            Some(what) => (
+                Tone::Bad,
+                format!(
+                    "Not saved: {what}. {} keeps the game as it was before that turn. Farewell.",
+                    self.name
+                ),
+            ),
+        }
+    }
+
     /// Starts a new game of the adventure with the chosen character, and shows the first room.
     pub async fn new_game(&mut self) -> Result<(), String> {
         let state = self
@@ -330,26 +409,50 @@ impl Game {
     }
 
     /// `/save NAME`: saves the game under a new name, as "save as" does in an editor: the copy
-    /// is the game from now on, and the old name keeps the game as it was. An older save of
-    /// the same name is replaced.
+    /// is the game from now on, and the old name keeps the game as it was. Saving never
+    /// destroys: a name another save already has is refused, and that save stays whole.
     pub async fn save_as(&mut self, name: &str) -> Result<(), String> {
         let name = name.trim();
-        if name.is_empty() || name.chars().count() > 40 || name.chars().any(char::is_control) {
-            return Err("a save's name is 1 to 40 characters: /save NAME".to_owned());
+        if name.eq_ignore_ascii_case(self.name.trim()) {
+            return match &self.unsaved {
+                None => {
+                    self.screen.say(
+                        Tone::Good,
+                        &format!("Saved as {} (every turn is saved when it ends).", self.name),
+                    );
+                    Ok(())
+                }
+                Some(what) => Err(format!(
+                    "not saved: {what}; {} keeps the game as it was before that turn",
+                    self.name
+                )),
+            };
         }
-        if name.eq_ignore_ascii_case(&self.name) {
-            self.screen.say(
-                Tone::Good,
-                &format!("Saved as {} (every turn is saved when it ends).", self.name),
+        if name.is_empty() || name.chars().count() > 40 || name.chars().any(char::is_control) {
+            return Err(
+                "a save's name is 1 to 40 characters, without control characters: /save NAME"
+                    .to_owned(),
             );
-            return Ok(());
+        }
+        let campaigns = self.campaigns().await?;
+        if let Some(taken) = storage::named(&campaigns, name).last() {
+            return Err(format!(
+                "there is already a save named {} ({} turns), and saving never replaces one: \
+                 choose another name, or /load {} to go back to it",
+                taken.name, taken.turns, taken.name
+            ));
         }
         let current = self.state().await?;
         let ids: Vec<&str> = current.characters.iter().map(|c| c.id.as_str()).collect();
         // The state the campaign started from, rebuilt from the adventure; if it is another
-        // adventure, the copy keeps the current state without the history.
+        // adventure, the copy keeps the current state without the history. A new game draws a
+        // fresh dice seed: the copy keeps the campaign's, so that its turns replay to the same
+        // state, and so that saving under a new name can never roll a turn's dice again.
         let initial = if current.title == self.adventure.title {
-            self.adventure.new_game(&ids).ok()
+            self.adventure.new_game(&ids).ok().map(|mut initial| {
+                initial.dice_seed = current.dice_seed;
+                initial
+            })
         } else {
             None
         };
@@ -370,13 +473,6 @@ impl Game {
             Copied::WithHistory(id) => (id, true),
             Copied::StateOnly(id) => (id, false),
         };
-        // Replace older saves of that name.
-        let campaigns = self.campaigns().await?;
-        for old in storage::named(&campaigns, name) {
-            if old.id != id {
-                let _ = self.store.delete(&old.id).await;
-            }
-        }
         let previous = std::mem::take(&mut self.name);
         self.enter(id, name.to_owned());
         let story = if whole {
@@ -440,73 +536,6 @@ impl Game {
     }
 }
 
-/// The last `last` entries of a campaign's story: its story log's events ("turn 3: ..."), or,
-/// while the log is empty (the game master logs events at milestones: loot, a foe defeated),
-/// each turn's words and the first sentence of its answer.
-async fn story_lines(
-    store: &dyn GameStore,
-    campaign: &CampaignId,
-    last: usize,
-) -> Result<Vec<String>, String> {
-    let all = Page::first(usize::MAX / 2);
-    let events = store
-        .story_log(campaign, all)
-        .await
-        .map_err(|e| e.to_string())?;
-    if !events.is_empty() {
-        let skip = events.len().saturating_sub(last);
-        return Ok(events
-            .iter()
-            .skip(skip)
-            .map(|e| format!("turn {}: {}", e.turn, e.text))
-            .collect());
-    }
-    let turns = store
-        .recent_turns(campaign, last)
-        .await
-        .map_err(|e| e.to_string())?;
-    Ok(turns
-        .iter()
-        .map(|t| {
-            let answer = t
-                .record
-                .player_messages
-                .iter()
-                .rev()
-                .find(|line| line.speaker == "gm")
-                .map(|line| first_sentence(&line.text))
-                .unwrap_or_default();
-            format!("turn {}: \"{}\" — {answer}", t.turn, t.record.input)
-        })
-        .collect())
-}
-
-/// The first sentence of a text (at most about 160 characters).
-fn first_sentence(text: &str) -> String {
-    let text = one_line(text);
-    let end = text
-        .char_indices()
-        .find(|&(i, c)| i >= 20 && matches!(c, '.' | '!' | '?'))
-        .map(|(i, c)| i + c.len_utf8());
-    match end {
-        Some(end) if end <= 200 => text[..end].to_owned(),
-        _ if text.chars().count() <= 160 => text,
-        _ => format!("{}…", text.chars().take(160).collect::<String>()),
-    }
-}
-
-/// "kraven-1 (12 turns), run1 (5 turns)".
-pub fn list(campaigns: &[CampaignInfo]) -> String {
-    if campaigns.is_empty() {
-        return "none yet".to_owned();
-    }
-    campaigns
-        .iter()
-        .map(|c| format!("{} ({} turns)", c.name, c.turns))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// A failed turn in one line, with what to do.
 fn error_line(error: &GmError) -> String {
     match error {
@@ -524,9 +553,4 @@ fn error_line(error: &GmError) -> String {
             one_line(&other.to_string())
         ),
     }
-}
-
-/// Text on one line: newlines and runs of spaces become one space.
-fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }

@@ -32,6 +32,8 @@ mod panel;
 mod provider;
 mod screen;
 mod storage;
+#[cfg(test)]
+mod tests;
 mod views;
 
 use std::process::ExitCode;
@@ -41,6 +43,7 @@ use dnd_engine::adventure::Adventure;
 use dnd_engine::gm::{GameMaster, Summarizer};
 use dnd_engine::offline::OfflineGm;
 use dnd_engine::store::GameStore;
+use dnd_engine::text::terminal_safe;
 use dnd_store_sqlite::SqliteStore;
 
 use crate::commands::{Input as Typed, Next};
@@ -57,7 +60,7 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(message) => {
-            eprintln!("{message}");
+            eprintln!("{}", terminal_safe(&message));
             return ExitCode::from(2);
         }
     };
@@ -78,7 +81,8 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(message) => {
-            eprintln!("error: {message}");
+            // The message may quote an adventure file or a save: untrusted text.
+            eprintln!("error: {}", terminal_safe(&message));
             ExitCode::FAILURE
         }
     }
@@ -204,11 +208,6 @@ fn play(runtime: &tokio::runtime::Runtime, mut game: Game, mut input: Input) {
         runtime.block_on(game.play(&words));
     }
     game.screen.line("");
-    game.screen.say(
-        Tone::Dim,
-        &format!(
-            "Saved as {}. Farewell; `play` picks it up where you left it.",
-            game.name()
-        ),
-    );
+    let (tone, farewell) = game.farewell();
+    game.screen.wrapped("", tone, &farewell);
 }

@@ -51,11 +51,12 @@ impl PanelLine {
                 screen.hanging("      ", "      ", Tone::Dim, &detail);
             }
         } else {
-            screen.line(&format!(
-                "  {}  {}",
-                screen.paint(self.tone, &self.text),
-                screen.paint(Tone::Dim, &detail)
-            ));
+            screen.parts(&[
+                (Tone::Plain, "  "),
+                (self.tone, &self.text),
+                (Tone::Plain, "  "),
+                (Tone::Dim, &detail),
+            ]);
         }
     }
 }
@@ -89,8 +90,12 @@ pub fn print_suggestions(screen: &Screen, suggestions: &[SuggestedAction]) {
     }
     screen.say(Tone::Dim, "  ── what next? (type a number, or anything) ──");
     for (i, action) in suggestions.iter().enumerate() {
-        let number = screen.paint(Tone::Accent, &format!("{}.", i + 1));
-        screen.line(&format!("  {number} {}", action.label()));
+        screen.parts(&[
+            (Tone::Plain, "  "),
+            (Tone::Accent, &format!("{}.", i + 1)),
+            (Tone::Plain, " "),
+            (Tone::Plain, &action.label()),
+        ]);
     }
 }
 

@@ -2,12 +2,21 @@
 //!
 //! Colour is used only when stdout is a terminal and `NO_COLOR` is not set
 //! (<https://no-color.org>); piped output is plain text, with no escape code at all.
+//!
+//! Every piece of text printed here goes through [`terminal_safe`] first: narration,
+//! suggestions, names, notes and whatever a store or an adventure file holds are untrusted, and
+//! an escape sequence in them must not reach the terminal (clear the screen, retitle the window,
+//! move the cursor). The only escape codes written are this module's own colours, added after
+//! the text was made safe; that is why there is no way to print a string painted elsewhere
+//! ([`Screen::parts`] takes the pieces and their tones instead).
 
 use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 use std::time::Duration;
+
+use dnd_engine::text::terminal_safe;
 
 /// The widest the narration is wrapped to, however wide the terminal: long lines are hard to read.
 const MAX_WIDTH: usize = 100;
@@ -89,49 +98,60 @@ impl Screen {
         width.clamp(20, MAX_WIDTH)
     }
 
-    /// `text` in `tone` (unchanged without colour).
-    pub fn paint(&self, tone: Tone, text: &str) -> String {
+    /// `text`, made safe, in `tone` (no escape code at all without colour). Private: a painted
+    /// string holds escape codes, so it is only ever written by this module, never passed back
+    /// in as text.
+    fn paint(&self, tone: Tone, text: &str) -> String {
+        let text = terminal_safe(text);
         match tone.code() {
             Some(code) if self.color && !text.is_empty() => format!("\x1b[{code}m{text}\x1b[0m"),
-            _ => text.to_owned(),
+            _ => text.into_owned(),
         }
     }
 
-    /// Prints a line.
+    /// Prints a line (made safe).
     pub fn line(&self, text: &str) {
-        let mut out = std::io::stdout().lock();
-        let _ = writeln!(out, "{text}");
+        self.say(Tone::Plain, text);
     }
 
     /// Prints a line in `tone`.
     pub fn say(&self, tone: Tone, text: &str) {
-        self.line(&self.paint(tone, text));
+        let mut line = self.paint(tone, text);
+        line.push('\n');
+        write_out(&line);
+    }
+
+    /// Prints one line made of pieces, each in its own tone.
+    pub fn parts(&self, pieces: &[(Tone, &str)]) {
+        let mut line: String = pieces
+            .iter()
+            .map(|(tone, text)| self.paint(*tone, text))
+            .collect();
+        line.push('\n');
+        write_out(&line);
     }
 
     /// Prints `text` word-wrapped to the screen's width, every line starting with `indent`.
     pub fn wrapped(&self, indent: &str, tone: Tone, text: &str) {
-        for line in wrap(text, self.width().saturating_sub(indent.len()).max(10)) {
-            self.line(&format!("{indent}{}", self.paint(tone, &line)));
-        }
+        self.hanging(indent, indent, tone, text);
     }
 
     /// Prints `text` word-wrapped, the first line starting with `first`, the others with `rest`.
     pub fn hanging(&self, first: &str, rest: &str, tone: Tone, text: &str) {
         let width = self
             .width()
-            .saturating_sub(first.len().max(rest.len()))
+            .saturating_sub(first.chars().count().max(rest.chars().count()))
             .max(10);
-        for (i, line) in wrap(text, width).iter().enumerate() {
+        // Made safe before wrapping, so that a control character is not counted as a letter.
+        for (i, line) in wrap(&terminal_safe(text), width).iter().enumerate() {
             let indent = if i == 0 { first } else { rest };
-            self.line(&format!("{indent}{}", self.paint(tone, line)));
+            self.parts(&[(Tone::Plain, indent), (tone, line)]);
         }
     }
 
-    /// Prints text as it is, without a newline, and flushes.
+    /// Prints text (made safe) without a newline, and flushes.
     pub fn print(&self, text: &str) {
-        let mut out = std::io::stdout().lock();
-        let _ = out.write_all(text.as_bytes());
-        let _ = out.flush();
+        write_out(&terminal_safe(text));
     }
 
     /// A spinner with `message`, on a terminal only; it stops (and clears its line) when dropped
@@ -166,6 +186,46 @@ impl Screen {
         Spinner {
             running: Some((stop, handle)),
         }
+    }
+}
+
+/// Writes to stdout and flushes (in unit tests, to the test's capture when one is on).
+fn write_out(text: &str) {
+    #[cfg(test)]
+    if capture::take_write(text) {
+        return;
+    }
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.flush();
+}
+
+/// In unit tests: what the screen printed, kept per thread instead of written to stdout.
+#[cfg(test)]
+pub mod capture {
+    use std::cell::RefCell;
+
+    thread_local! {
+        static CAPTURED: RefCell<Option<String>> = const { RefCell::new(None) };
+    }
+
+    /// Keeps `text` if this thread is capturing; false otherwise.
+    pub(super) fn take_write(text: &str) -> bool {
+        CAPTURED.with(|c| match c.borrow_mut().as_mut() {
+            Some(captured) => {
+                captured.push_str(text);
+                true
+            }
+            None => false,
+        })
+    }
+
+    /// Runs `f` and returns what it printed on this thread, with its result.
+    pub fn printed<T>(f: impl FnOnce() -> T) -> (T, String) {
+        let outer = CAPTURED.with(|c| c.borrow_mut().replace(String::new()));
+        let result = f();
+        let printed = CAPTURED.with(|c| std::mem::replace(&mut *c.borrow_mut(), outer));
+        (result, printed.unwrap_or_default())
     }
 }
 

@@ -1,10 +1,11 @@
 //! What the commands show: the character sheet, the inventory, the map of rooms seen, the
-//! story so far, and the recap on resuming. Each is built from the state and the store's story
-//! log only; nothing here changes a game.
+//! story so far, the list of saves, and the recap on resuming. Each is built from the state and
+//! the store's story log only; nothing here changes a game.
 
 use dnd_engine::llm::Usage;
 use dnd_engine::rules::{Ability, Proficiency};
 use dnd_engine::state::{Character, GameState};
+use dnd_engine::store::{CampaignId, CampaignInfo, GameStore, Page};
 
 use crate::screen::{Screen, Tone};
 
@@ -153,14 +154,15 @@ pub fn print_map(screen: &Screen, state: &GameState) {
     );
     for room in state.locations.iter().filter(|l| l.visited) {
         let marker = if Some(room.id.as_str()) == here {
-            screen.paint(Tone::Accent, " (you are here)")
+            " (you are here)"
         } else {
-            String::new()
+            ""
         };
-        screen.line(&format!(
-            "  {}{marker}",
-            screen.paint(Tone::Place, &room.title)
-        ));
+        screen.parts(&[
+            (Tone::Plain, "  "),
+            (Tone::Place, &room.title),
+            (Tone::Accent, marker),
+        ]);
         let exits: Vec<String> = room
             .exits
             .iter()
@@ -244,4 +246,76 @@ fn signed(n: i32) -> String {
     } else {
         format!("+{n}")
     }
+}
+
+/// The last `last` entries of a campaign's story: its story log's events ("turn 3: ..."), or,
+/// while the log is empty (the game master logs events at milestones: loot, a foe defeated),
+/// each turn's words and the first sentence of its answer.
+pub async fn story_lines(
+    store: &dyn GameStore,
+    campaign: &CampaignId,
+    last: usize,
+) -> Result<Vec<String>, String> {
+    let all = Page::first(usize::MAX / 2);
+    let events = store
+        .story_log(campaign, all)
+        .await
+        .map_err(|e| e.to_string())?;
+    if !events.is_empty() {
+        let skip = events.len().saturating_sub(last);
+        return Ok(events
+            .iter()
+            .skip(skip)
+            .map(|e| format!("turn {}: {}", e.turn, e.text))
+            .collect());
+    }
+    let turns = store
+        .recent_turns(campaign, last)
+        .await
+        .map_err(|e| e.to_string())?;
+    Ok(turns
+        .iter()
+        .map(|t| {
+            let answer = t
+                .record
+                .player_messages
+                .iter()
+                .rev()
+                .find(|line| line.speaker == "gm")
+                .map(|line| first_sentence(&line.text))
+                .unwrap_or_default();
+            format!("turn {}: \"{}\" — {answer}", t.turn, t.record.input)
+        })
+        .collect())
+}
+
+/// The first sentence of a text (at most about 160 characters).
+fn first_sentence(text: &str) -> String {
+    let text = one_line(text);
+    let end = text
+        .char_indices()
+        .find(|&(i, c)| i >= 20 && matches!(c, '.' | '!' | '?'))
+        .map(|(i, c)| i + c.len_utf8());
+    match end {
+        Some(end) if end <= 200 => text[..end].to_owned(),
+        _ if text.chars().count() <= 160 => text,
+        _ => format!("{}…", text.chars().take(160).collect::<String>()),
+    }
+}
+
+/// "kraven-1 (12 turns), run1 (5 turns)".
+pub fn list(campaigns: &[CampaignInfo]) -> String {
+    if campaigns.is_empty() {
+        return "none yet".to_owned();
+    }
+    campaigns
+        .iter()
+        .map(|c| format!("{} ({} turns)", c.name, c.turns))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Text on one line: newlines and runs of spaces become one space.
+pub fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }

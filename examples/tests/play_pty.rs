@@ -174,6 +174,36 @@ mod pty {
         }
     }
 
+    /// Bytes that are not UTF-8 typed at the prompt: the line editor cannot take them, so the
+    /// line is dropped with a word to the player, the rest of it does not run as a line of its
+    /// own, and the game goes on.
+    #[test]
+    fn bytes_that_are_not_text_do_not_end_the_game() {
+        let dir = tempfile::tempdir().expect("temporary folder");
+        let mut p = spawn(&dir.path().join("game.sqlite3"), &[]);
+        p.exp_string("A new game").expect("a new game starts");
+        p.exp_regex(PROMPT).expect("the first prompt");
+        let mut terminal = p.process().get_file_handle().expect("the terminal");
+        // Longer than the line editor reads at once (1 KiB), so that part of the line is still
+        // waiting in the terminal when the editor gives up on it.
+        let mut line = b"look \xff\xfe around".to_vec();
+        line.extend([b'a'; 2000]);
+        line.push(b'\r');
+        terminal.write_all(&line).expect("typed");
+        terminal.flush().expect("sent");
+        p.exp_string("it was dropped. Type it again.")
+            .expect("the line is refused, not the game");
+        let (shown, _) = p.exp_regex(PROMPT).expect("the prompt comes back");
+        assert!(!shown.contains("mechanics"), "no turn ran: {shown}");
+        let log = turn(&mut p, "/log");
+        assert!(log.contains("The story has not started yet"), "{log}");
+        let played = turn(&mut p, "look around");
+        assert!(played.contains("mechanics"), "{played}");
+        p.send_line("/quit").expect("typed");
+        p.exp_string("Farewell").expect("a clean goodbye");
+        p.exp_eof().expect("play exits");
+    }
+
     /// Five turns typed at a terminal, `/sheet`, `/save`, `/quit`; then a second start resumes
     /// with a recap, `/load` shows it again, and `/sheet` the character; a third start with a
     /// slow game master cancels a turn with Ctrl-C (nothing written) and quits with Ctrl-C at
