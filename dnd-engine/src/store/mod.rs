@@ -3,7 +3,9 @@
 //! A store holds, per campaign, the state it started from and one [`TurnRecord`] per committed
 //! turn. A commit is atomic: the store applies the record's changes to the current state with
 //! [`GameState::apply_all`] (so an invalid turn is refused whole) and keeps the record and the
-//! new state together, or nothing. Because every mutation is in the records, replaying them from
+//! new state together, or nothing. A record says which turn it was computed on
+//! ([`TurnRecord::base_turn`]); if another game committed first, the commit is a
+//! [`StoreError::Conflict`] and writes nothing, so two games on one save never interleave. Because every mutation is in the records, replaying them from
 //! the start reaches the stored state ([`replay`]); undo marks turns as undone (they stay in the
 //! history for the audit log) and goes back to the state before them.
 //!
