@@ -356,7 +356,7 @@ impl Game {
             Some(what) => (
                 Tone::Bad,
                 format!(
-                    "Not saved: {what}. {} keeps the game as it was before that turn. Farewell.",
+                    "Not saved: {what}. {} keeps the game without that turn. Farewell.",
                     self.name
                 ),
             ),
@@ -423,7 +423,7 @@ impl Game {
                     Ok(())
                 }
                 Some(what) => Err(format!(
-                    "not saved: {what}; {} keeps the game as it was before that turn",
+                    "not saved: {what}; {} keeps the game without that turn",
                     self.name
                 )),
             };
