@@ -5,7 +5,7 @@
 
 use serde_json::{Value, json};
 
-use super::plan::{FLEE_DC, Next, done, finished, last_named};
+use super::plan::{FLEE_DC, Next, finished, last_named, refuse};
 use super::view::{Monster, Turn, World};
 use super::ways::{back_exit, movement};
 use super::words::{best, keys};
@@ -57,7 +57,7 @@ pub(crate) fn combat(
     };
     if turn.rounds.is_empty() {
         if now.hero(hero).is_some_and(|h| h.down) {
-            return done("You are in no state to do anything but cling to life.");
+            return refuse("You are in no state to do anything but cling to life.");
         }
         if now.encounter.is_some() && now.foes().is_empty() {
             return Next::Calls(victory(turn, hero));
@@ -74,17 +74,17 @@ pub(crate) fn combat(
             )]),
             (None, _) if spell.is_some() => Next::Calls(vec![strike(None)]),
             (None, _) if phrase.is_some() => {
-                done("You look for that foe, but it is not here to strike.")
+                refuse("You look for that foe, but it is not here to strike.")
             }
             (None, _) if now.monsters.iter().any(|m| m.alive) => {
                 Next::Calls(vec![("start_encounter", json!({"monsters": null}))])
             }
-            (None, _) => done("There is nothing here to fight."),
+            (None, _) => refuse("There is nothing here to fight."),
         };
     }
     if let Some(start) = last_named(turn, "start_encounter") {
         if !start.ok {
-            return done("Nothing here wants a fight; you lower your weapon.");
+            return refuse("Nothing here wants a fight; you lower your weapon.");
         }
         if start.result["now"]["party_down"].as_bool() == Some(true) {
             return finished();

@@ -198,8 +198,29 @@ fn cast(tokens: &[String]) -> Intent {
     }
 }
 
+/// The take-all suggestion's words: [`parse_intent`] reads them as all the loot in view, so what
+/// the offline game master suggests is what it understands.
+pub(crate) const TAKE_EVERYTHING: &str = "Take everything within reach";
+
+/// `None` (all the loot in view) for "everything", "all", "it all", also when followed only by
+/// words saying where ("everything within reach", "all here"); otherwise the phrase, which may
+/// still name a place ("everything from the spire").
 fn everything_or(item: Option<String>) -> Option<String> {
-    item.filter(|i| !matches!(i.as_str(), "all" | "everything" | "loot" | "it all"))
+    item.filter(|phrase| {
+        let words: Vec<&str> = phrase.split(' ').collect();
+        let rest = match words.as_slice() {
+            ["it", "all", rest @ ..] => rest,
+            ["all" | "everything" | "loot", rest @ ..] => rest,
+            _ => return true,
+        };
+        let in_view = |w: &&str| {
+            matches!(
+                *w,
+                "within" | "in" | "reach" | "here" | "there" | "sight" | "view" | "around"
+            )
+        };
+        !rest.iter().all(in_view)
+    })
 }
 
 /// The significant words of a token list, joined; `None` when nothing significant is left.

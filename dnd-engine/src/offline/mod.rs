@@ -157,6 +157,9 @@ impl OfflineGm {
                 Next::Done { lead, tail } => {
                     CompletionResponse::from_text(narrate::narrate(&turn, &lead, &tail))
                 }
+                Next::Refused(why) => {
+                    CompletionResponse::from_text(narrate::narrate(&turn, &[why], &[]))
+                }
             },
         };
         response.with_model("offline")
@@ -176,6 +179,7 @@ fn strict(turn: &Turn) -> serde_json::Value {
                 .to_owned(),
         ),
         Next::Done { lead, tail } => (Vec::new(), narrate::narrate(turn, &lead, &tail)),
+        Next::Refused(why) => (Vec::new(), narrate::narrate(turn, &[why], &[])),
     };
     json!({
         "narration": narration,

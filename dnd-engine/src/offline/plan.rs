@@ -29,6 +29,15 @@ pub(crate) enum Next {
         lead: Vec<String>,
         tail: Vec<String>,
     },
+    /// The words ask for something the world does not allow (nothing by that name, no way that
+    /// direction): narrate this sentence. Kept apart from `Done` so that tests can tell a
+    /// refusal from a turn that happened.
+    Refused(String),
+}
+
+/// Refuse the request, saying why.
+pub(crate) fn refuse(why: impl Into<String>) -> Next {
+    Next::Refused(why.into())
 }
 
 /// Narrate now, opening with this sentence.
@@ -50,7 +59,7 @@ pub(crate) fn finished() -> Next {
 /// The next step of the turn.
 pub(crate) fn plan(turn: &Turn) -> Next {
     let Some(hero) = turn.hero.clone() else {
-        return done("There is no one in the party to act.");
+        return refuse("There is no one in the party to act.");
     };
     let next = match &turn.intent {
         Intent::Attack { target } => combat(turn, &hero, target.as_deref(), None),
@@ -144,7 +153,7 @@ fn take(turn: &Turn, hero: &str, phrase: Option<&str>) -> Next {
     }
     let loot = turn.now.loot();
     if loot.is_empty() {
-        return done("There is nothing here to take.");
+        return refuse("There is nothing here to take.");
     }
     let chosen: Vec<_> = match phrase {
         None => loot.clone(),
@@ -160,7 +169,7 @@ fn take(turn: &Turn, hero: &str, phrase: Option<&str>) -> Next {
                 .max()
                 .unwrap_or(0);
             if by_item == 0 && by_place == 0 {
-                return done("You look for it, but it is not here to take.");
+                return refuse("You look for it, but it is not here to take.");
             }
             loot.iter()
                 .filter(|(f, i)| {
@@ -219,8 +228,8 @@ fn use_item(turn: &Turn, hero: &str, phrase: Option<&str>, drink: bool) -> Next 
             "use_item",
             json!({"character": hero, "item": item.name, "target": null}),
         )]),
-        None if drink => done("You have nothing to drink."),
-        None => done("You search your pack, but you carry nothing like that."),
+        None if drink => refuse("You have nothing to drink."),
+        None => refuse("You search your pack, but you carry nothing like that."),
     }
 }
 
@@ -233,7 +242,7 @@ fn talk(turn: &Turn, hero: &str, words: &str) -> Next {
             .map(|n| (n, vec![n.name.clone(), n.id.clone()])),
     )
     .or_else(|| now.npcs.first()) else {
-        return done("Your words echo off the ice; no one here answers.");
+        return refuse("Your words echo off the ice; no one here answers.");
     };
     let who = now.hero(hero).map_or(hero, |h| h.name.as_str());
     let answer = mentions(words, "ice") || mentions(words, "glacier");
@@ -277,14 +286,14 @@ fn give(turn: &Turn, hero: &str, words: &str) -> Next {
             .iter()
             .map(|n| (n, vec![n.name.clone(), n.id.clone()])),
     ) else {
-        return done("There is no one here by that name to give it to.");
+        return refuse("There is no one here by that name to give it to.");
     };
     let items: Vec<&Item> = now
         .hero(hero)
         .map(|h| h.items.iter().collect())
         .unwrap_or_default();
     let Some(item) = best(words, items.iter().map(|i| (*i, vec![i.name.clone()]))) else {
-        return done("You carry nothing like that to give.");
+        return refuse("You carry nothing like that to give.");
     };
     let who = now.hero(hero).map_or(hero, |h| h.name.as_str());
     let mut calls = vec![
@@ -311,7 +320,7 @@ fn give(turn: &Turn, hero: &str, words: &str) -> Next {
 fn rest(turn: &Turn, hero: &str, long: bool) -> Next {
     let now = &turn.now;
     if now.encounter.is_some() && !now.foes().is_empty() {
-        return done("There is no resting with enemies this close.");
+        return refuse("There is no resting with enemies this close.");
     }
     let update = |amount: Value| {
         json!({"character": hero, "update": if long { "long_rest" } else { "short_rest" },

@@ -8,6 +8,7 @@
 
 use serde_json::{Value, json};
 
+use super::intent::TAKE_EVERYTHING;
 use super::plan::SEARCH_DC;
 use super::view::{Turn, World};
 use super::ways::back_exit;
@@ -91,11 +92,7 @@ pub(crate) fn suggestions(turn: &Turn) -> Value {
             let loot = w.loot();
             if let Some((_, item)) = loot.first() {
                 out.push(if loot.len() > 1 {
-                    plain(
-                        "take-all",
-                        "Take everything within reach",
-                        "it may prove useful",
-                    )
+                    plain("take-all", TAKE_EVERYTHING, "it may prove useful")
                 } else {
                     plain(
                         format!("take-{}", slug(&item.name)),

@@ -104,6 +104,15 @@ fn each_intent_from_plain_words() {
         ),
         ("pick up everything", Intent::Take { item: None }),
         ("grab all", Intent::Take { item: None }),
+        // The take-all suggestion, in the parser's own words.
+        (intent::TAKE_EVERYTHING, Intent::Take { item: None }),
+        ("take it all here", Intent::Take { item: None }),
+        (
+            "take all the gold",
+            Intent::Take {
+                item: some("all gold"),
+            },
+        ),
         (
             "drink a potion",
             Intent::Use {

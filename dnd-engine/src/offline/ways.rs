@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use super::plan::{Next, done, finished, last_named, once};
+use super::plan::{Next, done, finished, last_named, once, refuse};
 use super::view::{Exit, Item, Step, Turn, World};
 use super::words::{best, is_direction, keys, mentions, opposite, score};
 
@@ -83,7 +83,7 @@ pub(crate) fn movement(turn: &Turn, hero: &str, phrase: Option<&str>, back: bool
             .iter()
             .map(|e| e.direction.as_str())
             .collect();
-        return done(if ways.is_empty() {
+        return refuse(if ways.is_empty() {
             "There is no way on from here that you know of.".to_owned()
         } else if phrase.is_some_and(|p| keys(p).iter().any(|w| is_direction(w))) {
             format!(
@@ -96,7 +96,7 @@ pub(crate) fn movement(turn: &Turn, hero: &str, phrase: Option<&str>, back: bool
     };
     if turn.rounds.is_empty() {
         if start.encounter.is_some() && !start.foes().is_empty() {
-            return done("Enemies block your way: finish the fight, or try to flee.");
+            return refuse("Enemies block your way: finish the fight, or try to flee.");
         }
         if exit.locked {
             return match keys_for(start, hero, &exit.direction).first() {
@@ -104,7 +104,7 @@ pub(crate) fn movement(turn: &Turn, hero: &str, phrase: Option<&str>, back: bool
                     "use_item",
                     json!({"character": hero, "item": key.name, "target": null}),
                 )]),
-                None => done(format!(
+                None => refuse(format!(
                     "The way {} is locked, and you carry nothing that opens it.",
                     exit.direction
                 )),
@@ -137,7 +137,7 @@ pub(crate) fn open(turn: &Turn, hero: &str, phrase: Option<&str>) -> Next {
         None => locked.first().copied(),
     };
     let Some(exit) = exit else {
-        return done("Nothing here is locked: every way you know of stands open.");
+        return refuse("Nothing here is locked: every way you know of stands open.");
     };
     let keys = keys_for(
         start,

@@ -23,6 +23,11 @@ struct Table {
     history: Vec<HistoryEntry>,
     /// Tool calls refused this game, as (tool, error).
     refused: Vec<(String, String)>,
+    /// Requests the offline GM itself refused (nothing by that name, no way there), as the
+    /// player's words and the reason.
+    refusals: Vec<(String, String)>,
+    /// The suggestions of the last action phase, as (id, description).
+    suggested: Vec<(String, String)>,
     events: Vec<StoryEvent>,
 }
 
@@ -33,6 +38,8 @@ impl Table {
             rng: seeded_rng(3),
             history: Vec::new(),
             refused: Vec::new(),
+            refusals: Vec::new(),
+            suggested: Vec::new(),
             events: Vec::new(),
         }
     }
@@ -55,6 +62,9 @@ impl Table {
         let mut narration = None;
         for _ in 0..8 {
             let request = CompletionRequest::new(messages.clone()).with_tools(specs.clone());
+            if let plan::Next::Refused(why) = plan::plan(&view::Turn::read(&request)) {
+                self.refusals.push((text.to_owned(), why));
+            }
             let response = gm.answer(&request);
             assert_eq!(
                 response,
@@ -87,20 +97,7 @@ impl Table {
         let narration = narration.expect("the turn ends in narration within 8 rounds");
         eprintln!("> {speaker}: {text}\n< {narration}");
         assert_clean(&self.state, &narration);
-        // The action phase.
-        let mut actions = messages.clone();
-        actions.push(Message::system(
-            "Suggest 2 to 5 actions the player might take next, best first. Answer with JSON only.",
-        ));
-        let request = CompletionRequest::new(actions).with_response_format(
-            ResponseFormat::json_schema("action_list", strict_schema_for::<ActionList>()),
-        );
-        let text = gm.answer(&request).text().unwrap_or_default().to_owned();
-        let list: ActionList = serde_json::from_str(&text).unwrap();
-        list.validate().unwrap();
-        for a in &list.actions {
-            assert_clean(&self.state, &a.description);
-        }
+        self.suggest(messages.clone());
         self.events.extend(log.events.iter().cloned());
         self.state.turn += 1;
         self.history.push(HistoryEntry {
@@ -112,6 +109,61 @@ impl Table {
             },
         });
         narration
+    }
+}
+
+impl Table {
+    /// A copy of this table to try something on, its dice seeded afresh (the generator cannot
+    /// be copied).
+    fn fork(&self, seed: u64) -> Table {
+        Table {
+            state: self.state.clone(),
+            rng: seeded_rng(seed),
+            history: self.history.clone(),
+            refused: Vec::new(),
+            refusals: Vec::new(),
+            suggested: Vec::new(),
+            events: Vec::new(),
+        }
+    }
+
+    /// The action phase after `messages`: keeps its suggestions in `suggested`.
+    fn suggest(&mut self, mut messages: Vec<Message>) {
+        messages.push(Message::system(
+            "Suggest 2 to 5 actions the player might take next, best first. Answer with JSON only.",
+        ));
+        let request = CompletionRequest::new(messages).with_response_format(
+            ResponseFormat::json_schema("action_list", strict_schema_for::<ActionList>()),
+        );
+        let text = OfflineGm::new()
+            .answer(&request)
+            .text()
+            .unwrap_or_default()
+            .to_owned();
+        let list: ActionList = serde_json::from_str(&text).unwrap();
+        list.validate().unwrap();
+        for a in &list.actions {
+            assert_clean(&self.state, &a.description);
+        }
+        self.suggested = list
+            .actions
+            .into_iter()
+            .map(|a| (a.id, a.description))
+            .collect();
+    }
+
+    /// The suggestions before anything is said: the context of a first turn, then the action
+    /// phase.
+    fn suggest_at_start(&mut self, speaker: &str) {
+        let messages = build_context(
+            DEFAULT_SYSTEM_PROMPT,
+            &self.state,
+            Vec::new(),
+            speaker,
+            "",
+            &[],
+        );
+        self.suggest(messages);
     }
 }
 
@@ -375,4 +427,54 @@ fn without_the_key_wren_picks_the_rime_door() {
     assert!(t.refused.is_empty(), "refused: {:?}", t.refused);
     t.turn("Wren", "go through the rime door");
     assert_eq!(t.state.character("wren").unwrap().location, "glacier-heart");
+}
+
+/// Plays each of the table's current suggestions from a copy of it, as the player would by
+/// choosing it: the offline GM must not refuse its own words, no tool may refuse its calls,
+/// and the suggestion must do what it says.
+fn play_every_suggestion(t: &Table, speaker: &str, when: &str) {
+    assert!(t.suggested.len() >= 2, "{when}: {:?}", t.suggested);
+    for (id, description) in &t.suggested {
+        let mut copy = t.fork(1);
+        let hero = |t: &Table| t.state.characters[0].clone();
+        let before = hero(&copy);
+        let said = copy.turn(speaker, description);
+        assert!(
+            copy.refusals.is_empty() && copy.refused.is_empty(),
+            "{when}, suggestion {id} ({description:?}) was refused: {:?} {:?}\n{said}",
+            copy.refusals,
+            copy.refused
+        );
+        let after = hero(&copy);
+        let kind = id.split('-').next().unwrap_or_default();
+        match kind {
+            "take" => assert!(
+                after.inventory != before.inventory || after.gold != before.gold,
+                "{when}, {description:?} took nothing: {said}"
+            ),
+            "go" => assert_ne!(after.location, before.location, "{description:?}: {said}"),
+            "attack" => assert!(copy.state.encounter.is_some(), "{description:?}: {said}"),
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn every_suggestion_is_accepted_at_the_start_and_after_look() {
+    for (party, speaker) in [
+        (&["kraven"][..], "Kraven"),
+        (&["isolde", "hedda"][..], "Isolde Vane"),
+        (&["wren"][..], "Wren"),
+    ] {
+        let mut t = Table::new(party);
+        t.suggest_at_start(speaker);
+        play_every_suggestion(&t, speaker, "at the start");
+        t.turn(speaker, "I look around.");
+        assert!(
+            t.suggested.iter().any(|(id, _)| id.starts_with("take")),
+            "loot lies in view after look: {:?}",
+            t.suggested
+        );
+        play_every_suggestion(&t, speaker, "after look");
+    }
 }
