@@ -93,6 +93,27 @@ impl Condition {
         }
     }
 
+    /// The sentence saying that `who` has just gained this condition, `exhaustion` being the
+    /// exhaustion level after it: "Kraven is poisoned". Exhaustion is a level, not a state, so
+    /// it reads "Kraven has 2 levels of exhaustion" (never "Kraven is exhaustion").
+    pub fn gained(self, who: &str, exhaustion: u8) -> String {
+        match self {
+            Condition::Exhaustion => exhaustion_sentence(who, exhaustion.max(1)),
+            _ => format!("{who} is {}", self.name()),
+        }
+    }
+
+    /// The sentence saying that `who` has just lost this condition, `exhaustion` being the
+    /// exhaustion level after it: "Kraven is no longer poisoned", "Kraven has 1 level of
+    /// exhaustion" (one level less), "Kraven is no longer exhausted" (none left).
+    pub fn lost(self, who: &str, exhaustion: u8) -> String {
+        match self {
+            Condition::Exhaustion if exhaustion > 0 => exhaustion_sentence(who, exhaustion),
+            Condition::Exhaustion => format!("{who} is no longer exhausted"),
+            _ => format!("{who} is no longer {}", self.name()),
+        }
+    }
+
     /// Parses a name in any case.
     pub fn parse(text: &str) -> Option<Condition> {
         let text = text.trim();
@@ -116,6 +137,12 @@ impl Condition {
                 | Condition::Unconscious
         )
     }
+}
+
+/// "Kraven has 1 level of exhaustion", "Kraven has 3 levels of exhaustion".
+fn exhaustion_sentence(who: &str, level: u8) -> String {
+    let levels = if level == 1 { "level" } else { "levels" };
+    format!("{who} has {level} {levels} of exhaustion")
 }
 
 impl fmt::Display for Condition {
@@ -375,6 +402,35 @@ pub fn save_modifiers(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn condition_sentences_read_as_english() {
+        assert_eq!(
+            Condition::Poisoned.gained("Kraven", 0),
+            "Kraven is poisoned"
+        );
+        assert_eq!(
+            Condition::Poisoned.lost("Kraven", 0),
+            "Kraven is no longer poisoned"
+        );
+        // Exhaustion is a level: never "Kraven is exhaustion".
+        assert_eq!(
+            Condition::Exhaustion.gained("Kraven", 1),
+            "Kraven has 1 level of exhaustion"
+        );
+        assert_eq!(
+            Condition::Exhaustion.gained("Kraven", 3),
+            "Kraven has 3 levels of exhaustion"
+        );
+        assert_eq!(
+            Condition::Exhaustion.lost("Kraven", 2),
+            "Kraven has 2 levels of exhaustion"
+        );
+        assert_eq!(
+            Condition::Exhaustion.lost("Kraven", 0),
+            "Kraven is no longer exhausted"
+        );
+    }
     use crate::dice::Advantage;
 
     fn with(conditions: &[Condition]) -> ConditionSet {
