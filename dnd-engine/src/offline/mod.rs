@@ -76,6 +76,7 @@ use serde_json::json;
 
 pub use intent::{Intent, parse_intent};
 pub use player::OfflinePlayer;
+pub use words::exit_name;
 
 use crate::llm::{
     CompletionRequest, CompletionResponse, LlmError, LlmProvider, Message, ResponseFormat, ToolCall,

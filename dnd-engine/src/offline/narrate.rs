@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::intent::Intent;
 use super::snapshot::parse_hp;
 use super::view::Turn;
-use super::words::{best, capital, lower_article, lower_first, sanitize, the, way};
+use super::words::{best, capital, exit_name, lower_article, lower_first, sanitize, the, way};
 
 /// The whole narration of a finished turn.
 pub(crate) fn narrate(turn: &Turn, lead: &[String], tail: &[String]) -> String {
@@ -20,6 +20,7 @@ pub(crate) fn narrate(turn: &Turn, lead: &[String], tail: &[String]) -> String {
         .filter_map(|f| finding(turn, f))
         .collect();
     parts.extend(lead.iter().cloned());
+    let mut fallen = Fallen::default();
     for step in turn.steps() {
         parts.extend(describe(
             turn,
@@ -27,6 +28,7 @@ pub(crate) fn narrate(turn: &Turn, lead: &[String], tail: &[String]) -> String {
             &step.call.arguments,
             step.ok,
             &step.result,
+            &mut fallen,
         ));
     }
     parts.extend(tail.iter().cloned());
@@ -93,6 +95,30 @@ fn finding(turn: &Turn, line: &str) -> Option<String> {
     None
 }
 
+/// Who has fallen so far, so that a fall is told once: a creature down before the turn, or
+/// already fallen this turn, does not fall again when it is hit where it lies.
+#[derive(Default)]
+struct Fallen(Vec<String>);
+
+impl Fallen {
+    /// Records that `name_or_id` is down after a blow; `true` if this is news.
+    fn falls(&mut self, turn: &Turn, name_or_id: &str) -> bool {
+        let id = turn
+            .now
+            .hero(name_or_id)
+            .map(|h| h.id.clone())
+            .or_else(|| turn.now.monster(name_or_id).map(|m| m.id.clone()))
+            .unwrap_or_else(|| name_or_id.to_owned());
+        let down_before = turn.start.hero(&id).is_some_and(|h| h.down)
+            || turn.start.monster(&id).is_some_and(|m| !m.alive);
+        if down_before || self.0.contains(&id) {
+            return false;
+        }
+        self.0.push(id);
+        true
+    }
+}
+
 fn condition_of(hp: Option<(u32, u32)>) -> &'static str {
     match hp {
         Some((c, m)) if m > 0 && c * 4 > m * 3 => "barely scratched",
@@ -110,7 +136,14 @@ fn text(v: &Value, key: &str) -> String {
         .to_owned()
 }
 
-fn describe(turn: &Turn, tool: &str, args: &Value, ok: bool, r: &Value) -> Vec<String> {
+fn describe(
+    turn: &Turn,
+    tool: &str,
+    args: &Value,
+    ok: bool,
+    r: &Value,
+    fallen: &mut Fallen,
+) -> Vec<String> {
     if !ok {
         return refusal(tool, args).into_iter().collect();
     }
@@ -123,12 +156,12 @@ fn describe(turn: &Turn, tool: &str, args: &Value, ok: bool, r: &Value) -> Vec<S
         }
         "start_encounter" => {
             let mut out = vec!["Steel rings out: the fight is on!".to_owned()];
-            out.extend(monster_turns(turn, r));
+            out.extend(monster_turns(turn, r, fallen));
             out
         }
-        "next_turn" => monster_turns(turn, r),
+        "next_turn" => monster_turns(turn, r, fallen),
         "end_encounter" => vec!["The fight is over; the cold silence returns.".into()],
-        "roll_attack" => attack(turn, r),
+        "roll_attack" => attack(turn, r, fallen),
         "cast_spell" => spell(turn, r),
         "roll_skill_check" => check(args, r),
         "open_lock" => vec![
@@ -177,11 +210,7 @@ fn describe(turn: &Turn, tool: &str, args: &Value, ok: bool, r: &Value) -> Vec<S
                     weapon.to_lowercase()
                 )]
             } else if let Some(direction) = r.get("unlocked_exit").and_then(Value::as_str) {
-                let opened = if super::words::is_direction(direction) {
-                    format!("the way {direction}")
-                } else {
-                    format!("the {direction}")
-                };
+                let opened = exit_name(direction);
                 vec![format!(
                     "{} turns with a sound like cracking ice: {opened} is open.",
                     capital(&the(&used))
@@ -364,9 +393,10 @@ fn room(turn: &Turn, r: &Value, full: bool) -> Vec<String> {
     out
 }
 
-fn attack(turn: &Turn, r: &Value) -> Vec<String> {
+fn attack(turn: &Turn, r: &Value, fallen: &mut Fallen) -> Vec<String> {
     let attacker = who(turn, &text(r, "attacker"));
-    let target = who(turn, &text(r, "target"));
+    let target_id = text(r, "target");
+    let target = who(turn, &target_id);
     let mut out = Vec::new();
     for swing in r["attacks"].as_array().into_iter().flatten() {
         let result = &swing["result"];
@@ -401,11 +431,13 @@ fn attack(turn: &Turn, r: &Value) -> Vec<String> {
             ),
         });
         let down = swing["target_down"].as_bool() == Some(true);
-        if down && target == "you" {
+        // A blow on one already down is told above; its fall is told once only.
+        let falls = down && fallen.falls(turn, &target_id);
+        if falls && target == "you" {
             out.push("You fall to the ice.".into());
-        } else if down {
+        } else if falls {
             out.push(format!("{} falls and does not rise!", capital(&target)));
-        } else if hit && attacker == "you" {
+        } else if !down && hit && attacker == "you" {
             let hp = parse_hp(&text(swing, "target_hp"));
             out.push(format!("{} is {}.", capital(&target), condition_of(hp)));
         }
@@ -413,11 +445,11 @@ fn attack(turn: &Turn, r: &Value) -> Vec<String> {
     out
 }
 
-fn monster_turns(turn: &Turn, r: &Value) -> Vec<String> {
+fn monster_turns(turn: &Turn, r: &Value, fallen: &mut Fallen) -> Vec<String> {
     let mut out = Vec::new();
     for t in r["monster_turns"].as_array().into_iter().flatten() {
         if t.get("attacks").is_some() {
-            out.extend(attack(turn, t));
+            out.extend(attack(turn, t, fallen));
         } else if let Some(name) = t.get("death_save").and_then(Value::as_str) {
             let subject = capital(&who(turn, name));
             out.push(format!("{subject} fight for breath on the edge of death."));

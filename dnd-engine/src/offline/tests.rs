@@ -223,3 +223,52 @@ fn the_offline_gm_is_a_provider_named_offline() {
 }
 
 mod table;
+
+/// The narration of a turn whose only step is `next_turn` with this result, for Kraven with
+/// `hp` hit points when the turn began.
+fn narrate_monster_turn(hp: u32, result: serde_json::Value) -> String {
+    use crate::adventure::Adventure;
+    use crate::gm::{DEFAULT_SYSTEM_PROMPT, build_context};
+    use crate::llm::{CompletionResponse, Message, ToolCall};
+    let mut state = Adventure::built_in().new_game(&["kraven"]).unwrap();
+    std::sync::Arc::make_mut(&mut state.characters)[0]
+        .hp
+        .current = hp;
+    let mut messages = build_context(
+        DEFAULT_SYSTEM_PROMPT,
+        &state,
+        Vec::new(),
+        "Kraven",
+        "I attack the harpy",
+        &[],
+    );
+    let call = ToolCall::new("c1", "next_turn", serde_json::json!({}));
+    messages.push(CompletionResponse::from_tool_calls(vec![call]).message);
+    messages.push(Message::tool_result("c1", result.to_string()));
+    let turn = view::Turn::read(&CompletionRequest::new(messages));
+    narrate::narrate(&turn, &[], &[])
+}
+
+#[test]
+fn a_fall_is_told_once_and_never_for_one_already_down() {
+    let swing = |weapon: &str, hp: &str| {
+        serde_json::json!({"attack": weapon, "result": {"hit": true, "total_damage": 6},
+                           "target_hp": hp, "target_down": true})
+    };
+    let result = serde_json::json!({"monster_turns": [{
+        "attacker": "frost-harpy", "target": "kraven",
+        "attacks": [swing("Claws", "0/28"), swing("Club", "0/28")],
+    }]});
+    let said = narrate_monster_turn(5, result.clone());
+    assert_eq!(said.matches("You fall to the ice.").count(), 1, "{said}");
+    assert_eq!(said.matches("hits you").count(), 2, "{said}");
+    // Down before the turn: hit where you lie, but you do not fall again.
+    let said = narrate_monster_turn(0, result);
+    assert!(!said.contains("You fall"), "{said}");
+}
+
+#[test]
+fn an_unlocked_way_is_named_as_a_way_or_a_door() {
+    assert_eq!(exit_name("east"), "the way east");
+    assert_eq!(exit_name("rime door"), "the rime door");
+}

@@ -198,6 +198,16 @@ pub(crate) fn way(direction: &str) -> String {
     }
 }
 
+/// An exit named in a sentence: "the way east" for a direction, "the rime door" for a named
+/// way (never "the way rime door").
+pub fn exit_name(direction: &str) -> String {
+    if is_direction(direction) {
+        format!("the way {direction}")
+    } else {
+        format!("the {direction}")
+    }
+}
+
 /// "Stands aside, offers ..." → "stands aside, offers ...".
 pub(crate) fn lower_first(text: &str) -> String {
     let mut chars = text.chars();
