@@ -7,6 +7,7 @@
 
 use dnd_engine::dice::Advantage;
 use dnd_engine::gm::SuggestedAction;
+use dnd_engine::offline::exit_name;
 use dnd_engine::rules::{
     AttackResult, CheckResult, D20Roll, DeathSaveOutcome, DeathSaveRoll, InitiativeRoll,
 };
@@ -243,6 +244,7 @@ fn by_party(label: &str, state: &GameState) -> bool {
 pub fn change_lines(changes: &[Change], before: &GameState, after: &GameState) -> Vec<PanelLine> {
     let mut lines = Vec::new();
     let mut hp_shown: Vec<&Target> = Vec::new();
+    let mut slots_spent: Vec<(&String, u8)> = Vec::new();
     let mut here = before.party_location().map(|l| l.id.clone());
     let name_of = |id: &str| {
         after
@@ -262,21 +264,25 @@ pub fn change_lines(changes: &[Change], before: &GameState, after: &GameState) -
                 lines.extend(hp_line(target, changes, before, after));
             }
             Change::ConditionAdded { target, condition } => lines.push(PanelLine::new(
-                format!("{} is {}", target_name(target, after), condition.name()),
+                condition.gained(&target_name(target, after), exhaustion(target, after)),
                 Tone::Bad,
             )),
             Change::ConditionRemoved { target, condition } => lines.push(PanelLine::new(
-                format!(
-                    "{} is no longer {}",
-                    target_name(target, after),
-                    condition.name()
-                ),
+                condition.lost(&target_name(target, after), exhaustion(target, after)),
                 Tone::Good,
             )),
             Change::SlotSpent { character, level } => {
-                let left = after
+                // Counted down from before the turn: two spends of one level show 2 then 1
+                // left, not the turn's end count twice.
+                slots_spent.push((character, *level));
+                let spent = slots_spent
+                    .iter()
+                    .filter(|s| **s == (character, *level))
+                    .count();
+                let left = before
                     .character(character)
-                    .map_or(0, |c| c.spell_slots.available(*level));
+                    .map_or(0, |c| usize::from(c.spell_slots.available(*level)))
+                    .saturating_sub(spent);
                 lines.push(PanelLine::new(
                     format!(
                         "{}: a level-{level} spell slot spent ({left} left)",
@@ -388,7 +394,7 @@ pub fn change_lines(changes: &[Change], before: &GameState, after: &GameState) -
                 }
             }
             Change::ExitUnlocked { direction, .. } => lines.push(PanelLine::new(
-                format!("unlocked: the way {direction}"),
+                format!("unlocked: {}", exit_name(direction)),
                 Tone::Place,
             )),
             Change::TrapSpent { location, feature } => {
@@ -450,6 +456,14 @@ pub fn change_lines(changes: &[Change], before: &GameState, after: &GameState) -
     lines
 }
 
+/// The exhaustion level of a character or monster (0 when it is not found).
+fn exhaustion(target: &Target, state: &GameState) -> u8 {
+    match target {
+        Target::Character(id) => state.character(id).map_or(0, |c| c.conditions.exhaustion),
+        Target::Monster(id) => state.monster(id).map_or(0, |m| m.conditions.exhaustion),
+    }
+}
+
 /// A creature's name from a change's target.
 fn target_name(target: &Target, state: &GameState) -> String {
     match target {
@@ -504,6 +518,11 @@ fn hp_line(
         }
         Target::Monster(id) => {
             let m = after.monster(id)?;
+            // Dead before the turn: nothing happened to it worth a line (no damage to the
+            // dead, no second fall).
+            if before.monster(id).is_some_and(|m| !m.is_alive()) {
+                return None;
+            }
             let (taken, healed) = changes
                 .iter()
                 .fold((0u32, 0u32), |(taken, healed), change| match change {
@@ -608,5 +627,78 @@ mod tests {
         assert_eq!(texts[1], "Kraven: +10 gp");
         let title = &before.location(&exit.to).unwrap().title;
         assert_eq!(texts[2], format!("→ {title}"));
+    }
+
+    #[test]
+    fn slots_falls_exhaustion_and_doors_read_right() {
+        use dnd_engine::rules::Condition;
+        let before = Adventure::built_in().new_game(&["isolde"]).unwrap();
+        let slots = before.characters[0].spell_slots.available(1);
+        let harpy = before.monsters[0].id.clone();
+        let changes = vec![
+            Change::SlotSpent {
+                character: "isolde".into(),
+                level: 1,
+            },
+            Change::SlotSpent {
+                character: "isolde".into(),
+                level: 1,
+            },
+            Change::ConditionAdded {
+                target: Target::Character("isolde".into()),
+                condition: Condition::Exhaustion,
+            },
+            Change::ExitUnlocked {
+                location: "throne-of-rime".into(),
+                direction: "rime door".into(),
+            },
+            Change::Damage {
+                target: Target::Monster(harpy.clone()),
+                amount: 500,
+                critical: false,
+            },
+        ];
+        let mut after = before.clone();
+        for c in &changes {
+            let _ = after.apply(c);
+        }
+        let texts: Vec<String> = change_lines(&changes, &before, &after)
+            .into_iter()
+            .map(|l| l.text)
+            .collect();
+        // Each spend counts down: not the turn's end count twice.
+        assert!(
+            texts.contains(&format!(
+                "Isolde Vane: a level-1 spell slot spent ({} left)",
+                slots - 1
+            )),
+            "{texts:?}"
+        );
+        assert!(
+            texts.contains(&format!(
+                "Isolde Vane: a level-1 spell slot spent ({} left)",
+                slots - 2
+            )),
+            "{texts:?}"
+        );
+        assert!(
+            texts.contains(&"Isolde Vane has 1 level of exhaustion".to_owned()),
+            "{texts:?}"
+        );
+        assert!(
+            texts.contains(&"unlocked: the rime door".to_owned()),
+            "{texts:?}"
+        );
+        let name = &before.monsters[0].name;
+        assert!(
+            texts.contains(&format!("{name} takes 500 damage, and falls")),
+            "{texts:?}"
+        );
+        // Struck again once dead: no damage to the dead, no second fall.
+        let again = change_lines(&changes[4..], &after, &after);
+        assert!(
+            again.iter().all(|l| !l.text.contains(name.as_str())),
+            "{again:?}"
+        );
     }
 }
