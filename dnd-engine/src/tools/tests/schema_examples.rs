@@ -1,0 +1,115 @@
+//! Each tool's schema yields example arguments (every optional field null, then every one set)
+//! that parse into the tool's argument type, and the type refuses what the schema forbids.
+
+use serde_json::{Value, json};
+
+use super::Table;
+use crate::tools::{ToolResult, schema, tool_specs};
+
+/// A value that `schema` (a strict tool schema) accepts: every property present; with `fill`,
+/// every nullable field and list filled in, else `null` and empty lists; the first value of
+/// each `enum`.
+fn example_of(schema: &Value, fill: bool) -> Value {
+    if let Some(Value::Array(values)) = schema.get("enum") {
+        let null = values.iter().find(|v| v.is_null()).filter(|_| !fill);
+        let first = values.iter().find(|v| !v.is_null());
+        return null.or(first).cloned().unwrap_or(Value::Null);
+    }
+    if let Some(value) = schema.get("const") {
+        return value.clone();
+    }
+    if let Some(Value::Array(variants)) = schema.get("anyOf") {
+        let null = variants.iter().find(|v| v["type"] == "null");
+        let other = variants.iter().find(|v| v["type"] != "null");
+        return match (null, other, fill) {
+            (Some(_), _, false) | (Some(_), None, true) | (None, None, _) => Value::Null,
+            (_, Some(v), _) => example_of(v, fill),
+        };
+    }
+    let types: Vec<&str> = match &schema["type"] {
+        Value::String(t) => vec![t.as_str()],
+        Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    if types.contains(&"null") && !fill {
+        return Value::Null;
+    }
+    match types.iter().find(|t| **t != "null").copied() {
+        Some("object") => Value::Object(
+            schema["properties"]
+                .as_object()
+                .into_iter()
+                .flatten()
+                .map(|(name, prop)| (name.clone(), example_of(prop, fill)))
+                .collect(),
+        ),
+        Some("array") if fill => json!([example_of(&schema["items"], fill)]),
+        Some("array") => json!([]),
+        Some("string") => json!("kraven"),
+        Some("integer") => json!(1),
+        Some("number") => json!(1.5),
+        Some("boolean") => json!(true),
+        _ => Value::Null,
+    }
+}
+
+/// Whether a call was refused because its arguments do not parse into the tool's type (rather
+/// than by the rules, after parsing).
+fn did_not_parse(r: &ToolResult) -> bool {
+    !r.ok
+        && r.content["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("do not parse"))
+}
+
+#[test]
+fn every_schema_is_strict_and_parses_its_own_example() {
+    let specs = tool_specs();
+    assert_eq!(specs.len(), 24);
+    for spec in &specs {
+        let mut problems = Vec::new();
+        schema::violations(&spec.parameters, &spec.name, &mut problems);
+        assert!(problems.is_empty(), "{problems:?}\n{}", spec.parameters);
+        assert_eq!(spec.parameters["type"], "object", "{}", spec.name);
+        // The schema's own examples, with every optional field null and with every one set,
+        // parse into the tool's argument type: the schema and the type agree.
+        for fill in [false, true] {
+            let example = example_of(&spec.parameters, fill);
+            let r = Table::new(&["kraven"]).call(&spec.name, example.clone());
+            assert!(
+                !did_not_parse(&r),
+                "{}: its schema's example {example} does not parse: {}",
+                spec.name,
+                r.content
+            );
+            // And the type is as strict as the schema: a field the schema does not list is
+            // refused.
+            let mut extra = example.clone();
+            extra["not_in_the_schema"] = json!(1);
+            let r = Table::new(&["kraven"]).call(&spec.name, extra.clone());
+            assert!(
+                did_not_parse(&r),
+                "{}: {extra} has a field the schema forbids, yet parsed: {}",
+                spec.name,
+                r.content
+            );
+        }
+    }
+}
+
+#[test]
+fn a_schema_example_that_does_not_fit_its_type_is_caught() {
+    // The check above can fail: a field of the wrong type does not parse.
+    let spec = tool_specs()
+        .into_iter()
+        .find(|s| s.name == "roll_dice")
+        .unwrap();
+    let mut example = example_of(&spec.parameters, true);
+    assert!(!did_not_parse(
+        &Table::new(&["kraven"]).call("roll_dice", example.clone())
+    ));
+    example["expression"] = json!(12);
+    assert!(did_not_parse(
+        &Table::new(&["kraven"]).call("roll_dice", example)
+    ));
+}
