@@ -22,7 +22,7 @@ use dnd_engine::agents::{AiPlayer, LogEntry, SharedLog};
 use dnd_engine::gm::GameMaster;
 use dnd_engine::gm::TurnOutcome;
 use dnd_engine::llm::{LlmProvider, Usage};
-use dnd_engine::offline::{OfflineGm, OfflinePlayer};
+use dnd_engine::offline::{OfflineGm, OfflinePlayer, exit_name};
 use dnd_engine::state::{Change, GameState, Target};
 use dnd_engine::store::{GameStore, MemoryStore};
 
@@ -38,7 +38,7 @@ pub(crate) struct Options {
     character: String,
     out: Option<String>,
     /// A model for both seats; `None` plays offline.
-    model: Option<Arc<dyn LlmProvider>>,
+    pub(crate) model: Option<Arc<dyn LlmProvider>>,
 }
 
 pub(crate) fn parse_args(args: &[String]) -> Result<Options, String> {
@@ -85,12 +85,30 @@ enum Seat {
 
 /// The totals of a run, for the summary.
 #[derive(Default)]
-struct Totals {
-    turns: u32,
+pub(crate) struct Totals {
+    pub(crate) turns: u32,
     rolls: usize,
     dealt: u32,
     taken: u32,
-    usage: Usage,
+    /// What the game master's calls used.
+    pub(crate) gm_usage: Usage,
+    /// What the AI player's own calls used (nothing offline).
+    pub(crate) player_usage: Usage,
+}
+
+impl Totals {
+    /// Both seats together: the cost of the run.
+    pub(crate) fn usage(&self) -> Usage {
+        self.gm_usage + self.player_usage
+    }
+}
+
+/// What a run leaves: the transcript, the log both seats shared, and the totals.
+#[allow(dead_code)] // `log` and `totals` are read by the tests (tests/autoplay_transcript.rs)
+pub(crate) struct Run {
+    pub(crate) transcript: String,
+    pub(crate) log: SharedLog,
+    pub(crate) totals: Totals,
 }
 
 fn main() -> ExitCode {
@@ -147,7 +165,13 @@ fn main() -> ExitCode {
     }
 }
 
+/// Plays the adventure and returns the Markdown transcript.
 pub(crate) async fn run(options: &Options) -> Result<String, String> {
+    play(options).await.map(|r| r.transcript)
+}
+
+/// Plays the adventure: the transcript, the shared log and the totals.
+pub(crate) async fn play(options: &Options) -> Result<Run, String> {
     let adventure = Adventure::built_in();
     let initial = adventure
         .new_game(&[options.character.as_str()])
@@ -231,13 +255,18 @@ pub(crate) async fn run(options: &Options) -> Result<String, String> {
                 (input, outcome)
             }
         };
-        log.push(LogEntry::Said {
-            from: "gm".into(),
-            text: outcome.narration.clone(),
-        });
+        // The AI player writes the narration into the log itself when it reads it, at the
+        // start of its next turn (and the last one after the loop): written here too, it
+        // would be there twice.
+        if let Seat::Offline(_) = seat {
+            log.push(LogEntry::Said {
+                from: "gm".into(),
+                text: outcome.narration.clone(),
+            });
+        }
         totals.turns += 1;
         totals.rolls += outcome.rolls.len();
-        totals.usage += outcome.usage;
+        totals.gm_usage += outcome.usage;
         for change in &outcome.changes {
             if let Change::Damage { target, amount, .. } = change {
                 match target {
@@ -246,15 +275,43 @@ pub(crate) async fn run(options: &Options) -> Result<String, String> {
                 }
             }
         }
-        write_turn(&mut md, totals.turns, &input.speaker, &input.text, &outcome);
         state = store.load(&campaign).await.map_err(|e| e.to_string())?;
+        write_turn(
+            &mut md,
+            totals.turns,
+            (&input.speaker, &input.text),
+            &outcome,
+            &state,
+        );
         last = Some(outcome);
     }
+    if let Seat::Ai(player) = &seat {
+        if let Some(outcome) = &last {
+            // The last narration, which no next turn of the player's will read into the log.
+            log.push(LogEntry::Said {
+                from: "gm".into(),
+                text: outcome.narration.clone(),
+            });
+        }
+        totals.player_usage = player.agent.usage();
+    }
     write_summary(&mut md, &state, &totals, &log);
-    Ok(md)
+    Ok(Run {
+        transcript: md,
+        log,
+        totals,
+    })
 }
 
-fn write_turn(md: &mut String, n: u32, speaker: &str, input: &str, outcome: &TurnOutcome) {
+/// One turn of the transcript: what was said, the narration, the mechanics (named from `after`,
+/// the state the turn left), the suggestions.
+fn write_turn(
+    md: &mut String,
+    n: u32,
+    (speaker, input): (&str, &str),
+    outcome: &TurnOutcome,
+    after: &GameState,
+) {
     let _ = writeln!(
         md,
         "## Turn {n}\n\n**{speaker}:** {input}\n\n{}\n",
@@ -266,7 +323,7 @@ fn write_turn(md: &mut String, n: u32, speaker: &str, input: &str, outcome: &Tur
             let _ = writeln!(md, "- 🎲 {}: **{}**", roll.label, roll.total);
         }
         for change in &outcome.changes {
-            if let Some(line) = describe(change) {
+            if let Some(line) = describe(change, after) {
                 let _ = writeln!(md, "- {line}");
             }
         }
@@ -283,7 +340,7 @@ fn write_turn(md: &mut String, n: u32, speaker: &str, input: &str, outcome: &Tur
 }
 
 /// One line for the changes a reader cares about; bookkeeping (turn order, flags) is left out.
-fn describe(change: &Change) -> Option<String> {
+pub(crate) fn describe(change: &Change, after: &GameState) -> Option<String> {
     Some(match change {
         Change::Damage {
             target,
@@ -291,10 +348,10 @@ fn describe(change: &Change) -> Option<String> {
             critical,
         } => format!(
             "💥 {} takes {amount}{}",
-            who(target),
+            who(target, after),
             if *critical { " (critical)" } else { "" }
         ),
-        Change::Heal { target, amount } => format!("💚 {} heals {amount}", who(target)),
+        Change::Heal { target, amount } => format!("💚 {} heals {amount}", who(target, after)),
         Change::SlotSpent { character, level } => {
             format!("✨ {character} spends a level-{level} slot")
         }
@@ -321,16 +378,36 @@ fn describe(change: &Change) -> Option<String> {
         Change::PartyMoved { exit } => format!("🚶 the party goes {exit}"),
         Change::FeatureFound { feature, .. } => format!("🔎 found {feature}"),
         Change::ExitFound { direction, .. } => format!("🔎 found a way {direction}"),
-        Change::ExitUnlocked { direction, .. } => format!("🔓 unlocked {direction}"),
-        Change::ConditionAdded { target, condition } => format!("⚠ {} is {condition}", who(target)),
+        Change::ExitUnlocked { direction, .. } => format!("🔓 unlocked {}", exit_name(direction)),
+        Change::ConditionAdded { target, condition } => format!(
+            "⚠ {}",
+            condition.gained(&who(target, after), exhaustion(target, after))
+        ),
+        Change::ConditionRemoved { target, condition } => format!(
+            "✔ {}",
+            condition.lost(&who(target, after), exhaustion(target, after))
+        ),
         _ => return None,
     })
 }
 
-fn who(target: &Target) -> &str {
+/// The exhaustion level of a character or monster after the turn (0 when it is not found).
+fn exhaustion(target: &Target, after: &GameState) -> u8 {
     match target {
-        Target::Character(id) | Target::Monster(id) => id,
+        Target::Character(id) => after.character(id).map_or(0, |c| c.conditions.exhaustion),
+        Target::Monster(id) => after.monster(id).map_or(0, |m| m.conditions.exhaustion),
     }
+}
+
+/// A character's or monster's name (its id when it is not found).
+fn who(target: &Target, after: &GameState) -> String {
+    match target {
+        Target::Character(id) => after.character(id).map(|c| c.name.clone()),
+        Target::Monster(id) => after.monster(id).map(|m| m.name.clone()),
+    }
+    .unwrap_or_else(|| match target {
+        Target::Character(id) | Target::Monster(id) => id.clone(),
+    })
 }
 
 fn write_summary(md: &mut String, state: &GameState, totals: &Totals, log: &SharedLog) {
@@ -374,12 +451,15 @@ fn write_summary(md: &mut String, state: &GameState, totals: &Totals, log: &Shar
             defeated.join(", ")
         }
     );
+    let usage = totals.usage();
     let _ = writeln!(
         md,
-        "- Tokens: {} prompt, {} completion · cost: ${:.4}",
-        totals.usage.prompt_tokens,
-        totals.usage.completion_tokens,
-        totals.usage.cost.unwrap_or(0.0)
+        "- Tokens: {} prompt, {} completion · cost: ${:.4} (game master ${:.4}, player ${:.4})",
+        usage.prompt_tokens,
+        usage.completion_tokens,
+        usage.cost.unwrap_or(0.0),
+        totals.gm_usage.cost.unwrap_or(0.0),
+        totals.player_usage.cost.unwrap_or(0.0)
     );
     let _ = writeln!(
         md,

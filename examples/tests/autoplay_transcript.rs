@@ -38,3 +38,109 @@ fn bad_arguments_are_refused() {
     assert!(autoplay::parse_args(&["--frobnicate".into()]).is_err());
     assert!(autoplay::parse_args(&["--out".into()]).is_err());
 }
+
+/// The offline game master as a model that reports what each call used, counting its calls.
+#[derive(Default)]
+struct Priced {
+    gm: dnd_engine::offline::OfflineGm,
+    calls: std::sync::atomic::AtomicU32,
+}
+
+/// What each call to [`Priced`] reports.
+const CALL: dnd_engine::llm::Usage = dnd_engine::llm::Usage {
+    prompt_tokens: 10,
+    completion_tokens: 2,
+    cached_tokens: 0,
+    cache_write_tokens: 0,
+    reasoning_tokens: 0,
+    cost: Some(0.5),
+};
+
+#[async_trait::async_trait]
+impl dnd_engine::llm::LlmProvider for Priced {
+    fn name(&self) -> &str {
+        "priced-offline"
+    }
+
+    async fn complete(
+        &self,
+        req: &dnd_engine::llm::CompletionRequest,
+    ) -> Result<dnd_engine::llm::CompletionResponse, dnd_engine::llm::LlmError> {
+        self.calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let mut response = self.gm.answer(req);
+        response.usage = CALL;
+        Ok(response)
+    }
+}
+
+#[test]
+fn with_an_ai_player_each_narration_is_logged_once_and_both_seats_are_paid_for() {
+    let model = std::sync::Arc::new(Priced::default());
+    let mut options = autoplay::parse_args(&["--turns".into(), "3".into()]).unwrap();
+    options.model = Some(model.clone());
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let run = runtime.block_on(autoplay::play(&options)).unwrap();
+    assert_eq!(run.totals.turns, 3);
+    // One entry per narration: the AI player reads it into the log, autoplay does not again.
+    let narrations: Vec<&str> = run
+        .log
+        .entries
+        .iter()
+        .filter_map(|e| match e {
+            dnd_engine::agents::LogEntry::Said { from, text } if from == "gm" => {
+                Some(text.as_str())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(narrations.len(), 3, "{narrations:#?}");
+    // Every call was paid for, the player's as well as the game master's.
+    let calls = model.calls.load(std::sync::atomic::Ordering::SeqCst);
+    let usage = run.totals.usage();
+    assert!(
+        run.totals.player_usage.prompt_tokens >= 30,
+        "three turns, three player calls"
+    );
+    assert_eq!(usage.prompt_tokens, calls * CALL.prompt_tokens);
+    let cost = f64::from(calls) * 0.5;
+    assert_eq!(usage.cost, Some(cost));
+    assert!(
+        run.transcript.contains(&format!("cost: ${cost:.4}")),
+        "{}",
+        run.transcript
+    );
+}
+
+#[test]
+fn conditions_and_doors_read_as_english_in_the_mechanics() {
+    use dnd_engine::rules::Condition;
+    use dnd_engine::state::{Change, Target};
+    let state = dnd_engine::adventure::Adventure::built_in()
+        .new_game(&["kraven"])
+        .unwrap();
+    let line = |change: Change| autoplay::describe(&change, &state).unwrap();
+    assert_eq!(
+        line(Change::ConditionAdded {
+            target: Target::Character("kraven".into()),
+            condition: Condition::Exhaustion,
+        }),
+        "⚠ Kraven has 1 level of exhaustion"
+    );
+    assert_eq!(
+        line(Change::ConditionAdded {
+            target: Target::Character("kraven".into()),
+            condition: Condition::Poisoned,
+        }),
+        "⚠ Kraven is poisoned"
+    );
+    assert_eq!(
+        line(Change::ExitUnlocked {
+            location: "throne-of-rime".into(),
+            direction: "rime door".into(),
+        }),
+        "🔓 unlocked the rime door"
+    );
+}
