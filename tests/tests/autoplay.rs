@@ -20,7 +20,7 @@ use dnd_store_sqlite::SqliteStore;
 
 /// The dice seed: with it Kraven beats the Frost Harpy and the Hollow Jarl and reaches the
 /// heart of the glacier.
-const SEED: u64 = 7;
+const SEED: u64 = 1;
 /// More turns than a won game needs: the policy must finish well within it.
 const MAX_TURNS: usize = 200;
 
