@@ -1,4 +1,4 @@
-//! Untrusted text made safe for a terminal.
+//! Untrusted text made safe for a terminal, and cut to a bound.
 //!
 //! Everything a model says, and every name read from an adventure file or a store, is untrusted:
 //! a terminal obeys the control characters in it. An escape sequence in a narration can clear
@@ -133,6 +133,40 @@ fn after_string(rest: &str) -> &str {
     rest
 }
 
+/// `text` cut to at most `max` bytes, on a character boundary, with a note saying how much
+/// was cut; borrowed unchanged when it fits. For what a model sends that is kept or echoed (a
+/// runaway narration, an error quoting a huge argument): the reader sees that it was cut.
+///
+/// ```
+/// use dnd_engine::text::truncate_with_note;
+///
+/// assert_eq!(truncate_with_note("The ice holds.", 100), "The ice holds.");
+/// assert_eq!(truncate_with_note("The ice cracks.", 7), "The ice… (8 more bytes cut)");
+/// // Never inside a character: "é" is two bytes.
+/// assert_eq!(truncate_with_note("café", 4), "caf… (2 more bytes cut)");
+/// ```
+pub fn truncate_with_note(text: &str, max: usize) -> Cow<'_, str> {
+    if text.len() <= max {
+        return Cow::Borrowed(text);
+    }
+    let end = floor_char_boundary(text, max);
+    Cow::Owned(format!(
+        "{}… ({} more bytes cut)",
+        &text[..end],
+        text.len() - end
+    ))
+}
+
+/// The largest character boundary of `text` at or below `index` (`str::floor_char_boundary`,
+/// which is newer than the workspace's Rust).
+pub fn floor_char_boundary(text: &str, index: usize) -> usize {
+    let mut index = index.min(text.len());
+    while !text.is_char_boundary(index) {
+        index -= 1;
+    }
+    index
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -204,7 +238,11 @@ mod tests {
         assert_eq!(safe("a\x1b\x1b[2Jb"), "ab", "ESC before another sequence");
         assert_eq!(safe("a\x1bcb"), "ab", "reset");
         assert_eq!(safe("a\x1b(Bb"), "ab", "character set");
-        assert_eq!(safe("end\x1b of it"), "end of it", "a lone ESC before a space");
+        assert_eq!(
+            safe("end\x1b of it"),
+            "end of it",
+            "a lone ESC before a space"
+        );
         assert_eq!(
             safe("ding\x07 back\x08\x08ed"),
             "ding backed",

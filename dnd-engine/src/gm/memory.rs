@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::state::{Change, GameState, MemoryFact, StoryKind};
 use crate::store::HistoryEntry;
+use crate::text::floor_char_boundary;
 
 /// Who folds old turns into the campaign summary.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -83,13 +84,6 @@ pub fn fold_by_code(summary: &str, lines: &[String]) -> String {
     } else {
         format!("{}\n\n{}", head.trim(), tail.trim())
     }
-}
-
-fn floor_char_boundary(text: &str, mut index: usize) -> usize {
-    while index > 0 && !text.is_char_boundary(index) {
-        index -= 1;
-    }
-    index
 }
 
 /// The memory changes this turn implies: its promise, discovery and quest events, and the

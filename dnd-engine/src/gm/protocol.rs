@@ -18,8 +18,9 @@ use crate::llm::{
 };
 use crate::srd::Srd;
 use crate::state::GameState;
+use crate::text::truncate_with_note;
 use crate::tools::schema::strict_schema_for;
-use crate::tools::{ToolContext, TurnLog, call_tool, tool_names, truncate_with_note};
+use crate::tools::{ToolContext, TurnLog, call_tool, tool_names};
 
 /// Which protocol a game uses.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

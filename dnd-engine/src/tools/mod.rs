@@ -83,23 +83,6 @@ impl Default for ToolLimits {
     }
 }
 
-/// Cuts `text` to at most `max` bytes (on a character boundary) and says how much was cut; the
-/// text is returned unchanged when it fits.
-pub fn truncate_with_note(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
-    if text.len() <= max {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    let mut end = max;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    std::borrow::Cow::Owned(format!(
-        "{}… ({} more bytes cut)",
-        &text[..end],
-        text.len() - end
-    ))
-}
-
 /// What the tools of one turn did, for the turn record.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct TurnLog {

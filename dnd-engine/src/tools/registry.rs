@@ -8,6 +8,7 @@ use serde_json::Value;
 use super::schema::strict_schema_for;
 use super::{ToolContext, ToolError, checks, combat, items, locks, sheet, spells, world};
 use crate::llm::ToolSpec;
+use crate::text::truncate_with_note;
 
 /// Arguments of a tool that takes none.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -236,13 +237,13 @@ pub fn call_tool(name: &str, arguments: &str, ctx: &mut ToolContext<'_>) -> Tool
     let refused = |message: String| ToolResult {
         ok: false,
         content: serde_json::json!({
-            "error": super::truncate_with_note(&message, ctx.limits.max_error_bytes)
+            "error": truncate_with_note(&message, ctx.limits.max_error_bytes)
         }),
     };
     let Some(tool) = TOOLS.iter().find(|t| t.name == name) else {
         return refused(format!(
             "there is no tool {:?}; the tools are: {}",
-            super::truncate_with_note(name, 60),
+            truncate_with_note(name, 60),
             tool_names().join(", ")
         ));
     };
@@ -320,7 +321,7 @@ fn longest_text(value: &Value, path: &str) -> Option<(String, usize)> {
             .iter()
             .flat_map(|(key, item)| {
                 // A key is a text too.
-                let own = (field(&super::truncate_with_note(key, 40)), key.len());
+                let own = (field(&truncate_with_note(key, 40)), key.len());
                 std::iter::once(own).chain(longest_text(item, &field(key)))
             })
             .max_by_key(|(_, len)| *len),
