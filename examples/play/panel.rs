@@ -239,6 +239,11 @@ fn by_party(label: &str, state: &GameState) -> bool {
         || !state.monsters.iter().any(|m| starts(&m.name))
 }
 
+/// Whether an item is the coins a tool turns into gold.
+fn is_coins(item: &str) -> bool {
+    item.eq_ignore_ascii_case(dnd_engine::tools::GOLD_ITEM)
+}
+
 /// The panel lines of a turn's changes: hit points (once per creature, before → after),
 /// slots, items and gold, moves, discoveries, the fight starting and ending.
 pub fn change_lines(changes: &[Change], before: &GameState, after: &GameState) -> Vec<PanelLine> {
@@ -306,6 +311,11 @@ pub fn change_lines(changes: &[Change], before: &GameState, after: &GameState) -
                 format!("{}: pact slots back", name_of(character)),
                 Tone::Good,
             )),
+            // Coins go to the purse: the tool takes them into the pack and out again, and the
+            // one line worth showing is the gold it added.
+            Change::ItemAdded { item, .. } if is_coins(&item.name) => {}
+            Change::LootTaken { item, .. } | Change::ItemRemoved { item, .. } if is_coins(item) => {
+            }
             Change::ItemAdded { character, item } => lines.push(PanelLine::new(
                 format!("{}: +{} {}", name_of(character), item.quantity, item.name),
                 Tone::Item,
@@ -552,153 +562,4 @@ fn hp_line(
 }
 
 #[cfg(test)]
-mod tests {
-    use std::sync::Arc;
-
-    use dnd_engine::adventure::Adventure;
-    use dnd_engine::rules::check::check_from;
-
-    use super::*;
-
-    fn record(label: &str, total: i64, detail: Value) -> RollRecord {
-        RollRecord {
-            label: label.to_owned(),
-            total,
-            detail: Arc::new(detail),
-        }
-    }
-
-    #[test]
-    fn a_check_shows_its_total_the_dc_and_the_die() {
-        let d20 = D20Roll::from_faces(12, None, Advantage::Normal);
-        let check = check_from(d20, 2, 12);
-        let state = Adventure::built_in().new_game(&["kraven"]).unwrap();
-        let line = roll_line(
-            &record(
-                "Kraven Perception check",
-                14,
-                serde_json::to_value(check).unwrap(),
-            ),
-            &state,
-        );
-        assert_eq!(line.text, "Kraven Perception check: 14 vs DC 12 ✓");
-        assert_eq!(line.detail, "d20 12 +2");
-        assert_eq!(line.tone, Tone::Good);
-    }
-
-    #[test]
-    fn an_unknown_roll_shows_its_label_and_total() {
-        let state = Adventure::built_in().new_game(&["kraven"]).unwrap();
-        let line = roll_line(
-            &record("Something odd", 7, serde_json::json!({"x": 1})),
-            &state,
-        );
-        assert_eq!(line.text, "Something odd: 7");
-    }
-
-    #[test]
-    fn changes_show_hit_points_items_and_moves() {
-        let before = Adventure::built_in().new_game(&["kraven"]).unwrap();
-        let exit = before.party_location().unwrap().exits[0].clone();
-        let changes = vec![
-            Change::Damage {
-                target: Target::Character("kraven".into()),
-                amount: 5,
-                critical: false,
-            },
-            Change::Gold {
-                character: "kraven".into(),
-                delta: 10,
-            },
-            Change::PartyMoved {
-                exit: exit.direction.clone(),
-            },
-        ];
-        let mut after = before.clone();
-        for c in &changes {
-            if after.apply(c).is_err() {
-                // A locked first exit: the panel still reads the change.
-            }
-        }
-        let lines = change_lines(&changes, &before, &after);
-        let texts: Vec<&str> = lines.iter().map(|l| l.text.as_str()).collect();
-        let max = before.characters[0].hp.max;
-        assert_eq!(texts[0], format!("Kraven: HP {max} → {} of {max}", max - 5));
-        assert_eq!(texts[1], "Kraven: +10 gp");
-        let title = &before.location(&exit.to).unwrap().title;
-        assert_eq!(texts[2], format!("→ {title}"));
-    }
-
-    #[test]
-    fn slots_falls_exhaustion_and_doors_read_right() {
-        use dnd_engine::rules::Condition;
-        let before = Adventure::built_in().new_game(&["isolde"]).unwrap();
-        let slots = before.characters[0].spell_slots.available(1);
-        let harpy = before.monsters[0].id.clone();
-        let changes = vec![
-            Change::SlotSpent {
-                character: "isolde".into(),
-                level: 1,
-            },
-            Change::SlotSpent {
-                character: "isolde".into(),
-                level: 1,
-            },
-            Change::ConditionAdded {
-                target: Target::Character("isolde".into()),
-                condition: Condition::Exhaustion,
-            },
-            Change::ExitUnlocked {
-                location: "throne-of-rime".into(),
-                direction: "rime door".into(),
-            },
-            Change::Damage {
-                target: Target::Monster(harpy.clone()),
-                amount: 500,
-                critical: false,
-            },
-        ];
-        let mut after = before.clone();
-        for c in &changes {
-            let _ = after.apply(c);
-        }
-        let texts: Vec<String> = change_lines(&changes, &before, &after)
-            .into_iter()
-            .map(|l| l.text)
-            .collect();
-        // Each spend counts down: not the turn's end count twice.
-        assert!(
-            texts.contains(&format!(
-                "Isolde Vane: a level-1 spell slot spent ({} left)",
-                slots - 1
-            )),
-            "{texts:?}"
-        );
-        assert!(
-            texts.contains(&format!(
-                "Isolde Vane: a level-1 spell slot spent ({} left)",
-                slots - 2
-            )),
-            "{texts:?}"
-        );
-        assert!(
-            texts.contains(&"Isolde Vane has 1 level of exhaustion".to_owned()),
-            "{texts:?}"
-        );
-        assert!(
-            texts.contains(&"unlocked: the rime door".to_owned()),
-            "{texts:?}"
-        );
-        let name = &before.monsters[0].name;
-        assert!(
-            texts.contains(&format!("{name} takes 500 damage, and falls")),
-            "{texts:?}"
-        );
-        // Struck again once dead: no damage to the dead, no second fall.
-        let again = change_lines(&changes[4..], &after, &after);
-        assert!(
-            again.iter().all(|l| !l.text.contains(name.as_str())),
-            "{again:?}"
-        );
-    }
-}
+mod tests;

@@ -14,7 +14,7 @@ use crate::rules::DamageDice;
 use crate::state::{Change, Character, Coating, ItemEffect, ItemStack, Target};
 
 /// The name under which adventures leave coins lying about; taken coins go to the purse.
-pub(super) const GOLD_ITEM: &str = "Gold pieces";
+pub const GOLD_ITEM: &str = "Gold pieces";
 
 /// Healing potions the engine resolves, and their dice.
 const POTIONS: [(&str, &str); 4] = [

@@ -38,6 +38,7 @@ use crate::srd::Srd;
 use crate::state::{Change, GameState, StoryEvent};
 use crate::store::RollRecord;
 
+pub use items::GOLD_ITEM;
 pub use registry::{ToolResult, call_tool, tool_names, tool_specs};
 
 /// Limits on what tools may do in one turn, and on what a model may make them store.
