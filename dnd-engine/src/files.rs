@@ -47,13 +47,14 @@ pub fn read_text_limited(path: &Path, max_bytes: usize) -> std::io::Result<Strin
 mod tests {
     use super::*;
 
+    // Every Unix has /dev/zero; elsewhere the test is listed as ignored, with the reason.
     #[test]
+    #[cfg_attr(
+        not(unix),
+        ignore = "needs /dev/zero, a file that never ends (Unix only)"
+    )]
     fn a_file_that_never_ends_is_refused_at_the_bound() {
         let path = Path::new("/dev/zero");
-        if !path.exists() {
-            eprintln!("skipped: no /dev/zero on this system");
-            return;
-        }
         let error = read_text_limited(path, 1 << 16).unwrap_err();
         assert_eq!(error.kind(), std::io::ErrorKind::FileTooLarge);
         assert!(error.to_string().contains("65536 bytes"), "{error}");

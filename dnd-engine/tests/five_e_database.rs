@@ -1,5 +1,6 @@
 //! The 5e-database loader: every record of the real SRD files (when the reference folder is
-//! there), a fixture with a malformed record, and inputs that must give errors, never panics.
+//! there; without it those tests skip with a printed reason, or fail on CI), a fixture with a
+//! malformed record, and inputs that must give errors, never panics.
 
 use std::path::PathBuf;
 
@@ -10,6 +11,9 @@ use dnd_engine::srd::{
 };
 use proptest::prelude::*;
 
+#[path = "support/environment.rs"]
+mod environment;
+
 fn reference_dir() -> PathBuf {
     PathBuf::from(concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -17,14 +21,16 @@ fn reference_dir() -> PathBuf {
     ))
 }
 
-/// The real files, or `None` (with the reason printed) when the reference folder is absent.
+/// The real files, or `None` when the reference folder is absent: then the test that asked
+/// skips with the reason printed, or fails on CI, which must have it (`support/environment.rs`).
 fn real() -> Option<FiveEDatabase> {
     let dir = reference_dir();
     if !dir.is_dir() {
-        eprintln!(
-            "skipped: {} is absent (the 5e-database reference files live outside this repository)",
+        environment::missing(&format!(
+            "{} is absent: the 5e-database reference files live beside the repository, not in \
+             it; put the 2014 SRD JSON files of the 5e-database project there",
             dir.display()
-        );
+        ));
         return None;
     }
     match load_dir(&dir) {
