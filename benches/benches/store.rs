@@ -177,7 +177,7 @@ fn typical_turn() -> TurnRecord {
             ),
         ],
         llm_messages: vec![],
-        base_turn: None,
+        after_turn: None,
     }
 }
 

@@ -20,12 +20,14 @@
 //! initial state, its current state, and each turn with the state right after it:
 //!
 //! - **load** reads one row (`current_state`), whatever the length of the history;
-//! - **commit** is one `BEGIN IMMEDIATE` transaction: read `current_state`, refuse a record
-//!   computed on another turn ([`TurnRecord::base_turn`], [`StoreError::Conflict`]: another
-//!   process on the same file committed first; the write lock taken at `BEGIN` means two
-//!   processes cannot both pass), apply the record with [`TurnRecord::apply_to`] (an invalid
-//!   turn returns [`StoreError::InvalidTurn`] and writes nothing), insert the turn, update
-//!   `current_state`;
+//!   **load_with_head** reads it and, in the same statement, the campaign's head (the largest
+//!   `turn` not undone, 0 for none, by the `turns_in_effect` index);
+//! - **commit** is one `BEGIN IMMEDIATE` transaction: read `current_state` and the head, refuse
+//!   a record computed after another head ([`TurnRecord::after_turn`],
+//!   [`StoreError::Conflict`]: another process on the same file committed or undid a turn
+//!   first; the write lock taken at `BEGIN` means two processes cannot both pass), apply the
+//!   record with [`TurnRecord::apply_to`] (an invalid turn returns [`StoreError::InvalidTurn`]
+//!   and writes nothing), insert the turn, update `current_state`;
 //! - **undo** marks the newest turns in effect as undone (they stay in the history) and copies
 //!   the `state_after` of the newest turn left in effect (or `initial_state`) into
 //!   `current_state`: a single read, no replay. The price is one copy of the state per turn,

@@ -79,6 +79,38 @@ pub(crate) fn load(
     decode(place, format_args!("the state of campaign {id}"), &json)
 }
 
+/// SQL for the history number of campaign `?1`'s last turn in effect, 0 for none (its head),
+/// read by the `turns_in_effect` index. A macro, not a `const`, so that `concat!` puts it beside
+/// `current_state` in one constant `SELECT`: the two are read as one snapshot.
+macro_rules! head_sql {
+    () => {
+        "(SELECT coalesce(max(turn), 0) FROM turns WHERE campaign_id = ?1 AND undone = 0)"
+    };
+}
+
+pub(crate) fn load_with_head(
+    conn: &mut Connection,
+    place: &str,
+    id: &CampaignId,
+) -> Result<(GameState, u64), StoreError> {
+    let key = key(id)?;
+    // One statement is one read transaction: the state and the head are read together.
+    let (json, head): (String, i64) = conn
+        .prepare_cached(concat!(
+            "SELECT current_state, ",
+            head_sql!(),
+            " FROM campaigns WHERE id = ?1"
+        ))
+        .and_then(|mut stmt| {
+            stmt.query_row(params![key], |row| Ok((row.get(0)?, row.get(1)?)))
+                .optional()
+        })
+        .at(place)?
+        .ok_or_else(|| StoreError::NotFound(id.clone()))?;
+    let state = decode(place, format_args!("the state of campaign {id}"), &json)?;
+    Ok((state, turn_number(place, head)?))
+}
+
 pub(crate) fn commit_turn(
     conn: &mut Connection,
     place: &str,
@@ -87,23 +119,28 @@ pub(crate) fn commit_turn(
 ) -> Result<u64, StoreError> {
     let key = key(id)?;
     let tx = write(conn, place)?;
-    let (json, last): (String, i64) = tx
-        .prepare_cached(
+    // `last` counts undone turns (the new turn's number follows it); `head` does not.
+    let (json, last, head): (String, i64, i64) = tx
+        .prepare_cached(concat!(
             "SELECT current_state, \
-                    (SELECT coalesce(max(turn), 0) FROM turns WHERE campaign_id = ?1) \
-             FROM campaigns WHERE id = ?1",
-        )
+                    (SELECT coalesce(max(turn), 0) FROM turns WHERE campaign_id = ?1), ",
+            head_sql!(),
+            " FROM campaigns WHERE id = ?1"
+        ))
         .and_then(|mut stmt| {
-            stmt.query_row(params![key], |row| Ok((row.get(0)?, row.get(1)?)))
-                .optional()
+            stmt.query_row(params![key], |row| {
+                Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+            })
+            .optional()
         })
         .at(place)?
         .ok_or_else(|| StoreError::NotFound(id.clone()))?;
-    let mut state: GameState = decode(place, format_args!("the state of campaign {id}"), &json)?;
     // Inside the write transaction (`BEGIN IMMEDIATE` holds the write lock): another process's
-    // commit is either already in `current_state` or waits for this one to finish, so of two
-    // games that loaded the same turn only one passes.
-    record.check_base(&state)?;
+    // commit or undo has either already moved the head or waits for this one to finish, so of
+    // two games that loaded the same state only one passes. Checked before the state is
+    // decoded: a stale turn costs no parse.
+    record.check_after_turn(turn_number(place, head)?)?;
+    let mut state: GameState = decode(place, format_args!("the state of campaign {id}"), &json)?;
     // An invalid turn returns here; dropping `tx` rolls back a transaction that wrote nothing.
     record.apply_to(&mut state)?;
     let turn = last + 1;

@@ -28,6 +28,12 @@ impl GameStore for SqliteStore {
             .await
     }
 
+    async fn load_with_head(&self, campaign: &CampaignId) -> Result<(GameState, u64), StoreError> {
+        let id = campaign.clone();
+        self.run(move |conn, place| queries::load_with_head(conn, place, &id))
+            .await
+    }
+
     async fn commit_turn(
         &self,
         campaign: &CampaignId,

@@ -180,8 +180,8 @@ impl Game {
         screen.print(&wrapper.finish());
         match result {
             None => self.cancelled(text, &before).await,
-            Some(Err(GmError::Store(StoreError::Conflict { current, .. }))) => {
-                self.conflict(text, current, streamed).await;
+            Some(Err(GmError::Store(StoreError::Conflict { .. }))) => {
+                self.conflict(text, streamed).await;
             }
             Some(Err(error)) => {
                 screen.say(Tone::Bad, &error_line(&error));
@@ -228,9 +228,10 @@ impl Game {
     }
 
     /// After a turn refused because another game (another `play` on the same save file) moved
-    /// the campaign on while this one was thinking: says so, takes back the narration already
-    /// shown, and reloads the campaign as the other game left it.
-    async fn conflict(&mut self, text: &str, current: u64, streamed: bool) {
+    /// the campaign on (played or undid a turn) while this one was thinking: says so, takes back
+    /// the narration already shown, and reloads the campaign as the other game left it (the
+    /// recap that follows says how many turns it now has).
+    async fn conflict(&mut self, text: &str, streamed: bool) {
         let screen = self.screen;
         let taken_back = if streamed {
             " That turn was not kept: what was just told did not happen."
@@ -241,9 +242,8 @@ impl Game {
             "",
             Tone::Bad,
             &format!(
-                "Another game is running on this save ({}): it moved {} on to turn {current} \
-                 while this turn was played.{taken_back} Reloading; /retry plays your words again \
-                 from there.",
+                "Another game is running on this save ({}): it moved {} on while this turn was \
+                 played.{taken_back} Reloading; /retry plays your words again from there.",
                 self.db.display(),
                 self.name
             ),

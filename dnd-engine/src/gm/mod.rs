@@ -393,8 +393,9 @@ impl GameMaster {
                 self.limits.max_input_bytes
             )));
         }
-        let mut state = self.store.load(campaign).await?;
-        let base_turn = state.turn;
+        // The state and its head in one read: the commit is refused if another game committed
+        // or undid a turn since (`state.turn` would not see an undo followed by a commit).
+        let (mut state, after_turn) = self.store.load_with_head(campaign).await?;
         // The window of recent turns, and the ones just beyond it, for folding.
         let window = self.limits.history_turns;
         let every = self.limits.summary_every.max(1);
@@ -492,7 +493,7 @@ impl GameMaster {
                 },
             ],
             llm_messages,
-            base_turn: Some(base_turn),
+            after_turn: Some(after_turn),
         };
         let outcome = TurnOutcome {
             turn: 0,

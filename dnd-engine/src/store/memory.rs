@@ -47,6 +47,17 @@ impl MemoryStore {
     }
 }
 
+impl Campaign {
+    /// The history number of the last turn in effect, 0 for none (the store's head).
+    fn head(&self) -> u64 {
+        self.history
+            .iter()
+            .rev()
+            .find(|h| !h.undone)
+            .map_or(0, |h| h.turn)
+    }
+}
+
 impl Inner {
     fn campaign(&mut self, id: &CampaignId) -> Result<&mut Campaign, StoreError> {
         self.campaigns
@@ -87,6 +98,13 @@ impl GameStore for MemoryStore {
         self.with(|inner| Ok(inner.campaign(campaign)?.current.clone()))
     }
 
+    async fn load_with_head(&self, campaign: &CampaignId) -> Result<(GameState, u64), StoreError> {
+        self.with(|inner| {
+            let c = inner.campaign(campaign)?;
+            Ok((c.current.clone(), c.head()))
+        })
+    }
+
     async fn commit_turn(
         &self,
         campaign: &CampaignId,
@@ -95,7 +113,7 @@ impl GameStore for MemoryStore {
         self.with(|inner| {
             let c = inner.campaign(campaign)?;
             // Checked under the same lock as the write: no other commit can come between.
-            record.check_base(&c.current)?;
+            record.check_after_turn(c.head())?;
             // All or nothing: on an invalid change `apply_to` leaves the state untouched.
             record.apply_to(&mut c.current)?;
             let turn = c.history.len() as u64 + 1;

@@ -3,11 +3,23 @@
 //! A store holds, per campaign, the state it started from and one [`TurnRecord`] per committed
 //! turn. A commit is atomic: the store applies the record's changes to the current state with
 //! [`GameState::apply_all`] (so an invalid turn is refused whole) and keeps the record and the
-//! new state together, or nothing. A record says which turn it was computed on
-//! ([`TurnRecord::base_turn`]); if another game committed first, the commit is a
-//! [`StoreError::Conflict`] and writes nothing, so two games on one save never interleave. Because every mutation is in the records, replaying them from
+//! new state together, or nothing. Because every mutation is in the records, replaying them from
 //! the start reaches the stored state ([`replay`]); undo marks turns as undone (they stay in the
 //! history for the audit log) and goes back to the state before them.
+//!
+//! # Which state a turn was computed on
+//!
+//! Turns are numbered in the history, undone ones counted ([`HistoryEntry::turn`]): a new turn
+//! takes the next number, never one an undone turn had. The campaign's *head* is the number of
+//! its last turn in effect (0 when none is). Undo only ever takes turns from the end and a commit
+//! adds one with a new number, so the head names the state in effect exactly: the same head is
+//! the same state, and any commit or undo in between changes it. ([`GameState::turn`] does not:
+//! it counts the turns in effect, so undoing turn 2 and committing another gives 2 again, on a
+//! different state.)
+//!
+//! A record says which head it was computed after ([`TurnRecord::after_turn`], from
+//! [`GameStore::load_with_head`]); if another game committed or undid turns since, the commit is
+//! a [`StoreError::Conflict`] and writes nothing, so two games on one save never interleave.
 //!
 //! `MemoryStore` lives here, for tests and for games that need no persistence; the durable
 //! store is `SqliteStore` in the `dnd-store-sqlite` crate. Both pass the same behavioural suite
@@ -74,23 +86,25 @@ pub struct TurnRecord {
     /// What the LLM was sent and answered, tool steps included.
     #[serde(default)]
     pub llm_messages: Vec<Message>,
-    /// The turn in effect ([`GameState::turn`]) the record was computed on; `None` skips the
-    /// check. A store refuses the commit with [`StoreError::Conflict`] when the campaign is no
-    /// longer at this turn: another game (another process on the same save) committed first, so
-    /// this turn was played on a stale state.
+    /// The history number of the last turn in effect when this turn was computed (the
+    /// campaign's head, 0 for its start: see the [module docs](self)), as
+    /// [`GameStore::load_with_head`] returns it with the state; `None` skips the check. A store
+    /// refuses the commit with [`StoreError::Conflict`] when the head is no longer this one:
+    /// another game (another process on the same save) committed or undid turns first, so this
+    /// turn was played on a stale state. Not [`GameState::turn`], which goes back down on undo.
     #[serde(default)]
-    pub base_turn: Option<u64>,
+    pub after_turn: Option<u64>,
 }
 
 impl TurnRecord {
-    /// Refuses the record with [`StoreError::Conflict`] unless `current` (the campaign's turn in
-    /// effect, read inside the commit's atomic section) is its [`base_turn`](Self::base_turn).
-    pub fn check_base(&self, current: &GameState) -> Result<(), StoreError> {
-        match self.base_turn {
-            Some(base_turn) if base_turn != current.turn => Err(StoreError::Conflict {
-                base_turn,
-                current: current.turn,
-            }),
+    /// Refuses the record with [`StoreError::Conflict`] unless `head` (the history number of
+    /// the campaign's last turn in effect, 0 for none, read inside the commit's atomic section)
+    /// is its [`after_turn`](Self::after_turn).
+    pub fn check_after_turn(&self, head: u64) -> Result<(), StoreError> {
+        match self.after_turn {
+            Some(after_turn) if after_turn != head => {
+                Err(StoreError::Conflict { after_turn, head })
+            }
             _ => Ok(()),
         }
     }
@@ -160,17 +174,20 @@ pub enum StoreError {
         error: ChangeError,
     },
     /// The turn was computed on a state the campaign has moved on from (its
-    /// [`TurnRecord::base_turn`] is not the turn in effect): another game committed first.
-    /// Nothing was written.
+    /// [`TurnRecord::after_turn`] is not the campaign's head): another game committed or undid
+    /// turns first. Nothing was written. Both numbers count undone turns, as
+    /// [`HistoryEntry::turn`] does.
     #[error(
-        "the turn was not kept: it was played on turn {base_turn}, but another game moved this \
-         campaign on to turn {current}; reload the campaign and play from there"
+        "the turn was not kept: it was played after turn {after_turn}, but another game moved \
+         this campaign on (its last turn in effect is now turn {head}); reload the campaign and \
+         play from there"
     )]
     Conflict {
-        /// The turn the record was computed on.
-        base_turn: u64,
-        /// The campaign's turn in effect when the commit was tried.
-        current: u64,
+        /// The head the record was computed after ([`TurnRecord::after_turn`]).
+        after_turn: u64,
+        /// The campaign's head when the commit was tried: the history number of its last turn
+        /// in effect, 0 for none.
+        head: u64,
     },
     /// More turns to undo than there are in effect.
     #[error("cannot undo {asked} turns: only {available} are in effect")]
@@ -211,11 +228,21 @@ pub trait GameStore: Send + Sync {
     /// The campaign's current state.
     async fn load(&self, campaign: &CampaignId) -> Result<GameState, StoreError>;
 
+    /// The campaign's current state and its head (the history number of its last turn in
+    /// effect, 0 for none; see the [module docs](self)), read together in one atomic step: what
+    /// a turn computed on this state puts in [`TurnRecord::after_turn`].
+    ///
+    /// There is no default made of [`load`](Self::load) and [`recent_turns`](Self::recent_turns):
+    /// another game's commit or undo between two reads would pair a state with a head it does
+    /// not have, and a stale turn could then pass the commit's check.
+    async fn load_with_head(&self, campaign: &CampaignId) -> Result<(GameState, u64), StoreError>;
+
     /// Commits one turn atomically and returns its turn number. The record's changes are applied
-    /// to the current state; if one fails, nothing is written. If the record has a
-    /// [`base_turn`](TurnRecord::base_turn) and the campaign is no longer at that turn, the
-    /// commit is refused with [`StoreError::Conflict`] and nothing is written: the check and the
-    /// write are one atomic step, so of two games that loaded the same turn only one commits.
+    /// to the current state; if one fails, nothing is written. If the record has an
+    /// [`after_turn`](TurnRecord::after_turn) and the campaign's head is no longer that one (a
+    /// turn was committed or undone since), the commit is refused with [`StoreError::Conflict`]
+    /// and nothing is written: the check and the write are one atomic step, so of two games that
+    /// loaded the same state only one commits.
     ///
     /// The record is taken by value: a store keeps it (or writes it out) without a copy.
     async fn commit_turn(

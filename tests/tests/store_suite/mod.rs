@@ -1,6 +1,8 @@
 //! The behavioural suite every `GameStore` must pass. Each store's test file calls
 //! [`run_all`] with a fresh, empty store.
 
+mod stale;
+
 use std::sync::Arc;
 
 use dnd_engine::rules::{AbilityScores, ConditionSet, DeathSaves, HitDice, HitPoints, SpellSlots};
@@ -115,7 +117,7 @@ pub fn sample_turn(n: u64) -> TurnRecord {
             },
         ],
         llm_messages: vec![],
-        base_turn: None,
+        after_turn: None,
     }
 }
 
@@ -123,7 +125,7 @@ pub async fn run_all<S: GameStore + 'static>(store: Arc<S>) {
     create_load_list(&*store).await;
     commits_apply_and_number_turns(&*store).await;
     invalid_turns_write_nothing(&*store).await;
-    stale_turns_are_refused(&*store).await;
+    stale::run_all(&*store).await;
     paging(&*store).await;
     undo_keeps_the_audit_log(&*store).await;
     delete_and_unknown(&*store).await;
@@ -185,55 +187,6 @@ async fn invalid_turns_write_nothing(store: &dyn GameStore) {
         2,
         "the retry commits"
     );
-}
-
-/// A turn computed on turn 1 of a campaign another game already moved to turn 2 is a
-/// `Conflict` that writes nothing; one computed on the turn in effect commits.
-async fn stale_turns_are_refused(store: &dyn GameStore) {
-    let id = store
-        .create_campaign("Stale", &sample_state("Stale"))
-        .await
-        .unwrap();
-    let on = |base: u64, n: u64| TurnRecord {
-        base_turn: Some(base),
-        ..sample_turn(n)
-    };
-    assert_eq!(store.commit_turn(&id, on(0, 1)).await.unwrap(), 1);
-    // Two games loaded turn 1; the first commits.
-    assert_eq!(store.commit_turn(&id, on(1, 2)).await.unwrap(), 2);
-    let before = store.load(&id).await.unwrap();
-    let history = store.history(&id, Page::first(10)).await.unwrap();
-    let err = store.commit_turn(&id, on(1, 3)).await.unwrap_err();
-    assert!(
-        matches!(
-            err,
-            StoreError::Conflict {
-                base_turn: 1,
-                current: 2
-            }
-        ),
-        "{err}"
-    );
-    assert!(err.to_string().contains("reload"), "{err}");
-    assert_eq!(store.load(&id).await.unwrap(), before, "nothing applied");
-    assert_eq!(
-        store.history(&id, Page::first(10)).await.unwrap(),
-        history,
-        "nothing recorded"
-    );
-    // A base ahead of the campaign (a turn undone elsewhere) is stale too.
-    store.undo(&id, 1).await.unwrap();
-    assert!(matches!(
-        store.commit_turn(&id, on(2, 3)).await,
-        Err(StoreError::Conflict {
-            base_turn: 2,
-            current: 1
-        })
-    ));
-    // Reloaded, the turn commits; no base skips the check.
-    assert_eq!(store.commit_turn(&id, on(1, 3)).await.unwrap(), 3);
-    assert_eq!(store.commit_turn(&id, sample_turn(4)).await.unwrap(), 4);
-    assert_eq!(store.load(&id).await.unwrap().turn, 3);
 }
 
 async fn paging(store: &dyn GameStore) {
@@ -365,6 +318,10 @@ async fn delete_and_unknown(store: &dyn GameStore) {
     ));
     assert!(matches!(
         store.undo(&ghost, 1).await,
+        Err(StoreError::NotFound(_))
+    ));
+    assert!(matches!(
+        store.load_with_head(&ghost).await,
         Err(StoreError::NotFound(_))
     ));
     assert!(
