@@ -110,7 +110,7 @@ fn campaign_state() -> GameState {
         summary: "The party entered the crypt under the chapel.".into(),
         memory: Default::default(),
         turn: 0,
-        dice_seed: 0,
+        dice_seed: Default::default(),
     }
 }
 

@@ -548,6 +548,11 @@ fn error_line(error: &GmError) -> String {
             "error: the save file failed: {} — nothing was saved; /retry tries again",
             one_line(&e.to_string())
         ),
+        // Its message already says nothing was saved.
+        GmError::Deadline { .. } => format!(
+            "error: {}; /retry tries again",
+            one_line(&error.to_string())
+        ),
         other => format!(
             "error: {} — nothing was saved",
             one_line(&other.to_string())

@@ -143,6 +143,6 @@ pub(super) fn new_game(adventure: &Adventure, party: &[&str]) -> Result<GameStat
         memory: Default::default(),
         turn: 0,
         // A fresh secret per campaign: see `GameState::dice_seed`.
-        dice_seed: crate::dice::game_rng().random(),
+        dice_seed: crate::state::DiceSeed(crate::dice::game_rng().random()),
     })
 }

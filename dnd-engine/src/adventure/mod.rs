@@ -322,14 +322,19 @@ impl Adventure {
     /// line of the error, which lists every problem found, not only the first.
     ///
     /// Text over [`ADVENTURE_MAX_BYTES`] is refused before it is parsed; to read larger ones,
-    /// use [`Adventure::load_with_limit`].
+    /// use [`Adventure::from_json_with_limit`] or [`Adventure::load_with_limit`].
     pub fn from_json(text: &str, source_name: &str) -> Result<Adventure, AdventureError> {
-        if text.len() > ADVENTURE_MAX_BYTES {
-            return Err(too_large(
-                source_name,
-                Some(text.len()),
-                ADVENTURE_MAX_BYTES,
-            ));
+        Adventure::from_json_with_limit(text, source_name, ADVENTURE_MAX_BYTES)
+    }
+
+    /// [`Adventure::from_json`] with another bound on the text's size, in bytes.
+    pub fn from_json_with_limit(
+        text: &str,
+        source_name: &str,
+        max_bytes: usize,
+    ) -> Result<Adventure, AdventureError> {
+        if text.len() > max_bytes {
+            return Err(too_large(source_name, Some(text.len()), max_bytes));
         }
         Adventure::parse(text, source_name)
     }

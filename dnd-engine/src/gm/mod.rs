@@ -30,7 +30,7 @@ pub use protocol::{Protocol, StrictAction, StrictAnswer};
 
 use crate::dice::{game_rng, seeded_rng};
 use crate::llm::{LlmError, LlmProvider, Message, ToolSpec, Usage};
-use crate::state::GameState;
+use crate::state::{Change, GameState};
 use crate::store::{CampaignId, ChatLine, GameStore, StoreError, TurnRecord};
 use crate::tools::{ToolLimits, TurnLog, tool_specs};
 use protocol::TurnRun;
@@ -78,6 +78,9 @@ pub struct GmLimits {
     /// narration is cut with a note, in what the player sees and in the history the model is
     /// sent again.
     pub max_narration_bytes: usize,
+    /// The longest text of a suggested action (its id, description, reason or dice), in bytes
+    /// (default [`SUGGESTION_MAX_BYTES`], 300); a longer one is refused and asked again.
+    pub max_suggestion_bytes: usize,
     /// The longest a turn may take before its commit (default 5 minutes). A turn past it fails
     /// with [`GmError::Deadline`] and writes nothing.
     pub turn_deadline: std::time::Duration,
@@ -93,6 +96,7 @@ impl Default for GmLimits {
             summary_every: 10,
             max_tool_calls_per_response: 8,
             max_narration_bytes: 16_000,
+            max_suggestion_bytes: SUGGESTION_MAX_BYTES,
             turn_deadline: std::time::Duration::from_secs(300),
         }
     }
@@ -137,7 +141,7 @@ pub struct GameMaster {
     action_schema: serde_json::Value,
     /// The builder's seed: when set, it replaces every campaign's own dice seed.
     seed: Option<u64>,
-    /// For campaigns with no dice seed of their own (see [`GameState::dice_seed`]).
+    /// Where the seeds given to campaigns without one come from (see [`GameState::dice_seed`]).
     fallback_seed: u64,
 }
 
@@ -302,14 +306,32 @@ impl GameMaster {
     fn turn_seed(&self, campaign: &CampaignId, state: &GameState) -> u64 {
         let base = match (self.seed, state.dice_seed) {
             (Some(seed), _) => seed,
-            (None, 0) => {
+            (None, seed) if seed.is_set() => seed.0,
+            // A campaign without a seed (saved before seeds existed, or built by hand) gets one
+            // in this turn (`seed_campaign`); until then its dice come from its id: the same on
+            // every retry, so even this one turn cannot be rerolled.
+            (None, _) => {
                 let mut hasher = std::hash::DefaultHasher::new();
                 std::hash::Hash::hash(&campaign.0, &mut hasher);
-                self.fallback_seed ^ std::hash::Hasher::finish(&hasher)
+                std::hash::Hasher::finish(&hasher)
             }
-            (None, seed) => seed,
         };
         mix_seed(base, state.turn)
+    }
+
+    /// The change giving a campaign without a dice seed its own: a fresh secret, or with the
+    /// builder's seed one derived from it, so seeded games replay exactly.
+    fn seed_campaign(&self, state: &GameState) -> Option<Change> {
+        if state.dice_seed.is_set() {
+            return None;
+        }
+        let seed = match self.seed {
+            Some(seed) => mix_seed(seed, u64::MAX),
+            None => mix_seed(self.fallback_seed, state.turn),
+        };
+        Some(Change::DiceSeeded {
+            seed: crate::state::DiceSeed(seed.max(1)),
+        })
     }
 
     /// The protocol in use.
@@ -406,13 +428,18 @@ impl GameMaster {
         let folded: Vec<_> = history.drain(..beyond).collect();
         let mut rng = seeded_rng(self.turn_seed(campaign, &state));
         let mut log = TurnLog::default();
+        if let Some(change) = self.seed_campaign(&state)
+            && state.apply(&change).is_ok()
+        {
+            log.changes.push(change);
+        }
         let mut usage = Usage::default();
         let mut trace = Vec::new();
         if folding && !folded.is_empty() {
             let summary = self
                 .fold_summary(&state.summary, &folded, &mut usage, &mut trace)
                 .await?;
-            let change = crate::state::Change::SummaryUpdated { summary };
+            let change = Change::SummaryUpdated { summary };
             if state.apply(&change).is_ok() {
                 log.changes.push(change);
             }

@@ -76,13 +76,19 @@ pub struct ActionSuggestion {
     pub reason: Option<String>,
 }
 
-/// The longest text of a suggested action (its id, description, reason or dice), in bytes:
-/// suggestions are one short sentence each, shown in a menu.
+/// The default longest text of a suggested action (its id, description, reason or dice), in
+/// bytes: suggestions are one short sentence each, shown in a menu
+/// ([`GmLimits::max_suggestion_bytes`](super::GmLimits::max_suggestion_bytes)).
 pub const SUGGESTION_MAX_BYTES: usize = 300;
 
 impl ActionList {
     /// Checks the list: 2 to 5 entries, each with an id and a description, ids unique.
     pub fn validate(&self) -> Result<(), String> {
+        self.validate_within(SUGGESTION_MAX_BYTES)
+    }
+
+    /// [`ActionList::validate`], with texts of at most `max_text_bytes` each.
+    pub fn validate_within(&self, max_text_bytes: usize) -> Result<(), String> {
         if !(2..=5).contains(&self.actions.len()) {
             return Err(format!("give 2 to 5 actions, not {}", self.actions.len()));
         }
@@ -101,9 +107,9 @@ impl ActionList {
             .map(String::len)
             .max()
             .unwrap_or(0);
-            if longest > SUGGESTION_MAX_BYTES {
+            if longest > max_text_bytes {
                 return Err(format!(
-                    "action {i} has a text of {longest} bytes; keep each under {SUGGESTION_MAX_BYTES} (one short sentence)"
+                    "action {i} has a text of {longest} bytes; keep each under {max_text_bytes} (one short sentence)"
                 ));
             }
             if self.actions[..i].iter().any(|b| b.id == a.id) {

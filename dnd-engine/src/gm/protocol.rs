@@ -84,36 +84,66 @@ impl TurnRun<'_> {
 }
 
 /// A tool's name is at most this long (the longest real one is 24 bytes); a longer one named by
-/// the model is kept cut (its call is refused as unknown).
+/// the model is kept cut (its call is refused as unknown). Not a setting: no tool needs more.
 const MAX_TOOL_NAME_BYTES: usize = 64;
 
+/// A tool call's id is at most this long (providers send 10 to 40 bytes); a longer one is
+/// replaced by a short one of ours, which its result then answers.
+const MAX_TOOL_ID_BYTES: usize = 64;
+
+/// What [`bound_message`] kept of an answer's tool calls.
+struct BoundCalls {
+    /// How many calls past the bound were dropped.
+    dropped: usize,
+    /// The arguments of each kept call as the model sent them (the message keeps a note in
+    /// place of any over the bound): the call runs on these, so its refusal names the bound.
+    arguments: Vec<Value>,
+}
+
 /// How much of a model's answer is kept: the text cut to [`GmLimits::max_narration_bytes`],
-/// the tool calls to [`GmLimits::max_tool_calls_per_response`], and arguments over
-/// [`ToolLimits::max_argument_bytes`] replaced by a note (their call is refused anyway), so
-/// the history sent back in later turns stays bounded.
+/// reasoning over it dropped, the tool calls cut to
+/// [`GmLimits::max_tool_calls_per_response`], and over-long ids, names and arguments (over
+/// [`ToolLimits::max_argument_bytes`]) replaced, so the history sent back in later turns stays
+/// bounded.
 ///
 /// [`GmLimits::max_narration_bytes`]: super::GmLimits::max_narration_bytes
 /// [`GmLimits::max_tool_calls_per_response`]: super::GmLimits::max_tool_calls_per_response
 /// [`ToolLimits::max_argument_bytes`]: crate::tools::ToolLimits::max_argument_bytes
-fn bound_message(message: &mut Message, limits: &super::GmLimits) -> usize {
+fn bound_message(message: &mut Message, limits: &super::GmLimits) -> BoundCalls {
     let Message::Assistant {
         content,
         tool_calls,
-        ..
+        reasoning,
     } = message
     else {
-        return 0;
+        return BoundCalls {
+            dropped: 0,
+            arguments: Vec::new(),
+        };
     };
     if let Some(text) = content
         && let Cow::Owned(cut) = truncate_with_note(text, limits.max_narration_bytes)
     {
         *text = cut;
     }
+    // Reasoning is sent back as it came or not at all: a cut one could break a signature.
+    let reasoning_size = reasoning.as_ref().map_or(0, |r| {
+        r.text.as_ref().map_or(0, String::len)
+            + r.details.as_ref().map_or(0, |d| d.to_string().len())
+    });
+    if reasoning_size > limits.max_narration_bytes {
+        *reasoning = None;
+    }
     let dropped = tool_calls
         .len()
         .saturating_sub(limits.max_tool_calls_per_response);
     tool_calls.truncate(limits.max_tool_calls_per_response);
-    for call in tool_calls {
+    let mut arguments = Vec::with_capacity(tool_calls.len());
+    for (i, call) in tool_calls.iter_mut().enumerate() {
+        if call.id.len() > MAX_TOOL_ID_BYTES {
+            call.id = format!("call-{i}-renamed");
+            call.provider_id = None;
+        }
         if call.name.len() > MAX_TOOL_NAME_BYTES {
             call.name = truncate_with_note(&call.name, MAX_TOOL_NAME_BYTES).into_owned();
         }
@@ -122,10 +152,13 @@ fn bound_message(message: &mut Message, limits: &super::GmLimits) -> usize {
             other => other.to_string().len(),
         };
         if size > limits.tools.max_argument_bytes {
-            call.arguments = Value::String(format!("({size} bytes of arguments, not kept)"));
+            let note = Value::String(format!("({size} bytes of arguments, not kept)"));
+            arguments.push(std::mem::replace(&mut call.arguments, note));
+        } else {
+            arguments.push(call.arguments.clone());
         }
     }
-    dropped
+    BoundCalls { dropped, arguments }
 }
 
 fn elapsed(started: Instant) -> u64 {
@@ -151,10 +184,18 @@ impl GameMaster {
                 let mut room = self.limits.max_narration_bytes;
                 while let Some(event) = events.next().await {
                     match event.map_err(GmError::Provider)? {
-                        StreamEvent::TextDelta(text) if room > 0 => {
-                            let shown = truncate_with_note(&text, room);
-                            room = room.saturating_sub(text.len());
-                            let _ = sink.unbounded_send(shown.into_owned());
+                        StreamEvent::TextDelta(mut text) if room > 0 => {
+                            if text.len() > room {
+                                text.truncate(crate::text::floor_char_boundary(&text, room));
+                                text.push_str(&format!(
+                                    "… (narration cut at {} bytes)",
+                                    self.limits.max_narration_bytes
+                                ));
+                                room = 0;
+                            } else {
+                                room -= text.len();
+                            }
+                            let _ = sink.unbounded_send(text);
                         }
                         StreamEvent::TextDelta(_) => {}
                         StreamEvent::ToolCall(_) => {}
@@ -184,8 +225,8 @@ impl GameMaster {
         Ok(response)
     }
 
-    /// Bounds an answer of the model in place; returns how many tool calls were dropped.
-    fn bound_answer(&self, message: &mut Message) -> usize {
+    /// Bounds an answer of the model in place: see [`bound_message`].
+    fn bound_answer(&self, message: &mut Message) -> BoundCalls {
         bound_message(message, &self.limits)
     }
 
@@ -209,17 +250,22 @@ impl GameMaster {
             let response = self.call(run, "narrative", round, &request, true).await;
             run.messages = request.messages;
             let mut message = response?.message;
-            let calls = message.tool_calls().to_vec();
-            let dropped = self.bound_answer(&mut message);
-            if calls.is_empty() {
+            let BoundCalls { dropped, arguments } = self.bound_answer(&mut message);
+            if arguments.is_empty() {
                 run.narration = message.text().unwrap_or_default().trim().to_owned();
                 run.messages.push(message);
                 return Ok(());
             }
+            // The ids and names as kept (the results must answer the ids the history holds).
+            let calls: Vec<(String, String)> = message
+                .tool_calls()
+                .iter()
+                .map(|c| (c.id.clone(), c.name.clone()))
+                .collect();
             run.messages.push(message);
             let kept = self.limits.max_tool_calls_per_response;
-            for call in calls.iter().take(kept) {
-                run.run_tool(self, &call.id, &call.name, &call.arguments);
+            for ((id, name), arguments) in calls.iter().zip(&arguments) {
+                run.run_tool(self, id, name, arguments);
             }
             if dropped > 0 {
                 let text = format!(
@@ -291,7 +337,10 @@ impl GameMaster {
                 Err(e) => return Err(e),
             };
             let text = response.text().unwrap_or_default();
-            match parse_json::<ActionList>(text).and_then(|list| list.validate().map(|()| list)) {
+            match parse_json::<ActionList>(text).and_then(|list| {
+                list.validate_within(self.limits.max_suggestion_bytes)
+                    .map(|()| list)
+            }) {
                 Ok(list) => {
                     run.suggestions = list.into_suggestions();
                     return Ok(());
@@ -401,7 +450,7 @@ impl GameMaster {
         {
             run.suggestions = vec![SuggestedAction {
                 id: "next".into(),
-                description: truncate_with_note(&next, super::outcome::SUGGESTION_MAX_BYTES)
+                description: truncate_with_note(&next, self.limits.max_suggestion_bytes)
                     .into_owned(),
                 dice: None,
                 dc: None,

@@ -13,8 +13,8 @@ mod types;
 use std::sync::OnceLock;
 
 pub use five_e_database::{
-    FiveEDatabase, FiveEDatabaseError, LoadReport, MONSTERS_FILE, RecordError, SPELLS_FILE,
-    load_dir, parse_monsters, parse_spells,
+    FIVE_E_DATABASE_FILE_MAX_BYTES, FiveEDatabase, FiveEDatabaseError, LoadReport, MONSTERS_FILE,
+    RecordError, SPELLS_FILE, load_dir, parse_monsters, parse_spells,
 };
 pub use lookup::{LookupError, slugify};
 pub use types::*;

@@ -352,6 +352,14 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
         Change::ModeSet { mode } => state.mode = *mode,
         Change::TimeAdvanced { minutes } => state.time.advance(*minutes),
         Change::SummaryUpdated { summary } => state.summary = summary.clone(),
+        Change::DiceSeeded { seed } => {
+            if state.dice_seed.is_set() || !seed.is_set() {
+                return Err(ChangeError::Invalid(
+                    "a campaign's dice seed is set once, to a value other than 0".into(),
+                ));
+            }
+            state.dice_seed = *seed;
+        }
         Change::Remembered { fact } => state.memory.remember(fact),
     }
     Ok(())

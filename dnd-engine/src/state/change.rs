@@ -16,7 +16,7 @@ pub enum Target {
     Monster(String),
 }
 
-/// One validated, serializable delta to a [`GameState`].
+/// One validated, serializable delta to a [`GameState`](super::GameState).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "change", rename_all = "snake_case")]
 pub enum Change {
@@ -234,6 +234,14 @@ pub enum Change {
     SummaryUpdated {
         /// The new summary.
         summary: String,
+    },
+    /// A campaign that had no dice seed gets one (see [`GameState::dice_seed`]): refused when
+    /// it already has one, so a seed once set never changes.
+    ///
+    /// [`GameState::dice_seed`]: super::GameState::dice_seed
+    DiceSeeded {
+        /// The new seed.
+        seed: super::DiceSeed,
     },
 }
 

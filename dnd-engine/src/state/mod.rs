@@ -75,10 +75,34 @@ pub struct GameState {
     pub turn: u64,
     /// The campaign's secret dice seed: each turn's dice come from it and the turn number, so a
     /// turn cancelled after its outcome was shown rolls the same dice when it is played again.
-    /// Never in the snapshot the model sees. 0 means none was set (a state built by hand or
-    /// saved before seeds existed); the game master then uses a seed of its own.
+    /// Never in the snapshot the model sees, nor in a `Debug` print. Unset in a state built by
+    /// hand or saved before seeds existed: the game master then gives the campaign one
+    /// ([`Change::DiceSeeded`]) in its next turn.
     #[serde(default)]
-    pub dice_seed: u64,
+    pub dice_seed: DiceSeed,
+}
+
+/// A campaign's secret dice seed ([`GameState::dice_seed`]); 0 is "not set". Its `Debug` print
+/// leaves the number out, so a logged state does not give away the dice to come.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct DiceSeed(pub u64);
+
+impl DiceSeed {
+    /// Whether a seed was set.
+    pub fn is_set(self) -> bool {
+        self.0 != 0
+    }
+}
+
+impl std::fmt::Debug for DiceSeed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.is_set() {
+            "DiceSeed(<secret>)"
+        } else {
+            "DiceSeed(unset)"
+        })
+    }
 }
 
 impl GameState {

@@ -132,7 +132,7 @@ fn fixture() -> GameState {
         summary: String::new(),
         memory: Default::default(),
         turn: 0,
-        dice_seed: 0,
+        dice_seed: Default::default(),
     }
 }
 

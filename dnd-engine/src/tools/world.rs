@@ -262,8 +262,13 @@ pub(super) fn set_game_flag(
         FlagValue::Number(n) => json!(n),
         FlagValue::Text(t) => json!(t),
     };
+    if args.key.trim().is_empty() {
+        return Err(ToolError::new(
+            "a flag needs a name: a short snake_case word such as \"harpy_defeated\"",
+        ));
+    }
     let size = args.key.len() + value.to_string().len();
-    if args.key.trim().is_empty() || size > ctx.limits.max_flag_bytes {
+    if size > ctx.limits.max_flag_bytes {
         return Err(ToolError::new(format!(
             "a flag's name and value may have at most {} bytes together (this one has {size}); use a short snake_case name and a short value",
             ctx.limits.max_flag_bytes

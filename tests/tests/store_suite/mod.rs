@@ -72,7 +72,7 @@ pub fn sample_state(title: &str) -> GameState {
         summary: String::new(),
         memory: Default::default(),
         turn: 0,
-        dice_seed: 0,
+        dice_seed: Default::default(),
     }
 }
 

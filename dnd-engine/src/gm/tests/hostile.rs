@@ -69,7 +69,7 @@ async fn a_cancelled_turn_replays_the_same_dice() {
     });
     let store = Arc::new(MemoryStore::new());
     let state = Adventure::built_in().new_game(&["kraven"]).unwrap();
-    assert_ne!(state.dice_seed, 0, "a new campaign gets a dice seed");
+    assert!(state.dice_seed.is_set(), "a new campaign gets a dice seed");
     let id = store.create_campaign("Glacier", &state).await.unwrap();
     let first = GameMaster::builder(stalled, store.clone()).build();
     {
@@ -91,6 +91,54 @@ async fn a_cancelled_turn_replays_the_same_dice() {
     assert_eq!(results[0], results[1], "the retry rolled other dice");
     assert_eq!(outcome.rolls.len(), 1);
     assert!(results[0].contains(&outcome.rolls[0].total.to_string()));
+}
+
+/// A campaign saved before dice seeds existed: its first turn replays the same dice on every
+/// retry, in any process, and gives the campaign a secret seed for the turns after it.
+#[tokio::test]
+async fn a_campaign_without_a_seed_gets_one_and_its_first_turn_cannot_be_rerolled() {
+    let mut script = Vec::new();
+    for _ in 0..2 {
+        script.extend([tools(vec![many_dice()]), text("Crack."), text(ACTIONS)]);
+    }
+    let provider = Arc::new(ScriptedProvider::new(script));
+    let mut old = Adventure::built_in().new_game(&["kraven"]).unwrap();
+    old.dice_seed = crate::state::DiceSeed::default();
+    let mut results = Vec::new();
+    let mut seeds = Vec::new();
+    for _ in 0..2 {
+        // Two stores holding the same old save: two tries at its first turn, each by a new
+        // game master (a new process).
+        let store = Arc::new(MemoryStore::new());
+        let id = store.create_campaign("Old", &old).await.unwrap();
+        let gm = GameMaster::builder(provider.clone(), store.clone()).build();
+        let outcome = gm
+            .turn(&id, PlayerInput::new("Kraven", "I jump."))
+            .await
+            .unwrap();
+        results.push(outcome.rolls[0].total);
+        let seeded: Vec<_> = outcome
+            .changes
+            .iter()
+            .filter(|c| matches!(c, crate::state::Change::DiceSeeded { .. }))
+            .collect();
+        assert_eq!(seeded.len(), 1, "the turn seeds the campaign");
+        let after = store.load(&id).await.unwrap();
+        assert!(after.dice_seed.is_set());
+        seeds.push(after.dice_seed);
+    }
+    assert_eq!(results[0], results[1], "the first turn rolled other dice");
+    assert_ne!(
+        seeds[0], seeds[1],
+        "each campaign's new seed is a fresh secret"
+    );
+    // A seed once set never changes, and never shows in a Debug print.
+    let mut seeded = old.clone();
+    seeded.dice_seed = seeds[0];
+    let change = crate::state::Change::DiceSeeded { seed: seeds[1] };
+    assert!(seeded.apply(&change).is_err());
+    assert!(!format!("{seeded:?}").contains(&seeds[0].0.to_string()));
+    assert!(format!("{seeded:?}").contains("DiceSeed(<secret>)"));
 }
 
 /// Answers through `inner`, except call number `stall_on` (from 0), which never returns.
@@ -376,4 +424,41 @@ async fn overlong_suggestions_are_refused_and_retried() {
             .iter()
             .any(|s| matches!(s, TraceStep::Note { text } if text.contains("keep each under 300")))
     );
+}
+
+/// An answer whose tool call has a 500 KB id and 500 KB of reasoning: neither is kept, and the
+/// result answers the id the history holds.
+#[tokio::test]
+async fn huge_ids_and_reasoning_are_not_kept() {
+    let mut response = CompletionResponse::from_tool_calls(vec![call(
+        &"i".repeat(500_000),
+        "roll_dice",
+        json!({"expression": "1d20", "reason": null}),
+    )]);
+    response.message = response.message.with_reasoning(crate::llm::Reasoning::text(
+        "r".repeat(500_000),
+        "reasoning",
+    ));
+    let (provider, store, gm, id) = table(
+        vec![Ok(response), text("Done."), text(ACTIONS)],
+        Protocol::TwoPhase,
+    )
+    .await;
+    gm.turn(&id, PlayerInput::new("Kraven", "Roll."))
+        .await
+        .unwrap();
+    let next = &provider.requests()[1];
+    let sent = serde_json::to_string(next).unwrap();
+    assert!(sent.len() < 50_000, "{} bytes sent", sent.len());
+    let (called, answered) = match &next.messages[next.messages.len() - 2..] {
+        [assistant, Message::Tool { tool_call_id, .. }] => {
+            (assistant.tool_calls()[0].id.clone(), tool_call_id.clone())
+        }
+        other => panic!("expected the call and its result, got {other:?}"),
+    };
+    assert_eq!(called, answered);
+    assert!(called.len() <= 64);
+    let history = store.history(&id, Page::first(1)).await.unwrap();
+    let stored = serde_json::to_string(&history[0].record).unwrap();
+    assert!(stored.len() < 50_000, "{} bytes stored", stored.len());
 }

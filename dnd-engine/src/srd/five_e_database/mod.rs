@@ -316,9 +316,9 @@ pub fn load_dir(dir: &Path) -> Result<FiveEDatabase, FiveEDatabaseError> {
     })
 }
 
-/// The largest 5e-database file read, in bytes: the biggest real one (the spells) is a few
-/// megabytes.
-const FILE_MAX_BYTES: usize = 64 << 20;
+/// The largest 5e-database file read, in bytes (64 MiB): the biggest real one (the monsters)
+/// is a few megabytes, and a file past this is refused unread rather than filling memory.
+pub const FIVE_E_DATABASE_FILE_MAX_BYTES: usize = 64 << 20;
 
 fn load_file<T>(
     dir: &Path,
@@ -326,19 +326,21 @@ fn load_file<T>(
     parse: fn(&str) -> Result<LoadReport<T>, FiveEDatabaseError>,
 ) -> Result<LoadReport<T>, FiveEDatabaseError> {
     let path = dir.join(name);
-    let text = crate::files::read_text_limited(&path, FILE_MAX_BYTES).map_err(|source| {
-        if source.kind() == std::io::ErrorKind::NotFound {
-            FiveEDatabaseError::MissingFile {
-                path: path.clone(),
-                expected: name,
+    let text = crate::files::read_text_limited(&path, FIVE_E_DATABASE_FILE_MAX_BYTES).map_err(
+        |source| {
+            if source.kind() == std::io::ErrorKind::NotFound {
+                FiveEDatabaseError::MissingFile {
+                    path: path.clone(),
+                    expected: name,
+                }
+            } else {
+                FiveEDatabaseError::Read {
+                    path: path.clone(),
+                    source,
+                }
             }
-        } else {
-            FiveEDatabaseError::Read {
-                path: path.clone(),
-                source,
-            }
-        }
-    })?;
+        },
+    )?;
     parse(&text).map_err(|error| FiveEDatabaseError::InFile {
         path,
         error: Box::new(error),
