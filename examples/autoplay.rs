@@ -12,6 +12,11 @@
 //! `OPENAI_API_KEY` (or `OPENAI_BASE_URL` for a local server) set, one model plays both seats:
 //! the game master, and an [`AiPlayer`] agent that reads its own view of the [`SharedLog`]
 //! both sides share.
+//!
+//! The transcript holds what the model wrote (narration, suggestions, the AI player's words),
+//! so it goes through [`terminal_safe`] before it is printed *or* written to `--out`: a
+//! Markdown file is read with `cat` and `less` too, and escape sequences have no place in
+//! Markdown. Control characters and escape sequences are removed; lines and tabs stay.
 
 use std::fmt::Write as _;
 use std::process::ExitCode;
@@ -25,6 +30,7 @@ use dnd_engine::llm::{LlmProvider, Usage};
 use dnd_engine::offline::{OfflineGm, OfflinePlayer, exit_name};
 use dnd_engine::state::{Change, GameState, Target};
 use dnd_engine::store::{GameStore, MemoryStore};
+use dnd_engine::text::terminal_safe;
 
 const USAGE: &str = "usage: autoplay [--turns N] [--seed N] [--character ID] [--out FILE]
   --turns N        stop after N turns (default 200; the adventure usually ends sooner)
@@ -159,7 +165,8 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(message) => {
-            eprintln!("error: {message}");
+            // An error may quote the model or its server.
+            eprintln!("error: {}", terminal_safe(&message));
             ExitCode::FAILURE
         }
     }
@@ -170,7 +177,8 @@ pub(crate) async fn run(options: &Options) -> Result<String, String> {
     play(options).await.map(|r| r.transcript)
 }
 
-/// Plays the adventure: the transcript, the shared log and the totals.
+/// Plays the adventure: the transcript (safe for a terminal), the shared log (as said) and the
+/// totals.
 pub(crate) async fn play(options: &Options) -> Result<Run, String> {
     let adventure = Adventure::built_in();
     let initial = adventure
@@ -296,8 +304,9 @@ pub(crate) async fn play(options: &Options) -> Result<Run, String> {
         totals.player_usage = player.agent.usage();
     }
     write_summary(&mut md, &state, &totals, &log);
+    // One pass over the whole transcript: every field the model filled is in it.
     Ok(Run {
-        transcript: md,
+        transcript: terminal_safe(&md).into_owned(),
         log,
         totals,
     })

@@ -18,13 +18,19 @@
 //! `OPENROUTER_API_KEY`, `OPENROUTER_MODEL` for `openrouter` (which reports the cost itself and
 //! the model that answered). With no key (and, for `openai`, no base URL) it explains how to
 //! set one and exits 2; bad flags exit 2; a failed call exits 1.
+//!
+//! What the model or its server sends (the answer, the model's name, tool calls, errors) is
+//! printed through [`terminal_safe`]: escape sequences and control characters never reach the
+//! terminal.
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use dnd_engine::adventure::Adventure;
 use dnd_engine::dice::game_rng;
 use dnd_engine::llm::{CompletionRequest, LlmProvider, Message, Usage};
 use dnd_engine::srd::Srd;
+use dnd_engine::text::terminal_safe;
 use dnd_engine::tools::{ToolContext, ToolLimits, TurnLog, call_tool, tool_specs};
 use dnd_llm_openai::{DEFAULT_MODEL, OpenAiConfig, OpenAiProvider, Pricing, TokenLimitField};
 use serde_json::{Value, json};
@@ -201,22 +207,31 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match run(&provider, &options.prompt).await {
+    let (mut out, mut log) = (std::io::stdout().lock(), std::io::stderr().lock());
+    match run(&provider, &options.prompt, &mut out, &mut log).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
-            eprintln!("error: {message}");
+            // The error may quote the server.
+            eprintln!("error: {}", terminal_safe(&message));
             ExitCode::from(1)
         }
     }
 }
 
-async fn run(provider: &dyn LlmProvider, prompt: &str) -> Result<(), String> {
+/// Sends `prompt` with `roll_dice` available and runs the model's calls: the answer and the
+/// usage go to `out`, each tool call to `log`, all of it safe for a terminal.
+async fn run(
+    provider: &dyn LlmProvider,
+    prompt: &str,
+    out: &mut dyn Write,
+    log: &mut dyn Write,
+) -> Result<(), String> {
     let mut state = Adventure::built_in()
         .new_game(&["kraven"])
         .map_err(|e| e.to_string())?;
     let mut rng = game_rng();
     let limits = ToolLimits::default();
-    let mut log = TurnLog::default();
+    let mut turn_log = TurnLog::default();
     let tools: Vec<_> = tool_specs()
         .into_iter()
         .filter(|tool| tool.name == "roll_dice")
@@ -239,9 +254,9 @@ async fn run(provider: &dyn LlmProvider, prompt: &str) -> Result<(), String> {
         usage += response.usage;
         let calls = response.tool_calls().to_vec();
         if calls.is_empty() {
-            println!("{}", response.text().unwrap_or("(no text)").trim());
-            print_usage(&usage, response.model.as_deref());
-            return Ok(());
+            let text = response.text().unwrap_or("(no text)");
+            writeln!(out, "{}", terminal_safe(text).trim()).map_err(|e| e.to_string())?;
+            return print_usage(out, &usage, response.model.as_deref());
         }
         request.messages.push(response.message);
         for call in calls {
@@ -254,36 +269,44 @@ async fn run(provider: &dyn LlmProvider, prompt: &str) -> Result<(), String> {
                 srd: Srd::bundled(),
                 rng: &mut rng,
                 limits: &limits,
-                log: &mut log,
+                log: &mut turn_log,
             };
             let result = call_tool(&call.name, &arguments, &mut ctx);
-            eprintln!("tool {}({arguments}) -> {}", call.name, result.to_text());
+            writeln!(
+                log,
+                "tool {}({}) -> {}",
+                terminal_safe(&call.name),
+                terminal_safe(&arguments),
+                terminal_safe(&result.to_text())
+            )
+            .map_err(|e| e.to_string())?;
             request
                 .messages
                 .push(Message::tool_result(&call.id, result.to_text()));
         }
     }
-    print_usage(&usage, None);
+    print_usage(out, &usage, None)?;
     Err(format!(
         "the model was still calling tools after {MAX_ROUNDS} rounds"
     ))
 }
 
-fn print_usage(usage: &Usage, model: Option<&str>) {
-    println!();
+/// The usage, the cost and the model that answered (named by the server, so made safe).
+fn print_usage(out: &mut dyn Write, usage: &Usage, model: Option<&str>) -> Result<(), String> {
+    let mut text = String::from("\n");
     if let Some(model) = model {
-        println!("model: {model}");
+        text += &format!("model: {}\n", terminal_safe(model));
     }
-    println!(
-        "usage: {} prompt tokens ({} cached), {} completion tokens ({} reasoning)",
+    text += &format!(
+        "usage: {} prompt tokens ({} cached), {} completion tokens ({} reasoning)\n",
         usage.prompt_tokens, usage.cached_tokens, usage.completion_tokens, usage.reasoning_tokens
     );
-    match usage.cost {
-        Some(cost) => println!("cost: ${cost:.6}"),
-        None => println!(
-            "cost: unknown (the server reports none; pass --input-price and --output-price)"
-        ),
-    }
+    text += &match usage.cost {
+        Some(cost) => format!("cost: ${cost:.6}\n"),
+        None => "cost: unknown (the server reports none; pass --input-price and --output-price)\n"
+            .to_owned(),
+    };
+    out.write_all(text.as_bytes()).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -314,6 +337,48 @@ mod tests {
         assert!(parse_args(args(&["I attack"])).is_err());
         assert!(parse_args(args(&["--provider", "openai"])).is_err());
         assert!(parse_args(args(&["--provider", "openai", "--bogus", "x"])).is_err());
+    }
+
+    /// Whether `text` holds a control character other than a newline or a tab.
+    fn has_controls(text: &str) -> bool {
+        text.chars()
+            .any(|c| c.is_control() && !matches!(c, '\n' | '\t'))
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn escape_sequences_from_the_model_are_never_printed() {
+        use dnd_engine::llm::{CompletionResponse, ScriptedProvider, ToolCall};
+        const ESC: &str = "\u{1b}]0;pwned\u{7}\u{1b}[2J\u{9b}31m";
+        let calls = vec![
+            ToolCall::new(
+                "c1",
+                "roll_dice",
+                json!({"expression": "1d20", "reason": format!("stealth{ESC}")}),
+            ),
+            ToolCall::new("c2", format!("roll_dice{ESC}"), json!({})),
+        ];
+        let mut answer = CompletionResponse::from_text(format!("{ESC}You slip past.{ESC}"));
+        answer.model = Some(format!("m{ESC}"));
+        let provider = ScriptedProvider::new(vec![
+            Ok(CompletionResponse {
+                message: Message::assistant_tool_calls(calls),
+                ..CompletionResponse::from_text("")
+            }),
+            Ok(answer),
+        ]);
+        let (mut out, mut log) = (Vec::new(), Vec::new());
+        run(&provider, "I sneak", &mut out, &mut log).await.unwrap();
+        let (out, log) = (
+            String::from_utf8(out).unwrap(),
+            String::from_utf8(log).unwrap(),
+        );
+        assert!(!has_controls(&out), "{out:?}");
+        assert!(!has_controls(&log), "{log:?}");
+        // What was around the escapes is still there.
+        assert!(out.starts_with("You slip past.\n"), "{out:?}");
+        assert!(out.contains("model: m\n"), "{out:?}");
+        assert!(log.contains("stealth"), "{log:?}");
+        assert_eq!(log.lines().count(), 2, "{log:?}");
     }
 
     #[test]

@@ -14,6 +14,10 @@
 //!
 //! A name that is not found prints the error (with "did you mean") on stderr and exits with
 //! status 1, as does a folder that does not load; bad usage prints the usage and exits 2.
+//!
+//! A 5e-database folder is text from outside: everything printed goes through
+//! [`terminal_safe`](dnd_engine::text::terminal_safe) (the `out!` macro), so a record cannot
+//! send escape sequences or control characters to the terminal.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -23,6 +27,13 @@ use dnd_engine::srd::{
     ActionUsage, AttackKind, ConditionInfo, FiveEDatabase, Monster, MonsterAction, OnSave,
     RulesTopic, ScalesWith, Spell, SpellDice, Srd, load_dir,
 };
+
+/// `println!` with control characters and escape sequences removed from the line.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        println!("{}", dnd_engine::text::terminal_safe(&format!($($arg)*)))
+    };
+}
 
 const USAGE: &str = "usage: srd [--5e-database DIR] [--json] COMMAND
 commands:
@@ -96,7 +107,8 @@ fn main() -> ExitCode {
         Some(dir) => match load_dir(dir) {
             Ok(db) => Some(db),
             Err(error) => {
-                eprintln!("error: {error}");
+                let error = error.to_string();
+                eprintln!("error: {}", dnd_engine::text::terminal_safe(&error));
                 return ExitCode::from(1);
             }
         },
@@ -146,7 +158,9 @@ fn main() -> ExitCode {
     match shown {
         Ok(code) => code,
         Err(error) => {
-            eprintln!("error: {error}");
+            // "Did you mean" names records of the folder.
+            let error = error.to_string();
+            eprintln!("error: {}", dnd_engine::text::terminal_safe(&error));
             ExitCode::from(1)
         }
     }
@@ -160,7 +174,7 @@ fn show(json: Option<serde_json::Result<String>>, print: impl FnOnce()) -> ExitC
     };
     match json {
         Ok(text) => {
-            println!("{text}");
+            out!("{text}");
             ExitCode::SUCCESS
         }
         Err(error) => {
@@ -182,7 +196,7 @@ fn list(srd: &Srd, what: &str) -> ExitCode {
         }
     };
     for name in names {
-        println!("{name}");
+        out!("{name}");
     }
     ExitCode::SUCCESS
 }
@@ -190,7 +204,7 @@ fn list(srd: &Srd, what: &str) -> ExitCode {
 fn summary(loaded: Option<&FiveEDatabase>) -> ExitCode {
     let Some(db) = loaded else {
         let srd = Srd::bundled();
-        println!(
+        out!(
             "bundled SRD: {} monsters, {} spells, {} conditions, {} weapons, {} armor, {} rules topics",
             srd.monsters.len(),
             srd.spells.len(),
@@ -201,19 +215,19 @@ fn summary(loaded: Option<&FiveEDatabase>) -> ExitCode {
         );
         return ExitCode::SUCCESS;
     };
-    println!("loaded {db}");
-    println!(
+    out!("loaded {db}");
+    out!(
         "  monsters: {} loaded, {} failed",
         db.monsters.loaded.len(),
         db.monsters.failures.len()
     );
-    println!(
+    out!(
         "  spells:   {} loaded, {} failed",
         db.spells.loaded.len(),
         db.spells.failures.len()
     );
     for (file, failure) in db.failures() {
-        println!("  {file}: {failure}");
+        out!("  {file}: {failure}");
     }
     if db.is_complete() {
         ExitCode::SUCCESS
@@ -231,13 +245,13 @@ fn types(set: DamageTypes) -> String {
 }
 
 fn print_monster(m: &Monster) {
-    println!("{}", m.name);
-    println!("{:?} {}, {}", m.size, m.kind, m.alignment);
+    out!("{}", m.name);
+    out!("{:?} {}, {}", m.size, m.kind, m.alignment);
     match &m.armor_note {
-        Some(note) => println!("Armor Class {} ({note})", m.armor_class),
-        None => println!("Armor Class {}", m.armor_class),
+        Some(note) => out!("Armor Class {} ({note})", m.armor_class),
+        None => out!("Armor Class {}", m.armor_class),
     }
-    println!("Hit Points {} ({})", m.hit_points, m.hit_dice);
+    out!("Hit Points {} ({})", m.hit_points, m.hit_dice);
     let s = m.speed;
     let mut speeds = vec![format!("{} ft.", s.walk)];
     for (name, feet) in [
@@ -253,7 +267,7 @@ fn print_monster(m: &Monster) {
     if s.hover {
         speeds.push("(hover)".into());
     }
-    println!("Speed {}", speeds.join(", "));
+    out!("Speed {}", speeds.join(", "));
     let scores: Vec<String> = Ability::ALL
         .iter()
         .map(|&a| {
@@ -265,10 +279,10 @@ fn print_monster(m: &Monster) {
             )
         })
         .collect();
-    println!("{}", scores.join("  "));
+    out!("{}", scores.join("  "));
     let line = |label: &str, items: Vec<String>| {
         if !items.is_empty() {
-            println!("{label} {}", items.join(", "));
+            out!("{label} {}", items.join(", "));
         }
     };
     line(
@@ -329,15 +343,15 @@ fn print_monster(m: &Monster) {
             m.languages.clone()
         }],
     );
-    println!("Challenge {} ({} XP)", m.challenge_rating, m.xp);
+    out!("Challenge {} ({} XP)", m.challenge_rating, m.xp);
     for t in &m.traits {
-        println!("\n{}. {}", t.name, t.description);
+        out!("\n{}. {}", t.name, t.description);
     }
     print_actions("Actions", &m.actions);
     if !m.reactions.is_empty() {
-        println!("\nReactions");
+        out!("\nReactions");
         for r in &m.reactions {
-            println!("{}. {}", r.name, r.description);
+            out!("{}. {}", r.name, r.description);
         }
     }
     print_actions("Legendary Actions", &m.legendary_actions);
@@ -347,17 +361,17 @@ fn print_actions(title: &str, actions: &[MonsterAction]) {
     if actions.is_empty() {
         return;
     }
-    println!("\n{title}");
+    out!("\n{title}");
     for a in actions {
         match a.cost {
             Some(cost) if cost > 1 => {
-                println!("{} (Costs {cost} Actions). {}", a.name, a.description)
+                out!("{} (Costs {cost} Actions). {}", a.name, a.description)
             }
-            _ => println!("{}. {}", a.name, a.description),
+            _ => out!("{}. {}", a.name, a.description),
         }
         let mechanics = mechanics(a);
         if !mechanics.is_empty() {
-            println!("  [{}]", mechanics.join("; "));
+            out!("  [{}]", mechanics.join("; "));
         }
     }
 }
@@ -445,15 +459,15 @@ fn ordinal(level: u8) -> String {
 }
 
 fn print_spell(s: &Spell) {
-    println!("{}", s.name);
+    out!("{}", s.name);
     let school = format!("{:?}", s.school).to_lowercase();
     match (s.level, s.ritual) {
-        (0, _) => println!("{school} cantrip"),
-        (level, false) => println!("{}-level {school}", ordinal(level)),
-        (level, true) => println!("{}-level {school} (ritual)", ordinal(level)),
+        (0, _) => out!("{school} cantrip"),
+        (level, false) => out!("{}-level {school}", ordinal(level)),
+        (level, true) => out!("{}-level {school} (ritual)", ordinal(level)),
     }
-    println!("Casting Time: {}", s.casting_time);
-    println!("Range: {}", s.range);
+    out!("Casting Time: {}", s.casting_time);
+    out!("Range: {}", s.range);
     let c = &s.components;
     let mut parts = Vec::new();
     if c.verbal {
@@ -467,15 +481,15 @@ fn print_spell(s: &Spell) {
         Some(material) => parts.push(format!("M ({material})")),
         None => {}
     }
-    println!("Components: {}", parts.join(", "));
+    out!("Components: {}", parts.join(", "));
     let concentration = if s.concentration {
         " (concentration)"
     } else {
         ""
     };
-    println!("Duration: {}{concentration}", s.duration);
+    out!("Duration: {}{concentration}", s.duration);
     if !s.classes.is_empty() {
-        println!("Classes: {}", s.classes.join(", "));
+        out!("Classes: {}", s.classes.join(", "));
     }
     if let Some(attack) = s.attack {
         let kind = if attack == AttackKind::MeleeSpell {
@@ -483,24 +497,24 @@ fn print_spell(s: &Spell) {
         } else {
             "ranged"
         };
-        println!("Attack: {kind} spell attack");
+        out!("Attack: {kind} spell attack");
     }
     if let Some(save) = s.save {
-        println!("Save: {}{}", save.ability.name(), on_save(save.on_success));
+        out!("Save: {}{}", save.ability.name(), on_save(save.on_success));
     }
     if let Some(damage) = &s.damage {
         let kind = damage.kind.map_or("untyped", |k| k.name());
-        println!("Damage ({kind}): {}", scaling(damage));
+        out!("Damage ({kind}): {}", scaling(damage));
     }
     if let Some(healing) = &s.healing {
-        println!("Healing: {}", scaling(healing));
+        out!("Healing: {}", scaling(healing));
     }
     if let Some(area) = &s.area {
-        println!("Area: {}-foot {}", area.size, area.shape);
+        out!("Area: {}-foot {}", area.size, area.shape);
     }
-    println!("\n{}", s.description);
+    out!("\n{}", s.description);
     if let Some(higher) = &s.higher_levels {
-        println!("\nAt Higher Levels. {higher}");
+        out!("\nAt Higher Levels. {higher}");
     }
 }
 
@@ -519,25 +533,25 @@ fn scaling(dice: &SpellDice) -> String {
 }
 
 fn print_rule(r: &RulesTopic) {
-    println!("{}", r.name);
+    out!("{}", r.name);
     if !r.aliases.is_empty() {
-        println!("also: {}", r.aliases.join(", "));
+        out!("also: {}", r.aliases.join(", "));
     }
-    println!("\n{}", r.summary);
+    out!("\n{}", r.summary);
     if !r.mechanics.is_empty() {
-        println!("\nMechanics");
+        out!("\nMechanics");
         for (name, value) in &r.mechanics {
             match value {
-                serde_json::Value::String(text) => println!("  {name}: {text}"),
-                other => println!("  {name}: {other}"),
+                serde_json::Value::String(text) => out!("  {name}: {text}"),
+                other => out!("  {name}: {other}"),
             }
         }
     }
 }
 
 fn print_condition(c: &ConditionInfo) {
-    println!("{}", c.name);
+    out!("{}", c.name);
     for effect in &c.effects {
-        println!("  - {effect}");
+        out!("  - {effect}");
     }
 }

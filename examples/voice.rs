@@ -15,6 +15,9 @@
 //! beside it (`turn1.wav` → `turn1.txt`, as a speech-to-text service would have returned it),
 //! and narration is spoken by `espeak-ng` when it is installed, or written as a short silent WAV
 //! with the text printed when it is not.
+//!
+//! What a transcript or the model says is printed through [`terminal_safe`]: escape sequences
+//! and control characters never reach the terminal.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -26,6 +29,7 @@ use dnd_engine::gm::{GameMaster, PlayerInput};
 use dnd_engine::llm::{Audio, AudioFormat, LlmError, Speaker, Transcriber};
 use dnd_engine::offline::OfflineGm;
 use dnd_engine::store::{GameStore, MemoryStore};
+use dnd_engine::text::terminal_safe;
 
 const USAGE: &str = "usage: voice FILE.wav|FOLDER... [--out DIR] [--character ID] [--seed N]
   Transcribes each recording, runs a turn for what follows the wake word (the character's
@@ -328,25 +332,33 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(heard) => {
-            for h in heard {
-                match h {
-                    Heard::Turn {
-                        input,
-                        narration,
-                        file,
-                    } => {
-                        println!("> {input}\n{narration}\n[spoken: {}]\n", file.display())
-                    }
-                    Heard::Skipped { transcript } => {
-                        println!("(no wake word, skipped: {transcript:?})\n")
-                    }
-                }
-            }
+            print!("{}", report(&heard));
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            // The error may quote the model's server or a transcript.
+            eprintln!("error: {}", terminal_safe(&e));
             ExitCode::FAILURE
         }
     }
+}
+
+/// What was heard and said, as printed: each turn's words, narration and file, and the table
+/// talk skipped. The transcripts and the narration come from outside (a speech service, a file,
+/// the model), so all of it is safe for a terminal.
+pub(crate) fn report(heard: &[Heard]) -> String {
+    let mut text = String::new();
+    for h in heard {
+        match h {
+            Heard::Turn {
+                input,
+                narration,
+                file,
+            } => text += &format!("> {input}\n{narration}\n[spoken: {}]\n\n", file.display()),
+            Heard::Skipped { transcript } => {
+                text += &format!("(no wake word, skipped: {transcript:?})\n\n")
+            }
+        }
+    }
+    terminal_safe(&text).into_owned()
 }

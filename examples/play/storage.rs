@@ -37,9 +37,15 @@ pub fn beside(db: &Path, suffix: &str) -> PathBuf {
     db.with_file_name(name)
 }
 
-/// The campaign played last (written at every switch), if it still exists; else the newest.
+/// The most of the `.last` file that is read: a campaign id is a few dozen bytes, so a larger
+/// file is not one `play` wrote, and is ignored as a missing one is.
+pub const LAST_FILE_MAX_BYTES: usize = 4096;
+
+/// The campaign played last (written at every switch), if it still exists; else the newest
+/// (also when the `.last` file is unreadable, not UTF-8 or over [`LAST_FILE_MAX_BYTES`]).
 pub fn last_played(db: &Path, campaigns: &[CampaignInfo]) -> Option<CampaignInfo> {
-    let remembered = std::fs::read_to_string(beside(db, "last")).ok();
+    let remembered =
+        dnd_engine::files::read_text_limited(&beside(db, "last"), LAST_FILE_MAX_BYTES).ok();
     remembered
         .and_then(|id| campaigns.iter().find(|c| c.id.0 == id.trim()).cloned())
         .or_else(|| campaigns.last().cloned())
@@ -118,6 +124,24 @@ pub async fn copy_campaign(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_last_file_over_the_bound_is_ignored() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("play.sqlite3");
+        let campaign = |id: &str| CampaignInfo {
+            id: CampaignId(id.into()),
+            name: id.into(),
+            turns: 0,
+        };
+        let campaigns = [campaign("older"), campaign("newest")];
+        std::fs::write(beside(&db, "last"), "older").unwrap();
+        assert_eq!(last_played(&db, &campaigns).unwrap().id.0, "older");
+        // The same id, padded past the bound: not read, so the newest is resumed.
+        let padded = format!("older{}", " ".repeat(LAST_FILE_MAX_BYTES));
+        std::fs::write(beside(&db, "last"), padded).unwrap();
+        assert_eq!(last_played(&db, &campaigns).unwrap().id.0, "newest");
+    }
 
     #[test]
     fn files_beside_the_database() {

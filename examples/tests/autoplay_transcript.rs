@@ -144,3 +144,65 @@ fn conditions_and_doors_read_as_english_in_the_mechanics() {
         "🔓 unlocked the rime door"
     );
 }
+
+/// Escape sequences a hostile model writes: retitle the window, clear the screen, and an 8-bit
+/// control sequence introducer.
+const ESCAPES: &str = "\u{1b}]0;pwned\u{7}\u{1b}[2J\u{9b}31m";
+
+/// The offline game master as a model that wraps every plain text it writes (its narration,
+/// the AI player's words) in [`ESCAPES`]. JSON answers (suggestions) stay as they are: the
+/// engine refuses control characters in them, which is another test's business.
+#[derive(Default)]
+struct Hostile {
+    gm: dnd_engine::offline::OfflineGm,
+}
+
+#[async_trait::async_trait]
+impl dnd_engine::llm::LlmProvider for Hostile {
+    fn name(&self) -> &str {
+        "hostile-offline"
+    }
+
+    async fn complete(
+        &self,
+        req: &dnd_engine::llm::CompletionRequest,
+    ) -> Result<dnd_engine::llm::CompletionResponse, dnd_engine::llm::LlmError> {
+        let mut response = self.gm.answer(req);
+        if let dnd_engine::llm::Message::Assistant {
+            content: Some(text),
+            ..
+        } = &mut response.message
+            && serde_json::from_str::<serde_json::Value>(text).is_err()
+        {
+            *text = format!("{ESCAPES}{text}{ESCAPES}");
+        }
+        Ok(response)
+    }
+}
+
+#[test]
+fn escape_sequences_from_the_model_never_reach_the_transcript() {
+    let mut options = autoplay::parse_args(&["--turns".into(), "3".into()]).unwrap();
+    options.model = Some(std::sync::Arc::new(Hostile::default()));
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let run = runtime.block_on(autoplay::play(&options)).unwrap();
+    assert_eq!(run.totals.turns, 3);
+    // The model's text did carry the escapes (the log keeps what was said as it was said)...
+    let logged = run.log.entries.iter().any(|e| match e {
+        dnd_engine::agents::LogEntry::Said { text, .. } => text.contains('\u{1b}'),
+        _ => false,
+    });
+    assert!(logged, "the hostile model's escapes did not reach the game");
+    // ...and none of it is in the transcript, printed or written to a file.
+    let controls: Vec<char> = run
+        .transcript
+        .chars()
+        .filter(|c| c.is_control() && !matches!(c, '\n' | '\t'))
+        .collect();
+    assert!(controls.is_empty(), "{controls:?} in\n{}", run.transcript);
+    assert!(!run.transcript.contains("[2J"), "{}", run.transcript);
+    assert!(run.transcript.contains("## Turn 3\n"), "{}", run.transcript);
+}

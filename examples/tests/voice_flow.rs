@@ -70,3 +70,29 @@ fn wake_word_and_arguments() {
     assert!(voice::parse_args(&["--seed".into(), "x".into(), "a.wav".into()]).is_err());
     assert!(voice::recordings(&["/no/such/path".into()]).is_err());
 }
+
+#[test]
+fn the_report_holds_no_escape_sequence_from_a_transcript_or_the_model() {
+    const ESC: &str = "\u{1b}]0;pwned\u{7}\u{1b}[2J\u{9b}31m";
+    let heard = [
+        voice::Heard::Skipped {
+            transcript: format!("snacks{ESC}"),
+        },
+        voice::Heard::Turn {
+            input: format!("I look{ESC}"),
+            narration: format!("{ESC}The wind howls.{ESC}"),
+            file: "out/turn-1.wav".into(),
+        },
+    ];
+    let report = voice::report(&heard);
+    assert!(
+        !report
+            .chars()
+            .any(|c| c.is_control() && !matches!(c, '\n' | '\t')),
+        "{report:?}"
+    );
+    assert!(
+        report.contains("> I look\nThe wind howls.\n[spoken: out/turn-1.wav]"),
+        "{report:?}"
+    );
+}
