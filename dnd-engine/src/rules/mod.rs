@@ -17,6 +17,7 @@ pub mod encounter;
 pub mod initiative;
 pub mod rest;
 pub mod spellcasting;
+pub mod situation;
 
 pub use ability::{
     Ability, AbilityScores, ChallengeRating, Proficiency, Skill, ability_modifier, passive_score,

@@ -42,13 +42,7 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
             }
         }
         Change::Heal { target, amount } => {
-            if let Target::Character(id) = target
-                && character_mut(state, id)?.dead
-            {
-                return Err(ChangeError::Invalid(format!(
-                    "{id} is dead: healing does not bring back the dead"
-                )));
-            }
+            refuse_the_dead(state, target, "healing")?;
             let (hp, _, saves) = creature_hp(state, target)?;
             let outcome = heal(hp, *amount);
             if outcome.revived {
@@ -63,6 +57,7 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
             }
         }
         Change::TemporaryHp { target, amount } => {
+            refuse_the_dead(state, target, "temporary hit points")?;
             creature_hp(state, target)?.0.grant_temporary(*amount)
         }
         Change::ConditionAdded { target, condition } => {
@@ -372,6 +367,39 @@ fn wear_off_coatings(state: &mut GameState) {
         return;
     }
     for character in Arc::make_mut(&mut state.characters) {
+/// The dead stay dead: a character marked dead, or a monster at 0 HP (monsters die at 0), gets
+/// no healing or hit points of any kind. The one place this is checked, so a spell, a potion
+/// and a tool all meet the same refusal.
+fn refuse_the_dead(
+    state: &GameState,
+    target: &Target,
+    what: &'static str,
+) -> Result<(), ChangeError> {
+    let dead = match target {
+        Target::Character(id) => character_ref(state, id)?.dead,
+        Target::Monster(id) => match state
+            .monsters
+            .iter()
+            .find(|m| m.id.eq_ignore_ascii_case(id))
+        {
+            Some(m) => !m.is_alive(),
+            None => {
+                return Err(ChangeError::UnknownMonster {
+                    id: id.clone(),
+                    known: state.monsters.iter().map(|m| m.id.clone()).collect(),
+                });
+            }
+        },
+    };
+    if dead {
+        let id = match target {
+            Target::Character(id) | Target::Monster(id) => id.clone(),
+        };
+        return Err(ChangeError::Dead { id, what });
+    }
+    Ok(())
+}
+
         if coated(character) {
             for attack in Arc::make_mut(&mut character.attacks) {
                 attack.coating = None;

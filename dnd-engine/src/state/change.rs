@@ -323,6 +323,16 @@ fn hint(known: &[String]) -> String {
     if known.is_empty() {
         String::new()
     } else {
+    /// Healing or hit points for a creature that is dead: the dead stay dead.
+    #[error(
+        "{id} is dead: {what} cannot bring back the dead; heal only the living (a character at 0 HP who is not dead can still be healed)"
+    )]
+    Dead {
+        /// The dead creature.
+        id: String,
+        /// What was refused ("healing", "temporary hit points").
+        what: &'static str,
+    },
         format!("; valid: {}", known.join(", "))
     }
 }

@@ -204,6 +204,45 @@ fn damage_and_healing_keep_hp_in_range() {
     assert!(err.to_string().contains("dead"), "{err}");
 }
 
+/// The dead stay dead: a monster at 0 HP (monsters die at 0) and a dead character get neither
+/// healing nor temporary hit points, whatever tool asks.
+#[test]
+fn the_dead_are_not_healed() {
+    let mut s = fixture();
+    let wolf = Target::Monster("wolf-1".into());
+    s.apply(&Change::Damage {
+        target: wolf.clone(),
+        amount: 30,
+        critical: false,
+    })
+    .unwrap();
+    let before = s.clone();
+    for change in [
+        Change::Heal {
+            target: wolf.clone(),
+            amount: 30,
+        },
+        Change::TemporaryHp {
+            target: wolf.clone(),
+            amount: 5,
+        },
+    ] {
+        let err = s.apply(&change).unwrap_err();
+        assert!(matches!(err, ChangeError::Dead { .. }), "{err}");
+        assert!(err.to_string().contains("heal only the living"), "{err}");
+    }
+    assert_eq!(s, before);
+    let mut c = fixture();
+    Arc::make_mut(&mut c.characters)[0].dead = true;
+    let err = c
+        .apply(&Change::TemporaryHp {
+            target: mira("mira"),
+            amount: 5,
+        })
+        .unwrap_err();
+    assert!(matches!(err, ChangeError::Dead { .. }), "{err}");
+}
+
 #[test]
 fn unknown_ids_name_what_exists() {
     let mut s = fixture();
