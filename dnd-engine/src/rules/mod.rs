@@ -13,6 +13,7 @@ pub mod check;
 pub mod conditions;
 pub mod damage;
 pub mod death;
+pub mod economy;
 pub mod encounter;
 pub mod initiative;
 pub mod rest;
@@ -37,6 +38,7 @@ pub use damage::{
     heal,
 };
 pub use death::{DeathSaveOutcome, DeathSaveRoll, DeathSaves};
+pub use economy::{CastingTime, Overspent, Spend, TurnBudget, attacks_per_attack_action};
 pub use encounter::{Difficulty, EncounterDifficulty, encounter_difficulty};
 pub use initiative::{InitiativeEntry, InitiativeRoll, roll_initiative};
 pub use rest::{HitDice, LongRestResult, RestError, ShortRestResult, long_rest, short_rest};

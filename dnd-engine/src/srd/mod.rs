@@ -7,6 +7,7 @@
 
 mod conditional;
 mod five_e_database;
+mod gear;
 mod lookup;
 mod types;
 
@@ -16,6 +17,7 @@ pub use five_e_database::{
     FIVE_E_DATABASE_FILE_MAX_BYTES, FiveEDatabase, FiveEDatabaseError, LoadReport, MONSTERS_FILE,
     RecordError, SPELLS_FILE, load_dir, parse_monsters, parse_spells,
 };
+pub use gear::MundaneItem;
 pub use lookup::{LookupError, slugify};
 pub use types::*;
 

@@ -375,11 +375,76 @@ pub struct Spell {
     /// Area of effect.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub area: Option<Area>,
+    /// How many creatures it may name, where that is not one (the default) or, for a spell with
+    /// an area, each creature in it: see [`Spell::target_limit`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub targets: Option<SpellTargets>,
     /// What it does.
     pub description: String,
     /// What casting it with a higher slot (or at higher level, for cantrips) adds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub higher_levels: Option<String>,
+}
+
+/// How many creatures a spell may name, from the spell's text: Bless three (and one more per
+/// slot level above 1st), Magic Missile three darts (one more per slot level) that may all
+/// strike one creature, Eldritch Blast one beam (two at 5th level, three at 11th, four at 17th).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SpellTargets {
+    /// How many at the spell's own level; absent: any number (Beacon of Hope's "any number of
+    /// creatures"), each once.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<u8>,
+    /// How many more for each slot level above the spell's.
+    #[serde(default, skip_serializing_if = "is_zero_u8")]
+    pub per_slot_level: u8,
+    /// For a cantrip whose count grows with the caster: the count by character level, keyed by
+    /// the levels at which it changes (overrides `count`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub by_character_level: BTreeMap<u8, u8>,
+    /// Whether one creature may be named more than once: each entry is one dart, ray or beam.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub repeat: bool,
+}
+
+fn is_zero_u8(n: &u8) -> bool {
+    *n == 0
+}
+
+/// How many creatures one casting may name, and whether one may be named twice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct TargetLimit {
+    /// At most this many entries; `None`: any number (an area's creatures, "any number").
+    pub max: Option<u32>,
+    /// Whether an entry may repeat (darts, rays, beams: each entry is one of them).
+    pub repeat: bool,
+}
+
+impl Spell {
+    /// How many creatures this spell may name when cast with a slot of `slot_level` (the
+    /// spell's level for a cantrip) by a caster of `caster_level`: its [`SpellTargets`], else
+    /// any number of distinct creatures for a spell with an area, else one.
+    pub fn target_limit(&self, slot_level: u8, caster_level: u8) -> TargetLimit {
+        let Some(t) = &self.targets else {
+            return TargetLimit {
+                max: if self.area.is_some() { None } else { Some(1) },
+                repeat: false,
+            };
+        };
+        let by_level = t
+            .by_character_level
+            .range(..=caster_level)
+            .next_back()
+            .map(|(_, n)| *n);
+        let max = by_level.or(t.count).map(|base| {
+            let above = u32::from(slot_level.saturating_sub(self.level));
+            u32::from(base) + above * u32::from(t.per_slot_level)
+        });
+        TargetLimit {
+            max,
+            repeat: t.repeat,
+        }
+    }
 }
 
 /// The saving throw of a spell: the DC is the caster's.

@@ -323,6 +323,8 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
                 order: order.clone(),
                 round: 1,
                 turn: 0,
+                budget: crate::rules::TurnBudget::default(),
+                reactions_used: Vec::new(),
             });
             state.mode = Mode::Combat;
         }
@@ -336,7 +338,12 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
                 e.turn = 0;
                 e.round += 1;
             }
+            // A creature's turn starts fresh, and its reaction comes back.
+            e.budget = crate::rules::TurnBudget::default();
+            let now = e.current().unwrap_or_default().to_owned();
+            e.reactions_used.retain(|r| !r.eq_ignore_ascii_case(&now));
         }
+        Change::Spent { creature, spend } => super::turn::spend(state, creature, *spend)?,
         Change::EncounterEnded => {
             if state.encounter.take().is_none() {
                 return Err(ChangeError::Invalid("no encounter is running".into()));

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::character::{Coating, ItemStack};
 use super::world::{Disposition, InitiativeSlot, Mode};
-use crate::rules::{Condition, DeathSaves, SlotError};
+use crate::rules::{Condition, DeathSaves, SlotError, Spend};
 
 /// Who a change to hit points or conditions is about: a character or a monster, by id.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -211,8 +211,17 @@ pub enum Change {
         /// Turn order.
         order: Vec<InitiativeSlot>,
     },
-    /// The next combatant's turn (and the next round after the last).
+    /// The next combatant's turn (and the next round after the last): its budget is fresh and
+    /// its reaction comes back.
     TurnAdvanced,
+    /// A combatant spends part of its turn (or its reaction, on any turn): refused when it is
+    /// not its turn or what it spends is not left (`rules::economy`).
+    Spent {
+        /// The combatant's id.
+        creature: String,
+        /// What it spends.
+        spend: Spend,
+    },
     /// The fight ends.
     EncounterEnded,
     /// Exploration, combat or social.

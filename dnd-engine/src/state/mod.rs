@@ -16,6 +16,7 @@ mod change;
 mod character;
 mod memory;
 mod snapshot;
+mod turn;
 mod world;
 
 use std::collections::BTreeMap;
@@ -27,6 +28,7 @@ pub use change::{Change, ChangeError, Target};
 pub use character::{Character, CharacterAttack, Coating, ItemEffect, ItemStack};
 pub use memory::{MEMORY_LIST_LIMIT, Memory, MemoryFact};
 pub use snapshot::{Snapshot, estimate_tokens};
+pub use turn::{attacks_per_action, speed_now};
 pub use world::{
     Disposition, Encounter, Exit, Feature, GameTime, GoalStep, InitiativeSlot, Location, Mode,
     MonsterInstance, Npc, StoryEvent, StoryKind, Trap,

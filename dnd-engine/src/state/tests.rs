@@ -392,10 +392,12 @@ fn slots_encounters_and_npcs() {
         InitiativeSlot {
             id: "wolf-1".into(),
             initiative: 15,
+            speed: 30,
         },
         InitiativeSlot {
             id: "mira".into(),
             initiative: 12,
+            speed: 30,
         },
     ];
     s.apply(&Change::EncounterStarted {
@@ -560,6 +562,7 @@ fn a_weapon_coating_lasts_until_the_fight_ends() {
     let order = vec![InitiativeSlot {
         id: "mira".into(),
         initiative: 12,
+        speed: 30,
     }];
     s.apply(&Change::EncounterStarted { order }).unwrap();
     assert!(s.character("mira").unwrap().attacks[0].coating.is_some());

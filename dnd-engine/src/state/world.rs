@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::character::ItemStack;
-use crate::rules::{Ability, ConditionSet, DamageDice, HitPoints};
+use crate::rules::{Ability, ConditionSet, DamageDice, HitPoints, TurnBudget};
 
 /// One monster in the world, made from an SRD template with its own hit points and conditions.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -223,6 +223,15 @@ pub struct InitiativeSlot {
     pub id: String,
     /// Its initiative total.
     pub initiative: i32,
+    /// Its walking speed in feet when the fight started (the sheet's, or the stat block's):
+    /// its movement each turn, before conditions.
+    #[serde(default = "default_speed")]
+    pub speed: u32,
+}
+
+/// The speed of a slot saved before slots had one.
+fn default_speed() -> u32 {
+    30
 }
 
 /// The fight in progress.
@@ -234,12 +243,31 @@ pub struct Encounter {
     pub round: u32,
     /// Index into `order` of whose turn it is.
     pub turn: usize,
+    /// What the creature whose turn it is has spent of it (fresh when its turn starts).
+    #[serde(default)]
+    pub budget: TurnBudget,
+    /// Who has spent their reaction since their last turn started (ids).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reactions_used: Vec<String>,
 }
 
 impl Encounter {
     /// The id of whoever acts now.
     pub fn current(&self) -> Option<&str> {
         self.order.get(self.turn).map(|s| s.id.as_str())
+    }
+
+    /// The slot of a combatant, by id (any case).
+    pub fn slot(&self, id: &str) -> Option<&InitiativeSlot> {
+        self.order.iter().find(|s| s.id.eq_ignore_ascii_case(id))
+    }
+
+    /// Whether a combatant still has its reaction this round.
+    pub fn has_reaction(&self, id: &str) -> bool {
+        !self
+            .reactions_used
+            .iter()
+            .any(|r| r.eq_ignore_ascii_case(id))
     }
 }
 

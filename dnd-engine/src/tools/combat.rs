@@ -1,7 +1,7 @@
-//! `roll_attack`, `start_encounter`, `next_turn`, `end_encounter`: attacks through the rules,
-//! and initiative with monsters taking their own turns through the same code.
+//! `roll_attack`: attacks through the rules, each spending from the attacker's turn (one attack
+//! of a character's Attack action; a monster's whole action). An attack outside a fight starts
+//! one first (`combat::fight_on_attack`).
 
-use rand::RngExt;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -11,9 +11,8 @@ use super::creature::{self, CreatureInfo};
 use super::{ToolContext, ToolError};
 use crate::dice::Advantage;
 use crate::rules::conditions::{attack_modifiers, effective_defenses};
-use crate::rules::initiative::{InitiativeEntry, roll_initiative};
-use crate::rules::{AttackProfile, AttackTarget, DamageDice, roll_attack as rules_attack};
-use crate::state::{Change, InitiativeSlot, StoryEvent, StoryKind, Target};
+use crate::rules::{AttackProfile, AttackTarget, DamageDice, Spend, roll_attack as rules_attack};
+use crate::state::{Change, MonsterInstance, StoryEvent, StoryKind, Target};
 
 /// Arguments of `roll_attack`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -41,17 +40,66 @@ struct Swing {
 }
 
 pub(super) fn roll_attack(args: AttackArgs, ctx: &mut ToolContext<'_>) -> Result<Value, ToolError> {
-    attack(
+    let started = start_if_attacked(ctx, &args.attacker, &args.target)?;
+    if let Some(start) = &started {
+        let spend = spend_of(ctx, &args.attacker)?;
+        // The fight stays started (that is the result), and the attack waits for its turn.
+        if let Err(refused) = crate::combat::may_act(ctx.state, &args.attacker, spend) {
+            return Ok(json!({
+                "attack_made": false,
+                "why": refused.to_string(),
+                "encounter_started": start,
+            }));
+        }
+    }
+    let mut result = attack(
         ctx,
         &args.attacker,
         &args.target,
         args.attack.as_deref(),
         args.advantage,
-    )
+    )?;
+    if let (Some(start), Some(map)) = (started, result.as_object_mut()) {
+        map.insert("encounter_started".into(), start);
+    }
+    Ok(result)
 }
 
-/// Resolves every swing of an attack (all of a multiattack), applying damage as it lands.
-fn attack(
+/// An attack outside a fight that involves a monster starts the fight first (the same code as
+/// `start_encounter`): what starting it reported, or `None` when no fight was started.
+fn start_if_attacked(
+    ctx: &mut ToolContext<'_>,
+    attacker: &str,
+    target: &str,
+) -> Result<Option<Value>, ToolError> {
+    if ctx.state.encounter.is_some() {
+        return Ok(None);
+    }
+    let who = creature::find(ctx.state, ctx.srd, attacker)?.target;
+    let victim = creature::find(ctx.state, ctx.srd, target)?.target;
+    let fighting: Vec<MonsterInstance> = crate::combat::fight_on_attack(ctx.state, &who, &victim)
+        .into_iter()
+        .cloned()
+        .collect();
+    if fighting.is_empty() {
+        return Ok(None);
+    }
+    super::encounter::begin_fight(ctx, &fighting).map(Some)
+}
+
+/// What one `roll_attack` spends: one attack of a character's Attack action, or a monster's
+/// action (a Multiattack is one action of several swings).
+fn spend_of(ctx: &ToolContext<'_>, attacker: &str) -> Result<Spend, ToolError> {
+    Ok(match creature::find(ctx.state, ctx.srd, attacker)?.target {
+        Target::Character(_) => Spend::Attack,
+        Target::Monster(_) => Spend::Action,
+    })
+}
+
+/// Resolves every swing of an attack (all of a multiattack), applying damage as it lands,
+/// after spending it from the attacker's turn (which also refuses the dead and the
+/// incapacitated).
+pub(super) fn attack(
     ctx: &mut ToolContext<'_>,
     attacker: &str,
     target: &str,
@@ -59,12 +107,8 @@ fn attack(
     advantage: Option<Advantage>,
 ) -> Result<Value, ToolError> {
     let who = creature::find(ctx.state, ctx.srd, attacker)?;
-    if !who.standing || !who.conditions.can_act() {
-        return Err(ToolError::new(format!(
-            "{} cannot attack: it is down or incapacitated",
-            who.name
-        )));
-    }
+    let spend = spend_of(ctx, attacker)?;
+    super::encounter::act(ctx, attacker, spend)?;
     let swings = swings_of(ctx, &who, attack_name)?;
     let mut outcomes = Vec::new();
     for swing in swings {
@@ -234,253 +278,4 @@ fn swings_of(
         )));
     }
     Ok(swings)
-}
-
-/// Arguments of `start_encounter`.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct StartEncounterArgs {
-    /// The monsters that fight, by id; null for every hostile monster where the party is.
-    pub monsters: Option<Vec<String>>,
-}
-
-pub(super) fn start_encounter(
-    args: StartEncounterArgs,
-    ctx: &mut ToolContext<'_>,
-) -> Result<Value, ToolError> {
-    if ctx.state.encounter.is_some() {
-        return Err(ToolError::new(
-            "a fight is already running: use next_turn, or end_encounter first",
-        ));
-    }
-    let here = ctx
-        .state
-        .party_location()
-        .map(|l| l.id.clone())
-        .unwrap_or_default();
-    let present: Vec<crate::state::MonsterInstance> = ctx
-        .state
-        .monsters
-        .iter()
-        .filter(|m| m.location == here && m.is_alive())
-        .cloned()
-        .collect();
-    let fighting: Vec<_> = match &args.monsters {
-        None => present.iter().filter(|m| m.hostile).collect(),
-        Some(ids) => {
-            let mut chosen = Vec::new();
-            for id in ids {
-                let m = present
-                    .iter()
-                    .find(|m| m.id.eq_ignore_ascii_case(id) || m.name.eq_ignore_ascii_case(id))
-                    .ok_or_else(|| {
-                        let valid: Vec<&str> = present.iter().map(|m| m.id.as_str()).collect();
-                        ToolError::new(format!(
-                            "no living monster {id:?} here; valid: {}",
-                            valid.join(", ")
-                        ))
-                    })?;
-                chosen.push(m);
-            }
-            chosen
-        }
-    };
-    if fighting.is_empty() {
-        return Err(ToolError::new("there is no hostile monster here to fight"));
-    }
-    let mut entries = Vec::new();
-    for m in &fighting {
-        let dex = ctx
-            .srd
-            .monster(&m.template)
-            .map(|t| t.abilities.dexterity)
-            .unwrap_or(10);
-        entries.push(InitiativeEntry {
-            id: m.id.clone(),
-            bonus: crate::rules::ability_modifier(dex),
-            dexterity: dex,
-            advantage: Advantage::Normal,
-        });
-    }
-    for c in ctx.state.characters.iter().filter(|c| !c.dead) {
-        entries.push(InitiativeEntry {
-            id: c.id.clone(),
-            bonus: c.abilities.modifier(crate::rules::Ability::Dexterity),
-            dexterity: c.abilities.dexterity,
-            advantage: Advantage::Normal,
-        });
-    }
-    let order = roll_initiative(&entries, ctx.rng);
-    for roll in &order {
-        ctx.record_roll(
-            format!("{} initiative", roll.id),
-            i64::from(roll.total),
-            roll,
-        );
-    }
-    let mut changes: Vec<Change> = fighting
-        .iter()
-        .map(|m| Change::MonsterRevealed {
-            monster: m.id.clone(),
-        })
-        .collect();
-    changes.push(Change::EncounterStarted {
-        order: order
-            .iter()
-            .map(|r| InitiativeSlot {
-                id: r.id.clone(),
-                initiative: r.total,
-            })
-            .collect(),
-    });
-    ctx.commit(changes)?;
-    let monster_turns = run_monster_turns(ctx)?;
-    Ok(json!({
-        "order": order.iter().map(|r| json!({"id": r.id, "initiative": r.total})).collect::<Vec<_>>(),
-        "monster_turns": monster_turns,
-        "now": current_turn(ctx),
-    }))
-}
-
-pub(super) fn next_turn(
-    _args: super::registry::NoArgs,
-    ctx: &mut ToolContext<'_>,
-) -> Result<Value, ToolError> {
-    if ctx.state.encounter.is_none() {
-        return Err(ToolError::new("no fight is running: use start_encounter"));
-    }
-    ctx.commit(vec![Change::TurnAdvanced])?;
-    let monster_turns = run_monster_turns(ctx)?;
-    Ok(json!({ "monster_turns": monster_turns, "now": current_turn(ctx) }))
-}
-
-pub(super) fn end_encounter(
-    _args: super::registry::NoArgs,
-    ctx: &mut ToolContext<'_>,
-) -> Result<Value, ToolError> {
-    let Some(encounter) = ctx.state.encounter.clone() else {
-        return Err(ToolError::new("no fight is running"));
-    };
-    let mut xp = 0;
-    for slot in &encounter.order {
-        if let Some(m) = ctx
-            .state
-            .monsters
-            .iter()
-            .find(|m| m.id == slot.id && !m.is_alive())
-        {
-            xp += ctx.srd.monster(&m.template).map(|t| t.xp).unwrap_or(0);
-        }
-    }
-    ctx.commit(vec![Change::EncounterEnded])?;
-    Ok(json!({ "ended_after_rounds": encounter.round, "xp_from_defeated": xp }))
-}
-
-/// Whose turn it is now, and whether the fight is decided.
-fn current_turn(ctx: &ToolContext<'_>) -> Value {
-    let here = ctx
-        .state
-        .party_location()
-        .map(|l| l.id.clone())
-        .unwrap_or_default();
-    let foes_left = ctx
-        .state
-        .monsters
-        .iter()
-        .any(|m| m.location == here && m.hostile && m.is_alive());
-    let party_up = ctx
-        .state
-        .characters
-        .iter()
-        .any(|c| !c.dead && c.hp.current > 0);
-    let turn = ctx
-        .state
-        .encounter
-        .as_ref()
-        .and_then(|e| e.current().map(str::to_owned));
-    json!({
-        "turn_of": turn,
-        "round": ctx.state.encounter.as_ref().map(|e| e.round),
-        "all_foes_down": !foes_left,
-        "party_down": !party_up,
-    })
-}
-
-/// While it is a monster's turn (or a downed character's), plays it and moves on; stops at a
-/// standing character's turn, or when one side is down.
-fn run_monster_turns(ctx: &mut ToolContext<'_>) -> Result<Vec<Value>, ToolError> {
-    let mut log = Vec::new();
-    let limit = ctx
-        .state
-        .encounter
-        .as_ref()
-        .map_or(0, |e| e.order.len() * 2);
-    for _ in 0..limit {
-        let Some(id) = ctx
-            .state
-            .encounter
-            .as_ref()
-            .and_then(|e| e.current().map(str::to_owned))
-        else {
-            break;
-        };
-        let here = ctx
-            .state
-            .party_location()
-            .map(|l| l.id.clone())
-            .unwrap_or_default();
-        let foes_left = ctx
-            .state
-            .monsters
-            .iter()
-            .any(|m| m.location == here && m.hostile && m.is_alive());
-        let standing: Vec<String> = ctx
-            .state
-            .characters
-            .iter()
-            .filter(|c| !c.dead && c.hp.current > 0)
-            .map(|c| c.id.clone())
-            .collect();
-        // With nobody standing, the fight goes on while someone is dying: their death saves
-        // decide it (a lone hero at 0 HP must still live or die).
-        let dying = ctx
-            .state
-            .characters
-            .iter()
-            .any(|c| !c.dead && c.hp.current == 0 && !c.death_saves.stable);
-        if !foes_left || (standing.is_empty() && !dying) {
-            break;
-        }
-        if let Some(c) = ctx.state.character(&id) {
-            if !c.dead && c.hp.current > 0 {
-                break; // a standing character's turn: the player decides
-            }
-            if !c.dead && !c.death_saves.stable {
-                let mut saves = c.death_saves;
-                let roll = saves.roll(ctx.rng);
-                let regains = roll.outcome == crate::rules::DeathSaveOutcome::RegainsOneHitPoint;
-                let name = c.name.clone();
-                ctx.record_roll(format!("{name} death save"), i64::from(roll.natural), &roll);
-                ctx.commit(vec![Change::DeathSaves {
-                    character: id.clone(),
-                    saves: roll.saves,
-                    regains_one_hp: regains,
-                }])?;
-                log.push(json!({ "death_save": name, "roll": roll }));
-                if regains {
-                    break; // back on their feet: their turn
-                }
-            }
-        } else if !standing.is_empty()
-            && ctx
-                .state
-                .monster(&id)
-                .is_some_and(|m| m.is_alive() && m.conditions.can_act())
-        {
-            let target = standing[ctx.rng.random_range(0..standing.len())].clone();
-            log.push(attack(ctx, &id, &target, None, None)?);
-        }
-        ctx.commit(vec![Change::TurnAdvanced])?;
-    }
-    Ok(log)
 }

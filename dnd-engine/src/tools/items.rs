@@ -49,6 +49,7 @@ pub struct UseItemArgs {
 }
 
 pub(super) fn use_item(args: UseItemArgs, ctx: &mut ToolContext<'_>) -> Result<Value, ToolError> {
+    super::encounter::act(ctx, &args.character, crate::rules::Spend::Action)?;
     let user = character(ctx, &args.character)?.clone();
     let Some(stack) = user
         .inventory

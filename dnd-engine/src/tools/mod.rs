@@ -12,7 +12,8 @@
 //! | file | tools |
 //! |---|---|
 //! | `checks.rs` | `roll_dice`, `roll_skill_check`, `roll_saving_throw` |
-//! | `combat.rs` | `roll_attack`, `start_encounter`, `next_turn`, `end_encounter` |
+//! | `combat.rs` | `roll_attack` (an attack outside a fight starts one) |
+//! | `encounter.rs` | `start_encounter`, `next_turn`, `end_encounter`, the monsters' turns, and `act`: the gate (`combat::may_act`) every acting tool calls first |
 //! | `spells.rs` | `cast_spell` |
 //! | `items.rs` | `use_item`, `check_inventory`, `add_inventory`, `update_inventory` |
 //! | `locks.rs` | `open_lock` |
@@ -22,6 +23,7 @@
 mod checks;
 mod combat;
 mod creature;
+mod encounter;
 mod items;
 mod locks;
 mod registry;

@@ -6,7 +6,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::schema::strict_schema_for;
-use super::{ToolContext, ToolError, checks, combat, items, locks, sheet, spells, world};
+use super::{
+    ToolContext, ToolError, checks, combat, encounter, items, locks, sheet, spells, world,
+};
 use crate::llm::ToolSpec;
 use crate::text::truncate_with_note;
 
@@ -160,20 +162,20 @@ static TOOLS: &[ToolDef] = &[
     tool!(
         "start_encounter",
         "Start a fight: rolls initiative; monsters whose turn comes first act at once.",
-        combat::StartEncounterArgs,
-        combat::start_encounter
+        encounter::StartEncounterArgs,
+        encounter::start_encounter
     ),
     tool!(
         "next_turn",
         "End the current turn in a fight: monsters act on their turns until it is a character's turn.",
         NoArgs,
-        combat::next_turn
+        encounter::next_turn
     ),
     tool!(
         "end_encounter",
         "End the fight once it is decided.",
         NoArgs,
-        combat::end_encounter
+        encounter::end_encounter
     ),
     tool!(
         "advance_npc_goals",

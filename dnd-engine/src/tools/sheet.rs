@@ -1,12 +1,19 @@
-//! `get_character_stats`, `update_character`, `update_hp`.
+//! `get_character_stats`, `update_character`, `apply_hazard_damage`.
+//!
+//! No number here comes from the model: a fall or a hazard is rolled by the engine from the
+//! cause the model names ([`crate::rules::situation`]), temporary hit points come only from a
+//! spell or feature the engine resolves, rests only outside a fight, and a situation imposes or
+//! lifts only the conditions the rules let it (prone, exhaustion; see `situation::can_lift`).
 
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::{ToolContext, ToolError, creature};
+use crate::rules::attack::roll_damage;
 use crate::rules::conditions::effective_defenses;
 use crate::rules::rest::{long_rest, short_rest};
+use crate::rules::situation::{self, Severity};
 use crate::rules::{Ability, Condition, DamageType, Skill};
 use crate::state::{Change, Target};
 
@@ -59,17 +66,18 @@ pub(super) fn get_character_stats(
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum CharacterUpdate {
-    /// Give a condition (`condition` required).
+    /// Give a condition a situation imposes: prone or exhaustion (`condition` required).
     AddCondition,
-    /// Remove a condition (`condition` required).
+    /// End a condition that ends by choice or time: prone (standing up), invisible; outside a
+    /// fight also blinded, charmed, deafened, frightened, poisoned (`condition` required).
     RemoveCondition,
-    /// Grant temporary hit points (`amount` required).
+    /// Refused: temporary hit points come only from a spell or feature the engine resolves.
     TemporaryHp,
     /// End concentration.
     EndConcentration,
-    /// A short rest spending `amount` hit dice (0 is allowed).
+    /// A short rest (1 hour) spending `amount` hit dice (0 is allowed); not during a fight.
     ShortRest,
-    /// A long rest.
+    /// A long rest (8 hours); not during a fight, and only with at least 1 HP.
     LongRest,
 }
 
@@ -83,7 +91,7 @@ pub struct UpdateCharacterArgs {
     pub update: CharacterUpdate,
     /// The condition, for add_condition and remove_condition.
     pub condition: Option<Condition>,
-    /// The amount, for temporary_hp and short_rest.
+    /// The hit dice to spend, for short_rest.
     pub amount: Option<u32>,
 }
 
@@ -103,6 +111,7 @@ pub(super) fn update_character(
         })?
         .clone();
     let target = Target::Character(c.id.clone());
+    let in_a_fight = ctx.state.encounter.is_some();
     let need_condition = || {
         args.condition
             .ok_or_else(|| ToolError::new(format!("{:?} needs a condition", args.update)))
@@ -111,19 +120,50 @@ pub(super) fn update_character(
         args.amount
             .ok_or_else(|| ToolError::new(format!("{:?} needs an amount", args.update)))
     };
+    if in_a_fight
+        && matches!(
+            args.update,
+            CharacterUpdate::ShortRest | CharacterUpdate::LongRest
+        )
+    {
+        return Err(ToolError::new(
+            "no rest during a fight: a rest needs an hour (short) or eight (long) of calm; end the fight first (end_encounter, once no foe stands)",
+        ));
+    }
     let changes = match args.update {
-        CharacterUpdate::AddCondition => vec![Change::ConditionAdded {
-            target,
-            condition: need_condition()?,
-        }],
-        CharacterUpdate::RemoveCondition => vec![Change::ConditionRemoved {
-            target,
-            condition: need_condition()?,
-        }],
-        CharacterUpdate::TemporaryHp => vec![Change::TemporaryHp {
-            target,
-            amount: need_amount()?,
-        }],
+        CharacterUpdate::AddCondition => {
+            let condition = need_condition()?;
+            if !situation::can_impose(condition) {
+                let allowed: Vec<&str> = situation::IMPOSED_BY_A_SITUATION
+                    .iter()
+                    .map(|c| c.name())
+                    .collect();
+                return Err(ToolError::new(format!(
+                    "{} is not something a situation imposes: it comes from a spell, an attack, a monster's action or a trap the engine resolves (cast_spell, roll_attack), and a benefit never comes free; a situation may impose only: {}",
+                    condition.name(),
+                    allowed.join(", ")
+                )));
+            }
+            vec![Change::ConditionAdded { target, condition }]
+        }
+        CharacterUpdate::RemoveCondition => {
+            let condition = need_condition()?;
+            if !situation::can_lift(condition, in_a_fight) {
+                return Err(ToolError::new(format!(
+                    "{} does not end by choice{}: it ends by a save, an escape, healing or a rest the engine resolves; what may be ended here{}: {}",
+                    condition.name(),
+                    if in_a_fight { " in a fight" } else { "" },
+                    if in_a_fight { " now" } else { "" },
+                    situation::liftable(in_a_fight).join(", ")
+                )));
+            }
+            vec![Change::ConditionRemoved { target, condition }]
+        }
+        CharacterUpdate::TemporaryHp => {
+            return Err(ToolError::new(
+                "temporary hit points come only from a spell or a feature the engine resolves (cast it with cast_spell); this tool grants none",
+            ));
+        }
         CharacterUpdate::EndConcentration => vec![Change::Concentration {
             character: c.id.clone(),
             spell: None,
@@ -161,6 +201,12 @@ pub(super) fn update_character(
             changes
         }
         CharacterUpdate::LongRest => {
+            if c.hp.current == 0 {
+                return Err(ToolError::new(format!(
+                    "{} is at 0 HP: a long rest needs at least 1 hit point at its start; stabilise and heal first (a potion, a spell, or a short rest once conscious)",
+                    c.name
+                )));
+            }
             let (mut hp, mut dice, mut slots, mut conditions, mut saves) =
                 (c.hp, c.hit_dice, c.spell_slots, c.conditions, c.death_saves);
             let rest = long_rest(&mut hp, &mut dice, &mut slots, &mut conditions, &mut saves);
@@ -196,61 +242,97 @@ impl UpdateCharacterArgs {
     }
 }
 
-/// Arguments of `update_hp`.
+/// What harms a creature outside an attack or a spell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum HazardCause {
+    /// A fall: 1d6 bludgeoning per 10 feet, at most 20d6 (`feet` required).
+    Fall,
+    /// Any other hazard (fire, a rockfall, freezing water): the DMG's improvised damage by
+    /// severity and the party's level (`severity` and `damage_type` required).
+    Hazard,
+}
+
+/// Arguments of `apply_hazard_damage`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct UpdateHpArgs {
+pub struct HazardDamageArgs {
     /// A character or visible monster, id or name.
     pub target: String,
-    /// Negative for damage, positive for healing.
-    pub amount: i32,
-    /// The damage type, for damage (resistances apply); null for healing or untyped harm.
+    /// What harms it: the engine rolls the dice for this cause.
+    pub cause: HazardCause,
+    /// For a fall: how far, in feet (under 10 deals no damage); null for a hazard.
+    pub feet: Option<u32>,
+    /// For a hazard: setback, dangerous or deadly; null for a fall.
+    pub severity: Option<Severity>,
+    /// For a hazard: its damage type (resistances apply); null for a fall (bludgeoning).
     pub damage_type: Option<DamageType>,
     /// What caused it, as the player will see it.
     pub reason: Option<String>,
 }
 
-pub(super) fn update_hp(args: UpdateHpArgs, ctx: &mut ToolContext<'_>) -> Result<Value, ToolError> {
+pub(super) fn apply_hazard_damage(
+    args: HazardDamageArgs,
+    ctx: &mut ToolContext<'_>,
+) -> Result<Value, ToolError> {
     let who = creature::find(ctx.state, ctx.srd, &args.target)?;
-    let (current, max) = who.hp;
-    let change = match args.amount {
-        0 => {
-            return Err(ToolError::new(
-                "amount must not be 0: negative for damage, positive for healing",
-            ));
+    let dice = match args.cause {
+        HazardCause::Fall => {
+            let feet = args.feet.ok_or_else(|| {
+                ToolError::new(
+                    "a fall needs feet: how far the creature fell (1d6 per 10 feet, at most 20d6)",
+                )
+            })?;
+            situation::fall_damage(feet).ok_or_else(|| {
+                ToolError::new(format!(
+                    "a fall of {feet} feet deals no damage: falls deal 1d6 per full 10 feet"
+                ))
+            })?
         }
-        n if n > 0 => {
-            let missing = max - current;
-            if n.unsigned_abs() > missing {
-                return Err(ToolError::new(format!(
-                    "{} has {current}/{max} HP: healing cannot go above the maximum, so heal at most {missing}",
-                    who.name
-                )));
-            }
-            Change::Heal {
-                target: who.target.clone(),
-                amount: n.unsigned_abs(),
-            }
-        }
-        n => {
-            let amount = match args.damage_type {
-                Some(kind) => {
-                    effective_defenses(&who.defenses, &who.conditions)
-                        .apply(n.unsigned_abs(), kind)
-                        .0
-                }
-                None => n.unsigned_abs(),
+        HazardCause::Hazard => {
+            let (Some(severity), Some(kind)) = (args.severity, args.damage_type) else {
+                return Err(ToolError::new(
+                    "a hazard needs a severity (setback, dangerous or deadly) and a damage_type; the engine rolls the dice for them",
+                ));
             };
-            Change::Damage {
-                target: who.target.clone(),
-                amount,
-                critical: false,
-            }
+            // The party's level sets the tier: the highest, as the DMG reads "the characters' level".
+            let level = ctx
+                .state
+                .characters
+                .iter()
+                .map(|c| c.level)
+                .max()
+                .unwrap_or(1);
+            situation::hazard_damage(severity, level, kind)
         }
     };
-    ctx.commit(vec![change])?;
+    let defenses = effective_defenses(&who.defenses, &who.conditions);
+    let rolled = roll_damage(&dice, false, &defenses, ctx.rng);
+    let label = args.reason.as_deref().unwrap_or(match args.cause {
+        HazardCause::Fall => "a fall",
+        HazardCause::Hazard => "a hazard",
+    });
+    ctx.record_roll(
+        format!("{label}: {} to {}", dice, who.name),
+        i64::from(rolled.taken),
+        &rolled,
+    );
+    if rolled.taken > 0 {
+        ctx.commit(vec![Change::Damage {
+            target: who.target.clone(),
+            amount: rolled.taken,
+            critical: false,
+        }])?;
+    }
     let after = creature::find(ctx.state, ctx.srd, &args.target)?;
-    Ok(
-        json!({ "target": after.name, "reason": args.reason, "hp": format!("{}/{}", after.hp.0, after.hp.1), "down": !after.standing }),
-    )
+    Ok(json!({
+        "target": after.name,
+        "reason": args.reason,
+        "dice": dice.to_string(),
+        "rolled": rolled.rolled,
+        "damage": rolled.taken,
+        "defense": rolled.defense,
+        "hp": format!("{}/{}", after.hp.0, after.hp.1),
+        "down": !after.standing,
+    }))
 }

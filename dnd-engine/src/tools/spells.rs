@@ -32,6 +32,7 @@ pub(super) fn cast_spell(
     args: CastSpellArgs,
     ctx: &mut ToolContext<'_>,
 ) -> Result<Value, ToolError> {
+    super::encounter::act_casting(ctx, &args.caster, &args.spell)?;
     let caster = ctx
         .state
         .character(&args.caster)

@@ -89,11 +89,7 @@ pub struct MoveArgs {
 }
 
 pub(super) fn move_to(args: MoveArgs, ctx: &mut ToolContext<'_>) -> Result<Value, ToolError> {
-    if ctx.state.encounter.is_some() {
-        return Err(ToolError::new(
-            "the party is in a fight: end_encounter first (or flee with a check)",
-        ));
-    }
+    super::encounter::leave_fight(ctx)?;
     ctx.commit(vec![
         Change::PartyMoved {
             exit: args.exit.clone(),

@@ -116,6 +116,8 @@ pub(super) fn spell(record: &Value) -> Res<Spell> {
         damage,
         healing,
         area,
+        // The 5e-database has no target counts: one target, or an area's creatures.
+        targets: None,
         description: text(s.required("desc", "an array of paragraphs")?, "desc")?,
         higher_levels,
     })

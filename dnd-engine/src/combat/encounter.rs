@@ -1,0 +1,141 @@
+//! Starting and ending a fight by the rules: who fights, initiative, and whether it may end.
+
+use rand::Rng;
+
+use super::CombatError;
+use crate::dice::Advantage;
+use crate::rules::initiative::{InitiativeEntry, InitiativeRoll, roll_initiative};
+use crate::rules::{Ability, ability_modifier};
+use crate::srd::Srd;
+use crate::state::{Change, GameState, InitiativeSlot, MonsterInstance, Target};
+
+/// A fight about to start: the initiative rolls, and the changes that start it (the monsters
+/// revealed, the order with each combatant's speed).
+#[derive(Debug, Clone)]
+pub struct Start {
+    /// The rolls, first to act first.
+    pub rolls: Vec<InitiativeRoll>,
+    /// `MonsterRevealed` for each monster, then `EncounterStarted`.
+    pub changes: Vec<Change>,
+}
+
+/// Rolls initiative for these monsters (ids) and every living character, and builds the
+/// changes that start the fight. The one place a fight begins, whether `start_encounter` or an
+/// attack outside a fight starts it.
+pub fn begin(
+    state: &GameState,
+    srd: &Srd,
+    monsters: &[&MonsterInstance],
+    rng: &mut impl Rng,
+) -> Start {
+    let mut entries = Vec::new();
+    let mut speeds = Vec::new();
+    for m in monsters {
+        let template = srd.monster(&m.template).ok();
+        let dex = template.map_or(10, |t| t.abilities.dexterity);
+        entries.push(InitiativeEntry {
+            id: m.id.clone(),
+            bonus: ability_modifier(dex),
+            dexterity: dex,
+            advantage: Advantage::Normal,
+        });
+        // A flier moves at its flying speed; the positions of a fight are not kept yet.
+        let speed = template.map_or(30, |t| t.speed.walk.max(t.speed.fly));
+        speeds.push((m.id.clone(), speed));
+    }
+    for c in state.characters.iter().filter(|c| !c.dead) {
+        entries.push(InitiativeEntry {
+            id: c.id.clone(),
+            bonus: c.abilities.modifier(Ability::Dexterity),
+            dexterity: c.abilities.dexterity,
+            advantage: Advantage::Normal,
+        });
+        speeds.push((c.id.clone(), c.speed));
+    }
+    let rolls = roll_initiative(&entries, rng);
+    let mut changes: Vec<Change> = monsters
+        .iter()
+        .map(|m| Change::MonsterRevealed {
+            monster: m.id.clone(),
+        })
+        .collect();
+    changes.push(Change::EncounterStarted {
+        order: rolls
+            .iter()
+            .map(|r| InitiativeSlot {
+                id: r.id.clone(),
+                initiative: r.total,
+                speed: speeds
+                    .iter()
+                    .find(|(id, _)| *id == r.id)
+                    .map_or(30, |(_, s)| *s),
+            })
+            .collect(),
+    });
+    Start { rolls, changes }
+}
+
+/// The monsters a fight starts with when `attacker` attacks `target` outside a fight: every
+/// hostile monster alive where the party is, and the monster attacked (or attacking) even if
+/// it was not hostile. Empty when a fight runs already, or when no monster is involved.
+pub fn fight_on_attack<'s>(
+    state: &'s GameState,
+    attacker: &Target,
+    target: &Target,
+) -> Vec<&'s MonsterInstance> {
+    if state.encounter.is_some() {
+        return Vec::new();
+    }
+    let involved: Vec<&str> = [attacker, target]
+        .into_iter()
+        .filter_map(|t| match t {
+            Target::Monster(id) => Some(id.as_str()),
+            Target::Character(_) => None,
+        })
+        .collect();
+    if involved.is_empty() {
+        return Vec::new();
+    }
+    let here = party_location(state);
+    state
+        .monsters
+        .iter()
+        .filter(|m| m.location == here && m.is_alive())
+        .filter(|m| m.hostile || involved.iter().any(|i| m.id.eq_ignore_ascii_case(i)))
+        .collect()
+}
+
+/// The hostile monsters of the fight still standing where the party is, by name.
+pub fn foes_standing(state: &GameState) -> Vec<String> {
+    let Some(encounter) = &state.encounter else {
+        return Vec::new();
+    };
+    let here = party_location(state);
+    state
+        .monsters
+        .iter()
+        .filter(|m| encounter.slot(&m.id).is_some())
+        .filter(|m| m.hostile && m.is_alive() && m.location == here)
+        .map(|m| m.name.clone())
+        .collect()
+}
+
+/// Whether the fight may end: no hostile monster of it stands where the party is (they are
+/// dead, or the party escaped to another place), or no character is left alive.
+///
+/// Monsters cannot flee or surrender yet; when they can, those will not hold a fight open.
+pub fn may_end(state: &GameState) -> Result<(), CombatError> {
+    let standing = foes_standing(state);
+    let party_alive = state.characters.iter().any(|c| !c.dead);
+    if standing.is_empty() || !party_alive {
+        return Ok(());
+    }
+    Err(CombatError::FoesStanding { names: standing })
+}
+
+fn party_location(state: &GameState) -> String {
+    state
+        .party_location()
+        .map(|l| l.id.clone())
+        .unwrap_or_default()
+}

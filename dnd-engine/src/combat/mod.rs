@@ -1,0 +1,28 @@
+//! Combat by the rules, between the state and the tools: whose turn it is, what a creature may
+//! still spend of its turn, how a fight starts and when it may end.
+//!
+//! Every tool that acts for a creature (an attack, a spell, an item) asks one gate first,
+//! [`may_act`], and commits the [`Change::Spent`](crate::state::Change::Spent) it gives back;
+//! the state checks the same spend again when it applies, so nothing overspends even without
+//! the gate. Outside a fight nothing is spent, but the dead, the dying and the incapacitated
+//! still cannot act.
+//!
+//! | file | owns |
+//! |---|---|
+//! | `economy.rs` | [`may_act`] (the gate), [`spell_spend`] (casting time to a spend), [`budget_left`], [`CombatError`] |
+//! | `encounter.rs` | [`begin`] (initiative and the changes that start a fight), [`fight_on_attack`] (an attack outside a fight starts one), [`may_end`] (no fight ends while a foe stands) |
+//!
+//! The arithmetic of a turn's budget (action, bonus action, movement, Extra Attack, the
+//! bonus-action spell rule) is `rules::economy`; whose turn it is and each creature's reaction
+//! live in `state::Encounter`.
+//!
+//! An attack outside a fight starts one first: initiative is rolled by [`begin`], monsters
+//! earlier in the order act, and the attack is made only if it is then the attacker's turn;
+//! otherwise the attack is not made, the fight stays started, and the result says whose turn it
+//! is. Surprise is not decided yet: every combatant acts in its first round.
+
+mod economy;
+mod encounter;
+
+pub use economy::{CombatError, budget_left, may_act, spell_spend};
+pub use encounter::{Start, begin, fight_on_attack, foes_standing, may_end};

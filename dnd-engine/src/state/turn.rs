@@ -1,0 +1,76 @@
+//! How [`Change::Spent`](super::Change::Spent) applies: a combatant spends from its turn's
+//! budget (the rules' arithmetic is `rules::economy`), or its reaction on any turn.
+//!
+//! Checked here, at the bottom, whoever builds the change: nothing spends out of turn or past
+//! its budget, even a change that skipped the gate (`combat::may_act`), which checks the same
+//! things first to say it in words a model can act on.
+
+use super::GameState;
+use super::change::ChangeError;
+use crate::rules::{CastingTime, Spend, attacks_per_attack_action};
+
+/// Applies one spend, or refuses and changes nothing.
+pub(super) fn spend(state: &mut GameState, creature: &str, what: Spend) -> Result<(), ChangeError> {
+    let Some(encounter) = state.encounter.as_ref() else {
+        return Err(ChangeError::Invalid(
+            "no fight is running: outside a fight nothing is spent".into(),
+        ));
+    };
+    let Some(slot) = encounter.slot(creature) else {
+        let known: Vec<&str> = encounter.order.iter().map(|s| s.id.as_str()).collect();
+        return Err(ChangeError::Invalid(format!(
+            "{creature:?} is not in the fight; the combatants are: {}",
+            known.join(", ")
+        )));
+    };
+    let id = slot.id.clone();
+    let speed = speed_now(state, &id, slot.speed);
+    let attacks = attacks_per_action(state, &id);
+    let current = encounter.current().unwrap_or_default().to_owned();
+    let Some(encounter) = state.encounter.as_mut() else {
+        return Ok(()); // checked above
+    };
+    let reaction = matches!(
+        what,
+        Spend::Reaction
+            | Spend::Spell {
+                casting: CastingTime::Reaction,
+                ..
+            }
+    );
+    if reaction {
+        if !encounter.has_reaction(&id) {
+            return Err(ChangeError::Invalid(format!(
+                "{id} has already used its reaction this round; it comes back at the start of its turn"
+            )));
+        }
+        encounter.reactions_used.push(id);
+        return Ok(());
+    }
+    if !current.eq_ignore_ascii_case(&id) {
+        return Err(ChangeError::Invalid(format!(
+            "it is {current}'s turn, not {id}'s: only a reaction is spent off-turn"
+        )));
+    }
+    encounter
+        .budget
+        .spend(what, speed, attacks)
+        .map_err(|e| ChangeError::Invalid(format!("{id}: {e}")))
+}
+
+/// A combatant's speed now: its speed when the fight started, after its conditions.
+pub fn speed_now(state: &GameState, id: &str, base: u32) -> u32 {
+    let conditions = match state.character(id) {
+        Some(c) => c.conditions,
+        None => state.monster(id).map(|m| m.conditions).unwrap_or_default(),
+    };
+    conditions.speed(base)
+}
+
+/// How many attacks a combatant's Attack action makes: Extra Attack from a character's class
+/// and level; one for a monster (its Multiattack is a single action of several swings).
+pub fn attacks_per_action(state: &GameState, id: &str) -> u8 {
+    state
+        .character(id)
+        .map_or(1, |c| attacks_per_attack_action(&c.class, c.level))
+}

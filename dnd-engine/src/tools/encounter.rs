@@ -1,0 +1,290 @@
+//! `start_encounter`, `next_turn`, `end_encounter`, the monsters' turns, and [`act`]: the one
+//! call through which every acting tool spends from its creature's turn (`combat::may_act`).
+
+use rand::RngExt;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::{ToolContext, ToolError};
+use crate::combat::{self, CombatError};
+use crate::rules::Spend;
+use crate::state::{Change, MonsterInstance};
+
+impl From<CombatError> for ToolError {
+    fn from(error: CombatError) -> ToolError {
+        ToolError::new(error.to_string())
+    }
+}
+
+/// Spends `spend` from `creature`'s turn through the gate (`combat::may_act`), or refuses
+/// saying whose turn it is and what is left. Outside a fight it only checks the creature can
+/// act. Every tool that acts for a creature calls this (or [`act_casting`]) first.
+pub(super) fn act(
+    ctx: &mut ToolContext<'_>,
+    creature: &str,
+    spend: Spend,
+) -> Result<(), ToolError> {
+    if let Some(change) = combat::may_act(ctx.state, creature, spend)? {
+        ctx.commit(vec![change])?;
+    }
+    Ok(())
+}
+
+/// [`act`] for casting a spell: what it spends comes from the spell's casting time. A spell
+/// not in the SRD is left to the caller to refuse.
+pub(super) fn act_casting(
+    ctx: &mut ToolContext<'_>,
+    caster: &str,
+    spell: &str,
+) -> Result<(), ToolError> {
+    let Ok(spell) = ctx.srd.spell(spell) else {
+        return Ok(());
+    };
+    let spend = combat::spell_spend(ctx.state, spell)?;
+    act(ctx, caster, spend)
+}
+
+/// Leaving the place during a fight: the party breaks away on a hero's turn, which spends that
+/// hero's action (a retreat; opportunity attacks come with positions). The fight stays open,
+/// but foes left behind no longer act on the party, and `end_encounter` may then end it.
+pub(super) fn leave_fight(ctx: &mut ToolContext<'_>) -> Result<(), ToolError> {
+    let Some(current) = ctx
+        .state
+        .encounter
+        .as_ref()
+        .and_then(|e| e.current().map(str::to_owned))
+    else {
+        return Ok(());
+    };
+    if ctx.state.character(&current).is_none() {
+        return Err(ToolError::new(format!(
+            "it is {current}'s turn: the party can leave a fight only on a hero's turn (use next_turn)"
+        )));
+    }
+    act(ctx, &current, Spend::Action).map_err(|e| {
+        ToolError::new(format!(
+            "the party is in a fight and leaves it on a hero's turn, with that hero's action: {}",
+            e.message
+        ))
+    })
+}
+
+/// Starts a fight with these monsters: initiative (recorded), the changes, then the monsters
+/// that come first in the order act. Returns what the tool reports.
+pub(super) fn begin_fight(
+    ctx: &mut ToolContext<'_>,
+    fighting: &[MonsterInstance],
+) -> Result<Value, ToolError> {
+    let refs: Vec<&MonsterInstance> = fighting.iter().collect();
+    let start = combat::begin(ctx.state, ctx.srd, &refs, ctx.rng);
+    for roll in &start.rolls {
+        ctx.record_roll(
+            format!("{} initiative", roll.id),
+            i64::from(roll.total),
+            roll,
+        );
+    }
+    ctx.commit(start.changes)?;
+    let monster_turns = run_monster_turns(ctx)?;
+    Ok(json!({
+        "order": start.rolls.iter().map(|r| json!({"id": r.id, "initiative": r.total})).collect::<Vec<_>>(),
+        "monster_turns": monster_turns,
+        "now": current_turn(ctx),
+    }))
+}
+
+/// Arguments of `start_encounter`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StartEncounterArgs {
+    /// The monsters that fight, by id; null for every hostile monster where the party is.
+    pub monsters: Option<Vec<String>>,
+}
+
+pub(super) fn start_encounter(
+    args: StartEncounterArgs,
+    ctx: &mut ToolContext<'_>,
+) -> Result<Value, ToolError> {
+    if ctx.state.encounter.is_some() {
+        return Err(ToolError::new(
+            "a fight is already running: use next_turn, or end_encounter first",
+        ));
+    }
+    let here = party_location(ctx);
+    let present: Vec<MonsterInstance> = ctx
+        .state
+        .monsters
+        .iter()
+        .filter(|m| m.location == here && m.is_alive())
+        .cloned()
+        .collect();
+    let fighting: Vec<MonsterInstance> = match &args.monsters {
+        None => present.iter().filter(|m| m.hostile).cloned().collect(),
+        Some(ids) => {
+            let mut chosen = Vec::new();
+            for id in ids {
+                let m = present
+                    .iter()
+                    .find(|m| m.id.eq_ignore_ascii_case(id) || m.name.eq_ignore_ascii_case(id))
+                    .ok_or_else(|| {
+                        let valid: Vec<&str> = present.iter().map(|m| m.id.as_str()).collect();
+                        ToolError::new(format!(
+                            "no living monster {id:?} here; valid: {}",
+                            valid.join(", ")
+                        ))
+                    })?;
+                chosen.push(m.clone());
+            }
+            chosen
+        }
+    };
+    if fighting.is_empty() {
+        return Err(ToolError::new("there is no hostile monster here to fight"));
+    }
+    begin_fight(ctx, &fighting)
+}
+
+pub(super) fn next_turn(
+    _args: super::registry::NoArgs,
+    ctx: &mut ToolContext<'_>,
+) -> Result<Value, ToolError> {
+    if ctx.state.encounter.is_none() {
+        return Err(ToolError::new("no fight is running: use start_encounter"));
+    }
+    ctx.commit(vec![Change::TurnAdvanced])?;
+    let monster_turns = run_monster_turns(ctx)?;
+    Ok(json!({ "monster_turns": monster_turns, "now": current_turn(ctx) }))
+}
+
+pub(super) fn end_encounter(
+    _args: super::registry::NoArgs,
+    ctx: &mut ToolContext<'_>,
+) -> Result<Value, ToolError> {
+    let Some(encounter) = ctx.state.encounter.clone() else {
+        return Err(ToolError::new("no fight is running"));
+    };
+    combat::may_end(ctx.state)?;
+    let mut xp = 0;
+    for slot in &encounter.order {
+        if let Some(m) = ctx
+            .state
+            .monsters
+            .iter()
+            .find(|m| m.id == slot.id && !m.is_alive())
+        {
+            xp += ctx.srd.monster(&m.template).map(|t| t.xp).unwrap_or(0);
+        }
+    }
+    ctx.commit(vec![Change::EncounterEnded])?;
+    Ok(json!({ "ended_after_rounds": encounter.round, "xp_from_defeated": xp }))
+}
+
+fn party_location(ctx: &ToolContext<'_>) -> String {
+    ctx.state
+        .party_location()
+        .map(|l| l.id.clone())
+        .unwrap_or_default()
+}
+
+/// Whose turn it is now, what they have left, and whether the fight is decided.
+pub(super) fn current_turn(ctx: &ToolContext<'_>) -> Value {
+    let here = party_location(ctx);
+    let foes_left = ctx
+        .state
+        .monsters
+        .iter()
+        .any(|m| m.location == here && m.hostile && m.is_alive());
+    let party_up = ctx
+        .state
+        .characters
+        .iter()
+        .any(|c| !c.dead && c.hp.current > 0);
+    let turn = ctx
+        .state
+        .encounter
+        .as_ref()
+        .and_then(|e| e.current().map(str::to_owned));
+    json!({
+        "turn_of": turn,
+        "round": ctx.state.encounter.as_ref().map(|e| e.round),
+        "left": combat::budget_left(ctx.state),
+        "all_foes_down": !foes_left,
+        "party_down": !party_up,
+    })
+}
+
+/// While it is a monster's turn (or a downed character's), plays it and moves on; stops at a
+/// standing character's turn, or when one side is down.
+fn run_monster_turns(ctx: &mut ToolContext<'_>) -> Result<Vec<Value>, ToolError> {
+    let mut log = Vec::new();
+    let limit = ctx
+        .state
+        .encounter
+        .as_ref()
+        .map_or(0, |e| e.order.len() * 2);
+    for _ in 0..limit {
+        let Some(id) = ctx
+            .state
+            .encounter
+            .as_ref()
+            .and_then(|e| e.current().map(str::to_owned))
+        else {
+            break;
+        };
+        let here = party_location(ctx);
+        let foes_left = ctx
+            .state
+            .monsters
+            .iter()
+            .any(|m| m.location == here && m.hostile && m.is_alive());
+        let standing: Vec<String> = ctx
+            .state
+            .characters
+            .iter()
+            .filter(|c| !c.dead && c.hp.current > 0)
+            .map(|c| c.id.clone())
+            .collect();
+        // With nobody standing, the fight goes on while someone is dying: their death saves
+        // decide it (a lone hero at 0 HP must still live or die).
+        let dying = ctx
+            .state
+            .characters
+            .iter()
+            .any(|c| !c.dead && c.hp.current == 0 && !c.death_saves.stable);
+        if !foes_left || (standing.is_empty() && !dying) {
+            break;
+        }
+        if let Some(c) = ctx.state.character(&id) {
+            if !c.dead && c.hp.current > 0 {
+                break; // a standing character's turn: the player decides
+            }
+            if !c.dead && !c.death_saves.stable {
+                let mut saves = c.death_saves;
+                let roll = saves.roll(ctx.rng);
+                let regains = roll.outcome == crate::rules::DeathSaveOutcome::RegainsOneHitPoint;
+                let name = c.name.clone();
+                ctx.record_roll(format!("{name} death save"), i64::from(roll.natural), &roll);
+                ctx.commit(vec![Change::DeathSaves {
+                    character: id.clone(),
+                    saves: roll.saves,
+                    regains_one_hp: regains,
+                }])?;
+                log.push(json!({ "death_save": name, "roll": roll }));
+                if regains {
+                    break; // back on their feet: their turn
+                }
+            }
+        } else if !standing.is_empty()
+            && ctx
+                .state
+                .monster(&id)
+                .is_some_and(|m| m.is_alive() && m.conditions.can_act() && m.location == here)
+        {
+            let target = standing[ctx.rng.random_range(0..standing.len())].clone();
+            log.push(super::combat::attack(ctx, &id, &target, None, None)?);
+        }
+        ctx.commit(vec![Change::TurnAdvanced])?;
+    }
+    Ok(log)
+}
