@@ -1,3 +1,4 @@
+mod cheats;
 mod hostile;
 
 use std::sync::Arc;
