@@ -327,6 +327,14 @@ fn rest(turn: &Turn, hero: &str, long: bool) -> Next {
                "condition": null, "amount": amount})
     };
     match turn.rounds.len() {
+        // No rest during a fight, even one whose foes are all down: end it first.
+        0 if now.encounter.is_some() => Next::Calls(vec![
+            ("end_encounter", json!({})),
+            (
+                "update_character",
+                update(if long { Value::Null } else { json!(1) }),
+            ),
+        ]),
         0 => Next::Calls(vec![(
             "update_character",
             update(if long { Value::Null } else { json!(1) }),
