@@ -17,8 +17,8 @@ pub mod economy;
 pub mod encounter;
 pub mod initiative;
 pub mod rest;
-pub mod spellcasting;
 pub mod situation;
+pub mod spellcasting;
 
 pub use ability::{
     Ability, AbilityScores, ChallengeRating, Proficiency, Skill, ability_modifier, passive_score,

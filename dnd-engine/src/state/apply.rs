@@ -228,6 +228,16 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
                 u32::try_from(new).map_err(|_| ChangeError::Invalid("too much gold".into()))?;
         }
         Change::PartyMoved { exit } => {
+            // The party moves if one of it can walk (carrying the fallen); the dead, the
+            // dying and the held do not walk.
+            let walks = |c: &super::Character| {
+                !c.dead && c.hp.current > 0 && c.conditions.speed(c.speed) > 0
+            };
+            if !state.characters.iter().any(walks) {
+                return Err(ChangeError::Invalid(
+                    "no one in the party can move: each is dead, at 0 HP, or held (grappled, restrained, paralyzed, petrified, stunned, unconscious or exhausted to speed 0); someone must be on their feet and free to walk".into(),
+                ));
+            }
             let Some(here) = state.party_location() else {
                 return Err(ChangeError::Invalid("the party has no location".into()));
             };
@@ -367,13 +377,6 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
     Ok(())
 }
 
-/// Coatings last until the fight ends.
-fn wear_off_coatings(state: &mut GameState) {
-    let coated = |c: &super::Character| c.attacks.iter().any(|a| a.coating.is_some());
-    if !state.characters.iter().any(coated) {
-        return;
-    }
-    for character in Arc::make_mut(&mut state.characters) {
 /// The dead stay dead: a character marked dead, or a monster at 0 HP (monsters die at 0), gets
 /// no healing or hit points of any kind. The one place this is checked, so a spell, a potion
 /// and a tool all meet the same refusal.
@@ -407,6 +410,13 @@ fn refuse_the_dead(
     Ok(())
 }
 
+/// Coatings last until the fight ends.
+fn wear_off_coatings(state: &mut GameState) {
+    let coated = |c: &super::Character| c.attacks.iter().any(|a| a.coating.is_some());
+    if !state.characters.iter().any(coated) {
+        return;
+    }
+    for character in Arc::make_mut(&mut state.characters) {
         if coated(character) {
             for attack in Arc::make_mut(&mut character.attacks) {
                 attack.coating = None;

@@ -323,15 +323,6 @@ pub enum ChangeError {
         #[source]
         source: SlotError,
     },
-    /// An amount out of range or an action that makes no sense in the current state.
-    #[error("{0}")]
-    Invalid(String),
-}
-
-fn hint(known: &[String]) -> String {
-    if known.is_empty() {
-        String::new()
-    } else {
     /// Healing or hit points for a creature that is dead: the dead stay dead.
     #[error(
         "{id} is dead: {what} cannot bring back the dead; heal only the living (a character at 0 HP who is not dead can still be healed)"
@@ -342,6 +333,15 @@ fn hint(known: &[String]) -> String {
         /// What was refused ("healing", "temporary hit points").
         what: &'static str,
     },
+    /// An amount out of range or an action that makes no sense in the current state.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+fn hint(known: &[String]) -> String {
+    if known.is_empty() {
+        String::new()
+    } else {
         format!("; valid: {}", known.join(", "))
     }
 }

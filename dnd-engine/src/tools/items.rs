@@ -1,8 +1,12 @@
 //! `use_item`, `check_inventory`, `add_inventory`, `update_inventory`.
 //!
 //! Items come from somewhere: loot that lies where the party is (moved with `LootTaken`), or,
-//! within a small per-turn allowance, from the story (a purchase, a reward). Anything beyond the
-//! allowance is refused, so a model cannot conjure a bag of holding full of potions.
+//! within a small per-turn allowance, from the story (a purchase, a reward). What the story may
+//! give is mundane gear of small value (an SRD weapon, armor or common adventuring gear, see
+//! [`crate::srd::Srd::mundane_item`], worth at most [`ToolLimits::max_story_value_cp`] in all, or a few
+//! coins), and never an item the adventure defines: anything it places as loot, the key of an
+//! exit, or an item it describes (a note or an effect). So a model cannot conjure a bag of
+//! holding full of potions, nor the key to the last door.
 
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -273,6 +277,7 @@ fn give(
             feature.unwrap_or_else(|| "floor".into())
         }
         None => {
+            from_the_story(ctx, item, quantity)?;
             if ctx.log.new_items >= ctx.limits.new_items_per_turn
                 || quantity > ctx.limits.max_new_item_quantity
             {
@@ -325,6 +330,67 @@ fn give(
     Ok(
         json!({ "character": after.name, "took": item, "quantity": quantity, "from": origin, "now_has": after.item_quantity(item), "gold": after.gold }),
     )
+}
+
+/// Whether the story may hand out `quantity` of `item` (see the module docs): refused, with
+/// what is allowed, for an item the adventure defines, for anything but mundane gear, and past
+/// the value bound.
+fn from_the_story(ctx: &ToolContext<'_>, item: &str, quantity: u32) -> Result<(), ToolError> {
+    let is_gold = item.eq_ignore_ascii_case(GOLD_ITEM);
+    if !is_gold && let Some(place) = defined_by_the_adventure(ctx.state, item) {
+        return Err(ToolError::new(format!(
+            "{item:?} is an item of this adventure ({place}): it is had only where the adventure puts it (take it from loot where the party is, with add_inventory's from), never from the story"
+        )));
+    }
+    let unit_cp = if is_gold {
+        100
+    } else {
+        ctx.srd
+            .mundane_item(item)
+            .ok_or_else(|| {
+                ToolError::new(format!(
+                    "{item:?} is not mundane gear: the story may give only an SRD weapon, armor or common adventuring gear (a torch, rope, rations, a dagger...) worth at most {} gp in all, or a few gold pieces; anything else is found where the adventure places it",
+                    ctx.limits.max_story_value_cp / 100
+                ))
+            })?
+            .cost_cp
+    };
+    let value = u64::from(unit_cp) * u64::from(quantity);
+    if value > u64::from(ctx.limits.max_story_value_cp) {
+        return Err(ToolError::new(format!(
+            "{quantity} × {item:?} is worth {} cp: what the story gives is worth at most {} cp ({} gp) a time; give less, or something cheaper",
+            value,
+            ctx.limits.max_story_value_cp,
+            ctx.limits.max_story_value_cp / 100
+        )));
+    }
+    Ok(())
+}
+
+/// Where the adventure defines an item of this name, if it does: loot anywhere (found or not),
+/// an exit's key, or an item with a note or an effect in anyone's inventory.
+fn defined_by_the_adventure(state: &crate::state::GameState, item: &str) -> Option<&'static str> {
+    let named = |s: &ItemStack| s.name.eq_ignore_ascii_case(item);
+    for location in state.locations.iter() {
+        if location.loot.iter().any(named)
+            || location.features.iter().any(|f| f.loot.iter().any(named))
+        {
+            return Some("placed as loot");
+        }
+        if location.exits.iter().any(|e| {
+            e.key
+                .as_deref()
+                .is_some_and(|k| k.eq_ignore_ascii_case(item))
+        }) {
+            return Some("the key of an exit");
+        }
+    }
+    let described = |s: &ItemStack| named(s) && (!s.note.is_empty() || s.effect.is_some());
+    state
+        .characters
+        .iter()
+        .any(|c| c.inventory.iter().any(described))
+        .then_some("described by the adventure")
 }
 
 /// Arguments of `update_inventory`.

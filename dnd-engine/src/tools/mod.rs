@@ -17,7 +17,7 @@
 //! | `spells.rs` | `cast_spell` |
 //! | `items.rs` | `use_item`, `check_inventory`, `add_inventory`, `update_inventory` |
 //! | `locks.rs` | `open_lock` |
-//! | `sheet.rs` | `get_character_stats`, `update_character`, `update_hp` |
+//! | `sheet.rs` | `get_character_stats`, `update_character`, `apply_hazard_damage` |
 //! | `world.rs` | `get_room_details`, `move_to`, `get_monster_stats`, `rules_lookup`, `advance_npc_goals`, `get_game_flags`, `set_game_flag`, `log_story_event` |
 
 mod checks;
@@ -56,6 +56,9 @@ pub struct ToolLimits {
     pub new_items_per_turn: u32,
     /// The largest quantity of one such item.
     pub max_new_item_quantity: u32,
+    /// The most such items may be worth, in copper pieces (default 500: 5 gp, a few torches,
+    /// rope and rations, a dagger, or 5 gold pieces); each must be mundane gear as well.
+    pub max_story_value_cp: u32,
     /// The longest arguments of one call, in bytes of JSON (default 4,000: the largest real
     /// call, `cast_spell` on several targets, is a few hundred).
     pub max_argument_bytes: usize,
@@ -77,6 +80,7 @@ impl Default for ToolLimits {
         ToolLimits {
             new_items_per_turn: 1,
             max_new_item_quantity: 5,
+            max_story_value_cp: 500,
             max_argument_bytes: 4_000,
             max_text_bytes: 400,
             max_flags: 64,

@@ -125,15 +125,15 @@ static TOOLS: &[ToolDef] = &[
     ),
     tool!(
         "update_character",
-        "Change what the story may change on a character: conditions, temporary HP, concentration, rests.",
+        "Change what the story may change on a character: prone or exhaustion from a situation, ending a condition by choice, concentration, rests outside a fight.",
         sheet::UpdateCharacterArgs,
         sheet::update_character
     ),
     tool!(
-        "update_hp",
-        "Apply damage (negative) or healing (positive) not covered by an attack or spell, such as a fall or a trap.",
-        sheet::UpdateHpArgs,
-        sheet::update_hp
+        "apply_hazard_damage",
+        "Harm from a fall or a hazard, not an attack or a spell: name the cause (feet fallen, or the hazard's severity and damage type) and the engine rolls the damage. Healing comes only from spells, items and rests.",
+        sheet::HazardDamageArgs,
+        sheet::apply_hazard_damage
     ),
     tool!(
         "get_room_details",

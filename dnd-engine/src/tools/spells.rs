@@ -1,5 +1,10 @@
 //! `cast_spell`: checks the caster knows the spell and has the slot, spends it, resolves the
 //! attack or save per target, rolls damage or healing once, and handles concentration.
+//!
+//! The targets come from the spell: one creature unless its data says more (Bless: three, and
+//! one more per slot level above 1st) or it has an area; one creature named twice only for
+//! darts, rays and beams (Magic Missile, Scorching Ray, Eldritch Blast), whose count the spell
+//! also sets.
 
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -11,7 +16,7 @@ use crate::rules::attack::roll_damage;
 use crate::rules::check::roll_check_with;
 use crate::rules::conditions::{effective_defenses, save_modifiers};
 use crate::rules::{AttackProfile, AttackTarget, DamageDice, roll_attack};
-use crate::srd::{OnSave, ScalesWith};
+use crate::srd::{OnSave, ScalesWith, Spell, TargetLimit};
 use crate::state::Change;
 
 /// Arguments of `cast_spell`.
@@ -116,16 +121,23 @@ pub(super) fn cast_spell(
             .transpose()?,
         None => None,
     };
-    let mut targets = Vec::new();
-    for name in &args.targets {
-        targets.push(creature::find(ctx.state, ctx.srd, name)?);
-    }
+    let limit = spell.target_limit(slot.unwrap_or(spell.level), caster.level);
+    let targets = choose_targets(ctx, spell, limit, &args.targets)?;
     if (damage.is_some() || healing.is_some()) && targets.is_empty() {
         return Err(ToolError::new(format!(
             "{} needs at least one target",
             spell.name
         )));
     }
+    // Darts, rays and beams: each strikes the next creature named, round the list again when
+    // fewer were named than the spell has (three darts at one harpy); other spells affect each
+    // creature named once.
+    let shots: Vec<&creature::CreatureInfo<'_>> = match (limit.repeat, limit.max) {
+        (true, Some(n)) if !targets.is_empty() => (0..n as usize)
+            .map(|i| &targets[i % targets.len()])
+            .collect(),
+        _ => targets.iter().collect(),
+    };
     let mut effects = Vec::new();
     if let Some(heal) = healing {
         let expr = DiceExpr::parse(&heal.dice_text()).map_err(|e| ToolError::new(e.to_string()))?;
@@ -144,7 +156,7 @@ pub(super) fn cast_spell(
     }
     if let Some(dice) = damage {
         if spell.attack.is_some() {
-            for t in &targets {
+            for t in &shots {
                 let profile = AttackProfile {
                     attack_bonus,
                     damage: std::slice::from_ref(&dice),
@@ -203,14 +215,8 @@ pub(super) fn cast_spell(
                 effects.push(json!({ "target": t.name, "save": result, "damage": taken, "defense": defense }));
             }
         } else {
-            // No attack and no save: the damage lands (Magic Missile: one dart per slot level + 2).
-            let darts = if spell.slug == "magic-missile" {
-                u32::from(slot.unwrap_or(1)) + 2
-            } else {
-                1
-            };
-            for i in 0..darts as usize {
-                let t = &targets[i % targets.len()];
+            // No attack and no save: the damage lands, once per dart (Magic Missile).
+            for t in &shots {
                 let rolled = roll_damage(
                     &dice,
                     false,
@@ -253,4 +259,43 @@ pub(super) fn cast_spell(
         "concentration_dropped": dropped,
         "slots_left": ctx.state.character(&caster.id).map(|c| c.spell_slots.describe_available()),
     }))
+}
+
+/// Finds the creatures a casting names, within what the spell allows: at most its count
+/// ([`crate::srd::Spell::target_limit`]: one, unless the spell's data says more or it has an
+/// area), and each creature once unless the spell's darts, rays or beams may strike one
+/// creature more than once.
+fn choose_targets<'s>(
+    ctx: &ToolContext<'s>,
+    spell: &Spell,
+    limit: TargetLimit,
+    names: &[String],
+) -> Result<Vec<creature::CreatureInfo<'s>>, ToolError> {
+    if let Some(max) = limit.max
+        && names.len() > max as usize
+    {
+        let each = if limit.repeat {
+            " (one per dart, ray or beam; a creature may be named again)"
+        } else {
+            ", each a different creature"
+        };
+        return Err(ToolError::new(format!(
+            "{} names at most {max} target{} when cast this way{each}; {} were named",
+            spell.name,
+            if max == 1 { "" } else { "s" },
+            names.len()
+        )));
+    }
+    let mut targets: Vec<creature::CreatureInfo<'s>> = Vec::with_capacity(names.len());
+    for name in names {
+        let found = creature::find(ctx.state, ctx.srd, name)?;
+        if !limit.repeat && targets.iter().any(|t| t.target == found.target) {
+            return Err(ToolError::new(format!(
+                "{} affects each creature once, and {} is named twice: name each creature at most once (only darts, rays and beams, as Magic Missile, Scorching Ray and Eldritch Blast, may strike one creature again)",
+                spell.name, found.name
+            )));
+        }
+        targets.push(found);
+    }
+    Ok(targets)
 }
