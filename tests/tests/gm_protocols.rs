@@ -32,16 +32,22 @@ fn script(protocol: Protocol) -> Vec<CompletionResponse> {
             CompletionResponse::from_tool_calls(vec![look, check]),
             CompletionResponse::from_text("A song drifts over the chasm. What do you do?"),
         ],
-        Protocol::StrictJson => vec![CompletionResponse::from_text(
-            json!({
-                "narration": "A song drifts over the chasm.",
-                "out_of_character_notes": [],
-                "actions": [{"tool": "roll_skill_check", "arguments": check.arguments.to_string()}],
-                "dice_rolls": [],
-                "next_prompt_suggestion": null
-            })
-            .to_string(),
-        )],
+        Protocol::StrictJson => vec![
+            CompletionResponse::from_text(
+                json!({
+                    "narration": "You listen closely.",
+                    "out_of_character_notes": [],
+                    "actions": [{"tool": "roll_skill_check", "arguments": check.arguments.to_string()}],
+                    "dice_rolls": [],
+                    "next_prompt_suggestion": null
+                })
+                .to_string(),
+            ),
+            // Written after the check was rolled, from its result.
+            CompletionResponse::from_text(
+                json!({"narration": "A song drifts over the chasm."}).to_string(),
+            ),
+        ],
     }
 }
 

@@ -13,6 +13,7 @@ mod context;
 mod memory;
 mod outcome;
 mod protocol;
+mod strict;
 
 use std::sync::Arc;
 
@@ -23,10 +24,13 @@ use rand::RngExt;
 pub use context::{DEFAULT_SYSTEM_PROMPT, PreNarration, build_context, pre_narration_checks};
 pub use memory::{SUMMARY_MAX_BYTES, Summarizer, fold_by_code, leaks, memory_block};
 pub use outcome::{
-    ActionList, ActionSuggestion, GameResponse, SUGGESTION_MAX_BYTES, SuggestedAction, TraceStep,
-    TurnOutcome,
+    ACTION_LIST_SCHEMA, ActionList, ActionSuggestion, GameResponse, SUGGESTION_MAX_BYTES,
+    SuggestedAction, TraceStep, TurnOutcome,
 };
-pub use protocol::{Protocol, StrictAction, StrictAnswer};
+pub use protocol::Protocol;
+pub use strict::{
+    STRICT_ANSWER_SCHEMA, STRICT_NARRATION_SCHEMA, StrictAction, StrictAnswer, StrictNarration,
+};
 
 use crate::dice::{game_rng, seeded_rng};
 use crate::llm::{LlmError, LlmProvider, Message, ToolSpec, Usage};

@@ -76,6 +76,9 @@ pub struct ActionSuggestion {
     pub reason: Option<String>,
 }
 
+/// The name of the JSON Schema of the action phase's answer ([`ActionList`]).
+pub const ACTION_LIST_SCHEMA: &str = "action_list";
+
 /// The default longest text of a suggested action (its id, description, reason or dice), in
 /// bytes: suggestions are one short sentence each, shown in a menu
 /// ([`GmLimits::max_suggestion_bytes`](super::GmLimits::max_suggestion_bytes)).

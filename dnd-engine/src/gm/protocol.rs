@@ -1,15 +1,14 @@
-//! The three protocols: the narrative tool loop, the action phase, and one-call strict JSON.
+//! The narrative tool loop and the action phase, and what every protocol shares: the turn's
+//! run, one provider call, bounding what the model sent (StrictJson is in `strict.rs`).
 
 use std::borrow::Cow;
 use std::time::Instant;
 
 use futures::StreamExt;
 use futures::channel::mpsc::UnboundedSender;
-use schemars::JsonSchema;
-use serde::Deserialize;
 use serde_json::Value;
 
-use super::outcome::{ActionList, SuggestedAction, TraceStep};
+use super::outcome::{ACTION_LIST_SCHEMA, ActionList, SuggestedAction, TraceStep};
 use super::{GameMaster, GmError};
 use crate::dice::GameRng;
 use crate::llm::{
@@ -19,8 +18,7 @@ use crate::llm::{
 use crate::srd::Srd;
 use crate::state::GameState;
 use crate::text::truncate_with_note;
-use crate::tools::schema::strict_schema_for;
-use crate::tools::{ToolContext, TurnLog, call_tool, tool_names};
+use crate::tools::{ToolContext, TurnLog, call_tool};
 
 /// Which protocol a game uses.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -54,12 +52,12 @@ pub(super) struct TurnRun<'a> {
 }
 
 impl TurnRun<'_> {
-    fn note(&mut self, text: impl Into<String>) {
+    pub(super) fn note(&mut self, text: impl Into<String>) {
         self.trace.push(TraceStep::Note { text: text.into() });
     }
 
     /// Runs one tool call against the working state, recording it in the messages and trace.
-    fn run_tool(&mut self, gm: &GameMaster, id: &str, name: &str, arguments: &Value) {
+    pub(super) fn run_tool(&mut self, gm: &GameMaster, id: &str, name: &str, arguments: &Value) {
         let started = Instant::now();
         let raw = match arguments {
             Value::String(text) => text.clone(),
@@ -92,7 +90,7 @@ const MAX_TOOL_NAME_BYTES: usize = 64;
 const MAX_TOOL_ID_BYTES: usize = 64;
 
 /// What [`bound_message`] kept of an answer's tool calls.
-struct BoundCalls {
+pub(super) struct BoundCalls {
     /// How many calls past the bound were dropped.
     dropped: usize,
     /// The arguments of each kept call as the model sent them (the message keeps a note in
@@ -167,7 +165,7 @@ fn elapsed(started: Instant) -> u64 {
 
 impl GameMaster {
     /// One provider call, streamed when a text sink is listening, with usage and trace kept.
-    async fn call(
+    pub(super) async fn call(
         &self,
         run: &mut TurnRun<'_>,
         phase: &str,
@@ -226,11 +224,15 @@ impl GameMaster {
     }
 
     /// Bounds an answer of the model in place: see [`bound_message`].
-    fn bound_answer(&self, message: &mut Message) -> BoundCalls {
+    pub(super) fn bound_answer(&self, message: &mut Message) -> BoundCalls {
         bound_message(message, &self.limits)
     }
 
-    fn request(&self, stable_prefix: usize, messages: Vec<Message>) -> CompletionRequest {
+    pub(super) fn request(
+        &self,
+        stable_prefix: usize,
+        messages: Vec<Message>,
+    ) -> CompletionRequest {
         let mut request = CompletionRequest::new(messages);
         request.stable_prefix = stable_prefix;
         request.temperature = self.temperature;
@@ -316,7 +318,7 @@ impl GameMaster {
         for attempt in 1..=2u32 {
             let mut request = self.request(run.stable_prefix, std::mem::take(messages));
             request.response_format = if use_schema {
-                ResponseFormat::json_schema("action_list", self.action_schema.clone())
+                ResponseFormat::json_schema(ACTION_LIST_SCHEMA, self.action_schema.clone())
             } else if capabilities.json_mode {
                 ResponseFormat::JsonObject
             } else {
@@ -359,137 +361,10 @@ impl GameMaster {
         run.note("no valid suggested actions after a retry; the turn goes on without them");
         Ok(())
     }
-
-    /// StrictJson: one call whose answer is a whole `GameResponse`; its actions run through the
-    /// same tool handlers, and any dice it claims to have rolled are ignored.
-    pub(super) async fn strict_json_turn(&self, run: &mut TurnRun<'_>) -> Result<(), GmError> {
-        let schema = strict_schema_for::<StrictAnswer>();
-        let mut messages = run.messages.clone();
-        messages.insert(run.turn_start, Message::system(format!(
-            "Answer with one JSON object only, matching this schema: {schema}. `actions` are tool calls the engine runs for you (tools: {}); `arguments` is a JSON object as a string. Never roll dice yourself: the engine rolls.",
-            tool_names().join(", ")
-        )));
-        let caps = self.provider.capabilities();
-        let mut answer = None;
-        let mut last_text = String::new();
-        for attempt in 1..=2u32 {
-            let mut request = self.request(run.stable_prefix, messages.clone());
-            request.response_format = if caps.json_schema {
-                ResponseFormat::json_schema("game_response", schema.clone())
-            } else if caps.json_mode {
-                ResponseFormat::JsonObject
-            } else {
-                ResponseFormat::Text
-            };
-            let response = self
-                .call(run, "strict_json", attempt, &request, false)
-                .await?;
-            last_text = response.text().unwrap_or_default().to_owned();
-            match parse_json::<StrictAnswer>(&last_text) {
-                Ok(parsed) => {
-                    answer = Some(parsed);
-                    break;
-                }
-                Err(error) => {
-                    run.note(format!("strict JSON answer {attempt} invalid: {error}"));
-                    messages.push(Message::assistant(last_text.clone()));
-                    messages.push(Message::system(format!("That was not valid JSON for the schema: {error}. Answer again with the JSON only.")));
-                }
-            }
-        }
-        let Some(answer) = answer else {
-            run.note("no valid JSON after a retry: the text is used as narration, with no actions");
-            let mut message = Message::assistant(last_text);
-            self.bound_answer(&mut message);
-            run.narration = message.text().unwrap_or_default().trim().to_owned();
-            run.messages.push(message);
-            return Ok(());
-        };
-        if !answer.dice_rolls.is_empty() {
-            run.note(format!(
-                "ignored {} dice rolls the model claimed; the engine rolls its own",
-                answer.dice_rolls.len()
-            ));
-        }
-        let mut message = Message::assistant(last_text);
-        self.bound_answer(&mut message);
-        run.messages.push(message);
-        let kept = self.limits.max_tool_calls_per_response;
-        if answer.actions.len() > kept {
-            run.note(format!(
-                "{} actions in the answer were not run: at most {kept} run from one answer",
-                answer.actions.len() - kept
-            ));
-        }
-        for (i, action) in answer.actions.iter().take(kept).enumerate() {
-            let id = format!("strict-{i}");
-            run.run_tool(
-                self,
-                &id,
-                &action.tool,
-                &Value::String(action.arguments.clone()),
-            );
-            if let Some(Message::Tool { content, .. }) = run.messages.last()
-                && content.contains("\"error\"")
-            {
-                run.notes
-                    .push(format!("{} was refused: {content}", action.tool));
-            }
-        }
-        run.narration =
-            truncate_with_note(answer.narration.trim(), self.limits.max_narration_bytes)
-                .into_owned();
-        run.notes.extend(
-            answer.out_of_character_notes.iter().take(kept).map(|note| {
-                truncate_with_note(note, self.limits.tools.max_text_bytes).into_owned()
-            }),
-        );
-        if let Some(next) = answer
-            .next_prompt_suggestion
-            .filter(|s| !s.trim().is_empty())
-        {
-            run.suggestions = vec![SuggestedAction {
-                id: "next".into(),
-                description: truncate_with_note(&next, self.limits.max_suggestion_bytes)
-                    .into_owned(),
-                dice: None,
-                dc: None,
-                reason: None,
-                chance: None,
-            }];
-        }
-        Ok(())
-    }
-}
-
-/// The one-call answer of the StrictJson protocol.
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct StrictAnswer {
-    /// The story text for the player.
-    pub narration: String,
-    /// Notes outside the story.
-    pub out_of_character_notes: Vec<String>,
-    /// Tool calls for the engine to run, in order.
-    pub actions: Vec<StrictAction>,
-    /// Dice the model says it rolled (ignored: the engine rolls).
-    pub dice_rolls: Vec<String>,
-    /// A prompt the player might type next, or null.
-    pub next_prompt_suggestion: Option<String>,
-}
-
-/// One tool call inside a StrictJson answer.
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct StrictAction {
-    /// The tool's name.
-    pub tool: String,
-    /// Its arguments: a JSON object, written as a string.
-    pub arguments: String,
 }
 
 /// Parses a JSON answer, forgiving a Markdown code fence around it.
-fn parse_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
+pub(super) fn parse_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
     let trimmed = text.trim();
     let inner = trimmed
         .strip_prefix("```json")

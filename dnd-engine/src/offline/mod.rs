@@ -32,7 +32,8 @@
 //!    the second person, without DCs, ACs or ids.
 //! 4. In the action phase (a request for the `action_list` JSON), `suggest.rs` computes 2 to 5
 //!    suggestions from the world after the turn.
-//! 5. A StrictJson request gets the first round of calls as its actions.
+//! 5. A StrictJson request gets the first round of calls as its actions; the narration asked
+//!    for after they ran is written from their results, as in the narrative phase.
 //!
 //! # Limits
 //!
@@ -78,6 +79,7 @@ pub use intent::{Intent, parse_intent};
 pub use player::OfflinePlayer;
 pub use words::exit_name;
 
+use crate::gm::{ACTION_LIST_SCHEMA, STRICT_ANSWER_SCHEMA, STRICT_NARRATION_SCHEMA};
 use crate::llm::{
     CompletionRequest, CompletionResponse, LlmError, LlmProvider, Message, ResponseFormat, ToolCall,
 };
@@ -98,6 +100,8 @@ enum Wanted {
     Narrative,
     Actions,
     Strict,
+    /// The StrictJson narration, written from the results of the actions that ran.
+    StrictNarration,
 }
 
 fn wanted(request: &CompletionRequest) -> Wanted {
@@ -108,8 +112,11 @@ fn wanted(request: &CompletionRequest) -> Wanted {
             .any(|m| matches!(m, Message::System { content } if content.contains(needle)))
     };
     match &request.response_format {
-        ResponseFormat::JsonSchema { name, .. } if name == "action_list" => Wanted::Actions,
-        ResponseFormat::JsonSchema { name, .. } if name == "game_response" => Wanted::Strict,
+        ResponseFormat::JsonSchema { name, .. } if name == ACTION_LIST_SCHEMA => Wanted::Actions,
+        ResponseFormat::JsonSchema { name, .. } if name == STRICT_ANSWER_SCHEMA => Wanted::Strict,
+        ResponseFormat::JsonSchema { name, .. } if name == STRICT_NARRATION_SCHEMA => {
+            Wanted::StrictNarration
+        }
         _ if asks("Suggest 2 to 5 actions") => Wanted::Actions,
         _ if asks("Answer with one JSON object only") => Wanted::Strict,
         _ => Wanted::Narrative,
@@ -141,6 +148,14 @@ impl OfflineGm {
                 CompletionResponse::from_text(suggest::suggestions(&turn).to_string())
             }
             Wanted::Strict => CompletionResponse::from_text(strict(&turn).to_string()),
+            Wanted::StrictNarration => {
+                let narration = match plan(&turn) {
+                    Next::Done { lead, tail } => narrate::narrate(&turn, &lead, &tail),
+                    Next::Refused(why) => narrate::narrate(&turn, &[why], &[]),
+                    Next::Calls(_) => narrate::narrate(&turn, &[], &[]),
+                };
+                CompletionResponse::from_text(json!({ "narration": narration }).to_string())
+            }
             Wanted::Narrative => match plan(&turn) {
                 Next::Calls(calls) if !request.tools.is_empty() => {
                     let round = turn.rounds.len() + 1;

@@ -292,17 +292,21 @@ async fn strict_json_runs_actions_through_the_tools_and_ignores_claimed_dice() {
         "dice_rolls": ["1d20 = 20, a natural twenty!"],
         "next_prompt_suggestion": "Cross the bridge"
     });
-    let provider =
-        ScriptedProvider::new(vec![text(&answer.to_string())]).with_capabilities(Capabilities {
-            tool_calling: false,
-            ..Capabilities::default()
-        });
+    let told = json!({"narration": "Mist, and nothing in it."}).to_string();
+    let provider = Arc::new(
+        ScriptedProvider::new(vec![text(&answer.to_string()), text(&told)]).with_capabilities(
+            Capabilities {
+                tool_calling: false,
+                ..Capabilities::default()
+            },
+        ),
+    );
     let store = Arc::new(MemoryStore::new());
     let id = store
         .create_campaign("g", &Adventure::built_in().new_game(&["kraven"]).unwrap())
         .await
         .unwrap();
-    let gm = GameMaster::builder(Arc::new(provider), store.clone())
+    let gm = GameMaster::builder(provider.clone(), store.clone())
         .seed(3)
         .build();
     assert_eq!(gm.protocol(), Protocol::StrictJson);
@@ -310,7 +314,25 @@ async fn strict_json_runs_actions_through_the_tools_and_ignores_claimed_dice() {
         .turn(&id, PlayerInput::new("Kraven", "I look."))
         .await
         .unwrap();
-    assert_eq!(outcome.narration, "You peer into the mist.");
+    // The narration is the one written after the dice fell, from their results.
+    assert_eq!(outcome.narration, "Mist, and nothing in it.");
+    let requests = provider.requests();
+    assert_eq!(requests.len(), 2);
+    assert!(matches!(
+        &requests[1].response_format,
+        crate::llm::ResponseFormat::JsonSchema { name, .. } if name == STRICT_NARRATION_SCHEMA
+    ));
+    let result = requests[1].messages.iter().find_map(|m| match m {
+        Message::Tool {
+            tool_call_id,
+            content,
+        } if tool_call_id == "strict-0" => Some(content),
+        _ => None,
+    });
+    assert!(
+        result.is_some_and(|r| r.contains("Perception")),
+        "the narration request carries the check's result"
+    );
     assert_eq!(outcome.rolls.len(), 1, "the engine rolled the check itself");
     assert!(
         outcome

@@ -1,0 +1,223 @@
+//! The StrictJson protocol, for models without tool calling: one call answers with the actions
+//! it wants as JSON, the engine runs them through the tools and rolls every die, and when any
+//! ran, a second call writes the narration from their results. A story written before the dice
+//! fell could contradict them; this one cannot.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::outcome::SuggestedAction;
+use super::protocol::{TurnRun, parse_json};
+use super::{GameMaster, GmError};
+use crate::llm::{Message, ResponseFormat, ToolCall};
+use crate::text::truncate_with_note;
+use crate::tools::schema::strict_schema_for;
+use crate::tools::tool_names;
+
+/// The name of the JSON Schema of the first StrictJson answer ([`StrictAnswer`]).
+pub const STRICT_ANSWER_SCHEMA: &str = "game_response";
+
+/// The name of the JSON Schema of the StrictJson narration written from the results
+/// ([`StrictNarration`]).
+pub const STRICT_NARRATION_SCHEMA: &str = "strict_narration";
+
+impl GameMaster {
+    /// StrictJson: one call whose answer is a whole `GameResponse`; its actions run through the
+    /// same tool handlers, and any dice it claims to have rolled are ignored.
+    pub(super) async fn strict_json_turn(&self, run: &mut TurnRun<'_>) -> Result<(), GmError> {
+        let schema = strict_schema_for::<StrictAnswer>();
+        let mut messages = run.messages.clone();
+        messages.insert(run.turn_start, Message::system(format!(
+            "Answer with one JSON object only, matching this schema: {schema}. `actions` are tool calls the engine runs for you (tools: {}); `arguments` is a JSON object as a string. Never roll dice yourself: the engine rolls.",
+            tool_names().join(", ")
+        )));
+        let caps = self.provider.capabilities();
+        let mut answer = None;
+        let mut last_text = String::new();
+        for attempt in 1..=2u32 {
+            let mut request = self.request(run.stable_prefix, messages.clone());
+            request.response_format = if caps.json_schema {
+                ResponseFormat::json_schema(STRICT_ANSWER_SCHEMA, schema.clone())
+            } else if caps.json_mode {
+                ResponseFormat::JsonObject
+            } else {
+                ResponseFormat::Text
+            };
+            let response = self
+                .call(run, "strict_json", attempt, &request, false)
+                .await?;
+            last_text = response.text().unwrap_or_default().to_owned();
+            match parse_json::<StrictAnswer>(&last_text) {
+                Ok(parsed) => {
+                    answer = Some(parsed);
+                    break;
+                }
+                Err(error) => {
+                    run.note(format!("strict JSON answer {attempt} invalid: {error}"));
+                    messages.push(Message::assistant(last_text.clone()));
+                    messages.push(Message::system(format!("That was not valid JSON for the schema: {error}. Answer again with the JSON only.")));
+                }
+            }
+        }
+        let Some(answer) = answer else {
+            run.note("no valid JSON after a retry: the text is used as narration, with no actions");
+            let mut message = Message::assistant(last_text);
+            self.bound_answer(&mut message);
+            run.narration = message.text().unwrap_or_default().trim().to_owned();
+            run.messages.push(message);
+            return Ok(());
+        };
+        if !answer.dice_rolls.is_empty() {
+            run.note(format!(
+                "ignored {} dice rolls the model claimed; the engine rolls its own",
+                answer.dice_rolls.len()
+            ));
+        }
+        let kept = self.limits.max_tool_calls_per_response;
+        // The answer is kept with its actions as tool calls, so the results that follow answer
+        // calls the history holds (for the model next turn, and for any reader of the log).
+        let calls = answer
+            .actions
+            .iter()
+            .take(kept)
+            .enumerate()
+            .map(|(i, action)| {
+                ToolCall::new(
+                    format!("strict-{i}"),
+                    action.tool.clone(),
+                    Value::String(action.arguments.clone()),
+                )
+            })
+            .collect();
+        let mut message = Message::Assistant {
+            content: Some(last_text),
+            tool_calls: calls,
+            reasoning: None,
+        };
+        self.bound_answer(&mut message);
+        run.messages.push(message);
+        if answer.actions.len() > kept {
+            run.note(format!(
+                "{} actions in the answer were not run: at most {kept} run from one answer",
+                answer.actions.len() - kept
+            ));
+        }
+        for (i, action) in answer.actions.iter().take(kept).enumerate() {
+            let id = format!("strict-{i}");
+            run.run_tool(
+                self,
+                &id,
+                &action.tool,
+                &Value::String(action.arguments.clone()),
+            );
+            if let Some(Message::Tool { content, .. }) = run.messages.last()
+                && content.contains("\"error\"")
+            {
+                run.notes
+                    .push(format!("{} was refused: {content}", action.tool));
+            }
+        }
+        // With actions run, the narration is written again from their results, so the story
+        // never contradicts the dice; without any, the answer's own narration stands.
+        let narration = if answer.actions.is_empty() {
+            answer.narration.clone()
+        } else {
+            run.note("the actions ran; the narration is written from their results");
+            self.narrate_results(run).await?
+        };
+        run.narration =
+            truncate_with_note(narration.trim(), self.limits.max_narration_bytes).into_owned();
+        run.notes.extend(
+            answer.out_of_character_notes.iter().take(kept).map(|note| {
+                truncate_with_note(note, self.limits.tools.max_text_bytes).into_owned()
+            }),
+        );
+        if let Some(next) = answer
+            .next_prompt_suggestion
+            .filter(|s| !s.trim().is_empty())
+        {
+            run.suggestions = vec![SuggestedAction {
+                id: "next".into(),
+                description: truncate_with_note(&next, self.limits.max_suggestion_bytes)
+                    .into_owned(),
+                dice: None,
+                dc: None,
+                reason: None,
+                chance: None,
+            }];
+        }
+        Ok(())
+    }
+
+    /// The second StrictJson call: the conversation so far (the answer, its actions as tool
+    /// calls and their results), and the request to narrate from those results. A text that is
+    /// not the JSON asked for is taken as the narration itself.
+    async fn narrate_results(&self, run: &mut TurnRun<'_>) -> Result<String, GmError> {
+        let schema = strict_schema_for::<StrictNarration>();
+        let mut messages = run.messages.clone();
+        messages.push(Message::system(format!(
+            "The engine has run those actions and rolled their dice: their results are above. Write the narration for the player from these results only: what succeeded, what failed, what it cost. Never invent a roll or an outcome. Answer with one JSON object only, matching this schema: {schema}"
+        )));
+        let caps = self.provider.capabilities();
+        let mut request = self.request(run.stable_prefix, messages);
+        request.response_format = if caps.json_schema {
+            ResponseFormat::json_schema(STRICT_NARRATION_SCHEMA, schema)
+        } else if caps.json_mode {
+            ResponseFormat::JsonObject
+        } else {
+            ResponseFormat::Text
+        };
+        let response = self
+            .call(run, "strict_narration", 1, &request, false)
+            .await?;
+        let text = response.text().unwrap_or_default().to_owned();
+        let narration = match parse_json::<StrictNarration>(&text) {
+            Ok(parsed) => parsed.narration,
+            Err(error) => {
+                run.note(format!(
+                    "the narration was not the JSON asked for ({error}); its text is used"
+                ));
+                text
+            }
+        };
+        let mut message = Message::assistant(narration.clone());
+        self.bound_answer(&mut message);
+        run.messages.push(message);
+        Ok(narration)
+    }
+}
+
+/// The second StrictJson answer: the narration written from the actions' results.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StrictNarration {
+    /// The story text for the player, told from the results.
+    pub narration: String,
+}
+
+/// The one-call answer of the StrictJson protocol.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StrictAnswer {
+    /// The story text for the player.
+    pub narration: String,
+    /// Notes outside the story.
+    pub out_of_character_notes: Vec<String>,
+    /// Tool calls for the engine to run, in order.
+    pub actions: Vec<StrictAction>,
+    /// Dice the model says it rolled (ignored: the engine rolls).
+    pub dice_rolls: Vec<String>,
+    /// A prompt the player might type next, or null.
+    pub next_prompt_suggestion: Option<String>,
+}
+
+/// One tool call inside a StrictJson answer.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StrictAction {
+    /// The tool's name.
+    pub tool: String,
+    /// Its arguments: a JSON object, written as a string.
+    pub arguments: String,
+}
