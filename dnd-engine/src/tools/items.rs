@@ -3,7 +3,7 @@
 //! Items come from somewhere: loot that lies where the party is (moved with `LootTaken`), or,
 //! within a small per-turn allowance, from the story (a purchase, a reward). What the story may
 //! give is mundane gear of small value (an SRD weapon, armor or common adventuring gear, see
-//! [`crate::srd::Srd::mundane_item`], worth at most [`ToolLimits::max_story_value_cp`] in all, or a few
+//! [`crate::srd::Srd::mundane_item`], worth at most [`super::ToolLimits::max_story_value_cp`] in all, or a few
 //! coins), and never an item the adventure defines: anything it places as loot, the key of an
 //! exit, or an item it describes (a note or an effect). So a model cannot conjure a bag of
 //! holding full of potions, nor the key to the last door.
