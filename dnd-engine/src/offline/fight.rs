@@ -1,7 +1,9 @@
-//! Fights: start the encounter if none runs, strike (a weapon or a spell), then let the
-//! monsters act through `next_turn`, or end the fight, set the `<monster>_defeated` flag and log
-//! the victory; and flight, a Dexterity save that ends the fight and leaves the way the party
-//! came, or gives the monsters their turn.
+//! Fights: start the encounter if none runs, wait for the hero's turn (the offline game master
+//! plays no other seat, so other heroes' turns pass with `next_turn`), strike once (a weapon or
+//! a spell: one attack, the Attack action of a level-3 hero), then let the monsters act through
+//! `next_turn`, or end the fight, set the `<monster>_defeated` flag and log the victory; and
+//! flight, a Dexterity save, then the party leaves the way it came and the fight ends, or the
+//! monsters get their turn.
 
 use serde_json::{Value, json};
 
@@ -23,6 +25,34 @@ fn aim<'a>(world: &'a World, phrase: Option<&str>) -> Option<&'a Monster> {
         ),
         None => world.foes().into_iter().next(),
     }
+}
+
+/// In a fight on another's turn, with foes standing and the hero able to act: pass that turn
+/// with `next_turn` (the tools refuse acting out of turn). `None` when the hero may act now.
+pub(crate) fn wait_for_turn(turn: &Turn, hero: &str) -> Option<Next> {
+    let now = &turn.now;
+    now.encounter.as_ref()?;
+    let current = now.turn_of.as_deref()?;
+    if current.eq_ignore_ascii_case(hero) || now.foes().is_empty() {
+        return None;
+    }
+    if now.hero(hero).is_none_or(|h| h.down) {
+        return None;
+    }
+    if turn
+        .last()
+        .iter()
+        .any(|s| s.call.name == "next_turn" && !s.ok)
+    {
+        return None;
+    }
+    Some(Next::Calls(vec![("next_turn", json!({}))]))
+}
+
+/// Whether this turn has only passed other combatants' turns so far (or done nothing).
+pub(crate) fn only_waited(turn: &Turn) -> bool {
+    turn.steps()
+        .all(|s| matches!(s.call.name.as_str(), "next_turn" | "get_character_stats"))
 }
 
 /// Attacks and spells: start the fight if needed, strike, then monsters act or the fight ends.
@@ -55,7 +85,15 @@ pub(crate) fn combat(
             ),
         }
     };
-    if turn.rounds.is_empty() {
+    if only_waited(turn) {
+        if now.encounter.is_some() && !now.foes().is_empty() {
+            if turn.ran("next_turn") && now.hero(hero).is_some_and(|h| h.down) {
+                return finished(); // the monsters' turns felled the hero: tell what happened
+            }
+            if let Some(wait) = wait_for_turn(turn, hero) {
+                return wait;
+            }
+        }
         if now.hero(hero).is_some_and(|h| h.down) {
             return refuse("You are in no state to do anything but cling to life.");
         }
@@ -82,12 +120,32 @@ pub(crate) fn combat(
             (None, _) => refuse("There is nothing here to fight."),
         };
     }
+    // Waited after starting the fight: strike now that it is the hero's turn.
+    if turn.ran("start_encounter")
+        && !turn.ran("roll_attack")
+        && !turn.ran("cast_spell")
+        && last_named(turn, "next_turn").is_some()
+    {
+        if let Some(wait) = wait_for_turn(turn, hero) {
+            return wait;
+        }
+        if now.hero(hero).is_some_and(|h| h.down) || now.encounter.is_none() {
+            return finished();
+        }
+        return match target.or(now.foes().into_iter().next()) {
+            Some(t) => Next::Calls(vec![strike(Some(&t.id))]),
+            None => Next::Calls(victory(turn, hero)),
+        };
+    }
     if let Some(start) = last_named(turn, "start_encounter") {
         if !start.ok {
             return refuse("Nothing here wants a fight; you lower your weapon.");
         }
         if start.result["now"]["party_down"].as_bool() == Some(true) {
             return finished();
+        }
+        if let Some(wait) = wait_for_turn(turn, hero) {
+            return wait;
         }
         let first_foe = now.foes().into_iter().next();
         return match target.or(first_foe) {
@@ -108,6 +166,9 @@ pub(crate) fn combat(
     if let Some(step) = struck {
         if !step.ok || now.encounter.is_none() {
             return finished();
+        }
+        if step.result["attack_made"] == false {
+            return finished(); // the fight started, and it is not the hero's turn yet
         }
         return if now.foes().is_empty() {
             Next::Calls(victory(turn, hero))
@@ -165,11 +226,13 @@ pub(crate) fn flee(turn: &Turn, hero: &str) -> Next {
         return finished();
     }
     if save.result["result"]["success"].as_bool() == Some(true) {
-        let mut calls = vec![("end_encounter", json!({}))];
+        // Away first: the fight may only end once the party is no longer where it is.
+        let mut calls = Vec::new();
         if let Some(exit) = back_exit(start).or_else(|| start.room.exits.iter().find(|e| !e.locked))
         {
             calls.push(("move_to", json!({"exit": exit.direction})));
         }
+        calls.push(("end_encounter", json!({})));
         Next::Calls(calls)
     } else {
         Next::Calls(vec![("next_turn", json!({}))])

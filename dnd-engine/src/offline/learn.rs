@@ -60,6 +60,7 @@ impl World {
                     self.came_from = Some((self.room.id.clone(), text(args, "exit")));
                     self.monsters.clear();
                     self.encounter = None;
+                    self.turn_of = None;
                 }
                 self.describe_room(r);
             }
@@ -80,7 +81,10 @@ impl World {
                 self.monster_turns(r);
             }
             "next_turn" => self.monster_turns(r),
-            "end_encounter" => self.encounter = None,
+            "end_encounter" => {
+                self.encounter = None;
+                self.turn_of = None;
+            }
             "add_inventory" => {
                 let (item, quantity) = (text(r, "took"), number(r, "quantity").unwrap_or(1));
                 let quantity = quantity.max(0) as u32;
@@ -333,6 +337,7 @@ impl World {
     }
 
     fn monster_turns(&mut self, r: &Value) {
+        self.turn_of = r["now"]["turn_of"].as_str().map(str::to_owned);
         for turn in r["monster_turns"].as_array().into_iter().flatten() {
             if turn.get("attacks").is_some() {
                 self.attack(turn);

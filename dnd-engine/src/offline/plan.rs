@@ -8,7 +8,7 @@
 
 use serde_json::{Value, json};
 
-use super::fight::{combat, flee};
+use super::fight::{combat, flee, only_waited, wait_for_turn};
 use super::intent::Intent;
 use super::view::{Item, Step, Turn};
 use super::ways::{movement, open};
@@ -206,7 +206,13 @@ fn take(turn: &Turn, hero: &str, phrase: Option<&str>) -> Next {
 
 fn use_item(turn: &Turn, hero: &str, phrase: Option<&str>, drink: bool) -> Next {
     let now = &turn.now;
-    if !turn.rounds.is_empty() {
+    // In a fight an item is used on the hero's own turn: other turns pass first.
+    if only_waited(turn)
+        && let Some(wait) = wait_for_turn(turn, hero)
+    {
+        return wait;
+    }
+    if !only_waited(turn) {
         let used = last_named(turn, "use_item").is_some_and(|s| s.ok);
         return if used && now.encounter.is_some() && !now.foes().is_empty() {
             Next::Calls(vec![("next_turn", json!({}))])

@@ -168,6 +168,11 @@ impl World {
                 doing: n.get("doing").and_then(Value::as_str).map(str::to_owned),
             })
             .collect();
+        self.turn_of = s
+            .get("encounter")
+            .and_then(|e| e.get("turn"))
+            .and_then(Value::as_str)
+            .map(str::to_owned);
         self.encounter = s.get("encounter").map(|e| {
             e["order"]
                 .as_array()

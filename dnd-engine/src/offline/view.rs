@@ -100,6 +100,8 @@ pub(crate) struct World {
     pub party: Vec<Hero>,
     /// The initiative order, when a fight runs.
     pub encounter: Option<Vec<String>>,
+    /// Whose turn it is in the fight (an id), as the snapshot or the last tool said.
+    pub turn_of: Option<String>,
     pub flags: BTreeMap<String, Value>,
     /// Rooms as last described by a tool, by id.
     pub rooms: BTreeMap<String, Room>,

@@ -214,6 +214,8 @@ fn spells_spend_slots_and_refuse_when_none_are_left() {
         .available(1)
         > 0
     {
+        // Shield is a reaction, one a round: the rest of the slots go after the fight.
+        t.state.encounter = None;
         t.ok(
             "cast_spell",
             json!({"caster": "isolde", "spell": "Shield", "slot_level": 1, "targets": []}),
@@ -342,6 +344,10 @@ fn the_hollow_jarl_resists_mundane_weapons_but_not_magic_ones() {
                 .find(|m| m.id == "hollow-jarl")
                 .unwrap();
             jarl.hp.current = jarl.hp.max;
+            // The first swing starts a fight; each later one gets a fresh turn's action.
+            if let Some(e) = &mut t.state.encounter {
+                e.budget = Default::default();
+            }
             let r = t.ok(
                 "roll_attack",
                 json!({"attacker": "kraven", "target": "hollow-jarl", "attack": "Greatsword", "advantage": null}),
@@ -429,6 +435,10 @@ fn hearthfire_oil_makes_the_greatsword_bite_the_hollow_jarl() {
 
     let mut hits = 0;
     for _ in 0..40 {
+        // The first swing starts a fight; each later one gets a fresh turn's action.
+        if let Some(e) = &mut t.state.encounter {
+            e.budget = Default::default();
+        }
         let r = t.ok(
             "roll_attack",
             json!({"attacker": "kraven", "target": "hollow-jarl", "attack": "Greatsword", "advantage": null}),
