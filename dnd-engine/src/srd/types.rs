@@ -131,6 +131,26 @@ pub struct ActionSave {
     pub on_success: OnSave,
 }
 
+/// What failing the save of a monster's action does besides its damage, in a form the code
+/// applies (the description says it in words).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum SaveEffect {
+    /// The target gains these conditions. With `repeat`, they hold while the monster keeps the
+    /// action going (a bonus action on each of its later turns, as a harpy keeps singing) and
+    /// the target saves again at the end of each of its turns, ending them on a success.
+    Conditions {
+        /// The conditions ("charmed", "incapacitated").
+        conditions: Vec<Condition>,
+        /// Whether the target repeats the save at the end of each of its turns.
+        #[serde(default)]
+        repeat: bool,
+    },
+    /// The target's hit point maximum drops by the damage taken until it finishes a long rest
+    /// (a specter's Life Drain); a maximum of 0 kills.
+    DrainMaxHp,
+}
+
 /// One step of a multiattack: use `action` `count` times.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MultiattackStep {
@@ -166,6 +186,10 @@ pub struct MonsterAction {
     /// For a multiattack: the ways it may be made, the first being the usual one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub multiattack: Vec<Vec<MultiattackStep>>,
+    /// What failing `save` does besides the damage, when the code applies it (conditions, a
+    /// drained maximum); absent, the description tells the narrator.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub on_failed_save: Option<SaveEffect>,
     /// Limited use.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usage: Option<ActionUsage>,

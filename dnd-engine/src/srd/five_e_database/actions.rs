@@ -120,6 +120,8 @@ pub(super) fn action(value: &Value, path: &str, legendary: bool) -> Res<MonsterA
         damage,
         damage_options,
         multiattack: multiattack(&a)?,
+        // The community format says what a failed save does only in words.
+        on_failed_save: None,
         usage,
         cost,
     })

@@ -1,0 +1,434 @@
+//! A monster's turn played by the rules `combat::monster_plan` decides: recharge rolls, morale,
+//! keeping a hold, moving into reach, and its action through the same gate and the same attack
+//! code as a hero's (`encounter::act`, `combat::attack`). Also the saves a held creature repeats
+//! at the end of its turns, and what a failed save against a monster's hit does (a specter's
+//! Life Drain, a wolf knocking a hero prone).
+
+use serde_json::{Value, json};
+
+use super::checks::add_situation;
+use super::{ToolContext, ToolError, creature};
+use crate::combat::monster_plan::{self, Plan};
+use crate::rules::attack::roll_damage;
+use crate::rules::check::roll_check_with;
+use crate::rules::conditions::save_modifiers;
+use crate::rules::{CheckResult, Spend};
+use crate::srd::{ActionSave, MonsterAction, OnSave, SaveEffect};
+use crate::state::{Change, Hold, Morale, Target};
+
+/// Plays the turn of `monster`, whose turn it is; the caller ends the turn. What happened, for
+/// the tool's result.
+pub(super) fn play(ctx: &mut ToolContext<'_>, monster: &str) -> Result<Vec<Value>, ToolError> {
+    let mut log = Vec::new();
+    for roll in monster_plan::recharge_rolls(ctx.state, ctx.srd, monster, ctx.rng) {
+        ctx.record_roll(
+            format!("{monster} recharge ({})", roll.action),
+            i64::from(roll.roll),
+            &roll,
+        );
+        if roll.recharged {
+            ctx.commit(vec![Change::ActionRecharged {
+                monster: monster.to_owned(),
+                action: roll.action.clone(),
+            }])?;
+        }
+        log.push(json!({ "monster": monster, "recharge": roll }));
+    }
+    if let Some(morale) = monster_plan::morale(ctx.state, ctx.srd, monster) {
+        let mut changes = holds_of(ctx, monster);
+        changes.insert(
+            0,
+            Change::MoraleChanged {
+                monster: monster.to_owned(),
+                morale,
+            },
+        );
+        ctx.commit(changes)?;
+        log.push(json!({ "monster": monster, "morale": morale }));
+        return Ok(log);
+    }
+    keep_holds(ctx, monster, &mut log)?;
+    let in_reach = |target: &str| super::combat::reaches(ctx, monster, target);
+    let Some(plan) = monster_plan::plan(ctx.state, ctx.srd, monster, &in_reach) else {
+        log.push(json!({ "monster": monster, "no_target": "no hero it can reach stands here" }));
+        return Ok(log);
+    };
+    match plan {
+        Plan::Attack { action, target } => {
+            move_into_reach(ctx, monster, &target, &mut log)?;
+            if !ctx.state.monster(monster).is_some_and(|m| m.is_fighting()) {
+                return Ok(log); // an opportunity attack felled it on the way
+            }
+            match super::combat::attack(ctx, monster, &target, Some(&action), None) {
+                Ok(done) => log.push(done),
+                // A plan the rules refuse (out of reach where positions say so) costs the turn,
+                // never the call: the refusal is reported.
+                Err(refused) => log.push(json!({ "monster": monster, "refused": refused.message })),
+            }
+        }
+        Plan::Save { action, targets } => log.push(save_action(ctx, monster, &action, &targets)?),
+    }
+    Ok(log)
+}
+
+/// Moving into reach before attacking: the one place a monster's movement goes, through
+/// positions' `approach` (`movement::close_in`, which spends the feet and rolls the
+/// opportunity attacks the move provokes). In a room without areas nobody moves.
+fn move_into_reach(
+    ctx: &mut ToolContext<'_>,
+    monster: &str,
+    target: &str,
+    log: &mut Vec<Value>,
+) -> Result<(), ToolError> {
+    if let Some(moved) = super::movement::close_in(ctx, monster, target)? {
+        log.push(json!({ "monster": monster, "moves": moved }));
+    }
+    Ok(())
+}
+
+/// Spends the bonus action that keeps the monster's holds going (a harpy's song), or ends them
+/// when it cannot.
+fn keep_holds(
+    ctx: &mut ToolContext<'_>,
+    monster: &str,
+    log: &mut Vec<Value>,
+) -> Result<(), ToolError> {
+    let holding = ctx
+        .state
+        .monster(monster)
+        .is_some_and(|m| !m.holds.is_empty());
+    if !holding {
+        return Ok(());
+    }
+    match crate::combat::may_act(ctx.state, monster, Spend::BonusAction) {
+        Ok(spend) => {
+            ctx.commit(spend.into_iter().collect())?;
+            log.push(json!({ "monster": monster, "keeps_up": "its hold (a bonus action)" }));
+        }
+        Err(_) => {
+            let changes = holds_of(ctx, monster);
+            ctx.commit(changes)?;
+            log.push(json!({ "monster": monster, "hold_ended": "it could not keep it up" }));
+        }
+    }
+    Ok(())
+}
+
+/// The changes that end every hold of `monster`.
+fn holds_of(ctx: &ToolContext<'_>, monster: &str) -> Vec<Change> {
+    let holds = ctx
+        .state
+        .monster(monster)
+        .map(|m| m.holds.clone())
+        .unwrap_or_default();
+    holds
+        .iter()
+        .flat_map(|h| monster_plan::end_hold(ctx.state, monster, h))
+        .collect()
+}
+
+/// Ends the holds no one keeps up any more (their monster fell, fled, or cannot act).
+pub(super) fn end_stale_holds(ctx: &mut ToolContext<'_>) -> Result<Option<Value>, ToolError> {
+    let changes = monster_plan::stale_holds(ctx.state);
+    if changes.is_empty() {
+        return Ok(None);
+    }
+    let freed: Vec<String> = changes
+        .iter()
+        .filter_map(|c| match c {
+            Change::HoldEnded { target, .. } => Some(target.clone()),
+            _ => None,
+        })
+        .collect();
+    ctx.commit(changes)?;
+    Ok(Some(json!({ "holds_ended": freed })))
+}
+
+/// A save-based action (a song, a breath) on these targets: spends the monster's action (and
+/// the action itself when it recharges or holds), then each target saves.
+fn save_action(
+    ctx: &mut ToolContext<'_>,
+    monster: &str,
+    action_name: &str,
+    targets: &[String],
+) -> Result<Value, ToolError> {
+    let who = creature::find(ctx.state, ctx.srd, monster)?;
+    let action = who
+        .template
+        .and_then(|t| {
+            t.actions
+                .iter()
+                .find(|a| a.name.eq_ignore_ascii_case(action_name))
+        })
+        .cloned()
+        .ok_or_else(|| ToolError::new(format!("{} has no action {action_name:?}", who.name)))?;
+    let save = action
+        .save
+        .ok_or_else(|| ToolError::new(format!("{} forces no save", action.name)))?;
+    super::encounter::act(ctx, monster, Spend::Action)?;
+    if action.usage.is_some() || monster_plan::is_hold(&action) {
+        ctx.commit(vec![Change::ActionSpent {
+            monster: monster.to_owned(),
+            action: action.name.clone(),
+        }])?;
+    }
+    // An area's damage is rolled once for everyone in it.
+    let rolled: u32 = action
+        .damage
+        .iter()
+        .map(|d| roll_damage(d, false, &Default::default(), ctx.rng).rolled)
+        .sum();
+    let mut outcomes = Vec::new();
+    for target in targets {
+        let victim = creature::find(ctx.state, ctx.srd, target)?;
+        let result = saving_throw(ctx, target, save, &action.name)?;
+        let amount = match (result.success, save.on_success) {
+            (false, _) => rolled,
+            (true, OnSave::Half) => rolled / 2,
+            (true, _) => 0,
+        };
+        let taken = amount_after_defenses(&action, &victim, amount);
+        let mut changes = Vec::new();
+        if taken > 0 {
+            changes.push(Change::Damage {
+                target: victim.target.clone(),
+                amount: taken,
+                critical: false,
+            });
+        }
+        if !result.success {
+            changes.extend(failed_save_effect(
+                ctx,
+                monster,
+                &action,
+                &victim.target,
+                taken,
+            ));
+        }
+        ctx.commit(changes)?;
+        outcomes.push(json!({ "target": victim.name, "save": result, "damage": taken }));
+    }
+    Ok(json!({ "monster": who.name, "action": action.name, "saves": outcomes }))
+}
+
+/// Damage through the target's defenses, by the first damage type of the action.
+fn amount_after_defenses(
+    action: &MonsterAction,
+    victim: &creature::CreatureInfo<'_>,
+    amount: u32,
+) -> u32 {
+    match action.damage.first() {
+        Some(d) if amount > 0 => victim.defenses.apply(amount, d.kind).0,
+        _ => amount,
+    }
+}
+
+/// Rolls `target`'s save against a monster's action (conditions count, as on any save), and
+/// records it.
+fn saving_throw(
+    ctx: &mut ToolContext<'_>,
+    target: &str,
+    save: ActionSave,
+    against: &str,
+) -> Result<CheckResult, ToolError> {
+    let who = creature::find(ctx.state, ctx.srd, target)?;
+    let (mut sources, auto_fail) = save_modifiers(&who.conditions, save.ability);
+    add_situation(&mut sources, None);
+    let result = roll_check_with(
+        who.save(save.ability),
+        save.dc,
+        &sources,
+        auto_fail,
+        ctx.rng,
+    );
+    ctx.record_roll(
+        format!("{} {} save against {against}", who.name, save.ability),
+        i64::from(result.total),
+        &result,
+    );
+    Ok(result)
+}
+
+/// What failing the save of `action` does besides its damage: conditions (and a hold when the
+/// target repeats the save), or a maximum drained by the damage taken.
+fn failed_save_effect(
+    ctx: &ToolContext<'_>,
+    monster: &str,
+    action: &MonsterAction,
+    target: &Target,
+    damage_taken: u32,
+) -> Vec<Change> {
+    let id = match target {
+        Target::Character(id) | Target::Monster(id) => id.clone(),
+    };
+    match &action.on_failed_save {
+        Some(SaveEffect::Conditions { conditions, repeat }) => {
+            let has = |c| match target {
+                Target::Character(id) => ctx
+                    .state
+                    .character(id)
+                    .is_some_and(|ch| ch.conditions.has(c)),
+                Target::Monster(id) => ctx.state.monster(id).is_some_and(|m| m.conditions.has(c)),
+            };
+            let immune = |c| {
+                creature::find(ctx.state, ctx.srd, &id)
+                    .ok()
+                    .and_then(|v| v.template)
+                    .is_some_and(|t| t.condition_immunities.contains(&c))
+            };
+            let new: Vec<_> = conditions
+                .iter()
+                .copied()
+                .filter(|c| !has(*c) && !immune(*c))
+                .collect();
+            let mut changes: Vec<Change> = new
+                .iter()
+                .map(|c| Change::ConditionAdded {
+                    target: target.clone(),
+                    condition: *c,
+                })
+                .collect();
+            if *repeat && !new.is_empty() {
+                changes.push(Change::HoldStarted {
+                    monster: monster.to_owned(),
+                    hold: Hold {
+                        action: action.name.clone(),
+                        target: id,
+                        conditions: new,
+                    },
+                });
+            }
+            changes
+        }
+        Some(SaveEffect::DrainMaxHp)
+            if damage_taken > 0 && matches!(target, Target::Character(_)) =>
+        {
+            let character = ctx.state.character(&id).filter(|c| !c.dead);
+            character
+                .map(|c| Change::MaxHpDrained {
+                    character: c.id.clone(),
+                    amount: damage_taken,
+                })
+                .into_iter()
+                .collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// After a monster's attack action hits: the save its data says a hit carries (a specter's
+/// Life Drain, a wolf's bite knocking prone), rolled and applied. `None` when the action
+/// carries none the code applies.
+pub(super) fn on_hit(
+    ctx: &mut ToolContext<'_>,
+    monster: &str,
+    action: &str,
+    target: &Target,
+    damage_taken: u32,
+) -> Result<Option<Value>, ToolError> {
+    let Some(action) = ctx
+        .state
+        .monster(monster)
+        .and_then(|m| ctx.srd.monster(&m.template).ok())
+        .and_then(|t| {
+            t.actions
+                .iter()
+                .find(|a| a.name.eq_ignore_ascii_case(action))
+        })
+        .filter(|a| a.on_failed_save.is_some())
+        .cloned()
+    else {
+        return Ok(None);
+    };
+    let Some(save) = action.save else {
+        return Ok(None);
+    };
+    let id = match target {
+        Target::Character(id) | Target::Monster(id) => id.clone(),
+    };
+    let alive = match target {
+        Target::Character(_) => ctx.state.character(&id).is_some_and(|c| !c.dead),
+        Target::Monster(_) => ctx.state.monster(&id).is_some_and(|m| m.is_alive()),
+    };
+    if !alive {
+        return Ok(None);
+    }
+    let result = saving_throw(ctx, &id, save, &action.name)?;
+    let changes = if result.success {
+        Vec::new()
+    } else {
+        failed_save_effect(ctx, monster, &action, target, damage_taken)
+    };
+    let effect: Vec<Value> = changes
+        .iter()
+        .filter_map(|c| serde_json::to_value(c).ok())
+        .collect();
+    ctx.commit(changes)?;
+    Ok(Some(json!({ "save": result, "effect": effect })))
+}
+
+/// At the end of `creature`'s turn: a save against each hold on it that allows one (a harpy's
+/// song); a success ends that hold. What was rolled.
+pub(super) fn end_of_turn_saves(
+    ctx: &mut ToolContext<'_>,
+    creature: &str,
+) -> Result<Vec<Value>, ToolError> {
+    let holds: Vec<(String, Hold)> = ctx
+        .state
+        .monsters
+        .iter()
+        .flat_map(|m| {
+            m.holds
+                .iter()
+                .filter(|h| h.target.eq_ignore_ascii_case(creature))
+                .map(|h| (m.id.clone(), h.clone()))
+        })
+        .collect();
+    let mut log = Vec::new();
+    for (monster, hold) in holds {
+        let save = ctx
+            .state
+            .monster(&monster)
+            .and_then(|m| ctx.srd.monster(&m.template).ok())
+            .and_then(|t| {
+                t.actions
+                    .iter()
+                    .find(|a| a.name.eq_ignore_ascii_case(&hold.action))
+            })
+            .and_then(|a| a.save);
+        let Some(save) = save else { continue };
+        let result = saving_throw(ctx, creature, save, &hold.action)?;
+        if result.success {
+            let changes = monster_plan::end_hold(ctx.state, &monster, &hold);
+            ctx.commit(changes)?;
+        }
+        log.push(json!({ "repeat_save": hold.action, "by": creature, "result": result }));
+    }
+    Ok(log)
+}
+
+/// Whether `morale` lets a monster be attacked: a fled monster is gone (an error saying so); a
+/// surrendered one fights again when attacked (the change that says so).
+pub(super) fn attacked(
+    ctx: &ToolContext<'_>,
+    target: &Target,
+) -> Result<Option<Change>, ToolError> {
+    let Target::Monster(id) = target else {
+        return Ok(None);
+    };
+    let Some(m) = ctx.state.monster(id) else {
+        return Ok(None);
+    };
+    match m.morale {
+        Morale::Fighting => Ok(None),
+        Morale::Fled => Err(ToolError::new(format!(
+            "{} has fled the fight and is out of reach; attack a foe still here, or end the fight with end_encounter",
+            m.name
+        ))),
+        Morale::Surrendered if m.is_alive() => Ok(Some(Change::MoraleChanged {
+            monster: m.id.clone(),
+            morale: Morale::Fighting,
+        })),
+        Morale::Surrendered => Ok(None),
+    }
+}
