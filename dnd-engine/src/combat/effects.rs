@@ -1,0 +1,143 @@
+//! What the lasting effects of the standard actions (`state::Effect`) do to a roll: the ONE
+//! place an attack, a check or a save asks for them. Each answer is the advantage sources the
+//! effects give, with reasons, and the changes that end the effects the roll uses up (a Help is
+//! spent by the roll it helps; a hidden attacker is revealed by its attack).
+//!
+//! Conditions are not here (they are `rules::conditions`): the tools add both.
+
+use crate::rules::{Ability, AdvantageSources, Condition};
+use crate::state::{Change, Effect, EffectKind, GameState};
+
+/// The advantage the effects give one roll, and the changes that end what it uses up. Commit
+/// `ends` with the roll's own changes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Situation {
+    /// Sources of advantage and disadvantage, with reasons.
+    pub sources: AdvantageSources,
+    /// `EffectEnded` for each effect the roll uses up.
+    pub ends: Vec<Change>,
+}
+
+impl Situation {
+    fn end(&mut self, effect: &Effect) {
+        self.ends.push(Change::EffectEnded {
+            effect: effect.clone(),
+        });
+    }
+}
+
+/// The effects on an attack roll by `attacker` against `target` (ids):
+///
+/// - the attacker hidden: advantage, and the attack reveals it;
+/// - the target hidden: disadvantage;
+/// - the target dodging, able to act, not at speed 0, and able to see the attacker (not
+///   blinded, the attacker neither invisible nor hidden): disadvantage;
+/// - the attacker helped against this target: advantage, and the help is spent.
+pub fn attack_situation(state: &GameState, attacker: &str, target: &str) -> Situation {
+    let mut s = Situation::default();
+    let Some(encounter) = state.encounter.as_ref().filter(|e| !e.effects.is_empty()) else {
+        return s;
+    };
+    let mut attacker_unseen = conditions(state, attacker).has(Condition::Invisible);
+    for e in encounter.effects_of(attacker) {
+        match &e.kind {
+            EffectKind::Hidden { .. } => {
+                s.sources
+                    .advantage("attacker is hidden (the attack reveals it)");
+                s.end(e);
+                attacker_unseen = true;
+            }
+            EffectKind::Helped {
+                helper,
+                against: Some(foe),
+            } if foe.eq_ignore_ascii_case(target) && !s.ends.iter().any(is_help) => {
+                s.sources
+                    .advantage(format!("helped by {}", name(state, helper)));
+                s.end(e);
+            }
+            _ => {}
+        }
+    }
+    for e in encounter.effects_of(target) {
+        match &e.kind {
+            EffectKind::Hidden { .. } => s.sources.disadvantage("target is hidden"),
+            EffectKind::Dodging => {
+                let c = conditions(state, target);
+                let sees = !c.has(Condition::Blinded) && !attacker_unseen;
+                if sees && crate::state::able(state, target) && c.speed(30) > 0 {
+                    s.sources.disadvantage("target is dodging");
+                }
+            }
+            _ => {}
+        }
+    }
+    s
+}
+
+/// The effects on an ability check by `creature`: a Help for a check gives advantage and is
+/// spent.
+pub fn check_situation(state: &GameState, creature: &str) -> Situation {
+    let mut s = Situation::default();
+    let Some(encounter) = state.encounter.as_ref().filter(|e| !e.effects.is_empty()) else {
+        return s;
+    };
+    if let Some(e) = encounter
+        .effects_of(creature)
+        .find(|e| matches!(e.kind, EffectKind::Helped { against: None, .. }))
+    {
+        if let EffectKind::Helped { helper, .. } = &e.kind {
+            s.sources
+                .advantage(format!("helped by {}", name(state, helper)));
+        }
+        s.end(e);
+    }
+    s
+}
+
+/// The effects on a saving throw: a creature dodging (and able to act, not at speed 0) has
+/// advantage on Dexterity saves. Nothing is used up.
+pub fn save_situation(state: &GameState, creature: &str, ability: Ability) -> AdvantageSources {
+    let mut sources = AdvantageSources::default();
+    let Some(encounter) = state.encounter.as_ref().filter(|e| !e.effects.is_empty()) else {
+        return sources;
+    };
+    let dodging = encounter
+        .effects_of(creature)
+        .any(|e| e.kind == EffectKind::Dodging);
+    if ability == Ability::Dexterity
+        && dodging
+        && crate::state::able(state, creature)
+        && conditions(state, creature).speed(30) > 0
+    {
+        sources.advantage("dodging");
+    }
+    sources
+}
+
+/// Whether the creature is hidden now.
+pub fn is_hidden(state: &GameState, creature: &str) -> bool {
+    state.encounter.as_ref().is_some_and(|e| {
+        e.effects_of(creature)
+            .any(|e| matches!(e.kind, EffectKind::Hidden { .. }))
+    })
+}
+
+fn is_help(change: &Change) -> bool {
+    matches!(change, Change::EffectEnded { effect } if matches!(effect.kind, EffectKind::Helped { .. }))
+}
+
+fn conditions(state: &GameState, id: &str) -> crate::rules::ConditionSet {
+    state
+        .character(id)
+        .map(|c| c.conditions)
+        .or_else(|| state.monster(id).map(|m| m.conditions))
+        .unwrap_or_default()
+}
+
+fn name(state: &GameState, id: &str) -> String {
+    state
+        .character(id)
+        .map(|c| c.name.clone())
+        .or_else(|| state.monster(id).map(|m| m.name.clone()))
+        .unwrap_or_else(|| id.to_owned())
+}

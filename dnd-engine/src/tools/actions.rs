@@ -1,0 +1,236 @@
+//! The standard actions as tools: `dash`, `disengage`, `dodge`, `help`, `hide`,
+//! `ready_action`, `trigger_readied`, `search`, `use_object`, `grapple`, `shove`,
+//! `escape_grapple`, `stand_up`. Each parses its arguments, calls one rule in
+//! `combat::actions` (which goes through the gate, `combat::may_act`), records the rolls and
+//! commits the changes; a refusal commits nothing.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::{ToolContext, ToolError};
+use crate::combat::actions::{self, ActionError, Outcome, ShoveEffect};
+use crate::rules::Skill;
+
+impl From<ActionError> for ToolError {
+    fn from(error: ActionError) -> ToolError {
+        ToolError::new(error.to_string())
+    }
+}
+
+/// Records an outcome's rolls, commits its changes and returns its report.
+fn finish(ctx: &mut ToolContext<'_>, outcome: Outcome) -> Result<Value, ToolError> {
+    for (label, roll) in &outcome.rolls {
+        ctx.record_roll(label.clone(), i64::from(roll.total), roll);
+    }
+    ctx.commit(outcome.changes)?;
+    serde_json::to_value(&outcome.report).map_err(|e| ToolError::new(e.to_string()))
+}
+
+/// Arguments of the actions only a creature takes (`dash`, `disengage`, `dodge`, `hide`,
+/// `escape_grapple`, `stand_up`).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CreatureArgs {
+    /// Who acts: a character or visible monster, id or name (on its turn).
+    pub creature: String,
+}
+
+pub(super) fn dash(args: CreatureArgs, ctx: &mut ToolContext<'_>) -> Result<Value, ToolError> {
+    let outcome = actions::dash(ctx.state, &args.creature)?;
+    finish(ctx, outcome)
+}
+
+pub(super) fn disengage(args: CreatureArgs, ctx: &mut ToolContext<'_>) -> Result<Value, ToolError> {
+    let outcome = actions::disengage(ctx.state, &args.creature)?;
+    finish(ctx, outcome)
+}
+
+pub(super) fn dodge(args: CreatureArgs, ctx: &mut ToolContext<'_>) -> Result<Value, ToolError> {
+    let outcome = actions::dodge(ctx.state, &args.creature)?;
+    finish(ctx, outcome)
+}
+
+pub(super) fn hide(args: CreatureArgs, ctx: &mut ToolContext<'_>) -> Result<Value, ToolError> {
+    let outcome = actions::hide(ctx.state, ctx.srd, &args.creature, ctx.rng)?;
+    finish(ctx, outcome)
+}
+
+pub(super) fn escape_grapple(
+    args: CreatureArgs,
+    ctx: &mut ToolContext<'_>,
+) -> Result<Value, ToolError> {
+    let outcome = actions::escape_grapple(ctx.state, ctx.srd, &args.creature, ctx.rng)?;
+    finish(ctx, outcome)
+}
+
+pub(super) fn stand_up(args: CreatureArgs, ctx: &mut ToolContext<'_>) -> Result<Value, ToolError> {
+    let outcome = actions::stand_up(ctx.state, &args.creature)?;
+    finish(ctx, outcome)
+}
+
+/// Arguments of `help`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HelpArgs {
+    /// Who helps (on its turn): id or name.
+    pub helper: String,
+    /// The ally helped: id or name.
+    pub ally: String,
+    /// The foe the ally will attack (within 5 ft of the helper), or null to help the ally's
+    /// next ability check.
+    pub target: Option<String>,
+}
+
+pub(super) fn help(args: HelpArgs, ctx: &mut ToolContext<'_>) -> Result<Value, ToolError> {
+    let outcome = actions::help(ctx.state, &args.helper, &args.ally, args.target.as_deref())?;
+    finish(ctx, outcome)
+}
+
+/// Arguments of `ready_action`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReadyArgs {
+    /// Who readies (on its turn): id or name.
+    pub creature: String,
+    /// The circumstance that sets it off, in a short sentence.
+    pub trigger: String,
+    /// The attack readied (weapon or action name), or null for the first on the sheet.
+    pub attack: Option<String>,
+    /// Whom it will attack, or null for whoever sets it off.
+    pub target: Option<String>,
+}
+
+pub(super) fn ready_action(args: ReadyArgs, ctx: &mut ToolContext<'_>) -> Result<Value, ToolError> {
+    let outcome = actions::ready(
+        ctx.state,
+        &args.creature,
+        &args.trigger,
+        args.attack.as_deref(),
+        args.target.as_deref(),
+    )?;
+    finish(ctx, outcome)
+}
+
+/// Arguments of `trigger_readied`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TriggerArgs {
+    /// Who readied the action: id or name.
+    pub creature: String,
+    /// The creature whose act set it off: id or name.
+    pub triggered_by: String,
+}
+
+pub(super) fn trigger_readied(
+    args: TriggerArgs,
+    ctx: &mut ToolContext<'_>,
+) -> Result<Value, ToolError> {
+    let triggered = actions::trigger_readied(ctx.state, &args.creature, &args.triggered_by)?;
+    ctx.commit(triggered.changes)?;
+    let attack = super::combat::attack_spent(
+        ctx,
+        &args.creature,
+        &triggered.target,
+        triggered.attack.as_deref(),
+        None,
+    )?;
+    Ok(json!({ "reaction": "readied attack", "triggered_by": args.triggered_by, "attack": attack }))
+}
+
+/// The skill of a search.
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SearchSkill {
+    /// Looking and listening: hidden foes, hidden things in sight.
+    Perception,
+    /// Working out from clues where something is.
+    Investigation,
+}
+
+/// Arguments of `search`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SearchArgs {
+    /// Who searches (on its turn): id or name.
+    pub creature: String,
+    /// Perception or investigation.
+    pub skill: SearchSkill,
+}
+
+pub(super) fn search(args: SearchArgs, ctx: &mut ToolContext<'_>) -> Result<Value, ToolError> {
+    let skill = match args.skill {
+        SearchSkill::Perception => Skill::Perception,
+        SearchSkill::Investigation => Skill::Investigation,
+    };
+    let outcome = actions::search(ctx.state, ctx.srd, &args.creature, skill, ctx.rng)?;
+    let total = outcome.report.check.as_ref().map(|c| c.total);
+    let searcher = ctx.state.character(&args.creature).is_some();
+    let mut report = finish(ctx, outcome)?;
+    // A hero's search also finds the room's hidden features and exits, as roll_skill_check does.
+    if let (Some(total), true) = (total, searcher) {
+        let found = super::checks::search(ctx, total)?;
+        if let Some(map) = report.as_object_mut() {
+            map.insert("found".into(), json!(found));
+        }
+    }
+    Ok(report)
+}
+
+/// Arguments of `use_object`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UseObjectArgs {
+    /// Who uses it (on its turn in a fight): id or name.
+    pub creature: String,
+    /// The object, as the story names it ("the lever", "the brazier"); items carried are
+    /// used with use_item.
+    pub object: String,
+}
+
+pub(super) fn use_object(
+    args: UseObjectArgs,
+    ctx: &mut ToolContext<'_>,
+) -> Result<Value, ToolError> {
+    let outcome = actions::use_object(ctx.state, &args.creature, &args.object)?;
+    finish(ctx, outcome)
+}
+
+/// Arguments of `grapple`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GrappleArgs {
+    /// Who grapples (one attack of its Attack action): id or name.
+    pub attacker: String,
+    /// Whom: no more than one size larger, within 5 ft.
+    pub target: String,
+}
+
+pub(super) fn grapple(args: GrappleArgs, ctx: &mut ToolContext<'_>) -> Result<Value, ToolError> {
+    let outcome = actions::grapple(ctx.state, ctx.srd, &args.attacker, &args.target, ctx.rng)?;
+    finish(ctx, outcome)
+}
+
+/// Arguments of `shove`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ShoveArgs {
+    /// Who shoves (one attack of its Attack action): id or name.
+    pub attacker: String,
+    /// Whom: no more than one size larger, within 5 ft.
+    pub target: String,
+    /// Knock it prone, or push it 5 ft away.
+    pub effect: ShoveEffect,
+}
+
+pub(super) fn shove(args: ShoveArgs, ctx: &mut ToolContext<'_>) -> Result<Value, ToolError> {
+    let outcome = actions::shove(
+        ctx.state,
+        ctx.srd,
+        &args.attacker,
+        &args.target,
+        args.effect,
+        ctx.rng,
+    )?;
+    finish(ctx, outcome)
+}
