@@ -342,6 +342,12 @@ impl World {
             if turn.get("attacks").is_some() {
                 self.attack(turn);
             }
+            // A monster that fled or surrendered is no longer a foe.
+            if turn.get("morale").is_some()
+                && let Some(m) = turn["monster"].as_str().and_then(|id| self.monster_mut(id))
+            {
+                m.alive = false;
+            }
         }
     }
 }

@@ -175,6 +175,10 @@ fn describe(
                 (_, false) => "You strain against it, but it does not budge.".into(),
             },
         ],
+        "disengage" => vec!["You break away, guarding every step, and slip out of reach.".into()],
+        "dodge" => vec![
+            "You give up the attack and weave and duck: until your next turn every blow at you comes with disadvantage.".into(),
+        ],
         "roll_saving_throw" => vec![if r["result"]["success"].as_bool() == Some(true) {
             "You twist free and slip out of reach.".into()
         } else {
@@ -272,6 +276,7 @@ fn refusal(tool: &str, args: &Value) -> Option<String> {
         "open_lock" => "That lock will not yield to you: it wants its own key.".into(),
         "update_inventory" => "You cannot part with that.".into(),
         "roll_skill_check" | "roll_saving_throw" => "You cannot try that right now.".into(),
+        "disengage" | "dodge" => "You cannot spare the moment for that right now.".into(),
         _ => return None,
     })
 }
@@ -453,6 +458,29 @@ fn monster_turns(turn: &Turn, r: &Value, fallen: &mut Fallen) -> Vec<String> {
         } else if let Some(name) = t.get("death_save").and_then(Value::as_str) {
             let subject = capital(&who(turn, name));
             out.push(format!("{subject} fight for breath on the edge of death."));
+        } else if let Some(morale) = t.get("morale").and_then(Value::as_str) {
+            let subject = capital(&who(turn, &text(t, "monster")));
+            out.push(if morale == "fled" {
+                format!("{subject} breaks and flees the fight!")
+            } else {
+                format!("{subject} gives up the fight and surrenders.")
+            });
+        } else if let Some(saves) = t.get("saves").and_then(Value::as_array) {
+            let subject = capital(&who(turn, &text(t, "monster")));
+            out.push(format!("{subject} uses its {}.", text(t, "action")));
+            for s in saves {
+                let target = capital(&who(turn, &text(s, "target")));
+                let resisted = s["save"]["success"].as_bool() == Some(true);
+                let you = target == "You";
+                out.push(match (resisted, you) {
+                    (true, true) => "You shake it off.".to_owned(),
+                    (true, false) => format!("{target} shakes it off."),
+                    (false, true) => "You fall under it.".to_owned(),
+                    (false, false) => format!("{target} falls under it."),
+                });
+            }
+        } else if let Some(name) = t.get("cannot_act").and_then(Value::as_str) {
+            out.push(format!("{} cannot act this turn.", capital(&who(turn, name))));
         }
     }
     if r["now"]["party_down"].as_bool() == Some(true) {

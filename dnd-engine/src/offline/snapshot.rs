@@ -152,7 +152,8 @@ impl World {
                 Monster {
                     id: text(m, "id"),
                     name: text(m, "name"),
-                    alive: hp.is_some_and(|(c, _)| c > 0),
+                    // A fled or surrendered monster is no longer a foe.
+                    alive: hp.is_some_and(|(c, _)| c > 0) && m.get("morale").is_none(),
                     hp,
                 }
             })
