@@ -480,7 +480,10 @@ fn monster_turns(turn: &Turn, r: &Value, fallen: &mut Fallen) -> Vec<String> {
                 });
             }
         } else if let Some(name) = t.get("cannot_act").and_then(Value::as_str) {
-            out.push(format!("{} cannot act this turn.", capital(&who(turn, name))));
+            out.push(format!(
+                "{} cannot act this turn.",
+                capital(&who(turn, name))
+            ));
         }
     }
     if r["now"]["party_down"].as_bool() == Some(true) {
