@@ -6,7 +6,8 @@
 //! spends, rolls what must be rolled, and gives back an [`Outcome`]: the changes to commit (the
 //! spend first), the rolls to record and a typed [`ActionReport`]. Nothing is committed here,
 //! so a refusal changes nothing. The effects that last (Dodging, Helped, Hidden, Readied,
-//! Grappling) are `state::Effect`s; what they do to later rolls is [`attack_situation`](super::attack_situation) and its siblings.
+//! Grappling) are `state::Effect`s; what they do to later rolls is
+//! [`attack_situation`](super::attack_situation) and its siblings.
 //!
 //! Positions come from the encounter when the room keeps them; in a room without areas,
 //! everyone is within 5 ft of everyone else.
