@@ -448,7 +448,7 @@ fn write_summary(md: &mut String, state: &GameState, totals: &Totals, log: &Shar
     let defeated: Vec<&str> = state
         .monsters
         .iter()
-        .filter(|m| !m.is_alive())
+        .filter(|m| !m.is_fighting()) // slain, fled or surrendered
         .map(|m| m.name.as_str())
         .collect();
     let _ = writeln!(

@@ -64,6 +64,7 @@ fn character(id: &str, class: &str) -> Character {
         ]),
         gold: 25,
         location: "room0".into(),
+        hp_drained: 0,
     }
 }
 
@@ -90,6 +91,7 @@ fn campaign_state() -> GameState {
             features: vec![],
             loot: vec![ItemStack::new("Torch", 2)],
             visited: i == 0,
+            areas: Vec::new(),
         })
         .collect();
     GameState {
@@ -177,6 +179,7 @@ fn typical_turn() -> TurnRecord {
             ),
         ],
         llm_messages: vec![],
+        choices: Vec::new(),
         after_turn: None,
     }
 }

@@ -63,8 +63,8 @@ impl LlmProvider for InstantModel {
                 "The wind howls across the ice bridge. What do you do?",
             ),
             _ => CompletionResponse::from_text(
-                r#"{"actions": [{"id": "attack", "description": "Attack the harpy", "dice": "1d20+5", "dc": 11, "reason": null},
-                   {"id": "wait", "description": "Wait and listen", "dice": null, "dc": null, "reason": null}]}"#,
+                r#"{"actions": [{"id": "attack", "description": "Attack the harpy", "reason": null, "mechanic": null},
+                   {"id": "wait", "description": "Wait and listen", "reason": null, "mechanic": null}]}"#,
             ),
         })
     }

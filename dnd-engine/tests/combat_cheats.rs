@@ -16,8 +16,8 @@ use dnd_engine::state::{Change, GameState, InitiativeSlot, Target};
 use dnd_engine::store::{GameStore, MemoryStore};
 
 const ACTIONS: &str = r#"{"actions": [
-  {"id": "strike", "description": "Strike the harpy again", "dice": null, "dc": null, "reason": null},
-  {"id": "wait", "description": "Hold your ground", "dice": null, "dc": null, "reason": null}
+  {"id": "strike", "description": "Strike the harpy again", "reason": null, "mechanic": null},
+  {"id": "wait", "description": "Hold your ground", "reason": null, "mechanic": null}
 ]}"#;
 
 /// The whole party against the Frost Harpy (200 HP), Isolde's turn first; Hedda down at 0 HP,

@@ -204,6 +204,13 @@ fn a_reaction_once_a_round_and_back_at_the_start_of_the_creatures_turn() {
 #[test]
 fn the_budget_is_fresh_at_the_start_of_each_turn() {
     let mut t = Table::fight(&["kraven"], &["kraven", "frost-harpy"]);
+    // The harpy has sung already: a charmed Kraven's turns would pass (this is about budgets).
+    t.state
+        .apply(&Change::ActionSpent {
+            monster: "frost-harpy".into(),
+            action: "Luring Song".into(),
+        })
+        .unwrap();
     t.ok("roll_attack", attack("kraven"));
     t.refused("roll_attack", attack("kraven"));
     let next = t.ok("next_turn", json!({}));

@@ -147,13 +147,21 @@ impl Game {
             }
         };
         tokio::pin!(interrupt);
+        // A suggestion picked (by number, or by its very words) is sent as a pick: the engine
+        // rolls its mechanic, as it offered it, before the game master narrates.
+        let input = match self
+            .suggestions
+            .iter()
+            .find(|a| a.mechanic.is_some() && terminal_safe(&a.description) == text)
+        {
+            Some(action) => PlayerInput::choose(speaker, action),
+            None => PlayerInput::new(speaker, text),
+        };
         let mut spinner = screen.spinner("The game master is thinking… (Ctrl-C cancels)");
         let mut wrapper = Wrapper::new(screen.width());
         let mut streamed = false;
         let result = {
-            let mut events = self
-                .gm
-                .turn_stream(&self.campaign, PlayerInput::new(speaker, text));
+            let mut events = self.gm.turn_stream(&self.campaign, input);
             loop {
                 tokio::select! {
                     () = &mut interrupt => break None,

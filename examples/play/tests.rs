@@ -131,10 +131,10 @@ fn hostile_model() -> ScriptedProvider {
                "reason": format!("the song{EVIL}")}),
     );
     let actions = json!({"actions": [
-        {"id": "attack", "description": format!("Attack the harpy{EVIL}"), "dice": "1d20+5",
-         "dc": 11, "reason": format!("it is close{EVIL}")},
-        {"id": "hide", "description": format!("Hide behind the ice{EVIL}"), "dice": null,
-         "dc": null, "reason": null}
+        {"id": "attack", "description": format!("Attack the harpy{EVIL}"),
+         "reason": format!("it is close{EVIL}"), "mechanic": null},
+        {"id": "hide", "description": format!("Hide behind the ice{EVIL}"),
+         "reason": null, "mechanic": null}
     ]});
     ScriptedProvider::looping(vec![
         CompletionResponse::from_tool_calls(vec![look, check]),
@@ -504,5 +504,46 @@ fn a_turn_played_before_another_game_undid_and_replayed_is_not_kept() {
     assert!(
         printed.contains("Another game is running on this save"),
         "the player is told: {printed}"
+    );
+}
+
+/// Picking a suggestion by its number sends a pick, not only its words: the engine rolls the
+/// mechanic it offered before the game master narrates.
+#[test]
+fn a_picked_suggestion_is_rolled_by_the_engine_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("game.sqlite3");
+    let rt = runtime();
+    let (offered, second, printed) = {
+        let ((offered, second), printed) = capture::printed(|| {
+            rt.block_on(async {
+                let store: Arc<dyn GameStore> = Arc::new(MemoryStore::new());
+                let gm = OfflineGm::game_master(Arc::clone(&store)).seed(1).build();
+                let mut game = game(Arc::clone(&store), gm, &db).await;
+                type_line(&mut game, "look around").await;
+                let id = store.list_campaigns().await.unwrap()[0].id.clone();
+                let first = store.history(&id, Page::first(9)).await.unwrap();
+                let offered = first[0].record.choices.clone();
+                // The offline game master lists the attack on the harpy first.
+                type_line(&mut game, "1").await;
+                let history = store.history(&id, Page::first(9)).await.unwrap();
+                (offered, history.get(1).map(|h| h.record.clone()))
+            })
+        });
+        (offered, second, printed)
+    };
+    assert!(
+        offered.iter().any(|c| c.name == "roll_attack"),
+        "the first turn offered an attack with its mechanic: {offered:?}\n{printed}"
+    );
+    let second = second.expect("the pick was played");
+    let rolled = second
+        .llm_messages
+        .iter()
+        .flat_map(|m| m.tool_calls())
+        .find(|c| c.id.starts_with("chosen-"));
+    assert!(
+        rolled.is_some_and(|c| c.name == "roll_attack"),
+        "the engine rolled the pick first:\n{printed}"
     );
 }

@@ -11,8 +11,8 @@ use dnd_store_sqlite::SqliteStore;
 use serde_json::{Value, json};
 
 const ACTIONS: &str = r#"{"actions": [
-  {"id": "attack", "description": "Attack the harpy", "dice": "1d20+5", "dc": 11, "reason": null},
-  {"id": "retreat", "description": "Back away from the edge", "dice": null, "dc": null, "reason": null}
+  {"id": "attack", "description": "Attack the harpy", "reason": null, "mechanic": null},
+  {"id": "retreat", "description": "Back away from the edge", "reason": null, "mechanic": null}
 ]}"#;
 
 fn script(protocol: Protocol) -> Vec<CompletionResponse> {

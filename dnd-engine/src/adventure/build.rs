@@ -91,6 +91,10 @@ pub(super) fn new_game(adventure: &Adventure, party: &[&str]) -> Result<GameStat
                 location: room.id.clone(),
                 hostile: spawn.hostile,
                 revealed: false,
+                area: spawn.area.clone(),
+                morale: Default::default(),
+                spent_actions: Vec::new(),
+                holds: Vec::new(),
             });
         }
     }
@@ -107,6 +111,7 @@ pub(super) fn new_game(adventure: &Adventure, party: &[&str]) -> Result<GameStat
             features: room.features.clone(),
             loot: room.loot.clone(),
             visited: room.id == adventure.start,
+            areas: room.areas.clone(),
         })
         .collect();
 

@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 
 use super::{Adventure, AdventureNpc, MonsterSpawn, Problem, Room};
 use crate::rules::Skill;
-use crate::state::{Character, Exit, Feature, ItemStack};
+use crate::state::{Area, Character, Exit, Feature, ItemStack};
 
 const TOP_FIELDS: &[&str] = &[
     "title",
@@ -31,6 +31,7 @@ const ROOM_FIELDS: &[&str] = &[
     "features",
     "loot",
     "monsters",
+    "areas",
 ];
 
 /// Decodes what can be decoded. `None` when the text is not a JSON object at all; otherwise
@@ -139,6 +140,15 @@ fn decode_room(value: Value, path: &str, problems: &mut Vec<Problem>) -> Option<
         problems,
         element::<MonsterSpawn>,
     );
+    let areas = list(
+        &mut room,
+        "areas",
+        path,
+        "id",
+        false,
+        problems,
+        element::<Area>,
+    );
     Some(Room {
         id: id?,
         title: title?,
@@ -148,6 +158,7 @@ fn decode_room(value: Value, path: &str, problems: &mut Vec<Problem>) -> Option<
         features,
         loot,
         monsters,
+        areas,
     })
 }
 

@@ -29,7 +29,16 @@
 //!   "damage": {"dice": "2d6", "type": "cold"}}`) and `loot`;
 //! - **loot** is a list of [`crate::state::ItemStack`]s: `name`, `quantity`, optional `note`;
 //! - a **monster** is a [`MonsterSpawn`]: `id` (unique in the adventure), `srd` (an SRD monster
-//!   name), optional `name`, `hit_points`, `armor_class` overrides and `hostile` (default true).
+//!   name), optional `name`, `hit_points`, `armor_class` overrides, `hostile` (default true)
+//!   and `area` (the room's area it stands in when a fight starts; default the first);
+//! - an **area** is a [`crate::state::Area`], a named place for fights: `id` (unique in its
+//!   room), `name`, `x` and `y` in feet along the floor, optional `z` (height above the floor,
+//!   default 0: only fliers reach an area above it), `radius_ft` (how far it reaches, 5 to 100,
+//!   default 10), `cover` (`half`, `three_quarters` or `total`, against attacks from outside
+//!   it) and `difficult_terrain` (moves starting or ending in it cost double). The party stands
+//!   in the room's **first** area when a fight starts, so list the way in first. A room
+//!   without areas still plays: everyone in it is within 5 ft of everyone else. Distances are
+//!   the straight line, height included, rounded to the nearest 5 ft (`combat::positions`).
 //!
 //! An **NPC** has the fields of a [`crate::state::Npc`] with `room` in place of `location`:
 //! `id`, `name`, `description`, `disposition` (`hostile`, `unfriendly`, `indifferent`,
@@ -124,7 +133,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use crate::state::{Character, Disposition, Exit, Feature, GameState, GoalStep, ItemStack};
+use crate::state::{Area, Character, Disposition, Exit, Feature, GameState, GoalStep, ItemStack};
 
 /// The built-in adventure's file, compiled in.
 const WAILING_GLACIER_JSON: &str = include_str!("wailing_glacier.json");
@@ -179,6 +188,9 @@ pub struct Room {
     /// Monsters that start here.
     #[serde(default)]
     pub monsters: Vec<MonsterSpawn>,
+    /// Named places in the room, with coordinates, cover and terrain (optional).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub areas: Vec<Area>,
 }
 
 /// A monster placed in a room, built from an SRD stat block with optional overrides.
@@ -201,6 +213,9 @@ pub struct MonsterSpawn {
     /// Whether it fights the party on sight.
     #[serde(default = "yes")]
     pub hostile: bool,
+    /// The id of the room's area it stands in when a fight starts (default: the first).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub area: Option<String>,
 }
 
 fn yes() -> bool {

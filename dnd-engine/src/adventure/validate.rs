@@ -162,6 +162,7 @@ pub(super) fn check(adventure: &Adventure, raw_room_ids: &[String], problems: &m
                 ));
             }
         }
+        areas(room, &path, problems);
     }
 
     for npc in &adventure.npcs {
@@ -279,4 +280,72 @@ fn item_names(adventure: &Adventure) -> BTreeSet<String> {
         .chain(carried)
         .map(|item| item.name.to_lowercase())
         .collect()
+}
+
+/// The farthest an area may lie from the room's origin, in feet along each axis (a mile): past
+/// it a fight's distances stop meaning anything at the table.
+const AREA_MAX_FT: i32 = 5280;
+
+/// A room's areas: ids unique and not empty, coordinates within a mile, heights not below the
+/// floor, a radius of 5 to 100 ft, and every monster's `area` one of them.
+fn areas(room: &super::Room, path: &str, problems: &mut Vec<Problem>) {
+    duplicates(
+        room.areas.iter().map(|a| a.id.as_str()),
+        "area id",
+        |id| format!("{path}.areas[{id}].id"),
+        problems,
+    );
+    for area in &room.areas {
+        let area_path = format!("{path}.areas[{}]", area.id);
+        if area.id.trim().is_empty() {
+            problems.push(Problem::new(
+                format!("{area_path}.id"),
+                "an area needs an id (\"ice-bridge\")",
+            ));
+        }
+        for (axis, value) in [("x", area.x), ("y", area.y), ("z", area.z)] {
+            if value.abs() > AREA_MAX_FT {
+                problems.push(Problem::new(
+                    format!("{area_path}.{axis}"),
+                    format!(
+                        "{value} ft is more than {AREA_MAX_FT} ft (a mile) from the room's origin"
+                    ),
+                ));
+            }
+        }
+        if area.z < 0 {
+            problems.push(Problem::new(
+                format!("{area_path}.z"),
+                format!(
+                    "a height of {} ft is below the floor; z is 0 (the floor) or more",
+                    area.z
+                ),
+            ));
+        }
+        if !(5..=100).contains(&area.radius_ft) {
+            problems.push(Problem::new(
+                format!("{area_path}.radius_ft"),
+                format!(
+                    "a radius of {} ft is outside 5..=100 ft (default 10)",
+                    area.radius_ft
+                ),
+            ));
+        }
+    }
+    let ids: Vec<&str> = room.areas.iter().map(|a| a.id.as_str()).collect();
+    for monster in &room.monsters {
+        let Some(area) = &monster.area else { continue };
+        if !ids.contains(&area.as_str()) {
+            let valid = if ids.is_empty() {
+                "the room has no areas; add `areas` to the room or leave the monster's `area` out"
+                    .to_owned()
+            } else {
+                format!("the room's areas are: {}", ids.join(", "))
+            };
+            problems.push(Problem::new(
+                format!("{path}.monsters[{}].area", monster.id),
+                format!("no area {area:?}; {valid}"),
+            ));
+        }
+    }
 }

@@ -286,14 +286,14 @@ impl AiPlayer {
         let mut last_error = String::new();
         for _ in 0..self.max_tries {
             let said = self.agent.speak(log).await?;
-            // An action id picks that suggestion's description.
-            let text = last
+            // An action id picks that suggestion: its words, and its mechanic rolled first.
+            let input = last
                 .and_then(|o| o.suggested_actions.iter().find(|a| a.id == said.trim()))
-                .map_or(said.clone(), |a| a.description.clone());
-            match gm
-                .turn(campaign, PlayerInput::new(self.character.clone(), text))
-                .await
-            {
+                .map_or_else(
+                    || PlayerInput::new(self.character.clone(), said.clone()),
+                    |a| PlayerInput::choose(self.character.clone(), a),
+                );
+            match gm.turn(campaign, input).await {
                 Ok(outcome) => return Ok(outcome),
                 Err(GmError::Input(reason)) => {
                     log.push(LogEntry::System {

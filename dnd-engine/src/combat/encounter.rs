@@ -39,7 +39,7 @@ pub fn begin(
             dexterity: dex,
             advantage: Advantage::Normal,
         });
-        // A flier moves at its flying speed; the positions of a fight are not kept yet.
+        // A flier moves at its flying speed (and may go up: `positions::flies`).
         let speed = template.map_or(30, |t| t.speed.walk.max(t.speed.fly));
         speeds.push((m.id.clone(), speed));
     }
@@ -72,7 +72,39 @@ pub fn begin(
             })
             .collect(),
     });
+    changes.extend(placements(state, monsters, &rolls));
     Start { rolls, changes }
+}
+
+/// Where each combatant stands as the fight starts, in a room with areas: a monster in its
+/// area (the room's first when it names none or one that is gone), the party in the room's
+/// first area (where an adventure puts the way in).
+fn placements(
+    state: &GameState,
+    monsters: &[&MonsterInstance],
+    rolls: &[InitiativeRoll],
+) -> Vec<Change> {
+    let Some(room) = state.party_location() else {
+        return Vec::new();
+    };
+    let Some(first) = room.areas.first() else {
+        return Vec::new();
+    };
+    rolls
+        .iter()
+        .map(|r| {
+            let area = monsters
+                .iter()
+                .find(|m| m.id == r.id)
+                .and_then(|m| m.area.as_deref())
+                .and_then(|a| room.areas.iter().find(|x| x.id == a))
+                .unwrap_or(first);
+            Change::Moved {
+                creature: r.id.clone(),
+                to: area.position(),
+            }
+        })
+        .collect()
 }
 
 /// The monsters a fight starts with when `attacker` attacks `target` outside a fight: every
@@ -105,7 +137,8 @@ pub fn fight_on_attack<'s>(
         .collect()
 }
 
-/// The hostile monsters of the fight still standing where the party is, by name.
+/// The hostile monsters of the fight still standing where the party is and still fighting
+/// (not fled, not surrendered), by name.
 pub fn foes_standing(state: &GameState) -> Vec<String> {
     let Some(encounter) = &state.encounter else {
         return Vec::new();
@@ -115,15 +148,14 @@ pub fn foes_standing(state: &GameState) -> Vec<String> {
         .monsters
         .iter()
         .filter(|m| encounter.slot(&m.id).is_some())
-        .filter(|m| m.hostile && m.is_alive() && m.location == here)
+        .filter(|m| m.hostile && m.is_fighting() && m.location == here)
         .map(|m| m.name.clone())
         .collect()
 }
 
-/// Whether the fight may end: no hostile monster of it stands where the party is (they are
-/// dead, or the party escaped to another place), or no character is left alive.
-///
-/// Monsters cannot flee or surrender yet; when they can, those will not hold a fight open.
+/// Whether the fight may end: no hostile monster of it stands and fights where the party is
+/// (they are dead, fled or surrendered, or the party escaped to another place), or no
+/// character is left alive.
 pub fn may_end(state: &GameState) -> Result<(), CombatError> {
     let standing = foes_standing(state);
     let party_alive = state.characters.iter().any(|c| !c.dead);

@@ -10,7 +10,11 @@
 //! | file | owns |
 //! |---|---|
 //! | `economy.rs` | [`may_act`] (the gate), [`spell_spend`] (casting time to a spend), [`budget_left`], [`CombatError`] |
+//! | `positions.rs` | distance, reach and range ([`positions::attack_range`]), cover, movement ([`positions::plan_move`], [`positions::approach`]) and the opportunity attacks a move provokes |
+//! | `actions/` | the standard actions as rules (`rolled.rs`: those decided by a roll): [`actions::dash`], `disengage`, `dodge`, `help`, `hide`, `ready` and `trigger_readied`, `search`, `use_object`, `grapple`, `shove`, `escape_grapple`, `stand_up` (each through [`may_act`]; changes, rolls and a typed report, nothing committed) |
+//! | `effects.rs` | what the lasting effects (`state::Effect`: Dodging, Helped, Hidden, Readied, Grappling) do to a roll: [`attack_situation`], [`check_situation`], [`save_situation`], the ONE place attacks, checks and saves ask |
 //! | `encounter.rs` | [`begin`] (initiative and the changes that start a fight), [`fight_on_attack`] (an attack outside a fight starts one), [`may_end`] (no fight ends while a foe stands) |
+//! | `monster_plan.rs` | a monster's turn: the target rule, recharge rolls, the morale rule (flee or surrender), the plan for its action |
 //!
 //! The arithmetic of a turn's budget (action, bonus action, movement, Extra Attack, the
 //! bonus-action spell rule) is `rules::economy`; whose turn it is and each creature's reaction
@@ -21,8 +25,13 @@
 //! otherwise the attack is not made, the fight stays started, and the result says whose turn it
 //! is. Surprise is not decided yet: every combatant acts in its first round.
 
+pub mod actions;
 mod economy;
+mod effects;
 mod encounter;
+pub mod monster_plan;
+pub mod positions;
 
 pub use economy::{CombatError, budget_left, may_act, spell_spend};
+pub use effects::{Situation, attack_situation, check_situation, is_hidden, save_situation};
 pub use encounter::{Start, begin, fight_on_attack, foes_standing, may_end};

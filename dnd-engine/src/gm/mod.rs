@@ -9,6 +9,7 @@
 //! transaction. If the provider or anything else fails before the commit, nothing is written
 //! and the same input can be tried again.
 
+mod chosen;
 mod context;
 mod memory;
 mod outcome;
@@ -24,8 +25,8 @@ use rand::RngExt;
 pub use context::{DEFAULT_SYSTEM_PROMPT, PreNarration, build_context, pre_narration_checks};
 pub use memory::{SUMMARY_MAX_BYTES, Summarizer, fold_by_code, leaks, memory_block};
 pub use outcome::{
-    ACTION_LIST_SCHEMA, ActionList, ActionSuggestion, GameResponse, SUGGESTION_MAX_BYTES,
-    SuggestedAction, TraceStep, TurnOutcome,
+    ACTION_LIST_SCHEMA, ActionList, ActionMechanic, ActionSuggestion, GameResponse,
+    SUGGESTION_MAX_BYTES, SuggestedAction, TraceStep, TurnOutcome,
 };
 pub use protocol::Protocol;
 pub use strict::{
@@ -46,6 +47,10 @@ pub struct PlayerInput {
     pub speaker: String,
     /// The words.
     pub text: String,
+    /// The id of the last turn's suggested action the player picked, when it has a mechanic:
+    /// the engine rolls that mechanic, as it offered it, before the game master narrates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chosen: Option<String>,
 }
 
 impl PlayerInput {
@@ -54,6 +59,17 @@ impl PlayerInput {
         PlayerInput {
             speaker: speaker.into(),
             text: text.into(),
+            chosen: None,
+        }
+    }
+
+    /// `speaker` picks one of the last turn's suggested actions: its words are the input, and
+    /// its mechanic (if it has one), as the engine offered it, is rolled first.
+    pub fn choose(speaker: impl Into<String>, action: &SuggestedAction) -> PlayerInput {
+        PlayerInput {
+            speaker: speaker.into(),
+            text: action.description.clone(),
+            chosen: action.mechanic.as_ref().map(|_| action.id.clone()),
         }
     }
 }
@@ -474,6 +490,9 @@ impl GameMaster {
             suggestions: Vec::new(),
             text_sink,
         };
+        if let Some(id) = &input.chosen {
+            self.roll_chosen(campaign, id, &mut run).await?;
+        }
         match self.protocol {
             Protocol::TwoPhase => {
                 self.narrative_phase(&mut run).await?;
@@ -524,6 +543,10 @@ impl GameMaster {
                 },
             ],
             llm_messages,
+            choices: suggestions
+                .iter()
+                .filter_map(|s| s.mechanic.clone())
+                .collect(),
             after_turn: Some(after_turn),
         };
         let outcome = TurnOutcome {

@@ -4,42 +4,52 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::dice::DiceExpr;
-use crate::llm::Usage;
-use crate::state::{Change, StoryEvent};
+use crate::llm::{ToolCall, Usage};
+use crate::srd::Srd;
+use crate::state::{Change, GameState, StoryEvent};
 use crate::store::RollRecord;
 
 /// An action the player might take next, as the model suggested it, with the engine's odds.
+///
+/// The odds come from the engine's own numbers only (the sheet's bonus, the target's armor
+/// class, the check's DC: see [`crate::tools::odds`]), never from dice the model wrote. When the
+/// player picks it, its `mechanic` is rolled by the engine before the game master narrates
+/// ([`PlayerInput::choose`](super::PlayerInput::choose)).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SuggestedAction {
     /// A short id ("attack-harpy").
     pub id: String,
     /// What the player would do, in a few words.
     pub description: String,
-    /// The dice it would roll ("1d20+5"), if any.
+    /// The dice it would roll with the real bonus ("1d20+5"), when the engine can tell.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dice: Option<String>,
-    /// The number to meet (a DC or an AC), if known.
+    /// The number to meet (a DC or an AC), when the engine can tell.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dc: Option<i32>,
     /// Why it might be a good idea.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-    /// The exact chance that `dice` meets `dc`, from the dice engine's distribution.
+    /// The exact chance of success, when the engine can tell.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chance: Option<f64>,
+    /// The tool call the engine makes first when the player picks this action (its id is the
+    /// action's id).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mechanic: Option<ToolCall>,
 }
 
 impl SuggestedAction {
-    /// Attaches the exact chance of success when the action names dice and a DC.
-    pub fn with_odds(mut self) -> SuggestedAction {
-        self.chance = match (&self.dice, self.dc) {
-            (Some(dice), Some(dc)) => DiceExpr::parse(dice)
-                .ok()
-                .and_then(|e| e.distribution().ok())
-                .map(|d| d.probability_at_least(i64::from(dc))),
-            _ => None,
-        };
+    /// Attaches the engine's odds of the action's mechanic on `state`; none when it has no
+    /// mechanic or the engine's numbers cannot tell.
+    pub fn with_odds(mut self, state: &GameState, srd: &Srd) -> SuggestedAction {
+        let odds = self
+            .mechanic
+            .as_ref()
+            .and_then(|m| crate::tools::odds(state, srd, &m.name, &m.arguments));
+        self.dice = odds.as_ref().map(|o| o.dice.clone());
+        self.dc = odds.as_ref().map(|o| o.target);
+        self.chance = odds.map(|o| o.chance);
         self
     }
 
@@ -68,12 +78,21 @@ pub struct ActionSuggestion {
     pub id: String,
     /// What the player would do, in a few words.
     pub description: String,
-    /// Dice it would roll, in standard notation ("1d20+5"), or null.
-    pub dice: Option<String>,
-    /// The DC or AC to meet, or null.
-    pub dc: Option<i32>,
     /// Why it might be a good idea, or null.
     pub reason: Option<String>,
+    /// The tool call that resolves it (an attack, a skill check), which the engine rolls if the
+    /// player picks it and whose odds it shows; null for an action without one.
+    pub mechanic: Option<ActionMechanic>,
+}
+
+/// The tool call behind a suggested action.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ActionMechanic {
+    /// The tool's name ("roll_attack", "roll_skill_check").
+    pub tool: String,
+    /// Its arguments: a JSON object, written as a string.
+    pub arguments: String,
 }
 
 /// The name of the JSON Schema of the action phase's answer ([`ActionList`]).
@@ -103,7 +122,7 @@ impl ActionList {
                 Some(&a.id),
                 Some(&a.description),
                 a.reason.as_ref(),
-                a.dice.as_ref(),
+                a.mechanic.as_ref().map(|m| &m.arguments),
             ]
             .into_iter()
             .flatten()
@@ -122,20 +141,28 @@ impl ActionList {
         Ok(())
     }
 
-    /// The suggestions with their odds.
-    pub fn into_suggestions(self) -> Vec<SuggestedAction> {
+    /// The suggestions with the engine's odds on `state`. A mechanic whose arguments are not a
+    /// JSON object is dropped (the action stays, without odds or a roll).
+    pub fn into_suggestions(self, state: &GameState, srd: &Srd) -> Vec<SuggestedAction> {
         self.actions
             .into_iter()
             .map(|a| {
+                let mechanic = a.mechanic.and_then(|m| {
+                    let arguments = serde_json::from_str::<serde_json::Value>(&m.arguments)
+                        .ok()
+                        .filter(serde_json::Value::is_object)?;
+                    Some(ToolCall::new(a.id.clone(), m.tool, arguments))
+                });
                 SuggestedAction {
                     id: a.id,
                     description: a.description,
-                    dice: a.dice,
-                    dc: a.dc,
+                    dice: None,
+                    dc: None,
                     reason: a.reason,
                     chance: None,
+                    mechanic,
                 }
-                .with_odds()
+                .with_odds(state, srd)
             })
             .collect()
     }

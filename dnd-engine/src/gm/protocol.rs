@@ -302,7 +302,7 @@ impl GameMaster {
         run: &mut TurnRun<'_>,
         messages: &mut Vec<Message>,
     ) -> Result<(), GmError> {
-        let instruction = "Suggest 2 to 5 actions the player might take next, best first. Answer with JSON only: {\"actions\": [{\"id\", \"description\", \"dice\" (notation or null), \"dc\" (number or null), \"reason\" (or null)}]}.";
+        let instruction = "Suggest 2 to 5 actions the player might take next, best first. Answer with JSON only: {\"actions\": [{\"id\", \"description\", \"reason\" (or null), \"mechanic\": the tool call that would resolve it, {\"tool\", \"arguments\" (a JSON object as a string)}, such as roll_attack or roll_skill_check, or null}]}. The engine works out the odds and rolls the mechanic if the player picks it.";
         let schema_hint = || {
             Message::system(format!(
                 "The JSON must match this schema: {}",
@@ -344,7 +344,7 @@ impl GameMaster {
                     .map(|()| list)
             }) {
                 Ok(list) => {
-                    run.suggestions = list.into_suggestions();
+                    run.suggestions = list.into_suggestions(run.state, Srd::bundled());
                     return Ok(());
                 }
                 Err(error) => {

@@ -145,6 +145,7 @@ impl GameMaster {
                 dc: None,
                 reason: None,
                 chance: None,
+                mechanic: None,
             }];
         }
         Ok(())

@@ -1,13 +1,14 @@
 //! Fights: start the encounter if none runs, wait for the hero's turn (the offline game master
 //! plays no other seat, so other heroes' turns pass with `next_turn`), strike once (a weapon or
 //! a spell: one attack, the Attack action of a level-3 hero), then let the monsters act through
-//! `next_turn`, or end the fight, set the `<monster>_defeated` flag and log the victory; and
-//! flight, a Dexterity save, then the party leaves the way it came and the fight ends, or the
-//! monsters get their turn.
+//! `next_turn`, or end the fight, set the `<monster>_defeated` flag and log the victory; Dodge
+//! instead of a strike when the hero is alone, badly hurt and without healing
+//! ([`should_dodge`]); and flight: Disengage on the hero's turn, then the party leaves the way
+//! it came and the fight ends.
 
 use serde_json::{Value, json};
 
-use super::plan::{FLEE_DC, Next, finished, last_named, refuse};
+use super::plan::{Next, finished, last_named, refuse};
 use super::view::{Monster, Turn, World};
 use super::ways::{back_exit, movement};
 use super::words::{best, keys};
@@ -85,6 +86,14 @@ pub(crate) fn combat(
             ),
         }
     };
+    // On the hero's turn, a weapon strike gives way to Dodge when trading blows is lost.
+    let act = |target: &str| -> (&'static str, Value) {
+        if spell.is_none() && should_dodge(now, hero) {
+            ("dodge", json!({"creature": hero}))
+        } else {
+            strike(Some(target))
+        }
+    };
     if only_waited(turn) {
         if now.encounter.is_some() && !now.foes().is_empty() {
             if turn.ran("next_turn") && now.hero(hero).is_some_and(|h| h.down) {
@@ -104,7 +113,7 @@ pub(crate) fn combat(
             return Next::Calls(vec![strike(Some(&ally.id))]);
         }
         return match (target, now.encounter.is_some()) {
-            (Some(t), true) => Next::Calls(vec![strike(Some(&t.id))]),
+            (Some(t), true) => Next::Calls(vec![act(&t.id)]),
             // Every enemy here joins the fight; a monster not known to be hostile fights alone.
             (Some(t), false) => Next::Calls(vec![(
                 "start_encounter",
@@ -133,7 +142,7 @@ pub(crate) fn combat(
             return finished();
         }
         return match target.or(now.foes().into_iter().next()) {
-            Some(t) => Next::Calls(vec![strike(Some(&t.id))]),
+            Some(t) => Next::Calls(vec![act(&t.id)]),
             None => Next::Calls(victory(turn, hero)),
         };
     }
@@ -149,7 +158,7 @@ pub(crate) fn combat(
         }
         let first_foe = now.foes().into_iter().next();
         return match target.or(first_foe) {
-            Some(t) => Next::Calls(vec![strike(Some(&t.id))]),
+            Some(t) => Next::Calls(vec![act(&t.id)]),
             None => finished(),
         };
     }
@@ -161,6 +170,13 @@ pub(crate) fn combat(
             .is_some_and(|e| e.contains("needs at least one target"))
     {
         return Next::Calls(vec![strike(Some(hero))]);
+    }
+    if let Some(step) = last_named(turn, "dodge") {
+        return if step.ok && now.encounter.is_some() && !now.foes().is_empty() {
+            Next::Calls(vec![("next_turn", json!({}))])
+        } else {
+            finished()
+        };
     }
     let struck = last_named(turn, "roll_attack").or_else(|| last_named(turn, "cast_spell"));
     if let Some(step) = struck {
@@ -207,34 +223,49 @@ fn victory(turn: &Turn, hero: &str) -> Vec<(&'static str, Value)> {
     calls
 }
 
+/// Whether the hero should take the Dodge action rather than strike: the only one of the party
+/// on its feet, at a quarter of its hit points or less, with no potion of healing, against a
+/// foe that still has more than half of its own. Trading blows then loses; Dodge gives every
+/// attack on it disadvantage until its next turn, and the player may still flee.
+pub(crate) fn should_dodge(now: &World, hero: &str) -> bool {
+    let Some(h) = now.hero(hero) else {
+        return false;
+    };
+    let alone = now.party.iter().filter(|p| !p.down).count() == 1;
+    let badly_hurt = h.hp.0 * 4 <= h.hp.1;
+    let no_healing = !h
+        .items
+        .iter()
+        .any(|i| i.name.to_ascii_lowercase().contains("healing"));
+    let foe_strong = now
+        .foes()
+        .iter()
+        .any(|m| m.hp.is_some_and(|(hp, max)| hp * 2 > max));
+    now.encounter.is_some() && alone && badly_hurt && no_healing && foe_strong
+}
+
+/// Flight: out of a fight, a walk back the way the party came. In a fight, on the hero's turn
+/// (other heroes' turns pass first), Disengage so leaving provokes no opportunity attack, then
+/// away through the way it came, and the fight ends behind the party.
 pub(crate) fn flee(turn: &Turn, hero: &str) -> Next {
     let start = &turn.start;
     if start.encounter.is_none() {
         return movement(turn, hero, None, true);
     }
-    if turn.rounds.is_empty() {
-        return Next::Calls(vec![(
-            "roll_saving_throw",
-            json!({"creature": hero, "ability": "dexterity", "dc": FLEE_DC, "advantage": null,
-                   "reason": "breaking away from the fight"}),
-        )]);
-    }
-    let Some(save) = last_named(turn, "roll_saving_throw") else {
-        return finished();
-    };
-    if !save.ok {
+    if turn.ran("disengage") || turn.ran("move_to") {
         return finished();
     }
-    if save.result["result"]["success"].as_bool() == Some(true) {
-        // Away first: the fight may only end once the party is no longer where it is.
-        let mut calls = Vec::new();
-        if let Some(exit) = back_exit(start).or_else(|| start.room.exits.iter().find(|e| !e.locked))
-        {
-            calls.push(("move_to", json!({"exit": exit.direction})));
-        }
-        calls.push(("end_encounter", json!({})));
-        Next::Calls(calls)
-    } else {
-        Next::Calls(vec![("next_turn", json!({}))])
+    if let Some(wait) = wait_for_turn(turn, hero) {
+        return wait;
     }
+    let now = &turn.now;
+    if now.hero(hero).is_none_or(|h| h.down) || now.encounter.is_none() {
+        return finished();
+    }
+    let mut calls = vec![("disengage", json!({"creature": hero}))];
+    if let Some(exit) = back_exit(start).or_else(|| start.room.exits.iter().find(|e| !e.locked)) {
+        calls.push(("move_to", json!({"exit": exit.direction})));
+    }
+    calls.push(("end_encounter", json!({})));
+    Next::Calls(calls)
 }

@@ -16,8 +16,6 @@ use super::words::{best, mentions, score};
 
 /// How hard a search is (the snapshot gives no room difficulty).
 pub(crate) const SEARCH_DC: i32 = 12;
-/// The Dexterity save that breaks away from a fight.
-pub(crate) const FLEE_DC: i32 = 12;
 
 /// What to do next.
 #[derive(Debug, Clone, PartialEq)]

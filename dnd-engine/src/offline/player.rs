@@ -93,7 +93,7 @@ impl OfflinePlayer {
         let foes: Vec<&str> = state
             .monsters
             .iter()
-            .filter(|m| m.location == here.id && m.revealed && m.is_alive() && m.hostile)
+            .filter(|m| m.location == here.id && m.revealed && m.is_fighting() && m.hostile)
             .map(|m| m.name.as_str())
             .collect();
         let fighting = state.encounter.is_some();

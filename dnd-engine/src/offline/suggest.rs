@@ -2,9 +2,8 @@
 //!
 //! Best first: fight what is hostile, drink when hurt, talk to who is here, take what lies in
 //! view, unlock a locked way with a carried key, search a room not searched yet, then each way
-//! on. Dice and a DC are given only when the tools have told the offline game master the
-//! numbers (an attack bonus and an AC from an earlier swing, a skill modifier from the sheet),
-//! so the engine can attach exact odds.
+//! on. An attack and a search carry their mechanic (the tool call that resolves them), so the
+//! engine attaches exact odds from the sheet and rolls it first when the player picks it.
 
 use serde_json::{Value, json};
 
@@ -13,31 +12,23 @@ use super::plan::SEARCH_DC;
 use super::view::{Turn, World};
 use super::ways::back_exit;
 use super::words::{mentions, slug, way};
+use crate::tools::{ROLL_ATTACK, ROLL_SKILL_CHECK};
 
 /// One suggestion as the `action_list` schema wants it.
 struct Suggestion {
     id: String,
     description: String,
-    dice: Option<String>,
-    dc: Option<i32>,
     reason: Option<String>,
+    /// The tool and its arguments that resolve it.
+    mechanic: Option<(&'static str, Value)>,
 }
 
 fn plain(id: impl Into<String>, description: impl Into<String>, reason: &str) -> Suggestion {
     Suggestion {
         id: id.into(),
         description: description.into(),
-        dice: None,
-        dc: None,
         reason: Some(reason.to_owned()),
-    }
-}
-
-fn dice(bonus: i32) -> String {
-    if bonus < 0 {
-        format!("1d20{bonus}")
-    } else {
-        format!("1d20+{bonus}")
+        mechanic: None,
     }
 }
 
@@ -52,9 +43,11 @@ pub(crate) fn suggestions(turn: &Turn) -> Value {
             out.push(Suggestion {
                 id: format!("attack-{}", slug(&m.name)),
                 description: format!("Attack the {}", m.name.trim_start_matches("The ")),
-                dice: w.to_hit.get(&hero_id).map(|b| dice(*b)),
-                dc: w.armor.get(&m.id).copied(),
                 reason: Some("it is hostile and will not let you pass".into()),
+                mechanic: Some((
+                    ROLL_ATTACK,
+                    json!({"attacker": hero_id, "target": m.id, "attack": null, "advantage": null}),
+                )),
             });
         }
         let hurt = hero.is_some_and(|h| h.hp.0 * 2 < h.hp.1);
@@ -115,12 +108,11 @@ pub(crate) fn suggestions(turn: &Turn) -> Value {
                 out.push(Suggestion {
                     id: "search".into(),
                     description: "Search the area carefully".into(),
-                    dice: w
-                        .skills
-                        .get(&(hero_id.clone(), "perception".to_owned()))
-                        .map(|m| dice(*m)),
-                    dc: Some(SEARCH_DC),
                     reason: Some("there may be more here than meets the eye".into()),
+                    mechanic: Some((
+                        ROLL_SKILL_CHECK,
+                        json!({"creature": hero_id, "skill": "perception", "dc": SEARCH_DC, "advantage": null, "reason": "a careful search"}),
+                    )),
                 });
             }
             let back = back_exit(w).map(|e| e.direction.clone());
@@ -159,7 +151,13 @@ pub(crate) fn suggestions(turn: &Turn) -> Value {
     json!({
         "actions": out
             .iter()
-            .map(|s| json!({"id": s.id, "description": s.description, "dice": s.dice, "dc": s.dc, "reason": s.reason}))
+            .map(|s| {
+                let mechanic = s
+                    .mechanic
+                    .as_ref()
+                    .map(|(tool, args)| json!({"tool": tool, "arguments": args.to_string()}));
+                json!({"id": s.id, "description": s.description, "reason": s.reason, "mechanic": mechanic})
+            })
             .collect::<Vec<_>>()
     })
 }

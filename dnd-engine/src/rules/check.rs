@@ -148,6 +148,46 @@ pub struct CheckResult {
     pub automatic_failure: Option<Cow<'static, str>>,
 }
 
+/// The exact chance that a d20 test succeeds: every face (every pair of faces, with advantage or
+/// disadvantage) decided by `succeeds`, the same function that decides a real roll, so the odds
+/// shown and the rules used can never disagree.
+///
+/// ```
+/// use dnd_engine::dice::Advantage;
+/// use dnd_engine::rules::check::{chance_of, check_from};
+///
+/// // d20 + 3 against DC 14: 11 or more, half the faces.
+/// assert_eq!(chance_of(Advantage::Normal, |d| check_from(d, 3, 14).success), 0.5);
+/// // With advantage: 1 - 0.5 * 0.5.
+/// assert_eq!(chance_of(Advantage::Advantage, |d| check_from(d, 3, 14).success), 0.75);
+/// ```
+pub fn chance_of(advantage: Advantage, succeeds: impl Fn(D20Roll) -> bool) -> f64 {
+    let (mut wins, mut all) = (0u32, 0u32);
+    for first in 1..=20u8 {
+        let seconds: &[Option<u8>] = if advantage == Advantage::Normal {
+            &[None]
+        } else {
+            &SECOND_FACES
+        };
+        for &second in seconds {
+            all += 1;
+            wins += u32::from(succeeds(D20Roll::from_faces(first, second, advantage)));
+        }
+    }
+    f64::from(wins) / f64::from(all)
+}
+
+/// The second d20's faces, for advantage and disadvantage.
+const SECOND_FACES: [Option<u8>; 20] = {
+    let mut faces = [None; 20];
+    let mut i = 0;
+    while i < 20 {
+        faces[i] = Some(i as u8 + 1);
+        i += 1;
+    }
+    faces
+};
+
 /// Decides a check or save from a d20 already rolled.
 pub fn check_from(d20: D20Roll, modifier: i32, dc: i32) -> CheckResult {
     let total = i32::from(d20.natural) + modifier;

@@ -50,6 +50,10 @@ pub enum Spend {
     Attack,
     /// Feet of movement.
     Movement(u32),
+    /// The Dash action: the action, and extra movement equal to the creature's speed now.
+    Dash,
+    /// The Disengage action: the action, and no opportunity attacks for the rest of the turn.
+    Disengage,
     /// A spell: its casting time, and whether it is a cantrip (after a bonus-action spell only
     /// a cantrip with a casting time of 1 action may be cast in the same turn).
     Spell {
@@ -68,6 +72,8 @@ impl std::fmt::Display for Spend {
             Spend::Reaction => f.write_str("a reaction"),
             Spend::Attack => f.write_str("an attack"),
             Spend::Movement(feet) => write!(f, "{feet} ft of movement"),
+            Spend::Dash => f.write_str("the action (Dash)"),
+            Spend::Disengage => f.write_str("the action (Disengage)"),
             Spend::Spell { casting, .. } => f.write_str(match casting {
                 CastingTime::Action => "a spell cast as an action",
                 CastingTime::BonusAction => "a spell cast as a bonus action",
@@ -98,6 +104,9 @@ pub struct TurnBudget {
     pub bonus_action_spell: bool,
     /// A spell other than a cantrip of 1 action was cast this turn.
     pub other_spell: bool,
+    /// The creature took the Disengage action: its movement provokes no opportunity attacks
+    /// for the rest of the turn.
+    pub disengaged: bool,
 }
 
 /// Why a spend was refused: what was asked for, with the budget as it is.
@@ -139,6 +148,18 @@ impl TurnBudget {
                 self.bonus_action_used = true;
             }
             Spend::Reaction => return refused,
+            Spend::Dash | Spend::Disengage => {
+                if self.action_used {
+                    return refused;
+                }
+                self.action_used = true;
+                self.attacks_left = 0;
+                if what == Spend::Dash {
+                    self.extra_movement_ft += speed_ft;
+                } else {
+                    self.disengaged = true;
+                }
+            }
             Spend::Attack => {
                 if self.attacks_left > 0 {
                     self.attacks_left -= 1;
@@ -265,6 +286,24 @@ mod tests {
         b.extra_movement_ft = 30;
         b.spend(Spend::Movement(40), 30, 1).unwrap();
         assert_eq!(b.movement_left(30), 0);
+    }
+
+    #[test]
+    fn dash_doubles_the_movement_and_disengage_marks_the_turn() {
+        // The SRD: Dash gains extra movement equal to your speed, after modifiers; 30 ft
+        // walked and Dash taken leaves 30 more.
+        let mut b = TurnBudget::default();
+        b.spend(Spend::Movement(30), 30, 1).unwrap();
+        b.spend(Spend::Dash, 30, 1).unwrap();
+        assert_eq!(b.movement_left(30), 30);
+        // One action a turn: no Disengage (or second Dash) after it.
+        assert!(b.spend(Spend::Disengage, 30, 1).is_err());
+        assert!(b.spend(Spend::Dash, 30, 1).is_err());
+        assert!(!b.disengaged);
+        let mut b = TurnBudget::default();
+        b.spend(Spend::Disengage, 25, 1).unwrap();
+        assert!(b.disengaged && b.action_used);
+        assert_eq!(b.movement_left(25), 25);
     }
 
     #[test]

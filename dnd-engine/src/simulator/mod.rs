@@ -9,8 +9,8 @@
 //! report.
 //!
 //! The tactics are deliberately simple, and say so: characters focus the wounded enemy with the
-//! fewest hit points left; monsters spread their attacks over the characters still standing at
-//! random; nobody heals, flees, uses areas or spells with slots. A fight still going after
+//! fewest hit points left; monsters choose by the game's target rule
+//! (`combat::monster_plan::pick_target`); nobody heals, flees, uses areas or spells with slots. A fight still going after
 //! [`MAX_ROUNDS`] counts as a loss for the party.
 
 mod from_srd;
@@ -313,7 +313,6 @@ struct Arena<'a> {
     combatants: &'a [Combatant],
     fighters: Vec<Fighter>,
     order: Vec<(i32, i32, u32, usize)>,
-    candidates: Vec<usize>,
 }
 
 impl<'a> Arena<'a> {
@@ -322,7 +321,6 @@ impl<'a> Arena<'a> {
             combatants,
             fighters: Vec::with_capacity(combatants.len()),
             order: Vec::with_capacity(combatants.len()),
-            candidates: Vec::with_capacity(combatants.len()),
         }
     }
 
@@ -391,17 +389,28 @@ impl<'a> Arena<'a> {
             return;
         }
         let combatant = &self.combatants[actor];
+        let per_turn: u32 = combatant
+            .actions
+            .iter()
+            .map(|a| match a {
+                SimAction::Attack { damage, .. } | SimAction::Save { damage, .. } => damage
+                    .iter()
+                    .map(|d| d.average().max(0) as u32)
+                    .sum::<u32>(),
+            })
+            .sum();
         for action in &combatant.actions {
-            let Some(target) = self.pick_target(combatant.side, rng) else {
+            let Some(target) = self.pick_target(combatant.side, per_turn) else {
                 return;
             };
             self.resolve(action, target, rng);
         }
     }
 
-    /// Characters focus the standing enemy with the fewest hit points; monsters pick a standing
-    /// character at random.
-    fn pick_target(&mut self, side: Side, rng: &mut GameRng) -> Option<usize> {
+    /// Characters focus the standing enemy with the fewest hit points; monsters pick by the
+    /// game's own rule (`combat::monster_plan::pick_target`: the hero their turn's damage drops
+    /// soonest, then the lowest AC), so the odds describe the fight the game plays.
+    fn pick_target(&self, side: Side, per_turn: u32) -> Option<usize> {
         let enemies = self
             .combatants
             .iter()
@@ -412,15 +421,10 @@ impl<'a> Arena<'a> {
             Side::Party => enemies
                 .min_by_key(|(_, (_, f))| f.hp.current)
                 .map(|(i, _)| i),
-            Side::Monsters => {
-                self.candidates.clear();
-                self.candidates.extend(enemies.map(|(i, _)| i));
-                if self.candidates.is_empty() {
-                    None
-                } else {
-                    Some(self.candidates[rng.random_range(0..self.candidates.len())])
-                }
-            }
+            Side::Monsters => crate::combat::monster_plan::pick_target(
+                enemies.map(|(i, (c, f))| (i, f.hp.current, c.armor_class)),
+                per_turn,
+            ),
         }
     }
 

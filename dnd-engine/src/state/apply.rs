@@ -13,6 +13,9 @@ use super::world::Mode;
 use crate::rules::{AtZero, Condition, DeathSaves, apply_damage, heal};
 
 pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(), ChangeError> {
+    if super::monster::apply(state, change)? {
+        return Ok(());
+    }
     match change {
         Change::Damage {
             target,
@@ -118,6 +121,7 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
                     "{character} is dead and cannot rest"
                 )));
             }
+            super::monster::restore_drained(c);
             crate::rules::long_rest(
                 &mut c.hp,
                 &mut c.hit_dice,
@@ -335,6 +339,8 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
                 turn: 0,
                 budget: crate::rules::TurnBudget::default(),
                 reactions_used: Vec::new(),
+                effects: Vec::new(),
+                positions: Default::default(),
             });
             state.mode = Mode::Combat;
         }
@@ -352,8 +358,12 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
             e.budget = crate::rules::TurnBudget::default();
             let now = e.current().unwrap_or_default().to_owned();
             e.reactions_used.retain(|r| !r.eq_ignore_ascii_case(&now));
+            super::effects::turn_started(e);
         }
         Change::Spent { creature, spend } => super::turn::spend(state, creature, *spend)?,
+        Change::Moved { creature, to } => super::turn::place(state, creature, *to)?,
+        Change::EffectStarted { effect } => super::effects::start(state, effect)?,
+        Change::EffectEnded { effect } => super::effects::end(state, effect)?,
         Change::EncounterEnded => {
             if state.encounter.take().is_none() {
                 return Err(ChangeError::Invalid("no encounter is running".into()));
@@ -373,6 +383,19 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
             state.dice_seed = *seed;
         }
         Change::Remembered { fact } => state.memory.remember(fact),
+        // Applied by `monster::apply` above.
+        Change::MoraleChanged { .. }
+        | Change::ActionSpent { .. }
+        | Change::ActionRecharged { .. }
+        | Change::HoldStarted { .. }
+        | Change::HoldEnded { .. }
+        | Change::MaxHpDrained { .. } => {}
+    }
+    if matches!(
+        change,
+        Change::Damage { .. } | Change::ConditionAdded { .. } | Change::ConditionRemoved { .. }
+    ) {
+        super::effects::prune(state); // no effect outlives its creature's ability to act
     }
     Ok(())
 }
@@ -464,7 +487,7 @@ fn character_ref<'a>(state: &'a GameState, id: &str) -> Result<&'a super::Charac
         })
 }
 
-fn character_mut<'a>(
+pub(super) fn character_mut<'a>(
     state: &'a mut GameState,
     id: &str,
 ) -> Result<&'a mut super::Character, ChangeError> {
@@ -483,7 +506,7 @@ fn character_mut<'a>(
     }
 }
 
-fn monster_mut<'a>(
+pub(super) fn monster_mut<'a>(
     state: &'a mut GameState,
     id: &str,
 ) -> Result<&'a mut super::MonsterInstance, ChangeError> {

@@ -16,6 +16,15 @@ pub enum Target {
     Monster(String),
 }
 
+impl Target {
+    /// The character's or monster's id.
+    pub fn id(&self) -> &str {
+        match self {
+            Target::Character(id) | Target::Monster(id) => id,
+        }
+    }
+}
+
 /// One validated, serializable delta to a [`GameState`](super::GameState).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "change", rename_all = "snake_case")]
@@ -221,6 +230,74 @@ pub enum Change {
         creature: String,
         /// What it spends.
         spend: Spend,
+    },
+    /// A lasting effect of a standard action begins (Dodge, Help, Hide, Ready, a grapple):
+    /// refused outside a fight, on a creature that cannot act, or naming the dead.
+    EffectStarted {
+        /// The effect.
+        effect: super::Effect,
+    },
+    /// A lasting effect ends before its time (a Help used, a hider found, a grapple escaped):
+    /// refused when it is not there.
+    EffectEnded {
+        /// The effect, as it was started.
+        effect: super::Effect,
+    },
+    /// A combatant stands somewhere else in the fight's room (placed when the fight starts,
+    /// then moved): refused outside a fight, for a creature not in it, in a room without
+    /// areas, or at a point outside the room. The feet it costs are a separate
+    /// [`Change::Spent`].
+    Moved {
+        /// The combatant's id.
+        creature: String,
+        /// Where it stands now.
+        to: super::Position,
+    },
+    /// A monster flees, surrenders, or (attacked after surrendering) fights again: refused
+    /// for the dead and for one that has fled.
+    MoraleChanged {
+        /// The monster.
+        monster: String,
+        /// Its morale now.
+        morale: super::Morale,
+    },
+    /// A monster uses an action of limited use (a recharge action): refused when it is spent.
+    ActionSpent {
+        /// The monster.
+        monster: String,
+        /// The action, as its stat block names it.
+        action: String,
+    },
+    /// A spent action comes back (its recharge roll was high enough): refused when not spent.
+    ActionRecharged {
+        /// The monster.
+        monster: String,
+        /// The action.
+        action: String,
+    },
+    /// A monster's action starts holding a creature (the conditions it imposes are separate
+    /// `ConditionAdded` changes): refused when the monster is not fighting.
+    HoldStarted {
+        /// The monster.
+        monster: String,
+        /// What it holds and how.
+        hold: super::Hold,
+    },
+    /// A hold ends (a save, the monster stops or falls; the conditions lift with separate
+    /// `ConditionRemoved` changes): refused when there is no such hold.
+    HoldEnded {
+        /// The monster.
+        monster: String,
+        /// Who it held, by id.
+        target: String,
+    },
+    /// A character's hit point maximum is lowered until its next long rest (the specter's Life
+    /// Drain); a maximum of 0 kills. Refused for the dead and for 0.
+    MaxHpDrained {
+        /// The character.
+        character: String,
+        /// By how much.
+        amount: u32,
     },
     /// The fight ends.
     EncounterEnded,

@@ -169,6 +169,14 @@ pub struct Character {
     pub gold: u32,
     /// Id of the location the character is in.
     pub location: String,
+    /// How much of the hit point maximum a monster drained (the specter's Life Drain), already
+    /// taken off `hp.max`; a long rest gives it back.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub hp_drained: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Character {

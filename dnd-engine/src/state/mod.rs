@@ -14,7 +14,10 @@
 mod apply;
 mod change;
 mod character;
+mod effects;
 mod memory;
+mod monster;
+mod position;
 mod snapshot;
 mod turn;
 mod world;
@@ -26,7 +29,10 @@ use serde::{Deserialize, Serialize};
 
 pub use change::{Change, ChangeError, Target};
 pub use character::{Character, CharacterAttack, Coating, ItemEffect, ItemStack};
+pub use effects::{Effect, EffectKind, able};
 pub use memory::{MEMORY_LIST_LIMIT, Memory, MemoryFact};
+pub use monster::{Hold, Morale};
+pub use position::{Area, Cover, Position, area_at, inside, round_to_5};
 pub use snapshot::{Snapshot, estimate_tokens};
 pub use turn::{attacks_per_action, speed_now};
 pub use world::{

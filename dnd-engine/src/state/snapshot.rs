@@ -51,6 +51,10 @@ pub struct LocationView {
     /// Loot in the open: "Rope ×1".
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub loot: Vec<String>,
+    /// The room's areas, for moving in a fight: "ice-bridge: the ice bridge (difficult
+    /// terrain)".
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub areas: Vec<String>,
 }
 
 /// A character as the LLM sees it.
@@ -95,6 +99,12 @@ pub struct MonsterView {
     /// Conditions.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<String>,
+    /// "fled" or "surrendered": no longer a foe (absent while it fights).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub morale: Option<&'static str>,
+    /// Who its action holds until they save, with the action: "Kraven (Luring Song)".
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub holding: Vec<String>,
 }
 
 /// An NPC as the LLM sees it.
@@ -123,6 +133,10 @@ pub struct EncounterView {
     pub turn: String,
     /// The order, by id.
     pub order: Vec<String>,
+    /// Where each combatant stands and how far its foes are, in a room with areas: "Frost
+    /// Harpy: the spire of rime, 30 ft up, half cover; Kraven 50 ft".
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub positions: Vec<String>,
 }
 
 /// A rough token count for English text and JSON: one token per four bytes, the usual rule of
@@ -161,6 +175,7 @@ impl GameState {
                     .iter()
                     .map(|s| format!("{} ×{}", s.name, s.quantity))
                     .collect(),
+                areas: l.areas.iter().map(super::position::describe_area).collect(),
             },
             None => LocationView {
                 id: String::new(),
@@ -169,6 +184,7 @@ impl GameState {
                 exits: Vec::new(),
                 features: Vec::new(),
                 loot: Vec::new(),
+                areas: Vec::new(),
             },
         };
         let party = self
@@ -192,6 +208,12 @@ impl GameState {
                             c.death_saves.successes, c.death_saves.failures
                         )
                     });
+                }
+                if c.hp_drained > 0 {
+                    conditions.push(format!(
+                        "max HP lowered by {} until a long rest",
+                        c.hp_drained
+                    ));
                 }
                 let slots = c.spell_slots.describe_available();
                 CharacterView {
@@ -238,6 +260,12 @@ impl GameState {
                 ac: m.armor_class,
                 hostile: m.hostile,
                 conditions: m.conditions.iter().map(|x| x.name().to_owned()).collect(),
+                morale: m.morale.describe(),
+                holding: m
+                    .holds
+                    .iter()
+                    .map(|h| format!("{} ({})", h.target, h.action))
+                    .collect(),
             })
             .collect();
         let npcs = self
@@ -260,6 +288,7 @@ impl GameState {
             round: e.round,
             turn: e.current().unwrap_or_default().to_owned(),
             order: e.order.iter().map(|s| s.id.clone()).collect(),
+            positions: super::position::describe_positions(self, e),
         });
         Snapshot {
             location,

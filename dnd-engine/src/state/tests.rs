@@ -44,6 +44,7 @@ fn fixture() -> GameState {
         inventory: Arc::new(vec![ItemStack::new("Potion of Healing", 2)]),
         gold: 10,
         location: "hall".into(),
+        hp_drained: 0,
     };
     let hall = Location {
         id: "hall".into(),
@@ -82,6 +83,7 @@ fn fixture() -> GameState {
         }],
         loot: vec![ItemStack::new("Rope", 1)],
         visited: true,
+        areas: Vec::new(),
     };
     let vault = Location {
         id: "vault".into(),
@@ -92,6 +94,7 @@ fn fixture() -> GameState {
         features: vec![],
         loot: vec![],
         visited: false,
+        areas: Vec::new(),
     };
     GameState {
         title: "Test".into(),
@@ -106,6 +109,10 @@ fn fixture() -> GameState {
             location: "hall".into(),
             hostile: true,
             revealed: false,
+            morale: Default::default(),
+            spent_actions: Vec::new(),
+            holds: Vec::new(),
+            area: None,
         }]),
         locations: Arc::new(vec![hall, vault]),
         npcs: Arc::new(vec![Npc {

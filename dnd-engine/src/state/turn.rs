@@ -74,3 +74,40 @@ pub fn attacks_per_action(state: &GameState, id: &str) -> u8 {
         .character(id)
         .map_or(1, |c| attacks_per_attack_action(&c.class, c.level))
 }
+
+/// Applies [`Change::Moved`](super::Change::Moved): a combatant of the running fight stands at
+/// `to`, a point inside the party's room (its areas draw the room).
+pub(super) fn place(
+    state: &mut GameState,
+    creature: &str,
+    to: super::Position,
+) -> Result<(), ChangeError> {
+    let areas = state
+        .party_location()
+        .map(|l| l.areas.clone())
+        .unwrap_or_default();
+    let Some(encounter) = state.encounter.as_mut() else {
+        return Err(ChangeError::Invalid(
+            "no fight is running: positions are kept only in a fight".into(),
+        ));
+    };
+    let Some(slot) = encounter.slot(creature) else {
+        return Err(ChangeError::Invalid(format!(
+            "{creature:?} is not in the fight"
+        )));
+    };
+    if areas.is_empty() {
+        return Err(ChangeError::Invalid(
+            "this room has no areas: everyone in it stands within 5 ft of everyone else".into(),
+        ));
+    }
+    if !super::inside(&areas, to) {
+        return Err(ChangeError::Invalid(format!(
+            "({}, {}, {}) is outside the room",
+            to.x, to.y, to.z
+        )));
+    }
+    let id = slot.id.clone();
+    encounter.positions.insert(id, to);
+    Ok(())
+}

@@ -30,6 +30,20 @@ pub struct MonsterInstance {
     /// Whether the party has seen it (its stat block reaches the LLM only then).
     #[serde(default)]
     pub revealed: bool,
+    /// The area of its room it stands in when a fight starts (see [`super::Area`]); `None`
+    /// for the room's first area.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub area: Option<String>,
+    /// Fighting, fled or surrendered (`combat::monster_plan`'s morale rule decides).
+    #[serde(default, skip_serializing_if = "super::Morale::is_fighting")]
+    pub morale: super::Morale,
+    /// Its actions of limited use that are spent: a recharge action until its d6 rolls high
+    /// enough at the start of its turn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spent_actions: Vec<String>,
+    /// The creatures one of its actions holds until they save (a harpy's song).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub holds: Vec<super::Hold>,
 }
 
 fn yes() -> bool {
@@ -40,6 +54,11 @@ impl MonsterInstance {
     /// Whether it still has hit points.
     pub fn is_alive(&self) -> bool {
         self.hp.current > 0
+    }
+
+    /// Whether it is alive and still fights (not fled, not surrendered): a foe.
+    pub fn is_fighting(&self) -> bool {
+        self.is_alive() && self.morale == super::Morale::Fighting
     }
 }
 
@@ -144,6 +163,10 @@ pub struct Location {
     /// Whether the party has been here.
     #[serde(default)]
     pub visited: bool,
+    /// Named places in it with coordinates, cover and terrain (empty: everyone here stands
+    /// within 5 ft of everyone else).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub areas: Vec<super::Area>,
 }
 
 impl Location {
@@ -249,6 +272,14 @@ pub struct Encounter {
     /// Who has spent their reaction since their last turn started (ids).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reactions_used: Vec<String>,
+    /// The lasting effects of the standard actions (Dodge, Help, Hide, Ready, grapples), which
+    /// end with the fight if not before (`state::effects`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub effects: Vec<super::Effect>,
+    /// Where each combatant stands, by id, in a room with areas (empty otherwise: everyone
+    /// within 5 ft). Moved only by [`super::Change::Moved`].
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub positions: std::collections::BTreeMap<String, super::Position>,
 }
 
 impl Encounter {
@@ -260,6 +291,19 @@ impl Encounter {
     /// The slot of a combatant, by id (any case).
     pub fn slot(&self, id: &str) -> Option<&InitiativeSlot> {
         self.order.iter().find(|s| s.id.eq_ignore_ascii_case(id))
+    }
+
+    /// The effects a combatant has (by id, any case).
+    pub fn effects_of<'a>(&'a self, id: &'a str) -> impl Iterator<Item = &'a super::Effect> + 'a {
+        self.effects
+            .iter()
+            .filter(move |e| e.creature.eq_ignore_ascii_case(id))
+    }
+
+    /// Where a combatant stands (any case), if the room keeps positions.
+    pub fn position(&self, id: &str) -> Option<super::Position> {
+        let slot = self.slot(id)?;
+        self.positions.get(&slot.id).copied()
     }
 
     /// Whether a combatant still has its reaction this round.

@@ -86,6 +86,10 @@ pub struct TurnRecord {
     /// What the LLM was sent and answered, tool steps included.
     #[serde(default)]
     pub llm_messages: Vec<Message>,
+    /// The mechanics of the actions suggested at the end of the turn, each with the id of its
+    /// suggestion: the next turn rolls the one the player picks, exactly as it was offered.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub choices: Vec<crate::llm::ToolCall>,
     /// The history number of the last turn in effect when this turn was computed (the
     /// campaign's head, 0 for its start: see the [module docs](self)), as
     /// [`GameStore::load_with_head`] returns it with the state; `None` skips the check. A store

@@ -65,10 +65,13 @@ pub(super) fn roll_skill_check(
     }
     let needs_sight = matches!(args.skill, Skill::Perception | Skill::Investigation);
     let (mut sources, auto_fail) = check_modifiers(&who.conditions, needs_sight, false);
+    let effects = crate::combat::check_situation(ctx.state, who.target.id());
+    sources.extend(effects.sources);
     add_situation(&mut sources, args.advantage);
     let result = roll_check_with(who.skill(args.skill), args.dc, &sources, auto_fail, ctx.rng);
     let label = format!("{} {} check", who.name, args.skill);
     ctx.record_roll(&label, i64::from(result.total), &result);
+    ctx.commit(effects.ends)?; // a Help is spent by the check it helps
     // An active search finds what its total reaches, as passive Perception does before a turn.
     let found = if who.is_character() && needs_sight && result.automatic_failure.is_none() {
         search(ctx, result.total)?
@@ -87,7 +90,7 @@ pub(super) fn roll_skill_check(
 
 /// Marks found every hidden feature and exit where the party is whose DC `total` meets, and
 /// returns what was found (names and descriptions; never the DCs).
-fn search(ctx: &mut ToolContext<'_>, total: i32) -> Result<Vec<String>, ToolError> {
+pub(super) fn search(ctx: &mut ToolContext<'_>, total: i32) -> Result<Vec<String>, ToolError> {
     let Some(here) = ctx.state.party_location() else {
         return Ok(Vec::new());
     };
@@ -138,6 +141,11 @@ pub(super) fn roll_saving_throw(
     check_dc(args.dc)?;
     let who = creature::find(ctx.state, ctx.srd, &args.creature)?;
     let (mut sources, auto_fail) = save_modifiers(&who.conditions, args.ability);
+    sources.extend(crate::combat::save_situation(
+        ctx.state,
+        who.target.id(),
+        args.ability,
+    ));
     add_situation(&mut sources, args.advantage);
     let result = roll_check_with(
         who.save(args.ability),

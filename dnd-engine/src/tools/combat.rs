@@ -9,10 +9,11 @@ use serde_json::{Value, json};
 use super::checks::add_situation;
 use super::creature::{self, CreatureInfo};
 use super::{ToolContext, ToolError};
+use crate::combat::positions::{self, PositionError, Reach};
 use crate::dice::Advantage;
 use crate::rules::conditions::{attack_modifiers, effective_defenses};
 use crate::rules::{AttackProfile, AttackTarget, DamageDice, Spend, roll_attack as rules_attack};
-use crate::state::{Change, MonsterInstance, StoryEvent, StoryKind, Target};
+use crate::state::{Change, Cover, MonsterInstance, StoryEvent, StoryKind, Target};
 
 /// Arguments of `roll_attack`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -30,13 +31,15 @@ pub struct AttackArgs {
 }
 
 /// One attack to make: its name, bonus, damage and whether it is melee.
-struct Swing {
+pub(super) struct Swing {
     name: String,
-    bonus: i32,
+    pub(super) bonus: i32,
     damage: Vec<DamageDice>,
-    melee: bool,
+    pub(super) melee: bool,
     /// A magic weapon or a spell attack; otherwise defenses against nonmagical attacks count.
     magical: bool,
+    /// How far it reaches (`combat::positions`).
+    pub(super) reach: Reach,
 }
 
 pub(super) fn roll_attack(args: AttackArgs, ctx: &mut ToolContext<'_>) -> Result<Value, ToolError> {
@@ -106,10 +109,30 @@ pub(super) fn attack(
     attack_name: Option<&str>,
     advantage: Option<Advantage>,
 ) -> Result<Value, ToolError> {
-    let who = creature::find(ctx.state, ctx.srd, attacker)?;
     let spend = spend_of(ctx, attacker)?;
+    // A fled foe is gone; a surrendered one fights again once attacked.
+    let victim = creature::find(ctx.state, ctx.srd, target)?.target;
+    if let Some(change) = super::monster_turn::attacked(ctx, &victim)? {
+        ctx.commit(vec![change])?;
+    }
     super::encounter::act(ctx, attacker, spend)?;
-    let swings = swings_of(ctx, &who, attack_name)?;
+    attack_spent(ctx, attacker, target, attack_name, advantage)
+}
+
+/// [`attack`] once what it spends is spent (a readied attack spends the reaction first).
+pub(super) fn attack_spent(
+    ctx: &mut ToolContext<'_>,
+    attacker: &str,
+    target: &str,
+    attack_name: Option<&str>,
+    advantage: Option<Advantage>,
+) -> Result<Value, ToolError> {
+    let who = creature::find(ctx.state, ctx.srd, attacker)?;
+    let chosen = attack_name.map_or_else(
+        || first_in_reach(ctx, attacker, target),
+        |n| Some(n.to_owned()),
+    );
+    let swings = swings_of(ctx, &who, chosen.as_deref())?;
     let mut outcomes = Vec::new();
     for swing in swings {
         let victim = creature::find(ctx.state, ctx.srd, target)?;
@@ -122,8 +145,22 @@ pub(super) fn attack(
             }
             break;
         }
-        let modifiers = attack_modifiers(&who.conditions, &victim.conditions, swing.melee);
+        let range = positions::attack_range(
+            ctx.state,
+            who.target.id(),
+            victim.target.id(),
+            &swing.name,
+            swing.reach,
+        )
+        .map_err(|e| ToolError::new(in_reach_hint(ctx, &who, victim.target.id(), e)))?;
+        let modifiers = attack_modifiers(&who.conditions, &victim.conditions, range.melee);
         let mut sources = modifiers.sources.clone();
+        for why in &range.disadvantage {
+            sources.disadvantage(why.clone());
+        }
+        let effects =
+            crate::combat::attack_situation(ctx.state, who.target.id(), victim.target.id());
+        sources.extend(effects.sources);
         add_situation(&mut sources, advantage);
         let profile = AttackProfile {
             attack_bonus: swing.bonus,
@@ -131,7 +168,7 @@ pub(super) fn attack(
             critical_range: 20,
         };
         let defense = AttackTarget {
-            armor_class: victim.armor_class,
+            armor_class: victim.armor_class + range.armor_bonus(),
             defenses: effective_defenses(&victim.defenses, &victim.conditions)
                 .against_attack(swing.magical),
             hits_are_critical: modifiers.hit_is_critical,
@@ -142,7 +179,7 @@ pub(super) fn attack(
             i64::from(result.total),
             &result,
         );
-        let mut changes = Vec::new();
+        let mut changes = effects.ends; // a Help spent, a hider revealed
         if result.hit {
             changes.push(Change::Damage {
                 target: victim.target.clone(),
@@ -151,6 +188,12 @@ pub(super) fn attack(
             });
         }
         ctx.commit(changes)?;
+        let carried = if result.hit && !who.is_character() {
+            let id = who.target.id().to_owned();
+            super::monster_turn::on_hit(ctx, &id, &swing.name, &victim.target, result.total_damage)?
+        } else {
+            None
+        };
         let after = creature::find(ctx.state, ctx.srd, target)?;
         if victim.standing && !after.standing {
             let text = if after.is_character() {
@@ -170,20 +213,26 @@ pub(super) fn attack(
             };
             ctx.log.events.push(event);
         }
-        outcomes.push(json!({
+        let mut outcome = json!({
             "attack": swing.name,
             "result": result,
             "advantage_reasons": sources,
+            "distance_ft": range.distance_ft,
+            "cover": (range.cover != Cover::None).then(|| range.cover.describe()),
             "target_hp": format!("{}/{}", after.hp.0, after.hp.1),
             "target_down": !after.standing,
-        }));
+        });
+        if let (Some(carried), Some(map)) = (carried, outcome.as_object_mut()) {
+            map.insert("on_hit_save".into(), carried);
+        }
+        outcomes.push(outcome);
     }
     Ok(json!({ "attacker": who.name, "target": target, "attacks": outcomes }))
 }
 
 /// The swings an attack makes: a character's weapon; a monster's named action, or its
 /// multiattack expanded into its steps.
-fn swings_of(
+pub(super) fn swings_of(
     ctx: &ToolContext<'_>,
     who: &CreatureInfo<'_>,
     name: Option<&str>,
@@ -214,6 +263,7 @@ fn swings_of(
                 .collect(),
             melee: attack.range_ft <= 10,
             magical: attack.is_magical(),
+            reach: Reach::of_character_attack(ctx.srd, attack),
         }]);
     }
     let template = who
@@ -267,6 +317,7 @@ fn swings_of(
                 damage: damage.clone(),
                 melee: attack.reach.is_some() && attack.range.is_none(),
                 magical: template.attack_is_magical(attack),
+                reach: Reach::of_monster_attack(attack),
             });
         }
     }
@@ -278,4 +329,68 @@ fn swings_of(
         )));
     }
     Ok(swings)
+}
+
+/// A character's attack when none is named: the first on the sheet that reaches the target
+/// without disadvantage from range, else the first that reaches at all; `None` (the sheet's
+/// first, which the range check then refuses with the distances) when none does, and for
+/// monsters (their multiattack).
+fn first_in_reach(ctx: &ToolContext<'_>, attacker: &str, target: &str) -> Option<String> {
+    let c = ctx.state.character(attacker)?;
+    let victim = creature::find(ctx.state, ctx.srd, target).ok()?;
+    let fits = |a: &&crate::state::CharacterAttack| {
+        let reach = Reach::of_character_attack(ctx.srd, a);
+        positions::attack_range(ctx.state, &c.id, victim.target.id(), &a.name, reach).ok()
+    };
+    c.attacks
+        .iter()
+        .find(|a| fits(a).is_some_and(|r| r.disadvantage.is_empty()))
+        .or_else(|| c.attacks.iter().find(|a| fits(a).is_some()))
+        .map(|a| a.name.clone())
+}
+
+/// A range error, with the attacks of a character that do reach the target from where it
+/// stands ("attacks that reach: Javelin (range 30/120 ft)").
+fn in_reach_hint(
+    ctx: &ToolContext<'_>,
+    who: &CreatureInfo<'_>,
+    target: &str,
+    error: PositionError,
+) -> String {
+    let Some(c) = ctx.state.character(who.target.id()) else {
+        return error.to_string();
+    };
+    let reaching: Vec<String> = c
+        .attacks
+        .iter()
+        .filter_map(|a| {
+            let reach = Reach::of_character_attack(ctx.srd, a);
+            positions::attack_range(ctx.state, &c.id, target, &a.name, reach)
+                .ok()
+                .map(|_| format!("{} ({})", a.name, reach.describe()))
+        })
+        .collect();
+    if reaching.is_empty() {
+        error.to_string()
+    } else {
+        format!(
+            "{error}; attacks that reach from here: {}",
+            reaching.join(", ")
+        )
+    }
+}
+
+/// Whether `attacker`'s default attack (a monster's multiattack, a character's first that
+/// reaches) can be made at `target` from where they stand, and `target` is not already down.
+pub(super) fn reaches(ctx: &ToolContext<'_>, attacker: &str, target: &str) -> bool {
+    let Ok(who) = creature::find(ctx.state, ctx.srd, attacker) else {
+        return false;
+    };
+    let chosen = first_in_reach(ctx, attacker, target);
+    let Ok(swings) = swings_of(ctx, &who, chosen.as_deref()) else {
+        return false;
+    };
+    swings.iter().any(|swing| {
+        positions::attack_range(ctx.state, attacker, target, &swing.name, swing.reach).is_ok()
+    })
 }

@@ -1,7 +1,6 @@
 //! `start_encounter`, `next_turn`, `end_encounter`, the monsters' turns, and [`act`]: the one
 //! call through which every acting tool spends from its creature's turn (`combat::may_act`).
 
-use rand::RngExt;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -46,7 +45,7 @@ pub(super) fn act_casting(
 }
 
 /// Leaving the place during a fight: the party breaks away on a hero's turn, which spends that
-/// hero's action (a retreat; opportunity attacks come with positions). The fight stays open,
+/// hero's action, unless it took Disengage or Dash this turn (that was the action). The fight stays open,
 /// but foes left behind no longer act on the party, and `end_encounter` may then end it.
 pub(super) fn leave_fight(ctx: &mut ToolContext<'_>) -> Result<(), ToolError> {
     let Some(current) = ctx
@@ -62,9 +61,14 @@ pub(super) fn leave_fight(ctx: &mut ToolContext<'_>) -> Result<(), ToolError> {
             "it is {current}'s turn: the party can leave a fight only on a hero's turn (use next_turn)"
         )));
     }
+    // A hero who took Disengage or Dash this turn has already spent the action on the retreat.
+    let budget = ctx.state.encounter.as_ref().map(|e| e.budget);
+    if budget.is_some_and(|b| b.disengaged || b.extra_movement_ft > 0) {
+        return Ok(());
+    }
     act(ctx, &current, Spend::Action).map_err(|e| {
         ToolError::new(format!(
-            "the party is in a fight and leaves it on a hero's turn, with that hero's action: {}",
+            "the party is in a fight and leaves it on a hero's turn, with that hero's action (or after Disengage or Dash): {}",
             e.message
         ))
     })
@@ -152,8 +156,8 @@ pub(super) fn next_turn(
     if ctx.state.encounter.is_none() {
         return Err(ToolError::new("no fight is running: use start_encounter"));
     }
-    ctx.commit(vec![Change::TurnAdvanced])?;
-    let monster_turns = run_monster_turns(ctx)?;
+    let mut monster_turns = end_turn(ctx)?;
+    monster_turns.extend(run_monster_turns(ctx)?);
     Ok(json!({ "monster_turns": monster_turns, "now": current_turn(ctx) }))
 }
 
@@ -165,13 +169,14 @@ pub(super) fn end_encounter(
         return Err(ToolError::new("no fight is running"));
     };
     combat::may_end(ctx.state)?;
+    // A foe defeated is slain, routed or taken prisoner: each gives its XP.
     let mut xp = 0;
     for slot in &encounter.order {
         if let Some(m) = ctx
             .state
             .monsters
             .iter()
-            .find(|m| m.id == slot.id && !m.is_alive())
+            .find(|m| m.id == slot.id && !m.is_fighting())
         {
             xp += ctx.srd.monster(&m.template).map(|t| t.xp).unwrap_or(0);
         }
@@ -194,7 +199,7 @@ pub(super) fn current_turn(ctx: &ToolContext<'_>) -> Value {
         .state
         .monsters
         .iter()
-        .any(|m| m.location == here && m.hostile && m.is_alive());
+        .any(|m| m.location == here && m.hostile && m.is_fighting());
     let party_up = ctx
         .state
         .characters
@@ -214,15 +219,38 @@ pub(super) fn current_turn(ctx: &ToolContext<'_>) -> Value {
     })
 }
 
-/// While it is a monster's turn (or a downed character's), plays it and moves on; stops at a
-/// standing character's turn, or when one side is down.
+/// The end of the current creature's turn: the saves a hold on it allows (a harpy's song),
+/// then the next turn.
+fn end_turn(ctx: &mut ToolContext<'_>) -> Result<Vec<Value>, ToolError> {
+    let current = ctx
+        .state
+        .encounter
+        .as_ref()
+        .and_then(|e| e.current().map(str::to_owned));
+    let mut log = match current {
+        Some(id) => super::monster_turn::end_of_turn_saves(ctx, &id)?,
+        None => Vec::new(),
+    };
+    ctx.commit(vec![Change::TurnAdvanced])?;
+    log.extend(super::monster_turn::end_stale_holds(ctx)?);
+    Ok(log)
+}
+
+/// While it is a monster's turn (or a downed or held character's), plays it and moves on;
+/// stops at the turn of a character who can act, or when one side is down. A monster's turn
+/// is `monster_turn::play` (the plan of `combat::monster_plan`); a fled or surrendered monster
+/// takes none.
 fn run_monster_turns(ctx: &mut ToolContext<'_>) -> Result<Vec<Value>, ToolError> {
     let mut log = Vec::new();
+    log.extend(super::monster_turn::end_stale_holds(ctx)?);
+    // Bounded, so a hero held for good cannot spin this forever: at most this many rounds pass
+    // before the tool answers (and a later next_turn goes on).
+    const ROUNDS_AT_MOST: usize = 20;
     let limit = ctx
         .state
         .encounter
         .as_ref()
-        .map_or(0, |e| e.order.len() * 2);
+        .map_or(0, |e| e.order.len() * ROUNDS_AT_MOST);
     for _ in 0..limit {
         let Some(id) = ctx
             .state
@@ -237,14 +265,12 @@ fn run_monster_turns(ctx: &mut ToolContext<'_>) -> Result<Vec<Value>, ToolError>
             .state
             .monsters
             .iter()
-            .any(|m| m.location == here && m.hostile && m.is_alive());
-        let standing: Vec<String> = ctx
+            .any(|m| m.location == here && m.hostile && m.is_fighting());
+        let standing = ctx
             .state
             .characters
             .iter()
-            .filter(|c| !c.dead && c.hp.current > 0)
-            .map(|c| c.id.clone())
-            .collect();
+            .any(|c| !c.dead && c.hp.current > 0);
         // With nobody standing, the fight goes on while someone is dying: their death saves
         // decide it (a lone hero at 0 HP must still live or die).
         let dying = ctx
@@ -252,14 +278,17 @@ fn run_monster_turns(ctx: &mut ToolContext<'_>) -> Result<Vec<Value>, ToolError>
             .characters
             .iter()
             .any(|c| !c.dead && c.hp.current == 0 && !c.death_saves.stable);
-        if !foes_left || (standing.is_empty() && !dying) {
+        if !foes_left || (!standing && !dying) {
             break;
         }
         if let Some(c) = ctx.state.character(&id) {
-            if !c.dead && c.hp.current > 0 {
-                break; // a standing character's turn: the player decides
+            if c.can_act() {
+                break; // a character who can act: the player decides
             }
-            if !c.dead && !c.death_saves.stable {
+            if !c.dead && c.hp.current > 0 {
+                // Held (charmed by a song, paralysed): the turn passes, with its saves.
+                log.push(json!({ "cannot_act": c.name, "conditions": c.conditions }));
+            } else if !c.dead && !c.death_saves.stable {
                 let mut saves = c.death_saves;
                 let roll = saves.roll(ctx.rng);
                 let regains = roll.outcome == crate::rules::DeathSaveOutcome::RegainsOneHitPoint;
@@ -275,16 +304,15 @@ fn run_monster_turns(ctx: &mut ToolContext<'_>) -> Result<Vec<Value>, ToolError>
                     break; // back on their feet: their turn
                 }
             }
-        } else if !standing.is_empty()
+        } else if standing
             && ctx
                 .state
                 .monster(&id)
-                .is_some_and(|m| m.is_alive() && m.conditions.can_act() && m.location == here)
+                .is_some_and(|m| m.is_fighting() && m.conditions.can_act() && m.location == here)
         {
-            let target = standing[ctx.rng.random_range(0..standing.len())].clone();
-            log.push(super::combat::attack(ctx, &id, &target, None, None)?);
+            log.extend(super::monster_turn::play(ctx, &id)?);
         }
-        ctx.commit(vec![Change::TurnAdvanced])?;
+        log.extend(end_turn(ctx)?);
     }
     Ok(log)
 }

@@ -11,21 +11,27 @@
 //!
 //! | file | tools |
 //! |---|---|
+//! | `actions.rs` | the standard actions: `dash`, `disengage`, `dodge`, `help`, `hide`, `ready_action`, `trigger_readied`, `search`, `use_object`, `grapple`, `shove`, `escape_grapple`, `stand_up` (rules in `combat::actions`) |
 //! | `checks.rs` | `roll_dice`, `roll_skill_check`, `roll_saving_throw` |
 //! | `combat.rs` | `roll_attack` (an attack outside a fight starts one) |
 //! | `encounter.rs` | `start_encounter`, `next_turn`, `end_encounter`, the monsters' turns, and `act`: the gate (`combat::may_act`) every acting tool calls first |
 //! | `spells.rs` | `cast_spell` |
 //! | `items.rs` | `use_item`, `check_inventory`, `add_inventory`, `update_inventory` |
 //! | `locks.rs` | `open_lock` |
+//! | `movement.rs` | `move_in_fight` (feet from the turn, difficult terrain, opportunity attacks) |
 //! | `sheet.rs` | `get_character_stats`, `update_character`, `apply_hazard_damage` |
 //! | `world.rs` | `get_room_details`, `move_to`, `get_monster_stats`, `rules_lookup`, `advance_npc_goals`, `get_game_flags`, `set_game_flag`, `log_story_event` |
 
+mod actions;
 mod checks;
 mod combat;
 mod creature;
 mod encounter;
 mod items;
 mod locks;
+mod monster_turn;
+mod movement;
+mod odds;
 mod registry;
 pub mod schema;
 mod sheet;
@@ -41,7 +47,8 @@ use crate::state::{Change, GameState, StoryEvent};
 use crate::store::RollRecord;
 
 pub use items::GOLD_ITEM;
-pub use registry::{ToolResult, call_tool, tool_names, tool_specs};
+pub use odds::{Odds, odds};
+pub use registry::{ROLL_ATTACK, ROLL_SKILL_CHECK, ToolResult, call_tool, tool_names, tool_specs};
 
 /// Limits on what tools may do in one turn, and on what a model may make them store.
 ///

@@ -7,7 +7,8 @@ use serde_json::Value;
 
 use super::schema::strict_schema_for;
 use super::{
-    ToolContext, ToolError, checks, combat, encounter, items, locks, sheet, spells, world,
+    ToolContext, ToolError, actions, checks, combat, encounter, items, locks, movement, sheet,
+    spells, world,
 };
 use crate::llm::ToolSpec;
 use crate::text::truncate_with_note;
@@ -46,7 +47,7 @@ fn parse_args<A: serde::de::DeserializeOwned + JsonSchema>(
 }
 
 macro_rules! tool {
-    ($name:literal, $description:literal, $args:ty, $handler:path) => {
+    ($name:expr, $description:literal, $args:ty, $handler:path) => {
         ToolDef {
             name: $name,
             description: $description,
@@ -56,6 +57,11 @@ macro_rules! tool {
     };
 }
 
+/// The name of the attack tool.
+pub const ROLL_ATTACK: &str = "roll_attack";
+/// The name of the skill-check tool.
+pub const ROLL_SKILL_CHECK: &str = "roll_skill_check";
+
 static TOOLS: &[ToolDef] = &[
     tool!(
         "roll_dice",
@@ -64,7 +70,7 @@ static TOOLS: &[ToolDef] = &[
         checks::roll_dice
     ),
     tool!(
-        "roll_skill_check",
+        ROLL_SKILL_CHECK,
         "Roll a skill check for a character (or visible monster) against a DC; conditions are applied by the engine.",
         checks::SkillCheckArgs,
         checks::roll_skill_check
@@ -76,7 +82,7 @@ static TOOLS: &[ToolDef] = &[
         checks::roll_saving_throw
     ),
     tool!(
-        "roll_attack",
+        ROLL_ATTACK,
         "Make an attack (a monster's whole multiattack by default): to-hit against the target's AC, crits, damage applied.",
         combat::AttackArgs,
         combat::roll_attack
@@ -142,6 +148,12 @@ static TOOLS: &[ToolDef] = &[
         world::get_room_details
     ),
     tool!(
+        "move_in_fight",
+        "In a fight, move a combatant on its turn to an area of the room or toward a creature: spends feet of its movement (difficult terrain doubles), and leaving a foe's reach without Disengage provokes its opportunity attack, rolled here.",
+        movement::MoveInFightArgs,
+        movement::move_in_fight
+    ),
+    tool!(
         "move_to",
         "Move the party through an open exit of the current room.",
         world::MoveArgs,
@@ -176,6 +188,84 @@ static TOOLS: &[ToolDef] = &[
         "End the fight once it is decided.",
         NoArgs,
         encounter::end_encounter
+    ),
+    tool!(
+        "dash",
+        "The Dash action in a fight: extra movement equal to the creature's speed this turn.",
+        actions::CreatureArgs,
+        actions::dash
+    ),
+    tool!(
+        "disengage",
+        "The Disengage action in a fight: its movement provokes no opportunity attacks this turn.",
+        actions::CreatureArgs,
+        actions::disengage
+    ),
+    tool!(
+        "dodge",
+        "The Dodge action in a fight: until its next turn, attacks against it have disadvantage and it has advantage on Dexterity saves.",
+        actions::CreatureArgs,
+        actions::dodge
+    ),
+    tool!(
+        "help",
+        "The Help action in a fight: an ally has advantage on its next ability check, or its next attack against a foe within 5 ft of the helper, before the helper's next turn.",
+        actions::HelpArgs,
+        actions::help
+    ),
+    tool!(
+        "hide",
+        "The Hide action in a fight: a Stealth check against the foes' passive Perception; hidden, its attacks have advantage (and reveal it) and attacks against it disadvantage.",
+        actions::CreatureArgs,
+        actions::hide
+    ),
+    tool!(
+        "ready_action",
+        "The Ready action in a fight: an attack readied for a trigger, made with the reaction through trigger_readied before the creature's next turn.",
+        actions::ReadyArgs,
+        actions::ready_action
+    ),
+    tool!(
+        "trigger_readied",
+        "Set off a readied attack when its trigger happens (on anyone's turn): spends the reaction and makes the attack.",
+        actions::TriggerArgs,
+        actions::trigger_readied
+    ),
+    tool!(
+        "search",
+        "The Search action in a fight: a Perception or Investigation check that finds hidden foes and hidden things.",
+        actions::SearchArgs,
+        actions::search
+    ),
+    tool!(
+        "use_object",
+        "The Use an Object action: interact with something in the scene (a lever, a door); items carried use use_item.",
+        actions::UseObjectArgs,
+        actions::use_object
+    ),
+    tool!(
+        "grapple",
+        "Grapple instead of one attack: Athletics against the target's Athletics or Acrobatics; the target no more than one size larger. Grappled: speed 0.",
+        actions::GrappleArgs,
+        actions::grapple
+    ),
+    tool!(
+        "shove",
+        "Shove instead of one attack: Athletics against the target's Athletics or Acrobatics; knocks it prone or pushes it 5 ft.",
+        actions::ShoveArgs,
+        actions::shove
+    ),
+    tool!(
+        "escape_grapple",
+        "The action to escape a grapple: Athletics or Acrobatics against the grappler's Athletics.",
+        actions::CreatureArgs,
+        actions::escape_grapple
+    ),
+    tool!(
+        "stand_up",
+        "Stand up from prone: costs half the creature's speed in movement.",
+        actions::CreatureArgs,
+        actions::stand_up
     ),
     tool!(
         "advance_npc_goals",

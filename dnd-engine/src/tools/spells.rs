@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::{ToolContext, ToolError, creature};
-use crate::dice::{Advantage, DiceExpr};
+use crate::dice::DiceExpr;
 use crate::rules::attack::roll_damage;
 use crate::rules::check::roll_check_with;
 use crate::rules::conditions::{effective_defenses, save_modifiers};
@@ -167,7 +167,16 @@ pub(super) fn cast_spell(
                     defenses: effective_defenses(&t.defenses, &t.conditions),
                     hits_are_critical: false,
                 };
-                let result = roll_attack(&profile, &defense, Advantage::Normal, ctx.rng);
+                // Dodge, Hide and Help count against spell attacks too (`combat::effects`).
+                let situation =
+                    crate::combat::attack_situation(ctx.state, &caster.id, t.target.id());
+                for end in situation.ends {
+                    if !changes.contains(&end) {
+                        changes.push(end);
+                    }
+                }
+                let advantage = situation.sources.resolve();
+                let result = roll_attack(&profile, &defense, advantage, ctx.rng);
                 ctx.record_roll(
                     format!("{} at {}", spell.name, t.name),
                     i64::from(result.total),
@@ -190,7 +199,12 @@ pub(super) fn cast_spell(
                 &rolled,
             );
             for t in &targets {
-                let (sources, auto_fail) = save_modifiers(&t.conditions, save.ability);
+                let (mut sources, auto_fail) = save_modifiers(&t.conditions, save.ability);
+                sources.extend(crate::combat::save_situation(
+                    ctx.state,
+                    t.target.id(),
+                    save.ability,
+                ));
                 let result =
                     roll_check_with(t.save(save.ability), save_dc, &sources, auto_fail, ctx.rng);
                 ctx.record_roll(

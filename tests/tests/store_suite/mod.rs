@@ -30,6 +30,7 @@ pub fn sample_state(title: &str) -> GameState {
         features: vec![],
         loot: vec![ItemStack::new("Torch", 3)],
         visited: false,
+        areas: Vec::new(),
     };
     GameState {
         title: title.into(),
@@ -61,6 +62,7 @@ pub fn sample_state(title: &str) -> GameState {
             inventory: Arc::new(vec![]),
             gold: 5,
             location: "hall".into(),
+            hp_drained: 0,
         }]),
         monsters: Arc::new(vec![]),
         locations: Arc::new(vec![room("hall", "cellar"), room("cellar", "hall")]),
@@ -117,6 +119,7 @@ pub fn sample_turn(n: u64) -> TurnRecord {
             },
         ],
         llm_messages: vec![],
+        choices: vec![],
         after_turn: None,
     }
 }

@@ -399,7 +399,7 @@ async fn a_turn_past_its_deadline_fails_and_writes_nothing() {
 #[tokio::test]
 async fn overlong_suggestions_are_refused_and_retried() {
     let long = format!(
-        r#"{{"actions": [{{"id": "a", "description": "{}", "dice": null, "dc": null, "reason": null}}, {{"id": "b", "description": "Wait", "dice": null, "dc": null, "reason": null}}]}}"#,
+        r#"{{"actions": [{{"id": "a", "description": "{}", "reason": null, "mechanic": null}}, {{"id": "b", "description": "Wait", "reason": null, "mechanic": null}}]}}"#,
         "x".repeat(5_000)
     );
     let (_p, _s, gm, id) = table(

@@ -1,4 +1,5 @@
 mod cheats;
+mod chosen;
 mod hostile;
 
 use std::sync::Arc;
@@ -24,8 +25,8 @@ fn text(t: &str) -> Result<CompletionResponse, LlmError> {
 }
 
 const ACTIONS: &str = r#"{"actions": [
-  {"id": "search", "description": "Search the chasm's edge", "dice": "1d20+3", "dc": 12, "reason": null},
-  {"id": "cross", "description": "Cross the ice bridge", "dice": null, "dc": null, "reason": "onward"}
+  {"id": "search", "description": "Search the chasm's edge", "reason": null, "mechanic": {"tool": "roll_skill_check", "arguments": "{\"creature\": \"kraven\", \"skill\": \"perception\", \"dc\": 12, \"advantage\": null, \"reason\": null}"}},
+  {"id": "cross", "description": "Cross the ice bridge", "reason": "onward", "mechanic": null}
 ]}"#;
 
 async fn table(

@@ -1,0 +1,470 @@
+//! Positions and range worked through the tools as the rules give them: reach 5 ft and 10 ft, a
+//! longbow's 150/600 ft, a melee swing at a harpy 30 ft up, a ranged attack with a foe
+//! adjacent, half and three-quarters cover, difficult terrain doubling, an opportunity attack on
+//! leaving reach and none after Disengage; then a cheating model through the whole turn. Each
+//! refusal says what is allowed and changes nothing.
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use dnd_engine::adventure::Adventure;
+use dnd_engine::combat::positions::{self, Reach};
+use dnd_engine::dice::{GameRng, seeded_rng};
+use dnd_engine::gm::{GameMaster, PlayerInput, Protocol};
+use dnd_engine::llm::{CompletionResponse, Message, ScriptedProvider, ToolCall};
+use dnd_engine::rules::{Ability, DamageDice, DamageType, HitPoints};
+use dnd_engine::srd::{ActionAttack, AttackKind, Srd};
+use dnd_engine::state::{
+    Area, Change, CharacterAttack, Cover, GameState, InitiativeSlot, Position,
+};
+use dnd_engine::store::{GameStore, MemoryStore};
+use dnd_engine::tools::{ToolContext, ToolLimits, ToolResult, TurnLog, call_tool};
+
+struct Table {
+    state: GameState,
+    rng: GameRng,
+    limits: ToolLimits,
+    log: TurnLog,
+}
+
+fn at(x: i32, y: i32, z: i32) -> Position {
+    Position { x, y, z }
+}
+
+/// Kraven and Wren against the Frost Harpy (200 HP, seen) in the ice chasm, Kraven's turn,
+/// with a far ledge 700 ft east for the longbow; everyone placed by hand.
+fn fight(kraven: Position, wren: Position, harpy: Position) -> GameState {
+    let mut state = Adventure::built_in().new_game(&["kraven", "wren"]).unwrap();
+    state
+        .apply(&Change::MonsterRevealed {
+            monster: "frost-harpy".into(),
+        })
+        .unwrap();
+    Arc::make_mut(&mut state.monsters)[0].hp = HitPoints::full(200);
+    Arc::make_mut(&mut state.locations)[0].areas.push(Area {
+        id: "far-ledge".into(),
+        name: "a far ledge".into(),
+        x: 700,
+        y: 0,
+        z: 0,
+        radius_ft: 10,
+        cover: Cover::None,
+        difficult_terrain: false,
+    });
+    let order = ["kraven", "wren", "frost-harpy"]
+        .iter()
+        .enumerate()
+        .map(|(i, id)| InitiativeSlot {
+            id: (*id).into(),
+            initiative: 20 - i as i32,
+            speed: if *id == "frost-harpy" { 40 } else { 30 },
+        })
+        .collect();
+    let mut changes = vec![Change::EncounterStarted { order }];
+    for (id, to) in [("kraven", kraven), ("wren", wren), ("frost-harpy", harpy)] {
+        changes.push(Change::Moved {
+            creature: id.into(),
+            to,
+        });
+    }
+    state.apply_all(&changes).unwrap();
+    state
+}
+
+fn give(state: &mut GameState, hero: &str, name: &str, range_ft: u32) {
+    let c = Arc::make_mut(&mut state.characters)
+        .iter_mut()
+        .find(|c| c.id == hero)
+        .unwrap();
+    Arc::make_mut(&mut c.attacks).insert(
+        0,
+        CharacterAttack {
+            name: name.into(),
+            ability: Ability::Dexterity,
+            proficient: true,
+            damage: DamageDice::parse("1d8", DamageType::Piercing).unwrap(),
+            add_modifier_to_damage: true,
+            magic_bonus: 0,
+            range_ft,
+            magical: false,
+            coating: None,
+        },
+    );
+}
+
+impl Table {
+    fn new(state: GameState) -> Table {
+        Table {
+            state,
+            rng: seeded_rng(7),
+            limits: ToolLimits::default(),
+            log: TurnLog::default(),
+        }
+    }
+
+    fn call(&mut self, name: &str, args: Value) -> ToolResult {
+        let mut ctx = ToolContext {
+            state: &mut self.state,
+            srd: Srd::bundled(),
+            rng: &mut self.rng,
+            limits: &self.limits,
+            log: &mut self.log,
+        };
+        call_tool(name, &args.to_string(), &mut ctx)
+    }
+
+    fn ok(&mut self, name: &str, args: Value) -> Value {
+        let r = self.call(name, args);
+        assert!(r.ok, "{name} failed: {}", r.content);
+        r.content
+    }
+
+    fn refused(&mut self, name: &str, args: Value) -> String {
+        let before = self.state.clone();
+        let r = self.call(name, args);
+        assert!(!r.ok, "{name} should have been refused: {}", r.content);
+        assert_eq!(self.state, before, "a refused {name} changed the state");
+        r.content["error"].as_str().unwrap_or_default().to_owned()
+    }
+
+    fn attack(&mut self, attacker: &str, attack: Option<&str>) -> ToolResult {
+        self.call(
+            "roll_attack",
+            json!({"attacker": attacker, "target": "frost-harpy", "attack": attack, "advantage": null}),
+        )
+    }
+}
+
+fn first_swing(result: &Value) -> &Value {
+    &result["attacks"][0]
+}
+
+#[test]
+fn reach_is_5_ft_and_10_ft_with_a_reach_weapon() {
+    let mut state = fight(at(0, 0, 0), at(0, 0, 0), at(10, 0, 0));
+    give(&mut state, "kraven", "Glaive", 10);
+    let mut t = Table::new(state);
+    let error = t.refused(
+        "roll_attack",
+        json!({"attacker": "kraven", "target": "frost-harpy", "attack": "Greatsword", "advantage": null}),
+    );
+    assert!(
+        error.contains("Frost Harpy is 10 ft from Kraven")
+            && error.contains("Greatsword reaches 5 ft"),
+        "{error}"
+    );
+    assert!(error.contains("Glaive (reach 10 ft)"), "{error}");
+    let r = t.attack("kraven", Some("Glaive"));
+    assert!(r.ok, "{}", r.content);
+    assert_eq!(first_swing(&r.content)["distance_ft"], 10);
+    // A monster's reach comes from its stat block.
+    let whip = ActionAttack {
+        kind: AttackKind::MeleeWeapon,
+        to_hit: 5,
+        reach: Some(10),
+        range: None,
+    };
+    assert_eq!(Reach::of_monster_attack(&whip).melee_ft, Some(10));
+}
+
+#[test]
+fn a_longbow_shoots_150_ft_and_600_with_disadvantage_and_no_farther() {
+    // 620 ft: beyond the long range.
+    let mut state = fight(at(80, 0, 0), at(0, 0, 0), at(700, 0, 0));
+    give(&mut state, "kraven", "Longbow", 150);
+    let mut t = Table::new(state);
+    let error = t.refused(
+        "roll_attack",
+        json!({"attacker": "kraven", "target": "frost-harpy", "attack": "Longbow", "advantage": null}),
+    );
+    assert!(
+        error.contains("620 ft from Kraven")
+            && error.contains("Longbow shoots 150 ft (up to 600 ft with disadvantage)"),
+        "{error}"
+    );
+    // 200 ft: long range, disadvantage.
+    let mut state = fight(at(500, 0, 0), at(0, 0, 0), at(700, 0, 0));
+    give(&mut state, "kraven", "Longbow", 150);
+    let mut t = Table::new(state);
+    let r = t.attack("kraven", Some("Longbow"));
+    assert!(r.ok, "{}", r.content);
+    let swing = first_swing(&r.content);
+    assert_eq!(swing["distance_ft"], 200);
+    assert_eq!(
+        swing["result"]["d20"]["advantage"], "disadvantage",
+        "{swing}"
+    );
+    assert!(
+        swing["advantage_reasons"]
+            .to_string()
+            .contains("long range")
+    );
+}
+
+#[test]
+fn no_melee_swing_reaches_a_harpy_30_ft_up() {
+    let mut t = Table::new(fight(at(40, 15, 0), at(0, 0, 0), at(40, 15, 30)));
+    let error = t.refused(
+        "roll_attack",
+        json!({"attacker": "kraven", "target": "frost-harpy", "attack": "Greatsword", "advantage": null}),
+    );
+    assert!(error.contains("30 ft from Kraven (30 ft up)"), "{error}");
+    assert!(error.contains("Javelin"), "the javelin reaches: {error}");
+    // With no attack named, the first that reaches is thrown: the javelin, 30 ft, normal range,
+    // against the harpy's AC 11 + 2 for the spire's half cover.
+    let r = t.attack("kraven", None);
+    assert!(r.ok, "{}", r.content);
+    let swing = first_swing(&r.content);
+    assert_eq!(swing["attack"], "Javelin");
+    assert_eq!(swing["result"]["target_ac"], 13);
+    assert_eq!(swing["cover"], "half cover");
+}
+
+#[test]
+fn a_ranged_attack_with_a_foe_adjacent_has_disadvantage() {
+    let mut state = fight(at(0, 0, 0), at(0, 0, 0), at(0, 0, 0));
+    state.encounter.as_mut().unwrap().turn = 1; // Wren's turn
+    let mut t = Table::new(state);
+    let r = t.attack("wren", Some("Shortbow"));
+    assert!(r.ok, "{}", r.content);
+    let swing = first_swing(&r.content);
+    assert_eq!(swing["result"]["d20"]["advantage"], "disadvantage");
+    assert!(
+        swing["advantage_reasons"]
+            .to_string()
+            .contains("Frost Harpy within 5 ft of a ranged attacker")
+    );
+}
+
+#[test]
+fn cover_adds_2_or_5_to_ac_and_total_cover_refuses() {
+    for (cover, ac) in [
+        (Cover::Half, Some(13)),
+        (Cover::ThreeQuarters, Some(16)),
+        (Cover::Total, None),
+    ] {
+        let mut state = fight(at(40, 0, 0), at(0, 0, 0), at(40, 15, 30));
+        Arc::make_mut(&mut state.locations)[0]
+            .areas
+            .iter_mut()
+            .find(|a| a.id == "rime-spire")
+            .unwrap()
+            .cover = cover;
+        let mut t = Table::new(state);
+        let args = json!({"attacker": "kraven", "target": "frost-harpy", "attack": "Javelin", "advantage": null});
+        match ac {
+            Some(ac) => {
+                let r = t.ok("roll_attack", args);
+                assert_eq!(first_swing(&r)["result"]["target_ac"], ac, "{cover:?}");
+            }
+            None => {
+                let error = t.refused("roll_attack", args);
+                assert!(error.contains("behind total cover"), "{error}");
+            }
+        }
+    }
+}
+
+#[test]
+fn difficult_terrain_costs_double() {
+    // From the ice bridge (difficult) to the glacier's mouth, 40 ft: 80 ft of movement.
+    let mut t = Table::new(fight(at(40, 0, 0), at(0, 0, 0), at(40, 15, 30)));
+    let error = t.refused(
+        "move_in_fight",
+        json!({"creature": "kraven", "to": "glacier-mouth", "feet": null}),
+    );
+    assert!(
+        error.contains("costs 80 ft of movement (difficult terrain doubles it)")
+            && error.contains("30 ft of movement"),
+        "{error}"
+    );
+    let r = t.ok(
+        "move_in_fight",
+        json!({"creature": "kraven", "to": "glacier-mouth", "feet": 15}),
+    );
+    assert_eq!(r["movement_spent_ft"], 30);
+    assert_eq!(r["difficult_terrain"], true);
+    assert_eq!(
+        t.state.encounter.as_ref().unwrap().budget.movement_used_ft,
+        30
+    );
+    assert_eq!(
+        positions::position_of(&t.state, "kraven"),
+        Some(at(25, 0, 0))
+    );
+    // Spent: not one foot more.
+    t.refused(
+        "move_in_fight",
+        json!({"creature": "kraven", "to": "glacier-mouth", "feet": 5}),
+    );
+}
+
+#[test]
+fn leaving_reach_provokes_an_opportunity_attack_and_disengage_prevents_it() {
+    let mut t = Table::new(fight(at(0, 0, 0), at(0, 0, 0), at(0, 0, 0)));
+    let r = t.ok(
+        "move_in_fight",
+        json!({"creature": "kraven", "to": "ice-bridge", "feet": 10}),
+    );
+    let attacks = r["opportunity_attacks"].as_array().unwrap();
+    assert_eq!(attacks.len(), 1, "{r}");
+    assert_eq!(attacks[0]["attacker"], "Frost Harpy");
+    assert_eq!(attacks[0]["attacks"][0]["attack"], "Claws");
+    let encounter = t.state.encounter.as_ref().unwrap();
+    assert!(
+        !encounter.has_reaction("frost-harpy"),
+        "the reaction is spent"
+    );
+    assert_eq!(encounter.budget.movement_used_ft, 10);
+    // Wren leaves the harpy's reach too: its reaction is gone this round, so no attack.
+    t.ok("next_turn", json!({}));
+    let r = t.ok(
+        "move_in_fight",
+        json!({"creature": "wren", "to": "ice-bridge", "feet": 10}),
+    );
+    assert_eq!(r["opportunity_attacks"], json!([]));
+
+    // After Disengage: none, though the harpy has its reaction.
+    let mut t = Table::new(fight(at(0, 0, 0), at(0, 0, 0), at(0, 0, 0)));
+    t.state.encounter.as_mut().unwrap().budget.disengaged = true;
+    let r = t.ok(
+        "move_in_fight",
+        json!({"creature": "kraven", "to": "ice-bridge", "feet": 10}),
+    );
+    assert_eq!(r["opportunity_attacks"], json!([]));
+    assert!(
+        t.state
+            .encounter
+            .as_ref()
+            .unwrap()
+            .has_reaction("frost-harpy")
+    );
+}
+
+#[test]
+fn a_walker_cannot_climb_into_the_air_and_approach_stops_within_reach() {
+    let mut t = Table::new(fight(at(0, 0, 0), at(0, 0, 0), at(40, 15, 30)));
+    let error = t.refused(
+        "move_in_fight",
+        json!({"creature": "kraven", "to": "rime-spire", "feet": null}),
+    );
+    assert!(error.contains("cannot fly"), "{error}");
+    // The harpy (flying 40 ft) comes down toward Kraven on its turn, 50 ft away: 40 ft of it.
+    t.state.encounter.as_mut().unwrap().turn = 2;
+    let srd = Srd::bundled();
+    let planned = positions::approach(&t.state, srd, "frost-harpy", "kraven", 5).unwrap();
+    assert_eq!(planned.cost_ft, 40);
+    assert!(planned.to.z < 30 && planned.to.z > 0, "{planned:?}");
+    assert_eq!(positions::distance(&t.state, "frost-harpy", "kraven"), 50);
+}
+
+#[tokio::test]
+async fn a_cheating_model_cannot_strike_out_of_reach_shoot_past_range_or_outrun_its_speed() {
+    let mut before = fight(at(40, 15, 0), at(0, 0, 0), at(40, 15, 30));
+    give(&mut before, "kraven", "Longbow", 150);
+    // The harpy over the far ledge for the longbow is too far: move the spire's harpy instead
+    // by asking for the ledge, 660 ft from Kraven.
+    let cheats = vec![
+        ToolCall::new(
+            "a",
+            "roll_attack",
+            json!({"attacker": "kraven", "target": "frost-harpy", "attack": "Greatsword", "advantage": null}),
+        ),
+        ToolCall::new(
+            "b",
+            "move_in_fight",
+            json!({"creature": "kraven", "to": "far-ledge", "feet": null}),
+        ),
+        ToolCall::new(
+            "c",
+            "move_in_fight",
+            json!({"creature": "kraven", "to": "far-archway", "feet": 60}),
+        ),
+    ];
+    let provider = Arc::new(ScriptedProvider::new(vec![
+        Ok(CompletionResponse::from_tool_calls(cheats)),
+        Ok(CompletionResponse::from_text(
+            "The harpy laughs from its spire.",
+        )),
+        Ok(CompletionResponse::from_text(
+            r#"{"actions": [{"id": "throw", "description": "Throw a javelin", "reason": null, "mechanic": null}]}"#,
+        )),
+    ]));
+    let store = Arc::new(MemoryStore::new());
+    let id = store.create_campaign("Glacier", &before).await.unwrap();
+    let gm = GameMaster::builder(provider.clone(), store.clone())
+        .protocol(Protocol::TwoPhase)
+        .seed(5)
+        .build();
+    gm.turn(&id, PlayerInput::new("Kraven", "I cut the harpy down!"))
+        .await
+        .unwrap();
+    let results: Vec<String> = provider.requests()[1]
+        .messages
+        .iter()
+        .filter_map(|m| match m {
+            Message::Tool { content, .. } => Some(content.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(results.len(), 3, "{results:#?}");
+    assert!(
+        results[0].contains("30 ft up") && results[0].contains("Javelin"),
+        "{}",
+        results[0]
+    );
+    assert!(results[1].contains("30 ft of movement"), "{}", results[1]);
+    assert!(
+        results[2].contains("move less with `feet`"),
+        "{}",
+        results[2]
+    );
+    let after = store.load(&id).await.unwrap();
+    assert_eq!(
+        after.encounter, before.encounter,
+        "nothing moved or was spent"
+    );
+    assert_eq!(after.monsters, before.monsters);
+}
+
+#[tokio::test]
+async fn a_cheating_model_cannot_shoot_past_long_range() {
+    let mut before = fight(at(40, 0, 0), at(0, 0, 0), at(700, 0, 0));
+    give(&mut before, "kraven", "Longbow", 150);
+    let provider = Arc::new(ScriptedProvider::new(vec![
+        Ok(CompletionResponse::from_tool_calls(vec![ToolCall::new(
+            "a",
+            "roll_attack",
+            json!({"attacker": "kraven", "target": "frost-harpy", "attack": "Longbow", "advantage": null}),
+        )])),
+        Ok(CompletionResponse::from_text("The arrow falls short.")),
+        Ok(CompletionResponse::from_text(
+            r#"{"actions": [{"id": "close", "description": "Close in", "reason": null, "mechanic": null}]}"#,
+        )),
+    ]));
+    let store = Arc::new(MemoryStore::new());
+    let id = store.create_campaign("Glacier", &before).await.unwrap();
+    let gm = GameMaster::builder(provider.clone(), store.clone())
+        .protocol(Protocol::TwoPhase)
+        .seed(5)
+        .build();
+    gm.turn(&id, PlayerInput::new("Kraven", "I shoot the harpy!"))
+        .await
+        .unwrap();
+    let result = provider.requests()[1]
+        .messages
+        .iter()
+        .find_map(|m| match m {
+            Message::Tool { content, .. } => Some(content.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert!(
+        result.contains("660 ft from Kraven") && result.contains("up to 600 ft with disadvantage"),
+        "{result}"
+    );
+    let after = store.load(&id).await.unwrap();
+    assert_eq!(after.encounter, before.encounter);
+    assert_eq!(after.monsters, before.monsters);
+}
