@@ -5,104 +5,43 @@
 //! with what is allowed (the hide is rolled and fails), and only the lawful acts change the
 //! state.
 
-use std::sync::Arc;
-
 use serde_json::json;
 
-use dnd_engine::adventure::Adventure;
-use dnd_engine::gm::{GameMaster, PlayerInput, Protocol};
-use dnd_engine::llm::{CompletionResponse, Message, ScriptedProvider, ToolCall};
-use dnd_engine::rules::{HitPoints, Proficiency, Skill, Spend};
-use dnd_engine::state::{Change, GameState, InitiativeSlot};
-use dnd_engine::store::{GameStore, MemoryStore};
+use dnd_engine::llm::ToolCall;
+use dnd_engine::rules::{Proficiency, Skill, Spend};
+use dnd_engine::state::{Change, GameState};
 
-const ACTIONS: &str = r#"{"actions": [
-  {"id": "strike", "description": "Strike the harpy again", "reason": null, "mechanic": null},
-  {"id": "wait", "description": "Hold your ground", "reason": null, "mechanic": null}
-]}"#;
+#[path = "support/table.rs"]
+mod table;
 
 /// Kraven, Isolde and Wren against the Frost Harpy (200 HP) and an ogre, in this order.
 fn fight(order: &[&str]) -> GameState {
-    let mut state = Adventure::built_in()
-        .new_game(&["kraven", "isolde", "wren"])
-        .unwrap();
-    let mut ogre = state.monsters[0].clone();
-    ogre.id = "ogre".into();
-    ogre.name = "Ogre".into();
-    ogre.template = "ogre".into();
-    Arc::make_mut(&mut state.monsters).push(ogre);
-    Arc::make_mut(&mut state.monsters)[0].hp = HitPoints::full(200);
-    let mut changes: Vec<Change> = ["frost-harpy", "ogre"]
-        .iter()
-        .map(|m| Change::MonsterRevealed {
-            monster: (*m).into(),
-        })
-        .collect();
-    changes.push(Change::EncounterStarted {
-        order: order
-            .iter()
-            .enumerate()
-            .map(|(i, id)| InitiativeSlot {
-                id: (*id).into(),
-                initiative: 20 - i as i32,
-                speed: 30,
-            })
-            .collect(),
-    });
-    state.apply_all(&changes).unwrap();
-    state
+    table::fight(&["kraven", "isolde", "wren"], order)
 }
 
 /// Plays one scripted turn; the tool results the model was told, and the turn's changes.
 async fn play(state: GameState, calls: Vec<ToolCall>) -> (Vec<String>, Vec<Change>, GameState) {
-    let provider = Arc::new(ScriptedProvider::new(vec![
-        Ok(CompletionResponse::from_tool_calls(calls)),
-        Ok(CompletionResponse::from_text("Frost and steel.")),
-        Ok(CompletionResponse::from_text(ACTIONS)),
-    ]));
-    let store = Arc::new(MemoryStore::new());
-    let id = store.create_campaign("Glacier", &state).await.unwrap();
-    let gm = GameMaster::builder(provider.clone(), store.clone())
-        .protocol(Protocol::TwoPhase)
-        .seed(11)
-        .build();
-    let outcome = gm
-        .turn(&id, PlayerInput::new("Kraven", "We fight dirty."))
-        .await
-        .unwrap();
-    let results = provider.requests()[1]
-        .messages
-        .iter()
-        .filter_map(|m| match m {
-            Message::Tool { content, .. } => Some(content.clone()),
-            _ => None,
-        })
-        .collect();
-    let after = store.load(&id).await.unwrap();
-    (results, outcome.changes, after)
-}
-
-fn call(id: &str, name: &str, args: serde_json::Value) -> ToolCall {
-    ToolCall::new(id, name, args)
+    let played = table::scripted_turn(&state, calls, "Kraven", "We fight dirty.").await;
+    (played.results, played.outcome.changes, played.after)
 }
 
 #[tokio::test]
 async fn dash_help_and_grapple_cheats_are_refused_with_what_is_allowed() {
     let before = fight(&["kraven", "isolde", "wren", "frost-harpy", "ogre"]);
     let calls = vec![
-        call("a", "dash", json!({"creature": "kraven"})),
-        call("b", "dash", json!({"creature": "kraven"})),
-        call(
+        ToolCall::new("a", "dash", json!({"creature": "kraven"})),
+        ToolCall::new("b", "dash", json!({"creature": "kraven"})),
+        ToolCall::new(
             "c",
             "help",
             json!({"helper": "isolde", "ally": "kraven", "target": "frost-harpy"}),
         ),
-        call(
+        ToolCall::new(
             "d",
             "help",
             json!({"helper": "kraven", "ally": "isolde", "target": "frost-harpy"}),
         ),
-        call(
+        ToolCall::new(
             "e",
             "grapple",
             json!({"attacker": "wren", "target": "ogre"}),
@@ -154,17 +93,14 @@ async fn hide_under_a_watchful_eye_fails_and_a_second_hide_is_refused() {
     // Kraven watches with Wisdom 30 and expertise in Perception: passive Perception 24, more
     // than the harpy's Stealth (+1) can ever reach.
     let mut before = fight(&["frost-harpy", "kraven", "isolde", "wren", "ogre"]);
-    let kraven = Arc::make_mut(&mut before.characters)
-        .iter_mut()
-        .find(|c| c.id == "kraven")
-        .unwrap();
+    let kraven = table::hero_mut(&mut before, "kraven");
     kraven.abilities.wisdom = 30;
     kraven
         .skills
         .insert(Skill::Perception, Proficiency::Expertise);
     let calls = vec![
-        call("a", "hide", json!({"creature": "frost-harpy"})),
-        call("b", "hide", json!({"creature": "frost-harpy"})),
+        ToolCall::new("a", "hide", json!({"creature": "frost-harpy"})),
+        ToolCall::new("b", "hide", json!({"creature": "frost-harpy"})),
     ];
     let (results, changes, after) = play(before, calls).await;
     assert!(results[0].contains("\"success\":false"), "{}", results[0]);
@@ -205,13 +141,13 @@ async fn help_against_a_foe_across_the_room_is_refused() {
             .insert(id.into(), Position { x: 0, y, z: 0 });
     }
     let calls = vec![
-        call(
+        ToolCall::new(
             "a",
             "help",
             json!({"helper": "isolde", "ally": "kraven", "target": "frost-harpy"}),
         ),
         // Help with a check needs no foe near: allowed.
-        call(
+        ToolCall::new(
             "b",
             "help",
             json!({"helper": "isolde", "ally": "kraven", "target": null}),

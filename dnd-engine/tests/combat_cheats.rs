@@ -4,44 +4,22 @@
 //! using an item on another's turn. Each is refused with what is allowed, and only the one
 //! lawful attack changes the state.
 
-use std::sync::Arc;
-
 use serde_json::json;
 
-use dnd_engine::adventure::Adventure;
-use dnd_engine::gm::{GameMaster, PlayerInput, Protocol};
-use dnd_engine::llm::{CompletionResponse, Message, ScriptedProvider, ToolCall};
-use dnd_engine::rules::{Condition, HitPoints, Spend};
-use dnd_engine::state::{Change, GameState, InitiativeSlot, Target};
-use dnd_engine::store::{GameStore, MemoryStore};
+use dnd_engine::gm::PlayerInput;
+use dnd_engine::llm::ToolCall;
+use dnd_engine::rules::{Condition, Spend};
+use dnd_engine::state::{Change, GameState, Target};
 
-const ACTIONS: &str = r#"{"actions": [
-  {"id": "strike", "description": "Strike the harpy again", "reason": null, "mechanic": null},
-  {"id": "wait", "description": "Hold your ground", "reason": null, "mechanic": null}
-]}"#;
+#[path = "support/table.rs"]
+mod table;
 
 /// The whole party against the Frost Harpy (200 HP), Isolde's turn first; Hedda down at 0 HP,
 /// Wren paralysed.
 fn fight() -> GameState {
-    let mut state = Adventure::built_in()
-        .new_game(&["kraven", "isolde", "hedda", "wren"])
-        .unwrap();
-    state
-        .apply(&Change::MonsterRevealed {
-            monster: "frost-harpy".into(),
-        })
-        .unwrap();
-    Arc::make_mut(&mut state.monsters)[0].hp = HitPoints::full(200);
+    let mut state = table::seen_harpy(&["kraven", "isolde", "hedda", "wren"]);
     let hedda_hp = state.character("hedda").unwrap().hp.current;
-    let order = ["isolde", "kraven", "hedda", "wren", "frost-harpy"]
-        .iter()
-        .enumerate()
-        .map(|(i, id)| InitiativeSlot {
-            id: (*id).into(),
-            initiative: 20 - i as i32,
-            speed: 30,
-        })
-        .collect();
+    let order = table::order(&["isolde", "kraven", "hedda", "wren", "frost-harpy"]);
     state
         .apply_all(&[
             Change::Damage {
@@ -59,63 +37,37 @@ fn fight() -> GameState {
     state
 }
 
-fn call(id: &str, name: &str, args: serde_json::Value) -> ToolCall {
-    ToolCall::new(id, name, args)
-}
-
 fn harpy_attack(attacker: &str) -> serde_json::Value {
-    json!({"attacker": attacker, "target": "frost-harpy", "attack": null, "advantage": null})
+    table::attack(attacker, "frost-harpy")
 }
 
 #[tokio::test]
 async fn turn_order_and_action_economy_cheats_are_refused_and_change_nothing() {
     let cheats = vec![
-        call("a", "roll_attack", harpy_attack("kraven")),
-        call("b", "roll_attack", harpy_attack("isolde")),
-        call("c", "roll_attack", harpy_attack("isolde")),
-        call("d", "end_encounter", json!({})),
-        call("e", "roll_attack", harpy_attack("wren")),
-        call(
+        ToolCall::new("a", "roll_attack", harpy_attack("kraven")),
+        ToolCall::new("b", "roll_attack", harpy_attack("isolde")),
+        ToolCall::new("c", "roll_attack", harpy_attack("isolde")),
+        ToolCall::new("d", "end_encounter", json!({})),
+        ToolCall::new("e", "roll_attack", harpy_attack("wren")),
+        ToolCall::new(
             "f",
             "cast_spell",
             json!({"caster": "hedda", "spell": "Sacred Flame", "slot_level": null, "targets": ["frost-harpy"]}),
         ),
-        call(
+        ToolCall::new(
             "g",
             "use_item",
             json!({"character": "kraven", "item": "Potion of Healing", "target": null}),
         ),
     ];
-    let provider = Arc::new(ScriptedProvider::new(vec![
-        Ok(CompletionResponse::from_tool_calls(cheats)),
-        Ok(CompletionResponse::from_text("Steel and frost meet.")),
-        Ok(CompletionResponse::from_text(ACTIONS)),
-    ]));
-    let store = Arc::new(MemoryStore::new());
     let before = fight();
-    let id = store.create_campaign("Glacier", &before).await.unwrap();
-    let gm = GameMaster::builder(provider.clone(), store.clone())
-        .protocol(Protocol::TwoPhase)
-        .seed(5)
-        .build();
-    let outcome = gm
-        .turn(
-            &id,
-            PlayerInput::new("Isolde", "Everyone attacks the harpy!"),
-        )
-        .await
-        .unwrap();
+    let table::Played {
+        results,
+        outcome,
+        after,
+    } = table::scripted_turn(&before, cheats, "Isolde", "Everyone attacks the harpy!").await;
 
     // What the model was told, call by call.
-    let requests = provider.requests();
-    let results: Vec<String> = requests[1]
-        .messages
-        .iter()
-        .filter_map(|m| match m {
-            Message::Tool { content, .. } => Some(content.clone()),
-            _ => None,
-        })
-        .collect();
     assert_eq!(results.len(), 7, "{results:#?}");
     let expect = [
         "it is Isolde Vane's turn (round 1); Kraven's turn comes after Isolde Vane",
@@ -175,7 +127,6 @@ async fn turn_order_and_action_economy_cheats_are_refused_and_change_nothing() {
         )),
         "{moved:?}"
     );
-    let after = store.load(&id).await.unwrap();
     let encounter = after.encounter.as_ref().expect("the fight goes on");
     assert_eq!(encounter.current(), Some("isolde"));
     assert!(encounter.budget.action_used);
@@ -195,15 +146,7 @@ async fn the_offline_game_master_waits_for_the_speakers_turn_and_attacks_once() 
             condition: Condition::Paralyzed,
         })
         .unwrap();
-    let store = Arc::new(MemoryStore::new());
-    let id = store.create_campaign("Glacier", &state).await.unwrap();
-    let gm = GameMaster::builder(
-        Arc::new(dnd_engine::offline::OfflineGm::new()),
-        store.clone(),
-    )
-    .protocol(Protocol::TwoPhase)
-    .seed(5)
-    .build();
+    let (gm, _, id) = table::offline(&state).await;
     let outcome = gm
         .turn(&id, PlayerInput::new("Kraven", "I attack the harpy."))
         .await

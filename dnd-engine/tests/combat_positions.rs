@@ -8,25 +8,20 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use dnd_engine::adventure::Adventure;
 use dnd_engine::combat::positions::{self, Reach};
-use dnd_engine::dice::{GameRng, seeded_rng};
-use dnd_engine::gm::{GameMaster, PlayerInput, Protocol};
-use dnd_engine::llm::{CompletionResponse, Message, ScriptedProvider, ToolCall};
-use dnd_engine::rules::{Ability, DamageDice, DamageType, HitPoints};
+use dnd_engine::llm::ToolCall;
+use dnd_engine::rules::{Ability, DamageDice, DamageType};
 use dnd_engine::srd::{ActionAttack, AttackKind, Srd};
-use dnd_engine::state::{
-    Area, Change, CharacterAttack, Cover, GameState, InitiativeSlot, Position,
-};
-use dnd_engine::store::{GameStore, MemoryStore};
-use dnd_engine::tools::{ToolContext, ToolLimits, ToolResult, TurnLog, call_tool};
+use dnd_engine::state::{Area, Change, CharacterAttack, Cover, GameState, Position};
+use dnd_engine::tools::ToolResult;
 
-struct Table {
-    state: GameState,
-    rng: GameRng,
-    limits: ToolLimits,
-    log: TurnLog,
-}
+#[path = "support/table.rs"]
+mod table;
+
+use table::Table;
+
+/// The dice of every table here.
+const SEED: u64 = 7;
 
 fn at(x: i32, y: i32, z: i32) -> Position {
     Position { x, y, z }
@@ -35,13 +30,7 @@ fn at(x: i32, y: i32, z: i32) -> Position {
 /// Kraven and Wren against the Frost Harpy (200 HP, seen) in the ice chasm, Kraven's turn,
 /// with a far ledge 700 ft east for the longbow; everyone placed by hand.
 fn fight(kraven: Position, wren: Position, harpy: Position) -> GameState {
-    let mut state = Adventure::built_in().new_game(&["kraven", "wren"]).unwrap();
-    state
-        .apply(&Change::MonsterRevealed {
-            monster: "frost-harpy".into(),
-        })
-        .unwrap();
-    Arc::make_mut(&mut state.monsters)[0].hp = HitPoints::full(200);
+    let mut state = table::seen_harpy(&["kraven", "wren"]);
     Arc::make_mut(&mut state.locations)[0].areas.push(Area {
         id: "far-ledge".into(),
         name: "a far ledge".into(),
@@ -52,15 +41,8 @@ fn fight(kraven: Position, wren: Position, harpy: Position) -> GameState {
         cover: Cover::None,
         difficult_terrain: false,
     });
-    let order = ["kraven", "wren", "frost-harpy"]
-        .iter()
-        .enumerate()
-        .map(|(i, id)| InitiativeSlot {
-            id: (*id).into(),
-            initiative: 20 - i as i32,
-            speed: if *id == "frost-harpy" { 40 } else { 30 },
-        })
-        .collect();
+    let mut order = table::order(&["kraven", "wren", "frost-harpy"]);
+    order[2].speed = 40;
     let mut changes = vec![Change::EncounterStarted { order }];
     for (id, to) in [("kraven", kraven), ("wren", wren), ("frost-harpy", harpy)] {
         changes.push(Change::Moved {
@@ -73,11 +55,7 @@ fn fight(kraven: Position, wren: Position, harpy: Position) -> GameState {
 }
 
 fn give(state: &mut GameState, hero: &str, name: &str, range_ft: u32) {
-    let c = Arc::make_mut(&mut state.characters)
-        .iter_mut()
-        .find(|c| c.id == hero)
-        .unwrap();
-    Arc::make_mut(&mut c.attacks).insert(
+    Arc::make_mut(&mut table::hero_mut(state, hero).attacks).insert(
         0,
         CharacterAttack {
             name: name.into(),
@@ -94,40 +72,6 @@ fn give(state: &mut GameState, hero: &str, name: &str, range_ft: u32) {
 }
 
 impl Table {
-    fn new(state: GameState) -> Table {
-        Table {
-            state,
-            rng: seeded_rng(7),
-            limits: ToolLimits::default(),
-            log: TurnLog::default(),
-        }
-    }
-
-    fn call(&mut self, name: &str, args: Value) -> ToolResult {
-        let mut ctx = ToolContext {
-            state: &mut self.state,
-            srd: Srd::bundled(),
-            rng: &mut self.rng,
-            limits: &self.limits,
-            log: &mut self.log,
-        };
-        call_tool(name, &args.to_string(), &mut ctx)
-    }
-
-    fn ok(&mut self, name: &str, args: Value) -> Value {
-        let r = self.call(name, args);
-        assert!(r.ok, "{name} failed: {}", r.content);
-        r.content
-    }
-
-    fn refused(&mut self, name: &str, args: Value) -> String {
-        let before = self.state.clone();
-        let r = self.call(name, args);
-        assert!(!r.ok, "{name} should have been refused: {}", r.content);
-        assert_eq!(self.state, before, "a refused {name} changed the state");
-        r.content["error"].as_str().unwrap_or_default().to_owned()
-    }
-
     fn attack(&mut self, attacker: &str, attack: Option<&str>) -> ToolResult {
         self.call(
             "roll_attack",
@@ -144,7 +88,7 @@ fn first_swing(result: &Value) -> &Value {
 fn reach_is_5_ft_and_10_ft_with_a_reach_weapon() {
     let mut state = fight(at(0, 0, 0), at(0, 0, 0), at(10, 0, 0));
     give(&mut state, "kraven", "Glaive", 10);
-    let mut t = Table::new(state);
+    let mut t = Table::new(state, SEED);
     let error = t.refused(
         "roll_attack",
         json!({"attacker": "kraven", "target": "frost-harpy", "attack": "Greatsword", "advantage": null}),
@@ -173,7 +117,7 @@ fn a_longbow_shoots_150_ft_and_600_with_disadvantage_and_no_farther() {
     // 620 ft: beyond the long range.
     let mut state = fight(at(80, 0, 0), at(0, 0, 0), at(700, 0, 0));
     give(&mut state, "kraven", "Longbow", 150);
-    let mut t = Table::new(state);
+    let mut t = Table::new(state, SEED);
     let error = t.refused(
         "roll_attack",
         json!({"attacker": "kraven", "target": "frost-harpy", "attack": "Longbow", "advantage": null}),
@@ -186,7 +130,7 @@ fn a_longbow_shoots_150_ft_and_600_with_disadvantage_and_no_farther() {
     // 200 ft: long range, disadvantage.
     let mut state = fight(at(500, 0, 0), at(0, 0, 0), at(700, 0, 0));
     give(&mut state, "kraven", "Longbow", 150);
-    let mut t = Table::new(state);
+    let mut t = Table::new(state, SEED);
     let r = t.attack("kraven", Some("Longbow"));
     assert!(r.ok, "{}", r.content);
     let swing = first_swing(&r.content);
@@ -204,7 +148,7 @@ fn a_longbow_shoots_150_ft_and_600_with_disadvantage_and_no_farther() {
 
 #[test]
 fn no_melee_swing_reaches_a_harpy_30_ft_up() {
-    let mut t = Table::new(fight(at(40, 15, 0), at(0, 0, 0), at(40, 15, 30)));
+    let mut t = Table::new(fight(at(40, 15, 0), at(0, 0, 0), at(40, 15, 30)), SEED);
     let error = t.refused(
         "roll_attack",
         json!({"attacker": "kraven", "target": "frost-harpy", "attack": "Greatsword", "advantage": null}),
@@ -225,7 +169,7 @@ fn no_melee_swing_reaches_a_harpy_30_ft_up() {
 fn a_ranged_attack_with_a_foe_adjacent_has_disadvantage() {
     let mut state = fight(at(0, 0, 0), at(0, 0, 0), at(0, 0, 0));
     state.encounter.as_mut().unwrap().turn = 1; // Wren's turn
-    let mut t = Table::new(state);
+    let mut t = Table::new(state, SEED);
     let r = t.attack("wren", Some("Shortbow"));
     assert!(r.ok, "{}", r.content);
     let swing = first_swing(&r.content);
@@ -251,7 +195,7 @@ fn cover_adds_2_or_5_to_ac_and_total_cover_refuses() {
             .find(|a| a.id == "rime-spire")
             .unwrap()
             .cover = cover;
-        let mut t = Table::new(state);
+        let mut t = Table::new(state, SEED);
         let args = json!({"attacker": "kraven", "target": "frost-harpy", "attack": "Javelin", "advantage": null});
         match ac {
             Some(ac) => {
@@ -269,7 +213,7 @@ fn cover_adds_2_or_5_to_ac_and_total_cover_refuses() {
 #[test]
 fn difficult_terrain_costs_double() {
     // From the ice bridge (difficult) to the glacier's mouth, 40 ft: 80 ft of movement.
-    let mut t = Table::new(fight(at(40, 0, 0), at(0, 0, 0), at(40, 15, 30)));
+    let mut t = Table::new(fight(at(40, 0, 0), at(0, 0, 0), at(40, 15, 30)), SEED);
     let error = t.refused(
         "move_in_fight",
         json!({"creature": "kraven", "to": "glacier-mouth", "feet": null}),
@@ -302,7 +246,7 @@ fn difficult_terrain_costs_double() {
 
 #[test]
 fn leaving_reach_provokes_an_opportunity_attack_and_disengage_prevents_it() {
-    let mut t = Table::new(fight(at(0, 0, 0), at(0, 0, 0), at(0, 0, 0)));
+    let mut t = Table::new(fight(at(0, 0, 0), at(0, 0, 0), at(0, 0, 0)), SEED);
     let r = t.ok(
         "move_in_fight",
         json!({"creature": "kraven", "to": "ice-bridge", "feet": 10}),
@@ -326,7 +270,7 @@ fn leaving_reach_provokes_an_opportunity_attack_and_disengage_prevents_it() {
     assert_eq!(r["opportunity_attacks"], json!([]));
 
     // After Disengage: none, though the harpy has its reaction.
-    let mut t = Table::new(fight(at(0, 0, 0), at(0, 0, 0), at(0, 0, 0)));
+    let mut t = Table::new(fight(at(0, 0, 0), at(0, 0, 0), at(0, 0, 0)), SEED);
     t.state.encounter.as_mut().unwrap().budget.disengaged = true;
     let r = t.ok(
         "move_in_fight",
@@ -344,7 +288,7 @@ fn leaving_reach_provokes_an_opportunity_attack_and_disengage_prevents_it() {
 
 #[test]
 fn a_walker_cannot_climb_into_the_air_and_approach_stops_within_reach() {
-    let mut t = Table::new(fight(at(0, 0, 0), at(0, 0, 0), at(40, 15, 30)));
+    let mut t = Table::new(fight(at(0, 0, 0), at(0, 0, 0), at(40, 15, 30)), SEED);
     let error = t.refused(
         "move_in_fight",
         json!({"creature": "kraven", "to": "rime-spire", "feet": null}),
@@ -382,32 +326,8 @@ async fn a_cheating_model_cannot_strike_out_of_reach_shoot_past_range_or_outrun_
             json!({"creature": "kraven", "to": "far-archway", "feet": 60}),
         ),
     ];
-    let provider = Arc::new(ScriptedProvider::new(vec![
-        Ok(CompletionResponse::from_tool_calls(cheats)),
-        Ok(CompletionResponse::from_text(
-            "The harpy laughs from its spire.",
-        )),
-        Ok(CompletionResponse::from_text(
-            r#"{"actions": [{"id": "throw", "description": "Throw a javelin", "reason": null, "mechanic": null}]}"#,
-        )),
-    ]));
-    let store = Arc::new(MemoryStore::new());
-    let id = store.create_campaign("Glacier", &before).await.unwrap();
-    let gm = GameMaster::builder(provider.clone(), store.clone())
-        .protocol(Protocol::TwoPhase)
-        .seed(5)
-        .build();
-    gm.turn(&id, PlayerInput::new("Kraven", "I cut the harpy down!"))
-        .await
-        .unwrap();
-    let results: Vec<String> = provider.requests()[1]
-        .messages
-        .iter()
-        .filter_map(|m| match m {
-            Message::Tool { content, .. } => Some(content.clone()),
-            _ => None,
-        })
-        .collect();
+    let played = table::scripted_turn(&before, cheats, "Kraven", "I cut the harpy down!").await;
+    let results = played.results;
     assert_eq!(results.len(), 3, "{results:#?}");
     assert!(
         results[0].contains("30 ft up") && results[0].contains("Javelin"),
@@ -420,7 +340,7 @@ async fn a_cheating_model_cannot_strike_out_of_reach_shoot_past_range_or_outrun_
         "{}",
         results[2]
     );
-    let after = store.load(&id).await.unwrap();
+    let after = played.after;
     assert_eq!(
         after.encounter, before.encounter,
         "nothing moved or was spent"
@@ -432,39 +352,18 @@ async fn a_cheating_model_cannot_strike_out_of_reach_shoot_past_range_or_outrun_
 async fn a_cheating_model_cannot_shoot_past_long_range() {
     let mut before = fight(at(40, 0, 0), at(0, 0, 0), at(700, 0, 0));
     give(&mut before, "kraven", "Longbow", 150);
-    let provider = Arc::new(ScriptedProvider::new(vec![
-        Ok(CompletionResponse::from_tool_calls(vec![ToolCall::new(
-            "a",
-            "roll_attack",
-            json!({"attacker": "kraven", "target": "frost-harpy", "attack": "Longbow", "advantage": null}),
-        )])),
-        Ok(CompletionResponse::from_text("The arrow falls short.")),
-        Ok(CompletionResponse::from_text(
-            r#"{"actions": [{"id": "close", "description": "Close in", "reason": null, "mechanic": null}]}"#,
-        )),
-    ]));
-    let store = Arc::new(MemoryStore::new());
-    let id = store.create_campaign("Glacier", &before).await.unwrap();
-    let gm = GameMaster::builder(provider.clone(), store.clone())
-        .protocol(Protocol::TwoPhase)
-        .seed(5)
-        .build();
-    gm.turn(&id, PlayerInput::new("Kraven", "I shoot the harpy!"))
-        .await
-        .unwrap();
-    let result = provider.requests()[1]
-        .messages
-        .iter()
-        .find_map(|m| match m {
-            Message::Tool { content, .. } => Some(content.clone()),
-            _ => None,
-        })
-        .unwrap();
+    let shot = vec![ToolCall::new(
+        "a",
+        "roll_attack",
+        json!({"attacker": "kraven", "target": "frost-harpy", "attack": "Longbow", "advantage": null}),
+    )];
+    let played = table::scripted_turn(&before, shot, "Kraven", "I shoot the harpy!").await;
+    let result = &played.results[0];
     assert!(
         result.contains("660 ft from Kraven") && result.contains("up to 600 ft with disadvantage"),
         "{result}"
     );
-    let after = store.load(&id).await.unwrap();
+    let after = played.after;
     assert_eq!(after.encounter, before.encounter);
     assert_eq!(after.monsters, before.monsters);
 }

@@ -7,102 +7,18 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use dnd_engine::adventure::Adventure;
-use dnd_engine::dice::{GameRng, seeded_rng};
-use dnd_engine::rules::{Condition, HitPoints, Spend};
-use dnd_engine::srd::Srd;
-use dnd_engine::state::{Change, GameState, InitiativeSlot, Target};
-use dnd_engine::tools::{ToolContext, ToolLimits, ToolResult, TurnLog, call_tool};
+use dnd_engine::rules::{Condition, Spend};
+use dnd_engine::state::{Change, Target};
 
-struct Table {
-    state: GameState,
-    rng: GameRng,
-    limits: ToolLimits,
-    log: TurnLog,
-}
+#[path = "support/table.rs"]
+mod table;
+use table::Table;
 
-impl Table {
-    /// These heroes and the Frost Harpy (seen, 200 HP so no swing ends the test), in a fight
-    /// with this order (ids, first to act first).
-    fn fight(party: &[&str], order: &[&str]) -> Table {
-        let mut t = Table::new(party);
-        t.state
-            .apply(&Change::MonsterRevealed {
-                monster: "frost-harpy".into(),
-            })
-            .unwrap();
-        Arc::make_mut(&mut t.state.monsters)[0].hp = HitPoints::full(200);
-        let order = order
-            .iter()
-            .enumerate()
-            .map(|(i, id)| InitiativeSlot {
-                id: (*id).into(),
-                initiative: 20 - i as i32,
-                speed: 30,
-            })
-            .collect();
-        t.state.apply(&Change::EncounterStarted { order }).unwrap();
-        t
-    }
-
-    fn new(party: &[&str]) -> Table {
-        Table {
-            state: Adventure::built_in().new_game(party).unwrap(),
-            rng: seeded_rng(3),
-            limits: ToolLimits::default(),
-            log: TurnLog::default(),
-        }
-    }
-
-    fn call(&mut self, name: &str, args: Value) -> ToolResult {
-        let mut ctx = ToolContext {
-            state: &mut self.state,
-            srd: Srd::bundled(),
-            rng: &mut self.rng,
-            limits: &self.limits,
-            log: &mut self.log,
-        };
-        call_tool(name, &args.to_string(), &mut ctx)
-    }
-
-    fn ok(&mut self, name: &str, args: Value) -> Value {
-        let r = self.call(name, args);
-        assert!(r.ok, "{name} failed: {}", r.content);
-        r.content
-    }
-
-    /// A call that must be refused, changing nothing; its message.
-    fn refused(&mut self, name: &str, args: Value) -> String {
-        let before = (self.state.clone(), self.log.clone());
-        let r = self.call(name, args);
-        assert!(!r.ok, "{name} should have been refused: {}", r.content);
-        assert_eq!(
-            (self.state.clone(), self.log.clone()),
-            before,
-            "{name} changed something while refused"
-        );
-        r.content["error"].as_str().unwrap().to_owned()
-    }
-
-    fn hero_mut(&mut self, id: &str) -> &mut dnd_engine::state::Character {
-        Arc::make_mut(&mut self.state.characters)
-            .iter_mut()
-            .find(|c| c.id == id)
-            .unwrap()
-    }
-
-    fn turn_of(&self) -> String {
-        self.state
-            .encounter
-            .as_ref()
-            .and_then(|e| e.current())
-            .unwrap_or_default()
-            .to_owned()
-    }
-}
+/// The dice of every table here.
+const SEED: u64 = 3;
 
 fn attack(attacker: &str) -> Value {
-    json!({"attacker": attacker, "target": "frost-harpy", "attack": null, "advantage": null})
+    table::attack(attacker, "frost-harpy")
 }
 
 fn cast(caster: &str, spell: &str, targets: &[&str]) -> Value {
@@ -111,7 +27,7 @@ fn cast(caster: &str, spell: &str, targets: &[&str]) -> Value {
 
 #[test]
 fn a_level_5_fighter_makes_two_attacks_with_one_action_a_level_3_fighter_one() {
-    let mut t = Table::fight(&["kraven"], &["kraven", "frost-harpy"]);
+    let mut t = Table::fight(&["kraven"], &["kraven", "frost-harpy"], SEED);
     t.hero_mut("kraven").level = 5;
     t.ok("roll_attack", attack("kraven"));
     assert_eq!(t.state.encounter.as_ref().unwrap().budget.attacks_left, 1);
@@ -127,7 +43,7 @@ fn a_level_5_fighter_makes_two_attacks_with_one_action_a_level_3_fighter_one() {
     );
     assert!(error.contains("next_turn"), "{error}");
 
-    let mut t = Table::fight(&["kraven"], &["kraven", "frost-harpy"]);
+    let mut t = Table::fight(&["kraven"], &["kraven", "frost-harpy"], SEED);
     t.ok("roll_attack", attack("kraven"));
     let error = t.refused("roll_attack", attack("kraven"));
     assert!(error.contains("already used the action"), "{error}");
@@ -135,7 +51,11 @@ fn a_level_5_fighter_makes_two_attacks_with_one_action_a_level_3_fighter_one() {
 
 #[test]
 fn a_bonus_action_spell_and_an_action_cantrip_in_one_turn_but_not_two_action_spells() {
-    let mut t = Table::fight(&["hedda", "kraven"], &["hedda", "kraven", "frost-harpy"]);
+    let mut t = Table::fight(
+        &["hedda", "kraven"],
+        &["hedda", "kraven", "frost-harpy"],
+        SEED,
+    );
     // Healing Word (1 bonus action), then Sacred Flame (a cantrip of 1 action): allowed.
     t.ok("cast_spell", cast("hedda", "Healing Word", &["kraven"]));
     t.ok(
@@ -152,7 +72,11 @@ fn a_bonus_action_spell_and_an_action_cantrip_in_one_turn_but_not_two_action_spe
     );
 
     // After a bonus-action spell, a leveled spell of 1 action is refused (the SRD's rule).
-    let mut t = Table::fight(&["hedda", "kraven"], &["hedda", "kraven", "frost-harpy"]);
+    let mut t = Table::fight(
+        &["hedda", "kraven"],
+        &["hedda", "kraven", "frost-harpy"],
+        SEED,
+    );
     t.ok("cast_spell", cast("hedda", "Healing Word", &["kraven"]));
     let error = t.refused(
         "cast_spell",
@@ -164,7 +88,11 @@ fn a_bonus_action_spell_and_an_action_cantrip_in_one_turn_but_not_two_action_spe
     );
 
     // Two action spells: the second is refused.
-    let mut t = Table::fight(&["isolde", "kraven"], &["isolde", "kraven", "frost-harpy"]);
+    let mut t = Table::fight(
+        &["isolde", "kraven"],
+        &["isolde", "kraven", "frost-harpy"],
+        SEED,
+    );
     t.ok(
         "cast_spell",
         cast("isolde", "Magic Missile", &["frost-harpy"]),
@@ -175,7 +103,11 @@ fn a_bonus_action_spell_and_an_action_cantrip_in_one_turn_but_not_two_action_spe
 
 #[test]
 fn a_reaction_once_a_round_and_back_at_the_start_of_the_creatures_turn() {
-    let mut t = Table::fight(&["kraven", "isolde"], &["kraven", "isolde", "frost-harpy"]);
+    let mut t = Table::fight(
+        &["kraven", "isolde"],
+        &["kraven", "isolde", "frost-harpy"],
+        SEED,
+    );
     let react = Change::Spent {
         creature: "isolde".into(),
         spend: Spend::Reaction,
@@ -203,7 +135,7 @@ fn a_reaction_once_a_round_and_back_at_the_start_of_the_creatures_turn() {
 
 #[test]
 fn the_budget_is_fresh_at_the_start_of_each_turn() {
-    let mut t = Table::fight(&["kraven"], &["kraven", "frost-harpy"]);
+    let mut t = Table::fight(&["kraven"], &["kraven", "frost-harpy"], SEED);
     // The harpy has sung already: a charmed Kraven's turns would pass (this is about budgets).
     t.state
         .apply(&Change::ActionSpent {
@@ -221,7 +153,11 @@ fn the_budget_is_fresh_at_the_start_of_each_turn() {
 
 #[test]
 fn acting_out_of_turn_is_refused_saying_whose_turn_it_is() {
-    let mut t = Table::fight(&["kraven", "isolde"], &["kraven", "isolde", "frost-harpy"]);
+    let mut t = Table::fight(
+        &["kraven", "isolde"],
+        &["kraven", "isolde", "frost-harpy"],
+        SEED,
+    );
     let error = t.refused("roll_attack", attack("isolde"));
     assert!(error.contains("it is Kraven's turn (round 1)"), "{error}");
     assert!(
@@ -244,7 +180,11 @@ fn acting_out_of_turn_is_refused_saying_whose_turn_it_is() {
 
 #[test]
 fn the_dying_the_dead_and_the_incapacitated_cannot_act() {
-    let mut t = Table::fight(&["kraven", "isolde"], &["kraven", "isolde", "frost-harpy"]);
+    let mut t = Table::fight(
+        &["kraven", "isolde"],
+        &["kraven", "isolde", "frost-harpy"],
+        SEED,
+    );
     t.state
         .apply(&Change::ConditionAdded {
             target: Target::Character("kraven".into()),
@@ -263,7 +203,7 @@ fn the_dying_the_dead_and_the_incapacitated_cannot_act() {
         "{error}"
     );
     // Outside a fight too.
-    let mut t = Table::new(&["isolde"]);
+    let mut t = Table::game(&["isolde"], SEED);
     t.hero_mut("isolde").dead = true;
     let error = t.refused(
         "use_item",
@@ -274,7 +214,11 @@ fn the_dying_the_dead_and_the_incapacitated_cannot_act() {
 
 #[test]
 fn a_downed_hero_rolls_a_death_save_at_the_start_of_its_turn() {
-    let mut t = Table::fight(&["isolde", "kraven"], &["isolde", "kraven", "frost-harpy"]);
+    let mut t = Table::fight(
+        &["isolde", "kraven"],
+        &["isolde", "kraven", "frost-harpy"],
+        SEED,
+    );
     let hp = t.state.character("kraven").unwrap().hp.current;
     t.state
         .apply(&Change::Damage {
@@ -291,13 +235,7 @@ fn a_downed_hero_rolls_a_death_save_at_the_start_of_its_turn() {
 
 #[test]
 fn an_attack_outside_a_fight_starts_it_and_is_made_only_on_the_attackers_turn() {
-    let mut t = Table::new(&["kraven", "isolde"]);
-    t.state
-        .apply(&Change::MonsterRevealed {
-            monster: "frost-harpy".into(),
-        })
-        .unwrap();
-    Arc::make_mut(&mut t.state.monsters)[0].hp = HitPoints::full(200);
+    let mut t = Table::new(table::seen_harpy(&["kraven", "isolde"]), SEED);
     let result = t.ok("roll_attack", attack("isolde"));
     assert!(result["encounter_started"]["order"].is_array(), "{result}");
     let encounter = t.state.encounter.clone().expect("the fight started");
@@ -314,14 +252,14 @@ fn an_attack_outside_a_fight_starts_it_and_is_made_only_on_the_attackers_turn() 
 
 #[test]
 fn a_fight_does_not_end_while_a_foe_stands_unless_the_party_has_left() {
-    let mut t = Table::fight(&["kraven"], &["kraven", "frost-harpy"]);
+    let mut t = Table::fight(&["kraven"], &["kraven", "frost-harpy"], SEED);
     let error = t.refused("end_encounter", json!({}));
     assert!(error.contains("Frost Harpy still stands"), "{error}");
     // The party breaks away east on Kraven's turn; then the fight may end.
     t.ok("move_to", json!({"exit": "east"}));
     t.ok("end_encounter", json!({}));
 
-    let mut t = Table::fight(&["kraven"], &["kraven", "frost-harpy"]);
+    let mut t = Table::fight(&["kraven"], &["kraven", "frost-harpy"], SEED);
     Arc::make_mut(&mut t.state.monsters)[0].hp.current = 0;
     t.ok("end_encounter", json!({}));
 }

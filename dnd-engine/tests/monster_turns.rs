@@ -4,66 +4,28 @@
 
 use std::sync::Arc;
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use dnd_engine::adventure::Adventure;
 use dnd_engine::combat::monster_plan::{self, Plan};
-use dnd_engine::dice::{GameRng, seeded_rng};
+use dnd_engine::dice::seeded_rng;
 use dnd_engine::rules::{Condition, HitPoints};
 use dnd_engine::srd::Srd;
-use dnd_engine::state::{Change, GameState, InitiativeSlot, Morale};
-use dnd_engine::tools::{ToolContext, ToolLimits, ToolResult, TurnLog, call_tool};
+use dnd_engine::state::{Change, Morale};
 
-struct Table {
-    state: GameState,
-    rng: GameRng,
-    limits: ToolLimits,
-    log: TurnLog,
-}
+#[path = "support/table.rs"]
+mod table;
+use table::Table;
 
-impl Table {
-    /// Kraven and the Frost Harpy (seen, with `hp` hit points) in a fight, Kraven first.
-    fn fight(hp: u32) -> Table {
-        let mut state = Adventure::built_in().new_game(&["kraven"]).unwrap();
-        state
-            .apply(&Change::MonsterRevealed {
-                monster: "frost-harpy".into(),
-            })
-            .unwrap();
-        let harpy = &mut Arc::make_mut(&mut state.monsters)[0];
-        harpy.hp = HitPoints {
-            current: hp,
-            max: 30,
-            temporary: 0,
-        };
-        let order = ["kraven", "frost-harpy"]
-            .iter()
-            .enumerate()
-            .map(|(i, id)| InitiativeSlot {
-                id: (*id).into(),
-                initiative: 20 - i as i32,
-                speed: 30,
-            })
-            .collect();
-        state.apply(&Change::EncounterStarted { order }).unwrap();
-        Table {
-            state,
-            rng: seeded_rng(7),
-            limits: ToolLimits::default(),
-            log: TurnLog::default(),
-        }
-    }
-
-    fn call(&mut self, name: &str, args: Value) -> ToolResult {
-        let mut ctx = ToolContext {
-            state: &mut self.state,
-            srd: Srd::bundled(),
-            rng: &mut self.rng,
-            limits: &self.limits,
-            log: &mut self.log,
-        };
-        call_tool(name, &args.to_string(), &mut ctx)
-    }
+/// Kraven and the Frost Harpy (seen, with `hp` of its 30 hit points) in a fight, Kraven first.
+fn fight(hp: u32) -> Table {
+    let mut t = Table::fight(&["kraven"], &["kraven", "frost-harpy"], 7);
+    Arc::make_mut(&mut t.state.monsters)[0].hp = HitPoints {
+        current: hp,
+        max: 30,
+        temporary: 0,
+    };
+    t
 }
 
 #[test]
@@ -79,7 +41,7 @@ fn the_target_rule_picks_the_hero_the_attack_drops_soonest_then_the_lowest_ac() 
 
 #[test]
 fn the_harpy_sings_first_then_makes_its_multiattack() {
-    let mut t = Table::fight(30);
+    let mut t = fight(30);
     let all = |_: &str| true;
     let plan = monster_plan::plan(&t.state, Srd::bundled(), "frost-harpy", &all).unwrap();
     assert_eq!(
@@ -110,7 +72,7 @@ fn the_harpy_sings_first_then_makes_its_multiattack() {
 fn a_failed_save_against_the_song_charms_until_a_later_save_frees() {
     // Seeds until the song charms Kraven on the harpy's turn, then his turns pass with saves.
     for seed in 0..50 {
-        let mut t = Table::fight(30);
+        let mut t = fight(30);
         t.rng = seeded_rng(seed);
         let r = t.call("next_turn", json!({}));
         assert!(r.ok, "{}", r.content);
@@ -233,7 +195,7 @@ fn a_recharge_action_comes_back_on_a_five_or_six() {
 
 #[test]
 fn a_harpy_below_a_quarter_alone_flees_and_the_fight_may_end() {
-    let mut t = Table::fight(7);
+    let mut t = fight(7);
     let refused = t.call("end_encounter", json!({}));
     assert!(!refused.ok, "the harpy stands: {}", refused.content);
     assert_eq!(
@@ -244,10 +206,7 @@ fn a_harpy_below_a_quarter_alone_flees_and_the_fight_may_end() {
     let r = t.call("next_turn", json!({}));
     assert!(r.ok, "{}", r.content);
     assert_eq!(t.state.monster("frost-harpy").unwrap().morale, Morale::Fled);
-    let attack = t.call(
-        "roll_attack",
-        json!({"attacker": "kraven", "target": "frost-harpy", "attack": null, "advantage": null}),
-    );
+    let attack = t.call("roll_attack", table::attack("kraven", "frost-harpy"));
     assert!(!attack.ok && attack.content["error"].as_str().unwrap().contains("fled"));
     let ended = t.call("end_encounter", json!({}));
     assert!(ended.ok, "{}", ended.content);
@@ -259,7 +218,7 @@ fn a_harpy_below_a_quarter_alone_flees_and_the_fight_may_end() {
 
 #[test]
 fn a_surrendered_foe_fights_again_once_attacked() {
-    let mut t = Table::fight(5);
+    let mut t = fight(5);
     t.state
         .apply(&Change::MoraleChanged {
             monster: "frost-harpy".into(),
@@ -270,10 +229,7 @@ fn a_surrendered_foe_fights_again_once_attacked() {
         dnd_engine::combat::may_end(&t.state).is_ok(),
         "a surrendered foe holds no fight open"
     );
-    let r = t.call(
-        "roll_attack",
-        json!({"attacker": "kraven", "target": "frost-harpy", "attack": null, "advantage": null}),
-    );
+    let r = t.call("roll_attack", table::attack("kraven", "frost-harpy"));
     assert!(r.ok, "{}", r.content);
     let harpy = t.state.monster("frost-harpy").unwrap();
     assert!(

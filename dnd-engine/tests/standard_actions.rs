@@ -7,86 +7,14 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use dnd_engine::adventure::Adventure;
-use dnd_engine::dice::{GameRng, seeded_rng};
 use dnd_engine::rules::{Condition, HitPoints};
-use dnd_engine::srd::Srd;
-use dnd_engine::state::{
-    Change, Effect, EffectKind, GameState, InitiativeSlot, MonsterInstance, Target,
-};
-use dnd_engine::tools::{ToolContext, ToolLimits, ToolResult, TurnLog, call_tool};
+use dnd_engine::state::{Change, Effect, EffectKind, Target};
 
-struct Table {
-    state: GameState,
-    rng: GameRng,
-    limits: ToolLimits,
-    log: TurnLog,
-}
+#[path = "support/table.rs"]
+mod table;
+use table::{Table, attack};
 
 impl Table {
-    /// These heroes and the Frost Harpy (seen, 200 HP), in a fight with this order.
-    fn fight(party: &[&str], order: &[&str], seed: u64) -> Table {
-        let mut state = Adventure::built_in().new_game(party).unwrap();
-        state
-            .apply(&Change::MonsterRevealed {
-                monster: "frost-harpy".into(),
-            })
-            .unwrap();
-        Arc::make_mut(&mut state.monsters)[0].hp = HitPoints::full(200);
-        if order.contains(&"ogre") {
-            let mut ogre: MonsterInstance = state.monsters[0].clone();
-            ogre.id = "ogre".into();
-            ogre.name = "Ogre".into();
-            ogre.template = "ogre".into();
-            Arc::make_mut(&mut state.monsters).push(ogre);
-        }
-        let order = order
-            .iter()
-            .enumerate()
-            .map(|(i, id)| InitiativeSlot {
-                id: (*id).into(),
-                initiative: 20 - i as i32,
-                speed: 30,
-            })
-            .collect();
-        state.apply(&Change::EncounterStarted { order }).unwrap();
-        Table {
-            state,
-            rng: seeded_rng(seed),
-            limits: ToolLimits::default(),
-            log: TurnLog::default(),
-        }
-    }
-
-    fn call(&mut self, name: &str, args: Value) -> ToolResult {
-        let mut ctx = ToolContext {
-            state: &mut self.state,
-            srd: Srd::bundled(),
-            rng: &mut self.rng,
-            limits: &self.limits,
-            log: &mut self.log,
-        };
-        call_tool(name, &args.to_string(), &mut ctx)
-    }
-
-    fn ok(&mut self, name: &str, args: Value) -> Value {
-        let r = self.call(name, args);
-        assert!(r.ok, "{name} failed: {}", r.content);
-        r.content
-    }
-
-    fn refused(&mut self, name: &str, args: Value) -> String {
-        let before = self.state.clone();
-        let r = self.call(name, args);
-        assert!(!r.ok, "{name} should have been refused: {}", r.content);
-        assert_eq!(self.state, before, "{name} changed something while refused");
-        r.content["error"].as_str().unwrap().to_owned()
-    }
-
-    fn apply(&mut self, changes: &[Change]) {
-        self.state.apply_all(changes).unwrap();
-    }
-
     fn effects(&self) -> Vec<Effect> {
         self.state.encounter.as_ref().unwrap().effects.clone()
     }
@@ -109,12 +37,23 @@ impl Table {
     }
 }
 
-fn who(creature: &str) -> Value {
-    json!({ "creature": creature })
+/// Kraven and Isolde against the harpy, Isolde first, and she helps Kraven: against `foe`, or
+/// with a check.
+fn isolde_helps_kraven(foe: Option<&str>) -> Table {
+    let mut t = Table::fight(
+        &["kraven", "isolde"],
+        &["isolde", "kraven", "frost-harpy"],
+        3,
+    );
+    t.ok(
+        "help",
+        json!({"helper": "isolde", "ally": "kraven", "target": foe}),
+    );
+    t
 }
 
-fn attack(attacker: &str, target: &str) -> Value {
-    json!({"attacker": attacker, "target": target, "attack": null, "advantage": null})
+fn who(creature: &str) -> Value {
+    json!({ "creature": creature })
 }
 
 fn reasons(result: &Value) -> String {
@@ -196,15 +135,7 @@ fn dodge_is_lost_when_incapacitated() {
 
 #[test]
 fn help_gives_advantage_on_the_next_attack_against_the_foe_then_is_spent() {
-    let mut t = Table::fight(
-        &["kraven", "isolde"],
-        &["isolde", "kraven", "frost-harpy"],
-        3,
-    );
-    t.ok(
-        "help",
-        json!({"helper": "isolde", "ally": "kraven", "target": "frost-harpy"}),
-    );
+    let mut t = isolde_helps_kraven(Some("frost-harpy"));
     assert!(t.has("kraven", helped));
     t.advance_to("kraven");
     let first = t.ok("roll_attack", attack("kraven", "frost-harpy"));
@@ -214,15 +145,7 @@ fn help_gives_advantage_on_the_next_attack_against_the_foe_then_is_spent() {
 
 #[test]
 fn help_with_a_check_is_spent_by_the_check_or_ends_at_the_helpers_next_turn() {
-    let mut t = Table::fight(
-        &["kraven", "isolde"],
-        &["isolde", "kraven", "frost-harpy"],
-        3,
-    );
-    t.ok(
-        "help",
-        json!({"helper": "isolde", "ally": "kraven", "target": null}),
-    );
+    let mut t = isolde_helps_kraven(None);
     let check = t.ok(
         "roll_skill_check",
         json!({"creature": "kraven", "skill": "athletics", "dc": 10, "advantage": null, "reason": null}),
@@ -234,15 +157,7 @@ fn help_with_a_check_is_spent_by_the_check_or_ends_at_the_helpers_next_turn() {
     );
     assert!(!t.has("kraven", helped));
     // Unused, it ends when Isolde's next turn starts.
-    let mut t = Table::fight(
-        &["kraven", "isolde"],
-        &["isolde", "kraven", "frost-harpy"],
-        3,
-    );
-    t.ok(
-        "help",
-        json!({"helper": "isolde", "ally": "kraven", "target": null}),
-    );
+    let mut t = isolde_helps_kraven(None);
     t.advance_to("kraven");
     assert!(t.has("kraven", helped));
     t.advance_to("frost-harpy");
@@ -459,26 +374,15 @@ fn the_standard_actions_are_for_a_fight_and_no_effect_outlives_it() {
 /// trade blows; fleeing, he disengages before he leaves.
 #[tokio::test]
 async fn the_offline_game_master_dodges_when_losing_and_disengages_to_flee() {
-    use dnd_engine::gm::{GameMaster, PlayerInput, Protocol};
+    use dnd_engine::gm::PlayerInput;
     use dnd_engine::rules::Spend;
-    use dnd_engine::store::{GameStore, MemoryStore};
+    use dnd_engine::store::GameStore;
 
     let mut t = Table::fight(&["kraven"], &["kraven", "frost-harpy"], 1);
-    let kraven = Arc::make_mut(&mut t.state.characters)
-        .iter_mut()
-        .find(|c| c.id == "kraven")
-        .unwrap();
+    let kraven = t.hero_mut("kraven");
     kraven.hp.current = kraven.hp.max / 4;
     Arc::make_mut(&mut kraven.inventory).retain(|i| !i.name.contains("Healing"));
-    let store = Arc::new(MemoryStore::new());
-    let id = store.create_campaign("Glacier", &t.state).await.unwrap();
-    let gm = GameMaster::builder(
-        Arc::new(dnd_engine::offline::OfflineGm::new()),
-        store.clone(),
-    )
-    .protocol(Protocol::TwoPhase)
-    .seed(5)
-    .build();
+    let (gm, store, id) = table::offline(&t.state).await;
     let outcome = gm
         .turn(&id, PlayerInput::new("Kraven", "I attack the harpy."))
         .await

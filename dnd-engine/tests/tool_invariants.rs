@@ -12,13 +12,16 @@ use rand::{Rng, RngExt, SeedableRng};
 use serde_json::{Value, json};
 
 use dnd_engine::adventure::Adventure;
-use dnd_engine::dice::{GameRng, seeded_rng};
+use dnd_engine::dice::GameRng;
 use dnd_engine::rules::Condition;
-use dnd_engine::srd::Srd;
 use dnd_engine::state::{
     Change, EffectKind, Encounter, GameState, Target, able, attacks_per_action, inside, speed_now,
 };
-use dnd_engine::tools::{ToolContext, ToolLimits, TurnLog, call_tool, tool_specs};
+use dnd_engine::tools::{TurnLog, tool_specs};
+
+#[path = "support/table.rs"]
+mod table;
+use table::Table;
 
 /// Every name a call might use: what the game holds, plus some that it does not.
 fn names(state: &GameState) -> Vec<String> {
@@ -264,27 +267,18 @@ fn play(seed: u64, calls: usize, party: &[&str]) -> Result<(), String> {
     state.apply_all(&slain).map_err(|(_, e)| e.to_string())?;
     let names = names(&state);
     let mut picker = GameRng::seed_from_u64(seed);
-    let mut dice: GameRng = seeded_rng(seed ^ 0xd1ce);
-    let limits = ToolLimits::default();
-    let mut log = TurnLog::default();
+    let mut t = Table::new(state, seed ^ 0xd1ce);
     for step in 0..calls {
         let spec = &specs[picker.random_range(0..specs.len())];
         let args = random_value(&spec.parameters, &names, &mut picker, 0);
-        let before = state.clone();
-        let dead_before = dead(&state);
-        let mut ctx = ToolContext {
-            state: &mut state,
-            srd: Srd::bundled(),
-            rng: &mut dice,
-            limits: &limits,
-            log: &mut log,
-        };
-        let result = call_tool(&spec.name, &args.to_string(), &mut ctx);
+        let before = t.state.clone();
+        let dead_before = dead(&t.state);
         let context = || format!("step {step}: {}({args})", spec.name);
-        if !result.ok && state != before {
+        let result = t.call(&spec.name, args.clone());
+        if !result.ok && t.state != before {
             return Err(format!("{}: refused, yet the state changed", context()));
         }
-        check(&state, &dead_before).map_err(|why| format!("{}: {why}", context()))?;
+        check(&t.state, &dead_before).map_err(|why| format!("{}: {why}", context()))?;
     }
     Ok(())
 }
@@ -322,24 +316,17 @@ fn the_random_calls_are_mostly_well_formed() {
     let state = Adventure::built_in().new_game(&["kraven"]).unwrap();
     let names = names(&state);
     let mut picker = GameRng::seed_from_u64(7);
-    let mut dice = seeded_rng(7);
-    let limits = ToolLimits::default();
+    let mut t = Table::new(state.clone(), 7);
     let (mut ok, mut tools_ok) = (0, std::collections::BTreeSet::new());
     // Twenty tries per tool (at least 400), so each new tool does not thin out the others.
     let tries = (specs.len() * 20).max(400);
     for _ in 0..tries {
-        let mut state = state.clone();
-        let mut log = TurnLog::default();
+        // Each try from the new game, the dice running on.
+        t.state = state.clone();
+        t.log = TurnLog::default();
         let spec = &specs[picker.random_range(0..specs.len())];
         let args = random_value(&spec.parameters, &names, &mut picker, 0);
-        let mut ctx = ToolContext {
-            state: &mut state,
-            srd: Srd::bundled(),
-            rng: &mut dice,
-            limits: &limits,
-            log: &mut log,
-        };
-        if call_tool(&spec.name, &args.to_string(), &mut ctx).ok {
+        if t.call(&spec.name, args).ok {
             ok += 1;
             tools_ok.insert(spec.name.clone());
         }

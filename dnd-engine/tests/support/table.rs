@@ -1,0 +1,239 @@
+//! The table the tool and turn tests play at: a game state with its dice, limits and turn log,
+//! called through the tools as a model would (`Table`); the usual fight against the Frost Harpy
+//! (`seen_harpy`, `fight`); and a whole turn of a `GameMaster`, scripted (`scripted_turn`) or
+//! offline (`offline`).
+//!
+//! One file, included with `#[path]` by every test binary that needs it (test crates share no
+//! code otherwise), so the harness is written once:
+//!
+//! ```ignore
+//! #[path = "support/table.rs"]
+//! mod table;
+//! use table::Table;
+//!
+//! let mut t = Table::fight(&["kraven"], &["kraven", "frost-harpy"], 1);
+//! let error = t.refused("dodge", serde_json::json!({"creature": "frost-harpy"}));
+//! ```
+
+// Each test binary includes the whole file and uses its own part of it.
+#![allow(dead_code)]
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use dnd_engine::adventure::Adventure;
+use dnd_engine::dice::{GameRng, seeded_rng};
+use dnd_engine::gm::{GameMaster, PlayerInput, Protocol, TurnOutcome};
+use dnd_engine::llm::{CompletionResponse, LlmProvider, Message, ScriptedProvider, ToolCall};
+use dnd_engine::rules::HitPoints;
+use dnd_engine::srd::Srd;
+use dnd_engine::state::{Change, Character, GameState, InitiativeSlot};
+use dnd_engine::store::{CampaignId, GameStore, MemoryStore};
+use dnd_engine::tools::{ToolContext, ToolLimits, ToolResult, TurnLog, call_tool};
+
+/// A game state and what a tool call needs beside it, called as a model would call.
+pub struct Table {
+    pub state: GameState,
+    pub rng: GameRng,
+    pub limits: ToolLimits,
+    pub log: TurnLog,
+}
+
+impl Table {
+    /// This state, its dice seeded with `seed`, the default limits and an empty turn log.
+    pub fn new(state: GameState, seed: u64) -> Table {
+        Table {
+            state,
+            rng: seeded_rng(seed),
+            limits: ToolLimits::default(),
+            log: TurnLog::default(),
+        }
+    }
+
+    /// A new game of the built-in adventure with these heroes.
+    pub fn game(party: &[&str], seed: u64) -> Table {
+        Table::new(Adventure::built_in().new_game(party).unwrap(), seed)
+    }
+
+    /// These heroes and the Frost Harpy in a fight with this order (see [`fight`]).
+    pub fn fight(party: &[&str], order: &[&str], seed: u64) -> Table {
+        Table::new(fight(party, order), seed)
+    }
+
+    /// Calls the tool `name` with `args`, whatever comes of it.
+    pub fn call(&mut self, name: &str, args: Value) -> ToolResult {
+        let mut ctx = ToolContext {
+            state: &mut self.state,
+            srd: Srd::bundled(),
+            rng: &mut self.rng,
+            limits: &self.limits,
+            log: &mut self.log,
+        };
+        call_tool(name, &args.to_string(), &mut ctx)
+    }
+
+    /// A call that must succeed; what it answered.
+    pub fn ok(&mut self, name: &str, args: Value) -> Value {
+        let r = self.call(name, args);
+        assert!(r.ok, "{name} failed: {}", r.content);
+        r.content
+    }
+
+    /// A call that must be refused, changing nothing (neither the state nor the turn log); its
+    /// message.
+    pub fn refused(&mut self, name: &str, args: Value) -> String {
+        let before = (self.state.clone(), self.log.clone());
+        let r = self.call(name, args);
+        assert!(!r.ok, "{name} should have been refused: {}", r.content);
+        assert_eq!(
+            (self.state.clone(), self.log.clone()),
+            before,
+            "{name} changed something while refused"
+        );
+        r.content["error"].as_str().unwrap().to_owned()
+    }
+
+    /// Applies changes that must all be lawful.
+    pub fn apply(&mut self, changes: &[Change]) {
+        self.state.apply_all(changes).unwrap();
+    }
+
+    /// The hero `id`, to set up by hand.
+    pub fn hero_mut(&mut self, id: &str) -> &mut Character {
+        hero_mut(&mut self.state, id)
+    }
+
+    /// Whose turn it is, or "" outside a fight.
+    pub fn turn_of(&self) -> String {
+        self.state
+            .encounter
+            .as_ref()
+            .and_then(|e| e.current())
+            .unwrap_or_default()
+            .to_owned()
+    }
+}
+
+/// The hero `id` of `state`, to set up by hand.
+pub fn hero_mut<'a>(state: &'a mut GameState, id: &str) -> &'a mut Character {
+    Arc::make_mut(&mut state.characters)
+        .iter_mut()
+        .find(|c| c.id == id)
+        .unwrap()
+}
+
+/// A new game with these heroes, the Frost Harpy seen and at 200 HP, so no swing ends a test.
+pub fn seen_harpy(party: &[&str]) -> GameState {
+    let mut state = Adventure::built_in().new_game(party).unwrap();
+    state
+        .apply(&Change::MonsterRevealed {
+            monster: "frost-harpy".into(),
+        })
+        .unwrap();
+    Arc::make_mut(&mut state.monsters)[0].hp = HitPoints::full(200);
+    state
+}
+
+/// The turn order `ids`, first to act first, everyone with a speed of 30 ft.
+pub fn order(ids: &[&str]) -> Vec<InitiativeSlot> {
+    ids.iter()
+        .enumerate()
+        .map(|(i, id)| InitiativeSlot {
+            id: (*id).into(),
+            initiative: 20 - i as i32,
+            speed: 30,
+        })
+        .collect()
+}
+
+/// These heroes and the Frost Harpy ([`seen_harpy`]) in a fight with this order (ids, first
+/// to act first). An `ogre` in the order is the harpy's copy with the ogre's template (Large),
+/// seen, at 200 HP.
+pub fn fight(party: &[&str], ids: &[&str]) -> GameState {
+    let mut state = seen_harpy(party);
+    if ids.contains(&"ogre") {
+        let mut ogre = state.monsters[0].clone();
+        ogre.id = "ogre".into();
+        ogre.name = "Ogre".into();
+        ogre.template = "ogre".into();
+        Arc::make_mut(&mut state.monsters).push(ogre);
+    }
+    state
+        .apply(&Change::EncounterStarted { order: order(ids) })
+        .unwrap();
+    state
+}
+
+/// The arguments of `roll_attack` from `attacker` at `target`, with the first attack.
+pub fn attack(attacker: &str, target: &str) -> Value {
+    json!({"attacker": attacker, "target": target, "attack": null, "advantage": null})
+}
+
+/// The suggested actions the scripted model answers with, last in a turn.
+const ACTIONS: &str = r#"{"actions": [
+  {"id": "strike", "description": "Strike the harpy again", "reason": null, "mechanic": null},
+  {"id": "wait", "description": "Hold your ground", "reason": null, "mechanic": null}
+]}"#;
+
+/// What one scripted turn left.
+pub struct Played {
+    /// The tool results the model was told, call by call.
+    pub results: Vec<String>,
+    /// The turn's outcome.
+    pub outcome: TurnOutcome,
+    /// The state stored after the turn.
+    pub after: GameState,
+}
+
+/// A game master (two phases, dice seeded with 5) over `provider` and `store`.
+pub fn game_master(provider: Arc<dyn LlmProvider>, store: Arc<MemoryStore>) -> GameMaster {
+    GameMaster::builder(provider, store)
+        .protocol(Protocol::TwoPhase)
+        .seed(5)
+        .build()
+}
+
+/// The offline game master over a new store holding `state` as a campaign.
+pub async fn offline(state: &GameState) -> (GameMaster, Arc<MemoryStore>, CampaignId) {
+    let store = Arc::new(MemoryStore::new());
+    let id = store.create_campaign("Glacier", state).await.unwrap();
+    let gm = game_master(
+        Arc::new(dnd_engine::offline::OfflineGm::new()),
+        store.clone(),
+    );
+    (gm, store, id)
+}
+
+/// Plays one turn from `before` in which the model makes `calls`, then narrates and suggests;
+/// `speaker` says `line`.
+pub async fn scripted_turn(
+    before: &GameState,
+    calls: Vec<ToolCall>,
+    speaker: &str,
+    line: &str,
+) -> Played {
+    let provider = Arc::new(ScriptedProvider::new(vec![
+        Ok(CompletionResponse::from_tool_calls(calls)),
+        Ok(CompletionResponse::from_text("Frost and steel.")),
+        Ok(CompletionResponse::from_text(ACTIONS)),
+    ]));
+    let store = Arc::new(MemoryStore::new());
+    let id = store.create_campaign("Glacier", before).await.unwrap();
+    let gm = game_master(provider.clone(), store.clone());
+    let outcome = gm.turn(&id, PlayerInput::new(speaker, line)).await.unwrap();
+    let results = provider.requests()[1]
+        .messages
+        .iter()
+        .filter_map(|m| match m {
+            Message::Tool { content, .. } => Some(content.clone()),
+            _ => None,
+        })
+        .collect();
+    let after = store.load(&id).await.unwrap();
+    Played {
+        results,
+        outcome,
+        after,
+    }
+}
