@@ -112,7 +112,7 @@ pub fn may_act(
             combatants: encounter
                 .order
                 .iter()
-                .map(|s| display_name(state, &s.id))
+                .map(|s| state.name_of(&s.id))
                 .collect(),
         });
     };
@@ -137,7 +137,7 @@ pub fn may_act(
     } else if !is_current(encounter, &id) {
         let current = encounter.current().unwrap_or_default();
         return Err(CombatError::NotYourTurn {
-            current: display_name(state, current),
+            current: state.name_of(current),
             round: encounter.round,
             between: between(state, encounter, &id),
             name,
@@ -241,22 +241,13 @@ fn is_current(encounter: &Encounter, id: &str) -> bool {
         .is_some_and(|c| c.eq_ignore_ascii_case(id))
 }
 
-/// A combatant's name as shown ("Frost Harpy", "Kraven").
-fn display_name(state: &GameState, id: &str) -> String {
-    state
-        .character(id)
-        .map(|c| c.name.clone())
-        .or_else(|| state.monster(id).map(|m| m.name.clone()))
-        .unwrap_or_else(|| id.to_owned())
-}
-
 /// Who acts from the current turn up to `id`'s, in order: "Aria and the Frost Harpy".
 fn between(state: &GameState, encounter: &Encounter, id: &str) -> String {
     let n = encounter.order.len();
     let names: Vec<String> = (0..n)
         .map(|k| &encounter.order[(encounter.turn + k) % n].id)
         .take_while(|slot| !slot.eq_ignore_ascii_case(id))
-        .map(|slot| display_name(state, slot))
+        .map(|slot| state.name_of(slot))
         .collect();
     match names.as_slice() {
         [] => "it".into(),

@@ -52,7 +52,7 @@ pub fn attack_situation(state: &GameState, attacker: &str, target: &str) -> Situ
                 against: Some(foe),
             } if foe.eq_ignore_ascii_case(target) && !s.ends.iter().any(is_help) => {
                 s.sources
-                    .advantage(format!("helped by {}", name(state, helper)));
+                    .advantage(format!("helped by {}", state.name_of(helper)));
                 s.end(e);
             }
             _ => {}
@@ -87,7 +87,7 @@ pub fn check_situation(state: &GameState, creature: &str) -> Situation {
     {
         if let EffectKind::Helped { helper, .. } = &e.kind {
             s.sources
-                .advantage(format!("helped by {}", name(state, helper)));
+                .advantage(format!("helped by {}", state.name_of(helper)));
         }
         s.end(e);
     }
@@ -132,12 +132,4 @@ fn conditions(state: &GameState, id: &str) -> crate::rules::ConditionSet {
         .map(|c| c.conditions)
         .or_else(|| state.monster(id).map(|m| m.conditions))
         .unwrap_or_default()
-}
-
-fn name(state: &GameState, id: &str) -> String {
-    state
-        .character(id)
-        .map(|c| c.name.clone())
-        .or_else(|| state.monster(id).map(|m| m.name.clone()))
-        .unwrap_or_else(|| id.to_owned())
 }

@@ -220,7 +220,7 @@ pub fn attack_range(
     reach: Reach,
 ) -> Result<RangeCheck, PositionError> {
     let distance_ft = distance(state, attacker, target);
-    let name = |id: &str| display_name(state, id);
+    let name = |id: &str| state.name_of(id);
     let mut check = RangeCheck {
         distance_ft,
         melee: false,
@@ -405,7 +405,7 @@ pub fn plan_move(
                 })?;
             if area.z > 0 && !flies {
                 return Err(PositionError::CannotFly {
-                    mover: display_name(state, &id),
+                    mover: state.name_of(&id),
                     area: area.name.clone(),
                     height_ft: area.z,
                     floor: areas
@@ -534,12 +534,4 @@ pub fn flies(state: &GameState, srd: &Srd, id: &str) -> bool {
         .monster(id)
         .and_then(|m| srd.monster(&m.template).ok())
         .is_some_and(|t| t.speed.fly > 0)
-}
-
-fn display_name(state: &GameState, id: &str) -> String {
-    state
-        .character(id)
-        .map(|c| c.name.clone())
-        .or_else(|| state.monster(id).map(|m| m.name.clone()))
-        .unwrap_or_else(|| id.to_owned())
 }

@@ -134,6 +134,15 @@ impl GameState {
             })
     }
 
+    /// The name shown for a combatant ("Frost Harpy", "Kraven"): the character's or the
+    /// monster's name, else `id` itself.
+    pub fn name_of(&self, id: &str) -> String {
+        self.character(id)
+            .map(|c| c.name.clone())
+            .or_else(|| self.monster(id).map(|m| m.name.clone()))
+            .unwrap_or_else(|| id.to_owned())
+    }
+
     /// A location by id.
     pub fn location(&self, id: &str) -> Option<&Location> {
         self.locations.iter().find(|l| l.id == id)

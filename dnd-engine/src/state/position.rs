@@ -187,13 +187,7 @@ pub(super) fn describe_positions(state: &super::GameState, e: &super::Encounter)
         .party_location()
         .map(|l| l.areas.as_slice())
         .unwrap_or_default();
-    let name = |id: &str| {
-        state
-            .character(id)
-            .map(|c| c.name.clone())
-            .or_else(|| state.monster(id).map(|m| m.name.clone()))
-            .unwrap_or_else(|| id.to_owned())
-    };
+    let name = |id: &str| state.name_of(id);
     let alive = |id: &str| match state.character(id) {
         Some(c) => !c.dead,
         None => state.monster(id).is_some_and(|m| m.is_alive()),

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use super::{ToolContext, ToolError};
 use crate::combat::{self, CombatError};
 use crate::rules::Spend;
-use crate::state::{Change, MonsterInstance};
+use crate::state::{Change, GameState, MonsterInstance};
 
 impl From<CombatError> for ToolError {
     fn from(error: CombatError) -> ToolError {
@@ -48,12 +48,7 @@ pub(super) fn act_casting(
 /// hero's action, unless it took Disengage or Dash this turn (that was the action). The fight stays open,
 /// but foes left behind no longer act on the party, and `end_encounter` may then end it.
 pub(super) fn leave_fight(ctx: &mut ToolContext<'_>) -> Result<(), ToolError> {
-    let Some(current) = ctx
-        .state
-        .encounter
-        .as_ref()
-        .and_then(|e| e.current().map(str::to_owned))
-    else {
+    let Some(current) = turn_of(ctx.state) else {
         return Ok(());
     };
     if ctx.state.character(&current).is_none() {
@@ -115,7 +110,7 @@ pub(super) fn start_encounter(
             "a fight is already running: use next_turn, or end_encounter first",
         ));
     }
-    let here = party_location(ctx);
+    let here = party_location(ctx.state);
     let present: Vec<MonsterInstance> = ctx
         .state
         .monsters
@@ -185,49 +180,52 @@ pub(super) fn end_encounter(
     Ok(json!({ "ended_after_rounds": encounter.round, "xp_from_defeated": xp }))
 }
 
-fn party_location(ctx: &ToolContext<'_>) -> String {
-    ctx.state
+/// Where the party is (its location's id), or "" if nowhere.
+fn party_location(state: &GameState) -> String {
+    state
         .party_location()
         .map(|l| l.id.clone())
         .unwrap_or_default()
 }
 
-/// Whose turn it is now, what they have left, and whether the fight is decided.
-pub(super) fn current_turn(ctx: &ToolContext<'_>) -> Value {
-    let here = party_location(ctx);
-    let foes_left = ctx
-        .state
-        .monsters
-        .iter()
-        .any(|m| m.location == here && m.hostile && m.is_fighting());
-    let party_up = ctx
-        .state
-        .characters
-        .iter()
-        .any(|c| !c.dead && c.hp.current > 0);
-    let turn = ctx
-        .state
+/// Whose turn it is, in a fight.
+fn turn_of(state: &GameState) -> Option<String> {
+    state
         .encounter
         .as_ref()
-        .and_then(|e| e.current().map(str::to_owned));
+        .and_then(|e| e.current().map(str::to_owned))
+}
+
+/// Whether a hostile monster where the party is still fights (neither down, fled nor
+/// surrendered).
+fn foes_left(state: &GameState) -> bool {
+    let here = party_location(state);
+    state
+        .monsters
+        .iter()
+        .any(|m| m.location == here && m.hostile && m.is_fighting())
+}
+
+/// Whether a hero stands: alive, above 0 HP.
+fn hero_standing(state: &GameState) -> bool {
+    state.characters.iter().any(|c| !c.dead && c.hp.current > 0)
+}
+
+/// Whose turn it is now, what they have left, and whether the fight is decided.
+pub(super) fn current_turn(ctx: &ToolContext<'_>) -> Value {
     json!({
-        "turn_of": turn,
+        "turn_of": turn_of(ctx.state),
         "round": ctx.state.encounter.as_ref().map(|e| e.round),
         "left": combat::budget_left(ctx.state),
-        "all_foes_down": !foes_left,
-        "party_down": !party_up,
+        "all_foes_down": !foes_left(ctx.state),
+        "party_down": !hero_standing(ctx.state),
     })
 }
 
 /// The end of the current creature's turn: the saves a hold on it allows (a harpy's song),
 /// then the next turn.
 fn end_turn(ctx: &mut ToolContext<'_>) -> Result<Vec<Value>, ToolError> {
-    let current = ctx
-        .state
-        .encounter
-        .as_ref()
-        .and_then(|e| e.current().map(str::to_owned));
-    let mut log = match current {
+    let mut log = match turn_of(ctx.state) {
         Some(id) => super::monster_turn::end_of_turn_saves(ctx, &id)?,
         None => Vec::new(),
     };
@@ -252,25 +250,9 @@ fn run_monster_turns(ctx: &mut ToolContext<'_>) -> Result<Vec<Value>, ToolError>
         .as_ref()
         .map_or(0, |e| e.order.len() * ROUNDS_AT_MOST);
     for _ in 0..limit {
-        let Some(id) = ctx
-            .state
-            .encounter
-            .as_ref()
-            .and_then(|e| e.current().map(str::to_owned))
-        else {
+        let Some(id) = turn_of(ctx.state) else {
             break;
         };
-        let here = party_location(ctx);
-        let foes_left = ctx
-            .state
-            .monsters
-            .iter()
-            .any(|m| m.location == here && m.hostile && m.is_fighting());
-        let standing = ctx
-            .state
-            .characters
-            .iter()
-            .any(|c| !c.dead && c.hp.current > 0);
         // With nobody standing, the fight goes on while someone is dying: their death saves
         // decide it (a lone hero at 0 HP must still live or die).
         let dying = ctx
@@ -278,7 +260,8 @@ fn run_monster_turns(ctx: &mut ToolContext<'_>) -> Result<Vec<Value>, ToolError>
             .characters
             .iter()
             .any(|c| !c.dead && c.hp.current == 0 && !c.death_saves.stable);
-        if !foes_left || (!standing && !dying) {
+        let standing = hero_standing(ctx.state);
+        if !foes_left(ctx.state) || (!standing && !dying) {
             break;
         }
         if let Some(c) = ctx.state.character(&id) {
@@ -305,10 +288,9 @@ fn run_monster_turns(ctx: &mut ToolContext<'_>) -> Result<Vec<Value>, ToolError>
                 }
             }
         } else if standing
-            && ctx
-                .state
-                .monster(&id)
-                .is_some_and(|m| m.is_fighting() && m.conditions.can_act() && m.location == here)
+            && ctx.state.monster(&id).is_some_and(|m| {
+                m.is_fighting() && m.conditions.can_act() && m.location == party_location(ctx.state)
+            })
         {
             log.extend(super::monster_turn::play(ctx, &id)?);
         }

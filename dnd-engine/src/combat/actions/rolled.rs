@@ -145,7 +145,7 @@ pub fn search(
                 && foe
                 && result.total >= stealth
             {
-                found.push(name_of(state, &effect.creature));
+                found.push(state.name_of(&effect.creature));
                 changes.push(Change::EffectEnded {
                     effect: effect.clone(),
                 });
@@ -165,14 +165,6 @@ pub fn search(
         rolls: vec![(format!("{} {} (search)", w.name, skill.name()), result)],
         report: r,
     })
-}
-
-fn name_of(state: &GameState, id: &str) -> String {
-    state
-        .character(id)
-        .map(|c| c.name.clone())
-        .or_else(|| state.monster(id).map(|m| m.name.clone()))
-        .unwrap_or_else(|| id.to_owned())
 }
 
 /// What a grapple or shove is checked for before the contest: a fight, a living other
@@ -258,11 +250,33 @@ fn contest(
     (result, a_sources, help.ends)
 }
 
-fn contest_rolls(a: &Who, d: &Who, what: &str, c: &ContestResult) -> Vec<(String, CheckResult)> {
-    vec![
+/// What a grapple or a shove is resisted with: the better of these (the defender chooses).
+const RESIST: [Skill; 2] = [Skill::Athletics, Skill::Acrobatics];
+
+/// The outcome of a contest `rolled` between `a` and `d` (the result and `a`'s advantage
+/// sources): `a`'s report of `action`, a success when `a` won, with both rolls labelled `what`.
+fn contested(
+    a: &Who,
+    d: &Who,
+    action: StandardAction,
+    what: &str,
+    rolled: (ContestResult, AdvantageSources),
+    changes: Vec<Change>,
+    text: String,
+) -> Outcome {
+    let (c, sources) = rolled;
+    let mut r = report(a, action, c.initiator_wins, text);
+    r.advantage_reasons = sources;
+    let rolls = vec![
         (format!("{} {what}", a.name), c.initiator.clone()),
         (format!("{} resists ({what})", d.name), c.defender.clone()),
-    ]
+    ];
+    r.contest = Some(c);
+    Outcome {
+        changes,
+        rolls,
+        report: r,
+    }
 }
 
 /// Grapple: one attack of the Attack action; Athletics against the target's Athletics or
@@ -286,15 +300,7 @@ pub fn grapple(
             w.name, t.name
         )));
     }
-    let (c, sources, ends) = contest(
-        state,
-        srd,
-        &w,
-        Skill::Athletics,
-        &t,
-        &[Skill::Athletics, Skill::Acrobatics],
-        rng,
-    );
+    let (c, sources, ends) = contest(state, srd, &w, Skill::Athletics, &t, &RESIST, rng);
     changes.extend(ends);
     let round = state.encounter.as_ref().map_or(1, |e| e.round);
     if c.initiator_wins {
@@ -321,15 +327,15 @@ pub fn grapple(
             w.name, t.name, c.initiator.total, c.defender.total
         )
     };
-    let mut r = report(&w, StandardAction::Grapple, c.initiator_wins, text);
-    r.advantage_reasons = sources;
-    let rolls = contest_rolls(&w, &t, "grapple", &c);
-    r.contest = Some(c);
-    Ok(Outcome {
+    Ok(contested(
+        &w,
+        &t,
+        StandardAction::Grapple,
+        "grapple",
+        (c, sources),
         changes,
-        rolls,
-        report: r,
-    })
+        text,
+    ))
 }
 
 /// Shove: one attack of the Attack action; Athletics against the target's Athletics or
@@ -344,15 +350,7 @@ pub fn shove(
     rng: &mut impl Rng,
 ) -> Result<Outcome, ActionError> {
     let (w, t, mut changes) = special_attack(state, srd, creature, target, "Shove")?;
-    let (c, sources, ends) = contest(
-        state,
-        srd,
-        &w,
-        Skill::Athletics,
-        &t,
-        &[Skill::Athletics, Skill::Acrobatics],
-        rng,
-    );
+    let (c, sources, ends) = contest(state, srd, &w, Skill::Athletics, &t, &RESIST, rng);
     changes.extend(ends);
     let won = c.initiator_wins;
     if won && effect == ShoveEffect::Prone && !t.conditions.has(Condition::Prone) {
@@ -369,15 +367,15 @@ pub fn shove(
         ),
         (false, _) => format!("{} tries to shove {} and fails", w.name, t.name),
     };
-    let mut r = report(&w, StandardAction::Shove, won, text);
-    r.advantage_reasons = sources;
-    let rolls = contest_rolls(&w, &t, "shove", &c);
-    r.contest = Some(c);
-    Ok(Outcome {
+    Ok(contested(
+        &w,
+        &t,
+        StandardAction::Shove,
+        "shove",
+        (c, sources),
         changes,
-        rolls,
-        report: r,
-    })
+        text,
+    ))
 }
 
 /// Escaping a grapple: the action; the better of Athletics and Acrobatics against the
@@ -425,13 +423,13 @@ pub fn escape_grapple(
             w.name, grappler.name
         )
     };
-    let mut r = report(&w, StandardAction::EscapeGrapple, c.initiator_wins, text);
-    r.advantage_reasons = sources;
-    let rolls = contest_rolls(&w, &grappler, "escape", &c);
-    r.contest = Some(c);
-    Ok(Outcome {
+    Ok(contested(
+        &w,
+        &grappler,
+        StandardAction::EscapeGrapple,
+        "escape",
+        (c, sources),
         changes,
-        rolls,
-        report: r,
-    })
+        text,
+    ))
 }
