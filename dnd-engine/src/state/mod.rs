@@ -15,6 +15,7 @@ mod apply;
 mod change;
 mod character;
 mod effects;
+mod lookup;
 mod memory;
 mod monster;
 mod position;

@@ -8,8 +8,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::GameState;
-use super::apply::{character_mut, monster_mut};
 use super::change::{Change, ChangeError};
+use super::lookup::{character_mut, monster_mut};
 use crate::rules::Condition;
 
 /// Whether a monster still fights.
