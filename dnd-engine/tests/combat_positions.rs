@@ -165,6 +165,30 @@ fn no_melee_swing_reaches_a_harpy_30_ft_up() {
     assert_eq!(swing["cover"], "half cover");
 }
 
+/// The odds shown beside a suggested attack come from the same setup as the roll: the
+/// harpy's cover counts, and a swing that cannot reach has no odds.
+#[test]
+fn odds_count_cover_and_reach() {
+    let state = fight(at(40, 15, 0), at(0, 0, 0), at(40, 15, 30));
+    let srd = dnd_engine::srd::Srd::bundled();
+    let greatsword = json!({"attacker": "kraven", "target": "frost-harpy", "attack": "Greatsword", "advantage": null});
+    assert_eq!(
+        dnd_engine::tools::odds(&state, srd, "roll_attack", &greatsword),
+        None
+    );
+    let odds = dnd_engine::tools::odds(
+        &state,
+        srd,
+        "roll_attack",
+        &table::attack("kraven", "frost-harpy"),
+    )
+    .expect("the javelin reaches");
+    assert_eq!(odds.target, 13, "AC 11 and half cover");
+    let bonus: i32 = odds.dice.trim_start_matches("1d20").parse().unwrap();
+    let hits = (2..=19).filter(|f| f + bonus >= 13).count() + 1;
+    assert_eq!(odds.chance, hits as f64 / 20.0);
+}
+
 #[test]
 fn a_ranged_attack_with_a_foe_adjacent_has_disadvantage() {
     let mut state = fight(at(0, 0, 0), at(0, 0, 0), at(0, 0, 0));

@@ -12,7 +12,9 @@ use super::{ToolContext, ToolError};
 use crate::combat::positions::{self, PositionError, Reach};
 use crate::dice::Advantage;
 use crate::rules::conditions::{attack_modifiers, effective_defenses};
-use crate::rules::{AttackProfile, AttackTarget, DamageDice, Spend, roll_attack as rules_attack};
+use crate::rules::{
+    AdvantageSources, AttackProfile, AttackTarget, DamageDice, Spend, roll_attack as rules_attack,
+};
 use crate::state::{Change, Cover, MonsterInstance, StoryEvent, StoryKind, Target};
 
 /// Arguments of `roll_attack`.
@@ -30,12 +32,12 @@ pub struct AttackArgs {
     pub advantage: Option<Advantage>,
 }
 
-/// One attack to make: its name, bonus, damage and whether it is melee.
+/// One attack to make: its name, bonus, damage, and how far it reaches (whether it is made in
+/// melee depends on the distance: `combat::positions::attack_range`).
 pub(super) struct Swing {
     name: String,
     pub(super) bonus: i32,
     damage: Vec<DamageDice>,
-    pub(super) melee: bool,
     /// A magic weapon or a spell attack; otherwise defenses against nonmagical attacks count.
     magical: bool,
     /// How far it reaches (`combat::positions`).
@@ -145,33 +147,18 @@ pub(super) fn attack_spent(
             }
             break;
         }
-        let range = positions::attack_range(
-            ctx.state,
-            who.target.id(),
-            victim.target.id(),
-            &swing.name,
-            swing.reach,
-        )
-        .map_err(|e| ToolError::new(in_reach_hint(ctx, &who, victim.target.id(), e)))?;
-        let modifiers = attack_modifiers(&who.conditions, &victim.conditions, range.melee);
-        let mut sources = modifiers.sources.clone();
-        for why in &range.disadvantage {
-            sources.disadvantage(why.clone());
-        }
-        let effects =
-            crate::combat::attack_situation(ctx.state, who.target.id(), victim.target.id());
-        sources.extend(effects.sources);
-        add_situation(&mut sources, advantage);
+        let setup = attack_setup(ctx, &who, &victim, &swing, advantage)?;
+        let sources = setup.sources;
         let profile = AttackProfile {
             attack_bonus: swing.bonus,
             damage: &swing.damage,
             critical_range: 20,
         };
         let defense = AttackTarget {
-            armor_class: victim.armor_class + range.armor_bonus(),
+            armor_class: setup.armor_class,
             defenses: effective_defenses(&victim.defenses, &victim.conditions)
                 .against_attack(swing.magical),
-            hits_are_critical: modifiers.hit_is_critical,
+            hits_are_critical: setup.hits_are_critical,
         };
         let result = rules_attack(&profile, &defense, sources.resolve(), ctx.rng);
         ctx.record_roll(
@@ -179,7 +166,7 @@ pub(super) fn attack_spent(
             i64::from(result.total),
             &result,
         );
-        let mut changes = effects.ends; // a Help spent, a hider revealed
+        let mut changes = setup.ends; // a Help spent, a hider revealed
         if result.hit {
             changes.push(Change::Damage {
                 target: victim.target.clone(),
@@ -217,8 +204,8 @@ pub(super) fn attack_spent(
             "attack": swing.name,
             "result": result,
             "advantage_reasons": sources,
-            "distance_ft": range.distance_ft,
-            "cover": (range.cover != Cover::None).then(|| range.cover.describe()),
+            "distance_ft": setup.range.distance_ft,
+            "cover": (setup.range.cover != Cover::None).then(|| setup.range.cover.describe()),
             "target_hp": format!("{}/{}", after.hp.0, after.hp.1),
             "target_down": !after.standing,
         });
@@ -261,7 +248,6 @@ pub(super) fn swings_of(
             damage: std::iter::once(c.attack_damage(attack))
                 .chain(attack.coating.as_ref().and_then(|coat| coat.extra))
                 .collect(),
-            melee: attack.range_ft <= 10,
             magical: attack.is_magical(),
             reach: Reach::of_character_attack(ctx.srd, attack),
         }]);
@@ -315,7 +301,6 @@ pub(super) fn swings_of(
                 name: action.name.clone(),
                 bonus: attack.to_hit,
                 damage: damage.clone(),
-                melee: attack.reach.is_some() && attack.range.is_none(),
                 magical: template.attack_is_magical(attack),
                 reach: Reach::of_monster_attack(attack),
             });
@@ -331,11 +316,61 @@ pub(super) fn swings_of(
     Ok(swings)
 }
 
+/// Everything an attack roll is made against, before the die is cast: the advantage sources
+/// (conditions, range, effects, the stated situation), the armor class with cover, whether a
+/// hit is critical, and the effects the roll uses up. One place for the roll and for its odds
+/// ([`super::odds`]).
+pub(super) struct AttackSetup {
+    pub(super) sources: AdvantageSources,
+    pub(super) armor_class: i32,
+    pub(super) hits_are_critical: bool,
+    pub(super) ends: Vec<Change>,
+    /// The distance and cover it was checked at.
+    pub(super) range: positions::RangeCheck,
+}
+
+/// The [`AttackSetup`] of one swing, or why it cannot be made from where the attacker stands.
+pub(super) fn attack_setup(
+    ctx: &ToolContext<'_>,
+    who: &CreatureInfo<'_>,
+    victim: &CreatureInfo<'_>,
+    swing: &Swing,
+    advantage: Option<Advantage>,
+) -> Result<AttackSetup, ToolError> {
+    let range = positions::attack_range(
+        ctx.state,
+        who.target.id(),
+        victim.target.id(),
+        &swing.name,
+        swing.reach,
+    )
+    .map_err(|e| ToolError::new(in_reach_hint(ctx, who, victim.target.id(), e)))?;
+    let modifiers = attack_modifiers(&who.conditions, &victim.conditions, range.melee);
+    let mut sources = modifiers.sources.clone();
+    for why in &range.disadvantage {
+        sources.disadvantage(why.clone());
+    }
+    let effects = crate::combat::attack_situation(ctx.state, who.target.id(), victim.target.id());
+    sources.extend(effects.sources);
+    add_situation(&mut sources, advantage);
+    Ok(AttackSetup {
+        sources,
+        armor_class: victim.armor_class + range.armor_bonus(),
+        hits_are_critical: modifiers.hit_is_critical,
+        ends: effects.ends,
+        range,
+    })
+}
+
 /// A character's attack when none is named: the first on the sheet that reaches the target
 /// without disadvantage from range, else the first that reaches at all; `None` (the sheet's
 /// first, which the range check then refuses with the distances) when none does, and for
 /// monsters (their multiattack).
-fn first_in_reach(ctx: &ToolContext<'_>, attacker: &str, target: &str) -> Option<String> {
+pub(super) fn first_in_reach(
+    ctx: &ToolContext<'_>,
+    attacker: &str,
+    target: &str,
+) -> Option<String> {
     let c = ctx.state.character(attacker)?;
     let victim = creature::find(ctx.state, ctx.srd, target).ok()?;
     let fits = |a: &&crate::state::CharacterAttack| {

@@ -1,8 +1,10 @@
 //! The odds of a tool call, before it is made: what the player sees beside a suggested action.
 //!
 //! Only the engine's own numbers count: the attacker's bonus from its sheet or stat block, the
-//! target's armor class, a creature's skill modifier, advantage from conditions and the call's
-//! stated situation. The chance is exact, decided face by face by the same functions that
+//! target's armor class with its cover, a creature's skill modifier, advantage and disadvantage
+//! from conditions, range, effects (Dodge, Help, Hide) and the call's stated situation, all from
+//! the same setup the roll itself uses (`combat::attack_setup`). An attack that cannot reach
+//! from where the attacker stands has no odds. The chance is exact, decided face by face by the same functions that
 //! decide a real roll ([`crate::rules::check::chance_of`]). A call whose outcome those numbers
 //! cannot tell (a search against hidden DCs, a spell, a move) has no odds.
 
@@ -10,12 +12,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::checks::{SkillCheckArgs, add_situation};
-use super::combat::{AttackArgs, swings_of};
+use super::combat::{AttackArgs, attack_setup, first_in_reach, swings_of};
 use super::{ToolContext, ToolLimits, TurnLog, creature};
 use crate::dice::seeded_rng;
+use crate::rules::attack::attack_hits;
 use crate::rules::check::{chance_of, check_from};
-use crate::rules::conditions::{attack_modifiers, check_modifiers};
-use crate::rules::{AdvantageSources, attack::attack_hits};
+use crate::rules::conditions::check_modifiers;
 use crate::srd::Srd;
 use crate::state::GameState;
 
@@ -42,7 +44,7 @@ pub fn odds(state: &GameState, srd: &Srd, tool: &str, arguments: &Value) -> Opti
 
 fn attack_odds(state: &GameState, srd: &Srd, arguments: &Value) -> Option<Odds> {
     let args: AttackArgs = serde_json::from_value(arguments.clone()).ok()?;
-    // Looking up the swing needs a tool context; nothing is rolled or changed in it.
+    // The attack's setup needs a tool context; nothing is rolled or changed in it.
     let mut state = state.clone();
     let mut rng = seeded_rng(0);
     let mut log = TurnLog::default();
@@ -56,15 +58,18 @@ fn attack_odds(state: &GameState, srd: &Srd, arguments: &Value) -> Option<Odds> 
     };
     let who = creature::find(ctx.state, srd, &args.attacker).ok()?;
     let victim = creature::find(ctx.state, srd, &args.target).ok()?;
-    let swing = swings_of(&ctx, &who, args.attack.as_deref())
+    let chosen = args
+        .attack
+        .clone()
+        .or_else(|| first_in_reach(&ctx, &args.attacker, &args.target));
+    let swing = swings_of(&ctx, &who, chosen.as_deref())
         .ok()?
         .into_iter()
         .next()?;
-    let modifiers = attack_modifiers(&who.conditions, &victim.conditions, swing.melee);
-    let mut sources: AdvantageSources = modifiers.sources;
-    add_situation(&mut sources, args.advantage);
-    let armor_class = victim.armor_class;
-    let chance = chance_of(sources.resolve(), |d20| {
+    // Out of reach or range: the attack cannot be made from here, so it has no odds.
+    let setup = attack_setup(&ctx, &who, &victim, &swing, args.advantage).ok()?;
+    let armor_class = setup.armor_class;
+    let chance = chance_of(setup.sources.resolve(), |d20| {
         attack_hits(d20, swing.bonus, armor_class, 20, false).0
     });
     Some(Odds {
