@@ -63,8 +63,10 @@ impl LlmProvider for InstantModel {
                 "The wind howls across the ice bridge. What do you do?",
             ),
             _ => CompletionResponse::from_text(
-                r#"{"actions": [{"id": "attack", "description": "Attack the harpy", "reason": null, "mechanic": null},
-                   {"id": "wait", "description": "Wait and listen", "reason": null, "mechanic": null}]}"#,
+                r#"{"actions": [{"id": "attack", "description": "Attack the harpy", "reason": null,
+                   "mechanic": {"tool": "roll_attack", "arguments": "{\"attacker\": \"kraven\", \"target\": \"frost-harpy\", \"attack\": null, \"advantage\": null}"}},
+                   {"id": "listen", "description": "Listen at the edge", "reason": null,
+                   "mechanic": {"tool": "roll_skill_check", "arguments": "{\"creature\": \"kraven\", \"skill\": \"perception\", \"dc\": 13, \"advantage\": null, \"reason\": null}"}}]}"#,
             ),
         })
     }
@@ -84,6 +86,16 @@ fn bench_store(c: &mut Criterion, rt: &Runtime, name: &str, store: Arc<dyn GameS
         .protocol(Protocol::TwoPhase)
         .seed(42)
         .build();
+    // The turn measured is the one described: both suggestions come back with the engine's odds.
+    let first = rt
+        .block_on(gm.turn(&id, PlayerInput::new("Kraven", "I listen to the wind.")))
+        .expect("the turn succeeds");
+    assert!(
+        first.suggested_actions.len() == 2
+            && first.suggested_actions.iter().all(|a| a.chance.is_some()),
+        "{:?}",
+        first.suggested_actions
+    );
     let mut group = c.benchmark_group("turn");
     group.bench_function(name, |b| {
         b.iter(|| {
