@@ -93,9 +93,10 @@ fn plays_from_a_pipe_in_plain_text() {
         if let Some(status) = child.try_wait().expect("wait") {
             break status;
         }
-        if started.elapsed() > Duration::from_secs(60) {
+        // A guard against a hang, not a speed check: a loaded CI machine may be slow.
+        if started.elapsed() > Duration::from_secs(300) {
             let _ = child.kill();
-            panic!("play did not quit within 60 s");
+            panic!("play did not quit within 300 s");
         }
         std::thread::sleep(Duration::from_millis(20));
     };
@@ -212,7 +213,6 @@ mod pty {
     fn a_person_plays_saves_quits_and_comes_back() {
         let dir = tempfile::tempdir().expect("temporary folder");
         let db = dir.path().join("game.sqlite3");
-        let started = Instant::now();
 
         let mut p = spawn(&db, &[]);
         p.exp_string("A new game").expect("a new game starts");
@@ -268,11 +268,5 @@ mod pty {
         p.exp_string("Farewell")
             .expect("Ctrl-C at the prompt quits");
         p.exp_eof().expect("play exits");
-
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "took {:?}",
-            started.elapsed()
-        );
     }
 }
