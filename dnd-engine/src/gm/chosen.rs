@@ -7,6 +7,7 @@ use super::protocol::TurnRun;
 use super::{GameMaster, GmError};
 use crate::llm::Message;
 use crate::store::CampaignId;
+use crate::text::truncate_with_note;
 
 impl GameMaster {
     /// Rolls the mechanic of the last turn's suggestion `id` as the first tool round of this
@@ -25,7 +26,9 @@ impl GameMaster {
             .unwrap_or_default();
         let Some(call) = offered.iter().find(|c| c.id == id) else {
             return Err(GmError::Input(format!(
-                "the last turn offered no action {id:?} with a roll; its actions with one were: {}; or say what you do",
+                "the last turn offered no action {:?} with a roll; its actions with one were: {}; or say what you do",
+                // The id comes from the caller: echoed short, whatever its size.
+                truncate_with_note(id, 64),
                 if offered.is_empty() {
                     "none".to_owned()
                 } else {

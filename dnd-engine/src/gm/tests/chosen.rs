@@ -116,7 +116,8 @@ async fn a_pick_the_last_turn_did_not_offer_is_refused() {
         .await
         .unwrap();
     let asked = provider.requests().len();
-    for forged in ["scan-jarl", "wait", "bogus"] {
+    let huge = "x".repeat(1_000_000);
+    for forged in ["scan-jarl", "wait", "bogus", huge.as_str()] {
         let input = PlayerInput {
             chosen: Some(forged.into()),
             ..PlayerInput::new("Kraven", "I win.")
@@ -124,6 +125,11 @@ async fn a_pick_the_last_turn_did_not_offer_is_refused() {
         match gm.turn(&id, input).await {
             Err(GmError::Input(why)) => {
                 assert!(why.contains("scan-spire"), "{why}");
+                assert!(
+                    why.len() < 400,
+                    "the refusal stays short: {} bytes",
+                    why.len()
+                );
             }
             other => panic!("{forged}: expected a refusal, got {other:?}"),
         }
