@@ -12,6 +12,7 @@ use super::plan::{Next, finished, last_named, refuse};
 use super::view::{Monster, Turn, World};
 use super::ways::{back_exit, movement};
 use super::words::{best, keys};
+use crate::tools::names as tool;
 
 /// Which monster an attack or spell is aimed at.
 fn aim<'a>(world: &'a World, phrase: Option<&str>) -> Option<&'a Monster> {
@@ -43,17 +44,21 @@ pub(crate) fn wait_for_turn(turn: &Turn, hero: &str) -> Option<Next> {
     if turn
         .last()
         .iter()
-        .any(|s| s.call.name == "next_turn" && !s.ok)
+        .any(|s| s.call.name == tool::NEXT_TURN && !s.ok)
     {
         return None;
     }
-    Some(Next::Calls(vec![("next_turn", json!({}))]))
+    Some(Next::Calls(vec![(tool::NEXT_TURN, json!({}))]))
 }
 
 /// Whether this turn has only passed other combatants' turns so far (or done nothing).
 pub(crate) fn only_waited(turn: &Turn) -> bool {
-    turn.steps()
-        .all(|s| matches!(s.call.name.as_str(), "next_turn" | "get_character_stats"))
+    turn.steps().all(|s| {
+        matches!(
+            s.call.name.as_str(),
+            tool::NEXT_TURN | tool::GET_CHARACTER_STATS
+        )
+    })
 }
 
 /// Attacks and spells: start the fight if needed, strike, then monsters act or the fight ends.
@@ -76,11 +81,11 @@ pub(crate) fn combat(
     let strike = |target: Option<&str>| -> (&'static str, Value) {
         match spell {
             None => (
-                "roll_attack",
+                tool::ROLL_ATTACK,
                 json!({"attacker": hero, "target": target, "attack": null, "advantage": null}),
             ),
             Some(spell) => (
-                "cast_spell",
+                tool::CAST_SPELL,
                 json!({"caster": hero, "spell": spell, "slot_level": null,
                        "targets": target.map_or_else(Vec::new, |t| vec![t])}),
             ),
@@ -89,14 +94,14 @@ pub(crate) fn combat(
     // On the hero's turn, a weapon strike gives way to Dodge when trading blows is lost.
     let act = |target: &str| -> (&'static str, Value) {
         if spell.is_none() && should_dodge(now, hero) {
-            ("dodge", json!({"creature": hero}))
+            (tool::DODGE, json!({"creature": hero}))
         } else {
             strike(Some(target))
         }
     };
     if only_waited(turn) {
         if now.encounter.is_some() && !now.foes().is_empty() {
-            if turn.ran("next_turn") && now.hero(hero).is_some_and(|h| h.down) {
+            if turn.ran(tool::NEXT_TURN) && now.hero(hero).is_some_and(|h| h.down) {
                 return finished(); // the monsters' turns felled the hero: tell what happened
             }
             if let Some(wait) = wait_for_turn(turn, hero) {
@@ -116,7 +121,7 @@ pub(crate) fn combat(
             (Some(t), true) => Next::Calls(vec![act(&t.id)]),
             // Every enemy here joins the fight; a monster not known to be hostile fights alone.
             (Some(t), false) => Next::Calls(vec![(
-                "start_encounter",
+                tool::START_ENCOUNTER,
                 json!({"monsters": (!now.is_hostile(t)).then(|| vec![t.id.clone()])}),
             )]),
             (None, _) if spell.is_some() => Next::Calls(vec![strike(None)]),
@@ -124,16 +129,16 @@ pub(crate) fn combat(
                 refuse("You look for that foe, but it is not here to strike.")
             }
             (None, _) if now.monsters.iter().any(|m| m.alive) => {
-                Next::Calls(vec![("start_encounter", json!({"monsters": null}))])
+                Next::Calls(vec![(tool::START_ENCOUNTER, json!({"monsters": null}))])
             }
             (None, _) => refuse("There is nothing here to fight."),
         };
     }
     // Waited after starting the fight: strike now that it is the hero's turn.
-    if turn.ran("start_encounter")
-        && !turn.ran("roll_attack")
-        && !turn.ran("cast_spell")
-        && last_named(turn, "next_turn").is_some()
+    if turn.ran(tool::START_ENCOUNTER)
+        && !turn.ran(tool::ROLL_ATTACK)
+        && !turn.ran(tool::CAST_SPELL)
+        && last_named(turn, tool::NEXT_TURN).is_some()
     {
         if let Some(wait) = wait_for_turn(turn, hero) {
             return wait;
@@ -146,7 +151,7 @@ pub(crate) fn combat(
             None => Next::Calls(victory(turn, hero)),
         };
     }
-    if let Some(start) = last_named(turn, "start_encounter") {
+    if let Some(start) = last_named(turn, tool::START_ENCOUNTER) {
         if !start.ok {
             return refuse("Nothing here wants a fight; you lower your weapon.");
         }
@@ -162,7 +167,7 @@ pub(crate) fn combat(
             None => finished(),
         };
     }
-    if let Some(step) = last_named(turn, "cast_spell")
+    if let Some(step) = last_named(turn, tool::CAST_SPELL)
         && !step.ok
         && turn.rounds.len() == 1
         && step.result["error"]
@@ -171,14 +176,14 @@ pub(crate) fn combat(
     {
         return Next::Calls(vec![strike(Some(hero))]);
     }
-    if let Some(step) = last_named(turn, "dodge") {
+    if let Some(step) = last_named(turn, tool::DODGE) {
         return if step.ok && now.encounter.is_some() && !now.foes().is_empty() {
-            Next::Calls(vec![("next_turn", json!({}))])
+            Next::Calls(vec![(tool::NEXT_TURN, json!({}))])
         } else {
             finished()
         };
     }
-    let struck = last_named(turn, "roll_attack").or_else(|| last_named(turn, "cast_spell"));
+    let struck = last_named(turn, tool::ROLL_ATTACK).or_else(|| last_named(turn, tool::CAST_SPELL));
     if let Some(step) = struck {
         if !step.ok || now.encounter.is_none() {
             return finished();
@@ -189,7 +194,7 @@ pub(crate) fn combat(
         return if now.foes().is_empty() {
             Next::Calls(victory(turn, hero))
         } else {
-            Next::Calls(vec![("next_turn", json!({}))])
+            Next::Calls(vec![(tool::NEXT_TURN, json!({}))])
         };
     }
     finished()
@@ -198,7 +203,7 @@ pub(crate) fn combat(
 /// Ends a won fight: `end_encounter`, the "<monster>_defeated" flags, a line in the story log.
 fn victory(turn: &Turn, hero: &str) -> Vec<(&'static str, Value)> {
     let now = &turn.now;
-    let mut calls = vec![("end_encounter", json!({}))];
+    let mut calls = vec![(tool::END_ENCOUNTER, json!({}))];
     let who = now.hero(hero).map_or(hero, |h| h.name.as_str());
     let order = now.encounter.clone().unwrap_or_default();
     for m in now
@@ -212,11 +217,11 @@ fn victory(turn: &Turn, hero: &str) -> Vec<(&'static str, Value)> {
                 continue;
             };
             if prefix.split('_').all(|p| names.iter().any(|n| n == p)) {
-                calls.push(("set_game_flag", json!({"key": key, "value": true})));
+                calls.push((tool::SET_GAME_FLAG, json!({"key": key, "value": true})));
             }
         }
         calls.push((
-            "log_story_event",
+            tool::LOG_STORY_EVENT,
             json!({"kind": "combat", "text": format!("{who} defeated {}.", m.name)}),
         ));
     }
@@ -252,7 +257,7 @@ pub(crate) fn flee(turn: &Turn, hero: &str) -> Next {
     if start.encounter.is_none() {
         return movement(turn, hero, None, true);
     }
-    if turn.ran("disengage") || turn.ran("move_to") {
+    if turn.ran(tool::DISENGAGE) || turn.ran(tool::MOVE_TO) {
         return finished();
     }
     if let Some(wait) = wait_for_turn(turn, hero) {
@@ -262,10 +267,10 @@ pub(crate) fn flee(turn: &Turn, hero: &str) -> Next {
     if now.hero(hero).is_none_or(|h| h.down) || now.encounter.is_none() {
         return finished();
     }
-    let mut calls = vec![("disengage", json!({"creature": hero}))];
+    let mut calls = vec![(tool::DISENGAGE, json!({"creature": hero}))];
     if let Some(exit) = back_exit(start).or_else(|| start.room.exits.iter().find(|e| !e.locked)) {
-        calls.push(("move_to", json!({"exit": exit.direction})));
+        calls.push((tool::MOVE_TO, json!({"exit": exit.direction})));
     }
-    calls.push(("end_encounter", json!({})));
+    calls.push((tool::END_ENCOUNTER, json!({})));
     Next::Calls(calls)
 }

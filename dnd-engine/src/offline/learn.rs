@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use super::snapshot::{number, parse_hp, text};
 use super::view::{Exit, Feature, Hero, Item, Monster, Npc, Room, Step, World};
+use crate::tools::names as tool;
 
 fn items_of(v: Option<&Value>) -> Vec<Item> {
     v.and_then(Value::as_array)
@@ -55,8 +56,8 @@ impl World {
         let r = &step.result;
         let args = &step.call.arguments;
         match step.call.name.as_str() {
-            "get_room_details" | "move_to" => {
-                if step.call.name == "move_to" {
+            tool::GET_ROOM_DETAILS | tool::MOVE_TO => {
+                if step.call.name == tool::MOVE_TO {
                     self.came_from = Some((self.room.id.clone(), text(args, "exit")));
                     self.monsters.clear();
                     self.encounter = None;
@@ -64,8 +65,8 @@ impl World {
                 }
                 self.describe_room(r);
             }
-            "roll_attack" => self.attack(r),
-            "start_encounter" => {
+            tool::ROLL_ATTACK => self.attack(r),
+            tool::START_ENCOUNTER => {
                 let order: Vec<String> = r["order"]
                     .as_array()
                     .into_iter()
@@ -80,12 +81,12 @@ impl World {
                 self.encounter = Some(order);
                 self.monster_turns(r);
             }
-            "next_turn" => self.monster_turns(r),
-            "end_encounter" => {
+            tool::NEXT_TURN => self.monster_turns(r),
+            tool::END_ENCOUNTER => {
                 self.encounter = None;
                 self.turn_of = None;
             }
-            "add_inventory" => {
+            tool::ADD_INVENTORY => {
                 let (item, quantity) = (text(r, "took"), number(r, "quantity").unwrap_or(1));
                 let quantity = quantity.max(0) as u32;
                 let from = text(r, "from");
@@ -118,7 +119,7 @@ impl World {
                     }
                 }
             }
-            "open_lock" if r["unlocked"] == true => {
+            tool::OPEN_LOCK if r["unlocked"] == true => {
                 let direction = text(r, "exit");
                 for e in &mut self.room.exits {
                     if e.direction == direction {
@@ -126,13 +127,13 @@ impl World {
                     }
                 }
             }
-            "update_inventory" => {
+            tool::UPDATE_INVENTORY => {
                 if let Some(h) = self.hero_mut(&text(r, "character")) {
                     let quantity = number(r, "quantity").unwrap_or(1).max(0) as u32;
                     take_from(&mut h.items, &text(r, "removed"), quantity);
                 }
             }
-            "use_item" => {
+            tool::USE_ITEM => {
                 if r.get("healed_up_to").is_some() {
                     if let Some(h) = self.hero_mut(&text(args, "character")) {
                         take_from(&mut h.items, &text(r, "used"), 1);
@@ -152,7 +153,7 @@ impl World {
                     }
                 }
             }
-            "update_character" | "get_character_stats" => {
+            tool::UPDATE_CHARACTER | tool::GET_CHARACTER_STATS => {
                 let (current, max) = (number(&r["hp"], "current"), number(&r["hp"], "max"));
                 let who = if r.get("id").is_some() {
                     text(r, "id")
@@ -173,16 +174,16 @@ impl World {
                     }
                 }
             }
-            "check_inventory" => {
+            tool::CHECK_INVENTORY => {
                 if let Some(h) = self.hero_mut(&text(r, "character")) {
                     h.items = items_of(r.get("items"));
                     h.gold = number(r, "gold").unwrap_or(0).max(0) as u32;
                 }
             }
-            "set_game_flag" => {
+            tool::SET_GAME_FLAG => {
                 self.flags.insert(text(r, "set"), r["value"].clone());
             }
-            "advance_npc_goals" => {
+            tool::ADVANCE_NPC_GOALS => {
                 for a in r["advanced"].as_array().into_iter().flatten() {
                     let name = text(a, "npc");
                     if let Some(n) = self.npcs.iter_mut().find(|n| n.name == name) {
@@ -190,12 +191,12 @@ impl World {
                     }
                 }
             }
-            "roll_skill_check" => {
+            tool::ROLL_SKILL_CHECK => {
                 if matches!(text(args, "skill").as_str(), "perception" | "investigation") {
                     self.searched.insert(self.room.id.clone());
                 }
             }
-            "cast_spell" => {
+            tool::CAST_SPELL => {
                 for e in r["effects"].as_array().into_iter().flatten() {
                     let damage = number(e, "damage")
                         .or_else(|| number(&e["attack"], "total_damage"))

@@ -11,6 +11,7 @@ use super::intent::Intent;
 use super::snapshot::parse_hp;
 use super::view::Turn;
 use super::words::{best, capital, exit_name, lower_article, lower_first, sanitize, the, way};
+use crate::tools::names as tool;
 
 /// The whole narration of a finished turn.
 pub(crate) fn narrate(turn: &Turn, lead: &[String], tail: &[String]) -> String {
@@ -148,23 +149,23 @@ fn describe(
         return refusal(tool, args).into_iter().collect();
     }
     match tool {
-        "get_room_details" => room(turn, r, args["detail"] == "full"),
-        "move_to" => {
+        tool::GET_ROOM_DETAILS => room(turn, r, args["detail"] == "full"),
+        tool::MOVE_TO => {
             let mut out = vec![format!("You make your way {}.", way(&text(args, "exit")))];
             out.extend(room(turn, r, true));
             out
         }
-        "start_encounter" => {
+        tool::START_ENCOUNTER => {
             let mut out = vec!["Steel rings out: the fight is on!".to_owned()];
             out.extend(monster_turns(turn, r, fallen));
             out
         }
-        "next_turn" => monster_turns(turn, r, fallen),
-        "end_encounter" => vec!["The fight is over; the cold silence returns.".into()],
-        "roll_attack" => attack(turn, r, fallen),
-        "cast_spell" => spell(turn, r),
-        "roll_skill_check" => check(args, r),
-        "open_lock" => vec![
+        tool::NEXT_TURN => monster_turns(turn, r, fallen),
+        tool::END_ENCOUNTER => vec!["The fight is over; the cold silence returns.".into()],
+        tool::ROLL_ATTACK => attack(turn, r, fallen),
+        tool::CAST_SPELL => spell(turn, r),
+        tool::ROLL_SKILL_CHECK => check(args, r),
+        tool::OPEN_LOCK => vec![
             match (text(args, "method").as_str(), r["unlocked"] == true) {
                 ("pick", true) => format!(
                     "Your picks find the last pin; the {} swings open.",
@@ -175,16 +176,16 @@ fn describe(
                 (_, false) => "You strain against it, but it does not budge.".into(),
             },
         ],
-        "disengage" => vec!["You break away, guarding every step, and slip out of reach.".into()],
-        "dodge" => vec![
+        tool::DISENGAGE => vec!["You break away, guarding every step, and slip out of reach.".into()],
+        tool::DODGE => vec![
             "You give up the attack and weave and duck: until your next turn every blow at you comes with disadvantage.".into(),
         ],
-        "roll_saving_throw" => vec![if r["result"]["success"].as_bool() == Some(true) {
+        tool::ROLL_SAVING_THROW => vec![if r["result"]["success"].as_bool() == Some(true) {
             "You twist free and slip out of reach.".into()
         } else {
             "You try to break away, but you cannot get clear!".into()
         }],
-        "add_inventory" => {
+        tool::ADD_INVENTORY => {
             let item = text(r, "took");
             let n = r["quantity"].as_u64().unwrap_or(1);
             vec![if item.eq_ignore_ascii_case("gold pieces") {
@@ -198,8 +199,8 @@ fn describe(
                 format!("You take {}.", the(&item))
             }]
         }
-        "update_inventory" => vec![format!("You hand over {}.", the(&text(r, "removed")))],
-        "use_item" => {
+        tool::UPDATE_INVENTORY => vec![format!("You hand over {}.", the(&text(r, "removed")))],
+        tool::USE_ITEM => {
             let used = text(r, "used");
             if r.get("healed_up_to").is_some() {
                 vec![format!(
@@ -226,7 +227,7 @@ fn describe(
                 )]
             }
         }
-        "update_character" => {
+        tool::UPDATE_CHARACTER => {
             let (c, m) = (&r["hp"]["current"], &r["hp"]["max"]);
             vec![match text(r, "update").as_str() {
                 "short_rest" => format!("You rest for an hour and bind your hurts ({c}/{m} HP)."),
@@ -236,7 +237,7 @@ fn describe(
                 _ => String::new(),
             }]
         }
-        "check_inventory" => {
+        tool::CHECK_INVENTORY => {
             let items: Vec<String> = r["items"]
                 .as_array()
                 .into_iter()
@@ -252,7 +253,7 @@ fn describe(
                 r["gold"]
             )]
         }
-        "advance_npc_goals" => r["advanced"]
+        tool::ADVANCE_NPC_GOALS => r["advanced"]
             .as_array()
             .into_iter()
             .flatten()
@@ -261,22 +262,22 @@ fn describe(
                 None => format!("{} has what they wanted, and is at peace.", text(a, "npc")),
             })
             .collect(),
-        "roll_dice" => vec![format!("The dice come up {}.", r["total"])],
+        tool::ROLL_DICE => vec![format!("The dice come up {}.", r["total"])],
         _ => Vec::new(),
     }
 }
 
 fn refusal(tool: &str, args: &Value) -> Option<String> {
     Some(match tool {
-        "move_to" => "You cannot go that way right now.".into(),
-        "roll_attack" => "You cannot make that attack right now.".into(),
-        "cast_spell" => "The words of that spell will not come to you.".into(),
-        "add_inventory" => format!("You cannot take {}.", the(&text(args, "item"))),
-        "use_item" => "That does not work.".into(),
-        "open_lock" => "That lock will not yield to you: it wants its own key.".into(),
-        "update_inventory" => "You cannot part with that.".into(),
-        "roll_skill_check" | "roll_saving_throw" => "You cannot try that right now.".into(),
-        "disengage" | "dodge" => "You cannot spare the moment for that right now.".into(),
+        tool::MOVE_TO => "You cannot go that way right now.".into(),
+        tool::ROLL_ATTACK => "You cannot make that attack right now.".into(),
+        tool::CAST_SPELL => "The words of that spell will not come to you.".into(),
+        tool::ADD_INVENTORY => format!("You cannot take {}.", the(&text(args, "item"))),
+        tool::USE_ITEM => "That does not work.".into(),
+        tool::OPEN_LOCK => "That lock will not yield to you: it wants its own key.".into(),
+        tool::UPDATE_INVENTORY => "You cannot part with that.".into(),
+        tool::ROLL_SKILL_CHECK | tool::ROLL_SAVING_THROW => "You cannot try that right now.".into(),
+        tool::DISENGAGE | tool::DODGE => "You cannot spare the moment for that right now.".into(),
         _ => return None,
     })
 }
@@ -287,7 +288,7 @@ fn room(turn: &Turn, r: &Value, full: bool) -> Vec<String> {
         .iter()
         .map(|f| lower_article(&text(f, "name")))
         .collect();
-    let moved = turn.ran("move_to");
+    let moved = turn.ran(tool::MOVE_TO);
     match &turn.intent {
         // The room was only read to act on it: the action narrates.
         Intent::Take { .. } | Intent::Give { .. } if !moved => return Vec::new(),

@@ -13,6 +13,7 @@ use super::intent::Intent;
 use super::view::{Item, Step, Turn};
 use super::ways::{movement, open};
 use super::words::{best, mentions, score};
+use crate::tools::names as tool;
 
 /// How hard a search is (the snapshot gives no room difficulty).
 pub(crate) const SEARCH_DC: i32 = 12;
@@ -65,14 +66,14 @@ pub(crate) fn plan(turn: &Turn) -> Next {
         Intent::Search { investigate } => once(turn, || {
             vec![
                 (
-                    "roll_skill_check",
+                    tool::ROLL_SKILL_CHECK,
                     json!({"creature": hero, "skill": if *investigate { "investigation" } else { "perception" },
                            "dc": SEARCH_DC, "advantage": null, "reason": "searching the area"}),
                 ),
-                ("get_room_details", json!({"detail": "full"})),
+                (tool::GET_ROOM_DETAILS, json!({"detail": "full"})),
             ]
         }),
-        Intent::Look { .. } => once(turn, || vec![("get_room_details", json!({"detail": "full"}))]),
+        Intent::Look { .. } => once(turn, || vec![(tool::GET_ROOM_DETAILS, json!({"detail": "full"}))]),
         Intent::Move { destination, back } => movement(turn, &hero, destination.as_deref(), *back),
         Intent::Open { exit } => open(turn, &hero, exit.as_deref()),
         Intent::Take { item } => take(turn, &hero, item.as_deref()),
@@ -81,11 +82,11 @@ pub(crate) fn plan(turn: &Turn) -> Next {
         Intent::Give { words } => give(turn, &hero, words),
         Intent::Rest { long } => rest(turn, &hero, *long),
         Intent::Inventory => once(turn, || {
-            vec![("check_inventory", json!({"character": hero}))]
+            vec![(tool::CHECK_INVENTORY, json!({"character": hero}))]
         }),
         Intent::Flee => flee(turn, &hero),
         Intent::Unknown => match once(turn, || {
-            vec![("get_room_details", json!({"detail": "overview"}))]
+            vec![(tool::GET_ROOM_DETAILS, json!({"detail": "overview"}))]
         }) {
             Next::Done { tail, .. } => Next::Done {
                 lead: vec![
@@ -102,7 +103,7 @@ pub(crate) fn plan(turn: &Turn) -> Next {
         Next::Calls(mut calls)
             if turn.rounds.is_empty() && !turn.now.to_hit.contains_key(&hero) =>
         {
-            calls.push(("get_character_stats", json!({"character": hero})));
+            calls.push((tool::GET_CHARACTER_STATS, json!({"character": hero})));
             Next::Calls(calls)
         }
         other => other,
@@ -124,12 +125,12 @@ pub(crate) fn last_named<'a>(turn: &'a Turn, tool: &str) -> Option<&'a Step> {
 
 fn take(turn: &Turn, hero: &str, phrase: Option<&str>) -> Next {
     match turn.rounds.len() {
-        0 => return Next::Calls(vec![("get_room_details", json!({"detail": "full"}))]),
+        0 => return Next::Calls(vec![(tool::GET_ROOM_DETAILS, json!({"detail": "full"}))]),
         1 => {}
         2 => {
             let took: Vec<String> = turn
                 .steps()
-                .filter(|s| s.call.name == "add_inventory" && s.ok)
+                .filter(|s| s.call.name == tool::ADD_INVENTORY && s.ok)
                 .map(|s| {
                     s.call.arguments["item"]
                         .as_str()
@@ -143,7 +144,7 @@ fn take(turn: &Turn, hero: &str, phrase: Option<&str>) -> Next {
             }
             let who = turn.now.hero(hero).map_or(hero, |h| h.name.as_str());
             return Next::Calls(vec![(
-                "log_story_event",
+                tool::LOG_STORY_EVENT,
                 json!({"kind": "loot", "text": format!("{who} took {}.", took.join(", "))}),
             )]);
         }
@@ -194,7 +195,7 @@ fn take(turn: &Turn, hero: &str, phrase: Option<&str>) -> Next {
                 (true, None) => json!("floor"),
             };
             (
-                "add_inventory",
+                tool::ADD_INVENTORY,
                 json!({"character": hero, "item": item.name, "quantity": item.quantity, "from": from}),
             )
         })
@@ -211,9 +212,9 @@ fn use_item(turn: &Turn, hero: &str, phrase: Option<&str>, drink: bool) -> Next 
         return wait;
     }
     if !only_waited(turn) {
-        let used = last_named(turn, "use_item").is_some_and(|s| s.ok);
+        let used = last_named(turn, tool::USE_ITEM).is_some_and(|s| s.ok);
         return if used && now.encounter.is_some() && !now.foes().is_empty() {
-            Next::Calls(vec![("next_turn", json!({}))])
+            Next::Calls(vec![(tool::NEXT_TURN, json!({}))])
         } else {
             finished()
         };
@@ -229,7 +230,7 @@ fn use_item(turn: &Turn, hero: &str, phrase: Option<&str>, drink: bool) -> Next 
     };
     match item {
         Some(item) => Next::Calls(vec![(
-            "use_item",
+            tool::USE_ITEM,
             json!({"character": hero, "item": item.name, "target": null}),
         )]),
         None if drink => refuse("You have nothing to drink."),
@@ -253,23 +254,23 @@ fn talk(turn: &Turn, hero: &str, words: &str) -> Next {
     match turn.rounds.len() {
         0 if answer && now.flag_pending("riddle_answered") => Next::Calls(vec![
             (
-                "log_story_event",
+                tool::LOG_STORY_EVENT,
                 json!({"kind": "social", "text": format!("{who} answered {}'s riddle: ice.", npc.name)}),
             ),
             (
-                "set_game_flag",
+                tool::SET_GAME_FLAG,
                 json!({"key": "riddle_answered", "value": true}),
             ),
         ]),
         0 => Next::Calls(vec![
-            ("get_room_details", json!({"detail": "overview"})),
+            (tool::GET_ROOM_DETAILS, json!({"detail": "overview"})),
             (
-                "log_story_event",
+                tool::LOG_STORY_EVENT,
                 json!({"kind": "social", "text": format!("{who} spoke with {}.", npc.name)}),
             ),
         ]),
-        1 if turn.ran("set_game_flag") => {
-            Next::Calls(vec![("advance_npc_goals", json!({"npc": null}))])
+        1 if turn.ran(tool::SET_GAME_FLAG) => {
+            Next::Calls(vec![(tool::ADVANCE_NPC_GOALS, json!({"npc": null}))])
         }
         _ => finished(),
     }
@@ -278,8 +279,8 @@ fn talk(turn: &Turn, hero: &str, words: &str) -> Next {
 fn give(turn: &Turn, hero: &str, words: &str) -> Next {
     let now = &turn.now;
     if !turn.rounds.is_empty() {
-        return if turn.rounds.len() == 1 && turn.ran("set_game_flag") {
-            Next::Calls(vec![("advance_npc_goals", json!({"npc": null}))])
+        return if turn.rounds.len() == 1 && turn.ran(tool::SET_GAME_FLAG) {
+            Next::Calls(vec![(tool::ADVANCE_NPC_GOALS, json!({"npc": null}))])
         } else {
             finished()
         };
@@ -302,11 +303,11 @@ fn give(turn: &Turn, hero: &str, words: &str) -> Next {
     let who = now.hero(hero).map_or(hero, |h| h.name.as_str());
     let mut calls = vec![
         (
-            "update_inventory",
+            tool::UPDATE_INVENTORY,
             json!({"character": hero, "item": item.name, "change": -1}),
         ),
         (
-            "log_story_event",
+            tool::LOG_STORY_EVENT,
             json!({"kind": "social", "text": format!("{who} gave the {} to {}.", item.name, npc.name)}),
         ),
     ];
@@ -316,7 +317,7 @@ fn give(turn: &Turn, hero: &str, words: &str) -> Next {
         .keys()
         .find(|k| k.starts_with(&prefix) && now.flag_pending(k))
     {
-        calls.push(("set_game_flag", json!({"key": flag, "value": true})));
+        calls.push((tool::SET_GAME_FLAG, json!({"key": flag, "value": true})));
     }
     Next::Calls(calls)
 }
@@ -333,18 +334,18 @@ fn rest(turn: &Turn, hero: &str, long: bool) -> Next {
     match turn.rounds.len() {
         // No rest during a fight, even one whose foes are all down: end it first.
         0 if now.encounter.is_some() => Next::Calls(vec![
-            ("end_encounter", json!({})),
+            (tool::END_ENCOUNTER, json!({})),
             (
-                "update_character",
+                tool::UPDATE_CHARACTER,
                 update(if long { Value::Null } else { json!(1) }),
             ),
         ]),
         0 => Next::Calls(vec![(
-            "update_character",
+            tool::UPDATE_CHARACTER,
             update(if long { Value::Null } else { json!(1) }),
         )]),
         1 if !long && turn.last().iter().any(|s| !s.ok) => {
-            Next::Calls(vec![("update_character", update(json!(0)))])
+            Next::Calls(vec![(tool::UPDATE_CHARACTER, update(json!(0)))])
         }
         _ => finished(),
     }

@@ -12,7 +12,7 @@ use super::plan::SEARCH_DC;
 use super::view::{Turn, World};
 use super::ways::back_exit;
 use super::words::{mentions, slug, way};
-use crate::tools::{ROLL_ATTACK, ROLL_SKILL_CHECK};
+use crate::tools::names::{ROLL_ATTACK, ROLL_SKILL_CHECK};
 
 /// One suggestion as the `action_list` schema wants it.
 struct Suggestion {

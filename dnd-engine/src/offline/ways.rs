@@ -6,6 +6,7 @@ use serde_json::json;
 use super::plan::{Next, done, finished, last_named, once, refuse};
 use super::view::{Exit, Item, Step, Turn, World};
 use super::words::{best, is_direction, keys, mentions, opposite, score};
+use crate::tools::names as tool;
 
 /// An exit named by a phrase: its direction, where it leads, or that room's title.
 pub(crate) fn exit_for<'a>(world: &'a World, phrase: &str) -> Option<&'a Exit> {
@@ -74,7 +75,7 @@ pub(crate) fn movement(turn: &Turn, hero: &str, phrase: Option<&str>, back: bool
             .is_some()
         {
             return once(turn, || {
-                vec![("get_room_details", json!({"detail": "full"}))]
+                vec![(tool::GET_ROOM_DETAILS, json!({"detail": "full"}))]
             });
         }
         let ways: Vec<&str> = start
@@ -101,7 +102,7 @@ pub(crate) fn movement(turn: &Turn, hero: &str, phrase: Option<&str>, back: bool
         if exit.locked {
             return match keys_for(start, hero, &exit.direction).first() {
                 Some(key) => Next::Calls(vec![(
-                    "use_item",
+                    tool::USE_ITEM,
                     json!({"character": hero, "item": key.name, "target": null}),
                 )]),
                 None => refuse(format!(
@@ -110,12 +111,12 @@ pub(crate) fn movement(turn: &Turn, hero: &str, phrase: Option<&str>, back: bool
                 )),
             };
         }
-        return Next::Calls(vec![("move_to", json!({"exit": exit.direction}))]);
+        return Next::Calls(vec![(tool::MOVE_TO, json!({"exit": exit.direction}))]);
     }
-    if let Some(step) = last_named(turn, "use_item") {
+    if let Some(step) = last_named(turn, tool::USE_ITEM) {
         let opened = step.ok && step.result.get("unlocked_exit").is_some();
         return if opened {
-            Next::Calls(vec![("move_to", json!({"exit": exit.direction}))])
+            Next::Calls(vec![(tool::MOVE_TO, json!({"exit": exit.direction}))])
         } else {
             done(format!("The way {} stays locked.", exit.direction))
         };
@@ -144,17 +145,20 @@ pub(crate) fn open(turn: &Turn, hero: &str, phrase: Option<&str>) -> Next {
         hero,
         &format!("{} {}", exit.direction, phrase.unwrap_or("")),
     );
-    let tried: Vec<&Step> = turn.steps().filter(|s| s.call.name == "use_item").collect();
+    let tried: Vec<&Step> = turn
+        .steps()
+        .filter(|s| s.call.name == tool::USE_ITEM)
+        .collect();
     if tried
         .iter()
         .any(|s| s.ok && s.result.get("unlocked_exit").is_some())
-        || turn.ran("open_lock")
+        || turn.ran(tool::OPEN_LOCK)
     {
         return finished();
     }
     if let Some(key) = keys.get(tried.len()).filter(|_| tried.len() < 2) {
         return Next::Calls(vec![(
-            "use_item",
+            tool::USE_ITEM,
             json!({"character": hero, "item": key.name, "target": null}),
         )]);
     }
@@ -163,7 +167,7 @@ pub(crate) fn open(turn: &Turn, hero: &str, phrase: Option<&str>) -> Next {
         .is_some_and(|h| h.items.iter().any(|i| mentions(&i.name, "tools")));
     // No key: pick the lock with tools, else force it (the engine knows the DC).
     Next::Calls(vec![(
-        "open_lock",
+        tool::OPEN_LOCK,
         json!({"character": hero, "exit": exit.direction,
                "method": if tools { "pick" } else { "force" }, "advantage": null}),
     )])

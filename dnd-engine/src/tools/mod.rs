@@ -31,6 +31,7 @@ mod items;
 mod locks;
 mod monster_turn;
 mod movement;
+pub mod names;
 mod odds;
 mod registry;
 pub mod schema;
@@ -48,7 +49,7 @@ use crate::store::RollRecord;
 
 pub use items::GOLD_ITEM;
 pub use odds::{Odds, odds};
-pub use registry::{ROLL_ATTACK, ROLL_SKILL_CHECK, ToolResult, call_tool, tool_names, tool_specs};
+pub use registry::{ToolResult, call_tool, tool_names, tool_specs};
 
 /// Limits on what tools may do in one turn, and on what a model may make them store.
 ///

@@ -36,8 +36,8 @@ pub struct Odds {
 /// cannot tell them.
 pub fn odds(state: &GameState, srd: &Srd, tool: &str, arguments: &Value) -> Option<Odds> {
     match tool {
-        super::registry::ROLL_ATTACK => attack_odds(state, srd, arguments),
-        super::registry::ROLL_SKILL_CHECK => check_odds(state, srd, arguments),
+        super::names::ROLL_ATTACK => attack_odds(state, srd, arguments),
+        super::names::ROLL_SKILL_CHECK => check_odds(state, srd, arguments),
         _ => None,
     }
 }

@@ -7,8 +7,8 @@ use serde_json::Value;
 
 use super::schema::strict_schema_for;
 use super::{
-    ToolContext, ToolError, actions, checks, combat, encounter, items, locks, movement, sheet,
-    spells, world,
+    ToolContext, ToolError, actions, checks, combat, encounter, items, locks, movement, names,
+    sheet, spells, world,
 };
 use crate::llm::ToolSpec;
 use crate::text::truncate_with_note;
@@ -57,236 +57,231 @@ macro_rules! tool {
     };
 }
 
-/// The name of the attack tool.
-pub const ROLL_ATTACK: &str = "roll_attack";
-/// The name of the skill-check tool.
-pub const ROLL_SKILL_CHECK: &str = "roll_skill_check";
-
 static TOOLS: &[ToolDef] = &[
     tool!(
-        "roll_dice",
+        names::ROLL_DICE,
         "Roll dice in standard notation for anything no other tool covers. Never invent a roll: call this.",
         checks::RollDiceArgs,
         checks::roll_dice
     ),
     tool!(
-        ROLL_SKILL_CHECK,
+        names::ROLL_SKILL_CHECK,
         "Roll a skill check for a character (or visible monster) against a DC; conditions are applied by the engine.",
         checks::SkillCheckArgs,
         checks::roll_skill_check
     ),
     tool!(
-        "roll_saving_throw",
+        names::ROLL_SAVING_THROW,
         "Roll a saving throw against a DC; conditions are applied by the engine.",
         checks::SavingThrowArgs,
         checks::roll_saving_throw
     ),
     tool!(
-        ROLL_ATTACK,
+        names::ROLL_ATTACK,
         "Make an attack (a monster's whole multiattack by default): to-hit against the target's AC, crits, damage applied.",
         combat::AttackArgs,
         combat::roll_attack
     ),
     tool!(
-        "cast_spell",
+        names::CAST_SPELL,
         "Cast a spell the caster knows: spends the slot, resolves attack or save per target, rolls damage or healing, tracks concentration.",
         spells::CastSpellArgs,
         spells::cast_spell
     ),
     tool!(
-        "use_item",
+        names::USE_ITEM,
         "Use an item from the inventory: a healing potion heals, a key opens its lock, an oil coats a weapon; other items are narrated.",
         items::UseItemArgs,
         items::use_item
     ),
     tool!(
-        "open_lock",
+        names::OPEN_LOCK,
         "Try to open a locked exit without its key, by picking the lock (thieves' tools) or forcing it; the engine knows the DC.",
         locks::OpenLockArgs,
         locks::open_lock
     ),
     tool!(
-        "get_character_stats",
+        names::GET_CHARACTER_STATS,
         "A character's full sheet: abilities, skills, saves, HP, AC, slots, spells, attacks.",
         sheet::StatsArgs,
         sheet::get_character_stats
     ),
     tool!(
-        "check_inventory",
+        names::CHECK_INVENTORY,
         "A character's items and gold.",
         items::InventoryArgs,
         items::check_inventory
     ),
     tool!(
-        "add_inventory",
+        names::ADD_INVENTORY,
         "Give a character an item: taken from loot where the party is, or (rarely, limited per turn) granted by the story.",
         items::AddItemArgs,
         items::add_inventory
     ),
     tool!(
-        "update_inventory",
+        names::UPDATE_INVENTORY,
         "Add (positive) or remove (negative) a quantity of an item: used up, dropped, given, sold.",
         items::UpdateItemArgs,
         items::update_inventory
     ),
     tool!(
-        "update_character",
+        names::UPDATE_CHARACTER,
         "Change what the story may change on a character: prone or exhaustion from a situation, ending a condition by choice, concentration, rests outside a fight.",
         sheet::UpdateCharacterArgs,
         sheet::update_character
     ),
     tool!(
-        "apply_hazard_damage",
+        names::APPLY_HAZARD_DAMAGE,
         "Harm from a fall or a hazard, not an attack or a spell: name the cause (feet fallen, or the hazard's severity and damage type) and the engine rolls the damage. Healing comes only from spells, items and rests.",
         sheet::HazardDamageArgs,
         sheet::apply_hazard_damage
     ),
     tool!(
-        "get_room_details",
+        names::GET_ROOM_DETAILS,
         "Describe where the party is: exits, what they have found, who is here. Hidden things appear only once found.",
         world::RoomArgs,
         world::get_room_details
     ),
     tool!(
-        "move_in_fight",
+        names::MOVE_IN_FIGHT,
         "In a fight, move a combatant on its turn to an area of the room or toward a creature: spends feet of its movement (difficult terrain doubles), and leaving a foe's reach without Disengage provokes its opportunity attack, rolled here.",
         movement::MoveInFightArgs,
         movement::move_in_fight
     ),
     tool!(
-        "move_to",
+        names::MOVE_TO,
         "Move the party through an open exit of the current room.",
         world::MoveArgs,
         world::move_to
     ),
     tool!(
-        "get_monster_stats",
+        names::GET_MONSTER_STATS,
         "The stat block of a monster the party has seen.",
         world::MonsterArgs,
         world::get_monster_stats
     ),
     tool!(
-        "rules_lookup",
+        names::RULES_LOOKUP,
         "Look up a rules topic, condition or spell.",
         world::RulesArgs,
         world::rules_lookup
     ),
     tool!(
-        "start_encounter",
+        names::START_ENCOUNTER,
         "Start a fight: rolls initiative; monsters whose turn comes first act at once.",
         encounter::StartEncounterArgs,
         encounter::start_encounter
     ),
     tool!(
-        "next_turn",
+        names::NEXT_TURN,
         "End the current turn in a fight: monsters act on their turns until it is a character's turn.",
         NoArgs,
         encounter::next_turn
     ),
     tool!(
-        "end_encounter",
+        names::END_ENCOUNTER,
         "End the fight once it is decided.",
         NoArgs,
         encounter::end_encounter
     ),
     tool!(
-        "dash",
+        names::DASH,
         "The Dash action in a fight: extra movement equal to the creature's speed this turn.",
         actions::CreatureArgs,
         actions::dash
     ),
     tool!(
-        "disengage",
+        names::DISENGAGE,
         "The Disengage action in a fight: its movement provokes no opportunity attacks this turn.",
         actions::CreatureArgs,
         actions::disengage
     ),
     tool!(
-        "dodge",
+        names::DODGE,
         "The Dodge action in a fight: until its next turn, attacks against it have disadvantage and it has advantage on Dexterity saves.",
         actions::CreatureArgs,
         actions::dodge
     ),
     tool!(
-        "help",
+        names::HELP,
         "The Help action in a fight: an ally has advantage on its next ability check, or its next attack against a foe within 5 ft of the helper, before the helper's next turn.",
         actions::HelpArgs,
         actions::help
     ),
     tool!(
-        "hide",
+        names::HIDE,
         "The Hide action in a fight: a Stealth check against the foes' passive Perception; hidden, its attacks have advantage (and reveal it) and attacks against it disadvantage.",
         actions::CreatureArgs,
         actions::hide
     ),
     tool!(
-        "ready_action",
+        names::READY_ACTION,
         "The Ready action in a fight: an attack readied for a trigger, made with the reaction through trigger_readied before the creature's next turn.",
         actions::ReadyArgs,
         actions::ready_action
     ),
     tool!(
-        "trigger_readied",
+        names::TRIGGER_READIED,
         "Set off a readied attack when its trigger happens (on anyone's turn): spends the reaction and makes the attack.",
         actions::TriggerArgs,
         actions::trigger_readied
     ),
     tool!(
-        "search",
+        names::SEARCH,
         "The Search action in a fight: a Perception or Investigation check that finds hidden foes and hidden things.",
         actions::SearchArgs,
         actions::search
     ),
     tool!(
-        "use_object",
+        names::USE_OBJECT,
         "The Use an Object action: interact with something in the scene (a lever, a door); items carried use use_item.",
         actions::UseObjectArgs,
         actions::use_object
     ),
     tool!(
-        "grapple",
+        names::GRAPPLE,
         "Grapple instead of one attack: Athletics against the target's Athletics or Acrobatics; the target no more than one size larger. Grappled: speed 0.",
         actions::GrappleArgs,
         actions::grapple
     ),
     tool!(
-        "shove",
+        names::SHOVE,
         "Shove instead of one attack: Athletics against the target's Athletics or Acrobatics; knocks it prone or pushes it 5 ft.",
         actions::ShoveArgs,
         actions::shove
     ),
     tool!(
-        "escape_grapple",
+        names::ESCAPE_GRAPPLE,
         "The action to escape a grapple: Athletics or Acrobatics against the grappler's Athletics.",
         actions::CreatureArgs,
         actions::escape_grapple
     ),
     tool!(
-        "stand_up",
+        names::STAND_UP,
         "Stand up from prone: costs half the creature's speed in movement.",
         actions::CreatureArgs,
         actions::stand_up
     ),
     tool!(
-        "advance_npc_goals",
+        names::ADVANCE_NPC_GOALS,
         "Move an NPC to the next step of its goal, or advance every NPC whose trigger has happened.",
         world::NpcGoalArgs,
         world::advance_npc_goals
     ),
     tool!(
-        "get_game_flags",
+        names::GET_GAME_FLAGS,
         "The world flags the story has set.",
         NoArgs,
         world::get_game_flags
     ),
     tool!(
-        "set_game_flag",
+        names::SET_GAME_FLAG,
         "Set a world flag when something that matters later happens.",
         world::SetFlagArgs,
         world::set_game_flag
     ),
     tool!(
-        "log_story_event",
+        names::LOG_STORY_EVENT,
         "Record something the story must remember: a death, a promise, a name, a discovery.",
         world::StoryArgs,
         world::log_story_event
