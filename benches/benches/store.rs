@@ -19,11 +19,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use dnd_engine::dice::{DiceExpr, seeded_rng};
 use dnd_engine::rules::{AbilityScores, ConditionSet, DeathSaves, HitDice, HitPoints, SpellSlots};
 use dnd_engine::state::{
     Change, Character, Exit, GameState, ItemStack, Location, StoryEvent, StoryKind, Target,
 };
-use dnd_engine::store::{ChatLine, GameStore, MemoryStore, RollRecord, TurnRecord};
+use dnd_engine::store::{ChatLine, GameStore, MemoryStore, RollDetail, RollRecord, TurnRecord};
 use dnd_store_sqlite::SqliteStore;
 use tokio::runtime::Runtime;
 
@@ -119,12 +120,16 @@ fn campaign_state() -> GameState {
 /// A typical turn: 5 changes, 3 rolls, 4 chat lines, 1 story event.
 fn typical_turn() -> TurnRecord {
     let kraven = || Target::Character("kraven".into());
-    let roll = |label: &str, total: i64| RollRecord {
-        label: label.into(),
-        total,
-        detail: std::sync::Arc::new(
-            serde_json::json!({ "expr": "1d20+5", "faces": [total - 5], "modifier": 5 }),
-        ),
+    let check = DiceExpr::parse("1d20+5").unwrap();
+    let mut rng = seeded_rng(7);
+    let mut roll = |label: &str, _total: i64| {
+        let rolled = check.roll(&mut rng).unwrap();
+        RollRecord::new(
+            label,
+            rolled.total(),
+            Some(kraven()),
+            RollDetail::Dice(rolled),
+        )
     };
     let line = |speaker: &str, text: &str| ChatLine {
         speaker: speaker.into(),

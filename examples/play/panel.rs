@@ -8,12 +8,9 @@
 use dnd_engine::dice::Advantage;
 use dnd_engine::gm::SuggestedAction;
 use dnd_engine::offline::exit_name;
-use dnd_engine::rules::{
-    AttackResult, CheckResult, D20Roll, DeathSaveOutcome, DeathSaveRoll, InitiativeRoll,
-};
+use dnd_engine::rules::{D20Roll, DeathSaveOutcome};
 use dnd_engine::state::{Change, GameState, Target};
-use dnd_engine::store::RollRecord;
-use serde_json::Value;
+use dnd_engine::store::{RollDetail, RollRecord};
 
 use crate::screen::{Screen, Tone};
 
@@ -131,13 +128,11 @@ fn natural_note(d20: &D20Roll) -> &'static str {
     }
 }
 
-/// One roll as a panel line, read from the JSON the tool recorded; a roll of a kind this panel
-/// does not know is shown by its label and total. `state` gives names to ids.
+/// One roll as a panel line, by its kind; a record from before rolls were typed is shown by its
+/// label and total. `state` gives names to ids.
 pub fn roll_line(roll: &RollRecord, state: &GameState) -> PanelLine {
-    let detail = roll.detail.as_ref();
-    let parse = |v: &Value| v.clone();
     // Green is good for the party: a monster's hit or successful save is bad news.
-    let party = by_party(&roll.label, state);
+    let party = !matches!(roll.roller, Some(Target::Monster(_)));
     let tone = |good_for_roller: bool| {
         if good_for_roller == party {
             Tone::Good
@@ -145,98 +140,102 @@ pub fn roll_line(roll: &RollRecord, state: &GameState) -> PanelLine {
             Tone::Bad
         }
     };
-    if let Ok(check) = serde_json::from_value::<CheckResult>(parse(detail)) {
-        let mark = if check.success { "✓" } else { "✗" };
-        let why = check
-            .automatic_failure
-            .as_deref()
-            .map(|w| format!(", fails: {w}"))
-            .unwrap_or_default();
-        return PanelLine::new(
-            format!(
-                "{}: {} vs DC {} {mark}{why}",
-                roll.label, check.total, check.dc
-            ),
-            tone(check.success),
-        )
-        .with_detail(format!(
-            "{}{}",
-            d20_text(&check.d20, check.modifier),
-            natural_note(&check.d20)
-        ));
-    }
-    if let Ok(attack) = serde_json::from_value::<AttackResult>(parse(detail)) {
-        let result = match (attack.hit, attack.critical) {
-            (true, true) => format!("critical hit, {} damage", attack.total_damage),
-            (true, false) => format!("hit, {} damage", attack.total_damage),
-            (false, _) => "miss".to_owned(),
-        };
-        let mut dice = d20_text(&attack.d20, attack.attack_bonus);
-        for d in attack.damage.iter().filter(|_| attack.hit) {
-            let faces: Vec<String> = d.faces.iter().map(u16::to_string).collect();
-            dice.push_str(&format!(
-                "; {} [{}] = {}",
-                d.dice,
-                faces.join(", "),
-                d.taken
-            ));
-        }
-        return PanelLine::new(
-            format!(
-                "{}: {} vs AC {}, {result}",
-                roll.label, attack.total, attack.target_ac
-            ),
-            tone(attack.hit),
-        )
-        .with_detail(format!("{dice}{}", natural_note(&attack.d20)));
-    }
-    if let Ok(initiative) = serde_json::from_value::<InitiativeRoll>(parse(detail)) {
-        let modifier = initiative.total - i32::from(initiative.d20.natural);
-        let who = target_id_name(&initiative.id, state);
-        return PanelLine::new(
-            format!("{who} initiative: {}", initiative.total),
-            Tone::Plain,
-        )
-        .with_detail(d20_text(&initiative.d20, modifier));
-    }
-    if let Ok(save) = serde_json::from_value::<DeathSaveRoll>(parse(detail)) {
-        let (what, tone) = match save.outcome {
-            DeathSaveOutcome::Success => ("success", Tone::Good),
-            DeathSaveOutcome::Failure => ("failure", Tone::Bad),
-            DeathSaveOutcome::TwoFailures => ("two failures", Tone::Bad),
-            DeathSaveOutcome::RegainsOneHitPoint => ("back on your feet with 1 HP", Tone::Good),
-            DeathSaveOutcome::Stabilised => ("stable", Tone::Good),
-            DeathSaveOutcome::Dies => ("dead", Tone::Bad),
-        };
-        return PanelLine::new(format!("{}: {} — {what}", roll.label, save.natural), tone)
+    let plain = || PanelLine::new(format!("{}: {}", roll.label, roll.total), Tone::Plain);
+    match roll.detail.as_ref() {
+        RollDetail::Check(check) | RollDetail::Save(check) => {
+            let mark = if check.success { "✓" } else { "✗" };
+            let why = check
+                .automatic_failure
+                .as_deref()
+                .map(|w| format!(", fails: {w}"))
+                .unwrap_or_default();
+            PanelLine::new(
+                format!(
+                    "{}: {} vs DC {} {mark}{why}",
+                    roll.label, check.total, check.dc
+                ),
+                tone(check.success),
+            )
             .with_detail(format!(
-                "{} ✓, {} ✗",
-                save.saves.successes, save.saves.failures
-            ));
+                "{}{}",
+                d20_text(&check.d20, check.modifier),
+                natural_note(&check.d20)
+            ))
+        }
+        RollDetail::Attack(attack) => {
+            let result = match (attack.hit, attack.critical) {
+                (true, true) => format!("critical hit, {} damage", attack.total_damage),
+                (true, false) => format!("hit, {} damage", attack.total_damage),
+                (false, _) => "miss".to_owned(),
+            };
+            let mut dice = d20_text(&attack.d20, attack.attack_bonus);
+            for d in attack.damage.iter().filter(|_| attack.hit) {
+                let faces: Vec<String> = d.faces.iter().map(u16::to_string).collect();
+                dice.push_str(&format!(
+                    "; {} [{}] = {}",
+                    d.dice,
+                    faces.join(", "),
+                    d.taken
+                ));
+            }
+            PanelLine::new(
+                format!(
+                    "{}: {} vs AC {}, {result}",
+                    roll.label, attack.total, attack.target_ac
+                ),
+                tone(attack.hit),
+            )
+            .with_detail(format!("{dice}{}", natural_note(&attack.d20)))
+        }
+        RollDetail::Initiative(initiative) => {
+            let modifier = initiative.total - i32::from(initiative.d20.natural);
+            let who = target_id_name(&initiative.id, state);
+            PanelLine::new(
+                format!("{who} initiative: {}", initiative.total),
+                Tone::Plain,
+            )
+            .with_detail(d20_text(&initiative.d20, modifier))
+        }
+        RollDetail::DeathSave(save) => {
+            let (what, tone) = match save.outcome {
+                DeathSaveOutcome::Success => ("success", Tone::Good),
+                DeathSaveOutcome::Failure => ("failure", Tone::Bad),
+                DeathSaveOutcome::TwoFailures => ("two failures", Tone::Bad),
+                DeathSaveOutcome::RegainsOneHitPoint => ("back on your feet with 1 HP", Tone::Good),
+                DeathSaveOutcome::Stabilised => ("stable", Tone::Good),
+                DeathSaveOutcome::Dies => ("dead", Tone::Bad),
+            };
+            PanelLine::new(format!("{}: {} — {what}", roll.label, save.natural), tone).with_detail(
+                format!("{} ✓, {} ✗", save.saves.successes, save.saves.failures),
+            )
+        }
+        // Damage on its own (a spell's, a fall's): the faces, and what was taken.
+        RollDetail::Damage(damage) => {
+            let faces: Vec<String> = damage.faces.iter().map(u16::to_string).collect();
+            PanelLine::new(format!("{}: {}", roll.label, damage.taken), Tone::Plain)
+                .with_detail(format!("{} [{}]", damage.dice, faces.join(", ")))
+        }
+        RollDetail::Recharge(recharge) => PanelLine::new(
+            format!(
+                "{}: {} on a d6 — {}",
+                roll.label,
+                recharge.roll,
+                if recharge.recharged {
+                    "recharged"
+                } else {
+                    "not yet"
+                }
+            ),
+            tone(recharge.recharged),
+        )
+        .with_detail(format!("recharges on {}–6", recharge.min)),
+        // A plain roll or healing: its rendering shows every die.
+        RollDetail::Dice(dice) | RollDetail::Healing(dice) => plain().with_detail(dice.to_string()),
+        RollDetail::ShortRest(rest) => {
+            plain().with_detail(format!("HP {} → {}", rest.hp_before, rest.hp_after))
+        }
+        RollDetail::LongRest(_) | RollDetail::Legacy(_) => plain(),
     }
-    // Damage on its own (a spell's): the faces, what was rolled and what was taken.
-    if let (Some(faces), Some(taken)) = (
-        detail.get("faces").and_then(Value::as_array),
-        detail.get("taken").and_then(Value::as_u64),
-    ) {
-        let faces: Vec<String> = faces.iter().map(Value::to_string).collect();
-        return PanelLine::new(format!("{}: {taken}", roll.label), Tone::Plain)
-            .with_detail(format!("dice [{}]", faces.join(", ")));
-    }
-    // A plain dice roll: its rendering shows every die.
-    if let Some(text) = detail.get("text").and_then(Value::as_str) {
-        return PanelLine::new(format!("{}: {}", roll.label, roll.total), Tone::Plain)
-            .with_detail(text);
-    }
-    PanelLine::new(format!("{}: {}", roll.label, roll.total), Tone::Plain)
-}
-
-/// Whether a roll's label ("Frost Harpy attacks Kraven (Claws)") starts with a monster's name
-/// rather than a party member's.
-fn by_party(label: &str, state: &GameState) -> bool {
-    let starts = |name: &str| !name.is_empty() && label.starts_with(name);
-    state.characters.iter().any(|c| starts(&c.name))
-        || !state.monsters.iter().any(|m| starts(&m.name))
 }
 
 /// Whether an item is the coins a tool turns into gold.

@@ -28,10 +28,11 @@
 //! when it reaches none; it then moves toward the one picked (positions' `approach`, through
 //! the tools' `move_into_reach`) before it attacks.
 
-use rand::{Rng, RngExt};
+use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-use crate::rules::Ability;
+pub use crate::rules::RechargeRoll;
+use crate::rules::{Ability, roll_recharge};
 use crate::srd::{ActionUsage, Monster, MonsterAction, OnSave, SaveEffect, Srd};
 use crate::state::{Change, GameState, Morale};
 
@@ -69,19 +70,6 @@ pub enum Plan {
     },
 }
 
-/// A recharge roll at the start of a monster's turn.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RechargeRoll {
-    /// The action.
-    pub action: String,
-    /// The d6.
-    pub roll: u8,
-    /// The lowest roll that recharges it.
-    pub min: u8,
-    /// Whether it is usable again.
-    pub recharged: bool,
-}
-
 /// Rolls a d6 for each of the monster's spent recharge actions.
 pub fn recharge_rolls(
     state: &GameState,
@@ -102,13 +90,7 @@ pub fn recharge_rolls(
             let Some(ActionUsage::Recharge { min }) = action.usage else {
                 return None;
             };
-            let roll: u8 = rng.random_range(1..=6);
-            Some(RechargeRoll {
-                action: action.name.clone(),
-                roll,
-                min,
-                recharged: roll >= min,
-            })
+            Some(roll_recharge(&action.name, min, rng))
         })
         .collect()
 }

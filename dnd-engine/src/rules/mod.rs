@@ -16,6 +16,7 @@ pub mod death;
 pub mod economy;
 pub mod encounter;
 pub mod initiative;
+pub mod recharge;
 pub mod rest;
 pub mod situation;
 pub mod spellcasting;
@@ -41,6 +42,7 @@ pub use death::{DeathSaveOutcome, DeathSaveRoll, DeathSaves};
 pub use economy::{CastingTime, Overspent, Spend, TurnBudget, attacks_per_attack_action};
 pub use encounter::{Difficulty, EncounterDifficulty, encounter_difficulty};
 pub use initiative::{InitiativeEntry, InitiativeRoll, roll_initiative};
+pub use recharge::{RechargeRoll, roll_recharge};
 pub use rest::{HitDice, LongRestResult, RestError, ShortRestResult, long_rest, short_rest};
 pub use spellcasting::{
     CasterProgression, SlotError, SpellSlots, concentration_dc, roll_concentration_check,

@@ -26,6 +26,7 @@
 //! (`tests/tests/store_behaviour.rs`).
 
 mod memory;
+mod roll;
 
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
@@ -34,6 +35,7 @@ use crate::llm::Message;
 use crate::state::{Change, ChangeError, GameState, StoryEvent};
 
 pub use memory::MemoryStore;
+pub use roll::{RollDetail, RollRecord};
 
 /// A campaign's id, chosen by the store.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -44,18 +46,6 @@ impl std::fmt::Display for CampaignId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.0)
     }
-}
-
-/// One roll made during a turn, as shown in the mechanics panel.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct RollRecord {
-    /// What was rolled for ("Kraven attacks the harpy").
-    pub label: String,
-    /// The total.
-    pub total: i64,
-    /// The full result (a `dice::Roll`, a `rules::AttackResult`...) as JSON, shared: a turn's
-    /// rolls go to the outcome, the record and the history without copies.
-    pub detail: std::sync::Arc<serde_json::Value>,
 }
 
 /// A line the player saw.

@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 use super::{ToolContext, ToolError};
 use crate::combat::actions::{self, ActionError, Outcome, ShoveEffect};
 use crate::rules::Skill;
+use crate::store::RollDetail;
 
 impl From<ActionError> for ToolError {
     fn from(error: ActionError) -> ToolError {
@@ -20,8 +21,13 @@ impl From<ActionError> for ToolError {
 
 /// Records an outcome's rolls, commits its changes and returns its report.
 fn finish(ctx: &mut ToolContext<'_>, outcome: Outcome) -> Result<Value, ToolError> {
-    for (label, roll) in &outcome.rolls {
-        ctx.record_roll(label.clone(), i64::from(roll.total), roll);
+    for roll in outcome.rolls {
+        ctx.record_roll(
+            roll.label,
+            i64::from(roll.result.total),
+            Some(roll.roller),
+            RollDetail::Check(roll.result),
+        );
     }
     ctx.commit(outcome.changes)?;
     serde_json::to_value(&outcome.report).map_err(|e| ToolError::new(e.to_string()))

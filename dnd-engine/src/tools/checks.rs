@@ -10,6 +10,7 @@ use crate::rules::check::roll_check_with;
 use crate::rules::conditions::{check_modifiers, save_modifiers};
 use crate::rules::{Ability, AdvantageSources, Skill};
 use crate::state::Change;
+use crate::store::RollDetail;
 
 /// Arguments of `roll_dice`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -31,8 +32,9 @@ pub(super) fn roll_dice(args: RollDiceArgs, ctx: &mut ToolContext<'_>) -> Result
         .roll(ctx.rng)
         .map_err(|e| ToolError::new(e.to_string()))?;
     let label = args.reason.unwrap_or_else(|| args.expression.clone());
-    ctx.record_roll(&label, roll.total(), &roll);
-    Ok(json!({ "reason": label, "rolled": roll.to_string(), "total": roll.total() }))
+    let (rolled, total) = (roll.to_string(), roll.total());
+    ctx.record_roll(&label, total, None, RollDetail::Dice(roll));
+    Ok(json!({ "reason": label, "rolled": rolled, "total": total }))
 }
 
 /// Arguments of `roll_skill_check`.
@@ -70,7 +72,12 @@ pub(super) fn roll_skill_check(
     add_situation(&mut sources, args.advantage);
     let result = roll_check_with(who.skill(args.skill), args.dc, &sources, auto_fail, ctx.rng);
     let label = format!("{} {} check", who.name, args.skill);
-    ctx.record_roll(&label, i64::from(result.total), &result);
+    ctx.record_roll(
+        &label,
+        i64::from(result.total),
+        Some(who.target.clone()),
+        RollDetail::Check(result.clone()),
+    );
     ctx.commit(effects.ends)?; // a Help is spent by the check it helps
     // An active search finds what its total reaches, as passive Perception does before a turn.
     let found = if who.is_character() && needs_sight && result.automatic_failure.is_none() {
@@ -155,7 +162,12 @@ pub(super) fn roll_saving_throw(
         ctx.rng,
     );
     let label = format!("{} {} save", who.name, args.ability);
-    ctx.record_roll(&label, i64::from(result.total), &result);
+    ctx.record_roll(
+        &label,
+        i64::from(result.total),
+        Some(who.target.clone()),
+        RollDetail::Save(result.clone()),
+    );
     Ok(json!({
         "creature": who.name,
         "save": args.ability.name(),

@@ -16,6 +16,7 @@ use crate::rules::{
     AdvantageSources, AttackProfile, AttackTarget, DamageDice, Spend, roll_attack as rules_attack,
 };
 use crate::state::{Change, Cover, MonsterInstance, StoryEvent, StoryKind, Target};
+use crate::store::RollDetail;
 
 /// Arguments of `roll_attack`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -164,7 +165,8 @@ pub(super) fn attack_spent(
         ctx.record_roll(
             format!("{} attacks {} ({})", who.name, victim.name, swing.name),
             i64::from(result.total),
-            &result,
+            Some(who.target.clone()),
+            RollDetail::Attack(result.clone()),
         );
         let mut changes = setup.ends; // a Help spent, a hider revealed
         if result.hit {

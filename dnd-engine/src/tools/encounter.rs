@@ -8,7 +8,8 @@ use serde_json::{Value, json};
 use super::{ToolContext, ToolError};
 use crate::combat::{self, CombatError};
 use crate::rules::Spend;
-use crate::state::{Change, GameState, MonsterInstance};
+use crate::state::{Change, GameState, MonsterInstance, Target};
+use crate::store::RollDetail;
 
 impl From<CombatError> for ToolError {
     fn from(error: CombatError) -> ToolError {
@@ -81,7 +82,8 @@ pub(super) fn begin_fight(
         ctx.record_roll(
             format!("{} initiative", roll.id),
             i64::from(roll.total),
-            roll,
+            Some(crate::combat::monster_plan::target_of(ctx.state, &roll.id)),
+            RollDetail::Initiative(roll.clone()),
         );
     }
     ctx.commit(start.changes)?;
@@ -276,7 +278,12 @@ fn run_monster_turns(ctx: &mut ToolContext<'_>) -> Result<Vec<Value>, ToolError>
                 let roll = saves.roll(ctx.rng);
                 let regains = roll.outcome == crate::rules::DeathSaveOutcome::RegainsOneHitPoint;
                 let name = c.name.clone();
-                ctx.record_roll(format!("{name} death save"), i64::from(roll.natural), &roll);
+                ctx.record_roll(
+                    format!("{name} death save"),
+                    i64::from(roll.natural),
+                    Some(Target::Character(id.clone())),
+                    RollDetail::DeathSave(roll.clone()),
+                );
                 ctx.commit(vec![Change::DeathSaves {
                     character: id.clone(),
                     saves: roll.saves,

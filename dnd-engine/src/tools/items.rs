@@ -16,6 +16,7 @@ use super::{ToolContext, ToolError};
 use crate::dice::DiceExpr;
 use crate::rules::DamageDice;
 use crate::state::{Change, Character, Coating, ItemEffect, ItemStack, Target};
+use crate::store::RollDetail;
 
 /// The name under which adventures leave coins lying about; taken coins go to the purse.
 pub const GOLD_ITEM: &str = "Gold pieces";
@@ -84,7 +85,8 @@ pub(super) fn use_item(args: UseItemArgs, ctx: &mut ToolContext<'_>) -> Result<V
         ctx.record_roll(
             format!("{} heals {}", stack.name, target.name),
             roll.total(),
-            &roll,
+            Some(Target::Character(user.id.clone())),
+            RollDetail::Healing(roll.clone()),
         );
         let amount = roll.total().max(0) as u32;
         ctx.commit(vec![

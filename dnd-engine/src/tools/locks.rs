@@ -15,7 +15,8 @@ use crate::dice::Advantage;
 use crate::rules::check::roll_check_with;
 use crate::rules::conditions::check_modifiers;
 use crate::rules::{Ability, Skill};
-use crate::state::{Change, Character};
+use crate::state::{Change, Character, Target};
+use crate::store::RollDetail;
 
 /// The item a lock is picked with.
 const THIEVES_TOOLS: &str = "Thieves' Tools";
@@ -93,7 +94,8 @@ pub(super) fn open_lock(args: OpenLockArgs, ctx: &mut ToolContext<'_>) -> Result
     ctx.record_roll(
         format!("{} {how} the lock of the {direction}", who.name),
         i64::from(result.total),
-        &result,
+        Some(Target::Character(who.id.clone())),
+        RollDetail::Check(result.clone()),
     );
     if result.success {
         ctx.commit(vec![Change::ExitUnlocked {

@@ -40,12 +40,11 @@ mod spells;
 mod world;
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use crate::dice::GameRng;
 use crate::srd::Srd;
-use crate::state::{Change, GameState, StoryEvent};
-use crate::store::RollRecord;
+use crate::state::{Change, GameState, StoryEvent, Target};
+use crate::store::{RollDetail, RollRecord};
 
 pub use items::GOLD_ITEM;
 pub use odds::{Odds, odds};
@@ -135,13 +134,17 @@ impl ToolContext<'_> {
         Ok(())
     }
 
-    /// Records a roll for the mechanics panel.
-    pub fn record_roll(&mut self, label: impl Into<String>, total: i64, detail: &impl Serialize) {
-        self.log.rolls.push(RollRecord {
-            label: label.into(),
-            total,
-            detail: std::sync::Arc::new(serde_json::to_value(detail).unwrap_or(Value::Null)),
-        });
+    /// Records a roll for the mechanics panel: who rolled (`None` for no creature) and what.
+    pub fn record_roll(
+        &mut self,
+        label: impl Into<String>,
+        total: i64,
+        roller: Option<Target>,
+        detail: RollDetail,
+    ) {
+        self.log
+            .rolls
+            .push(RollRecord::new(label, total, roller, detail));
     }
 }
 

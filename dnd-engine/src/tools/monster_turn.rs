@@ -15,6 +15,7 @@ use crate::rules::conditions::save_modifiers;
 use crate::rules::{CheckResult, Spend};
 use crate::srd::{ActionSave, MonsterAction, OnSave, SaveEffect};
 use crate::state::{Change, Hold, Morale, Target};
+use crate::store::RollDetail;
 
 /// Plays the turn of `monster`, whose turn it is; the caller ends the turn. What happened, for
 /// the tool's result.
@@ -24,7 +25,8 @@ pub(super) fn play(ctx: &mut ToolContext<'_>, monster: &str) -> Result<Vec<Value
         ctx.record_roll(
             format!("{monster} recharge ({})", roll.action),
             i64::from(roll.roll),
-            &roll,
+            Some(Target::Monster(monster.to_owned())),
+            RollDetail::Recharge(roll.clone()),
         );
         if roll.recharged {
             ctx.commit(vec![Change::ActionRecharged {
@@ -244,7 +246,8 @@ fn saving_throw(
     ctx.record_roll(
         format!("{} {} save against {against}", who.name, save.ability),
         i64::from(result.total),
-        &result,
+        Some(who.target.clone()),
+        RollDetail::Save(result.clone()),
     );
     Ok(result)
 }

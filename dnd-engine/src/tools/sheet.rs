@@ -16,6 +16,7 @@ use crate::rules::rest::{long_rest, short_rest};
 use crate::rules::situation::{self, Severity};
 use crate::rules::{Ability, Condition, DamageType, Skill};
 use crate::state::{Change, Target};
+use crate::store::RollDetail;
 
 /// Arguments of `get_character_stats`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -178,7 +179,8 @@ pub(super) fn update_character(
             ctx.record_roll(
                 format!("{} short rest", c.name),
                 i64::from(rest.hp_after - rest.hp_before),
-                &rest,
+                Some(target.clone()),
+                RollDetail::ShortRest(rest.clone()),
             );
             let mut changes = vec![
                 Change::HitDiceSpent {
@@ -210,7 +212,12 @@ pub(super) fn update_character(
             let (mut hp, mut dice, mut slots, mut conditions, mut saves) =
                 (c.hp, c.hit_dice, c.spell_slots, c.conditions, c.death_saves);
             let rest = long_rest(&mut hp, &mut dice, &mut slots, &mut conditions, &mut saves);
-            ctx.record_roll(format!("{} long rest", c.name), 0, &rest);
+            ctx.record_roll(
+                format!("{} long rest", c.name),
+                0,
+                Some(target.clone()),
+                RollDetail::LongRest(rest.clone()),
+            );
             vec![
                 Change::LongRest {
                     character: c.id.clone(),
@@ -315,7 +322,8 @@ pub(super) fn apply_hazard_damage(
     ctx.record_roll(
         format!("{label}: {} to {}", dice, who.name),
         i64::from(rolled.taken),
-        &rolled,
+        None,
+        RollDetail::Damage(rolled.clone()),
     );
     if rolled.taken > 0 {
         ctx.commit(vec![Change::Damage {

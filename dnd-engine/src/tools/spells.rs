@@ -17,7 +17,8 @@ use crate::rules::check::roll_check_with;
 use crate::rules::conditions::{effective_defenses, save_modifiers};
 use crate::rules::{AttackProfile, AttackTarget, DamageDice, roll_attack};
 use crate::srd::{OnSave, ScalesWith, Spell, TargetLimit};
-use crate::state::Change;
+use crate::state::{Change, Target};
+use crate::store::RollDetail;
 
 /// Arguments of `cast_spell`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -144,14 +145,19 @@ pub(super) fn cast_spell(
         let roll = expr
             .roll(ctx.rng)
             .map_err(|e| ToolError::new(e.to_string()))?;
-        ctx.record_roll(format!("{} heals", spell.name), roll.total(), &roll);
-        let amount = roll.total().max(0) as u32;
+        let (amount, rolled) = (roll.total().max(0) as u32, roll.to_string());
+        ctx.record_roll(
+            format!("{} heals", spell.name),
+            roll.total(),
+            Some(Target::Character(caster.id.clone())),
+            RollDetail::Healing(roll),
+        );
         for t in &targets {
             changes.push(Change::Heal {
                 target: t.target.clone(),
                 amount,
             });
-            effects.push(json!({ "target": t.name, "healed": amount, "rolled": roll.to_string() }));
+            effects.push(json!({ "target": t.name, "healed": amount, "rolled": rolled }));
         }
     }
     if let Some(dice) = damage {
@@ -180,7 +186,8 @@ pub(super) fn cast_spell(
                 ctx.record_roll(
                     format!("{} at {}", spell.name, t.name),
                     i64::from(result.total),
-                    &result,
+                    Some(Target::Character(caster.id.clone())),
+                    RollDetail::Attack(result.clone()),
                 );
                 if result.hit {
                     changes.push(Change::Damage {
@@ -196,7 +203,8 @@ pub(super) fn cast_spell(
             ctx.record_roll(
                 format!("{} damage", spell.name),
                 i64::from(rolled.rolled),
-                &rolled,
+                Some(Target::Character(caster.id.clone())),
+                RollDetail::Damage(rolled.clone()),
             );
             for t in &targets {
                 let (mut sources, auto_fail) = save_modifiers(&t.conditions, save.ability);
@@ -210,7 +218,8 @@ pub(super) fn cast_spell(
                 ctx.record_roll(
                     format!("{} {} save", t.name, save.ability),
                     i64::from(result.total),
-                    &result,
+                    Some(t.target.clone()),
+                    RollDetail::Save(result.clone()),
                 );
                 let base = match (result.success, save.on_success) {
                     (false, _) => rolled.rolled,
@@ -240,7 +249,8 @@ pub(super) fn cast_spell(
                 ctx.record_roll(
                     format!("{} hits {}", spell.name, t.name),
                     i64::from(rolled.taken),
-                    &rolled,
+                    Some(Target::Character(caster.id.clone())),
+                    RollDetail::Damage(rolled.clone()),
                 );
                 changes.push(Change::Damage {
                     target: t.target.clone(),

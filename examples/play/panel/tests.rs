@@ -1,16 +1,14 @@
-use std::sync::Arc;
-
 use dnd_engine::adventure::Adventure;
 use dnd_engine::rules::check::check_from;
 
 use super::*;
 
-fn record(label: &str, total: i64, detail: Value) -> RollRecord {
-    RollRecord {
-        label: label.to_owned(),
-        total,
-        detail: Arc::new(detail),
-    }
+fn record(label: &str, total: i64, roller: Option<Target>, detail: RollDetail) -> RollRecord {
+    RollRecord::new(label, total, roller, detail)
+}
+
+fn kraven() -> Option<Target> {
+    Some(Target::Character("kraven".into()))
 }
 
 #[test]
@@ -22,7 +20,8 @@ fn a_check_shows_its_total_the_dc_and_the_die() {
         &record(
             "Kraven Perception check",
             14,
-            serde_json::to_value(check).unwrap(),
+            kraven(),
+            RollDetail::Check(check),
         ),
         &state,
     );
@@ -32,10 +31,51 @@ fn a_check_shows_its_total_the_dc_and_the_die() {
 }
 
 #[test]
-fn an_unknown_roll_shows_its_label_and_total() {
+fn a_monsters_success_is_bad_news_whatever_its_label_says() {
+    // The tone comes from who rolled, not from guessing a name at the start of the label.
+    let d20 = D20Roll::from_faces(15, None, Advantage::Normal);
+    let state = Adventure::built_in().new_game(&["kraven"]).unwrap();
+    let save = roll_line(
+        &record(
+            "Kraven's foe saves",
+            17,
+            Some(Target::Monster("frost-harpy".into())),
+            RollDetail::Save(check_from(d20, 2, 13)),
+        ),
+        &state,
+    );
+    assert_eq!(save.tone, Tone::Bad);
+    let recharge = roll_line(
+        &record(
+            "frost-harpy recharge (Song)",
+            6,
+            Some(Target::Monster("frost-harpy".into())),
+            RollDetail::Recharge(dnd_engine::rules::RechargeRoll {
+                action: "Song".into(),
+                roll: 6,
+                min: 5,
+                recharged: true,
+            }),
+        ),
+        &state,
+    );
+    assert_eq!(
+        recharge.text,
+        "frost-harpy recharge (Song): 6 on a d6 — recharged"
+    );
+    assert_eq!(recharge.tone, Tone::Bad);
+}
+
+#[test]
+fn a_record_from_before_rolls_were_typed_shows_its_label_and_total() {
     let state = Adventure::built_in().new_game(&["kraven"]).unwrap();
     let line = roll_line(
-        &record("Something odd", 7, serde_json::json!({"x": 1})),
+        &record(
+            "Something odd",
+            7,
+            None,
+            RollDetail::Legacy(serde_json::json!({"x": 1})),
+        ),
         &state,
     );
     assert_eq!(line.text, "Something odd: 7");

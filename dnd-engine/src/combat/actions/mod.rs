@@ -87,9 +87,20 @@ pub struct Outcome {
     /// Commit these, all or nothing: the spend first.
     pub changes: Vec<Change>,
     /// Record these.
-    pub rolls: Vec<(String, CheckResult)>,
+    pub rolls: Vec<ActionRoll>,
     /// Return this.
     pub report: ActionReport,
+}
+
+/// One roll an action made, for the mechanics panel.
+#[derive(Debug, Clone)]
+pub struct ActionRoll {
+    /// What it was for ("Vex Stealth (hide)").
+    pub label: String,
+    /// Who rolled.
+    pub roller: Target,
+    /// The check.
+    pub result: CheckResult,
 }
 
 /// Why an action was refused. Each message says what is allowed instead.

@@ -5,8 +5,9 @@
 use rand::Rng;
 
 use super::{
-    ActionError, Outcome, ShoveEffect, StandardAction, Who, in_fight, other, passive_perception,
-    refused, report, size_of, skill_of, spend, started, target_of, who, within_5_ft,
+    ActionError, ActionRoll, Outcome, ShoveEffect, StandardAction, Who, in_fight, other,
+    passive_perception, refused, report, size_of, skill_of, spend, started, target_of, who,
+    within_5_ft,
 };
 use crate::rules::check::roll_check_with;
 use crate::rules::conditions::check_modifiers;
@@ -83,7 +84,11 @@ pub fn hide(
     r.advantage_reasons = sources;
     Ok(Outcome {
         changes,
-        rolls: vec![(format!("{} Stealth (hide)", w.name), result)],
+        rolls: vec![ActionRoll {
+            label: format!("{} Stealth (hide)", w.name),
+            roller: target_of(&w),
+            result,
+        }],
         report: r,
     })
 }
@@ -162,7 +167,11 @@ pub fn search(
     r.advantage_reasons = sources;
     Ok(Outcome {
         changes,
-        rolls: vec![(format!("{} {} (search)", w.name, skill.name()), result)],
+        rolls: vec![ActionRoll {
+            label: format!("{} {} (search)", w.name, skill.name()),
+            roller: target_of(&w),
+            result,
+        }],
         report: r,
     })
 }
@@ -268,8 +277,16 @@ fn contested(
     let mut r = report(a, action, c.initiator_wins, text);
     r.advantage_reasons = sources;
     let rolls = vec![
-        (format!("{} {what}", a.name), c.initiator.clone()),
-        (format!("{} resists ({what})", d.name), c.defender.clone()),
+        ActionRoll {
+            label: format!("{} {what}", a.name),
+            roller: target_of(a),
+            result: c.initiator.clone(),
+        },
+        ActionRoll {
+            label: format!("{} resists ({what})", d.name),
+            roller: target_of(d),
+            result: c.defender.clone(),
+        },
     ];
     r.contest = Some(c);
     Outcome {

@@ -18,8 +18,10 @@ fn hazard(severity: &str) -> serde_json::Value {
 
 /// The faces of the last roll recorded.
 fn last_faces(t: &Table) -> usize {
-    let detail = &t.log.rolls.last().unwrap().detail;
-    detail["faces"].as_array().unwrap().len()
+    match t.log.rolls.last().unwrap().detail.as_ref() {
+        crate::store::RollDetail::Damage(damage) => damage.faces.len(),
+        other => panic!("the last roll is not damage: {other:?}"),
+    }
 }
 
 #[test]
