@@ -6,10 +6,10 @@
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::{Value, json};
 
+use super::results::ReadiedAttack;
 use super::{ToolContext, ToolError};
-use crate::combat::actions::{self, ActionError, Outcome, ShoveEffect};
+use crate::combat::actions::{self, ActionError, ActionReport, Outcome, ShoveEffect};
 use crate::rules::Skill;
 use crate::store::RollDetail;
 
@@ -20,7 +20,7 @@ impl From<ActionError> for ToolError {
 }
 
 /// Records an outcome's rolls, commits its changes and returns its report.
-fn finish(ctx: &mut ToolContext<'_>, outcome: Outcome) -> Result<Value, ToolError> {
+fn finish(ctx: &mut ToolContext<'_>, outcome: Outcome) -> Result<ActionReport, ToolError> {
     for roll in outcome.rolls {
         ctx.record_roll(
             roll.label,
@@ -30,7 +30,7 @@ fn finish(ctx: &mut ToolContext<'_>, outcome: Outcome) -> Result<Value, ToolErro
         );
     }
     ctx.commit(outcome.changes)?;
-    serde_json::to_value(&outcome.report).map_err(|e| ToolError::new(e.to_string()))
+    Ok(outcome.report)
 }
 
 /// Arguments of the actions only a creature takes (`dash`, `disengage`, `dodge`, `hide`,
@@ -42,22 +42,34 @@ pub struct CreatureArgs {
     pub creature: String,
 }
 
-pub(super) fn dash(args: CreatureArgs, ctx: &mut ToolContext<'_>) -> Result<Value, ToolError> {
+pub(super) fn dash(
+    args: CreatureArgs,
+    ctx: &mut ToolContext<'_>,
+) -> Result<ActionReport, ToolError> {
     let outcome = actions::dash(ctx.state, &args.creature)?;
     finish(ctx, outcome)
 }
 
-pub(super) fn disengage(args: CreatureArgs, ctx: &mut ToolContext<'_>) -> Result<Value, ToolError> {
+pub(super) fn disengage(
+    args: CreatureArgs,
+    ctx: &mut ToolContext<'_>,
+) -> Result<ActionReport, ToolError> {
     let outcome = actions::disengage(ctx.state, &args.creature)?;
     finish(ctx, outcome)
 }
 
-pub(super) fn dodge(args: CreatureArgs, ctx: &mut ToolContext<'_>) -> Result<Value, ToolError> {
+pub(super) fn dodge(
+    args: CreatureArgs,
+    ctx: &mut ToolContext<'_>,
+) -> Result<ActionReport, ToolError> {
     let outcome = actions::dodge(ctx.state, &args.creature)?;
     finish(ctx, outcome)
 }
 
-pub(super) fn hide(args: CreatureArgs, ctx: &mut ToolContext<'_>) -> Result<Value, ToolError> {
+pub(super) fn hide(
+    args: CreatureArgs,
+    ctx: &mut ToolContext<'_>,
+) -> Result<ActionReport, ToolError> {
     let outcome = actions::hide(ctx.state, ctx.srd, &args.creature, ctx.rng)?;
     finish(ctx, outcome)
 }
@@ -65,12 +77,15 @@ pub(super) fn hide(args: CreatureArgs, ctx: &mut ToolContext<'_>) -> Result<Valu
 pub(super) fn escape_grapple(
     args: CreatureArgs,
     ctx: &mut ToolContext<'_>,
-) -> Result<Value, ToolError> {
+) -> Result<ActionReport, ToolError> {
     let outcome = actions::escape_grapple(ctx.state, ctx.srd, &args.creature, ctx.rng)?;
     finish(ctx, outcome)
 }
 
-pub(super) fn stand_up(args: CreatureArgs, ctx: &mut ToolContext<'_>) -> Result<Value, ToolError> {
+pub(super) fn stand_up(
+    args: CreatureArgs,
+    ctx: &mut ToolContext<'_>,
+) -> Result<ActionReport, ToolError> {
     let outcome = actions::stand_up(ctx.state, &args.creature)?;
     finish(ctx, outcome)
 }
@@ -88,7 +103,7 @@ pub struct HelpArgs {
     pub target: Option<String>,
 }
 
-pub(super) fn help(args: HelpArgs, ctx: &mut ToolContext<'_>) -> Result<Value, ToolError> {
+pub(super) fn help(args: HelpArgs, ctx: &mut ToolContext<'_>) -> Result<ActionReport, ToolError> {
     let outcome = actions::help(ctx.state, &args.helper, &args.ally, args.target.as_deref())?;
     finish(ctx, outcome)
 }
@@ -107,7 +122,10 @@ pub struct ReadyArgs {
     pub target: Option<String>,
 }
 
-pub(super) fn ready_action(args: ReadyArgs, ctx: &mut ToolContext<'_>) -> Result<Value, ToolError> {
+pub(super) fn ready_action(
+    args: ReadyArgs,
+    ctx: &mut ToolContext<'_>,
+) -> Result<ActionReport, ToolError> {
     let outcome = actions::ready(
         ctx.state,
         &args.creature,
@@ -131,7 +149,7 @@ pub struct TriggerArgs {
 pub(super) fn trigger_readied(
     args: TriggerArgs,
     ctx: &mut ToolContext<'_>,
-) -> Result<Value, ToolError> {
+) -> Result<ReadiedAttack, ToolError> {
     let triggered = actions::trigger_readied(ctx.state, &args.creature, &args.triggered_by)?;
     ctx.commit(triggered.changes)?;
     let attack = super::combat::attack_spent(
@@ -141,7 +159,11 @@ pub(super) fn trigger_readied(
         triggered.attack.as_deref(),
         None,
     )?;
-    Ok(json!({ "reaction": "readied attack", "triggered_by": args.triggered_by, "attack": attack }))
+    Ok(ReadiedAttack {
+        reaction: "readied attack".to_owned(),
+        triggered_by: args.triggered_by,
+        attack,
+    })
 }
 
 /// The skill of a search.
@@ -164,7 +186,10 @@ pub struct SearchArgs {
     pub skill: SearchSkill,
 }
 
-pub(super) fn search(args: SearchArgs, ctx: &mut ToolContext<'_>) -> Result<Value, ToolError> {
+pub(super) fn search(
+    args: SearchArgs,
+    ctx: &mut ToolContext<'_>,
+) -> Result<ActionReport, ToolError> {
     let skill = match args.skill {
         SearchSkill::Perception => Skill::Perception,
         SearchSkill::Investigation => Skill::Investigation,
@@ -176,9 +201,7 @@ pub(super) fn search(args: SearchArgs, ctx: &mut ToolContext<'_>) -> Result<Valu
     // A hero's search also finds the room's hidden features and exits, as roll_skill_check does.
     if let (Some(total), true) = (total, searcher) {
         let found = super::checks::search(ctx, total)?;
-        if let Some(map) = report.as_object_mut() {
-            map.insert("found".into(), json!(found));
-        }
+        report.found = found;
     }
     Ok(report)
 }
@@ -197,7 +220,7 @@ pub struct UseObjectArgs {
 pub(super) fn use_object(
     args: UseObjectArgs,
     ctx: &mut ToolContext<'_>,
-) -> Result<Value, ToolError> {
+) -> Result<ActionReport, ToolError> {
     let outcome = actions::use_object(ctx.state, &args.creature, &args.object)?;
     finish(ctx, outcome)
 }
@@ -212,7 +235,10 @@ pub struct GrappleArgs {
     pub target: String,
 }
 
-pub(super) fn grapple(args: GrappleArgs, ctx: &mut ToolContext<'_>) -> Result<Value, ToolError> {
+pub(super) fn grapple(
+    args: GrappleArgs,
+    ctx: &mut ToolContext<'_>,
+) -> Result<ActionReport, ToolError> {
     let outcome = actions::grapple(ctx.state, ctx.srd, &args.attacker, &args.target, ctx.rng)?;
     finish(ctx, outcome)
 }
@@ -229,7 +255,7 @@ pub struct ShoveArgs {
     pub effect: ShoveEffect,
 }
 
-pub(super) fn shove(args: ShoveArgs, ctx: &mut ToolContext<'_>) -> Result<Value, ToolError> {
+pub(super) fn shove(args: ShoveArgs, ctx: &mut ToolContext<'_>) -> Result<ActionReport, ToolError> {
     let outcome = actions::shove(
         ctx.state,
         ctx.srd,

@@ -2,8 +2,8 @@
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::{Value, json};
 
+use super::results::{CheckRolled, DiceRolled, SaveRolled};
 use super::{ToolContext, ToolError, creature};
 use crate::dice::{Advantage, DiceExpr};
 use crate::rules::check::roll_check_with;
@@ -24,7 +24,10 @@ pub struct RollDiceArgs {
     pub advantage: Option<Advantage>,
 }
 
-pub(super) fn roll_dice(args: RollDiceArgs, ctx: &mut ToolContext<'_>) -> Result<Value, ToolError> {
+pub(super) fn roll_dice(
+    args: RollDiceArgs,
+    ctx: &mut ToolContext<'_>,
+) -> Result<DiceRolled, ToolError> {
     let expr = DiceExpr::parse(&args.expression)
         .map_err(|e| ToolError::new(format!("dice expression {:?}: {e}", args.expression)))?;
     let expr = expr.with_advantage(args.advantage.unwrap_or_default());
@@ -34,7 +37,11 @@ pub(super) fn roll_dice(args: RollDiceArgs, ctx: &mut ToolContext<'_>) -> Result
     let label = args.reason.unwrap_or_else(|| args.expression.clone());
     let (rolled, total) = (roll.to_string(), roll.total());
     ctx.record_roll(&label, total, None, RollDetail::Dice(roll));
-    Ok(json!({ "reason": label, "rolled": rolled, "total": total }))
+    Ok(DiceRolled {
+        reason: label,
+        rolled,
+        total,
+    })
 }
 
 /// Arguments of `roll_skill_check`.
@@ -56,7 +63,7 @@ pub struct SkillCheckArgs {
 pub(super) fn roll_skill_check(
     args: SkillCheckArgs,
     ctx: &mut ToolContext<'_>,
-) -> Result<Value, ToolError> {
+) -> Result<CheckRolled, ToolError> {
     check_dc(args.dc)?;
     let who = creature::find(ctx.state, ctx.srd, &args.creature)?;
     if !who.standing {
@@ -85,14 +92,14 @@ pub(super) fn roll_skill_check(
     } else {
         Vec::new()
     };
-    Ok(json!({
-        "creature": who.name,
-        "check": args.skill.name(),
-        "reason": args.reason,
-        "result": result,
-        "advantage_reasons": sources,
-        "found": found,
-    }))
+    Ok(CheckRolled {
+        creature: who.name.to_owned(),
+        check: args.skill.name().to_owned(),
+        reason: args.reason,
+        result,
+        advantage_reasons: sources,
+        found,
+    })
 }
 
 /// Marks found every hidden feature and exit where the party is whose DC `total` meets, and
@@ -144,7 +151,7 @@ pub struct SavingThrowArgs {
 pub(super) fn roll_saving_throw(
     args: SavingThrowArgs,
     ctx: &mut ToolContext<'_>,
-) -> Result<Value, ToolError> {
+) -> Result<SaveRolled, ToolError> {
     check_dc(args.dc)?;
     let who = creature::find(ctx.state, ctx.srd, &args.creature)?;
     let (mut sources, auto_fail) = save_modifiers(&who.conditions, args.ability);
@@ -168,13 +175,13 @@ pub(super) fn roll_saving_throw(
         Some(who.target.clone()),
         RollDetail::Save(result.clone()),
     );
-    Ok(json!({
-        "creature": who.name,
-        "save": args.ability.name(),
-        "reason": args.reason,
-        "result": result,
-        "advantage_reasons": sources,
-    }))
+    Ok(SaveRolled {
+        creature: who.name.to_owned(),
+        save: args.ability.name().to_owned(),
+        reason: args.reason,
+        result,
+        advantage_reasons: sources,
+    })
 }
 
 pub(super) fn add_situation(sources: &mut AdvantageSources, advantage: Option<Advantage>) {

@@ -4,10 +4,10 @@
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::{Value, json};
 
 use super::checks::add_situation;
 use super::creature::{self, CreatureInfo};
+use super::results::{AttackOutcome, AttackReport, AttackWaiting, FightStarted, SwingReport};
 use super::{ToolContext, ToolError};
 use crate::combat::positions::{self, PositionError, Reach};
 use crate::dice::Advantage;
@@ -45,30 +45,39 @@ pub(super) struct Swing {
     pub(super) reach: Reach,
 }
 
-pub(super) fn roll_attack(args: AttackArgs, ctx: &mut ToolContext<'_>) -> Result<Value, ToolError> {
+pub(super) fn roll_attack(
+    args: AttackArgs,
+    ctx: &mut ToolContext<'_>,
+) -> Result<AttackOutcome, ToolError> {
     let started = start_if_attacked(ctx, &args.attacker, &args.target)?;
-    if let Some(start) = &started {
+    if let Some(start) = started {
         let spend = spend_of(ctx, &args.attacker)?;
         // The fight stays started (that is the result), and the attack waits for its turn.
         if let Err(refused) = crate::combat::may_act(ctx.state, &args.attacker, spend) {
-            return Ok(json!({
-                "attack_made": false,
-                "why": refused.to_string(),
-                "encounter_started": start,
+            return Ok(AttackOutcome::Waiting(AttackWaiting {
+                attack_made: false,
+                why: refused.to_string(),
+                encounter_started: start,
             }));
         }
+        let mut report = attack(
+            ctx,
+            &args.attacker,
+            &args.target,
+            args.attack.as_deref(),
+            args.advantage,
+        )?;
+        report.encounter_started = Some(Box::new(start));
+        return Ok(AttackOutcome::Made(report));
     }
-    let mut result = attack(
+    attack(
         ctx,
         &args.attacker,
         &args.target,
         args.attack.as_deref(),
         args.advantage,
-    )?;
-    if let (Some(start), Some(map)) = (started, result.as_object_mut()) {
-        map.insert("encounter_started".into(), start);
-    }
-    Ok(result)
+    )
+    .map(AttackOutcome::Made)
 }
 
 /// An attack outside a fight that involves a monster starts the fight first (the same code as
@@ -77,7 +86,7 @@ fn start_if_attacked(
     ctx: &mut ToolContext<'_>,
     attacker: &str,
     target: &str,
-) -> Result<Option<Value>, ToolError> {
+) -> Result<Option<FightStarted>, ToolError> {
     if ctx.state.encounter.is_some() {
         return Ok(None);
     }
@@ -111,7 +120,7 @@ pub(super) fn attack(
     target: &str,
     attack_name: Option<&str>,
     advantage: Option<Advantage>,
-) -> Result<Value, ToolError> {
+) -> Result<AttackReport, ToolError> {
     let spend = spend_of(ctx, attacker)?;
     // A fled foe is gone; a surrendered one fights again once attacked.
     let victim = creature::find(ctx.state, ctx.srd, target)?.target;
@@ -129,7 +138,7 @@ pub(super) fn attack_spent(
     target: &str,
     attack_name: Option<&str>,
     advantage: Option<Advantage>,
-) -> Result<Value, ToolError> {
+) -> Result<AttackReport, ToolError> {
     let who = creature::find(ctx.state, ctx.srd, attacker)?;
     let chosen = attack_name.map_or_else(
         || first_in_reach(ctx, attacker, target),
@@ -202,21 +211,25 @@ pub(super) fn attack_spent(
             };
             ctx.log.events.push(event);
         }
-        let mut outcome = json!({
-            "attack": swing.name,
-            "result": result,
-            "advantage_reasons": sources,
-            "distance_ft": setup.range.distance_ft,
-            "cover": (setup.range.cover != Cover::None).then(|| setup.range.cover.describe()),
-            "target_hp": format!("{}/{}", after.hp.0, after.hp.1),
-            "target_down": !after.standing,
+        outcomes.push(SwingReport {
+            attack: swing.name,
+            result,
+            advantage_reasons: sources,
+            distance_ft: setup.range.distance_ft,
+            cover: (setup.range.cover != Cover::None)
+                .then(|| setup.range.cover.describe().to_owned()),
+            target_hp: format!("{}/{}", after.hp.0, after.hp.1),
+            target_down: !after.standing,
+            on_hit_save: carried,
         });
-        if let (Some(carried), Some(map)) = (carried, outcome.as_object_mut()) {
-            map.insert("on_hit_save".into(), carried);
-        }
-        outcomes.push(outcome);
     }
-    Ok(json!({ "attacker": who.name, "target": target, "attacks": outcomes }))
+    Ok(AttackReport {
+        attacker: who.name.to_owned(),
+        target: target.to_owned(),
+        attacks: outcomes,
+        encounter_started: None,
+        opportunity_attack: false,
+    })
 }
 
 /// The swings an attack makes: a character's weapon; a monster's named action, or its

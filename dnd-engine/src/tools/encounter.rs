@@ -3,8 +3,8 @@
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::{Value, json};
 
+use super::results::{FightEnded, FightStarted, InitiativePlace, TurnEvent, TurnNow, TurnsPassed};
 use super::{ToolContext, ToolError};
 use crate::combat::{self, CombatError};
 use crate::rules::Spend;
@@ -75,7 +75,7 @@ pub(super) fn leave_fight(ctx: &mut ToolContext<'_>) -> Result<(), ToolError> {
 pub(super) fn begin_fight(
     ctx: &mut ToolContext<'_>,
     fighting: &[MonsterInstance],
-) -> Result<Value, ToolError> {
+) -> Result<FightStarted, ToolError> {
     let refs: Vec<&MonsterInstance> = fighting.iter().collect();
     let start = combat::begin(ctx.state, ctx.srd, &refs, ctx.rng);
     for roll in &start.rolls {
@@ -88,11 +88,18 @@ pub(super) fn begin_fight(
     }
     ctx.commit(start.changes)?;
     let monster_turns = run_monster_turns(ctx)?;
-    Ok(json!({
-        "order": start.rolls.iter().map(|r| json!({"id": r.id, "initiative": r.total})).collect::<Vec<_>>(),
-        "monster_turns": monster_turns,
-        "now": current_turn(ctx),
-    }))
+    Ok(FightStarted {
+        order: start
+            .rolls
+            .iter()
+            .map(|r| InitiativePlace {
+                id: r.id.clone(),
+                initiative: r.total,
+            })
+            .collect(),
+        monster_turns,
+        now: current_turn(ctx),
+    })
 }
 
 /// Arguments of `start_encounter`.
@@ -106,7 +113,7 @@ pub struct StartEncounterArgs {
 pub(super) fn start_encounter(
     args: StartEncounterArgs,
     ctx: &mut ToolContext<'_>,
-) -> Result<Value, ToolError> {
+) -> Result<FightStarted, ToolError> {
     if ctx.state.encounter.is_some() {
         return Err(ToolError::new(
             "a fight is already running: use next_turn, or end_encounter first",
@@ -149,19 +156,22 @@ pub(super) fn start_encounter(
 pub(super) fn next_turn(
     _args: super::registry::NoArgs,
     ctx: &mut ToolContext<'_>,
-) -> Result<Value, ToolError> {
+) -> Result<TurnsPassed, ToolError> {
     if ctx.state.encounter.is_none() {
         return Err(ToolError::new("no fight is running: use start_encounter"));
     }
     let mut monster_turns = end_turn(ctx)?;
     monster_turns.extend(run_monster_turns(ctx)?);
-    Ok(json!({ "monster_turns": monster_turns, "now": current_turn(ctx) }))
+    Ok(TurnsPassed {
+        monster_turns,
+        now: current_turn(ctx),
+    })
 }
 
 pub(super) fn end_encounter(
     _args: super::registry::NoArgs,
     ctx: &mut ToolContext<'_>,
-) -> Result<Value, ToolError> {
+) -> Result<FightEnded, ToolError> {
     let Some(encounter) = ctx.state.encounter.clone() else {
         return Err(ToolError::new("no fight is running"));
     };
@@ -179,7 +189,10 @@ pub(super) fn end_encounter(
         }
     }
     ctx.commit(vec![Change::EncounterEnded])?;
-    Ok(json!({ "ended_after_rounds": encounter.round, "xp_from_defeated": xp }))
+    Ok(FightEnded {
+        ended_after_rounds: encounter.round,
+        xp_from_defeated: xp,
+    })
 }
 
 /// Where the party is (its location's id), or "" if nowhere.
@@ -214,19 +227,19 @@ fn hero_standing(state: &GameState) -> bool {
 }
 
 /// Whose turn it is now, what they have left, and whether the fight is decided.
-pub(super) fn current_turn(ctx: &ToolContext<'_>) -> Value {
-    json!({
-        "turn_of": turn_of(ctx.state),
-        "round": ctx.state.encounter.as_ref().map(|e| e.round),
-        "left": combat::budget_left(ctx.state),
-        "all_foes_down": !foes_left(ctx.state),
-        "party_down": !hero_standing(ctx.state),
-    })
+pub(super) fn current_turn(ctx: &ToolContext<'_>) -> TurnNow {
+    TurnNow {
+        turn_of: turn_of(ctx.state),
+        round: ctx.state.encounter.as_ref().map(|e| e.round),
+        left: combat::budget_left(ctx.state),
+        all_foes_down: !foes_left(ctx.state),
+        party_down: !hero_standing(ctx.state),
+    }
 }
 
 /// The end of the current creature's turn: the saves a hold on it allows (a harpy's song),
 /// then the next turn.
-fn end_turn(ctx: &mut ToolContext<'_>) -> Result<Vec<Value>, ToolError> {
+fn end_turn(ctx: &mut ToolContext<'_>) -> Result<Vec<TurnEvent>, ToolError> {
     let mut log = match turn_of(ctx.state) {
         Some(id) => super::monster_turn::end_of_turn_saves(ctx, &id)?,
         None => Vec::new(),
@@ -240,7 +253,7 @@ fn end_turn(ctx: &mut ToolContext<'_>) -> Result<Vec<Value>, ToolError> {
 /// stops at the turn of a character who can act, or when one side is down. A monster's turn
 /// is `monster_turn::play` (the plan of `combat::monster_plan`); a fled or surrendered monster
 /// takes none.
-fn run_monster_turns(ctx: &mut ToolContext<'_>) -> Result<Vec<Value>, ToolError> {
+fn run_monster_turns(ctx: &mut ToolContext<'_>) -> Result<Vec<TurnEvent>, ToolError> {
     let mut log = Vec::new();
     log.extend(super::monster_turn::end_stale_holds(ctx)?);
     // Bounded, so a hero held for good cannot spin this forever: at most this many rounds pass
@@ -272,7 +285,10 @@ fn run_monster_turns(ctx: &mut ToolContext<'_>) -> Result<Vec<Value>, ToolError>
             }
             if !c.dead && c.hp.current > 0 {
                 // Held (charmed by a song, paralysed): the turn passes, with its saves.
-                log.push(json!({ "cannot_act": c.name, "conditions": c.conditions }));
+                log.push(TurnEvent::CannotAct {
+                    cannot_act: c.name.clone(),
+                    conditions: c.conditions,
+                });
             } else if !c.dead && !c.death_saves.stable {
                 let mut saves = c.death_saves;
                 let roll = saves.roll(ctx.rng);
@@ -289,7 +305,10 @@ fn run_monster_turns(ctx: &mut ToolContext<'_>) -> Result<Vec<Value>, ToolError>
                     saves: roll.saves,
                     regains_one_hp: regains,
                 }])?;
-                log.push(json!({ "death_save": name, "roll": roll }));
+                log.push(TurnEvent::DeathSave {
+                    death_save: name,
+                    roll,
+                });
                 if regains {
                     break; // back on their feet: their turn
                 }

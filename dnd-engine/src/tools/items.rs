@@ -8,9 +8,9 @@
 //! exit, or an item it describes (a note or an effect). So a model cannot conjure a bag of
 //! holding full of potions, nor the key to the last door.
 
+use super::results::{Inventory, InventoryChanged, ItemRemoved, ItemTaken, ItemUsed};
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::{Value, json};
 
 use super::{ToolContext, ToolError};
 use crate::dice::DiceExpr;
@@ -53,7 +53,10 @@ pub struct UseItemArgs {
     pub target: Option<String>,
 }
 
-pub(super) fn use_item(args: UseItemArgs, ctx: &mut ToolContext<'_>) -> Result<Value, ToolError> {
+pub(super) fn use_item(
+    args: UseItemArgs,
+    ctx: &mut ToolContext<'_>,
+) -> Result<ItemUsed, ToolError> {
     super::encounter::act(ctx, &args.character, crate::rules::Spend::Action)?;
     let user = character(ctx, &args.character)?.clone();
     let Some(stack) = user
@@ -101,9 +104,13 @@ pub(super) fn use_item(args: UseItemArgs, ctx: &mut ToolContext<'_>) -> Result<V
             },
         ])?;
         let after = character(ctx, &target.id)?;
-        return Ok(
-            json!({ "used": stack.name, "on": target.name, "rolled": roll.to_string(), "healed_up_to": amount, "hp": format!("{}/{}", after.hp.current, after.hp.max) }),
-        );
+        return Ok(ItemUsed::Healed {
+            used: stack.name.clone(),
+            on: target.name.clone(),
+            rolled: roll.to_string(),
+            healed_up_to: amount,
+            hp: format!("{}/{}", after.hp.current, after.hp.max),
+        });
     }
     if let Some(ItemEffect::CoatWeapon { extra }) = &stack.effect {
         return coat_weapon(ctx, &user, stack, *extra, args.target.as_deref());
@@ -124,13 +131,16 @@ pub(super) fn use_item(args: UseItemArgs, ctx: &mut ToolContext<'_>) -> Result<V
             location,
             direction: direction.clone(),
         }])?;
-        return Ok(json!({ "used": stack.name, "unlocked_exit": direction }));
+        return Ok(ItemUsed::Unlocked {
+            used: stack.name.clone(),
+            unlocked_exit: direction,
+        });
     }
-    Ok(json!({
-        "used": stack.name,
-        "effect": "none the engine resolves; narrate it, and use other tools for any roll or change it causes",
-        "note": stack.note,
-    }))
+    Ok(ItemUsed::Narrated {
+        used: stack.name.clone(),
+        effect: "none the engine resolves; narrate it, and use other tools for any roll or change it causes".to_owned(),
+        note: stack.note.clone(),
+    })
 }
 
 /// Uses up an oil on one of `user`'s attacks (`attack`, or the first melee weapon).
@@ -140,7 +150,7 @@ fn coat_weapon(
     oil: &ItemStack,
     extra: Option<DamageDice>,
     attack: Option<&str>,
-) -> Result<Value, ToolError> {
+) -> Result<ItemUsed, ToolError> {
     let chosen = match attack {
         Some(name) => user
             .attacks
@@ -172,12 +182,12 @@ fn coat_weapon(
             },
         },
     ])?;
-    Ok(json!({
-        "used": oil.name,
-        "coated": weapon.name,
-        "effect": "its attacks count as magical until the fight ends",
-        "extra_damage_per_hit": extra.map(|d| d.to_string()),
-    }))
+    Ok(ItemUsed::Coated {
+        used: oil.name.clone(),
+        coated: weapon.name.clone(),
+        effect: "its attacks count as magical until the fight ends".to_owned(),
+        extra_damage_per_hit: extra.map(|d| d.to_string()),
+    })
 }
 
 /// Arguments of `check_inventory`.
@@ -191,9 +201,13 @@ pub struct InventoryArgs {
 pub(super) fn check_inventory(
     args: InventoryArgs,
     ctx: &mut ToolContext<'_>,
-) -> Result<Value, ToolError> {
+) -> Result<Inventory, ToolError> {
     let c = character(ctx, &args.character)?;
-    Ok(json!({ "character": c.name, "items": c.inventory, "gold": c.gold }))
+    Ok(Inventory {
+        character: c.name.clone(),
+        items: c.inventory.as_ref().clone(),
+        gold: c.gold,
+    })
 }
 
 /// Arguments of `add_inventory`.
@@ -215,7 +229,7 @@ pub struct AddItemArgs {
 pub(super) fn add_inventory(
     args: AddItemArgs,
     ctx: &mut ToolContext<'_>,
-) -> Result<Value, ToolError> {
+) -> Result<ItemTaken, ToolError> {
     give(
         ctx,
         &args.character,
@@ -231,7 +245,7 @@ fn give(
     item: &str,
     quantity: u32,
     from: Option<&str>,
-) -> Result<Value, ToolError> {
+) -> Result<ItemTaken, ToolError> {
     if quantity == 0 {
         return Err(ToolError::new("quantity must be at least 1"));
     }
@@ -329,9 +343,14 @@ fn give(
         ctx.log.new_items += 1;
     }
     let after = character(ctx, &c.id)?;
-    Ok(
-        json!({ "character": after.name, "took": item, "quantity": quantity, "from": origin, "now_has": after.item_quantity(item), "gold": after.gold }),
-    )
+    Ok(ItemTaken {
+        character: after.name.clone(),
+        took: item.to_owned(),
+        quantity,
+        from: origin.to_string(),
+        now_has: after.item_quantity(item),
+        gold: after.gold,
+    })
 }
 
 /// Whether the story may hand out `quantity` of `item` (see the module docs): refused, with
@@ -410,10 +429,11 @@ pub struct UpdateItemArgs {
 pub(super) fn update_inventory(
     args: UpdateItemArgs,
     ctx: &mut ToolContext<'_>,
-) -> Result<Value, ToolError> {
+) -> Result<InventoryChanged, ToolError> {
     match args.change {
         0 => Err(ToolError::new("change must not be 0")),
-        n if n > 0 => give(ctx, &args.character, &args.item, n.unsigned_abs(), None),
+        n if n > 0 => give(ctx, &args.character, &args.item, n.unsigned_abs(), None)
+            .map(InventoryChanged::Added),
         n => {
             let c = character(ctx, &args.character)?.clone();
             ctx.commit(vec![Change::ItemRemoved {
@@ -422,9 +442,12 @@ pub(super) fn update_inventory(
                 quantity: n.unsigned_abs(),
             }])?;
             let after = character(ctx, &c.id)?;
-            Ok(
-                json!({ "character": after.name, "removed": args.item, "quantity": n.unsigned_abs(), "now_has": after.item_quantity(&args.item) }),
-            )
+            Ok(InventoryChanged::Removed(ItemRemoved {
+                character: after.name.clone(),
+                now_has: after.item_quantity(&args.item),
+                removed: args.item,
+                quantity: n.unsigned_abs(),
+            }))
         }
     }
 }

@@ -4,9 +4,9 @@
 //! who tries and how, the engine rolls and decides. A lock without a DC opens only with its key
 //! (`use_item`).
 
+use super::results::LockAttempt;
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::{Value, json};
 
 use super::checks::add_situation;
 use super::items::character;
@@ -45,7 +45,10 @@ pub struct OpenLockArgs {
     pub advantage: Option<Advantage>,
 }
 
-pub(super) fn open_lock(args: OpenLockArgs, ctx: &mut ToolContext<'_>) -> Result<Value, ToolError> {
+pub(super) fn open_lock(
+    args: OpenLockArgs,
+    ctx: &mut ToolContext<'_>,
+) -> Result<LockAttempt, ToolError> {
     let who = character(ctx, &args.character)?.clone();
     if !who.can_act() {
         return Err(ToolError::new(format!(
@@ -103,14 +106,14 @@ pub(super) fn open_lock(args: OpenLockArgs, ctx: &mut ToolContext<'_>) -> Result
             direction: direction.clone(),
         }])?;
     }
-    Ok(json!({
-        "character": who.name,
-        "exit": direction,
-        "method": how,
-        "result": result,
-        "advantage_reasons": sources,
-        "unlocked": result.success,
-    }))
+    Ok(LockAttempt {
+        character: who.name.clone(),
+        exit: direction,
+        method: how.to_owned(),
+        unlocked: result.success,
+        result,
+        advantage_reasons: sources,
+    })
 }
 
 /// The check's modifier: Dexterity (plus proficiency for a rogue, whose class teaches thieves'

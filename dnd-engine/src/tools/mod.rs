@@ -34,6 +34,7 @@ mod movement;
 pub mod names;
 mod odds;
 mod registry;
+pub mod results;
 pub mod schema;
 mod sheet;
 mod spells;

@@ -4,9 +4,8 @@
 //! at the end of its turns, and what a failed save against a monster's hit does (a specter's
 //! Life Drain, a wolf knocking a hero prone).
 
-use serde_json::{Value, json};
-
 use super::checks::add_situation;
+use super::results::{OnHitSave, SaveActionReport, TargetSave, TurnEvent};
 use super::{ToolContext, ToolError, creature};
 use crate::combat::monster_plan::{self, Plan};
 use crate::rules::attack::roll_damage;
@@ -19,7 +18,7 @@ use crate::store::RollDetail;
 
 /// Plays the turn of `monster`, whose turn it is; the caller ends the turn. What happened, for
 /// the tool's result.
-pub(super) fn play(ctx: &mut ToolContext<'_>, monster: &str) -> Result<Vec<Value>, ToolError> {
+pub(super) fn play(ctx: &mut ToolContext<'_>, monster: &str) -> Result<Vec<TurnEvent>, ToolError> {
     let mut log = Vec::new();
     for roll in monster_plan::recharge_rolls(ctx.state, ctx.srd, monster, ctx.rng) {
         ctx.record_roll(
@@ -34,7 +33,10 @@ pub(super) fn play(ctx: &mut ToolContext<'_>, monster: &str) -> Result<Vec<Value
                 action: roll.action.clone(),
             }])?;
         }
-        log.push(json!({ "monster": monster, "recharge": roll }));
+        log.push(TurnEvent::Recharge {
+            monster: monster.to_owned(),
+            recharge: roll,
+        });
     }
     if let Some(morale) = monster_plan::morale(ctx.state, ctx.srd, monster) {
         let mut changes = holds_of(ctx, monster);
@@ -46,13 +48,19 @@ pub(super) fn play(ctx: &mut ToolContext<'_>, monster: &str) -> Result<Vec<Value
             },
         );
         ctx.commit(changes)?;
-        log.push(json!({ "monster": monster, "morale": morale }));
+        log.push(TurnEvent::Morale {
+            monster: monster.to_owned(),
+            morale,
+        });
         return Ok(log);
     }
     keep_holds(ctx, monster, &mut log)?;
     let in_reach = |target: &str| super::combat::reaches(ctx, monster, target);
     let Some(plan) = monster_plan::plan(ctx.state, ctx.srd, monster, &in_reach) else {
-        log.push(json!({ "monster": monster, "no_target": "no hero it can reach stands here" }));
+        log.push(TurnEvent::NoTarget {
+            monster: monster.to_owned(),
+            no_target: "no hero it can reach stands here".to_owned(),
+        });
         return Ok(log);
     };
     match plan {
@@ -62,13 +70,18 @@ pub(super) fn play(ctx: &mut ToolContext<'_>, monster: &str) -> Result<Vec<Value
                 return Ok(log); // an opportunity attack felled it on the way
             }
             match super::combat::attack(ctx, monster, &target, Some(&action), None) {
-                Ok(done) => log.push(done),
+                Ok(done) => log.push(TurnEvent::Attack(done)),
                 // A plan the rules refuse (out of reach where positions say so) costs the turn,
                 // never the call: the refusal is reported.
-                Err(refused) => log.push(json!({ "monster": monster, "refused": refused.message })),
+                Err(refused) => log.push(TurnEvent::Refused {
+                    monster: monster.to_owned(),
+                    refused: refused.message,
+                }),
             }
         }
-        Plan::Save { action, targets } => log.push(save_action(ctx, monster, &action, &targets)?),
+        Plan::Save { action, targets } => log.push(TurnEvent::SaveAction(save_action(
+            ctx, monster, &action, &targets,
+        )?)),
     }
     Ok(log)
 }
@@ -80,10 +93,13 @@ fn move_into_reach(
     ctx: &mut ToolContext<'_>,
     monster: &str,
     target: &str,
-    log: &mut Vec<Value>,
+    log: &mut Vec<TurnEvent>,
 ) -> Result<(), ToolError> {
     if let Some(moved) = super::movement::close_in(ctx, monster, target)? {
-        log.push(json!({ "monster": monster, "moves": moved }));
+        log.push(TurnEvent::Moves {
+            monster: monster.to_owned(),
+            moves: moved,
+        });
     }
     Ok(())
 }
@@ -93,7 +109,7 @@ fn move_into_reach(
 fn keep_holds(
     ctx: &mut ToolContext<'_>,
     monster: &str,
-    log: &mut Vec<Value>,
+    log: &mut Vec<TurnEvent>,
 ) -> Result<(), ToolError> {
     let holding = ctx
         .state
@@ -105,12 +121,18 @@ fn keep_holds(
     match crate::combat::may_act(ctx.state, monster, Spend::BonusAction) {
         Ok(spend) => {
             ctx.commit(spend.into_iter().collect())?;
-            log.push(json!({ "monster": monster, "keeps_up": "its hold (a bonus action)" }));
+            log.push(TurnEvent::KeepsUp {
+                monster: monster.to_owned(),
+                keeps_up: "its hold (a bonus action)".to_owned(),
+            });
         }
         Err(_) => {
             let changes = holds_of(ctx, monster);
             ctx.commit(changes)?;
-            log.push(json!({ "monster": monster, "hold_ended": "it could not keep it up" }));
+            log.push(TurnEvent::HoldEnded {
+                monster: monster.to_owned(),
+                hold_ended: "it could not keep it up".to_owned(),
+            });
         }
     }
     Ok(())
@@ -130,7 +152,7 @@ fn holds_of(ctx: &ToolContext<'_>, monster: &str) -> Vec<Change> {
 }
 
 /// Ends the holds no one keeps up any more (their monster fell, fled, or cannot act).
-pub(super) fn end_stale_holds(ctx: &mut ToolContext<'_>) -> Result<Option<Value>, ToolError> {
+pub(super) fn end_stale_holds(ctx: &mut ToolContext<'_>) -> Result<Option<TurnEvent>, ToolError> {
     let changes = monster_plan::stale_holds(ctx.state);
     if changes.is_empty() {
         return Ok(None);
@@ -143,7 +165,7 @@ pub(super) fn end_stale_holds(ctx: &mut ToolContext<'_>) -> Result<Option<Value>
         })
         .collect();
     ctx.commit(changes)?;
-    Ok(Some(json!({ "holds_ended": freed })))
+    Ok(Some(TurnEvent::HoldsEnded { holds_ended: freed }))
 }
 
 /// A save-based action (a song, a breath) on these targets: spends the monster's action (and
@@ -153,7 +175,7 @@ fn save_action(
     monster: &str,
     action_name: &str,
     targets: &[String],
-) -> Result<Value, ToolError> {
+) -> Result<SaveActionReport, ToolError> {
     let who = creature::find(ctx.state, ctx.srd, monster)?;
     let action = who
         .template
@@ -208,9 +230,17 @@ fn save_action(
             ));
         }
         ctx.commit(changes)?;
-        outcomes.push(json!({ "target": victim.name, "save": result, "damage": taken }));
+        outcomes.push(TargetSave {
+            target: victim.name.to_owned(),
+            save: result,
+            damage: taken,
+        });
     }
-    Ok(json!({ "monster": who.name, "action": action.name, "saves": outcomes }))
+    Ok(SaveActionReport {
+        monster: who.name.to_owned(),
+        action: action.name,
+        saves: outcomes,
+    })
 }
 
 /// Damage through the target's defenses, by the first damage type of the action.
@@ -328,7 +358,7 @@ pub(super) fn on_hit(
     action: &str,
     target: &Target,
     damage_taken: u32,
-) -> Result<Option<Value>, ToolError> {
+) -> Result<Option<OnHitSave>, ToolError> {
     let Some(action) = ctx
         .state
         .monster(monster)
@@ -362,12 +392,11 @@ pub(super) fn on_hit(
     } else {
         failed_save_effect(ctx, monster, &action, target, damage_taken)
     };
-    let effect: Vec<Value> = changes
-        .iter()
-        .filter_map(|c| serde_json::to_value(c).ok())
-        .collect();
-    ctx.commit(changes)?;
-    Ok(Some(json!({ "save": result, "effect": effect })))
+    ctx.commit(changes.clone())?;
+    Ok(Some(OnHitSave {
+        save: result,
+        effect: changes,
+    }))
 }
 
 /// At the end of `creature`'s turn: a save against each hold on it that allows one (a harpy's
@@ -375,7 +404,7 @@ pub(super) fn on_hit(
 pub(super) fn end_of_turn_saves(
     ctx: &mut ToolContext<'_>,
     creature: &str,
-) -> Result<Vec<Value>, ToolError> {
+) -> Result<Vec<TurnEvent>, ToolError> {
     let holds: Vec<(String, Hold)> = ctx
         .state
         .monsters
@@ -405,7 +434,11 @@ pub(super) fn end_of_turn_saves(
             let changes = monster_plan::end_hold(ctx.state, &monster, &hold);
             ctx.commit(changes)?;
         }
-        log.push(json!({ "repeat_save": hold.action, "by": creature, "result": result }));
+        log.push(TurnEvent::RepeatSave {
+            repeat_save: hold.action.clone(),
+            by: creature.to_owned(),
+            result,
+        });
     }
     Ok(log)
 }

@@ -3,9 +3,9 @@
 //! (rolled here, each spending that hostile's reaction). The geometry is
 //! `combat::positions`; this file only carries a move out.
 
+use super::results::{MoveDropped, MoveOutcome, Moved};
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::{Value, json};
 
 use super::{ToolContext, ToolError, creature};
 use crate::combat::positions::{self, Destination, Move};
@@ -29,7 +29,7 @@ pub struct MoveInFightArgs {
 pub(super) fn move_in_fight(
     args: MoveInFightArgs,
     ctx: &mut ToolContext<'_>,
-) -> Result<Value, ToolError> {
+) -> Result<MoveOutcome, ToolError> {
     let mover = creature::find(ctx.state, ctx.srd, &args.creature)?;
     let id = mover.target.id().to_owned();
     let areas = positions::room_areas(ctx.state);
@@ -52,7 +52,10 @@ pub(super) fn move_in_fight(
 /// Carries out a planned move: the feet through the gate (refused, changing nothing, when it
 /// is not the mover's turn or the feet are not left), then the opportunity attacks it provokes,
 /// then the move itself, unless an opportunity attack dropped the mover where it stood.
-pub(super) fn carry_out(ctx: &mut ToolContext<'_>, planned: Move) -> Result<Value, ToolError> {
+pub(super) fn carry_out(
+    ctx: &mut ToolContext<'_>,
+    planned: Move,
+) -> Result<MoveOutcome, ToolError> {
     let spend = combat::may_act(ctx.state, &planned.mover, Spend::Movement(planned.cost_ft))
         .map_err(|e| moving_error(ctx, &planned, e))?;
     let mut attacks = Vec::new();
@@ -63,15 +66,13 @@ pub(super) fn carry_out(ctx: &mut ToolContext<'_>, planned: Move) -> Result<Valu
         };
         ctx.commit(vec![reaction])?;
         let mut result = super::combat::attack_spent(ctx, foe, &planned.mover, Some(attack), None)?;
-        if let Some(map) = result.as_object_mut() {
-            map.insert("opportunity_attack".into(), json!(true));
-        }
+        result.opportunity_attack = true;
         attacks.push(result);
         if creature::find(ctx.state, ctx.srd, &planned.mover).is_ok_and(|m| !m.standing) {
-            return Ok(json!({
-                "moved": false,
-                "why": "an opportunity attack dropped it before it got away",
-                "opportunity_attacks": attacks,
+            return Ok(MoveOutcome::Dropped(MoveDropped {
+                moved: false,
+                why: "an opportunity attack dropped it before it got away".to_owned(),
+                opportunity_attacks: attacks,
             }));
         }
     }
@@ -83,16 +84,16 @@ pub(super) fn carry_out(ctx: &mut ToolContext<'_>, planned: Move) -> Result<Valu
         });
     }
     ctx.commit(changes)?;
-    Ok(json!({
-        "moved": planned.feet > 0,
-        "creature": planned.mover,
-        "from": place(ctx, planned.from),
-        "to": place(ctx, planned.to),
-        "feet": planned.feet,
-        "movement_spent_ft": planned.cost_ft,
-        "difficult_terrain": planned.difficult,
-        "opportunity_attacks": attacks,
-        "now": super::encounter::current_turn(ctx),
+    Ok(MoveOutcome::Moved(Moved {
+        moved: planned.feet > 0,
+        from: place(ctx, planned.from),
+        to: place(ctx, planned.to),
+        creature: planned.mover,
+        feet: planned.feet,
+        movement_spent_ft: planned.cost_ft,
+        difficult_terrain: planned.difficult,
+        opportunity_attacks: attacks,
+        now: super::encounter::current_turn(ctx),
     }))
 }
 
@@ -103,7 +104,7 @@ pub(super) fn close_in(
     ctx: &mut ToolContext<'_>,
     mover: &str,
     target: &str,
-) -> Result<Option<Value>, ToolError> {
+) -> Result<Option<MoveOutcome>, ToolError> {
     let within = positions::melee_attack(ctx.state, ctx.srd, mover).map_or(5, |(_, reach)| reach);
     let Some(planned) = positions::approach(ctx.state, ctx.srd, mover, target, within) else {
         return Ok(None);

@@ -46,13 +46,19 @@ fn parse_args<A: serde::de::DeserializeOwned + JsonSchema>(
     })
 }
 
+/// A handler's typed result as the JSON the model reads.
+fn content(result: impl Serialize) -> Result<Value, ToolError> {
+    serde_json::to_value(result)
+        .map_err(|e| ToolError::new(format!("the result could not be written as JSON: {e}")))
+}
+
 macro_rules! tool {
     ($name:expr, $description:literal, $args:ty, $handler:path) => {
         ToolDef {
             name: $name,
             description: $description,
             schema: strict_schema_for::<$args>,
-            run: |raw, ctx| $handler(parse_args::<$args>($name, raw)?, ctx),
+            run: |raw, ctx| content($handler(parse_args::<$args>($name, raw)?, ctx)?),
         }
     };
 }

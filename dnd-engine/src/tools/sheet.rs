@@ -5,9 +5,11 @@
 //! spell or feature the engine resolves, rests only outside a fight, and a situation imposes or
 //! lifts only the conditions the rules let it (prone, exhaustion; see `situation::can_lift`).
 
+use super::results::{
+    AbilityLine, AttackLine, CharacterSheet, CharacterUpdated, HazardDamage, Spellcasting,
+};
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::{Value, json};
 
 use super::{ToolContext, ToolError, creature};
 use crate::rules::attack::roll_damage;
@@ -29,7 +31,7 @@ pub struct StatsArgs {
 pub(super) fn get_character_stats(
     args: StatsArgs,
     ctx: &mut ToolContext<'_>,
-) -> Result<Value, ToolError> {
+) -> Result<CharacterSheet, ToolError> {
     let c = ctx.state.character(&args.character).ok_or_else(|| {
         ToolError::new(format!(
             "no character {:?}; valid: {}",
@@ -37,29 +39,58 @@ pub(super) fn get_character_stats(
             ctx.state.character_ids().join(", ")
         ))
     })?;
-    let abilities: serde_json::Map<String, Value> = Ability::ALL
+    let abilities = Ability::ALL
         .iter()
-        .map(|a| (a.abbreviation().to_owned(), json!({ "score": c.abilities.score(*a), "modifier": c.abilities.modifier(*a), "save": c.save_modifier(*a) })))
+        .map(|a| {
+            let line = AbilityLine {
+                score: c.abilities.score(*a),
+                modifier: c.abilities.modifier(*a),
+                save: c.save_modifier(*a),
+            };
+            (a.abbreviation().to_owned(), line)
+        })
         .collect();
-    let skills: serde_json::Map<String, Value> = Skill::ALL
+    let skills = Skill::ALL
         .iter()
-        .map(|s| (s.name().to_owned(), json!(c.skill_modifier(*s))))
+        .map(|s| (s.name().to_owned(), c.skill_modifier(*s)))
         .collect();
-    let attacks: Vec<Value> = c
+    let attacks = c
         .attacks
         .iter()
-        .map(|a| json!({ "name": a.name, "to_hit": c.attack_bonus(a), "damage": c.attack_damage(a) }))
+        .map(|a| AttackLine {
+            name: a.name.clone(),
+            to_hit: c.attack_bonus(a),
+            damage: c.attack_damage(a),
+        })
         .collect();
-    Ok(json!({
-        "id": c.id, "name": c.name, "class": c.class, "level": c.level, "race": c.race,
-        "hp": c.hp, "armor_class": c.armor_class, "speed": c.conditions.speed(c.speed),
-        "proficiency_bonus": c.proficiency_bonus(), "abilities": abilities, "skills": skills,
-        "passive_perception": c.passive_perception(),
-        "conditions": c.conditions, "death_saves": c.death_saves, "dead": c.dead,
-        "hit_dice": c.hit_dice, "spell_slots": c.spell_slots.describe_available(),
-        "spellcasting": c.spellcasting().map(|(attack, dc)| json!({ "attack_bonus": attack, "save_dc": dc })),
-        "spells": c.spells, "concentration": c.concentration, "attacks": attacks,
-    }))
+    Ok(CharacterSheet {
+        id: c.id.clone(),
+        name: c.name.clone(),
+        class: c.class.clone(),
+        level: c.level,
+        race: c.race.clone(),
+        hp: c.hp,
+        armor_class: c.armor_class,
+        speed: c.conditions.speed(c.speed),
+        proficiency_bonus: c.proficiency_bonus(),
+        abilities,
+        skills,
+        passive_perception: c.passive_perception(),
+        conditions: c.conditions,
+        death_saves: c.death_saves,
+        dead: c.dead,
+        hit_dice: c.hit_dice,
+        spell_slots: c.spell_slots.describe_available(),
+        spellcasting: c
+            .spellcasting()
+            .map(|(attack_bonus, save_dc)| Spellcasting {
+                attack_bonus,
+                save_dc,
+            }),
+        spells: c.spells.as_ref().clone(),
+        concentration: c.concentration.clone(),
+        attacks,
+    })
 }
 
 /// What `update_character` may change: only what the rules let the story change mid-game.
@@ -99,7 +130,7 @@ pub struct UpdateCharacterArgs {
 pub(super) fn update_character(
     args: UpdateCharacterArgs,
     ctx: &mut ToolContext<'_>,
-) -> Result<Value, ToolError> {
+) -> Result<CharacterUpdated, ToolError> {
     let c = ctx
         .state
         .character(&args.character)
@@ -231,9 +262,14 @@ pub(super) fn update_character(
         .state
         .character(&c.id)
         .ok_or_else(|| ToolError::new("character vanished"))?;
-    Ok(
-        json!({ "character": after.name, "update": args.update_name(), "hp": after.hp, "conditions": after.conditions, "hit_dice": after.hit_dice, "concentration": after.concentration }),
-    )
+    Ok(CharacterUpdated {
+        character: after.name.clone(),
+        update: args.update_name().to_owned(),
+        hp: after.hp,
+        conditions: after.conditions,
+        hit_dice: after.hit_dice,
+        concentration: after.concentration.clone(),
+    })
 }
 
 impl UpdateCharacterArgs {
@@ -281,7 +317,7 @@ pub struct HazardDamageArgs {
 pub(super) fn apply_hazard_damage(
     args: HazardDamageArgs,
     ctx: &mut ToolContext<'_>,
-) -> Result<Value, ToolError> {
+) -> Result<HazardDamage, ToolError> {
     let who = creature::find(ctx.state, ctx.srd, &args.target)?;
     let dice = match args.cause {
         HazardCause::Fall => {
@@ -333,14 +369,14 @@ pub(super) fn apply_hazard_damage(
         }])?;
     }
     let after = creature::find(ctx.state, ctx.srd, &args.target)?;
-    Ok(json!({
-        "target": after.name,
-        "reason": args.reason,
-        "dice": dice.to_string(),
-        "rolled": rolled.rolled,
-        "damage": rolled.taken,
-        "defense": rolled.defense,
-        "hp": format!("{}/{}", after.hp.0, after.hp.1),
-        "down": !after.standing,
-    }))
+    Ok(HazardDamage {
+        target: after.name.to_owned(),
+        reason: args.reason,
+        dice: dice.to_string(),
+        rolled: rolled.rolled,
+        damage: rolled.taken,
+        defense: rolled.defense,
+        hp: format!("{}/{}", after.hp.0, after.hp.1),
+        down: !after.standing,
+    })
 }

@@ -6,9 +6,9 @@
 //! darts, rays and beams (Magic Missile, Scorching Ray, Eldritch Blast), whose count the spell
 //! also sets.
 
+use super::results::{SpellCast, SpellEffect};
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::{Value, json};
 
 use super::{ToolContext, ToolError, creature};
 use crate::dice::DiceExpr;
@@ -37,7 +37,7 @@ pub struct CastSpellArgs {
 pub(super) fn cast_spell(
     args: CastSpellArgs,
     ctx: &mut ToolContext<'_>,
-) -> Result<Value, ToolError> {
+) -> Result<SpellCast, ToolError> {
     super::encounter::act_casting(ctx, &args.caster, &args.spell)?;
     let caster = ctx
         .state
@@ -157,7 +157,11 @@ pub(super) fn cast_spell(
                 target: t.target.clone(),
                 amount,
             });
-            effects.push(json!({ "target": t.name, "healed": amount, "rolled": rolled }));
+            effects.push(SpellEffect::Healed {
+                target: t.name.to_owned(),
+                healed: amount,
+                rolled: rolled.clone(),
+            });
         }
     }
     if let Some(dice) = damage {
@@ -196,7 +200,10 @@ pub(super) fn cast_spell(
                         critical: result.critical,
                     });
                 }
-                effects.push(json!({ "target": t.name, "attack": result }));
+                effects.push(SpellEffect::Attack {
+                    target: t.name.to_owned(),
+                    attack: result,
+                });
             }
         } else if let Some(save) = spell.save {
             let rolled = roll_damage(&dice, false, &Default::default(), ctx.rng);
@@ -235,7 +242,12 @@ pub(super) fn cast_spell(
                         critical: false,
                     });
                 }
-                effects.push(json!({ "target": t.name, "save": result, "damage": taken, "defense": defense }));
+                effects.push(SpellEffect::Save {
+                    target: t.name.to_owned(),
+                    save: result,
+                    damage: taken,
+                    defense,
+                });
             }
         } else {
             // No attack and no save: the damage lands, once per dart (Magic Missile).
@@ -257,7 +269,11 @@ pub(super) fn cast_spell(
                     amount: rolled.taken,
                     critical: false,
                 });
-                effects.push(json!({ "target": t.name, "damage": rolled.taken, "rolled": rolled }));
+                effects.push(SpellEffect::Damage {
+                    target: t.name.to_owned(),
+                    damage: rolled.taken,
+                    rolled,
+                });
             }
         }
     }
@@ -272,17 +288,20 @@ pub(super) fn cast_spell(
         .then(|| caster.concentration.clone())
         .flatten();
     ctx.commit(changes)?;
-    Ok(json!({
-        "caster": caster.name,
-        "spell": spell.name,
-        "slot_level": slot,
-        "spell_attack_bonus": attack_bonus,
-        "save_dc": save_dc,
-        "effects": effects,
-        "concentrating": spell.concentration,
-        "concentration_dropped": dropped,
-        "slots_left": ctx.state.character(&caster.id).map(|c| c.spell_slots.describe_available()),
-    }))
+    Ok(SpellCast {
+        caster: caster.name.clone(),
+        spell: spell.name.clone(),
+        slot_level: slot,
+        spell_attack_bonus: attack_bonus,
+        save_dc,
+        effects,
+        concentrating: spell.concentration,
+        concentration_dropped: dropped,
+        slots_left: ctx
+            .state
+            .character(&caster.id)
+            .map(|c| c.spell_slots.describe_available()),
+    })
 }
 
 /// Finds the creatures a casting names, within what the spell allows: at most its count

@@ -3,9 +3,13 @@
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::registry::NoArgs;
+use super::results::{
+    ExitSeen, FeatureSeen, FlagSet, Flags, GoalAdvanced, GoalsAdvanced, MonsterSeen, MonsterStats,
+    NpcSeen, RoomDetails, RulesEntry, StoryLogged,
+};
 use super::{ToolContext, ToolError};
 use crate::state::{Change, StoryEvent, StoryKind};
 
@@ -30,54 +34,71 @@ pub struct RoomArgs {
 pub(super) fn get_room_details(
     args: RoomArgs,
     ctx: &mut ToolContext<'_>,
-) -> Result<Value, ToolError> {
+) -> Result<RoomDetails, ToolError> {
     let room = ctx
         .state
         .party_location()
         .ok_or_else(|| ToolError::new("the party is nowhere"))?;
     let full = args.detail == Some(Detail::Full);
-    let features: Vec<Value> = room
+    let features = room
         .features
         .iter()
         .filter(|f| f.is_known())
-        .map(|f| {
-            if full {
-                json!({ "id": f.id, "name": f.name, "description": f.description, "loot": f.loot })
-            } else {
-                json!({ "id": f.id, "name": f.name })
-            }
+        .map(|f| FeatureSeen {
+            id: f.id.clone(),
+            name: f.name.clone(),
+            description: full.then(|| f.description.clone()),
+            loot: full.then(|| f.loot.clone()),
         })
         .collect();
-    let exits: Vec<Value> = room
+    let exits = room
         .exits
         .iter()
         .filter(|e| !e.hidden)
-        .map(|e| json!({ "direction": e.direction, "to": e.to, "locked": e.locked }))
+        .map(|e| ExitSeen {
+            direction: e.direction.clone(),
+            to: e.to.clone(),
+            locked: e.locked,
+        })
         .collect();
-    let monsters: Vec<Value> = ctx
+    let monsters = ctx
         .state
         .monsters
         .iter()
         .filter(|m| m.location == room.id && m.revealed)
-        .map(|m| json!({ "id": m.id, "name": m.name, "alive": m.is_alive(), "hostile": m.hostile }))
+        .map(|m| MonsterSeen {
+            id: m.id.clone(),
+            name: m.name.clone(),
+            alive: m.is_alive(),
+            hostile: m.hostile,
+        })
         .collect();
-    let npcs: Vec<Value> = ctx
+    let npcs = ctx
         .state
         .npcs
         .iter()
         .filter(|n| n.location == room.id)
-        .map(|n| json!({ "id": n.id, "name": n.name, "description": n.description, "disposition": n.disposition }))
+        .map(|n| NpcSeen {
+            id: n.id.clone(),
+            name: n.name.clone(),
+            description: n.description.clone(),
+            disposition: n.disposition,
+        })
         .collect();
-    Ok(json!({
-        "id": room.id,
-        "title": room.title,
-        "description": if full { &room.description } else { &room.short_description },
-        "exits": exits,
-        "features": features,
-        "loot": room.loot,
-        "monsters": monsters,
-        "npcs": npcs,
-    }))
+    Ok(RoomDetails {
+        id: room.id.clone(),
+        title: room.title.clone(),
+        description: if full {
+            room.description.clone()
+        } else {
+            room.short_description.clone()
+        },
+        exits,
+        features,
+        loot: room.loot.clone(),
+        monsters,
+        npcs,
+    })
 }
 
 /// Arguments of `move_to`.
@@ -88,7 +109,7 @@ pub struct MoveArgs {
     pub exit: String,
 }
 
-pub(super) fn move_to(args: MoveArgs, ctx: &mut ToolContext<'_>) -> Result<Value, ToolError> {
+pub(super) fn move_to(args: MoveArgs, ctx: &mut ToolContext<'_>) -> Result<RoomDetails, ToolError> {
     super::encounter::leave_fight(ctx)?;
     ctx.commit(vec![
         Change::PartyMoved {
@@ -131,7 +152,7 @@ pub struct MonsterArgs {
 pub(super) fn get_monster_stats(
     args: MonsterArgs,
     ctx: &mut ToolContext<'_>,
-) -> Result<Value, ToolError> {
+) -> Result<MonsterStats, ToolError> {
     let m = ctx
         .state
         .monster(&args.monster)
@@ -154,10 +175,14 @@ pub(super) fn get_monster_stats(
         .srd
         .monster(&m.template)
         .map_err(|e| ToolError::new(e.to_string()))?;
-    Ok(json!({
-        "id": m.id, "name": m.name, "hp": m.hp, "armor_class": m.armor_class, "conditions": m.conditions,
-        "stat_block": template,
-    }))
+    Ok(MonsterStats {
+        id: m.id.clone(),
+        name: m.name.clone(),
+        hp: m.hp,
+        armor_class: m.armor_class,
+        conditions: m.conditions,
+        stat_block: template.clone(),
+    })
 }
 
 /// Arguments of `rules_lookup`.
@@ -168,16 +193,19 @@ pub struct RulesArgs {
     pub topic: String,
 }
 
-pub(super) fn rules_lookup(args: RulesArgs, ctx: &mut ToolContext<'_>) -> Result<Value, ToolError> {
+pub(super) fn rules_lookup(
+    args: RulesArgs,
+    ctx: &mut ToolContext<'_>,
+) -> Result<RulesEntry, ToolError> {
     let srd = ctx.srd;
     if let Ok(rule) = srd.rule(&args.topic) {
-        return Ok(json!({ "rule": rule }));
+        return Ok(RulesEntry::Rule(rule.clone()));
     }
     if let Ok(condition) = srd.condition(&args.topic) {
-        return Ok(json!({ "condition": condition }));
+        return Ok(RulesEntry::Condition(condition.clone()));
     }
     if let Ok(spell) = srd.spell(&args.topic) {
-        return Ok(json!({ "spell": spell }));
+        return Ok(RulesEntry::Spell(spell.clone()));
     }
     Err(ToolError::new(
         srd.rule(&args.topic)
@@ -198,7 +226,7 @@ pub struct NpcGoalArgs {
 pub(super) fn advance_npc_goals(
     args: NpcGoalArgs,
     ctx: &mut ToolContext<'_>,
-) -> Result<Value, ToolError> {
+) -> Result<GoalsAdvanced, ToolError> {
     let changes: Vec<Change> = match &args.npc {
         Some(name) => {
             let npc = ctx.state.npc(name).ok_or_else(|| {
@@ -212,19 +240,28 @@ pub(super) fn advance_npc_goals(
         None => crate::state::triggered_goal_steps(ctx.state),
     };
     ctx.commit(changes.clone())?;
-    let advanced: Vec<Value> = changes
+    let advanced = changes
         .iter()
         .filter_map(|c| match c {
             Change::NpcGoalAdvanced { npc } => ctx.state.npc(npc),
             _ => None,
         })
-        .map(|n| json!({ "npc": n.name, "now": n.goal_steps.get(n.current_step).map(|s| &s.description), "goal_done": n.current_step >= n.goal_steps.len() }))
+        .map(|n| GoalAdvanced {
+            npc: n.name.clone(),
+            now: n
+                .goal_steps
+                .get(n.current_step)
+                .map(|s| s.description.clone()),
+            goal_done: n.current_step >= n.goal_steps.len(),
+        })
         .collect();
-    Ok(json!({ "advanced": advanced }))
+    Ok(GoalsAdvanced { advanced })
 }
 
-pub(super) fn get_game_flags(_args: NoArgs, ctx: &mut ToolContext<'_>) -> Result<Value, ToolError> {
-    Ok(json!({ "flags": ctx.state.flags }))
+pub(super) fn get_game_flags(_args: NoArgs, ctx: &mut ToolContext<'_>) -> Result<Flags, ToolError> {
+    Ok(Flags {
+        flags: ctx.state.flags.as_ref().clone(),
+    })
 }
 
 /// A flag's value.
@@ -252,7 +289,7 @@ pub struct SetFlagArgs {
 pub(super) fn set_game_flag(
     args: SetFlagArgs,
     ctx: &mut ToolContext<'_>,
-) -> Result<Value, ToolError> {
+) -> Result<FlagSet, ToolError> {
     let value = match args.value {
         FlagValue::Bool(b) => json!(b),
         FlagValue::Number(n) => json!(n),
@@ -286,7 +323,10 @@ pub(super) fn set_game_flag(
         key: args.key.clone(),
         value: value.clone(),
     }])?;
-    Ok(json!({ "set": args.key, "value": value }))
+    Ok(FlagSet {
+        set: args.key,
+        value,
+    })
 }
 
 /// Arguments of `log_story_event`.
@@ -302,7 +342,7 @@ pub struct StoryArgs {
 pub(super) fn log_story_event(
     args: StoryArgs,
     ctx: &mut ToolContext<'_>,
-) -> Result<Value, ToolError> {
+) -> Result<StoryLogged, ToolError> {
     if args.text.trim().is_empty() {
         return Err(ToolError::new("text must say what happened"));
     }
@@ -312,5 +352,5 @@ pub(super) fn log_story_event(
         text: args.text,
     };
     ctx.log.events.push(event);
-    Ok(json!({ "logged": true }))
+    Ok(StoryLogged { logged: true })
 }

@@ -75,6 +75,10 @@ pub struct ActionReport {
     /// Why the roll had advantage or disadvantage.
     #[serde(default, skip_serializing_if = "is_empty")]
     pub advantage_reasons: AdvantageSources,
+    /// What a hero's Search found where the party is (names and descriptions, never DCs),
+    /// filled in by the tool that marks them found.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub found: Vec<String>,
 }
 
 fn is_empty(s: &AdvantageSources) -> bool {
@@ -248,6 +252,7 @@ fn report(who: &Who, action: StandardAction, success: bool, text: String) -> Act
         check: None,
         contest: None,
         advantage_reasons: AdvantageSources::default(),
+        found: Vec::new(),
     }
 }
 

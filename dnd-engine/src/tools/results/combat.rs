@@ -1,0 +1,301 @@
+//! Results of the fight tools: `roll_attack` ([`AttackOutcome`]), `start_encounter`
+//! ([`FightStarted`]), `next_turn` ([`TurnsPassed`]), `end_encounter` ([`FightEnded`]) and
+//! `move_in_fight` ([`MoveOutcome`]), with what happens on the turns that pass between
+//! ([`TurnEvent`]).
+//!
+//! The enums are untagged: each variant is told apart by a field only it has (`attacks`,
+//! `recharge`, `moves`...), so the JSON the model reads names what happened without a tag.
+
+use serde::{Deserialize, Serialize};
+
+use crate::rules::conditions::ConditionSet;
+use crate::rules::{AdvantageSources, AttackResult, CheckResult, DeathSaveRoll, RechargeRoll};
+use crate::state::{Change, Morale};
+
+/// What `roll_attack` did: the attack, or (when the attack started a fight) why it waits.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum AttackOutcome {
+    /// The attack was made.
+    Made(AttackReport),
+    /// The attack started a fight in which it is not the attacker's turn yet.
+    Waiting(AttackWaiting),
+}
+
+/// Every swing of one attack (all of a multiattack).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AttackReport {
+    /// The attacker's name.
+    pub attacker: String,
+    /// The target, as the call named it.
+    pub target: String,
+    /// Each swing, in order.
+    pub attacks: Vec<SwingReport>,
+    /// The fight this attack started, if it started one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encounter_started: Option<Box<FightStarted>>,
+    /// Made as an opportunity attack (a reaction to a creature leaving reach).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub opportunity_attack: bool,
+}
+
+/// One swing: the roll, and where it left the target.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SwingReport {
+    /// The attack's name ("Greataxe").
+    pub attack: String,
+    /// The roll and its damage.
+    pub result: AttackResult,
+    /// Every source of advantage and disadvantage the engine counted.
+    pub advantage_reasons: AdvantageSources,
+    /// How far apart the two stood.
+    pub distance_ft: u32,
+    /// The cover the target had, in words; `None` for none.
+    pub cover: Option<String>,
+    /// The target's hit points after the swing, "current/max".
+    pub target_hp: String,
+    /// Whether the swing dropped it.
+    pub target_down: bool,
+    /// The save the hit carried (a specter's Life Drain), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub on_hit_save: Option<OnHitSave>,
+}
+
+/// A save a monster's hit forces, and what failing it did.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OnHitSave {
+    /// The save.
+    pub save: CheckResult,
+    /// The changes a failure made (a condition, a lowered maximum).
+    pub effect: Vec<Change>,
+}
+
+/// An attack that started a fight and must wait for the attacker's turn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AttackWaiting {
+    /// Always false.
+    pub attack_made: bool,
+    /// Whose turn it is instead.
+    pub why: String,
+    /// The fight the attack started.
+    pub encounter_started: FightStarted,
+}
+
+/// A fight begun (`start_encounter`, or an attack outside a fight): the order, the turns of
+/// the monsters that came first, and whose turn it is now.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FightStarted {
+    /// The initiative order.
+    pub order: Vec<InitiativePlace>,
+    /// What the monsters before the first hero did.
+    pub monster_turns: Vec<TurnEvent>,
+    /// Whose turn it is now.
+    pub now: TurnNow,
+}
+
+/// One place in the initiative order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InitiativePlace {
+    /// The creature's id.
+    pub id: String,
+    /// Its initiative.
+    pub initiative: i32,
+}
+
+/// The turns `next_turn` passed: the end of the current one, then every turn until a hero who
+/// can act.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TurnsPassed {
+    /// What happened, in order.
+    pub monster_turns: Vec<TurnEvent>,
+    /// Whose turn it is now.
+    pub now: TurnNow,
+}
+
+/// Whose turn it is in a fight, what they have left, and whether it is decided.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TurnNow {
+    /// The id of the creature whose turn it is; `None` with no fight.
+    pub turn_of: Option<String>,
+    /// The round.
+    pub round: Option<u32>,
+    /// What that creature has left of its turn, in words.
+    pub left: Option<String>,
+    /// Whether no hostile foe still fights here.
+    pub all_foes_down: bool,
+    /// Whether no hero stands.
+    pub party_down: bool,
+}
+
+/// A fight ended (`end_encounter`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FightEnded {
+    /// How many rounds it lasted.
+    pub ended_after_rounds: u32,
+    /// The experience the slain, routed or captured foes give.
+    pub xp_from_defeated: u32,
+}
+
+/// One thing that happened while turns passed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum TurnEvent {
+    /// A monster attacked.
+    Attack(AttackReport),
+    /// A monster used an action its targets save against.
+    SaveAction(SaveActionReport),
+    /// A monster rolled to recharge an action.
+    Recharge {
+        /// Its id.
+        monster: String,
+        /// The d6.
+        recharge: RechargeRoll,
+    },
+    /// A monster broke: it flees or surrenders.
+    Morale {
+        /// Its id.
+        monster: String,
+        /// Fled or surrendered.
+        morale: Morale,
+    },
+    /// A monster moved before it acted.
+    Moves {
+        /// Its id.
+        monster: String,
+        /// The move.
+        moves: MoveOutcome,
+    },
+    /// A monster had no one to act against.
+    NoTarget {
+        /// Its id.
+        monster: String,
+        /// Why.
+        no_target: String,
+    },
+    /// The rules refused a monster's plan; its turn is spent.
+    Refused {
+        /// Its id.
+        monster: String,
+        /// The refusal.
+        refused: String,
+    },
+    /// A monster spent its bonus action keeping a hold (a song) going.
+    KeepsUp {
+        /// Its id.
+        monster: String,
+        /// What it keeps up.
+        keeps_up: String,
+    },
+    /// A monster could not keep its hold going.
+    HoldEnded {
+        /// Its id.
+        monster: String,
+        /// Why.
+        hold_ended: String,
+    },
+    /// Holds nobody keeps up any more ended; these creatures are free.
+    HoldsEnded {
+        /// The freed creatures' ids.
+        holds_ended: Vec<String>,
+    },
+    /// A held creature repeated its save at the end of its turn.
+    RepeatSave {
+        /// The hold's action.
+        repeat_save: String,
+        /// Who saved.
+        by: String,
+        /// The save.
+        result: CheckResult,
+    },
+    /// A dying hero's death saving throw.
+    DeathSave {
+        /// The hero's name.
+        death_save: String,
+        /// The roll.
+        roll: DeathSaveRoll,
+    },
+    /// A hero who cannot act (charmed, paralysed) lost the turn.
+    CannotAct {
+        /// The hero's name.
+        cannot_act: String,
+        /// The conditions that hold it.
+        conditions: ConditionSet,
+    },
+}
+
+/// A monster's save-based action (a song, a breath) and each target's save.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SaveActionReport {
+    /// The monster's name.
+    pub monster: String,
+    /// The action.
+    pub action: String,
+    /// Each target, in order.
+    pub saves: Vec<TargetSave>,
+}
+
+/// One target's save against a monster's action.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TargetSave {
+    /// The target's name.
+    pub target: String,
+    /// The save.
+    pub save: CheckResult,
+    /// The damage it took.
+    pub damage: u32,
+}
+
+/// What `move_in_fight` (or a monster's approach) did.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum MoveOutcome {
+    /// The move was made (possibly 0 ft).
+    Moved(Moved),
+    /// An opportunity attack dropped the mover before it got away.
+    Dropped(MoveDropped),
+}
+
+/// A move made.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Moved {
+    /// Whether it went anywhere.
+    pub moved: bool,
+    /// Who moved (an id).
+    pub creature: String,
+    /// Where from, in words.
+    pub from: String,
+    /// Where to, in words.
+    pub to: String,
+    /// The distance covered.
+    pub feet: u32,
+    /// The movement it cost (difficult terrain doubles).
+    pub movement_spent_ft: u32,
+    /// Whether it crossed difficult terrain.
+    pub difficult_terrain: bool,
+    /// The opportunity attacks it provoked.
+    pub opportunity_attacks: Vec<AttackReport>,
+    /// Whose turn it is now and what is left.
+    pub now: TurnNow,
+}
+
+/// A move an opportunity attack cut short.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MoveDropped {
+    /// Always false.
+    pub moved: bool,
+    /// What happened.
+    pub why: String,
+    /// The opportunity attacks, the last of which dropped it.
+    pub opportunity_attacks: Vec<AttackReport>,
+}
+
+/// A readied attack set off by its trigger (`trigger_readied`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReadiedAttack {
+    /// What the reaction was ("readied attack").
+    pub reaction: String,
+    /// The creature whose act set it off, as the call named it.
+    pub triggered_by: String,
+    /// The attack.
+    pub attack: AttackReport,
+}

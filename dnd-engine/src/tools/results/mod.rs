@@ -1,0 +1,27 @@
+//! What each tool gives back, as types: the handler builds one, the registry turns it into the
+//! JSON the model reads, and the offline game master and the front ends read that JSON back
+//! into the same type. A field's name here is the contract, not a string in two places.
+
+mod checks;
+mod combat;
+mod items;
+mod sheet;
+mod spells;
+mod world;
+
+pub use crate::combat::actions::ActionReport;
+pub use checks::{CheckRolled, DiceRolled, SaveRolled};
+pub use combat::{
+    AttackOutcome, AttackReport, AttackWaiting, FightEnded, FightStarted, InitiativePlace,
+    MoveDropped, MoveOutcome, Moved, OnHitSave, ReadiedAttack, SaveActionReport, SwingReport,
+    TargetSave, TurnEvent, TurnNow, TurnsPassed,
+};
+pub use items::{Inventory, InventoryChanged, ItemRemoved, ItemTaken, ItemUsed, LockAttempt};
+pub use sheet::{
+    AbilityLine, AttackLine, CharacterSheet, CharacterUpdated, HazardDamage, Spellcasting,
+};
+pub use spells::{SpellCast, SpellEffect};
+pub use world::{
+    ExitSeen, FeatureSeen, FlagSet, Flags, GoalAdvanced, GoalsAdvanced, MonsterSeen, MonsterStats,
+    NpcSeen, RoomDetails, RulesEntry, StoryLogged,
+};

@@ -1,0 +1,125 @@
+//! Results of `get_character_stats`, `update_character` and `apply_hazard_damage`.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::rules::conditions::ConditionSet;
+use crate::rules::damage::DefenseApplied;
+use crate::rules::{DamageDice, DeathSaves, HitDice, HitPoints};
+
+/// A character's sheet (`get_character_stats`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CharacterSheet {
+    /// Its id.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// Its class.
+    pub class: String,
+    /// Its level.
+    pub level: u8,
+    /// Its race.
+    pub race: String,
+    /// Hit points.
+    pub hp: HitPoints,
+    /// Armour class.
+    pub armor_class: i32,
+    /// Speed now (conditions count), in feet.
+    pub speed: u32,
+    /// Proficiency bonus.
+    pub proficiency_bonus: i32,
+    /// Each ability by its abbreviation ("STR").
+    pub abilities: BTreeMap<String, AbilityLine>,
+    /// Each skill's modifier by its name ("Perception").
+    pub skills: BTreeMap<String, i32>,
+    /// Passive Perception.
+    pub passive_perception: i32,
+    /// Conditions.
+    pub conditions: ConditionSet,
+    /// Death saving throws so far.
+    pub death_saves: DeathSaves,
+    /// Whether it is dead.
+    pub dead: bool,
+    /// Hit dice left.
+    pub hit_dice: HitDice,
+    /// Spell slots left, in words.
+    pub spell_slots: String,
+    /// Spell attack bonus and save DC, for a caster.
+    pub spellcasting: Option<Spellcasting>,
+    /// Spells known.
+    pub spells: Vec<String>,
+    /// The spell it concentrates on.
+    pub concentration: Option<String>,
+    /// Its attacks.
+    pub attacks: Vec<AttackLine>,
+}
+
+/// One ability on the sheet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AbilityLine {
+    /// The score.
+    pub score: i32,
+    /// Its modifier.
+    pub modifier: i32,
+    /// The saving throw's modifier.
+    pub save: i32,
+}
+
+/// A caster's numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Spellcasting {
+    /// Spell attack bonus.
+    pub attack_bonus: i32,
+    /// Spell save DC.
+    pub save_dc: i32,
+}
+
+/// One attack on the sheet.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AttackLine {
+    /// Its name.
+    pub name: String,
+    /// Bonus to hit.
+    pub to_hit: i32,
+    /// Damage on a hit.
+    pub damage: DamageDice,
+}
+
+/// What `update_character` changed, and the character after.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CharacterUpdated {
+    /// The character's name.
+    pub character: String,
+    /// What was changed ("short_rest").
+    pub update: String,
+    /// Hit points after.
+    pub hp: HitPoints,
+    /// Conditions after.
+    pub conditions: ConditionSet,
+    /// Hit dice after.
+    pub hit_dice: HitDice,
+    /// Concentration after.
+    pub concentration: Option<String>,
+}
+
+/// Harm from a fall or a hazard (`apply_hazard_damage`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HazardDamage {
+    /// Who was hurt (a name).
+    pub target: String,
+    /// The cause as the call told it.
+    pub reason: Option<String>,
+    /// The dice the rules gave ("3d6 bludgeoning").
+    pub dice: String,
+    /// What the dice rolled.
+    pub rolled: u32,
+    /// What was taken after defenses.
+    pub damage: u32,
+    /// Which defense changed it.
+    pub defense: DefenseApplied,
+    /// Hit points after, "current/max".
+    pub hp: String,
+    /// Whether it dropped them.
+    pub down: bool,
+}

@@ -1,0 +1,72 @@
+//! The result of `cast_spell`.
+
+use serde::{Deserialize, Serialize};
+
+use crate::rules::damage::DefenseApplied;
+use crate::rules::{AttackResult, CheckResult, DamageDealt};
+
+/// A spell cast: the slot, and what it did to each target.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SpellCast {
+    /// The caster's name.
+    pub caster: String,
+    /// The spell.
+    pub spell: String,
+    /// The slot spent; `None` for a cantrip.
+    pub slot_level: Option<u8>,
+    /// The caster's spell attack bonus.
+    pub spell_attack_bonus: i32,
+    /// The caster's spell save DC.
+    pub save_dc: i32,
+    /// What happened to each target (each dart or ray of a spell that has several).
+    pub effects: Vec<SpellEffect>,
+    /// Whether the spell needs concentration.
+    pub concentrating: bool,
+    /// The spell whose concentration this one ended, if any.
+    pub concentration_dropped: Option<String>,
+    /// Slots left, in words.
+    pub slots_left: Option<String>,
+}
+
+/// What a spell did to one target. Untagged: told apart by `healed`, `attack`, `save`,
+/// `rolled`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum SpellEffect {
+    /// Hit points restored.
+    Healed {
+        /// The target's name.
+        target: String,
+        /// How many.
+        healed: u32,
+        /// The dice, as text.
+        rolled: String,
+    },
+    /// A spell attack.
+    Attack {
+        /// The target's name.
+        target: String,
+        /// The roll and its damage.
+        attack: AttackResult,
+    },
+    /// A saving throw against the spell.
+    Save {
+        /// The target's name.
+        target: String,
+        /// The save.
+        save: CheckResult,
+        /// The damage taken.
+        damage: u32,
+        /// Which defense changed it.
+        defense: DefenseApplied,
+    },
+    /// Damage that needs no roll to land (a dart of Magic Missile).
+    Damage {
+        /// The target's name.
+        target: String,
+        /// The damage taken.
+        damage: u32,
+        /// The dice.
+        rolled: DamageDealt,
+    },
+}
