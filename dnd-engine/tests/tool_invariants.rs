@@ -17,6 +17,7 @@ use dnd_engine::rules::Condition;
 use dnd_engine::state::{
     Change, EffectKind, Encounter, GameState, Target, able, attacks_per_action, inside, speed_now,
 };
+use dnd_engine::tools::results::ToolOutput;
 use dnd_engine::tools::{TurnLog, tool_specs};
 
 #[path = "support/table.rs"]
@@ -277,6 +278,12 @@ fn play(seed: u64, calls: usize, party: &[&str]) -> Result<(), String> {
         let result = t.call(&spec.name, args.clone());
         if !result.ok && t.state != before {
             return Err(format!("{}: refused, yet the state changed", context()));
+        }
+        // Every result reads back as its tool's type: the contract readers rely on.
+        if result.ok
+            && let Err(e) = ToolOutput::parse(&spec.name, &result.content)
+        {
+            return Err(format!("{}: {e}\n{}", context(), result.content));
         }
         check(&t.state, &dead_before).map_err(|why| format!("{}: {why}", context()))?;
     }

@@ -13,6 +13,7 @@ use super::view::{Monster, Turn, World};
 use super::ways::{back_exit, movement};
 use super::words::{best, keys};
 use crate::tools::names as tool;
+use crate::tools::results::{AttackOutcome, ToolOutput};
 
 /// Which monster an attack or spell is aimed at.
 fn aim<'a>(world: &'a World, phrase: Option<&str>) -> Option<&'a Monster> {
@@ -155,7 +156,9 @@ pub(crate) fn combat(
         if !start.ok {
             return refuse("Nothing here wants a fight; you lower your weapon.");
         }
-        if start.result["now"]["party_down"].as_bool() == Some(true) {
+        if let Some(ToolOutput::FightStarted(started)) = &start.output
+            && started.now.party_down
+        {
             return finished();
         }
         if let Some(wait) = wait_for_turn(turn, hero) {
@@ -170,10 +173,8 @@ pub(crate) fn combat(
     if let Some(step) = last_named(turn, tool::CAST_SPELL)
         && !step.ok
         && turn.rounds.len() == 1
-        && step.result["error"]
-            .as_str()
-            .is_some_and(|e| e.contains("needs at least one target"))
     {
+        // A spell refused in the first round (no target for it, no slot left): swing instead.
         return Next::Calls(vec![strike(Some(hero))]);
     }
     if let Some(step) = last_named(turn, tool::DODGE) {
@@ -188,7 +189,10 @@ pub(crate) fn combat(
         if !step.ok || now.encounter.is_none() {
             return finished();
         }
-        if step.result["attack_made"] == false {
+        if matches!(
+            step.output,
+            Some(ToolOutput::Attack(AttackOutcome::Waiting(_)))
+        ) {
             return finished(); // the fight started, and it is not the hero's turn yet
         }
         return if now.foes().is_empty() {

@@ -1,24 +1,26 @@
 //! Learning from tool results: each result moves the [`World`] on (a move changes the room, an
 //! attack changes hit points, a loot grab empties a feature) and teaches lasting facts (which
-//! monsters are hostile, an attack bonus, an AC, a room's feature loot).
+//! monsters are hostile, an attack bonus, an AC, a room's feature loot). Results come typed
+//! ([`ToolOutput`]): nothing here reads JSON by key.
 
 use serde_json::Value;
 
-use super::snapshot::{number, parse_hp, text};
+use super::snapshot::parse_hp;
 use super::view::{Exit, Feature, Hero, Item, Monster, Npc, Room, Step, World};
-use crate::tools::names as tool;
+use crate::state::ItemStack;
+use crate::tools::results::{
+    AttackOutcome, AttackReport, InventoryChanged, ItemTaken, ItemUsed, RoomDetails, SpellEffect,
+    ToolOutput, TurnEvent, TurnNow,
+};
 
-fn items_of(v: Option<&Value>) -> Vec<Item> {
-    v.and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .map(|i| Item {
-                    name: text(i, "name"),
-                    quantity: number(i, "quantity").unwrap_or(1).max(0) as u32,
-                })
-                .collect()
+fn items_of(stacks: &[ItemStack]) -> Vec<Item> {
+    stacks
+        .iter()
+        .map(|i| Item {
+            name: i.name.clone(),
+            quantity: i.quantity,
         })
-        .unwrap_or_default()
+        .collect()
 }
 
 fn take_from(stacks: &mut Vec<Item>, name: &str, quantity: u32) -> bool {
@@ -50,159 +52,113 @@ impl World {
 
     /// Learns from one tool result.
     pub fn apply(&mut self, step: &Step) {
-        if !step.ok {
+        let Some(output) = &step.output else {
             return;
-        }
-        let r = &step.result;
+        };
         let args = &step.call.arguments;
-        match step.call.name.as_str() {
-            tool::GET_ROOM_DETAILS | tool::MOVE_TO => {
-                if step.call.name == tool::MOVE_TO {
-                    self.came_from = Some((self.room.id.clone(), text(args, "exit")));
-                    self.monsters.clear();
-                    self.encounter = None;
-                    self.turn_of = None;
-                }
-                self.describe_room(r);
+        match output {
+            ToolOutput::Room(room) => self.describe_room(room),
+            ToolOutput::MovedTo(room) => {
+                let exit = args.get("exit").and_then(Value::as_str).unwrap_or_default();
+                self.came_from = Some((self.room.id.clone(), exit.to_owned()));
+                self.monsters.clear();
+                self.encounter = None;
+                self.turn_of = None;
+                self.describe_room(room);
             }
-            tool::ROLL_ATTACK => self.attack(r),
-            tool::START_ENCOUNTER => {
-                let order: Vec<String> = r["order"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .map(|s| text(s, "id"))
-                    .collect();
+            ToolOutput::Attack(AttackOutcome::Made(report)) => self.attack(report),
+            ToolOutput::Attack(AttackOutcome::Waiting(_)) => {}
+            ToolOutput::FightStarted(started) => {
+                let order: Vec<String> = started.order.iter().map(|p| p.id.clone()).collect();
                 for id in &order {
                     if self.monster(id).is_some() {
                         self.hostile.insert(id.clone(), true);
                     }
                 }
                 self.encounter = Some(order);
-                self.monster_turns(r);
+                self.monster_turns(&started.monster_turns, &started.now);
             }
-            tool::NEXT_TURN => self.monster_turns(r),
-            tool::END_ENCOUNTER => {
+            ToolOutput::TurnsPassed(passed) => {
+                self.monster_turns(&passed.monster_turns, &passed.now)
+            }
+            ToolOutput::FightEnded(_) => {
                 self.encounter = None;
                 self.turn_of = None;
             }
-            tool::ADD_INVENTORY => {
-                let (item, quantity) = (text(r, "took"), number(r, "quantity").unwrap_or(1));
-                let quantity = quantity.max(0) as u32;
-                let from = text(r, "from");
-                let room = &mut self.room;
-                let taken = match room
-                    .features
-                    .iter_mut()
-                    .find(|f| f.id.as_deref() == Some(&from))
-                {
-                    Some(f) => take_from(&mut f.loot, &item, quantity),
-                    None => take_from(&mut room.floor, &item, quantity),
-                };
-                if !taken {
-                    for f in &mut room.features {
-                        if take_from(&mut f.loot, &item, quantity) {
-                            break;
-                        }
-                    }
-                }
-                self.rooms.insert(self.room.id.clone(), self.room.clone());
-                if let Some(h) = self.hero_mut(&text(r, "character")) {
-                    h.gold = number(r, "gold").unwrap_or(i64::from(h.gold)).max(0) as u32;
-                    let now = number(r, "now_has").unwrap_or(0).max(0) as u32;
-                    h.items.retain(|i| !i.name.eq_ignore_ascii_case(&item));
-                    if now > 0 {
-                        h.items.push(Item {
-                            name: item,
-                            quantity: now,
-                        });
-                    }
+            ToolOutput::ItemAdded(taken) => self.take_loot(taken),
+            ToolOutput::Lock(attempt) if attempt.unlocked => self.unlock(&attempt.exit),
+            ToolOutput::InventoryChanged(InventoryChanged::Removed(removed)) => {
+                if let Some(h) = self.hero_mut(&removed.character) {
+                    take_from(&mut h.items, &removed.removed, removed.quantity);
                 }
             }
-            tool::OPEN_LOCK if r["unlocked"] == true => {
-                let direction = text(r, "exit");
-                for e in &mut self.room.exits {
-                    if e.direction == direction {
-                        e.locked = false;
-                    }
+            ToolOutput::ItemUsed(ItemUsed::Healed { used, on, hp, .. }) => {
+                let user = args
+                    .get("character")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                if let Some(h) = self.hero_mut(user) {
+                    take_from(&mut h.items, used, 1);
+                }
+                if let (Some(h), Some(hp)) = (self.hero_mut(on), parse_hp(hp)) {
+                    h.hp = hp;
+                    h.down = hp.0 == 0;
                 }
             }
-            tool::UPDATE_INVENTORY => {
-                if let Some(h) = self.hero_mut(&text(r, "character")) {
-                    let quantity = number(r, "quantity").unwrap_or(1).max(0) as u32;
-                    take_from(&mut h.items, &text(r, "removed"), quantity);
+            ToolOutput::ItemUsed(ItemUsed::Unlocked { unlocked_exit, .. }) => {
+                self.unlock(unlocked_exit);
+            }
+            ToolOutput::CharacterUpdated(updated) => {
+                let hp = (updated.hp.current, updated.hp.max);
+                if let Some(h) = self.hero_mut(&updated.character) {
+                    h.hp = hp;
+                    h.down = hp.0 == 0;
                 }
             }
-            tool::USE_ITEM => {
-                if r.get("healed_up_to").is_some() {
-                    if let Some(h) = self.hero_mut(&text(args, "character")) {
-                        take_from(&mut h.items, &text(r, "used"), 1);
-                    }
-                    if let (Some(h), Some(hp)) =
-                        (self.hero_mut(&text(r, "on")), parse_hp(&text(r, "hp")))
-                    {
-                        h.hp = hp;
-                        h.down = hp.0 == 0;
-                    }
+            ToolOutput::Sheet(sheet) => {
+                if let Some(h) = self.hero_mut(&sheet.id) {
+                    h.hp = (sheet.hp.current, sheet.hp.max);
+                    h.down = sheet.hp.current == 0;
                 }
-                if let Some(direction) = r.get("unlocked_exit").and_then(Value::as_str) {
-                    for e in &mut self.room.exits {
-                        if e.direction == direction {
-                            e.locked = false;
-                        }
+                if let Some(first) = sheet.attacks.first() {
+                    self.to_hit.insert(sheet.id.clone(), first.to_hit);
+                }
+                for (skill, modifier) in &sheet.skills {
+                    let skill = skill.to_lowercase().replace(' ', "_");
+                    self.skills.insert((sheet.id.clone(), skill), *modifier);
+                }
+            }
+            ToolOutput::Inventory(inventory) => {
+                if let Some(h) = self.hero_mut(&inventory.character) {
+                    h.items = items_of(&inventory.items);
+                    h.gold = inventory.gold;
+                }
+            }
+            ToolOutput::FlagSet(set) => {
+                self.flags.insert(set.set.clone(), set.value.clone());
+            }
+            ToolOutput::Goals(goals) => {
+                for a in &goals.advanced {
+                    if let Some(n) = self.npcs.iter_mut().find(|n| n.name == a.npc) {
+                        n.doing = a.now.clone();
                     }
                 }
             }
-            tool::UPDATE_CHARACTER | tool::GET_CHARACTER_STATS => {
-                let (current, max) = (number(&r["hp"], "current"), number(&r["hp"], "max"));
-                let who = if r.get("id").is_some() {
-                    text(r, "id")
-                } else {
-                    text(r, "character")
-                };
-                if let (Some(h), Some(c), Some(m)) = (self.hero_mut(&who), current, max) {
-                    h.hp = (c.max(0) as u32, m.max(0) as u32);
-                    h.down = c == 0;
-                }
-                if let Some(bonus) = r["attacks"][0]["to_hit"].as_i64() {
-                    self.to_hit.insert(who.clone(), bonus as i32);
-                }
-                for (skill, modifier) in r["skills"].as_object().into_iter().flatten() {
-                    if let Some(m) = modifier.as_i64() {
-                        let skill = skill.to_lowercase().replace(' ', "_");
-                        self.skills.insert((who.clone(), skill), m as i32);
-                    }
-                }
-            }
-            tool::CHECK_INVENTORY => {
-                if let Some(h) = self.hero_mut(&text(r, "character")) {
-                    h.items = items_of(r.get("items"));
-                    h.gold = number(r, "gold").unwrap_or(0).max(0) as u32;
-                }
-            }
-            tool::SET_GAME_FLAG => {
-                self.flags.insert(text(r, "set"), r["value"].clone());
-            }
-            tool::ADVANCE_NPC_GOALS => {
-                for a in r["advanced"].as_array().into_iter().flatten() {
-                    let name = text(a, "npc");
-                    if let Some(n) = self.npcs.iter_mut().find(|n| n.name == name) {
-                        n.doing = a.get("now").and_then(Value::as_str).map(str::to_owned);
-                    }
-                }
-            }
-            tool::ROLL_SKILL_CHECK => {
-                if matches!(text(args, "skill").as_str(), "perception" | "investigation") {
+            ToolOutput::Check(_) => {
+                let skill = args.get("skill").and_then(Value::as_str);
+                if matches!(skill, Some("perception" | "investigation")) {
                     self.searched.insert(self.room.id.clone());
                 }
             }
-            tool::CAST_SPELL => {
-                for e in r["effects"].as_array().into_iter().flatten() {
-                    let damage = number(e, "damage")
-                        .or_else(|| number(&e["attack"], "total_damage"))
-                        .unwrap_or(0)
-                        .max(0) as u32;
-                    if let Some(m) = self.monster_mut(&text(e, "target"))
+            ToolOutput::Spell(cast) => {
+                for effect in &cast.effects {
+                    let (target, damage) = match effect {
+                        SpellEffect::Attack { target, attack } => (target, attack.total_damage),
+                        SpellEffect::Save { target, damage, .. }
+                        | SpellEffect::Damage { target, damage, .. } => (target, *damage),
+                        SpellEffect::Healed { target, .. } => (target, 0),
+                    };
+                    if let Some(m) = self.monster_mut(target)
                         && let Some((current, max)) = m.hp
                     {
                         let left = current.saturating_sub(damage);
@@ -215,139 +171,162 @@ impl World {
         }
     }
 
-    fn describe_room(&mut self, r: &Value) {
-        let id = text(r, "id");
-        let old = self.rooms.get(&id).cloned().unwrap_or_default();
-        let features = r["features"]
-            .as_array()
-            .into_iter()
-            .flatten()
+    /// Items taken from where the party is: off a feature's loot or the floor.
+    fn take_loot(&mut self, taken: &ItemTaken) {
+        let room = &mut self.room;
+        let took = match room
+            .features
+            .iter_mut()
+            .find(|f| f.id.as_deref() == Some(&taken.from))
+        {
+            Some(f) => take_from(&mut f.loot, &taken.took, taken.quantity),
+            None => take_from(&mut room.floor, &taken.took, taken.quantity),
+        };
+        if !took {
+            for f in &mut room.features {
+                if take_from(&mut f.loot, &taken.took, taken.quantity) {
+                    break;
+                }
+            }
+        }
+        self.rooms.insert(self.room.id.clone(), self.room.clone());
+        if let Some(h) = self.hero_mut(&taken.character) {
+            h.gold = taken.gold;
+            h.items
+                .retain(|i| !i.name.eq_ignore_ascii_case(&taken.took));
+            if taken.now_has > 0 {
+                h.items.push(Item {
+                    name: taken.took.clone(),
+                    quantity: taken.now_has,
+                });
+            }
+        }
+    }
+
+    fn unlock(&mut self, direction: &str) {
+        for e in &mut self.room.exits {
+            if e.direction == direction {
+                e.locked = false;
+            }
+        }
+    }
+
+    fn describe_room(&mut self, r: &RoomDetails) {
+        let old = self.rooms.get(&r.id).cloned().unwrap_or_default();
+        let features = r
+            .features
+            .iter()
             .map(|f| {
-                let name = text(f, "name");
-                let known = old.features.iter().find(|o| o.name == name);
+                let known = old.features.iter().find(|o| o.name == f.name);
                 Feature {
-                    id: Some(text(f, "id")),
+                    id: Some(f.id.clone()),
                     description: f
-                        .get("description")
-                        .and_then(Value::as_str)
-                        .map(str::to_owned)
+                        .description
+                        .clone()
                         .or_else(|| known.and_then(|k| k.description.clone())),
-                    loot: if f.get("loot").is_some() {
-                        items_of(f.get("loot"))
-                    } else {
-                        known.map(|k| k.loot.clone()).unwrap_or_default()
+                    loot: match &f.loot {
+                        Some(loot) => items_of(loot),
+                        None => known.map(|k| k.loot.clone()).unwrap_or_default(),
                     },
-                    name,
+                    name: f.name.clone(),
                 }
             })
             .collect();
-        let description = text(r, "description");
         let room = Room {
-            id: id.clone(),
-            title: text(r, "title"),
+            id: r.id.clone(),
+            title: r.title.clone(),
             // An overview carries the one-line description: keep a full one already known.
-            description: if description.len() < old.description.len() {
+            description: if r.description.len() < old.description.len() {
                 old.description
             } else {
-                description
+                r.description.clone()
             },
-            exits: r["exits"]
-                .as_array()
-                .into_iter()
-                .flatten()
+            exits: r
+                .exits
+                .iter()
                 .map(|e| Exit {
-                    direction: text(e, "direction"),
-                    to: text(e, "to"),
-                    locked: e["locked"].as_bool().unwrap_or(false),
+                    direction: e.direction.clone(),
+                    to: e.to.clone(),
+                    locked: e.locked,
                 })
                 .collect(),
             features,
-            floor: items_of(r.get("loot")),
+            floor: items_of(&r.loot),
         };
         let mut monsters = Vec::new();
-        for m in r["monsters"].as_array().into_iter().flatten() {
-            let id = text(m, "id");
-            if let Some(h) = m.get("hostile").and_then(Value::as_bool) {
-                self.hostile.insert(id.clone(), h);
-            }
-            let alive = m["alive"].as_bool().unwrap_or(true);
-            let hp = self.monster(&id).and_then(|x| x.hp);
+        for m in &r.monsters {
+            self.hostile.insert(m.id.clone(), m.hostile);
+            let hp = self.monster(&m.id).and_then(|x| x.hp);
             monsters.push(Monster {
-                name: text(m, "name"),
-                id,
-                hp: if alive {
+                name: m.name.clone(),
+                id: m.id.clone(),
+                hp: if m.alive {
                     hp
                 } else {
                     hp.map(|(_, max)| (0, max))
                 },
-                alive,
+                alive: m.alive,
             });
         }
         self.monsters = monsters;
-        self.npcs = r["npcs"]
-            .as_array()
-            .into_iter()
-            .flatten()
+        self.npcs = r
+            .npcs
+            .iter()
             .map(|n| {
-                let id = text(n, "id");
                 let doing = self
                     .npcs
                     .iter()
-                    .find(|o| o.id == id)
+                    .find(|o| o.id == n.id)
                     .and_then(|o| o.doing.clone());
                 Npc {
-                    name: text(n, "name"),
-                    description: n
-                        .get("description")
-                        .and_then(Value::as_str)
-                        .map(str::to_owned),
+                    id: n.id.clone(),
+                    name: n.name.clone(),
+                    description: Some(n.description.clone()),
                     doing,
-                    id,
                 }
             })
             .collect();
-        self.rooms.insert(id, room.clone());
+        self.rooms.insert(r.id.clone(), room.clone());
         self.room = room;
     }
 
-    fn attack(&mut self, r: &Value) {
-        let target = text(r, "target");
-        let attacker = text(r, "attacker");
-        for (i, swing) in r["attacks"].as_array().into_iter().flatten().enumerate() {
-            let hp = parse_hp(&text(swing, "target_hp"));
+    fn attack(&mut self, r: &AttackReport) {
+        for (i, swing) in r.attacks.iter().enumerate() {
             if i == 0 {
-                let hero_id = self.hero(&attacker).map(|h| h.id.clone());
-                if let (Some(id), Some(bonus)) = (hero_id, number(&swing["result"], "attack_bonus"))
-                {
-                    self.to_hit.insert(id, bonus as i32);
+                let hero_id = self.hero(&r.attacker).map(|h| h.id.clone());
+                if let Some(id) = hero_id {
+                    self.to_hit.insert(id, swing.result.attack_bonus);
                 }
-                let monster_id = self.monster(&target).map(|m| m.id.clone());
-                if let (Some(id), Some(ac)) = (monster_id, number(&swing["result"], "target_ac")) {
-                    self.armor.insert(id, ac as i32);
+                let monster_id = self.monster(&r.target).map(|m| m.id.clone());
+                if let Some(id) = monster_id {
+                    self.armor.insert(id, swing.result.target_ac);
                 }
             }
-            let Some(hp) = hp else { continue };
-            if let Some(m) = self.monster_mut(&target) {
+            let Some(hp) = parse_hp(&swing.target_hp) else {
+                continue;
+            };
+            if let Some(m) = self.monster_mut(&r.target) {
                 m.hp = Some(hp);
                 m.alive = hp.0 > 0;
-            } else if let Some(h) = self.hero_mut(&target) {
+            } else if let Some(h) = self.hero_mut(&r.target) {
                 h.hp = hp;
                 h.down = hp.0 == 0;
             }
         }
     }
 
-    fn monster_turns(&mut self, r: &Value) {
-        self.turn_of = r["now"]["turn_of"].as_str().map(str::to_owned);
-        for turn in r["monster_turns"].as_array().into_iter().flatten() {
-            if turn.get("attacks").is_some() {
-                self.attack(turn);
-            }
-            // A monster that fled or surrendered is no longer a foe.
-            if turn.get("morale").is_some()
-                && let Some(m) = turn["monster"].as_str().and_then(|id| self.monster_mut(id))
-            {
-                m.alive = false;
+    fn monster_turns(&mut self, events: &[TurnEvent], now: &TurnNow) {
+        self.turn_of.clone_from(&now.turn_of);
+        for event in events {
+            match event {
+                TurnEvent::Attack(report) => self.attack(report),
+                // A monster that fled or surrendered is no longer a foe.
+                TurnEvent::Morale { monster, .. } => {
+                    if let Some(m) = self.monster_mut(monster) {
+                        m.alive = false;
+                    }
+                }
+                _ => {}
             }
         }
     }

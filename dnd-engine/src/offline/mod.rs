@@ -81,7 +81,8 @@ pub use words::exit_name;
 
 use crate::gm::{ACTION_LIST_SCHEMA, STRICT_ANSWER_SCHEMA, STRICT_NARRATION_SCHEMA};
 use crate::llm::{
-    CompletionRequest, CompletionResponse, LlmError, LlmProvider, Message, ResponseFormat, ToolCall,
+    Capabilities, CompletionRequest, CompletionResponse, LlmError, LlmProvider, ResponseFormat,
+    ToolCall,
 };
 use plan::{Next, plan};
 use view::Turn;
@@ -104,21 +105,16 @@ enum Wanted {
     StrictNarration,
 }
 
+/// What a request asks for, from its response format alone: the engine names every structured
+/// request's schema, since the offline game master says it honours schemas
+/// ([`LlmProvider::capabilities`]). Prompt text is never matched.
 fn wanted(request: &CompletionRequest) -> Wanted {
-    let asks = |needle: &str| {
-        request
-            .messages
-            .iter()
-            .any(|m| matches!(m, Message::System { content } if content.contains(needle)))
-    };
     match &request.response_format {
         ResponseFormat::JsonSchema { name, .. } if name == ACTION_LIST_SCHEMA => Wanted::Actions,
         ResponseFormat::JsonSchema { name, .. } if name == STRICT_ANSWER_SCHEMA => Wanted::Strict,
         ResponseFormat::JsonSchema { name, .. } if name == STRICT_NARRATION_SCHEMA => {
             Wanted::StrictNarration
         }
-        _ if asks("Suggest 2 to 5 actions") => Wanted::Actions,
-        _ if asks("Answer with one JSON object only") => Wanted::Strict,
         _ => Wanted::Narrative,
     }
 }
@@ -210,6 +206,16 @@ fn strict(turn: &Turn) -> serde_json::Value {
 impl LlmProvider for OfflineGm {
     fn name(&self) -> &str {
         "offline"
+    }
+
+    /// Tool calls, and answers that always match the schema asked for: so the engine names the
+    /// schema of every structured request, which is how [`OfflineGm`] tells them apart.
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            tool_calling: true,
+            json_schema: true,
+            json_mode: true,
+        }
     }
 
     async fn complete(&self, req: &CompletionRequest) -> Result<CompletionResponse, LlmError> {

@@ -9,9 +9,15 @@ use serde_json::Value;
 
 use super::intent::Intent;
 use super::snapshot::parse_hp;
-use super::view::Turn;
+use super::view::{Step, Turn};
 use super::words::{best, capital, exit_name, lower_article, lower_first, sanitize, the, way};
+use crate::combat::actions::StandardAction;
+use crate::state::Morale;
 use crate::tools::names as tool;
+use crate::tools::results::{
+    AttackOutcome, AttackReport, InventoryChanged, ItemUsed, RoomDetails, SpellCast, SpellEffect,
+    ToolOutput, TurnEvent, TurnNow,
+};
 
 /// The whole narration of a finished turn.
 pub(crate) fn narrate(turn: &Turn, lead: &[String], tail: &[String]) -> String {
@@ -23,14 +29,7 @@ pub(crate) fn narrate(turn: &Turn, lead: &[String], tail: &[String]) -> String {
     parts.extend(lead.iter().cloned());
     let mut fallen = Fallen::default();
     for step in turn.steps() {
-        parts.extend(describe(
-            turn,
-            &step.call.name,
-            &step.call.arguments,
-            step.ok,
-            &step.result,
-            &mut fallen,
-        ));
+        parts.extend(describe(turn, step, &mut fallen));
     }
     parts.extend(tail.iter().cloned());
     let hero_down = turn
@@ -137,99 +136,96 @@ fn text(v: &Value, key: &str) -> String {
         .to_owned()
 }
 
-fn describe(
-    turn: &Turn,
-    tool: &str,
-    args: &Value,
-    ok: bool,
-    r: &Value,
-    fallen: &mut Fallen,
-) -> Vec<String> {
-    if !ok {
-        return refusal(tool, args).into_iter().collect();
-    }
-    match tool {
-        tool::GET_ROOM_DETAILS => room(turn, r, args["detail"] == "full"),
-        tool::MOVE_TO => {
+fn describe(turn: &Turn, step: &Step, fallen: &mut Fallen) -> Vec<String> {
+    let args = &step.call.arguments;
+    let Some(output) = &step.output else {
+        return refusal(&step.call.name, args).into_iter().collect();
+    };
+    match output {
+        ToolOutput::Room(r) => room(turn, r, args["detail"] == "full"),
+        ToolOutput::MovedTo(r) => {
             let mut out = vec![format!("You make your way {}.", way(&text(args, "exit")))];
             out.extend(room(turn, r, true));
             out
         }
-        tool::START_ENCOUNTER => {
+        ToolOutput::FightStarted(started) => {
             let mut out = vec!["Steel rings out: the fight is on!".to_owned()];
-            out.extend(monster_turns(turn, r, fallen));
+            out.extend(monster_turns(turn, &started.monster_turns, &started.now, fallen));
             out
         }
-        tool::NEXT_TURN => monster_turns(turn, r, fallen),
-        tool::END_ENCOUNTER => vec!["The fight is over; the cold silence returns.".into()],
-        tool::ROLL_ATTACK => attack(turn, r, fallen),
-        tool::CAST_SPELL => spell(turn, r),
-        tool::ROLL_SKILL_CHECK => check(args, r),
-        tool::OPEN_LOCK => vec![
-            match (text(args, "method").as_str(), r["unlocked"] == true) {
-                ("pick", true) => format!(
-                    "Your picks find the last pin; the {} swings open.",
-                    text(r, "exit")
-                ),
-                ("pick", false) => "The lock defeats your picks, for now.".into(),
-                (_, true) => format!("With a crack of ice, the {} gives way.", text(r, "exit")),
-                (_, false) => "You strain against it, but it does not budge.".into(),
-            },
-        ],
-        tool::DISENGAGE => vec!["You break away, guarding every step, and slip out of reach.".into()],
-        tool::DODGE => vec![
-            "You give up the attack and weave and duck: until your next turn every blow at you comes with disadvantage.".into(),
-        ],
-        tool::ROLL_SAVING_THROW => vec![if r["result"]["success"].as_bool() == Some(true) {
+        ToolOutput::TurnsPassed(passed) => {
+            monster_turns(turn, &passed.monster_turns, &passed.now, fallen)
+        }
+        ToolOutput::FightEnded(_) => vec!["The fight is over; the cold silence returns.".into()],
+        ToolOutput::Attack(AttackOutcome::Made(report)) => attack(turn, report, fallen),
+        ToolOutput::Attack(AttackOutcome::Waiting(_)) => Vec::new(),
+        ToolOutput::Spell(cast) => spell(turn, cast),
+        ToolOutput::Check(check) => checked(args, check.result.success),
+        ToolOutput::Lock(attempt) => vec![match (text(args, "method").as_str(), attempt.unlocked) {
+            ("pick", true) => format!(
+                "Your picks find the last pin; the {} swings open.",
+                attempt.exit
+            ),
+            ("pick", false) => "The lock defeats your picks, for now.".into(),
+            (_, true) => format!("With a crack of ice, the {} gives way.", attempt.exit),
+            (_, false) => "You strain against it, but it does not budge.".into(),
+        }],
+        ToolOutput::Action(report) => match report.action {
+            StandardAction::Disengage => {
+                vec!["You break away, guarding every step, and slip out of reach.".into()]
+            }
+            StandardAction::Dodge => vec![
+                "You give up the attack and weave and duck: until your next turn every blow at you comes with disadvantage.".into(),
+            ],
+            _ => Vec::new(),
+        },
+        ToolOutput::Save(save) => vec![if save.result.success {
             "You twist free and slip out of reach.".into()
         } else {
             "You try to break away, but you cannot get clear!".into()
         }],
-        tool::ADD_INVENTORY => {
-            let item = text(r, "took");
-            let n = r["quantity"].as_u64().unwrap_or(1);
-            vec![if item.eq_ignore_ascii_case("gold pieces") {
+        ToolOutput::ItemAdded(taken) => {
+            let (item, n) = (&taken.took, taken.quantity);
+            vec![if item.eq_ignore_ascii_case(crate::tools::GOLD_ITEM) {
                 format!(
                     "You pocket {n} gold pieces; your purse now holds {}.",
-                    r["gold"]
+                    taken.gold
                 )
             } else if n > 1 {
-                format!("You take {} (×{n}).", the(&item))
+                format!("You take {} (×{n}).", the(item))
             } else {
-                format!("You take {}.", the(&item))
+                format!("You take {}.", the(item))
             }]
         }
-        tool::UPDATE_INVENTORY => vec![format!("You hand over {}.", the(&text(r, "removed")))],
-        tool::USE_ITEM => {
-            let used = text(r, "used");
-            if r.get("healed_up_to").is_some() {
-                vec![format!(
-                    "You drink {}; warmth floods back through you ({} HP now).",
-                    the(&used),
-                    text(r, "hp")
-                )]
-            } else if let Some(weapon) = r.get("coated").and_then(Value::as_str) {
-                vec![format!(
-                    "You work {} into your {}; the blade glows like a banked hearth.",
-                    the(&used),
-                    weapon.to_lowercase()
-                )]
-            } else if let Some(direction) = r.get("unlocked_exit").and_then(Value::as_str) {
-                let opened = exit_name(direction);
-                vec![format!(
-                    "{} turns with a sound like cracking ice: {opened} is open.",
-                    capital(&the(&used))
-                )]
-            } else {
-                vec![format!(
-                    "You use {}, but nothing you can see happens.",
-                    the(&used)
-                )]
-            }
+        ToolOutput::InventoryChanged(InventoryChanged::Removed(removed)) => {
+            vec![format!("You hand over {}.", the(&removed.removed))]
         }
-        tool::UPDATE_CHARACTER => {
-            let (c, m) = (&r["hp"]["current"], &r["hp"]["max"]);
-            vec![match text(r, "update").as_str() {
+        ToolOutput::ItemUsed(used) => vec![match used {
+            ItemUsed::Healed { used, hp, .. } => format!(
+                "You drink {}; warmth floods back through you ({hp} HP now).",
+                the(used)
+            ),
+            ItemUsed::Coated { used, coated, .. } => format!(
+                "You work {} into your {}; the blade glows like a banked hearth.",
+                the(used),
+                coated.to_lowercase()
+            ),
+            ItemUsed::Unlocked {
+                used,
+                unlocked_exit,
+            } => format!(
+                "{} turns with a sound like cracking ice: {} is open.",
+                capital(&the(used)),
+                exit_name(unlocked_exit)
+            ),
+            ItemUsed::Narrated { used, .. } => format!(
+                "You use {}, but nothing you can see happens.",
+                the(used)
+            ),
+        }],
+        ToolOutput::CharacterUpdated(updated) => {
+            let (c, m) = (updated.hp.current, updated.hp.max);
+            vec![match updated.update.as_str() {
                 "short_rest" => format!("You rest for an hour and bind your hurts ({c}/{m} HP)."),
                 "long_rest" => {
                     format!("You sleep through the long cold night and wake restored ({c}/{m} HP).")
@@ -237,32 +233,30 @@ fn describe(
                 _ => String::new(),
             }]
         }
-        tool::CHECK_INVENTORY => {
-            let items: Vec<String> = r["items"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(|i| match i["quantity"].as_u64() {
-                    Some(n) if n > 1 => format!("{} ×{n}", text(i, "name")),
-                    _ => text(i, "name"),
+        ToolOutput::Inventory(inventory) => {
+            let items: Vec<String> = inventory
+                .items
+                .iter()
+                .map(|i| match i.quantity {
+                    n if n > 1 => format!("{} ×{n}", i.name),
+                    _ => i.name.clone(),
                 })
                 .collect();
             vec![format!(
                 "You carry: {}; and {} gold pieces.",
                 items.join(", "),
-                r["gold"]
+                inventory.gold
             )]
         }
-        tool::ADVANCE_NPC_GOALS => r["advanced"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|a| match a["now"].as_str() {
-                Some(now) => format!("{} {}", text(a, "npc"), lower_first(&sanitize(now))),
-                None => format!("{} has what they wanted, and is at peace.", text(a, "npc")),
+        ToolOutput::Goals(goals) => goals
+            .advanced
+            .iter()
+            .map(|a| match &a.now {
+                Some(now) => format!("{} {}", a.npc, lower_first(&sanitize(now))),
+                None => format!("{} has what they wanted, and is at peace.", a.npc),
             })
             .collect(),
-        tool::ROLL_DICE => vec![format!("The dice come up {}.", r["total"])],
+        ToolOutput::Dice(dice) => vec![format!("The dice come up {}.", dice.total)],
         _ => Vec::new(),
     }
 }
@@ -282,28 +276,17 @@ fn refusal(tool: &str, args: &Value) -> Option<String> {
     })
 }
 
-fn room(turn: &Turn, r: &Value, full: bool) -> Vec<String> {
-    let features: Vec<&Value> = r["features"].as_array().into_iter().flatten().collect();
-    let names: Vec<String> = features
-        .iter()
-        .map(|f| lower_article(&text(f, "name")))
-        .collect();
+fn room(turn: &Turn, r: &RoomDetails, full: bool) -> Vec<String> {
+    let names: Vec<String> = r.features.iter().map(|f| lower_article(&f.name)).collect();
     let moved = turn.ran(tool::MOVE_TO);
     match &turn.intent {
         // The room was only read to act on it: the action narrates.
         Intent::Take { .. } | Intent::Give { .. } if !moved => return Vec::new(),
         Intent::Talk { words } if !moved => {
-            let npcs: Vec<&Value> = r["npcs"].as_array().into_iter().flatten().collect();
-            let addressed = best(words, npcs.iter().map(|n| (*n, vec![text(n, "name")])))
-                .or_else(|| npcs.first().copied());
+            let addressed = best(words, r.npcs.iter().map(|n| (n, vec![n.name.clone()])))
+                .or_else(|| r.npcs.first());
             return addressed
-                .map(|n| {
-                    format!(
-                        "{} regards you. {}",
-                        text(n, "name"),
-                        sanitize(&text(n, "description"))
-                    )
-                })
+                .map(|n| format!("{} regards you. {}", n.name, sanitize(&n.description)))
                 .into_iter()
                 .collect();
         }
@@ -319,18 +302,13 @@ fn room(turn: &Turn, r: &Value, full: bool) -> Vec<String> {
         } if !moved => {
             if let Some(f) = best(
                 subject,
-                features.iter().map(|f| (*f, vec![text(f, "name")])),
+                r.features.iter().map(|f| (f, vec![f.name.clone()])),
             ) {
                 let mut out = vec![
-                    format!("You study {}.", lower_article(&text(f, "name"))),
-                    sanitize(&text(f, "description")),
+                    format!("You study {}.", lower_article(&f.name)),
+                    sanitize(f.description.as_deref().unwrap_or_default()),
                 ];
-                let loot: Vec<String> = f["loot"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .map(|i| text(i, "name"))
-                    .collect();
+                let loot: Vec<&str> = f.loot.iter().flatten().map(|i| i.name.as_str()).collect();
                 if !loot.is_empty() {
                     out.push(format!("Within reach: {}.", loot.join(", ")));
                 }
@@ -340,56 +318,45 @@ fn room(turn: &Turn, r: &Value, full: bool) -> Vec<String> {
         _ => {}
     }
     let mut out = vec![
-        format!("{}.", text(r, "title").trim_end_matches('.')),
-        sanitize(&text(r, "description")),
+        format!("{}.", r.title.trim_end_matches('.')),
+        sanitize(&r.description),
     ];
     if !names.is_empty() {
         out.push(format!("You can make out {}.", names.join(", ")));
     }
     let mut loot: Vec<String> = Vec::new();
     if full {
-        for f in &features {
-            for i in f["loot"].as_array().into_iter().flatten() {
-                loot.push(format!(
-                    "{} ({})",
-                    text(i, "name"),
-                    lower_article(&text(f, "name"))
-                ));
+        for f in &r.features {
+            for i in f.loot.iter().flatten() {
+                loot.push(format!("{} ({})", i.name, lower_article(&f.name)));
             }
         }
     }
-    for i in r["loot"].as_array().into_iter().flatten() {
-        loot.push(text(i, "name"));
-    }
+    loot.extend(r.loot.iter().map(|i| i.name.clone()));
     if !loot.is_empty() {
         out.push(format!("Within reach: {}.", loot.join(", ")));
     }
-    for n in r["npcs"].as_array().into_iter().flatten() {
-        out.push(format!(
-            "{} is here. {}",
-            text(n, "name"),
-            sanitize(&text(n, "description"))
-        ));
+    for n in &r.npcs {
+        out.push(format!("{} is here. {}", n.name, sanitize(&n.description)));
     }
-    for m in r["monsters"].as_array().into_iter().flatten() {
-        let name = capital(&who(turn, &text(m, "name")));
-        out.push(if m["alive"].as_bool() == Some(false) {
+    for m in &r.monsters {
+        let name = capital(&who(turn, &m.name));
+        out.push(if !m.alive {
             format!("{name} lies dead.")
-        } else if m["hostile"].as_bool() == Some(false) {
+        } else if !m.hostile {
             format!("{name} drifts nearby, watching.")
         } else {
             format!("{name} is here, and it means you harm.")
         })
     }
-    let exits: Vec<String> = r["exits"]
-        .as_array()
-        .into_iter()
-        .flatten()
+    let exits: Vec<String> = r
+        .exits
+        .iter()
         .map(|e| {
-            if e["locked"].as_bool() == Some(true) {
-                format!("{} (locked)", text(e, "direction"))
+            if e.locked {
+                format!("{} (locked)", e.direction)
             } else {
-                text(e, "direction")
+                e.direction.clone()
             }
         })
         .collect();
@@ -399,28 +366,25 @@ fn room(turn: &Turn, r: &Value, full: bool) -> Vec<String> {
     out
 }
 
-fn attack(turn: &Turn, r: &Value, fallen: &mut Fallen) -> Vec<String> {
-    let attacker = who(turn, &text(r, "attacker"));
-    let target_id = text(r, "target");
-    let target = who(turn, &target_id);
+fn attack(turn: &Turn, r: &AttackReport, fallen: &mut Fallen) -> Vec<String> {
+    let attacker = who(turn, &r.attacker);
+    let target = who(turn, &r.target);
     let mut out = Vec::new();
-    for swing in r["attacks"].as_array().into_iter().flatten() {
-        let result = &swing["result"];
-        let weapon = text(swing, "attack");
-        let damage = result["total_damage"].as_u64().unwrap_or(0);
-        let crit = if result["critical"].as_bool() == Some(true) {
+    for swing in &r.attacks {
+        let weapon = &swing.attack;
+        let damage = swing.result.total_damage;
+        let crit = if swing.result.critical {
             " with a perfect blow"
         } else {
             ""
         };
-        let hit = result["hit"].as_bool() == Some(true);
+        let hit = swing.result.hit;
         out.push(match (attacker == "you", hit) {
             (true, true) => format!("Your {weapon} strikes {target}{crit} for {damage} damage."),
             (true, false) => format!("Your {weapon} misses {target}."),
             (false, true) => {
-                let hp = text(swing, "target_hp");
                 let tail = if target == "you" {
-                    format!(" ({hp} HP left)")
+                    format!(" ({} HP left)", swing.target_hp)
                 } else {
                     String::new()
                 };
@@ -436,99 +400,107 @@ fn attack(turn: &Turn, r: &Value, fallen: &mut Fallen) -> Vec<String> {
                 weapon.to_lowercase()
             ),
         });
-        let down = swing["target_down"].as_bool() == Some(true);
         // A blow on one already down is told above; its fall is told once only.
-        let falls = down && fallen.falls(turn, &target_id);
+        let falls = swing.target_down && fallen.falls(turn, &r.target);
         if falls && target == "you" {
             out.push("You fall to the ice.".into());
         } else if falls {
             out.push(format!("{} falls and does not rise!", capital(&target)));
-        } else if !down && hit && attacker == "you" {
-            let hp = parse_hp(&text(swing, "target_hp"));
+        } else if !swing.target_down && hit && attacker == "you" {
+            let hp = parse_hp(&swing.target_hp);
             out.push(format!("{} is {}.", capital(&target), condition_of(hp)));
         }
     }
     out
 }
 
-fn monster_turns(turn: &Turn, r: &Value, fallen: &mut Fallen) -> Vec<String> {
+fn monster_turns(
+    turn: &Turn,
+    events: &[TurnEvent],
+    now: &TurnNow,
+    fallen: &mut Fallen,
+) -> Vec<String> {
     let mut out = Vec::new();
-    for t in r["monster_turns"].as_array().into_iter().flatten() {
-        if t.get("attacks").is_some() {
-            out.extend(attack(turn, t, fallen));
-        } else if let Some(name) = t.get("death_save").and_then(Value::as_str) {
-            let subject = capital(&who(turn, name));
-            out.push(format!("{subject} fight for breath on the edge of death."));
-        } else if let Some(morale) = t.get("morale").and_then(Value::as_str) {
-            let subject = capital(&who(turn, &text(t, "monster")));
-            out.push(if morale == "fled" {
-                format!("{subject} breaks and flees the fight!")
-            } else {
-                format!("{subject} gives up the fight and surrenders.")
-            });
-        } else if let Some(saves) = t.get("saves").and_then(Value::as_array) {
-            let subject = capital(&who(turn, &text(t, "monster")));
-            out.push(format!("{subject} uses its {}.", text(t, "action")));
-            for s in saves {
-                let target = capital(&who(turn, &text(s, "target")));
-                let resisted = s["save"]["success"].as_bool() == Some(true);
-                let you = target == "You";
-                out.push(match (resisted, you) {
-                    (true, true) => "You shake it off.".to_owned(),
-                    (true, false) => format!("{target} shakes it off."),
-                    (false, true) => "You fall under it.".to_owned(),
-                    (false, false) => format!("{target} falls under it."),
+    for event in events {
+        match event {
+            TurnEvent::Attack(report) => out.extend(attack(turn, report, fallen)),
+            TurnEvent::DeathSave { death_save, .. } => {
+                let subject = capital(&who(turn, death_save));
+                out.push(format!("{subject} fight for breath on the edge of death."));
+            }
+            TurnEvent::Morale { monster, morale } => {
+                let subject = capital(&who(turn, monster));
+                out.push(if *morale == Morale::Fled {
+                    format!("{subject} breaks and flees the fight!")
+                } else {
+                    format!("{subject} gives up the fight and surrenders.")
                 });
             }
-        } else if let Some(name) = t.get("cannot_act").and_then(Value::as_str) {
-            out.push(format!(
-                "{} cannot act this turn.",
-                capital(&who(turn, name))
-            ));
+            TurnEvent::SaveAction(action) => {
+                let subject = capital(&who(turn, &action.monster));
+                out.push(format!("{subject} uses its {}.", action.action));
+                for s in &action.saves {
+                    let target = capital(&who(turn, &s.target));
+                    out.push(match (s.save.success, target == "You") {
+                        (true, true) => "You shake it off.".to_owned(),
+                        (true, false) => format!("{target} shakes it off."),
+                        (false, true) => "You fall under it.".to_owned(),
+                        (false, false) => format!("{target} falls under it."),
+                    });
+                }
+            }
+            TurnEvent::CannotAct { cannot_act, .. } => {
+                out.push(format!(
+                    "{} cannot act this turn.",
+                    capital(&who(turn, cannot_act))
+                ));
+            }
+            _ => {}
         }
     }
-    if r["now"]["party_down"].as_bool() == Some(true) {
+    if now.party_down {
         out.push("No one in the party is left standing.".into());
     }
     out
 }
 
-fn spell(turn: &Turn, r: &Value) -> Vec<String> {
-    let mut out = vec![format!("You cast {}.", text(r, "spell"))];
-    for e in r["effects"].as_array().into_iter().flatten() {
-        let target = who(turn, &text(e, "target"));
-        if let Some(healed) = e["healed"].as_u64() {
-            out.push(format!(
+fn spell(turn: &Turn, cast: &SpellCast) -> Vec<String> {
+    let mut out = vec![format!("You cast {}.", cast.spell)];
+    for effect in &cast.effects {
+        out.push(match effect {
+            SpellEffect::Healed { target, healed, .. } => format!(
                 "{} recovers {healed} hit points.",
-                capital(&target)
-            ));
-        } else if let Some(a) = e.get("attack") {
-            out.push(if a["hit"].as_bool() == Some(true) {
-                format!("It strikes {target} for {} damage.", a["total_damage"])
-            } else {
-                format!("It misses {target}.")
-            });
-        } else if let Some(save) = e.get("save") {
-            let resisted = save["success"].as_bool() == Some(true);
-            out.push(format!(
-                "{} {} and takes {} damage.",
-                capital(&target),
-                if resisted {
+                capital(&who(turn, target))
+            ),
+            SpellEffect::Attack { target, attack } if attack.hit => format!(
+                "It strikes {} for {} damage.",
+                who(turn, target),
+                attack.total_damage
+            ),
+            SpellEffect::Attack { target, .. } => format!("It misses {}.", who(turn, target)),
+            SpellEffect::Save {
+                target,
+                save,
+                damage,
+                ..
+            } => format!(
+                "{} {} and takes {damage} damage.",
+                capital(&who(turn, target)),
+                if save.success {
                     "partly resists"
                 } else {
                     "takes the full force"
-                },
-                e["damage"]
-            ));
-        } else if let Some(d) = e["damage"].as_u64() {
-            out.push(format!("It strikes {target} for {d} damage."));
-        }
+                }
+            ),
+            SpellEffect::Damage { target, damage, .. } => {
+                format!("It strikes {} for {damage} damage.", who(turn, target))
+            }
+        });
     }
     out
 }
 
-fn check(args: &Value, r: &Value) -> Vec<String> {
-    let success = r["result"]["success"].as_bool() == Some(true);
+fn checked(args: &Value, success: bool) -> Vec<String> {
     match (text(args, "skill").as_str(), success) {
         ("perception" | "investigation", true) => {
             vec!["You search every crack and shadow with care, but find nothing you had not already noticed.".into()]

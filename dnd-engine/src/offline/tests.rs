@@ -251,14 +251,45 @@ fn narrate_monster_turn(hp: u32, result: serde_json::Value) -> String {
 
 #[test]
 fn a_fall_is_told_once_and_never_for_one_already_down() {
-    let swing = |weapon: &str, hp: &str| {
-        serde_json::json!({"attack": weapon, "result": {"hit": true, "total_damage": 6},
-                           "target_hp": hp, "target_down": true})
+    use crate::dice::Advantage;
+    use crate::rules::{AttackResult, D20Roll};
+    use crate::tools::results::{AttackReport, SwingReport, TurnEvent, TurnNow, TurnsPassed};
+    let swing = |weapon: &str, hp: &str| SwingReport {
+        attack: weapon.into(),
+        result: AttackResult {
+            d20: D20Roll::from_faces(15, None, Advantage::Normal),
+            attack_bonus: 3,
+            total: 18,
+            target_ac: 16,
+            hit: true,
+            critical: false,
+            damage: Default::default(),
+            total_damage: 6,
+        },
+        advantage_reasons: Default::default(),
+        distance_ft: 5,
+        cover: None,
+        target_hp: hp.into(),
+        target_down: true,
+        on_hit_save: None,
     };
-    let result = serde_json::json!({"monster_turns": [{
-        "attacker": "frost-harpy", "target": "kraven",
-        "attacks": [swing("Claws", "0/28"), swing("Club", "0/28")],
-    }]});
+    let passed = TurnsPassed {
+        monster_turns: vec![TurnEvent::Attack(AttackReport {
+            attacker: "frost-harpy".into(),
+            target: "kraven".into(),
+            attacks: vec![swing("Claws", "0/28"), swing("Club", "0/28")],
+            encounter_started: None,
+            opportunity_attack: false,
+        })],
+        now: TurnNow {
+            turn_of: Some("kraven".into()),
+            round: Some(1),
+            left: None,
+            all_foes_down: false,
+            party_down: true,
+        },
+    };
+    let result = serde_json::to_value(passed).unwrap();
     let said = narrate_monster_turn(5, result.clone());
     assert_eq!(said.matches("You fall to the ice.").count(), 1, "{said}");
     assert_eq!(said.matches("hits you").count(), 2, "{said}");
@@ -271,4 +302,25 @@ fn a_fall_is_told_once_and_never_for_one_already_down() {
 fn an_unlocked_way_is_named_as_a_way_or_a_door() {
     assert_eq!(exit_name("east"), "the way east");
     assert_eq!(exit_name("rime door"), "the rime door");
+}
+
+#[test]
+fn what_a_request_asks_for_comes_from_its_format_never_its_words() {
+    use crate::gm::ACTION_LIST_SCHEMA;
+    use crate::llm::{Message, ResponseFormat};
+    let words = vec![
+        Message::system("Suggest 2 to 5 actions the player might take next, best first."),
+        Message::user("I look around."),
+    ];
+    // The words of the action request, without its schema: a narrative turn.
+    let plain = CompletionRequest::new(words.clone());
+    assert_eq!(wanted(&plain), Wanted::Narrative);
+    // The schema, whatever the words: the action list.
+    let typed = CompletionRequest::new(vec![Message::user("anything")]).with_response_format(
+        ResponseFormat::json_schema(ACTION_LIST_SCHEMA, serde_json::json!({"type": "object"})),
+    );
+    assert_eq!(wanted(&typed), Wanted::Actions);
+    let answer = OfflineGm::new().answer(&typed);
+    let list: serde_json::Value = serde_json::from_str(answer.text().unwrap()).unwrap();
+    assert!(list["actions"].is_array(), "{list}");
 }

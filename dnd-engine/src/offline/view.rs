@@ -13,6 +13,7 @@ use serde_json::Value;
 
 use super::intent::{Intent, parse_intent};
 use crate::llm::{CompletionRequest, Message, ToolCall};
+use crate::tools::results::ToolOutput;
 
 /// How the engine introduces the snapshot (see `gm::build_context`).
 pub(crate) const STATE_PREFIX: &str = "Current state (JSON): ";
@@ -87,8 +88,10 @@ pub(crate) struct Hero {
 #[derive(Debug, Clone)]
 pub(crate) struct Step {
     pub call: ToolCall,
+    /// Whether it succeeded: its result read back as its tool's type.
     pub ok: bool,
-    pub result: Value,
+    /// The result, typed by its tool; `None` for a refusal.
+    pub output: Option<ToolOutput>,
 }
 
 /// The world as the offline game master sees it.
@@ -235,11 +238,15 @@ fn rounds(messages: &[Message]) -> Vec<Vec<Step>> {
                     .or_else(|| results.get(n))
                     .map_or("", |(_, t)| t);
                 let result: Value = serde_json::from_str(text).unwrap_or(Value::Null);
-                let ok = !result.is_null() && result.get("error").is_none();
+                // A refusal is `{"error": ...}`: no tool's result.
+                let output = match result.get("error") {
+                    Some(_) => None,
+                    None => ToolOutput::parse(&call.name, &result).ok(),
+                };
                 Step {
                     call: call.clone(),
-                    ok,
-                    result,
+                    ok: output.is_some(),
+                    output,
                 }
             })
             .collect();

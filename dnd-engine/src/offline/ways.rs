@@ -7,6 +7,7 @@ use super::plan::{Next, done, finished, last_named, once, refuse};
 use super::view::{Exit, Item, Step, Turn, World};
 use super::words::{best, is_direction, keys, mentions, opposite, score};
 use crate::tools::names as tool;
+use crate::tools::results::{ItemUsed, ToolOutput};
 
 /// An exit named by a phrase: its direction, where it leads, or that room's title.
 pub(crate) fn exit_for<'a>(world: &'a World, phrase: &str) -> Option<&'a Exit> {
@@ -114,7 +115,10 @@ pub(crate) fn movement(turn: &Turn, hero: &str, phrase: Option<&str>, back: bool
         return Next::Calls(vec![(tool::MOVE_TO, json!({"exit": exit.direction}))]);
     }
     if let Some(step) = last_named(turn, tool::USE_ITEM) {
-        let opened = step.ok && step.result.get("unlocked_exit").is_some();
+        let opened = matches!(
+            step.output,
+            Some(ToolOutput::ItemUsed(ItemUsed::Unlocked { .. }))
+        );
         return if opened {
             Next::Calls(vec![(tool::MOVE_TO, json!({"exit": exit.direction}))])
         } else {
@@ -149,10 +153,12 @@ pub(crate) fn open(turn: &Turn, hero: &str, phrase: Option<&str>) -> Next {
         .steps()
         .filter(|s| s.call.name == tool::USE_ITEM)
         .collect();
-    if tried
-        .iter()
-        .any(|s| s.ok && s.result.get("unlocked_exit").is_some())
-        || turn.ran(tool::OPEN_LOCK)
+    if tried.iter().any(|s| {
+        matches!(
+            s.output,
+            Some(ToolOutput::ItemUsed(ItemUsed::Unlocked { .. }))
+        )
+    }) || turn.ran(tool::OPEN_LOCK)
     {
         return finished();
     }

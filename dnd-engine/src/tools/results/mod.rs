@@ -5,6 +5,7 @@
 mod checks;
 mod combat;
 mod items;
+mod output;
 mod sheet;
 mod spells;
 mod world;
@@ -17,6 +18,7 @@ pub use combat::{
     TargetSave, TurnEvent, TurnNow, TurnsPassed,
 };
 pub use items::{Inventory, InventoryChanged, ItemRemoved, ItemTaken, ItemUsed, LockAttempt};
+pub use output::{OutputError, ToolOutput};
 pub use sheet::{
     AbilityLine, AttackLine, CharacterSheet, CharacterUpdated, HazardDamage, Spellcasting,
 };
