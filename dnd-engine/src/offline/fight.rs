@@ -92,12 +92,21 @@ pub(crate) fn combat(
             ),
         }
     };
-    // On the hero's turn, a weapon strike gives way to Dodge when trading blows is lost.
-    let act = |target: &str| -> (&'static str, Value) {
+    // On the hero's turn, a weapon strike gives way to Dodge when trading blows is lost, and
+    // comes after closing in when the foe may stand beyond reach.
+    let act = |target: &str| -> Vec<(&'static str, Value)> {
         if spell.is_none() && should_dodge(now, hero) {
-            (tool::DODGE, json!({"creature": hero}))
+            vec![(tool::DODGE, json!({"creature": hero}))]
+        } else if spell.is_none() && should_close_in(turn, hero, target) {
+            vec![
+                (
+                    tool::MOVE_IN_FIGHT,
+                    json!({"creature": hero, "to": target, "feet": null}),
+                ),
+                strike(Some(target)),
+            ]
         } else {
-            strike(Some(target))
+            vec![strike(Some(target))]
         }
     };
     if only_waited(turn) {
@@ -119,7 +128,7 @@ pub(crate) fn combat(
             return Next::Calls(vec![strike(Some(&ally.id))]);
         }
         return match (target, now.encounter.is_some()) {
-            (Some(t), true) => Next::Calls(vec![act(&t.id)]),
+            (Some(t), true) => Next::Calls(act(&t.id)),
             // Every enemy here joins the fight; a monster not known to be hostile fights alone.
             (Some(t), false) => Next::Calls(vec![(
                 tool::START_ENCOUNTER,
@@ -148,7 +157,7 @@ pub(crate) fn combat(
             return finished();
         }
         return match target.or(now.foes().into_iter().next()) {
-            Some(t) => Next::Calls(vec![act(&t.id)]),
+            Some(t) => Next::Calls(act(&t.id)),
             None => Next::Calls(victory(turn, hero)),
         };
     }
@@ -166,7 +175,7 @@ pub(crate) fn combat(
         }
         let first_foe = now.foes().into_iter().next();
         return match target.or(first_foe) {
-            Some(t) => Next::Calls(vec![act(&t.id)]),
+            Some(t) => Next::Calls(act(&t.id)),
             None => finished(),
         };
     }
@@ -251,6 +260,24 @@ pub(crate) fn should_dodge(now: &World, hero: &str) -> bool {
         .iter()
         .any(|m| m.hp.is_some_and(|(hp, max)| hp * 2 > max));
     now.encounter.is_some() && alone && badly_hurt && no_healing && foe_strong
+}
+
+/// Whether the hero should move toward its target before a weapon strike: in a fight in a room
+/// with positions, when it has not moved this turn, no foe was last seen within 5 ft of it (so
+/// leaving provokes nothing), and the target was not last seen within its reach. Closing in
+/// turns a javelin at long range into a swing of the main weapon, or brings a foe up high to
+/// within a throw's normal range; a move that gains nothing costs nothing.
+pub(crate) fn should_close_in(turn: &Turn, hero: &str, target: &str) -> bool {
+    let now = &turn.now;
+    let engaged = now
+        .foes()
+        .iter()
+        .any(|m| now.distance(hero, &m.id).is_some_and(|d| d <= 5));
+    now.encounter.is_some()
+        && now.areas
+        && !turn.ran(tool::MOVE_IN_FIGHT)
+        && !engaged
+        && now.distance(hero, target).is_none_or(|d| d > 5)
 }
 
 /// Flight: out of a fight, a walk back the way the party came. In a fight, on the hero's turn

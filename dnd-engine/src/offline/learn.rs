@@ -9,8 +9,8 @@ use super::snapshot::parse_hp;
 use super::view::{Exit, Feature, Hero, Item, Monster, Npc, Room, Step, World};
 use crate::state::ItemStack;
 use crate::tools::results::{
-    AttackOutcome, AttackReport, InventoryChanged, ItemTaken, ItemUsed, RoomDetails, SpellEffect,
-    ToolOutput, TurnEvent, TurnNow,
+    AttackOutcome, AttackReport, InventoryChanged, ItemTaken, ItemUsed, MoveOutcome, RoomDetails,
+    SpellEffect, ToolOutput, TurnEvent, TurnNow,
 };
 
 fn items_of(stacks: &[ItemStack]) -> Vec<Item> {
@@ -64,6 +64,8 @@ impl World {
                 self.monsters.clear();
                 self.encounter = None;
                 self.turn_of = None;
+                self.areas = false;
+                self.distances.clear();
                 self.describe_room(room);
             }
             ToolOutput::Attack(AttackOutcome::Made(report)) => self.attack(report),
@@ -84,7 +86,9 @@ impl World {
             ToolOutput::FightEnded(_) => {
                 self.encounter = None;
                 self.turn_of = None;
+                self.distances.clear();
             }
+            ToolOutput::MoveInFight(moved) => self.moved(moved),
             ToolOutput::ItemAdded(taken) => self.take_loot(taken),
             ToolOutput::Lock(attempt) if attempt.unlocked => self.unlock(&attempt.exit),
             ToolOutput::InventoryChanged(InventoryChanged::Removed(removed)) => {
@@ -290,7 +294,36 @@ impl World {
         self.room = room;
     }
 
+    /// A creature moved: its distances are unknown again (and the opportunity attacks on it
+    /// tell new ones).
+    fn moved(&mut self, outcome: &MoveOutcome) {
+        let (mover, attacks) = match outcome {
+            MoveOutcome::Moved(m) => (Some(m.creature.as_str()), &m.opportunity_attacks),
+            MoveOutcome::Dropped(d) => (None, &d.opportunity_attacks),
+        };
+        if let Some(mover) = mover {
+            let mover = self.id_of(mover);
+            self.distances
+                .retain(|(a, b), _| *a != mover && *b != mover);
+        }
+        for attack in attacks {
+            self.attack(attack);
+        }
+    }
+
+    /// The id of a combatant named by id or name.
+    fn id_of(&self, who: &str) -> String {
+        self.hero(who)
+            .map(|h| h.id.clone())
+            .or_else(|| self.monster(who).map(|m| m.id.clone()))
+            .unwrap_or_else(|| who.to_owned())
+    }
+
     fn attack(&mut self, r: &AttackReport) {
+        if let Some(swing) = r.attacks.first() {
+            let pair = (self.id_of(&r.attacker), self.id_of(&r.target));
+            self.distances.insert(pair, swing.distance_ft);
+        }
         for (i, swing) in r.attacks.iter().enumerate() {
             if i == 0 {
                 let hero_id = self.hero(&r.attacker).map(|h| h.id.clone());
@@ -320,6 +353,7 @@ impl World {
         for event in events {
             match event {
                 TurnEvent::Attack(report) => self.attack(report),
+                TurnEvent::Moves { moves, .. } => self.moved(moves),
                 // A monster that fled or surrendered is no longer a foe.
                 TurnEvent::Morale { monster, .. } => {
                     if let Some(m) = self.monster_mut(monster) {

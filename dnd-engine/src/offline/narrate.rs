@@ -15,8 +15,8 @@ use crate::combat::actions::StandardAction;
 use crate::state::Morale;
 use crate::tools::names as tool;
 use crate::tools::results::{
-    AttackOutcome, AttackReport, InventoryChanged, ItemUsed, RoomDetails, SpellCast, SpellEffect,
-    ToolOutput, TurnEvent, TurnNow,
+    AttackOutcome, AttackReport, InventoryChanged, ItemUsed, MoveOutcome, RoomDetails, SpellCast,
+    SpellEffect, ToolOutput, TurnEvent, TurnNow,
 };
 
 /// The whole narration of a finished turn.
@@ -257,6 +257,7 @@ fn describe(turn: &Turn, step: &Step, fallen: &mut Fallen) -> Vec<String> {
             })
             .collect(),
         ToolOutput::Dice(dice) => vec![format!("The dice come up {}.", dice.total)],
+        ToolOutput::MoveInFight(outcome) => moved(turn, outcome, fallen),
         _ => Vec::new(),
     }
 }
@@ -449,6 +450,7 @@ fn monster_turns(
                     });
                 }
             }
+            TurnEvent::Moves { moves, .. } => out.extend(moved(turn, moves, fallen)),
             TurnEvent::CannotAct { cannot_act, .. } => {
                 out.push(format!(
                     "{} cannot act this turn.",
@@ -460,6 +462,26 @@ fn monster_turns(
     }
     if now.party_down {
         out.push("No one in the party is left standing.".into());
+    }
+    out
+}
+
+/// A move in a fight: where to, and the opportunity attacks it drew.
+fn moved(turn: &Turn, outcome: &MoveOutcome, fallen: &mut Fallen) -> Vec<String> {
+    let mut out = Vec::new();
+    let attacks = match outcome {
+        MoveOutcome::Moved(m) => {
+            if m.moved {
+                let subject = capital(&who(turn, &m.creature));
+                let verb = if subject == "You" { "close" } else { "closes" };
+                out.push(format!("{subject} {verb} in, {} ft to {}.", m.feet, m.to));
+            }
+            &m.opportunity_attacks
+        }
+        MoveOutcome::Dropped(d) => &d.opportunity_attacks,
+    };
+    for attack in attacks {
+        out.extend(self::attack(turn, attack, fallen));
     }
     out
 }

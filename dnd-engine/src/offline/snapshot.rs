@@ -95,6 +95,7 @@ impl World {
                     })
             })
             .collect();
+        self.areas = location["areas"].as_array().is_some_and(|a| !a.is_empty());
         let short = text(location, "description");
         self.room = Room {
             title: text(location, "title"),

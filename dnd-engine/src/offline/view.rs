@@ -120,6 +120,11 @@ pub(crate) struct World {
     pub came_from: Option<(String, String)>,
     /// Rooms searched in the turns in view.
     pub searched: BTreeSet<String>,
+    /// Whether the room has areas (positions count in a fight there), as the snapshot said.
+    pub areas: bool,
+    /// The last distance seen between two combatants (ids, in either order), from the attacks
+    /// of this fight; forgotten for a creature once it moves.
+    pub distances: BTreeMap<(String, String), u32>,
 }
 
 /// Everything the offline game master reads from one request.
@@ -274,6 +279,15 @@ impl World {
     pub fn is_hostile(&self, m: &Monster) -> bool {
         self.encounter.as_ref().is_some_and(|o| o.contains(&m.id))
             || self.hostile.get(&m.id).copied().unwrap_or(false)
+    }
+
+    /// The last distance seen between two combatants, if any.
+    pub fn distance(&self, a: &str, b: &str) -> Option<u32> {
+        let key = |x: &str, y: &str| (x.to_owned(), y.to_owned());
+        self.distances
+            .get(&key(a, b))
+            .or_else(|| self.distances.get(&key(b, a)))
+            .copied()
     }
 
     /// Living enemies here.

@@ -22,7 +22,8 @@ pub struct MoveInFightArgs {
     /// Where to: an area of the room (id or name, as the snapshot lists them), or a creature
     /// to move toward (stopping within 5 ft of it).
     pub to: String,
-    /// How many feet to go at most; null for the whole way.
+    /// How many feet to go at most; null for the whole way to an area, or toward a creature as
+    /// far as the movement left allows.
     pub feet: Option<u32>,
 }
 
@@ -44,8 +45,18 @@ pub(super) fn move_in_fight(
         Some(target) => Destination::Toward(target, 5),
         None => Destination::Area(&args.to),
     };
-    let planned = positions::plan_move(ctx.state, ctx.srd, &id, destination, args.feet)
-        .map_err(|e| ToolError::new(e.to_string()))?;
+    // Toward a creature with no distance given: as far as the turn's movement reaches, as a
+    // monster closes in. Otherwise (and when that finds no move), the move asked for, which the
+    // gate refuses if the feet are not left.
+    let closing = match (&toward, args.feet) {
+        (Some(target), None) => positions::approach(ctx.state, ctx.srd, &id, target, 5),
+        _ => None,
+    };
+    let planned = match closing {
+        Some(planned) => planned,
+        None => positions::plan_move(ctx.state, ctx.srd, &id, destination, args.feet)
+            .map_err(|e| ToolError::new(e.to_string()))?,
+    };
     carry_out(ctx, planned)
 }
 
@@ -76,7 +87,8 @@ pub(super) fn carry_out(
             }));
         }
     }
-    let mut changes: Vec<Change> = spend.into_iter().collect();
+    // A move of no feet spends nothing (the gate still refused it off-turn).
+    let mut changes: Vec<Change> = spend.filter(|_| planned.cost_ft > 0).into_iter().collect();
     if planned.feet > 0 {
         changes.push(Change::Moved {
             creature: planned.mover.clone(),
