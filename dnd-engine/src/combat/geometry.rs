@@ -79,6 +79,15 @@ pub fn provokes(from_ft: u32, to_ft: u32, reach_ft: u32, disengaged: bool) -> bo
     !disengaged && from_ft <= reach_ft && to_ft > reach_ft
 }
 
+/// The attack a creature makes as an opportunity attack, among its melee attacks with their
+/// reach: the longest reach, the first of them on a tie. `None` when it has no melee attack.
+pub fn longest_reach<T>(melee: impl IntoIterator<Item = (T, u32)>) -> Option<(T, u32)> {
+    melee.into_iter().fold(None, |best, next| match best {
+        Some(b) if b.1 >= next.1 => Some(b),
+        _ => Some(next),
+    })
+}
+
 /// A straight move from `from` toward `goal`, stopping `stop_short_ft` before it and going at
 /// most `max_ft` (the whole way when `None`): where it ends and the feet it covers (rounded to
 /// 5 ft, at least 5 when it moves at all).
@@ -211,7 +220,10 @@ mod tests {
         assert!(!shot_has_disadvantage(near, None));
         assert!(!shot_has_disadvantage(near, Some(10)));
         assert!(shot_has_disadvantage(near, Some(5)));
-        assert!(shot_has_disadvantage(Shot::Ranged { long_range: true }, None));
+        assert!(shot_has_disadvantage(
+            Shot::Ranged { long_range: true },
+            None
+        ));
         assert!(!shot_has_disadvantage(Shot::Melee, Some(5)));
     }
 

@@ -123,6 +123,22 @@ pub struct Reach {
 }
 
 impl Reach {
+    /// A melee attack with this reach.
+    pub const fn melee(reach_ft: u32) -> Reach {
+        Reach {
+            melee_ft: Some(reach_ft),
+            range_ft: None,
+        }
+    }
+
+    /// A ranged attack with this normal and long range.
+    pub const fn ranged(normal_ft: u32, long_ft: u32) -> Reach {
+        Reach {
+            melee_ft: None,
+            range_ft: Some((normal_ft, long_ft)),
+        }
+    }
+
     /// A character's attack: from the SRD weapon of that name (5 ft, 10 ft with the reach
     /// property; its range when thrown or ranged); otherwise from the sheet's `range_ft` (10 ft
     /// or less: melee with that reach; more: a spell's single range, normal and long alike).
@@ -319,29 +335,18 @@ pub fn hostiles(state: &GameState, id: &str) -> Vec<String> {
 /// reach among its melee attacks; the first of them on a tie). `None` when it has none.
 pub fn melee_attack(state: &GameState, srd: &Srd, id: &str) -> Option<(String, u32)> {
     if let Some(c) = state.character(id) {
-        return c
+        let attacks = c
             .attacks
             .iter()
-            .filter_map(|a| Some((a.name.clone(), Reach::of_character_attack(srd, a).melee_ft?)))
-            .fold(None, longest);
+            .filter_map(|a| Some((a.name.clone(), Reach::of_character_attack(srd, a).melee_ft?)));
+        return geometry::longest_reach(attacks);
     }
     let m = state.monster(id)?;
     let template = srd.monster(&m.template).ok()?;
-    template
-        .actions
-        .iter()
-        .filter_map(|a| {
-            let reach = Reach::of_monster_attack(a.attack.as_ref()?);
-            Some((a.name.clone(), reach.melee_ft?))
-        })
-        .fold(None, longest)
-}
-
-fn longest(best: Option<(String, u32)>, next: (String, u32)) -> Option<(String, u32)> {
-    match best {
-        Some(b) if b.1 >= next.1 => Some(b),
-        _ => Some(next),
-    }
+    geometry::longest_reach(template.actions.iter().filter_map(|a| {
+        let reach = Reach::of_monster_attack(a.attack.as_ref()?);
+        Some((a.name.clone(), reach.melee_ft?))
+    }))
 }
 
 /// Where a move goes.
@@ -457,7 +462,14 @@ pub fn approach(
     let left = encounter
         .budget
         .movement_left(crate::state::speed_now(state, &slot.id, slot.speed));
-    if distance(state, mover, target) <= within_ft || left == 0 {
+    // The movement decision is the shared one (a monster closes to its melee reach).
+    let decided = geometry::movement(
+        Reach::melee(within_ft),
+        distance(state, mover, target),
+        true,
+        left,
+    );
+    if !matches!(decided, geometry::Movement::Toward { .. }) || left == 0 {
         return None;
     }
     let toward = Destination::Toward(target, within_ft);

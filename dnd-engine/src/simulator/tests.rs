@@ -73,6 +73,7 @@ fn save_actions_and_resistance() {
             .into_iter()
             .collect(),
         half_on_success: true,
+        reach: Reach::ranged(30, 30),
     };
     let mut dragon = Combatant::new("Wyrmling", Side::Monsters, 1000, 30);
     dragon.actions.push(breath);
