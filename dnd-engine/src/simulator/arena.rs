@@ -47,6 +47,8 @@ pub(super) struct FightResult {
 
 /// What the arena works out once per report about a combatant.
 struct Profile<'a> {
+    /// How far along x it may back off: the wall behind its side's line.
+    wall_x: i32,
     /// Its actions' average damage a turn, for the target rule.
     per_turn: u32,
     /// Its opportunity attack and that attack's reach.
@@ -67,21 +69,24 @@ pub(super) struct Arena<'a> {
 impl<'a> Arena<'a> {
     pub(super) fn new(combatants: &'a [Combatant], field: &Battlefield) -> Self {
         let mut lines = [0i32; 2];
+        let feet = |ft: u32| i32::try_from(ft).unwrap_or(i32::MAX / 4);
+        let far_line = feet(field.start_distance_ft);
         let profiles = combatants
             .iter()
             .map(|c| {
                 let line = usize::from(c.side == Side::Monsters);
                 let start = c.start.unwrap_or(Position {
-                    x: if line == 1 {
-                        i32::try_from(field.start_distance_ft).unwrap_or(i32::MAX)
-                    } else {
-                        0
-                    },
+                    x: if line == 1 { far_line } else { 0 },
                     y: lines[line],
                     z: 0,
                 });
                 lines[line] += 5;
+                let wall_x = match c.side {
+                    Side::Party => -feet(field.retreat_ft),
+                    Side::Monsters => far_line + feet(field.retreat_ft),
+                };
                 Profile {
+                    wall_x,
                     per_turn: c
                         .actions
                         .iter()
@@ -104,6 +109,18 @@ impl<'a> Arena<'a> {
     }
 
     pub(super) fn fight(&mut self, rng: &mut GameRng) -> FightResult {
+        self.start(rng);
+        for round in 1..=MAX_ROUNDS {
+            if let Some(result) = self.round(round, rng) {
+                return result;
+            }
+        }
+        self.result(false, MAX_ROUNDS)
+    }
+
+    /// Sets up a fight: everyone at full hit points in their starting places, initiative
+    /// rolled.
+    pub(super) fn start(&mut self, rng: &mut GameRng) {
         self.fighters.clear();
         self.fighters.extend(
             self.combatants
@@ -129,17 +146,19 @@ impl<'a> Arena<'a> {
             self.order.push((total, c.dexterity, rng.random(), i));
         }
         self.order.sort_unstable_by(|a, b| b.cmp(a));
-        for round in 1..=MAX_ROUNDS {
-            for turn in 0..self.order.len() {
-                let actor = self.order[turn].3;
-                self.take_turn(actor, rng);
-                let monsters = self.side_standing(Side::Monsters);
-                if !monsters || !self.side_standing(Side::Party) {
-                    return self.result(!monsters, round);
-                }
+    }
+
+    /// Plays round `round`: the result once a side has no one left standing.
+    pub(super) fn round(&mut self, round: u32, rng: &mut GameRng) -> Option<FightResult> {
+        for turn in 0..self.order.len() {
+            let actor = self.order[turn].3;
+            self.take_turn(actor, rng);
+            let monsters = self.side_standing(Side::Monsters);
+            if !monsters || !self.side_standing(Side::Party) {
+                return Some(self.result(!monsters, round));
             }
         }
-        self.result(false, MAX_ROUNDS)
+        None
     }
 
     fn result(&self, party_won: bool, rounds: u32) -> FightResult {
@@ -296,19 +315,14 @@ impl<'a> Arena<'a> {
                 geometry::step_toward(from, self.fighters[target].at, within_ft, Some(left))
             }
             Movement::Away { max_ft } => {
-                let Some(threat) = self
-                    .hostiles(actor)
-                    .min_by_key(|&h| self.distance(actor, h))
-                else {
-                    return 0;
+                // Straight back toward its own side, no farther than the wall behind its line.
+                let feet = i32::try_from(max_ft).unwrap_or(i32::MAX / 4);
+                let wall = self.profiles[actor].wall_x;
+                let x = match self.combatants[actor].side {
+                    Side::Party => (from.x - feet).max(wall.min(from.x)),
+                    Side::Monsters => (from.x + feet).min(wall.max(from.x)),
                 };
-                let goal = away_from(
-                    from,
-                    self.fighters[threat].at,
-                    max_ft,
-                    actor_side_x(self.combatants[actor].side),
-                );
-                geometry::step_toward(from, goal, 0, Some(max_ft))
+                geometry::step_toward(from, Position { x, ..from }, 0, Some(max_ft))
             }
         };
         if feet > 0 {
@@ -425,30 +439,4 @@ fn opportunity_attack(c: &Combatant) -> Option<(&SimAction, u32)> {
         SimAction::Attack { reach, .. } => Some((a, reach.melee_ft?)),
         SimAction::Save { .. } => None,
     }))
-}
-
-/// Which way along x a side backs off: the party's line starts at x = 0 and the monsters'
-/// beyond it.
-fn actor_side_x(side: Side) -> i32 {
-    match side {
-        Side::Party => -1,
-        Side::Monsters => 1,
-    }
-}
-
-/// A point `feet` away from `from`, straight away from `threat` (along x, toward the mover's
-/// own side, when they share a point).
-fn away_from(from: Position, threat: Position, feet: u32, fallback_x: i32) -> Position {
-    let (dx, dy) = (from.x - threat.x, from.y - threat.y);
-    let (dx, dy) = if dx == 0 && dy == 0 {
-        (fallback_x, 0)
-    } else {
-        (dx, dy)
-    };
-    let scale = f64::from(feet) / f64::from(dx).hypot(f64::from(dy));
-    Position {
-        x: from.x + (f64::from(dx) * scale).round() as i32,
-        y: from.y + (f64::from(dy) * scale).round() as i32,
-        z: from.z,
-    }
 }

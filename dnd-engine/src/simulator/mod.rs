@@ -12,8 +12,9 @@
 //! (no `GameState` is built: a report plays thousands of fights):
 //!
 //! - **Positions.** The sides start in two lines [`Battlefield::start_distance_ft`] apart
-//!   (30 ft by default; a combatant may be placed with [`Combatant::at`]); distance is the
-//!   game's ([`Position::distance`]).
+//!   (30 ft by default; a combatant may be placed with [`Combatant::at`]), with
+//!   [`Battlefield::retreat_ft`] of room behind each; distance is the game's
+//!   ([`Position::distance`]).
 //! - **Reach and range** ([`combat::geometry::shot`](crate::combat::geometry::shot)): each
 //!   attack has a [`Reach`]; a melee attack needs its target within reach, a ranged one within
 //!   long range, with disadvantage past its normal range or with a hostile within 5 ft.
@@ -281,17 +282,26 @@ pub struct Battlefield {
     /// monsters along x = this, each line 5 ft apart along y.
     #[serde(default = "default_start_distance")]
     pub start_distance_ft: u32,
+    /// How far behind its own line a combatant can back away: the room's walls. Keeping at
+    /// range works until a ranged character has its back to the wall.
+    #[serde(default = "default_retreat")]
+    pub retreat_ft: u32,
 }
 
 fn default_start_distance() -> u32 {
     30
 }
 
+fn default_retreat() -> u32 {
+    30
+}
+
 impl Default for Battlefield {
-    /// The sides 30 ft apart.
+    /// The sides 30 ft apart, with 30 ft of room behind each line.
     fn default() -> Self {
         Battlefield {
             start_distance_ft: default_start_distance(),
+            retreat_ft: default_retreat(),
         }
     }
 }
