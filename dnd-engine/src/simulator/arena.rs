@@ -3,6 +3,7 @@
 //! one fight to the next.
 
 use rand::RngExt;
+use smallvec::SmallVec;
 
 use super::{Battlefield, Combatant, MAX_ROUNDS, Side, SimAction};
 use crate::combat::geometry::{self, Movement};
@@ -225,7 +226,13 @@ impl<'a> Arena<'a> {
             let Ok(shot) = geometry::shot(reach, self.distance(actor, target)) else {
                 continue; // still out of reach: this action is lost
             };
-            let nearest = self.hostiles(actor).map(|h| self.distance(actor, h)).min();
+            // The nearest hostile matters only to a shot (a hostile within 5 ft).
+            let nearest = match shot {
+                geometry::Shot::Melee => None,
+                geometry::Shot::Ranged { .. } => {
+                    self.hostiles(actor).map(|h| self.distance(actor, h)).min()
+                }
+            };
             let advantage = if geometry::shot_has_disadvantage(shot, nearest) {
                 Advantage::Disadvantage
             } else {
@@ -264,12 +271,17 @@ impl<'a> Arena<'a> {
                 .hostiles(actor)
                 .min_by_key(|&i| self.fighters[i].hp.current),
             Side::Monsters => {
-                let reaches = |i: usize| geometry::shot(reach, self.distance(actor, i)).is_ok();
-                let any_reached = self.hostiles(actor).any(reaches);
+                // Each hero once: whether this action reaches it from here, its HP and AC.
+                let heroes: SmallVec<[(usize, bool); 16]> = self
+                    .hostiles(actor)
+                    .map(|i| (i, geometry::shot(reach, self.distance(actor, i)).is_ok()))
+                    .collect();
+                let any_reached = heroes.iter().any(|&(_, reached)| reached);
                 pick_target(
-                    self.hostiles(actor)
-                        .filter(|&i| !any_reached || reaches(i))
-                        .map(|i| {
+                    heroes
+                        .iter()
+                        .filter(|&&(_, reached)| reached || !any_reached)
+                        .map(|&(i, _)| {
                             (
                                 i,
                                 self.fighters[i].hp.current,
