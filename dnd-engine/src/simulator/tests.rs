@@ -185,7 +185,14 @@ fn a_ranged_hero_keeps_a_slow_monster_at_bay_until_the_wall() {
         start_distance_ft: 30,
         retreat_ft: 100_000,
     };
-    let r = simulate_on(&open, &[wizard.clone()], &[zombie.clone()], 500, 5).unwrap();
+    let r = simulate_on(
+        &open,
+        std::slice::from_ref(&wizard),
+        std::slice::from_ref(&zombie),
+        500,
+        5,
+    )
+    .unwrap();
     assert_eq!(r.characters[0].mean_hp_lost, 0.0, "{r:?}");
     assert_eq!(r.party_win_probability, 1.0, "{r:?}");
     // Backs to a wall 30 ft behind: the zombie catches up and the wizard bleeds.
@@ -213,7 +220,14 @@ fn leaving_reach_provokes_an_opportunity_attack() {
     };
     let field = Battlefield::default();
     let far = runt(Position { x: 25, y: 0, z: 0 });
-    let r = simulate_on(&field, &[hero.clone()], &[wall.clone(), far], 300, 9).unwrap();
+    let r = simulate_on(
+        &field,
+        std::slice::from_ref(&hero),
+        &[wall.clone(), far],
+        300,
+        9,
+    )
+    .unwrap();
     assert!(r.mean_opportunity_attacks >= 1.0, "{r:?}");
     // With the runt beside it too, the hero never leaves anyone's reach: no such attack.
     let near = runt(Position { x: 5, y: 5, z: 0 });
