@@ -132,8 +132,8 @@ pub enum Movement {
         /// How close it stops.
         within_ft: u32,
     },
-    /// It steps back from the nearest hostile, at most this many feet (its speed, and no
-    /// farther than keeps its target within normal range).
+    /// It steps back to keep its distance, at most this many feet (its speed, and no farther
+    /// than keeps its target within normal range).
     Away {
         /// How far it goes at most.
         max_ft: u32,

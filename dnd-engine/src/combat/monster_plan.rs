@@ -5,11 +5,13 @@
 //!
 //! 1. **Recharge.** At the start of its turn each spent action with "Recharge N–6" rolls a d6
 //!    ([`recharge_rolls`]); on N or more it is usable again ([`Change::ActionRecharged`]).
-//! 2. **Morale** ([`morale`], its arithmetic [`breaks`]). A monster breaks when it is below a quarter of its hit point
+//! 2. **Morale** ([`morale`]; the rule over numbers is [`breaks`], which the encounter
+//!    simulator calls too). A monster breaks when it is below a quarter of its hit point
 //!    maximum and no other monster of the fight still stands with it (dead, fled and
 //!    surrendered allies do not count). It flees if it can move (it can act and its speed is
 //!    above 0), else surrenders if it has the wits to (Intelligence 6 or more), else fights on.
-//!    Undead, constructs, oozes and plants never break: they are driven, not afraid.
+//!    Undead, constructs, oozes and plants never break: they are driven, not afraid
+//!    ([`Nerve`]).
 //! 3. **Keeping a hold.** A monster whose action holds creatures until they save (a harpy's
 //!    song) spends its bonus action to keep it going; when it cannot, the hold ends.
 //! 4. **Its action** ([`plan`]): first an action that holds creatures (the harpy's Luring Song)
