@@ -250,3 +250,22 @@ fn same_seed_same_report_with_positions() {
     let c = simulate_on(&field, &party, &monsters, 300, 43).unwrap();
     assert_ne!(a, c, "a different seed should give different fights");
 }
+
+#[test]
+fn a_combatant_saved_before_positions_still_loads() {
+    // The fields positions added (speed, nerve, reach, start) all have defaults.
+    let old = serde_json::json!({
+        "name": "Goblin", "side": "monsters", "hit_points": 7, "armor_class": 15,
+        "initiative_bonus": 2, "dexterity": 14, "saving_throws": [0, 0, 0, 0, 0, 0],
+        "defenses": Defenses::default(), "at_zero": AtZero::Dies,
+        "actions": [{"kind": "attack", "name": "Scimitar", "to_hit": 4,
+                     "damage": [DamageDice::new(1, 6, 2, DamageType::Slashing)]}]
+    });
+    let goblin: Combatant = serde_json::from_value(old).unwrap();
+    assert_eq!(goblin.speed, 30);
+    assert_eq!(goblin.nerve, Nerve::default());
+    assert_eq!(goblin.actions[0].reach(), Reach::melee(5));
+    assert_eq!(goblin.start, None);
+    let back: Combatant = serde_json::from_value(serde_json::to_value(&goblin).unwrap()).unwrap();
+    assert_eq!(back, goblin);
+}
