@@ -40,7 +40,7 @@ pub fn begin(
             advantage: Advantage::Normal,
         });
         // A flier moves at its flying speed (and may go up: `positions::flies`).
-        let speed = template.map_or(30, |t| t.speed.walk.max(t.speed.fly));
+        let speed = template.map_or(30, |t| super::geometry::fighting_speed(&t.speed));
         speeds.push((m.id.clone(), speed));
     }
     for c in state.characters.iter().filter(|c| !c.dead) {

@@ -10,11 +10,12 @@
 //! | file | owns |
 //! |---|---|
 //! | `economy.rs` | [`may_act`] (the gate), [`spell_spend`] (casting time to a spend), [`budget_left`], [`CombatError`] |
+//! | `geometry.rs` | the arithmetic of positions as pure functions over numbers, shared with the encounter simulator: [`geometry::shot`] (reach and range), [`geometry::provokes`] (opportunity attacks), [`geometry::step_toward`] (a straight move), [`geometry::movement`] (close in, keep at range, stay) |
 //! | `positions.rs` | distance, reach and range ([`positions::attack_range`]), cover, movement ([`positions::plan_move`], [`positions::approach`]) and the opportunity attacks a move provokes |
 //! | `actions/` | the standard actions as rules (`rolled.rs`: those decided by a roll): [`actions::dash`], `disengage`, `dodge`, `help`, `hide`, `ready` and `trigger_readied`, `search`, `use_object`, `grapple`, `shove`, `escape_grapple`, `stand_up` (each through [`may_act`]; changes, rolls and a typed report, nothing committed) |
 //! | `effects.rs` | what the lasting effects (`state::Effect`: Dodging, Helped, Hidden, Readied, Grappling) do to a roll: [`attack_situation`], [`check_situation`], [`save_situation`], the ONE place attacks, checks and saves ask |
 //! | `encounter.rs` | [`begin`] (initiative and the changes that start a fight), [`fight_on_attack`] (an attack outside a fight starts one), [`may_end`] (no fight ends while a foe stands) |
-//! | `monster_plan.rs` | a monster's turn: the target rule, recharge rolls, the morale rule (flee or surrender), the plan for its action |
+//! | `monster_plan.rs` | a monster's turn: the target rule, recharge rolls, the morale rule (flee or surrender; the pure [`monster_plan::breaks`], shared with the simulator), the plan for its action |
 //!
 //! The arithmetic of a turn's budget (action, bonus action, movement, Extra Attack, the
 //! bonus-action spell rule) is `rules::economy`; whose turn it is and each creature's reaction
@@ -29,6 +30,7 @@ pub mod actions;
 mod economy;
 mod effects;
 mod encounter;
+pub mod geometry;
 pub mod monster_plan;
 pub mod positions;
 

@@ -5,11 +5,13 @@
 //!
 //! 1. **Recharge.** At the start of its turn each spent action with "Recharge N–6" rolls a d6
 //!    ([`recharge_rolls`]); on N or more it is usable again ([`Change::ActionRecharged`]).
-//! 2. **Morale** ([`morale`]). A monster breaks when it is below a quarter of its hit point
+//! 2. **Morale** ([`morale`]; the rule over numbers is [`breaks`], which the encounter
+//!    simulator calls too). A monster breaks when it is below a quarter of its hit point
 //!    maximum and no other monster of the fight still stands with it (dead, fled and
 //!    surrendered allies do not count). It flees if it can move (it can act and its speed is
 //!    above 0), else surrenders if it has the wits to (Intelligence 6 or more), else fights on.
-//!    Undead, constructs, oozes and plants never break: they are driven, not afraid.
+//!    Undead, constructs, oozes and plants never break: they are driven, not afraid
+//!    ([`Nerve`]).
 //! 3. **Keeping a hold.** A monster whose action holds creatures until they save (a harpy's
 //!    song) spends its bonus action to keep it going; when it cannot, the hold ends.
 //! 4. **Its action** ([`plan`]): first an action that holds creatures (the harpy's Luring Song)
@@ -95,41 +97,93 @@ pub fn recharge_rolls(
         .collect()
 }
 
-/// The morale rule (see the module docs): `Some(Fled)` or `Some(Surrendered)` when the monster
-/// breaks now, `None` while it fights on.
+/// What in a stat block decides how a monster's morale breaks (see [`breaks`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Nerve {
+    /// It never breaks: undead, constructs, oozes and plants are driven, not afraid.
+    pub fearless: bool,
+    /// It has the wits to surrender when it cannot flee (Intelligence 6 or more).
+    pub may_surrender: bool,
+}
+
+impl Default for Nerve {
+    /// An ordinary creature: it may break, and surrenders when it cannot flee.
+    fn default() -> Self {
+        Nerve {
+            fearless: false,
+            may_surrender: true,
+        }
+    }
+}
+
+impl Nerve {
+    /// A monster's nerve, from its creature type and Intelligence.
+    pub fn of(template: &Monster) -> Nerve {
+        let kind = template.kind.to_ascii_lowercase();
+        Nerve {
+            fearless: ["undead", "construct", "ooze", "plant"]
+                .iter()
+                .any(|k| kind.starts_with(k)),
+            may_surrender: template.abilities.score(Ability::Intelligence) >= 6,
+        }
+    }
+}
+
+/// The morale rule over plain numbers (see the module docs), for a monster that still fights:
+/// with `hp` of `max_hp` hit points, its [`Nerve`], whether another monster of the fight still
+/// stands with it (fighting and able to act), whether it can act itself, and its speed now.
+/// `Some(Fled)` or `Some(Surrendered)` when it breaks now, `None` while it fights on. The game
+/// ([`morale`]) and the encounter simulator both decide by it.
+pub fn breaks(
+    hp: u32,
+    max_hp: u32,
+    nerve: Nerve,
+    allies_standing: bool,
+    can_act: bool,
+    speed_ft: u32,
+) -> Option<Morale> {
+    if hp == 0 || hp.saturating_mul(4) >= max_hp || nerve.fearless {
+        return None;
+    }
+    if allies_standing || !can_act {
+        return None;
+    }
+    if speed_ft > 0 {
+        Some(Morale::Fled)
+    } else if nerve.may_surrender {
+        Some(Morale::Surrendered)
+    } else {
+        None
+    }
+}
+
+/// The morale rule (see the module docs) read from the state: `Some(Fled)` or
+/// `Some(Surrendered)` when the monster breaks now, `None` while it fights on. The rule itself
+/// is [`breaks`].
 pub fn morale(state: &GameState, srd: &Srd, monster: &str) -> Option<Morale> {
     let m = state.monster(monster)?;
     let encounter = state.encounter.as_ref()?;
-    if !m.is_fighting() || m.hp.current.saturating_mul(4) >= m.hp.max {
+    if !m.is_fighting() {
         return None;
     }
     let template = srd.monster(&m.template).ok()?;
-    let kind = template.kind.to_ascii_lowercase();
-    if ["undead", "construct", "ooze", "plant"]
-        .iter()
-        .any(|k| kind.starts_with(k))
-    {
-        return None;
-    }
     let allies_standing = encounter.order.iter().any(|slot| {
         !slot.id.eq_ignore_ascii_case(&m.id)
             && state
                 .monster(&slot.id)
                 .is_some_and(|a| a.is_fighting() && a.conditions.can_act())
     });
-    if allies_standing || !m.conditions.can_act() {
-        return None;
-    }
     let speed = encounter
         .slot(&m.id)
         .map_or(0, |s| crate::state::speed_now(state, &m.id, s.speed));
-    if speed > 0 {
-        Some(Morale::Fled)
-    } else if template.abilities.score(Ability::Intelligence) >= 6 {
-        Some(Morale::Surrendered)
-    } else {
-        None
-    }
+    breaks(
+        m.hp.current,
+        m.hp.max,
+        Nerve::of(template),
+        allies_standing,
+        m.conditions.can_act(),
+        speed,
+    )
 }
 
 /// The changes that end the holds no one keeps any more: their monster is dead, no longer

@@ -17,9 +17,15 @@
 //!   beneath it. Leaving a hostile's reach provokes its opportunity attack (one reaction a
 //!   round) unless the mover took the Disengage action this turn; only where the move starts
 //!   and ends counts.
+//!
+//! The arithmetic of these rules is in `geometry` (pure functions the encounter simulator
+//! calls too); this module applies it to the state and names what it refuses.
 
+use serde::{Deserialize, Serialize};
+
+use super::geometry::{self, NoShot, Shot};
 use crate::srd::{ActionAttack, Srd};
-use crate::state::{Area, CharacterAttack, Cover, GameState, Position, area_at, round_to_5};
+use crate::state::{Area, CharacterAttack, Cover, GameState, Position, area_at};
 
 /// Why an attack or a move is not allowed where the creatures stand. Each message says what is.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -108,7 +114,7 @@ fn height_note(height_ft: i32) -> String {
 
 /// How far an attack reaches: melee reach, ranged normal and long range, or both (a thrown
 /// weapon is a melee attack within reach and a ranged one beyond).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Reach {
     /// Melee reach in feet, for a melee attack.
     pub melee_ft: Option<u32>,
@@ -117,6 +123,22 @@ pub struct Reach {
 }
 
 impl Reach {
+    /// A melee attack with this reach.
+    pub const fn melee(reach_ft: u32) -> Reach {
+        Reach {
+            melee_ft: Some(reach_ft),
+            range_ft: None,
+        }
+    }
+
+    /// A ranged attack with this normal and long range.
+    pub const fn ranged(normal_ft: u32, long_ft: u32) -> Reach {
+        Reach {
+            melee_ft: None,
+            range_ft: Some((normal_ft, long_ft)),
+        }
+    }
+
     /// A character's attack: from the SRD weapon of that name (5 ft, 10 ft with the reach
     /// property; its range when thrown or ranged); otherwise from the sheet's `range_ft` (10 ft
     /// or less: melee with that reach; more: a spell's single range, normal and long alike).
@@ -227,34 +249,35 @@ pub fn attack_range(
         disadvantage: Vec::new(),
         cover: Cover::None,
     };
-    match (reach.melee_ft, reach.range_ft) {
-        (Some(r), _) if distance_ft <= r => check.melee = true,
-        (_, Some((normal, long))) => {
-            if distance_ft > long {
-                return Err(PositionError::BeyondRange {
-                    attacker: name(attacker),
-                    target: name(target),
-                    attack: attack.to_owned(),
-                    normal_ft: normal,
-                    long_ft: long,
-                    distance_ft,
-                });
-            }
-            if distance_ft > normal {
+    // The arithmetic is the shared rule (`geometry::shot`); this adds names and the state.
+    match geometry::shot(reach, distance_ft) {
+        Ok(Shot::Melee) => check.melee = true,
+        Ok(Shot::Ranged { long_range }) => {
+            if long_range {
                 check
                     .disadvantage
                     .push(format!("long range ({distance_ft} ft)"));
             }
             if let Some(foe) = hostiles(state, attacker)
                 .into_iter()
-                .find(|h| distance(state, attacker, h) <= 5)
+                .find(|h| geometry::crowds_a_shot(distance(state, attacker, h)))
             {
                 check
                     .disadvantage
                     .push(format!("{} within 5 ft of a ranged attacker", name(&foe)));
             }
         }
-        (melee, None) => {
+        Err(NoShot::BeyondRange { normal_ft, long_ft }) => {
+            return Err(PositionError::BeyondRange {
+                attacker: name(attacker),
+                target: name(target),
+                attack: attack.to_owned(),
+                normal_ft,
+                long_ft,
+                distance_ft,
+            });
+        }
+        Err(NoShot::OutOfReach { reach_ft }) => {
             let height = match (position_of(state, attacker), position_of(state, target)) {
                 (Some(a), Some(t)) => t.z - a.z,
                 _ => 0,
@@ -263,7 +286,7 @@ pub fn attack_range(
                 attacker: name(attacker),
                 target: name(target),
                 attack: attack.to_owned(),
-                reach_ft: melee.unwrap_or(5),
+                reach_ft,
                 distance_ft,
                 height_ft: height,
             });
@@ -312,29 +335,18 @@ pub fn hostiles(state: &GameState, id: &str) -> Vec<String> {
 /// reach among its melee attacks; the first of them on a tie). `None` when it has none.
 pub fn melee_attack(state: &GameState, srd: &Srd, id: &str) -> Option<(String, u32)> {
     if let Some(c) = state.character(id) {
-        return c
+        let attacks = c
             .attacks
             .iter()
-            .filter_map(|a| Some((a.name.clone(), Reach::of_character_attack(srd, a).melee_ft?)))
-            .fold(None, longest);
+            .filter_map(|a| Some((a.name.clone(), Reach::of_character_attack(srd, a).melee_ft?)));
+        return geometry::longest_reach(attacks);
     }
     let m = state.monster(id)?;
     let template = srd.monster(&m.template).ok()?;
-    template
-        .actions
-        .iter()
-        .filter_map(|a| {
-            let reach = Reach::of_monster_attack(a.attack.as_ref()?);
-            Some((a.name.clone(), reach.melee_ft?))
-        })
-        .fold(None, longest)
-}
-
-fn longest(best: Option<(String, u32)>, next: (String, u32)) -> Option<(String, u32)> {
-    match best {
-        Some(b) if b.1 >= next.1 => Some(b),
-        _ => Some(next),
-    }
+    geometry::longest_reach(template.actions.iter().filter_map(|a| {
+        let reach = Reach::of_monster_attack(a.attack.as_ref()?);
+        Some((a.name.clone(), reach.melee_ft?))
+    }))
 }
 
 /// Where a move goes.
@@ -415,7 +427,7 @@ pub fn plan_move(
                         .collect(),
                 });
             }
-            (area.position(), 0.0)
+            (area.position(), 0)
         }
         Destination::Toward(target, within) => {
             let at = position_of(state, target).unwrap_or(from);
@@ -424,15 +436,11 @@ pub fn plan_move(
             } else {
                 Position { z: from.z, ..at }
             };
-            (goal, f64::from(within.max(5)))
+            (goal, within.max(5))
         }
     };
-    let length = from.exact_distance(goal);
-    let mut travel = (length - stop_short).max(0.0);
-    if let Some(feet) = feet {
-        travel = travel.min(f64::from(feet));
-    }
-    Ok(finish_move(state, srd, &id, from, goal, length, travel))
+    let (to, travelled) = geometry::step_toward(from, goal, stop_short, feet);
+    Ok(finish_move(state, srd, &id, from, to, travelled))
 }
 
 /// A move toward `target` as far as `mover`'s movement left this turn allows, stopping within
@@ -454,7 +462,14 @@ pub fn approach(
     let left = encounter
         .budget
         .movement_left(crate::state::speed_now(state, &slot.id, slot.speed));
-    if distance(state, mover, target) <= within_ft || left == 0 {
+    // The movement decision is the shared one (a monster closes to its melee reach).
+    let decided = geometry::movement(
+        Reach::melee(within_ft),
+        distance(state, mover, target),
+        true,
+        left,
+    );
+    if !matches!(decided, geometry::Movement::Toward { .. }) || left == 0 {
         return None;
     }
     let toward = Destination::Toward(target, within_ft);
@@ -469,34 +484,15 @@ pub fn approach(
     (planned.cost_ft <= left && planned.feet > 0).then_some(planned)
 }
 
-/// The end point, cost and provoked attacks of a straight move of `travel` feet along the line
-/// from `from` to `goal` (`length` feet long).
+/// The cost and provoked attacks of a straight move of `feet` feet from `from` to `to`.
 fn finish_move(
     state: &GameState,
     srd: &Srd,
     id: &str,
     from: Position,
-    goal: Position,
-    length: f64,
-    travel: f64,
+    to: Position,
+    feet: u32,
 ) -> Move {
-    let to = if length <= f64::EPSILON || travel >= length {
-        if travel <= f64::EPSILON { from } else { goal }
-    } else {
-        let t = travel / length;
-        let lerp =
-            |a: i32, b: i32| (f64::from(a) + (f64::from(b) - f64::from(a)) * t).round() as i32;
-        Position {
-            x: lerp(from.x, goal.x),
-            y: lerp(from.y, goal.y),
-            z: lerp(from.z, goal.z),
-        }
-    };
-    let feet = if to == from {
-        0
-    } else {
-        round_to_5(travel).max(5)
-    };
     let areas = room_areas(state);
     let difficult = feet > 0
         && [from, to]
@@ -505,7 +501,7 @@ fn finish_move(
     let disengaged = state.encounter.as_ref().is_some_and(|e| {
         e.current().is_some_and(|c| c.eq_ignore_ascii_case(id)) && e.budget.disengaged
     });
-    let provokes = if feet == 0 || disengaged {
+    let provokes = if feet == 0 {
         Vec::new()
     } else {
         hostiles(state, id)
@@ -513,7 +509,8 @@ fn finish_move(
             .filter_map(|h| {
                 let (attack, reach) = melee_attack(state, srd, &h)?;
                 let at = position_of(state, &h)?;
-                (from.distance(at) <= reach && to.distance(at) > reach).then_some((h, attack))
+                geometry::provokes(from.distance(at), to.distance(at), reach, disengaged)
+                    .then_some((h, attack))
             })
             .collect()
     };

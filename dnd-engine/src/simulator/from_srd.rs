@@ -2,7 +2,10 @@
 
 use smallvec::SmallVec;
 
-use super::{Combatant, Side, SimAction};
+use super::{Combatant, Side, SimAction, save_reach};
+use crate::combat::geometry::{fighting_speed, longest_reach};
+use crate::combat::monster_plan::Nerve;
+use crate::combat::positions::Reach;
 use crate::rules::{Ability, AtZero, DamageDice};
 use crate::srd::{Monster, MonsterAction, OnSave};
 
@@ -26,8 +29,11 @@ pub enum MonsterConversionError {
 
 impl Combatant {
     /// A monster as a combatant: its AC, average hit points, Dexterity for initiative, saves,
-    /// defenses, and on its turn its usual multiattack (or, without one, its most damaging
-    /// single action). Actions without damage (a frightful presence) are skipped.
+    /// defenses, its speed in a fight (flying when it flies), its nerve (the morale rule's
+    /// data), and on its turn its usual multiattack (or, without one, its most damaging single
+    /// action), each attack with the reach and range its stat block gives. Its opportunity
+    /// attack is its melee attack with the longest reach, as in the game. Actions without
+    /// damage (a frightful presence) are skipped.
     pub fn from_monster(monster: &Monster) -> Result<Combatant, MonsterConversionError> {
         let mut combatant = Combatant::new(
             monster.name.clone(),
@@ -48,6 +54,14 @@ impl Combatant {
         }
         combatant.defenses = monster.defenses;
         combatant.at_zero = AtZero::Dies;
+        combatant.speed = fighting_speed(&monster.speed);
+        combatant.nerve = Nerve::of(monster);
+        // The same reading as the game's `positions::melee_attack`.
+        combatant.opportunity_attack = longest_reach(monster.actions.iter().filter_map(|a| {
+            let reach = Reach::of_monster_attack(a.attack.as_ref()?);
+            Some((a, reach.melee_ft?))
+        }))
+        .and_then(|(a, _)| sim_action(monster, a));
 
         let multiattack = monster.actions.iter().find_map(|a| a.multiattack.first());
         if let Some(steps) = multiattack {
@@ -100,6 +114,7 @@ fn sim_action(monster: &Monster, action: &MonsterAction) -> Option<SimAction> {
             to_hit: attack.to_hit,
             damage,
             magical: monster.attack_is_magical(attack),
+            reach: Reach::of_monster_attack(attack),
         });
     }
     action.save.map(|save| SimAction::Save {
@@ -108,6 +123,7 @@ fn sim_action(monster: &Monster, action: &MonsterAction) -> Option<SimAction> {
         dc: save.dc,
         damage,
         half_on_success: save.on_success == OnSave::Half,
+        reach: save_reach(),
     })
 }
 

@@ -4,28 +4,53 @@
 //! goblins with +4 to hit shred a party with AC 12, or that a single ogre folds against four
 //! archers. This module plays the fight: initiative, every attack of every multiattack through
 //! the same rules functions the game uses ([`crate::rules::attack`], [`crate::rules::damage`],
-//! [`crate::rules::death`]), simple targeting, death saves, and reports the chance the party
-//! wins, how long it takes and what it costs each character. Seeded: the same seed gives the same
-//! report.
+//! [`crate::rules::death`]), positions and movement, death saves, morale, and reports the
+//! chance the party wins, how long it takes and what it costs each character. Seeded: the same
+//! seed gives the same report.
 //!
-//! The tactics are deliberately simple, and say so: characters focus the wounded enemy with the
-//! fewest hit points left; monsters choose by the game's target rule
-//! (`combat::monster_plan::pick_target`); nobody heals, flees, uses areas or spells with slots. A fight still going after
-//! [`MAX_ROUNDS`] counts as a loss for the party.
+//! The fight is played by the combat engine's own rules, as pure functions over plain numbers
+//! (no `GameState` is built: a report plays thousands of fights):
+//!
+//! - **Positions.** The sides start in two lines [`Battlefield::start_distance_ft`] apart
+//!   (30 ft by default; a combatant may be placed with [`Combatant::at`]), with
+//!   [`Battlefield::retreat_ft`] of room behind each; distance is the game's
+//!   ([`Position::distance`]).
+//! - **Reach and range** ([`combat::geometry::shot`](crate::combat::geometry::shot)): each
+//!   attack has a [`Reach`]; a melee attack needs its target within reach, a ranged one within
+//!   long range, with disadvantage past its normal range or with a hostile within 5 ft.
+//! - **Movement**: each combatant moves up to its speed in straight lines
+//!   ([`combat::geometry::step_toward`](crate::combat::geometry::step_toward)). A monster
+//!   closes to its melee reach (5 ft without one) before it attacks, as in the game; a
+//!   character closes to its attack's reach or normal range, and a ranged character that no
+//!   hostile threatens steps back to keep its distance
+//!   ([`combat::geometry::movement`](crate::combat::geometry::movement)).
+//! - **Opportunity attacks**: a move that leaves a hostile's reach provokes one melee attack,
+//!   one reaction a round ([`combat::geometry::provokes`](crate::combat::geometry::provokes)).
+//! - **Targets**: monsters choose by the game's target rule
+//!   ([`combat::monster_plan::pick_target`](crate::combat::monster_plan::pick_target)) among the
+//!   heroes they reach, or among all when they reach none; characters focus the standing enemy
+//!   with the fewest hit points left, wherever it stands.
+//! - **Morale**: at the start of its turn a monster breaks by the game's rule
+//!   ([`combat::monster_plan::breaks`](crate::combat::monster_plan::breaks)): below a quarter of
+//!   its hit points with no ally standing it flees (or surrenders), and counts as beaten.
+//!
+//! Not played: healing, spells with slots, areas, cover and terrain, Disengage and Dash,
+//! recharge and legendary actions; a fleeing monster simply leaves (as in the game, where it
+//! provokes nothing). A fight still going after [`MAX_ROUNDS`] counts as a loss for the party.
 
+mod arena;
 mod from_srd;
 
-use rand::RngExt;
 use serde::{Deserialize, Serialize};
 use smallvec::SmallVec;
 
-use crate::dice::{Advantage, GameRng, seeded_rng};
-use crate::rules::attack::{attack_hits, roll_damage};
-use crate::rules::check::D20Roll;
-use crate::rules::damage::{AtZero, Defenses, HitPoints, apply_damage};
-use crate::rules::death::{DeathSaveOutcome, DeathSaves};
+use crate::dice::seeded_rng;
+use crate::rules::damage::{AtZero, Defenses};
 use crate::rules::{Ability, DamageDice};
 
+pub use crate::combat::monster_plan::Nerve;
+pub use crate::combat::positions::Reach;
+pub use crate::state::Position;
 pub use from_srd::MonsterConversionError;
 
 /// A fight that lasts longer than this many rounds is stopped and counted as a party loss.
@@ -57,6 +82,9 @@ pub enum SimAction {
         /// nonmagical attacks count.
         #[serde(default)]
         magical: bool,
+        /// How far it reaches (melee at 5 ft unless given).
+        #[serde(default = "melee_5")]
+        reach: Reach,
     },
     /// A saving throw the target makes against a DC.
     Save {
@@ -70,7 +98,35 @@ pub enum SimAction {
         damage: SmallVec<[DamageDice; 2]>,
         /// Whether a success still takes half.
         half_on_success: bool,
+        /// How far it reaches. The SRD data gives no area for a breath or a gaze, so 30 ft
+        /// (a typical cone or line) unless given.
+        #[serde(default = "save_reach")]
+        reach: Reach,
     },
+}
+
+fn melee_5() -> Reach {
+    Reach::melee(5)
+}
+
+/// The reach of a save action when none is given (see [`SimAction::Save`]).
+pub(crate) fn save_reach() -> Reach {
+    Reach::ranged(30, 30)
+}
+
+impl SimAction {
+    /// How far it reaches.
+    pub fn reach(&self) -> Reach {
+        match self {
+            SimAction::Attack { reach, .. } | SimAction::Save { reach, .. } => *reach,
+        }
+    }
+
+    fn damage(&self) -> &[DamageDice] {
+        match self {
+            SimAction::Attack { damage, .. } | SimAction::Save { damage, .. } => damage,
+        }
+    }
 }
 
 /// A combatant as the simulator sees it.
@@ -96,11 +152,31 @@ pub struct Combatant {
     pub at_zero: AtZero,
     /// What it does each turn, in order (a multiattack expanded into its attacks).
     pub actions: Vec<SimAction>,
+    /// Feet it moves a turn.
+    #[serde(default = "default_speed")]
+    pub speed: u32,
+    /// For a monster: what decides whether its morale breaks (characters never break).
+    #[serde(default)]
+    pub nerve: Nerve,
+    /// The melee attack it makes as an opportunity attack, when it is not among its
+    /// `actions` (a goblin shoots its shortbow but still slashes with its scimitar at a
+    /// creature leaving its reach); by default the melee attack of `actions` with the longest
+    /// reach.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opportunity_attack: Option<SimAction>,
+    /// Where it stands when the fight starts; by default in its side's line (see
+    /// [`Battlefield`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<Position>,
+}
+
+fn default_speed() -> u32 {
+    30
 }
 
 impl Combatant {
-    /// A combatant with no actions yet; saves default to 0 and it makes death saves on the
-    /// party side and dies at 0 on the monsters' side.
+    /// A combatant with no actions yet; saves default to 0, speed to 30 ft, and it makes death
+    /// saves on the party side and dies at 0 on the monsters' side.
     pub fn new(name: impl Into<String>, side: Side, hit_points: u32, armor_class: i32) -> Self {
         Combatant {
             name: name.into(),
@@ -116,6 +192,10 @@ impl Combatant {
                 Side::Monsters => AtZero::Dies,
             },
             actions: Vec::new(),
+            speed: default_speed(),
+            nerve: Nerve::default(),
+            opportunity_attack: None,
+            start: None,
         }
     }
 
@@ -132,7 +212,20 @@ impl Combatant {
         self
     }
 
-    /// Adds a nonmagical attack (a mundane weapon, a claw) made every turn; see
+    /// Sets its speed in feet.
+    pub fn with_speed(mut self, speed: u32) -> Self {
+        self.speed = speed;
+        self
+    }
+
+    /// Places it at the start of the fight.
+    pub fn at(mut self, start: Position) -> Self {
+        self.start = Some(start);
+        self
+    }
+
+    /// Adds a nonmagical attack (a mundane weapon, a claw) made every turn, melee at 5 ft
+    /// until [`with_reach`](Combatant::with_reach) says otherwise; see
     /// [`with_magic_attack`](Combatant::with_magic_attack).
     pub fn with_attack(self, name: impl Into<String>, to_hit: i32, damage: &[DamageDice]) -> Self {
         self.with_attack_of(name.into(), to_hit, damage, false)
@@ -149,6 +242,17 @@ impl Combatant {
         self.with_attack_of(name.into(), to_hit, damage, true)
     }
 
+    /// Sets the reach of the action added last (a longbow's `Reach::ranged(150, 600)`, a
+    /// glaive's `Reach::melee(10)`).
+    pub fn with_reach(mut self, reach: Reach) -> Self {
+        if let Some(SimAction::Attack { reach: r, .. } | SimAction::Save { reach: r, .. }) =
+            self.actions.last_mut()
+        {
+            *r = reach;
+        }
+        self
+    }
+
     fn with_attack_of(
         mut self,
         name: String,
@@ -161,12 +265,44 @@ impl Combatant {
             to_hit,
             damage: damage.iter().copied().collect(),
             magical,
+            reach: melee_5(),
         });
         self
     }
 
     fn save_bonus(&self, ability: Ability) -> i32 {
         self.saving_throws[ability as usize]
+    }
+}
+
+/// Where a fight is played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Battlefield {
+    /// How far apart the two sides' lines start, in feet: the party stands along x = 0, the
+    /// monsters along x = this, each line 5 ft apart along y.
+    #[serde(default = "default_start_distance")]
+    pub start_distance_ft: u32,
+    /// How far behind its own line a combatant can back away: the room's walls. Keeping at
+    /// range works until a ranged character has its back to the wall.
+    #[serde(default = "default_retreat")]
+    pub retreat_ft: u32,
+}
+
+fn default_start_distance() -> u32 {
+    30
+}
+
+fn default_retreat() -> u32 {
+    30
+}
+
+impl Default for Battlefield {
+    /// The sides 30 ft apart, with 30 ft of room behind each line.
+    fn default() -> Self {
+        Battlefield {
+            start_distance_ft: default_start_distance(),
+            retreat_ft: default_retreat(),
+        }
     }
 }
 
@@ -188,10 +324,16 @@ pub struct CharacterOutcome {
 pub struct SimulationReport {
     /// How many fights were played.
     pub runs: u32,
-    /// Share of fights the party won (every monster dead).
+    /// Share of fights the party won (no monster left fighting: dead, fled or surrendered).
     pub party_win_probability: f64,
     /// Mean rounds per fight.
     pub mean_rounds: f64,
+    /// Mean monsters per fight whose morale broke (fled or surrendered).
+    #[serde(default)]
+    pub mean_monsters_broken: f64,
+    /// Mean opportunity attacks per fight, both sides.
+    #[serde(default)]
+    pub mean_opportunity_attacks: f64,
     /// Per character, in the order given.
     pub characters: Vec<CharacterOutcome>,
     /// The seed, to reproduce the report.
@@ -219,29 +361,20 @@ pub enum SimulationError {
     NoRuns,
 }
 
-/// The state of one combatant during one fight.
-#[derive(Debug, Clone, Copy)]
-struct Fighter {
-    hp: HitPoints,
-    saves: DeathSaves,
-    dead: bool,
-    downed: bool,
-}
-
-impl Fighter {
-    fn standing(&self) -> bool {
-        !self.dead && self.hp.current > 0
-    }
-}
-
-/// What one fight came to.
-struct FightResult {
-    party_won: bool,
-    rounds: u32,
-}
-
-/// Plays `runs` fights between `party` and `monsters` with generator seed `seed`.
+/// Plays `runs` fights between `party` and `monsters` with generator seed `seed`, the sides
+/// starting 30 ft apart (see [`simulate_on`]).
 pub fn simulate(
+    party: &[Combatant],
+    monsters: &[Combatant],
+    runs: u32,
+    seed: u64,
+) -> Result<SimulationReport, SimulationError> {
+    simulate_on(&Battlefield::default(), party, monsters, runs, seed)
+}
+
+/// Plays `runs` fights between `party` and `monsters` on `field` with generator seed `seed`.
+pub fn simulate_on(
+    field: &Battlefield,
     party: &[Combatant],
     monsters: &[Combatant],
     runs: u32,
@@ -272,10 +405,9 @@ pub fn simulate(
     if let Some(idle) = everyone.iter().find(|c| c.actions.is_empty()) {
         return Err(SimulationError::NoActions(idle.name.clone()));
     }
-    let mut arena = Arena::new(&everyone);
+    let mut arena = arena::Arena::new(&everyone, field);
     let mut rng = seeded_rng(seed);
-    let mut wins = 0u32;
-    let mut rounds = 0u64;
+    let (mut wins, mut rounds, mut broken, mut opportunity) = (0u32, 0u64, 0u64, 0u64);
     let mut hp_lost = vec![0u64; party.len()];
     let mut downed = vec![0u32; party.len()];
     let mut deaths = vec![0u32; party.len()];
@@ -283,6 +415,8 @@ pub fn simulate(
         let result = arena.fight(&mut rng);
         wins += u32::from(result.party_won);
         rounds += u64::from(result.rounds);
+        broken += u64::from(result.broken);
+        opportunity += u64::from(result.opportunity_attacks);
         for (i, f) in arena.fighters[..party.len()].iter().enumerate() {
             hp_lost[i] += u64::from(f.hp.max - f.hp.current);
             downed[i] += u32::from(f.downed);
@@ -294,6 +428,8 @@ pub fn simulate(
         runs,
         party_win_probability: f64::from(wins) / n,
         mean_rounds: rounds as f64 / n,
+        mean_monsters_broken: broken as f64 / n,
+        mean_opportunity_attacks: opportunity as f64 / n,
         characters: party
             .iter()
             .enumerate()
@@ -306,184 +442,6 @@ pub fn simulate(
             .collect(),
         seed,
     })
-}
-
-/// The combatants and the scratch space of fights, reused from one fight to the next.
-struct Arena<'a> {
-    combatants: &'a [Combatant],
-    fighters: Vec<Fighter>,
-    order: Vec<(i32, i32, u32, usize)>,
-}
-
-impl<'a> Arena<'a> {
-    fn new(combatants: &'a [Combatant]) -> Self {
-        Arena {
-            combatants,
-            fighters: Vec::with_capacity(combatants.len()),
-            order: Vec::with_capacity(combatants.len()),
-        }
-    }
-
-    fn fight(&mut self, rng: &mut GameRng) -> FightResult {
-        self.fighters.clear();
-        self.fighters
-            .extend(self.combatants.iter().map(|c| Fighter {
-                hp: HitPoints::full(c.hit_points),
-                saves: DeathSaves::default(),
-                dead: false,
-                downed: false,
-            }));
-        // Initiative: total, then Dexterity, then a roll-off (see rules::initiative).
-        self.order.clear();
-        for (i, c) in self.combatants.iter().enumerate() {
-            let total =
-                i32::from(D20Roll::roll(Advantage::Normal, rng).natural) + c.initiative_bonus;
-            self.order.push((total, c.dexterity, rng.random(), i));
-        }
-        self.order.sort_unstable_by(|a, b| b.cmp(a));
-        for round in 1..=MAX_ROUNDS {
-            for turn in 0..self.order.len() {
-                let actor = self.order[turn].3;
-                self.take_turn(actor, rng);
-                if !self.side_standing(Side::Monsters) {
-                    return FightResult {
-                        party_won: true,
-                        rounds: round,
-                    };
-                }
-                if !self.side_standing(Side::Party) {
-                    return FightResult {
-                        party_won: false,
-                        rounds: round,
-                    };
-                }
-            }
-        }
-        FightResult {
-            party_won: false,
-            rounds: MAX_ROUNDS,
-        }
-    }
-
-    fn side_standing(&self, side: Side) -> bool {
-        self.combatants
-            .iter()
-            .zip(&self.fighters)
-            .any(|(c, f)| c.side == side && f.standing())
-    }
-
-    fn take_turn(&mut self, actor: usize, rng: &mut GameRng) {
-        let me = self.fighters[actor];
-        if me.dead {
-            return;
-        }
-        if me.hp.current == 0 {
-            if !me.saves.stable {
-                let roll = self.fighters[actor].saves.roll(rng);
-                match roll.outcome {
-                    DeathSaveOutcome::RegainsOneHitPoint => self.fighters[actor].hp.current = 1,
-                    DeathSaveOutcome::Dies => self.fighters[actor].dead = true,
-                    _ => {}
-                }
-            }
-            return;
-        }
-        let combatant = &self.combatants[actor];
-        let per_turn: u32 = combatant
-            .actions
-            .iter()
-            .map(|a| match a {
-                SimAction::Attack { damage, .. } | SimAction::Save { damage, .. } => damage
-                    .iter()
-                    .map(|d| d.average().max(0) as u32)
-                    .sum::<u32>(),
-            })
-            .sum();
-        for action in &combatant.actions {
-            let Some(target) = self.pick_target(combatant.side, per_turn) else {
-                return;
-            };
-            self.resolve(action, target, rng);
-        }
-    }
-
-    /// Characters focus the standing enemy with the fewest hit points; monsters pick by the
-    /// game's own rule (`combat::monster_plan::pick_target`: the hero their turn's damage drops
-    /// soonest, then the lowest AC), so the odds describe the fight the game plays.
-    fn pick_target(&self, side: Side, per_turn: u32) -> Option<usize> {
-        let enemies = self
-            .combatants
-            .iter()
-            .zip(&self.fighters)
-            .enumerate()
-            .filter(|(_, (c, f))| c.side != side && f.standing());
-        match side {
-            Side::Party => enemies
-                .min_by_key(|(_, (_, f))| f.hp.current)
-                .map(|(i, _)| i),
-            Side::Monsters => crate::combat::monster_plan::pick_target(
-                enemies.map(|(i, (c, f))| (i, f.hp.current, c.armor_class)),
-                per_turn,
-            ),
-        }
-    }
-
-    fn resolve(&mut self, action: &SimAction, target: usize, rng: &mut GameRng) {
-        let defender = &self.combatants[target];
-        let (damage, critical, halve, defenses) = match action {
-            SimAction::Attack {
-                to_hit,
-                damage,
-                magical,
-                ..
-            } => {
-                let d20 = D20Roll::roll(Advantage::Normal, rng);
-                let (hit, critical) = attack_hits(d20, *to_hit, defender.armor_class, 20, false);
-                if !hit {
-                    return;
-                }
-                (
-                    damage,
-                    critical,
-                    false,
-                    defender.defenses.against_attack(*magical),
-                )
-            }
-            SimAction::Save {
-                ability,
-                dc,
-                damage,
-                half_on_success,
-                ..
-            } => {
-                let natural = i32::from(rng.random_range(1..=20u8));
-                let saved = natural + defender.save_bonus(*ability) >= *dc;
-                if saved && !half_on_success {
-                    return;
-                }
-                (damage, false, saved, defender.defenses)
-            }
-        };
-        let mut total = 0u32;
-        for dice in damage {
-            total += roll_damage(dice, critical, &defenses, rng).taken;
-        }
-        if halve {
-            total /= 2;
-        }
-        let at_zero = defender.at_zero;
-        let fighter = &mut self.fighters[target];
-        let outcome = apply_damage(&mut fighter.hp, total, at_zero, critical);
-        if outcome.dropped_to_zero {
-            fighter.downed = true;
-        }
-        if outcome.killed {
-            fighter.dead = true;
-        } else if outcome.death_save_failures > 0 {
-            fighter.dead |=
-                fighter.saves.take_damage(outcome.death_save_failures) == DeathSaveOutcome::Dies;
-        }
-    }
 }
 
 #[cfg(test)]
