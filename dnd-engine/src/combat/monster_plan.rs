@@ -355,7 +355,11 @@ fn held_by_anyone(state: &GameState, id: &str) -> bool {
 /// The monster's attack: its Multiattack (the usual way, expanded into its steps) when it has
 /// one, else its attack action with the most average damage. The name to attack with, and the
 /// attack actions it makes with how many times each.
-fn attack_choice(template: &Monster) -> Option<(String, Vec<(&MonsterAction, u32)>)> {
+/// The attack a monster makes: its Multiattack's first option, expanded into its steps (each
+/// with its count), or else its single attack with the most average damage, a melee one when
+/// a melee and a ranged attack deal the same (a goblin draws its scimitar rather than shoot
+/// point-blank). Used by the game's planner and by the simulator's conversion alike.
+pub fn attack_choice(template: &Monster) -> Option<(String, Vec<(&MonsterAction, u32)>)> {
     if let Some(multi) = template.actions.iter().find(|a| !a.multiattack.is_empty()) {
         let steps: Vec<(&MonsterAction, u32)> = multi.multiattack[0]
             .iter()
@@ -373,7 +377,14 @@ fn attack_choice(template: &Monster) -> Option<(String, Vec<(&MonsterAction, u32
         .actions
         .iter()
         .filter(|a| a.attack.is_some() && a.usage.is_none())
-        .max_by_key(|a| damage_average(a))
+        .max_by_key(|a| {
+            let melee = a.attack.as_ref().is_some_and(|x| {
+                crate::combat::positions::Reach::of_monster_attack(x)
+                    .melee_ft
+                    .is_some()
+            });
+            (damage_average(a), melee)
+        })
         .map(|a| (a.name.clone(), vec![(a, 1)]))
 }
 

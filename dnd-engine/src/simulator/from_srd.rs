@@ -4,7 +4,7 @@ use smallvec::SmallVec;
 
 use super::{Combatant, Side, SimAction, save_reach};
 use crate::combat::geometry::{fighting_speed, longest_reach};
-use crate::combat::monster_plan::Nerve;
+use crate::combat::monster_plan::{Nerve, attack_choice};
 use crate::combat::positions::Reach;
 use crate::rules::{Ability, AtZero, DamageDice};
 use crate::srd::{Monster, MonsterAction, OnSave};
@@ -63,19 +63,21 @@ impl Combatant {
         }))
         .and_then(|(a, _)| sim_action(monster, a));
 
+        // A Multiattack naming an action the stat block lacks is bad data, not a weaker monster.
         let multiattack = monster.actions.iter().find_map(|a| a.multiattack.first());
-        if let Some(steps) = multiattack {
-            for step in steps {
-                let action = monster
-                    .actions
-                    .iter()
-                    .find(|a| a.name.eq_ignore_ascii_case(&step.action))
-                    .ok_or_else(|| MonsterConversionError::UnknownAction {
-                        monster: monster.name.clone(),
-                        action: step.action.clone(),
-                    })?;
+        for step in multiattack.into_iter().flatten() {
+            if find(monster, &step.action).is_none() {
+                return Err(MonsterConversionError::UnknownAction {
+                    monster: monster.name.clone(),
+                    action: step.action.clone(),
+                });
+            }
+        }
+        // The attack the game's planner would make (one rule: `monster_plan::attack_choice`).
+        if let Some((_, steps)) = attack_choice(monster) {
+            for (action, count) in steps {
                 if let Some(sim) = sim_action(monster, action) {
-                    for _ in 0..step.count {
+                    for _ in 0..count {
                         combatant.actions.push(sim.clone());
                     }
                 }
@@ -97,6 +99,13 @@ impl Combatant {
         }
         Ok(combatant)
     }
+}
+
+fn find<'m>(monster: &'m Monster, name: &str) -> Option<&'m MonsterAction> {
+    monster
+        .actions
+        .iter()
+        .find(|a| a.name.eq_ignore_ascii_case(name))
 }
 
 fn sim_action(monster: &Monster, action: &MonsterAction) -> Option<SimAction> {

@@ -65,7 +65,7 @@ pub(super) fn play(ctx: &mut ToolContext<'_>, monster: &str) -> Result<Vec<TurnE
     };
     match plan {
         Plan::Attack { action, target } => {
-            move_into_reach(ctx, monster, &target, &mut log)?;
+            move_into_reach(ctx, monster, &action, &target, &mut log)?;
             if !ctx.state.monster(monster).is_some_and(|m| m.is_fighting()) {
                 return Ok(log); // an opportunity attack felled it on the way
             }
@@ -86,16 +86,29 @@ pub(super) fn play(ctx: &mut ToolContext<'_>, monster: &str) -> Result<Vec<TurnE
     Ok(log)
 }
 
-/// Moving into reach before attacking: the one place a monster's movement goes, through
-/// positions' `approach` (`movement::close_in`, which spends the feet and rolls the
-/// opportunity attacks the move provokes). In a room without areas nobody moves.
+/// Moving into reach of the planned `action` before attacking: the one place a monster's
+/// movement goes, through positions' `approach` (`movement::close_in`, which spends the feet
+/// and rolls the opportunity attacks the move provokes). It stops where every swing of the
+/// action reaches (`geometry::stop_within`: its melee reach, or a ranged attack's normal
+/// range), as the simulator's monsters do. In a room without areas nobody moves.
 fn move_into_reach(
     ctx: &mut ToolContext<'_>,
     monster: &str,
+    action: &str,
     target: &str,
     log: &mut Vec<TurnEvent>,
 ) -> Result<(), ToolError> {
-    if let Some(moved) = super::movement::close_in(ctx, monster, target)? {
+    let who = creature::find(ctx.state, ctx.srd, monster)?;
+    let within = super::combat::swings_of(ctx, &who, Some(action))
+        .ok()
+        .and_then(|swings| {
+            swings
+                .iter()
+                .map(|s| crate::combat::geometry::stop_within(s.reach))
+                .min()
+        })
+        .unwrap_or(5);
+    if let Some(moved) = super::movement::close_in(ctx, monster, target, within)? {
         log.push(TurnEvent::Moves {
             monster: monster.to_owned(),
             moves: moved,

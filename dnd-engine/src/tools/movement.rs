@@ -110,14 +110,14 @@ pub(super) fn carry_out(
 }
 
 /// A monster's move toward its target before it strikes: as far as its movement allows, to
-/// within its melee reach (or its ranged attack's normal range when it has no melee attack).
-/// `None` when it does not need to move, or cannot.
+/// within `within` feet (what its planned attack reaches). `None` when it does not need to
+/// move, or cannot.
 pub(super) fn close_in(
     ctx: &mut ToolContext<'_>,
     mover: &str,
     target: &str,
+    within: u32,
 ) -> Result<Option<MoveOutcome>, ToolError> {
-    let within = positions::melee_attack(ctx.state, ctx.srd, mover).map_or(5, |(_, reach)| reach);
     let Some(planned) = positions::approach(ctx.state, ctx.srd, mover, target, within) else {
         return Ok(None);
     };
