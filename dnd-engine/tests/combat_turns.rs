@@ -263,3 +263,32 @@ fn a_fight_does_not_end_while_a_foe_stands_unless_the_party_has_left() {
     Arc::make_mut(&mut t.state.monsters)[0].hp.current = 0;
     t.ok("end_encounter", json!({}));
 }
+
+/// Picking a lock in a fight is the picker's action on its turn: refused on another's turn,
+/// and a second try in the same turn finds the action spent.
+#[test]
+fn forcing_a_lock_in_a_fight_is_the_action_on_the_characters_turn() {
+    let mut t = Table::fight(
+        &["kraven", "isolde"],
+        &["kraven", "isolde", "frost-harpy"],
+        SEED,
+    );
+    let here = t.state.party_location().unwrap().id.clone();
+    let locations = Arc::make_mut(&mut t.state.locations);
+    let room = locations.iter_mut().find(|l| l.id == here).unwrap();
+    let exit = &mut room.exits[0];
+    exit.locked = true;
+    exit.unlock_dc = Some(30);
+    let direction = exit.direction.clone();
+    let force = |who: &str| {
+        json!({"character": who, "exit": direction, "method": "force", "advantage": null})
+    };
+    let before = t.state.clone();
+    let error = t.refused("open_lock", force("isolde"));
+    assert!(error.contains("it is Kraven's turn"), "{error}");
+    assert_eq!(t.state, before);
+    t.ok("open_lock", force("kraven"));
+    assert!(t.state.encounter.as_ref().unwrap().budget.action_used);
+    let error = t.refused("open_lock", force("kraven"));
+    assert!(error.contains("already used the action"), "{error}");
+}

@@ -6,7 +6,7 @@
 
 use crate::rules::{CastingTime, ConditionSet, Spend, TurnBudget};
 use crate::srd::Spell;
-use crate::state::{Change, Encounter, GameState};
+use crate::state::{Change, Encounter, GameState, left_text};
 
 /// Why a creature may not do what was asked. Each message says what is allowed instead.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -175,19 +175,6 @@ pub fn spell_spend(state: &GameState, spell: &Spell) -> Result<Spend, CombatErro
     }
 }
 
-/// What the creature whose turn it is has left, in words ("a bonus action and 30 ft of
-/// movement"), for the snapshot and for errors.
-pub fn budget_left(state: &GameState) -> Option<String> {
-    let encounter = state.encounter.as_ref()?;
-    let id = encounter.current()?;
-    let speed = crate::state::speed_now(state, id, encounter.slot(id)?.speed);
-    Some(left_text(
-        Some(&encounter.budget),
-        speed,
-        encounter.has_reaction(id),
-    ))
-}
-
 /// The creature's id, name and conditions.
 fn identify(state: &GameState, who: &str) -> Result<(String, String, ConditionSet), CombatError> {
     if let Some(c) = state.character(who) {
@@ -279,37 +266,5 @@ fn spent_text(budget: &TurnBudget, spend: Spend) -> String {
             "has already used the action this turn (an Attack action's attacks are all made)".into()
         }
         _ => "has already used the action this turn".into(),
-    }
-}
-
-/// What is left, in words: "a bonus action, 30 ft of movement and the reaction", or "nothing".
-fn left_text(budget: Option<&TurnBudget>, speed: u32, reaction: bool) -> String {
-    let mut left = Vec::new();
-    if let Some(b) = budget {
-        if !b.action_used {
-            left.push("the action".to_owned());
-        }
-        if b.attacks_left > 0 {
-            left.push(format!(
-                "{} more attack{} of the Attack action",
-                b.attacks_left,
-                if b.attacks_left == 1 { "" } else { "s" }
-            ));
-        }
-        if !b.bonus_action_used {
-            left.push("a bonus action".to_owned());
-        }
-        let feet = b.movement_left(speed);
-        if feet > 0 {
-            left.push(format!("{feet} ft of movement"));
-        }
-    }
-    if reaction {
-        left.push("the reaction".to_owned());
-    }
-    match left.as_slice() {
-        [] => "nothing".into(),
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
 }

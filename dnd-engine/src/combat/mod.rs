@@ -34,6 +34,7 @@ pub mod geometry;
 pub mod monster_plan;
 pub mod positions;
 
-pub use economy::{CombatError, budget_left, may_act, spell_spend};
+pub use crate::state::budget_left;
+pub use economy::{CombatError, may_act, spell_spend};
 pub use effects::{Situation, attack_situation, check_situation, is_hidden, save_situation};
 pub use encounter::{Start, begin, fight_on_attack, foes_standing, may_end};

@@ -35,7 +35,7 @@ pub use memory::{MEMORY_LIST_LIMIT, Memory, MemoryFact};
 pub use monster::{Hold, Morale};
 pub use position::{Area, Cover, Position, area_at, inside, round_to_5};
 pub use snapshot::{Snapshot, estimate_tokens};
-pub use turn::{attacks_per_action, speed_now};
+pub use turn::{attacks_per_action, budget_left, left_text, speed_now};
 pub use world::{
     Disposition, Encounter, Exit, Feature, GameTime, GoalStep, InitiativeSlot, Location, Mode,
     MonsterInstance, Npc, StoryEvent, StoryKind, Trap,

@@ -137,6 +137,10 @@ pub struct EncounterView {
     /// Harpy: the spire of rime, 30 ft up, half cover; Kraven 50 ft".
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub positions: Vec<String>,
+    /// What the creature whose turn it is has left of it ("the action, a bonus action and
+    /// 30 ft of movement"), so the model offers what the rules still allow.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub left: Option<String>,
 }
 
 /// A rough token count for English text and JSON: one token per four bytes, the usual rule of
@@ -289,6 +293,7 @@ impl GameState {
             turn: e.current().unwrap_or_default().to_owned(),
             order: e.order.iter().map(|s| s.id.clone()).collect(),
             positions: super::position::describe_positions(self, e),
+            left: super::budget_left(self),
         });
         Snapshot {
             location,

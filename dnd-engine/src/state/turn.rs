@@ -7,7 +7,7 @@
 
 use super::GameState;
 use super::change::ChangeError;
-use crate::rules::{CastingTime, Spend, attacks_per_attack_action};
+use crate::rules::{CastingTime, Spend, TurnBudget, attacks_per_attack_action};
 
 /// Applies one spend, or refuses and changes nothing.
 pub(super) fn spend(state: &mut GameState, creature: &str, what: Spend) -> Result<(), ChangeError> {
@@ -110,4 +110,50 @@ pub(super) fn place(
     let id = slot.id.clone();
     encounter.positions.insert(id, to);
     Ok(())
+}
+
+/// What the creature whose turn it is has left, in words ("a bonus action and 30 ft of
+/// movement"), for the snapshot and for errors.
+pub fn budget_left(state: &GameState) -> Option<String> {
+    let encounter = state.encounter.as_ref()?;
+    let id = encounter.current()?;
+    let speed = speed_now(state, id, encounter.slot(id)?.speed);
+    Some(left_text(
+        Some(&encounter.budget),
+        speed,
+        encounter.has_reaction(id),
+    ))
+}
+
+/// What is left, in words: "a bonus action, 30 ft of movement and the reaction", or "nothing";
+/// the reaction is counted when `reaction` is true.
+pub fn left_text(budget: Option<&TurnBudget>, speed: u32, reaction: bool) -> String {
+    let mut left = Vec::new();
+    if let Some(b) = budget {
+        if !b.action_used {
+            left.push("the action".to_owned());
+        }
+        if b.attacks_left > 0 {
+            left.push(format!(
+                "{} more attack{} of the Attack action",
+                b.attacks_left,
+                if b.attacks_left == 1 { "" } else { "s" }
+            ));
+        }
+        if !b.bonus_action_used {
+            left.push("a bonus action".to_owned());
+        }
+        let feet = b.movement_left(speed);
+        if feet > 0 {
+            left.push(format!("{feet} ft of movement"));
+        }
+    }
+    if reaction {
+        left.push("the reaction".to_owned());
+    }
+    match left.as_slice() {
+        [] => "nothing".into(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
 }

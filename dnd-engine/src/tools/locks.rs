@@ -5,6 +5,7 @@
 //! (`use_item`).
 
 use super::results::LockAttempt;
+use crate::rules::Spend;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -50,12 +51,9 @@ pub(super) fn open_lock(
     ctx: &mut ToolContext<'_>,
 ) -> Result<LockAttempt, ToolError> {
     let who = character(ctx, &args.character)?.clone();
-    if !who.can_act() {
-        return Err(ToolError::new(format!(
-            "{} cannot act: down or incapacitated",
-            who.name
-        )));
-    }
+    // Picking or forcing a lock is the character's action in a fight, on its turn; the gate
+    // also refuses the down and the incapacitated, in or out of one.
+    super::encounter::act(ctx, &who.id, Spend::Action)?;
     let here = ctx
         .state
         .location(&who.location)
