@@ -66,6 +66,7 @@ fn character(id: &str, class: &str) -> Character {
         gold: 25,
         location: "room0".into(),
         hp_drained: 0,
+        last_long_rest: None,
     }
 }
 

@@ -119,12 +119,27 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
             character_mut(state, character)?.spell_slots.recover_pact()
         }
         Change::LongRest { character } => {
+            let now = state.time;
             let c = character_mut(state, character)?;
             if c.dead {
                 return Err(ChangeError::Invalid(format!(
                     "{character} is dead and cannot rest"
                 )));
             }
+            // One long rest in 24 hours: the next may begin a day after the last began.
+            if let Some(last) = c.last_long_rest
+                && now.total_minutes() < last.total_minutes() + 24 * 60
+            {
+                let mut next = last;
+                next.advance(24 * 60);
+                return Err(ChangeError::Invalid(format!(
+                    "{} began a long rest at {}; only one long rest counts in 24 hours, so the next may begin at {} (a short rest is allowed now)",
+                    c.name,
+                    last.describe(),
+                    next.describe()
+                )));
+            }
+            c.last_long_rest = Some(now);
             super::monster::restore_drained(c);
             crate::rules::long_rest(
                 &mut c.hp,

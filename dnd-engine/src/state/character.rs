@@ -173,6 +173,10 @@ pub struct Character {
     /// taken off `hp.max`; a long rest gives it back.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub hp_drained: u32,
+    /// When its last long rest began: no one benefits from more than one long rest in 24
+    /// hours.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_long_rest: Option<super::GameTime>,
 }
 
 fn is_zero(n: &u32) -> bool {

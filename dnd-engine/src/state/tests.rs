@@ -45,6 +45,7 @@ fn fixture() -> GameState {
         gold: 10,
         location: "hall".into(),
         hp_drained: 0,
+        last_long_rest: None,
     };
     let hall = Location {
         id: "hall".into(),

@@ -347,6 +347,11 @@ impl GameTime {
         self.minute = (total % 1440) as u32;
     }
 
+    /// Minutes since the start of day 1.
+    pub fn total_minutes(&self) -> u64 {
+        u64::from(self.day.saturating_sub(1)) * 1440 + u64::from(self.minute)
+    }
+
     /// "day 2, 14:05".
     pub fn describe(&self) -> String {
         format!(

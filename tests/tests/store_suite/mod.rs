@@ -63,6 +63,7 @@ pub fn sample_state(title: &str) -> GameState {
             gold: 5,
             location: "hall".into(),
             hp_drained: 0,
+            last_long_rest: None,
         }]),
         monsters: Arc::new(vec![]),
         locations: Arc::new(vec![room("hall", "cellar"), room("cellar", "hall")]),

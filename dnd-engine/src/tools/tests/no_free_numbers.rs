@@ -155,6 +155,39 @@ fn a_long_rest_needs_at_least_one_hit_point() {
     assert!(e.contains("at least 1 hit point"), "{e}");
 }
 
+/// The rules allow one long rest in 24 hours: a second right after the first is refused
+/// (nothing changes), a short rest is still allowed, and a day after the first began the next
+/// counts.
+#[test]
+fn only_one_long_rest_counts_in_24_hours() {
+    let mut t = Table::new(&["kraven"]);
+    let rest = json!({"character": "kraven", "update": "long_rest", "condition": null, "amount": null});
+    t.ok("update_character", rest.clone());
+    t.state
+        .apply(&Change::Damage {
+            target: Target::Character("kraven".into()),
+            amount: 10,
+            critical: false,
+        })
+        .unwrap();
+    let before = t.state.clone();
+    let e = t.refused("update_character", rest.clone());
+    assert!(e.contains("only one long rest counts in 24 hours"), "{e}");
+    assert!(e.contains("day 2, 08:00"), "{e}");
+    assert_eq!(t.state, before);
+    t.ok(
+        "update_character",
+        json!({"character": "kraven", "update": "short_rest", "condition": null, "amount": 1}),
+    );
+    // 8 hours slept and 1 hour of short rest passed; 15 more make a day since the first began.
+    t.state
+        .apply(&Change::TimeAdvanced { minutes: 15 * 60 })
+        .unwrap();
+    t.ok("update_character", rest);
+    let kraven = t.state.character("kraven").unwrap();
+    assert_eq!(kraven.hp.current, kraven.hp.max);
+}
+
 fn with_harpy(party: &[&str]) -> Table {
     let mut t = Table::new(party);
     t.state
