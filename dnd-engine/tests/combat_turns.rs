@@ -280,9 +280,7 @@ fn forcing_a_lock_in_a_fight_is_the_action_on_the_characters_turn() {
     exit.locked = true;
     exit.unlock_dc = Some(30);
     let direction = exit.direction.clone();
-    let force = |who: &str| {
-        json!({"character": who, "exit": direction, "method": "force", "advantage": null})
-    };
+    let force = |who: &str| json!({"character": who, "exit": direction, "method": "force", "advantage": null});
     let before = t.state.clone();
     let error = t.refused("open_lock", force("isolde"));
     assert!(error.contains("it is Kraven's turn"), "{error}");

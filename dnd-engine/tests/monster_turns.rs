@@ -11,7 +11,7 @@ use dnd_engine::combat::monster_plan::{self, Plan};
 use dnd_engine::dice::seeded_rng;
 use dnd_engine::rules::{Condition, HitPoints};
 use dnd_engine::srd::Srd;
-use dnd_engine::state::{Change, Morale};
+use dnd_engine::state::{Change, Hold, Morale, Target};
 
 #[path = "support/table.rs"]
 mod table;
@@ -236,4 +236,82 @@ fn a_surrendered_foe_fights_again_once_attacked() {
         harpy.morale == Morale::Fighting || !harpy.is_alive(),
         "attacked, it fights again"
     );
+}
+
+/// The SRD's Luring Song: whenever a charmed target takes damage from a source other than the
+/// harpy, it may repeat the save. A fall is another source; the harpy's own claws are not.
+#[test]
+fn damage_from_another_source_lets_a_charmed_hero_repeat_the_save() {
+    let charmed = |seed: u64| {
+        let mut t = fight(30);
+        t.rng = seeded_rng(seed);
+        t.apply(&[
+            Change::ConditionAdded {
+                target: Target::Character("kraven".into()),
+                condition: Condition::Charmed,
+            },
+            Change::HoldStarted {
+                monster: "frost-harpy".into(),
+                hold: Hold {
+                    action: "Luring Song".into(),
+                    target: "kraven".into(),
+                    conditions: vec![Condition::Charmed],
+                },
+            },
+        ]);
+        t
+    };
+    let fall = json!({"target": "kraven", "cause": "fall", "feet": 10, "severity": null, "damage_type": null, "reason": "the ice gives way"});
+    let mut freed = 0;
+    for seed in 0..20 {
+        let mut t = charmed(seed);
+        let r = t.ok("apply_hazard_damage", fall.clone());
+        let saves = r["hold_saves"].as_array().expect("a repeat save");
+        assert_eq!(saves.len(), 1, "{r}");
+        assert_eq!(saves[0]["repeat_save"], "Luring Song");
+        let success = saves[0]["result"]["success"] == true;
+        let kraven = t.state.character("kraven").unwrap();
+        assert_eq!(kraven.conditions.has(Condition::Charmed), !success, "{r}");
+        assert_eq!(
+            t.state.monster("frost-harpy").unwrap().holds.is_empty(),
+            success
+        );
+        freed += usize::from(success);
+    }
+    assert!(
+        freed > 0,
+        "DC 11 against Wisdom +1: some of 20 saves succeed"
+    );
+    // The harpy's own hits give no save: on its turn, its claws and club at Kraven.
+    let mut hits = 0;
+    for seed in 0..20 {
+        let mut t = Table::fight(&["kraven"], &["frost-harpy", "kraven"], seed);
+        t.apply(&[
+            Change::ConditionAdded {
+                target: Target::Character("kraven".into()),
+                condition: Condition::Charmed,
+            },
+            Change::HoldStarted {
+                monster: "frost-harpy".into(),
+                hold: Hold {
+                    action: "Luring Song".into(),
+                    target: "kraven".into(),
+                    conditions: vec![Condition::Charmed],
+                },
+            },
+        ]);
+        let r = t.ok("roll_attack", table::attack("frost-harpy", "kraven"));
+        for swing in r["attacks"].as_array().unwrap() {
+            hits += usize::from(swing["result"]["hit"] == true);
+            assert!(swing.get("hold_saves").is_none(), "{swing}");
+        }
+        assert!(
+            t.state
+                .character("kraven")
+                .unwrap()
+                .conditions
+                .has(Condition::Charmed)
+        );
+    }
+    assert!(hits > 0, "the harpy never hit in 20 fights");
 }

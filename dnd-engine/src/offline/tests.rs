@@ -272,6 +272,7 @@ fn a_fall_is_told_once_and_never_for_one_already_down() {
         target_hp: hp.into(),
         target_down: true,
         on_hit_save: None,
+        hold_saves: Vec::new(),
     };
     let passed = TurnsPassed {
         monster_turns: vec![TurnEvent::Attack(AttackReport {

@@ -5,7 +5,7 @@
 //! Life Drain, a wolf knocking a hero prone).
 
 use super::checks::add_situation;
-use super::results::{OnHitSave, SaveActionReport, TargetSave, TurnEvent};
+use super::results::{HoldSave, OnHitSave, SaveActionReport, TargetSave, TurnEvent};
 use super::{ToolContext, ToolError, creature};
 use crate::combat::monster_plan::{self, Plan};
 use crate::rules::attack::roll_damage;
@@ -418,10 +418,39 @@ pub(super) fn end_of_turn_saves(
     ctx: &mut ToolContext<'_>,
     creature: &str,
 ) -> Result<Vec<TurnEvent>, ToolError> {
+    Ok(hold_saves(ctx, creature, None)?
+        .into_iter()
+        .map(TurnEvent::RepeatSave)
+        .collect())
+}
+
+/// After `creature` took damage from `source` (a creature's id, or `None` for a fall or a
+/// hazard): a save against each hold on it by another monster (a harpy's song breaks when
+/// something else hurts its thrall). Nothing for one already down.
+pub(super) fn saves_on_damage(
+    ctx: &mut ToolContext<'_>,
+    creature: &str,
+    source: Option<&str>,
+) -> Result<Vec<HoldSave>, ToolError> {
+    let standing = creature::find(ctx.state, ctx.srd, creature).is_ok_and(|c| c.standing);
+    if !standing {
+        return Ok(Vec::new());
+    }
+    hold_saves(ctx, creature, Some(source.unwrap_or_default()))
+}
+
+/// A save against each hold on `creature` that allows one, sparing the holds of `spare` (the
+/// source of the damage, when damage calls for the saves); a success ends that hold.
+fn hold_saves(
+    ctx: &mut ToolContext<'_>,
+    creature: &str,
+    spare: Option<&str>,
+) -> Result<Vec<HoldSave>, ToolError> {
     let holds: Vec<(String, Hold)> = ctx
         .state
         .monsters
         .iter()
+        .filter(|m| spare.is_none_or(|s| !m.id.eq_ignore_ascii_case(s)))
         .flat_map(|m| {
             m.holds
                 .iter()
@@ -447,7 +476,7 @@ pub(super) fn end_of_turn_saves(
             let changes = monster_plan::end_hold(ctx.state, &monster, &hold);
             ctx.commit(changes)?;
         }
-        log.push(TurnEvent::RepeatSave {
+        log.push(HoldSave {
             repeat_save: hold.action.clone(),
             by: creature.to_owned(),
             result,

@@ -368,6 +368,12 @@ pub(super) fn apply_hazard_damage(
             critical: false,
         }])?;
     }
+    let hold_saves = if rolled.taken > 0 {
+        let hurt = who.target.id().to_owned();
+        super::monster_turn::saves_on_damage(ctx, &hurt, None)?
+    } else {
+        Vec::new()
+    };
     let after = creature::find(ctx.state, ctx.srd, &args.target)?;
     Ok(HazardDamage {
         target: after.name.to_owned(),
@@ -378,5 +384,6 @@ pub(super) fn apply_hazard_damage(
         defense: rolled.defense,
         hp: format!("{}/{}", after.hp.0, after.hp.1),
         down: !after.standing,
+        hold_saves,
     })
 }

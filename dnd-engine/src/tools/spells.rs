@@ -287,7 +287,25 @@ pub(super) fn cast_spell(
         .concentration
         .then(|| caster.concentration.clone())
         .flatten();
+    // Whoever the spell hurt repeats its saves against another's holds (once each).
+    let mut hurt: Vec<String> = Vec::new();
+    for change in &changes {
+        if let Change::Damage { target, amount, .. } = change
+            && *amount > 0
+            && !hurt.iter().any(|h| h == target.id())
+        {
+            hurt.push(target.id().to_owned());
+        }
+    }
     ctx.commit(changes)?;
+    let mut hold_saves = Vec::new();
+    for id in &hurt {
+        hold_saves.extend(super::monster_turn::saves_on_damage(
+            ctx,
+            id,
+            Some(&caster.id),
+        )?);
+    }
     Ok(SpellCast {
         caster: caster.name.clone(),
         spell: spell.name.clone(),
@@ -301,6 +319,7 @@ pub(super) fn cast_spell(
             .state
             .character(&caster.id)
             .map(|c| c.spell_slots.describe_available()),
+        hold_saves,
     })
 }
 

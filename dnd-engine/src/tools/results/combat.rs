@@ -59,6 +59,9 @@ pub struct SwingReport {
     /// The save the hit carried (a specter's Life Drain), if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub on_hit_save: Option<OnHitSave>,
+    /// The saves the target repeated against holds on it because the hit hurt it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hold_saves: Vec<HoldSave>,
 }
 
 /// A save a monster's hit forces, and what failing it did.
@@ -199,14 +202,7 @@ pub enum TurnEvent {
         holds_ended: Vec<String>,
     },
     /// A held creature repeated its save at the end of its turn.
-    RepeatSave {
-        /// The hold's action.
-        repeat_save: String,
-        /// Who saved.
-        by: String,
-        /// The save.
-        result: CheckResult,
-    },
+    RepeatSave(HoldSave),
     /// A dying hero's death saving throw.
     DeathSave {
         /// The hero's name.
@@ -221,6 +217,18 @@ pub enum TurnEvent {
         /// The conditions that hold it.
         conditions: ConditionSet,
     },
+}
+
+/// A save a held creature repeats against the hold (a harpy's song): at the end of its turn,
+/// or when something other than the holder hurts it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HoldSave {
+    /// The hold's action.
+    pub repeat_save: String,
+    /// Who saved (an id).
+    pub by: String,
+    /// The save; a success ends the hold.
+    pub result: CheckResult,
 }
 
 /// A monster's save-based action (a song, a breath) and each target's save.

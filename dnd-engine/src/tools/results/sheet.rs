@@ -104,7 +104,7 @@ pub struct CharacterUpdated {
 }
 
 /// Harm from a fall or a hazard (`apply_hazard_damage`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HazardDamage {
     /// Who was hurt (a name).
     pub target: String,
@@ -122,4 +122,7 @@ pub struct HazardDamage {
     pub hp: String,
     /// Whether it dropped them.
     pub down: bool,
+    /// The saves it repeated against holds on it because it was hurt (a harpy's song).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hold_saves: Vec<super::HoldSave>,
 }

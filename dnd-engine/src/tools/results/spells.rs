@@ -26,6 +26,9 @@ pub struct SpellCast {
     pub concentration_dropped: Option<String>,
     /// Slots left, in words.
     pub slots_left: Option<String>,
+    /// The saves the creatures it hurt repeated against holds on them (a harpy's song).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hold_saves: Vec<super::HoldSave>,
 }
 
 /// What a spell did to one target. Untagged: told apart by `healed`, `attack`, `save`,

@@ -161,7 +161,8 @@ fn a_long_rest_needs_at_least_one_hit_point() {
 #[test]
 fn only_one_long_rest_counts_in_24_hours() {
     let mut t = Table::new(&["kraven"]);
-    let rest = json!({"character": "kraven", "update": "long_rest", "condition": null, "amount": null});
+    let rest =
+        json!({"character": "kraven", "update": "long_rest", "condition": null, "amount": null});
     t.ok("update_character", rest.clone());
     t.state
         .apply(&Change::Damage {
