@@ -1,6 +1,6 @@
 //! The standard actions worked through the tools as the SRD's "Actions in Combat" gives them:
 //! Dash, Disengage, Dodge, Help, Hide, Ready, Search, Use an Object, Grapple (and escaping it),
-//! Shove and standing up from prone; each spends what the rules say, its effect lasts as long
+//! Shove and standing up from prone, and first aid on the dying; each spends what the rules say, its effect lasts as long
 //! as they say, and the attacks, checks and saves that follow read it.
 
 use std::sync::Arc;
@@ -439,4 +439,114 @@ async fn the_offline_game_master_dodges_when_losing_and_disengages_to_flee() {
         let after = store.load(&id).await.unwrap();
         assert_ne!(after.character("kraven").unwrap().location, "ice-chasm");
     }
+}
+
+/// The SRD's "Stabilizing a Creature": the action and a DC 10 Wisdom (Medicine) check on a
+/// dying creature; a success makes it stable (no more death saves), a failure changes only the
+/// turn. Refused for one not dying, for the dead, and off-turn, changing nothing.
+#[test]
+fn first_aid_stabilises_a_dying_hero_on_a_dc_10_medicine_check() {
+    let dying = |seed: u64| {
+        let mut t = Table::fight(
+            &["kraven", "isolde"],
+            &["isolde", "kraven", "frost-harpy"],
+            seed,
+        );
+        t.apply(&[Change::Damage {
+            target: Target::Character("kraven".into()),
+            amount: 28,
+            critical: false,
+        }]);
+        t
+    };
+    let aid = json!({"creature": "isolde", "patient": "kraven"});
+    let (mut stable, mut failed) = (0, 0);
+    for seed in 0..30 {
+        let mut t = dying(seed);
+        let r = t.ok("first_aid", aid.clone());
+        let check = &r["check"];
+        assert_eq!(check["dc"], 10, "{r}");
+        let kraven = t.state.character("kraven").unwrap();
+        assert_eq!(kraven.death_saves.stable, check["success"] == true, "{r}");
+        assert!(t.state.encounter.as_ref().unwrap().budget.action_used);
+        if kraven.death_saves.stable {
+            stable += 1;
+            // A stable hero needs no more: a second try (her action is spent anyway) is refused.
+            let again = t.refused("first_aid", aid.clone());
+            assert!(
+                again.contains("already stable") || again.contains("action"),
+                "{again}"
+            );
+        } else {
+            failed += 1;
+        }
+    }
+    assert!(stable > 0 && failed > 0, "{stable} stable, {failed} failed");
+
+    let mut t = dying(1);
+    let before = t.state.clone();
+    let e = t.refused(
+        "first_aid",
+        json!({"creature": "kraven", "patient": "isolde"}),
+    );
+    assert!(e.contains("Kraven") && e.contains("cannot act"), "{e}");
+    let e = t.refused(
+        "first_aid",
+        json!({"creature": "isolde", "patient": "isolde"}),
+    );
+    assert!(e.contains("cannot tend itself"), "{e}");
+    t.apply(&[Change::Heal {
+        target: Target::Character("kraven".into()),
+        amount: 5,
+    }]);
+    let e = t.refused("first_aid", aid.clone());
+    assert!(e.contains("not dying"), "{e}");
+    t.state = before;
+    t.apply(&[Change::Damage {
+        target: Target::Character("kraven".into()),
+        amount: 100,
+        critical: false,
+    }]);
+    let before = t.state.clone();
+    let e = t.refused("first_aid", aid);
+    assert!(e.contains("dead"), "{e}");
+    assert_eq!(t.state, before);
+}
+
+/// A cheating model cannot have the dying tend anyone, nor a monster tend a hero off its turn.
+#[tokio::test]
+async fn a_cheating_model_cannot_use_first_aid_while_dying_or_off_turn() {
+    let mut state = table::fight(&["kraven", "isolde"], &["isolde", "kraven", "frost-harpy"]);
+    state
+        .apply(&Change::Damage {
+            target: Target::Character("kraven".into()),
+            amount: 28,
+            critical: false,
+        })
+        .unwrap();
+    let cheats = vec![
+        dnd_engine::llm::ToolCall::new(
+            "a",
+            "first_aid",
+            json!({"creature": "kraven", "patient": "isolde"}),
+        ),
+        dnd_engine::llm::ToolCall::new(
+            "b",
+            "first_aid",
+            json!({"creature": "frost-harpy", "patient": "kraven"}),
+        ),
+    ];
+    let played = table::scripted_turn(&state, cheats, "Isolde", "I keep him alive!").await;
+    assert_eq!(played.results.len(), 2, "{:#?}", played.results);
+    assert!(
+        played.results[0].contains("cannot act"),
+        "{}",
+        played.results[0]
+    );
+    assert!(
+        played.results[1].contains("it is Isolde"),
+        "{}",
+        played.results[1]
+    );
+    assert_eq!(played.after.characters, state.characters);
 }

@@ -90,6 +90,24 @@ pub(super) fn stand_up(
     finish(ctx, outcome)
 }
 
+/// Arguments of `first_aid`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FirstAidArgs {
+    /// Who tends the wounds (on its turn in a fight): id or name.
+    pub creature: String,
+    /// The dying character, within 5 ft: id or name.
+    pub patient: String,
+}
+
+pub(super) fn first_aid(
+    args: FirstAidArgs,
+    ctx: &mut ToolContext<'_>,
+) -> Result<ActionReport, ToolError> {
+    let outcome = actions::first_aid(ctx.state, ctx.srd, &args.creature, &args.patient, ctx.rng)?;
+    finish(ctx, outcome)
+}
+
 /// Arguments of `help`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

@@ -11,7 +11,7 @@
 //!
 //! | file | tools |
 //! |---|---|
-//! | `actions.rs` | the standard actions: `dash`, `disengage`, `dodge`, `help`, `hide`, `ready_action`, `trigger_readied`, `search`, `use_object`, `grapple`, `shove`, `escape_grapple`, `stand_up` (rules in `combat::actions`) |
+//! | `actions.rs` | the standard actions: `dash`, `disengage`, `dodge`, `help`, `hide`, `ready_action`, `trigger_readied`, `search`, `use_object`, `grapple`, `shove`, `escape_grapple`, `stand_up`, `first_aid` (rules in `combat::actions`) |
 //! | `checks.rs` | `roll_dice`, `roll_skill_check`, `roll_saving_throw` |
 //! | `combat.rs` | `roll_attack` (an attack outside a fight starts one) |
 //! | `encounter.rs` | `start_encounter`, `next_turn`, `end_encounter`, the monsters' turns, and `act`: the gate (`combat::may_act`) every acting tool calls first |

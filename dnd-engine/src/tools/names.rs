@@ -70,6 +70,8 @@ pub const SHOVE: &str = "shove";
 pub const ESCAPE_GRAPPLE: &str = "escape_grapple";
 /// `stand_up`.
 pub const STAND_UP: &str = "stand_up";
+/// `first_aid`.
+pub const FIRST_AID: &str = "first_aid";
 /// `advance_npc_goals`.
 pub const ADVANCE_NPC_GOALS: &str = "advance_npc_goals";
 /// `get_game_flags`.
@@ -115,6 +117,7 @@ pub const ALL: &[&str] = &[
     SHOVE,
     ESCAPE_GRAPPLE,
     STAND_UP,
+    FIRST_AID,
     ADVANCE_NPC_GOALS,
     GET_GAME_FLAGS,
     SET_GAME_FLAG,

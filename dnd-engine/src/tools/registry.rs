@@ -269,6 +269,12 @@ static TOOLS: &[ToolDef] = &[
         actions::stand_up
     ),
     tool!(
+        names::FIRST_AID,
+        "First aid on a dying character within 5 ft (the action in a fight): a DC 10 Wisdom (Medicine) check; on a success it is stable and makes no more death saves.",
+        actions::FirstAidArgs,
+        actions::first_aid
+    ),
+    tool!(
         names::ADVANCE_NPC_GOALS,
         "Move an NPC to the next step of its goal, or advance every NPC whose trigger has happened.",
         world::NpcGoalArgs,

@@ -1,6 +1,6 @@
 //! The standard actions of the SRD's "Actions in Combat", as rules: Dash, Disengage, Dodge,
 //! Help, Hide, Ready (and triggering it), Search, Use an Object, Grapple, Shove, escaping a
-//! grapple and standing up from prone.
+//! grapple and standing up from prone; and first aid, which stabilises a dying creature.
 //!
 //! Each function checks what the rules require, asks the gate ([`may_act`]) for what the act
 //! spends, rolls what must be rolled, and gives back an [`Outcome`]: the changes to commit (the
@@ -14,8 +14,10 @@
 
 use serde::{Deserialize, Serialize};
 
+mod first_aid;
 mod rolled;
 
+pub use first_aid::first_aid;
 pub use rolled::{escape_grapple, grapple, hide, search, shove};
 
 use super::{CombatError, may_act};
@@ -43,6 +45,8 @@ pub enum StandardAction {
     Shove,
     EscapeGrapple,
     StandUp,
+    /// Stabilising a dying creature (a DC 10 Wisdom (Medicine) check).
+    FirstAid,
 }
 
 /// What a shove does when it succeeds.

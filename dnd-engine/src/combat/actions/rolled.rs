@@ -19,7 +19,7 @@ use crate::state::{Change, EffectKind, GameState};
 
 /// A check by `w` with its conditions and any Help, rolled: the result, its sources and the
 /// changes that spend the help.
-fn check(
+pub(super) fn check(
     state: &GameState,
     w: &Who,
     modifier: i32,

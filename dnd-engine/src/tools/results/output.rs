@@ -58,7 +58,7 @@ pub enum ToolOutput {
     /// `end_encounter`.
     FightEnded(FightEnded),
     /// A standard action: `dash`, `disengage`, `dodge`, `help`, `hide`, `ready_action`,
-    /// `search`, `use_object`, `grapple`, `shove`, `escape_grapple`, `stand_up`.
+    /// `search`, `use_object`, `grapple`, `shove`, `escape_grapple`, `stand_up`, `first_aid`.
     Action(ActionReport),
     /// `trigger_readied`.
     Readied(ReadiedAttack),
@@ -139,7 +139,8 @@ impl ToolOutput {
             | tool::GRAPPLE
             | tool::SHOVE
             | tool::ESCAPE_GRAPPLE
-            | tool::STAND_UP => ToolOutput::Action(read(name, content)?),
+            | tool::STAND_UP
+            | tool::FIRST_AID => ToolOutput::Action(read(name, content)?),
             tool::TRIGGER_READIED => ToolOutput::Readied(read(name, content)?),
             tool::ADVANCE_NPC_GOALS => ToolOutput::Goals(read(name, content)?),
             tool::GET_GAME_FLAGS => ToolOutput::Flags(read(name, content)?),

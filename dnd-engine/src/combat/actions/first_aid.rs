@@ -1,0 +1,92 @@
+//! First aid: the action that stabilises a dying creature with a DC 10 Wisdom (Medicine) check
+//! (the SRD's "Stabilizing a Creature"). A stable creature makes no more death saves and
+//! regains 1 hit point after 1d4 hours; any damage makes it dying again.
+
+use rand::Rng;
+
+use super::{
+    ActionError, ActionRoll, Outcome, StandardAction, Who, refused, report, skill_of, spend,
+    target_of, who, within_5_ft,
+};
+use crate::rules::death::STABILISE_DC;
+use crate::rules::{Skill, Spend};
+use crate::srd::Srd;
+use crate::state::{Change, GameState};
+
+/// `creature` tends `patient`, a dying character within 5 ft: the action, and a Medicine check
+/// against DC 10; on a success the patient is stable. Outside a fight it spends nothing.
+pub fn first_aid(
+    state: &GameState,
+    srd: &Srd,
+    creature: &str,
+    patient: &str,
+    rng: &mut impl Rng,
+) -> Result<Outcome, ActionError> {
+    let w = who(state, creature)?;
+    // The gate first: one who cannot act, or whose turn it is not, tends no one.
+    let mut changes = spend(state, &w, Spend::Action)?;
+    let p = who(state, patient)?;
+    if p.id.eq_ignore_ascii_case(&w.id) {
+        return Err(refused(format!(
+            "{} cannot tend itself: another creature must stabilise it",
+            w.name
+        )));
+    }
+    let Some(dying) = state.character(&p.id) else {
+        return Err(refused(format!(
+            "{} is not a dying hero: first aid stabilises a character at 0 hit points",
+            p.name
+        )));
+    };
+    if dying.dead || dying.hp.current > 0 || dying.death_saves.stable {
+        let why = if dying.dead {
+            "dead: no check brings the dead back"
+        } else if dying.hp.current > 0 {
+            "not dying (above 0 hit points): heal it instead"
+        } else {
+            "already stable"
+        };
+        return Err(refused(format!("{} is {why}", p.name)));
+    }
+    within_5_ft(state, &w, &p, "first aid")?;
+    let modifier = skill_of(state, srd, &w.id, Skill::Medicine);
+    let (result, sources, ends) =
+        super::rolled::check(state, &w, modifier, STABILISE_DC, false, rng);
+    changes.extend(ends);
+    if result.success {
+        let mut saves = dying.death_saves;
+        saves.stabilise();
+        changes.push(Change::DeathSaves {
+            character: p.id.clone(),
+            saves,
+            regains_one_hp: false,
+        });
+    }
+    let text = if result.success {
+        format!(
+            "{} binds {}'s wounds (Medicine {}): stable, no more death saves",
+            w.name, p.name, result.total
+        )
+    } else {
+        format!(
+            "{} tries to stop {}'s bleeding (Medicine {}) and fails; the death saves go on",
+            w.name, p.name, result.total
+        )
+    };
+    let mut r = report(&w, StandardAction::FirstAid, result.success, text);
+    r.check = Some(result.clone());
+    r.advantage_reasons = sources;
+    Ok(Outcome {
+        changes,
+        rolls: vec![first_aid_roll(&w, &p, result)],
+        report: r,
+    })
+}
+
+fn first_aid_roll(w: &Who, p: &Who, result: crate::rules::CheckResult) -> ActionRoll {
+    ActionRoll {
+        label: format!("{} Medicine (first aid on {})", w.name, p.name),
+        roller: target_of(w),
+        result,
+    }
+}
