@@ -105,6 +105,10 @@ pub fn pre_narration_checks(state: &mut GameState) -> PreNarration {
 }
 
 /// The messages of one call: system prompt, summary, state, the last turns, then the input.
+///
+/// The history's records are shared with the store (see [`HistoryEntry::record`]): a record
+/// this call holds alone (one just read from disk) gives up its messages, a shared one lends
+/// copies.
 pub fn build_context(
     system_prompt: &str,
     state: &GameState,
@@ -113,7 +117,10 @@ pub fn build_context(
     input: &str,
     findings: &[String],
 ) -> Vec<Message> {
-    let mut messages = vec![Message::system(system_prompt)];
+    let past: usize = history.iter().map(|h| h.record.llm_messages.len()).sum();
+    // System prompt, summary, memory, state, findings, input: at most six besides the history.
+    let mut messages = Vec::with_capacity(past + 6);
+    messages.push(Message::system(system_prompt));
     if !state.summary.is_empty() {
         messages.push(Message::system(format!(
             "The story so far: {}",
@@ -123,12 +130,12 @@ pub fn build_context(
     if let Some(memory) = super::memory::memory_block(state) {
         messages.push(Message::system(memory));
     }
-    messages.push(Message::system(format!(
-        "Current state (JSON): {}",
-        state.snapshot().to_json()
-    )));
+    messages.push(Message::system(state_block(state)));
     for entry in history {
-        messages.extend(entry.record.llm_messages);
+        match std::sync::Arc::try_unwrap(entry.record) {
+            Ok(record) => messages.extend(record.llm_messages),
+            Err(shared) => messages.extend_from_slice(&shared.llm_messages),
+        }
     }
     if !findings.is_empty() {
         messages.push(Message::system(format!(
@@ -138,4 +145,17 @@ pub fn build_context(
     }
     messages.push(Message::user_named(speaker, input));
     messages
+}
+
+/// The state message's text, `Current state (JSON): {...}`, written into one buffer.
+fn state_block(state: &GameState) -> String {
+    const LEAD: &str = "Current state (JSON): ";
+    let mut text = Vec::with_capacity(4096);
+    text.extend_from_slice(LEAD.as_bytes());
+    // Serializing plain strings, numbers and maps cannot fail (as `Snapshot::to_json`).
+    if serde_json::to_writer(&mut text, &state.snapshot()).is_err() {
+        text.truncate(LEAD.len());
+    }
+    // serde_json writes UTF-8 only.
+    String::from_utf8(text).unwrap_or_default()
 }

@@ -17,8 +17,10 @@ mod protocol;
 mod strict;
 
 use std::sync::Arc;
+use std::task::Poll;
 
 use futures::channel::mpsc;
+use futures::FutureExt;
 use futures::stream::{self, BoxStream, StreamExt};
 use rand::RngExt;
 
@@ -157,8 +159,8 @@ pub struct GameMaster {
     max_tokens: Option<u32>,
     summarizer: Summarizer,
     tool_specs: Arc<Vec<ToolSpec>>,
-    /// The action phase's schema, generated once.
-    action_schema: serde_json::Value,
+    /// The action phase's schema, generated once and shared by every request.
+    action_schema: Arc<serde_json::Value>,
     /// The builder's seed: when set, it replaces every campaign's own dice seed.
     seed: Option<u64>,
     /// Where the seeds given to campaigns without one come from (see [`GameState::dice_seed`]).
@@ -251,7 +253,7 @@ impl GameMasterBuilder {
             max_tokens: self.max_tokens,
             summarizer: self.summarizer,
             tool_specs: Arc::new(tool_specs()),
-            action_schema: crate::tools::schema::strict_schema_for::<ActionList>(),
+            action_schema: Arc::new(crate::tools::schema::strict_schema_for::<ActionList>()),
             seed: self.seed,
             fallback_seed: game_rng().random(),
         }
@@ -402,14 +404,28 @@ impl GameMaster {
         text_sink: Option<mpsc::UnboundedSender<String>>,
     ) -> Result<TurnOutcome, GmError> {
         let deadline = self.limits.turn_deadline;
-        let play = std::pin::pin!(self.play_turn(campaign, input, text_sink));
-        let timer = futures_timer::Delay::new(deadline);
-        let (record, mut outcome) = match futures::future::select(play, timer).await {
-            futures::future::Either::Left((played, _)) => played?,
-            futures::future::Either::Right(((), _)) => {
-                return Err(GmError::Deadline { limit: deadline });
+        let started = std::time::Instant::now();
+        let mut play = std::pin::pin!(self.play_turn(campaign, input, text_sink));
+        // The deadline's timer is armed only once the turn waits (on the model, the store): a
+        // timer costs a wake-up of the timer thread to set and another to drop, more than a
+        // whole turn that never waits. The deadline still counts from the turn's start.
+        let mut timer: Option<futures_timer::Delay> = None;
+        let played = std::future::poll_fn(|cx| {
+            if let Poll::Ready(played) = play.as_mut().poll(cx) {
+                return Poll::Ready(Some(played));
             }
+            timer
+                .get_or_insert_with(|| {
+                    futures_timer::Delay::new(deadline.saturating_sub(started.elapsed()))
+                })
+                .poll_unpin(cx)
+                .map(|()| None)
+        })
+        .await;
+        let Some(played) = played else {
+            return Err(GmError::Deadline { limit: deadline });
         };
+        let (record, mut outcome) = played?;
         outcome.turn = self.store.commit_turn(campaign, record).await?;
         Ok(outcome)
     }

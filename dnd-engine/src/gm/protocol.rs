@@ -2,6 +2,7 @@
 //! run, one provider call, bounding what the model sent (StrictJson is in `strict.rs`).
 
 use std::borrow::Cow;
+use std::sync::Arc;
 use std::time::Instant;
 
 use futures::StreamExt;
@@ -318,7 +319,7 @@ impl GameMaster {
         for attempt in 1..=2u32 {
             let mut request = self.request(run.stable_prefix, std::mem::take(messages));
             request.response_format = if use_schema {
-                ResponseFormat::json_schema(ACTION_LIST_SCHEMA, self.action_schema.clone())
+                ResponseFormat::json_schema(ACTION_LIST_SCHEMA, Arc::clone(&self.action_schema))
             } else if capabilities.json_mode {
                 ResponseFormat::JsonObject
             } else {

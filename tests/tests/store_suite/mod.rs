@@ -212,7 +212,7 @@ async fn paging(store: &dyn GameStore) {
         .unwrap();
     let turns: Vec<u64> = page.iter().map(|h| h.turn).collect();
     assert_eq!(turns, [3, 4, 5]);
-    assert_eq!(page[0].record, sample_turn(3));
+    assert_eq!(*page[0].record, sample_turn(3));
     let log = store
         .story_log(
             &id,
