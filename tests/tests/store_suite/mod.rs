@@ -71,7 +71,7 @@ pub fn sample_state(title: &str) -> GameState {
         flags: Default::default(),
         time: Default::default(),
         mode: Default::default(),
-        summary: String::new(),
+        summary: "".into(),
         memory: Default::default(),
         turn: 0,
         dice_seed: Default::default(),
