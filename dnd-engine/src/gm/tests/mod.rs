@@ -1,6 +1,7 @@
 mod cheats;
 mod chosen;
 mod hostile;
+mod memo;
 
 use std::sync::Arc;
 
