@@ -477,7 +477,8 @@ impl GameMaster {
             log.changes.push(change);
         }
         let mut usage = Usage::default();
-        let mut trace = Vec::new();
+        // A step per provider call and tool call: room for a usual turn.
+        let mut trace = Vec::with_capacity(8);
         if folding && !folded.is_empty() {
             let summary = self
                 .fold_summary(&state.summary, &folded, &mut usage, &mut trace)

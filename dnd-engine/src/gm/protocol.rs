@@ -92,7 +92,8 @@ const MAX_TOOL_ID_BYTES: usize = 64;
 pub(super) fn argument_text(arguments: &Value) -> Cow<'_, str> {
     match arguments {
         Value::String(text) => Cow::Borrowed(text),
-        other => Cow::Owned(other.to_string()),
+        // Compact JSON, as `Display` writes it, but into a byte buffer.
+        other => Cow::Owned(serde_json::to_string(other).unwrap_or_default()),
     }
 }
 

@@ -51,7 +51,7 @@ impl Recent {
     }
 
     /// Moves the messages to the end of `into` (the context being built); they come back with
-    /// [`Recent::after`].
+    /// [`Recent::after`], into the same buffer.
     pub(super) fn move_into(&mut self, into: &mut Vec<Message>) {
         into.append(&mut self.messages);
     }
@@ -66,7 +66,8 @@ impl Recent {
         window: usize,
     ) -> Recent {
         let sent: usize = self.turns.iter().sum();
-        self.messages = context.drain(at..at + sent).collect();
+        // Back into the buffer they left (`append` kept its room): no new one each turn.
+        self.messages.extend(context.drain(at..at + sent));
         self.messages.extend_from_slice(messages);
         self.turns.push_back(messages.len());
         while self.turns.len() > window {

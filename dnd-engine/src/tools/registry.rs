@@ -316,9 +316,10 @@ pub struct ToolResult {
 }
 
 impl ToolResult {
-    /// The content as the text of a tool message.
+    /// The content as the text of a tool message (compact JSON, as `Display` writes it, but
+    /// into a byte buffer rather than through a formatter).
     pub fn to_text(&self) -> String {
-        self.content.to_string()
+        serde_json::to_string(&self.content).unwrap_or_default()
     }
 }
 
