@@ -20,8 +20,8 @@ mod strict;
 use std::sync::Arc;
 use std::task::Poll;
 
-use futures::channel::mpsc;
 use futures::FutureExt;
+use futures::channel::mpsc;
 use futures::stream::{self, BoxStream, StreamExt};
 use rand::RngExt;
 

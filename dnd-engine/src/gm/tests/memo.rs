@@ -78,7 +78,12 @@ async fn kept_turns_and_state_block_send_what_the_store_would() {
     assert_eq!(kept.len(), 3 * TURNS);
     for (i, (k, f)) in kept.iter().zip(&fresh).enumerate() {
         // Compared whole; on a difference, the messages alone say enough.
-        assert!(k == f, "request {i} differs:\n{:#?}\n{:#?}", k.messages, f.messages);
+        assert!(
+            k == f,
+            "request {i} differs:\n{:#?}\n{:#?}",
+            k.messages,
+            f.messages
+        );
     }
     // The window really moved: the last turn is sent its six predecessors, not the first turns.
     let last = &kept[3 * (TURNS - 1)];
@@ -89,7 +94,10 @@ async fn kept_turns_and_state_block_send_what_the_store_would() {
             .collect::<Vec<_>>()
     );
     assert_eq!(
-        kept_store.history(&kept_id, Page::first(100)).await.unwrap(),
+        kept_store
+            .history(&kept_id, Page::first(100))
+            .await
+            .unwrap(),
         fresh_store
             .history(&fresh_id, Page::first(100))
             .await
