@@ -11,6 +11,7 @@
 
 mod chosen;
 mod context;
+mod deadline;
 mod memory;
 mod outcome;
 mod protocol;
@@ -18,9 +19,7 @@ mod recent;
 mod strict;
 
 use std::sync::Arc;
-use std::task::Poll;
 
-use futures::FutureExt;
 use futures::channel::mpsc;
 use futures::stream::{self, BoxStream, StreamExt};
 use rand::RngExt;
@@ -411,25 +410,8 @@ impl GameMaster {
         text_sink: Option<mpsc::UnboundedSender<String>>,
     ) -> Result<TurnOutcome, GmError> {
         let deadline = self.limits.turn_deadline;
-        let started = std::time::Instant::now();
-        let mut play = std::pin::pin!(self.play_turn(campaign, input, text_sink));
-        // The deadline's timer is armed only once the turn waits (on the model, the store): a
-        // timer costs a wake-up of the timer thread to set and another to drop, more than a
-        // whole turn that never waits. The deadline still counts from the turn's start.
-        let mut timer: Option<futures_timer::Delay> = None;
-        let played = std::future::poll_fn(|cx| {
-            if let Poll::Ready(played) = play.as_mut().poll(cx) {
-                return Poll::Ready(Some(played));
-            }
-            timer
-                .get_or_insert_with(|| {
-                    futures_timer::Delay::new(deadline.saturating_sub(started.elapsed()))
-                })
-                .poll_unpin(cx)
-                .map(|()| None)
-        })
-        .await;
-        let Some(played) = played else {
+        let play = self.play_turn(campaign, input, text_sink);
+        let Some(played) = deadline::within(deadline, play).await else {
             return Err(GmError::Deadline { limit: deadline });
         };
         let (record, mut outcome, recent) = played?;

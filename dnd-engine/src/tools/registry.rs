@@ -343,6 +343,8 @@ pub fn call_tool(name: &str, arguments: &str, ctx: &mut ToolContext<'_>) -> Tool
     if let Err(message) = check_sizes(arguments, ctx.limits) {
         return refused(message);
     }
+    // The rollback point: a copy of the state is a few reference counts (its parts are shared
+    // and copied on write, `GameState`), so a call that changes nothing copies nothing.
     let saved_state = ctx.state.clone();
     let (changes, rolls, events, new_items) = (
         ctx.log.changes.len(),
