@@ -279,9 +279,10 @@ pub trait GameStore: Send + Sync {
     ) -> Result<Vec<HistoryEntry>, StoreError>;
 
     /// The last `count` turns in effect (undone ones skipped), oldest first: the LLM history
-    /// the game master sends, read at every turn (a store that keeps records in memory returns
-    /// its shared [`HistoryEntry::record`]s, not copies). The default pages through [`history`](Self::history) from where
-    /// those turns must start; stores override it with one direct read.
+    /// the game master sends (a store that keeps records in memory returns its shared
+    /// [`HistoryEntry::record`]s, not copies). The default pages through
+    /// [`history`](Self::history) from where those turns must start; stores override it with
+    /// one direct read.
     async fn recent_turns(
         &self,
         campaign: &CampaignId,
