@@ -58,7 +58,7 @@ fn new_game_builds_for_each_hero_and_for_all() {
     assert_eq!(game.time.describe(), "day 1, 08:00");
     assert_eq!(game.mode, Mode::Exploration);
     assert_eq!(*game.flags, adventure.flags);
-    assert_eq!(game.summary, adventure.summary);
+    assert_eq!(*game.summary, *adventure.summary);
 
     let error = adventure.new_game(&["kraven", "gandalf"]).unwrap_err();
     assert_eq!(

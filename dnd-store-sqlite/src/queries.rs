@@ -5,6 +5,8 @@
 //! take the write lock first (`BEGIN IMMEDIATE`), so a read-modify-write can never interleave
 //! with another connection's.
 
+use std::sync::Arc;
+
 use dnd_engine::state::{GameState, StoryEvent};
 use dnd_engine::store::{CampaignId, CampaignInfo, HistoryEntry, Page, StoreError, TurnRecord};
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
@@ -256,7 +258,11 @@ pub(crate) fn history(
             Ok(HistoryEntry {
                 turn: turn_number(place, turn)?,
                 undone,
-                record: decode(place, format_args!("turn {turn} of campaign {id}"), &json)?,
+                record: Arc::new(decode(
+                    place,
+                    format_args!("turn {turn} of campaign {id}"),
+                    &json,
+                )?),
             })
         })
         .collect()
@@ -289,7 +295,11 @@ pub(crate) fn recent_turns(
             Ok(HistoryEntry {
                 turn: turn_number(place, turn)?,
                 undone: false,
-                record: decode(place, format_args!("turn {turn} of campaign {id}"), &json)?,
+                record: Arc::new(decode(
+                    place,
+                    format_args!("turn {turn} of campaign {id}"),
+                    &json,
+                )?),
             })
         })
         .collect()

@@ -174,7 +174,7 @@ fn a_killed_process_loses_no_committed_turn() {
                 "no gap, no undone turn"
             );
             assert!(history.iter().all(|h| !h.undone));
-            let records: Vec<&TurnRecord> = history.iter().map(|h| &h.record).collect();
+            let records: Vec<&TurnRecord> = history.iter().map(|h| &*h.record).collect();
             assert_eq!(
                 replay(&initial, records).expect("the history replays"),
                 state,

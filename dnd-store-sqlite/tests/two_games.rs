@@ -66,7 +66,10 @@ async fn of_two_connections_on_one_turn_exactly_one_commits() {
     let history = first.history(&id, Page::first(100)).await.unwrap();
     assert_eq!(history.len(), 21, "the refused turns left no record");
     // The store's state is still the replay of its records.
-    let records: Vec<TurnRecord> = history.into_iter().map(|h| h.record).collect();
+    let records: Vec<TurnRecord> = history
+        .into_iter()
+        .map(|h| std::sync::Arc::unwrap_or_clone(h.record))
+        .collect();
     let replayed = dnd_engine::store::replay(&sample_state("Shared"), &records).unwrap();
     assert_eq!(replayed, first.load(&id).await.unwrap());
 }

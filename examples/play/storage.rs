@@ -97,7 +97,7 @@ pub async fn copy_campaign(
     let records: Vec<_> = history
         .into_iter()
         .filter(|h| !h.undone)
-        .map(|h| h.record)
+        .map(|h| std::sync::Arc::unwrap_or_clone(h.record))
         .collect();
     let replays = replay(initial, &records).is_ok_and(|state| state == current);
     if !replays {

@@ -78,7 +78,9 @@ async fn type_line(game: &mut Game, line: &str) {
 fn hostile_state() -> GameState {
     let mut state = Adventure::built_in().new_game(&["kraven"]).unwrap();
     let evil = |text: &mut String| text.push_str(EVIL);
-    evil(&mut state.summary);
+    let mut summary = state.summary.to_string();
+    evil(&mut summary);
+    state.summary = summary.into();
     for c in Arc::make_mut(&mut state.characters) {
         evil(&mut c.name);
         evil(&mut c.class);

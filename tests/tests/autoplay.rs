@@ -157,7 +157,7 @@ async fn check_won(name: &str, played: &Played) {
     );
 
     let history = store.history(id, Page::first(10_000)).await.unwrap();
-    let records = history.iter().filter(|h| !h.undone).map(|h| &h.record);
+    let records = history.iter().filter(|h| !h.undone).map(|h| &*h.record);
     assert_eq!(
         &replay(initial, records).unwrap(),
         state,

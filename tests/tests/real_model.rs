@@ -104,7 +104,7 @@ async fn twenty_turns_against_a_tiny_local_model() {
         .map(|h| h.record)
         .collect();
     assert_eq!(
-        replay(&initial, &records).unwrap(),
+        replay(&initial, records.iter().map(|r| &**r)).unwrap(),
         store.load(&id).await.unwrap()
     );
     eprintln!("{finished} turns finished, {failed} failed with nothing written");

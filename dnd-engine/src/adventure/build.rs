@@ -144,7 +144,7 @@ pub(super) fn new_game(adventure: &Adventure, party: &[&str]) -> Result<GameStat
             minute: START_MINUTE,
         },
         mode: Mode::Exploration,
-        summary: adventure.summary.clone(),
+        summary: adventure.summary.as_str().into(),
         memory: Default::default(),
         turn: 0,
         // A fresh secret per campaign: see `GameState::dice_seed`.

@@ -44,7 +44,8 @@ impl GameMaster {
         call.id = format!("chosen-{}", call.id);
         run.messages
             .push(Message::assistant_tool_calls(vec![call.clone()]));
-        run.run_tool(self, &call.id, &call.name, &call.arguments);
+        let raw = super::protocol::argument_text(&call.arguments);
+        run.run_tool(self, &call.id, &call.name, &raw);
         run.note(format!(
             "the chosen action was rolled first: {} ({})",
             call.name, id

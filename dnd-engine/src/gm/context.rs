@@ -1,5 +1,7 @@
 //! What the model is sent each turn, and the checks code makes before it is asked anything.
 
+use std::sync::{Arc, Mutex};
+
 use crate::llm::Message;
 use crate::state::{Change, GameState, triggered_goal_steps};
 use crate::store::HistoryEntry;
@@ -105,6 +107,10 @@ pub fn pre_narration_checks(state: &mut GameState) -> PreNarration {
 }
 
 /// The messages of one call: system prompt, summary, state, the last turns, then the input.
+///
+/// The history's records are shared with the store (see [`HistoryEntry::record`]): a record
+/// this call holds alone (one just read from disk) gives up its messages, a shared one lends
+/// copies.
 pub fn build_context(
     system_prompt: &str,
     state: &GameState,
@@ -113,7 +119,35 @@ pub fn build_context(
     input: &str,
     findings: &[String],
 ) -> Vec<Message> {
-    let mut messages = vec![Message::system(system_prompt)];
+    let past: usize = history.iter().map(|h| h.record.llm_messages.len()).sum();
+    let mut messages = context_head(system_prompt, state, state_block(state), past);
+    for entry in history {
+        match Arc::try_unwrap(entry.record) {
+            Ok(record) => messages.extend(record.llm_messages),
+            Err(shared) => messages.extend_from_slice(&shared.llm_messages),
+        }
+    }
+    context_tail(&mut messages, speaker, input, findings);
+    messages
+}
+
+/// Messages a turn adds to its context, reserved up front so the conversation is not moved
+/// while the turn runs: a few tool rounds (a call and its results each), the narration, the
+/// action phase's instructions and answer.
+const TURN_MESSAGES: usize = 24;
+
+/// The start of a context, before the history: the system prompt, the summary, the memory
+/// block and the state block (`state_text`, from [`state_block`] or a [`StateBlockMemo`]),
+/// with room for `past` messages of history and the turn's own.
+pub(super) fn context_head(
+    system_prompt: &str,
+    state: &GameState,
+    state_text: String,
+    past: usize,
+) -> Vec<Message> {
+    // At most four before the history, findings and input after it.
+    let mut messages = Vec::with_capacity(4 + past + 2 + TURN_MESSAGES);
+    messages.push(Message::system(system_prompt));
     if !state.summary.is_empty() {
         messages.push(Message::system(format!(
             "The story so far: {}",
@@ -123,13 +157,17 @@ pub fn build_context(
     if let Some(memory) = super::memory::memory_block(state) {
         messages.push(Message::system(memory));
     }
-    messages.push(Message::system(format!(
-        "Current state (JSON): {}",
-        state.snapshot().to_json()
-    )));
-    for entry in history {
-        messages.extend(entry.record.llm_messages);
-    }
+    messages.push(Message::system(state_text));
+    messages
+}
+
+/// The end of a context, after the history: what code found, then the player's input.
+pub(super) fn context_tail(
+    messages: &mut Vec<Message>,
+    speaker: &str,
+    input: &str,
+    findings: &[String],
+) {
     if !findings.is_empty() {
         messages.push(Message::system(format!(
             "Before this turn, code found:\n- {}",
@@ -137,5 +175,74 @@ pub fn build_context(
         )));
     }
     messages.push(Message::user_named(speaker, input));
-    messages
+}
+
+/// The state message's text, `Current state (JSON): {...}`, written into one buffer.
+pub(super) fn state_block(state: &GameState) -> String {
+    const LEAD: &str = "Current state (JSON): ";
+    let mut text = Vec::with_capacity(4096);
+    text.extend_from_slice(LEAD.as_bytes());
+    // Serializing plain strings, numbers and maps cannot fail (as `Snapshot::to_json`).
+    if serde_json::to_writer(&mut text, &state.snapshot()).is_err() {
+        text.truncate(LEAD.len());
+    }
+    // serde_json writes UTF-8 only.
+    String::from_utf8(text).unwrap_or_default()
+}
+
+/// The last state block a game master wrote, with the state it was written from. Most turns
+/// leave what the snapshot shows as it was (no one moved, no flag was set), so the next turn
+/// reuses the text instead of building the snapshot and writing it again; the comparison is
+/// cheap because unchanged parts of a state are the same shared `Arc`s.
+#[derive(Debug, Default)]
+pub(super) struct StateBlockMemo {
+    last: Mutex<Option<(GameState, String)>>,
+}
+
+impl StateBlockMemo {
+    /// [`state_block`] of `state`: the last text when the snapshot would show the same.
+    pub(super) fn text(&self, state: &GameState) -> String {
+        // The memo is rebuilt whole under the lock: a poisoned one is still consistent.
+        let mut last = self.last.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((seen, text)) = last.as_ref()
+            && same_snapshot(seen, state)
+        {
+            return text.clone();
+        }
+        let text = state_block(state);
+        *last = Some((state.clone(), text.clone()));
+        text
+    }
+}
+
+/// Whether two states give the same snapshot: every field the snapshot may read is equal. The
+/// fields are named, not matched with `..`, so a new field of `GameState` must be placed on
+/// one side or the other here.
+fn same_snapshot(a: &GameState, b: &GameState) -> bool {
+    let GameState {
+        title,
+        characters,
+        monsters,
+        locations,
+        npcs,
+        encounter,
+        flags,
+        time,
+        mode,
+        // Not in the snapshot: sent in their own messages, or never sent.
+        summary: _,
+        memory: _,
+        turn: _,
+        dice_seed: _,
+    } = a;
+    // `Arc`'s equality looks at the pointers first: unchanged parts compare at once.
+    *title == b.title
+        && *characters == b.characters
+        && *monsters == b.monsters
+        && *locations == b.locations
+        && *npcs == b.npcs
+        && *encounter == b.encounter
+        && *flags == b.flags
+        && *time == b.time
+        && *mode == b.mode
 }

@@ -11,9 +11,11 @@
 
 mod chosen;
 mod context;
+mod deadline;
 mod memory;
 mod outcome;
 mod protocol;
+mod recent;
 mod strict;
 
 use std::sync::Arc;
@@ -157,12 +159,16 @@ pub struct GameMaster {
     max_tokens: Option<u32>,
     summarizer: Summarizer,
     tool_specs: Arc<Vec<ToolSpec>>,
-    /// The action phase's schema, generated once.
-    action_schema: serde_json::Value,
+    /// The action phase's schema, generated once and shared by every request.
+    action_schema: Arc<serde_json::Value>,
     /// The builder's seed: when set, it replaces every campaign's own dice seed.
     seed: Option<u64>,
     /// Where the seeds given to campaigns without one come from (see [`GameState::dice_seed`]).
     fallback_seed: u64,
+    /// The last turns committed, for the next turn's history (`recent.rs`).
+    recent: recent::RecentMemo,
+    /// The last state block written, for a next turn whose snapshot is the same.
+    state_block: context::StateBlockMemo,
 }
 
 impl std::fmt::Debug for GameMaster {
@@ -251,9 +257,11 @@ impl GameMasterBuilder {
             max_tokens: self.max_tokens,
             summarizer: self.summarizer,
             tool_specs: Arc::new(tool_specs()),
-            action_schema: crate::tools::schema::strict_schema_for::<ActionList>(),
+            action_schema: Arc::new(crate::tools::schema::strict_schema_for::<ActionList>()),
             seed: self.seed,
             fallback_seed: game_rng().random(),
+            recent: recent::RecentMemo::default(),
+            state_block: context::StateBlockMemo::default(),
         }
     }
 }
@@ -402,26 +410,25 @@ impl GameMaster {
         text_sink: Option<mpsc::UnboundedSender<String>>,
     ) -> Result<TurnOutcome, GmError> {
         let deadline = self.limits.turn_deadline;
-        let play = std::pin::pin!(self.play_turn(campaign, input, text_sink));
-        let timer = futures_timer::Delay::new(deadline);
-        let (record, mut outcome) = match futures::future::select(play, timer).await {
-            futures::future::Either::Left((played, _)) => played?,
-            futures::future::Either::Right(((), _)) => {
-                return Err(GmError::Deadline { limit: deadline });
-            }
+        let play = self.play_turn(campaign, input, text_sink);
+        let Some(played) = deadline::within(deadline, play).await else {
+            return Err(GmError::Deadline { limit: deadline });
         };
+        let (record, mut outcome, recent) = played?;
         outcome.turn = self.store.commit_turn(campaign, record).await?;
+        // The commit made this turn the campaign's head: its history is now `recent`.
+        self.recent.keep(campaign, outcome.turn, recent);
         Ok(outcome)
     }
 
-    /// Everything a turn does before its commit: the record to commit and the outcome to show
-    /// (its turn number is set by the commit).
+    /// Everything a turn does before its commit: the record to commit, the outcome to show
+    /// (its turn number is set by the commit), and the history once it is committed.
     async fn play_turn(
         &self,
         campaign: &CampaignId,
         input: PlayerInput,
         text_sink: Option<mpsc::UnboundedSender<String>>,
-    ) -> Result<(TurnRecord, TurnOutcome), GmError> {
+    ) -> Result<(TurnRecord, TurnOutcome, recent::Recent), GmError> {
         let text = input.text.trim();
         if text.is_empty() {
             return Err(GmError::Input(
@@ -439,13 +446,11 @@ impl GameMaster {
         // or undid a turn since (`state.turn` would not see an undo followed by a commit).
         let (mut state, after_turn) = self.store.load_with_head(campaign).await?;
         // The window of recent turns, and the ones just beyond it, for folding.
-        let window = self.limits.history_turns;
         let every = self.limits.summary_every.max(1);
         let folding = state.turn > 0 && state.turn % every as u64 == 0;
-        let wanted = if folding { window + every } else { window };
-        let mut history = self.store.recent_turns(campaign, wanted).await?;
-        let beyond = history.len().saturating_sub(window);
-        let folded: Vec<_> = history.drain(..beyond).collect();
+        let (mut history, folded) = self
+            .load_history(campaign, &state, after_turn, folding)
+            .await?;
         let mut rng = seeded_rng(self.turn_seed(campaign, &state));
         let mut log = TurnLog::default();
         if let Some(change) = self.seed_campaign(&state)
@@ -454,7 +459,8 @@ impl GameMaster {
             log.changes.push(change);
         }
         let mut usage = Usage::default();
-        let mut trace = Vec::new();
+        // A step per provider call and tool call: room for a usual turn.
+        let mut trace = Vec::with_capacity(8);
         if folding && !folded.is_empty() {
             let summary = self
                 .fold_summary(&state.summary, &folded, &mut usage, &mut trace)
@@ -466,14 +472,16 @@ impl GameMaster {
         }
         let checks = pre_narration_checks(&mut state);
         log.changes.extend(checks.changes.iter().cloned());
-        let messages = build_context(
+        // The context as `build_context` writes it, from the memos where they apply.
+        let mut messages = context::context_head(
             &self.system_prompt,
             &state,
-            history,
-            &input.speaker,
-            text,
-            &checks.findings,
+            self.state_block.text(&state),
+            history.len(),
         );
+        let history_at = messages.len();
+        history.move_into(&mut messages);
+        context::context_tail(&mut messages, &input.speaker, text, &checks.findings);
         let turn_start = messages.len() - 1;
         let stable_prefix = 1 + usize::from(!state.summary.is_empty());
         let mut run = TurnRun {
@@ -527,6 +535,12 @@ impl GameMaster {
             ..
         } = run;
         let llm_messages: Vec<Message> = messages.split_off(turn_start);
+        let history = history.after(
+            &mut messages,
+            history_at,
+            &llm_messages,
+            self.limits.history_turns,
+        );
         let record = TurnRecord {
             input: text.to_owned(),
             changes: log.changes.clone(),
@@ -560,7 +574,7 @@ impl GameMaster {
             usage,
             trace,
         };
-        Ok((record, outcome))
+        Ok((record, outcome, history))
     }
 }
 

@@ -2,6 +2,7 @@
 //! run, one provider call, bounding what the model sent (StrictJson is in `strict.rs`).
 
 use std::borrow::Cow;
+use std::sync::Arc;
 use std::time::Instant;
 
 use futures::StreamExt;
@@ -57,12 +58,9 @@ impl TurnRun<'_> {
     }
 
     /// Runs one tool call against the working state, recording it in the messages and trace.
-    pub(super) fn run_tool(&mut self, gm: &GameMaster, id: &str, name: &str, arguments: &Value) {
+    /// `raw` is the arguments' JSON text ([`argument_text`]).
+    pub(super) fn run_tool(&mut self, gm: &GameMaster, id: &str, name: &str, raw: &str) {
         let started = Instant::now();
-        let raw = match arguments {
-            Value::String(text) => text.clone(),
-            other => other.to_string(),
-        };
         let mut ctx = ToolContext {
             state: self.state,
             srd: Srd::bundled(),
@@ -70,7 +68,7 @@ impl TurnRun<'_> {
             limits: &gm.limits.tools,
             log: self.log,
         };
-        let result = call_tool(name, &raw, &mut ctx);
+        let result = call_tool(name, raw, &mut ctx);
         self.trace.push(TraceStep::ToolCall {
             name: name.to_owned(),
             ok: result.ok,
@@ -89,13 +87,24 @@ const MAX_TOOL_NAME_BYTES: usize = 64;
 /// replaced by a short one of ours, which its result then answers.
 const MAX_TOOL_ID_BYTES: usize = 64;
 
+/// The text a tool parses its arguments from: a string as it is (a model that sent the
+/// arguments as text, or a strict answer), anything else as JSON.
+pub(super) fn argument_text(arguments: &Value) -> Cow<'_, str> {
+    match arguments {
+        Value::String(text) => Cow::Borrowed(text),
+        // Compact JSON, as `Display` writes it, but into a byte buffer.
+        other => Cow::Owned(serde_json::to_string(other).unwrap_or_default()),
+    }
+}
+
 /// What [`bound_message`] kept of an answer's tool calls.
 pub(super) struct BoundCalls {
     /// How many calls past the bound were dropped.
     dropped: usize,
-    /// The arguments of each kept call as the model sent them (the message keeps a note in
-    /// place of any over the bound): the call runs on these, so its refusal names the bound.
-    arguments: Vec<Value>,
+    /// The arguments of each kept call as the model sent them, as text ([`argument_text`];
+    /// the message keeps a note in place of any over the bound): the call runs on these, so
+    /// its refusal names the bound. Written once, for the size check and the call.
+    arguments: Vec<String>,
 }
 
 /// How much of a model's answer is kept: the text cut to [`GmLimits::max_narration_bytes`],
@@ -145,16 +154,12 @@ fn bound_message(message: &mut Message, limits: &super::GmLimits) -> BoundCalls 
         if call.name.len() > MAX_TOOL_NAME_BYTES {
             call.name = truncate_with_note(&call.name, MAX_TOOL_NAME_BYTES).into_owned();
         }
-        let size = match &call.arguments {
-            Value::String(text) => text.len(),
-            other => other.to_string().len(),
-        };
+        let text = argument_text(&call.arguments).into_owned();
+        let size = text.len();
         if size > limits.tools.max_argument_bytes {
-            let note = Value::String(format!("({size} bytes of arguments, not kept)"));
-            arguments.push(std::mem::replace(&mut call.arguments, note));
-        } else {
-            arguments.push(call.arguments.clone());
+            call.arguments = Value::String(format!("({size} bytes of arguments, not kept)"));
         }
+        arguments.push(text);
     }
     BoundCalls { dropped, arguments }
 }
@@ -318,7 +323,7 @@ impl GameMaster {
         for attempt in 1..=2u32 {
             let mut request = self.request(run.stable_prefix, std::mem::take(messages));
             request.response_format = if use_schema {
-                ResponseFormat::json_schema(ACTION_LIST_SCHEMA, self.action_schema.clone())
+                ResponseFormat::json_schema(ACTION_LIST_SCHEMA, Arc::clone(&self.action_schema))
             } else if capabilities.json_mode {
                 ResponseFormat::JsonObject
             } else {

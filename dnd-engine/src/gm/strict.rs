@@ -105,12 +105,7 @@ impl GameMaster {
         }
         for (i, action) in answer.actions.iter().take(kept).enumerate() {
             let id = format!("strict-{i}");
-            run.run_tool(
-                self,
-                &id,
-                &action.tool,
-                &Value::String(action.arguments.clone()),
-            );
+            run.run_tool(self, &id, &action.tool, &action.arguments);
             if let Some(Message::Tool { content, .. }) = run.messages.last()
                 && content.contains("\"error\"")
             {

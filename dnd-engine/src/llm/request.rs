@@ -41,8 +41,9 @@ pub enum ResponseFormat {
     JsonSchema {
         /// A name for the schema; providers require one (letters, digits, `_`, `-`).
         name: String,
-        /// The JSON Schema the output must match.
-        schema: Value,
+        /// The JSON Schema the output must match. Shared: a game sends the same schema with
+        /// every turn's request, and copying it would cost more than the rest of the request.
+        schema: Arc<Value>,
         /// Ask the provider to enforce the schema exactly rather than as a hint. Strict
         /// mode restricts which schemas are accepted (e.g. OpenAI's requires every property
         /// to be listed in `required` and `additionalProperties: false`).
@@ -52,11 +53,12 @@ pub enum ResponseFormat {
 }
 
 impl ResponseFormat {
-    /// A strict JSON Schema format with this name and schema.
-    pub fn json_schema(name: impl Into<String>, schema: Value) -> Self {
+    /// A strict JSON Schema format with this name and schema (a `Value`, or an `Arc` shared
+    /// between requests).
+    pub fn json_schema(name: impl Into<String>, schema: impl Into<Arc<Value>>) -> Self {
         ResponseFormat::JsonSchema {
             name: name.into(),
-            schema,
+            schema: schema.into(),
             strict: true,
         }
     }

@@ -392,7 +392,7 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
         }
         Change::ModeSet { mode } => state.mode = *mode,
         Change::TimeAdvanced { minutes } => state.time.advance(*minutes),
-        Change::SummaryUpdated { summary } => state.summary = summary.clone(),
+        Change::SummaryUpdated { summary } => state.summary = summary.as_str().into(),
         Change::DiceSeeded { seed } => {
             if state.dice_seed.is_set() || !seed.is_set() {
                 return Err(ChangeError::Invalid(
@@ -401,7 +401,7 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
             }
             state.dice_seed = *seed;
         }
-        Change::Remembered { fact } => state.memory.remember(fact),
+        Change::Remembered { fact } => Arc::make_mut(&mut state.memory).remember(fact),
         // Applied by `monster::apply` above.
         Change::MoraleChanged { .. }
         | Change::ActionSpent { .. }

@@ -43,10 +43,10 @@ pub use world::{
 
 /// Everything about one campaign.
 ///
-/// The collections are shared behind `Arc`s and copied on write (`Arc::make_mut`, inside
-/// [`GameState::apply`]): cloning a state, which a store does on every load and the turn pipeline
-/// on every tool call, costs a few reference counts, and a change copies only the collection it
-/// touches. Reading is plain `Vec` and map access through `Deref`; building one takes `.into()`.
+/// The collections, the summary and the memory lists are shared behind `Arc`s and copied on
+/// write (`Arc::make_mut`, inside [`GameState::apply`]): cloning a state, which a store does on
+/// every load and the turn pipeline on every tool call, costs a few reference counts, and a
+/// change copies only the part it touches. Reading is plain `Vec` and map access through `Deref`; building one takes `.into()`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameState {
     /// The campaign's title ("The Wailing Glacier").
@@ -73,12 +73,13 @@ pub struct GameState {
     /// Exploration, combat or social.
     #[serde(default)]
     pub mode: Mode,
-    /// The campaign summary: older turns folded into prose.
+    /// The campaign summary: older turns folded into prose (up to a page, read each turn and
+    /// replaced whole: shared).
     #[serde(default)]
-    pub summary: String,
+    pub summary: Arc<str>,
     /// Facts the story must keep: promises, names, discoveries, quests (bounded lists).
     #[serde(default)]
-    pub memory: Memory,
+    pub memory: Arc<Memory>,
     /// How many turns have been committed.
     #[serde(default)]
     pub turn: u64,

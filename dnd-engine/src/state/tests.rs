@@ -137,7 +137,7 @@ fn fixture() -> GameState {
             minute: 8 * 60,
         },
         mode: Mode::Exploration,
-        summary: String::new(),
+        summary: "".into(),
         memory: Default::default(),
         turn: 0,
         dice_seed: Default::default(),

@@ -66,7 +66,7 @@ impl Inner {
     }
 }
 
-/// The page of `items`, cloning only the entries on the page.
+/// The page of `items`, cloning only the entries on the page (an entry's record is shared).
 fn page<'a, T: Clone + 'a>(items: impl Iterator<Item = &'a T>, page: Page) -> Vec<T> {
     items.skip(page.offset).take(page.limit).cloned().collect()
 }
@@ -120,7 +120,7 @@ impl GameStore for MemoryStore {
             c.history.push(HistoryEntry {
                 turn,
                 undone: false,
-                record,
+                record: record.into(),
             });
             Ok(turn)
         })
@@ -169,6 +169,7 @@ impl GameStore for MemoryStore {
         campaign: &CampaignId,
         count: usize,
     ) -> Result<Vec<HistoryEntry>, StoreError> {
+        // Each entry's record is an `Arc`: the copies below share it.
         self.with(|inner| {
             let c = inner.campaign(campaign)?;
             let mut recent: Vec<HistoryEntry> = c
@@ -197,7 +198,7 @@ impl GameStore for MemoryStore {
                 });
             }
             let keep = &in_effect[..in_effect.len() - turns as usize];
-            let state = replay(&c.initial, keep.iter().map(|i| &c.history[*i].record))?;
+            let state = replay(&c.initial, keep.iter().map(|i| &*c.history[*i].record))?;
             for i in &in_effect[keep.len()..] {
                 c.history[*i].undone = true;
             }

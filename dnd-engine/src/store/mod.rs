@@ -28,6 +28,8 @@
 mod memory;
 mod roll;
 
+use std::sync::Arc;
+
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
@@ -114,14 +116,18 @@ impl TurnRecord {
 }
 
 /// A committed turn in the history.
+///
+/// The record is shared: a store that keeps records in memory hands out the same record to
+/// every reader (each turn reads the last few back for the model's history) instead of
+/// copying it, LLM messages and all. Build one with `record: record.into()`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HistoryEntry {
     /// Turn number, from 1.
     pub turn: u64,
     /// Whether it was undone (kept for the audit log, no longer part of the state).
     pub undone: bool,
-    /// The record.
-    pub record: TurnRecord,
+    /// The record, as committed.
+    pub record: Arc<TurnRecord>,
 }
 
 /// A campaign in a list.
@@ -263,8 +269,10 @@ pub trait GameStore: Send + Sync {
     ) -> Result<Vec<HistoryEntry>, StoreError>;
 
     /// The last `count` turns in effect (undone ones skipped), oldest first: the LLM history
-    /// the game master sends. The default pages through [`history`](Self::history) from where
-    /// those turns must start; stores override it with one direct read.
+    /// the game master sends (a store that keeps records in memory returns its shared
+    /// [`HistoryEntry::record`]s, not copies). The default pages through
+    /// [`history`](Self::history) from where those turns must start; stores override it with
+    /// one direct read.
     async fn recent_turns(
         &self,
         campaign: &CampaignId,

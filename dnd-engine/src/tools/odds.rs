@@ -43,8 +43,10 @@ pub fn odds(state: &GameState, srd: &Srd, tool: &str, arguments: &Value) -> Opti
 }
 
 fn attack_odds(state: &GameState, srd: &Srd, arguments: &Value) -> Option<Odds> {
-    let args: AttackArgs = serde_json::from_value(arguments.clone()).ok()?;
-    // The attack's setup needs a tool context; nothing is rolled or changed in it.
+    // Read from the arguments in place: no copy of them.
+    let args = AttackArgs::deserialize(arguments).ok()?;
+    // The attack's setup needs a tool context; nothing is rolled or changed in it. The copy
+    // of the state it holds is cheap: its parts are shared (`GameState`'s copy on write).
     let mut state = state.clone();
     let mut rng = seeded_rng(0);
     let mut log = TurnLog::default();
@@ -80,7 +82,7 @@ fn attack_odds(state: &GameState, srd: &Srd, arguments: &Value) -> Option<Odds> 
 }
 
 fn check_odds(state: &GameState, srd: &Srd, arguments: &Value) -> Option<Odds> {
-    let args: SkillCheckArgs = serde_json::from_value(arguments.clone()).ok()?;
+    let args = SkillCheckArgs::deserialize(arguments).ok()?;
     let who = creature::find(state, srd, &args.creature).ok()?;
     if !who.standing {
         return None;

@@ -323,9 +323,10 @@ pub struct ToolResult {
 }
 
 impl ToolResult {
-    /// The content as the text of a tool message.
+    /// The content as the text of a tool message (compact JSON, as `Display` writes it, but
+    /// into a byte buffer rather than through a formatter).
     pub fn to_text(&self) -> String {
-        self.content.to_string()
+        serde_json::to_string(&self.content).unwrap_or_default()
     }
 }
 
@@ -349,6 +350,8 @@ pub fn call_tool(name: &str, arguments: &str, ctx: &mut ToolContext<'_>) -> Tool
     if let Err(message) = check_sizes(arguments, ctx.limits) {
         return refused(message);
     }
+    // The rollback point: a copy of the state is a few reference counts (its parts are shared
+    // and copied on write, `GameState`), so a call that changes nothing copies nothing.
     let saved_state = ctx.state.clone();
     let (changes, rolls, events, new_items) = (
         ctx.log.changes.len(),

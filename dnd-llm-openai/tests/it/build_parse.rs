@@ -58,7 +58,7 @@ fn response_formats() {
         .clone()
         .with_response_format(ResponseFormat::JsonSchema {
             name: "action_list".into(),
-            schema: schema.clone(),
+            schema: schema.clone().into(),
             strict: false,
         });
     assert_eq!(

@@ -72,7 +72,7 @@ pub fn sample_state(title: &str) -> GameState {
         flags: Default::default(),
         time: Default::default(),
         mode: Default::default(),
-        summary: String::new(),
+        summary: "".into(),
         memory: Default::default(),
         turn: 0,
         dice_seed: Default::default(),
@@ -213,7 +213,7 @@ async fn paging(store: &dyn GameStore) {
         .unwrap();
     let turns: Vec<u64> = page.iter().map(|h| h.turn).collect();
     assert_eq!(turns, [3, 4, 5]);
-    assert_eq!(page[0].record, sample_turn(3));
+    assert_eq!(*page[0].record, sample_turn(3));
     let log = store
         .story_log(
             &id,

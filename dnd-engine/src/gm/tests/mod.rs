@@ -1,6 +1,7 @@
 mod cheats;
 mod chosen;
 mod hostile;
+mod memo;
 
 use std::sync::Arc;
 
@@ -502,7 +503,7 @@ async fn folding_by_llm_calls_the_provider_every_m_turns() {
             .any(|m| m.text().is_some_and(|t| t.contains("What happened since")))
     );
     let state = store.load(&id).await.unwrap();
-    assert_eq!(state.summary, "The hero crossed the glacier in silence.");
+    assert_eq!(&*state.summary, "The hero crossed the glacier in silence.");
 }
 
 #[tokio::test]

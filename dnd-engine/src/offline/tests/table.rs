@@ -106,7 +106,8 @@ impl Table {
             record: TurnRecord {
                 llm_messages: messages.split_off(turn_start),
                 ..TurnRecord::default()
-            },
+            }
+            .into(),
         });
         narration
     }
