@@ -205,7 +205,7 @@ pub(super) fn rules_lookup(
         return Ok(RulesEntry::Condition(condition.clone()));
     }
     if let Ok(spell) = srd.spell(&args.topic) {
-        return Ok(RulesEntry::Spell(spell.clone()));
+        return Ok(RulesEntry::Spell(Box::new(spell.clone())));
     }
     Err(ToolError::new(
         srd.rule(&args.topic)

@@ -110,8 +110,8 @@ pub enum RulesEntry {
     Rule(RulesTopic),
     /// A condition.
     Condition(ConditionInfo),
-    /// A spell.
-    Spell(Spell),
+    /// A spell (boxed: a spell's record is several times a topic's).
+    Spell(Box<Spell>),
 }
 
 /// The NPCs `advance_npc_goals` moved on.
