@@ -103,6 +103,13 @@ pub fn may_act(
     if let Some(why) = cannot_act(state, &id, &conditions) {
         return Err(CombatError::CannotAct { name, why });
     }
+    if crate::state::is_surprised(state, &id) {
+        return Err(CombatError::CannotAct {
+            name,
+            why: "surprised: no movement, action or reaction on its first turn (end it with next_turn)"
+                .into(),
+        });
+    }
     let Some(encounter) = &state.encounter else {
         return Ok(None);
     };

@@ -3,31 +3,41 @@
 use rand::Rng;
 
 use super::CombatError;
+use super::surprise::Surprise;
 use crate::dice::Advantage;
 use crate::rules::initiative::{InitiativeEntry, InitiativeRoll, roll_initiative};
 use crate::rules::{Ability, ability_modifier};
 use crate::srd::Srd;
-use crate::state::{Change, GameState, InitiativeSlot, MonsterInstance, Target};
+use crate::state::{
+    Change, Effect, EffectKind, GameState, InitiativeSlot, MonsterInstance, Target,
+};
 
-/// A fight about to start: the initiative rolls, and the changes that start it (the monsters
-/// revealed, the order with each combatant's speed).
+/// A fight about to start: the initiative rolls, who is surprised, and the changes that start
+/// it (the monsters revealed, the order with each combatant's speed, where each stands, the
+/// surprised).
 #[derive(Debug, Clone)]
 pub struct Start {
     /// The rolls, first to act first.
     pub rolls: Vec<InitiativeRoll>,
-    /// `MonsterRevealed` for each monster, then `EncounterStarted`.
+    /// The Stealth rolls of those who hid, and who is surprised.
+    pub surprise: Surprise,
+    /// `MonsterRevealed` for each monster, then `EncounterStarted`, the placements, and a
+    /// `Surprised` effect on each surprised creature.
     pub changes: Vec<Change>,
 }
 
-/// Rolls initiative for these monsters (ids) and every living character, and builds the
-/// changes that start the fight. The one place a fight begins, whether `start_encounter` or an
-/// attack outside a fight starts it.
+/// Decides surprise (`surprise::decide`: unseen monsters hide; the heroes named in
+/// `sneaking` hide when all of them crept up), rolls initiative for these monsters and every
+/// living character, and builds the changes that start the fight. The one place a fight
+/// begins, whether `start_encounter` or an attack outside a fight starts it.
 pub fn begin(
     state: &GameState,
     srd: &Srd,
     monsters: &[&MonsterInstance],
+    sneaking: &[String],
     rng: &mut impl Rng,
 ) -> Start {
+    let surprise = super::surprise::decide(state, srd, monsters, sneaking, rng);
     let mut entries = Vec::new();
     let mut speeds = Vec::new();
     for m in monsters {
@@ -73,7 +83,18 @@ pub fn begin(
             .collect(),
     });
     changes.extend(placements(state, monsters, &rolls));
-    Start { rolls, changes }
+    changes.extend(surprise.surprised.iter().map(|id| Change::EffectStarted {
+        effect: Effect {
+            creature: id.clone(),
+            round: 1,
+            kind: EffectKind::Surprised,
+        },
+    }));
+    Start {
+        rolls,
+        surprise,
+        changes,
+    }
 }
 
 /// Where each combatant stands as the fight starts, in a room with areas: a monster in its

@@ -15,6 +15,7 @@
 //! | `actions/` | the standard actions as rules (`rolled.rs`: those decided by a roll): [`actions::dash`], `disengage`, `dodge`, `help`, `hide`, `ready` and `trigger_readied`, `search`, `use_object`, `grapple`, `shove`, `escape_grapple`, `stand_up` (each through [`may_act`]; changes, rolls and a typed report, nothing committed) |
 //! | `effects.rs` | what the lasting effects (`state::Effect`: Dodging, Helped, Hidden, Readied, Grappling) do to a roll: [`attack_situation`], [`check_situation`], [`save_situation`], the ONE place attacks, checks and saves ask |
 //! | `encounter.rs` | [`begin`] (initiative and the changes that start a fight), [`fight_on_attack`] (an attack outside a fight starts one), [`may_end`] (no fight ends while a foe stands) |
+//! | `surprise.rs` | who is surprised as a fight starts (Stealth against passive Perception), for [`begin`] |
 //! | `monster_plan.rs` | a monster's turn: the target rule, recharge rolls, the morale rule (flee or surrender; the pure [`monster_plan::breaks`], shared with the simulator), the plan for its action |
 //!
 //! The arithmetic of a turn's budget (action, bonus action, movement, Extra Attack, the
@@ -24,7 +25,8 @@
 //! An attack outside a fight starts one first: initiative is rolled by [`begin`], monsters
 //! earlier in the order act, and the attack is made only if it is then the attacker's turn;
 //! otherwise the attack is not made, the fight stays started, and the result says whose turn it
-//! is. Surprise is not decided yet: every combatant acts in its first round.
+//! is. Surprise is decided as any fight begins (`surprise.rs`): a surprised creature loses its
+//! first turn.
 
 pub mod actions;
 mod economy;
@@ -33,6 +35,7 @@ mod encounter;
 pub mod geometry;
 pub mod monster_plan;
 pub mod positions;
+pub mod surprise;
 
 pub use crate::state::budget_left;
 pub use economy::{CombatError, may_act, spell_spend};

@@ -132,15 +132,16 @@ pub(crate) fn combat(
             // Every enemy here joins the fight; a monster not known to be hostile fights alone.
             (Some(t), false) => Next::Calls(vec![(
                 tool::START_ENCOUNTER,
-                json!({"monsters": (!now.is_hostile(t)).then(|| vec![t.id.clone()])}),
+                json!({"monsters": (!now.is_hostile(t)).then(|| vec![t.id.clone()]), "sneaking": null}),
             )]),
             (None, _) if spell.is_some() => Next::Calls(vec![strike(None)]),
             (None, _) if phrase.is_some() => {
                 refuse("You look for that foe, but it is not here to strike.")
             }
-            (None, _) if now.monsters.iter().any(|m| m.alive) => {
-                Next::Calls(vec![(tool::START_ENCOUNTER, json!({"monsters": null}))])
-            }
+            (None, _) if now.monsters.iter().any(|m| m.alive) => Next::Calls(vec![(
+                tool::START_ENCOUNTER,
+                json!({"monsters": null, "sneaking": null}),
+            )]),
             (None, _) => refuse("There is nothing here to fight."),
         };
     }

@@ -451,6 +451,18 @@ fn monster_turns(
                 }
             }
             TurnEvent::Moves { moves, .. } => out.extend(moved(turn, moves, fallen)),
+            TurnEvent::Surprised { surprised } => {
+                let subject = capital(&who(turn, surprised));
+                let (verb, own) = if subject == "You" {
+                    ("are", "your")
+                } else {
+                    ("is", "its")
+                };
+                out.push(format!(
+                    "{subject} {verb} caught off guard and lose{} {own} first moment.",
+                    if subject == "You" { "" } else { "s" }
+                ));
+            }
             TurnEvent::CannotAct { cannot_act, .. } => {
                 out.push(format!(
                     "{} cannot act this turn.",

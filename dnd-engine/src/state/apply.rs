@@ -368,6 +368,7 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
                 .encounter
                 .as_mut()
                 .ok_or_else(|| ChangeError::Invalid("no encounter is running".into()))?;
+            super::effects::turn_ended(e);
             e.turn += 1;
             if e.turn >= e.order.len() {
                 e.turn = 0;

@@ -68,6 +68,9 @@ pub enum EffectKind {
         /// The one held.
         target: String,
     },
+    /// Caught unaware as the fight began: no movement, action or bonus action on its first
+    /// turn, and no reaction until that turn ends (when this ends).
+    Surprised,
 }
 
 impl EffectKind {
@@ -77,7 +80,9 @@ impl EffectKind {
         match self {
             EffectKind::Dodging | EffectKind::Readied { .. } => Some(creature),
             EffectKind::Helped { helper, .. } => Some(helper),
-            EffectKind::Hidden { .. } | EffectKind::Grappling { .. } => None,
+            EffectKind::Hidden { .. } | EffectKind::Grappling { .. } | EffectKind::Surprised => {
+                None
+            }
         }
     }
 
@@ -89,7 +94,7 @@ impl EffectKind {
                 .collect(),
             EffectKind::Readied { target, .. } => target.as_deref().into_iter().collect(),
             EffectKind::Grappling { target } => vec![target],
-            EffectKind::Dodging | EffectKind::Hidden { .. } => Vec::new(),
+            EffectKind::Dodging | EffectKind::Hidden { .. } | EffectKind::Surprised => Vec::new(),
         }
     }
 
@@ -179,6 +184,25 @@ pub(super) fn end(state: &mut GameState, effect: &Effect) -> Result<(), ChangeEr
     };
     encounter.effects.remove(i);
     Ok(())
+}
+
+/// At the end of `encounter`'s current turn: surprise wears off the creature whose turn it was.
+pub(super) fn turn_ended(encounter: &mut super::Encounter) {
+    let Some(now) = encounter.current().map(str::to_owned) else {
+        return;
+    };
+    encounter
+        .effects
+        .retain(|e| !(e.kind == EffectKind::Surprised && e.creature.eq_ignore_ascii_case(&now)));
+}
+
+/// Whether `creature` is still surprised (see [`EffectKind::Surprised`]).
+pub fn is_surprised(state: &GameState, creature: &str) -> bool {
+    state.encounter.as_ref().is_some_and(|e| {
+        e.effects
+            .iter()
+            .any(|x| x.kind == EffectKind::Surprised && x.creature.eq_ignore_ascii_case(creature))
+    })
 }
 
 /// At the start of `encounter`'s current turn: the effects that end then are gone.

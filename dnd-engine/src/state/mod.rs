@@ -30,7 +30,7 @@ use serde::{Deserialize, Serialize};
 
 pub use change::{Change, ChangeError, Target};
 pub use character::{Character, CharacterAttack, Coating, ItemEffect, ItemStack};
-pub use effects::{Effect, EffectKind, able};
+pub use effects::{Effect, EffectKind, able, is_surprised};
 pub use memory::{MEMORY_LIST_LIMIT, Memory, MemoryFact};
 pub use monster::{Hold, Morale};
 pub use position::{Area, Cover, Position, area_at, inside, round_to_5};

@@ -141,6 +141,9 @@ pub struct EncounterView {
     /// 30 ft of movement"), so the model offers what the rules still allow.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub left: Option<String>,
+    /// Who is still surprised (loses its first turn), by name.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub surprised: Vec<String>,
 }
 
 /// A rough token count for English text and JSON: one token per four bytes, the usual rule of
@@ -294,6 +297,12 @@ impl GameState {
             order: e.order.iter().map(|s| s.id.clone()).collect(),
             positions: super::position::describe_positions(self, e),
             left: super::budget_left(self),
+            surprised: e
+                .effects
+                .iter()
+                .filter(|x| x.kind == super::EffectKind::Surprised)
+                .map(|x| self.name_of(&x.creature))
+                .collect(),
         });
         Snapshot {
             location,

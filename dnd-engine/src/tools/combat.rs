@@ -99,7 +99,7 @@ fn start_if_attacked(
     if fighting.is_empty() {
         return Ok(None);
     }
-    super::encounter::begin_fight(ctx, &fighting).map(Some)
+    super::encounter::begin_fight(ctx, &fighting, &[]).map(Some)
 }
 
 /// What one `roll_attack` spends: one attack of a character's Attack action, or a monster's

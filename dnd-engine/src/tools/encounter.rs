@@ -70,14 +70,24 @@ pub(super) fn leave_fight(ctx: &mut ToolContext<'_>) -> Result<(), ToolError> {
     })
 }
 
-/// Starts a fight with these monsters: initiative (recorded), the changes, then the monsters
-/// that come first in the order act. Returns what the tool reports.
+/// Starts a fight with these monsters (the heroes in `sneaking` crept up on them): surprise and
+/// initiative (recorded), the changes, then the monsters that come first in the order act.
+/// Returns what the tool reports.
 pub(super) fn begin_fight(
     ctx: &mut ToolContext<'_>,
     fighting: &[MonsterInstance],
+    sneaking: &[String],
 ) -> Result<FightStarted, ToolError> {
     let refs: Vec<&MonsterInstance> = fighting.iter().collect();
-    let start = combat::begin(ctx.state, ctx.srd, &refs, ctx.rng);
+    let start = combat::begin(ctx.state, ctx.srd, &refs, sneaking, ctx.rng);
+    for roll in &start.surprise.rolls {
+        ctx.record_roll(
+            format!("{} Stealth (surprise)", ctx.state.name_of(&roll.id)),
+            i64::from(roll.result.total),
+            Some(crate::combat::monster_plan::target_of(ctx.state, &roll.id)),
+            RollDetail::Check(roll.result.clone()),
+        );
+    }
     for roll in &start.rolls {
         ctx.record_roll(
             format!("{} initiative", roll.id),
@@ -97,6 +107,12 @@ pub(super) fn begin_fight(
                 initiative: r.total,
             })
             .collect(),
+        surprised: start
+            .surprise
+            .surprised
+            .iter()
+            .map(|id| ctx.state.name_of(id))
+            .collect(),
         monster_turns,
         now: current_turn(ctx),
     })
@@ -108,6 +124,10 @@ pub(super) fn begin_fight(
 pub struct StartEncounterArgs {
     /// The monsters that fight, by id; null for every hostile monster where the party is.
     pub monsters: Option<Vec<String>>,
+    /// The heroes who crept up unseen, by id; null when the party comes openly. They roll
+    /// Stealth against the foes' passive Perception: a foe that notices none of the party
+    /// (every hero must be sneaking) is surprised and loses its first turn.
+    pub sneaking: Option<Vec<String>>,
 }
 
 pub(super) fn start_encounter(
@@ -150,7 +170,16 @@ pub(super) fn start_encounter(
     if fighting.is_empty() {
         return Err(ToolError::new("there is no hostile monster here to fight"));
     }
-    begin_fight(ctx, &fighting)
+    let sneaking = args.sneaking.unwrap_or_default();
+    for hero in &sneaking {
+        if ctx.state.character(hero).is_none_or(|c| c.dead) {
+            return Err(ToolError::new(format!(
+                "sneaking names the heroes who crept up: {hero:?} is not a living hero (heroes: {})",
+                ctx.state.character_ids().join(", ")
+            )));
+        }
+    }
+    begin_fight(ctx, &fighting, &sneaking)
 }
 
 pub(super) fn next_turn(
@@ -279,7 +308,12 @@ fn run_monster_turns(ctx: &mut ToolContext<'_>) -> Result<Vec<TurnEvent>, ToolEr
         if !foes_left(ctx.state) || (!standing && !dying) {
             break;
         }
-        if let Some(c) = ctx.state.character(&id) {
+        if crate::state::is_surprised(ctx.state, &id) {
+            // Caught unaware: its first turn passes with nothing done.
+            log.push(TurnEvent::Surprised {
+                surprised: ctx.state.name_of(&id),
+            });
+        } else if let Some(c) = ctx.state.character(&id) {
             if c.can_act() {
                 break; // a character who can act: the player decides
             }

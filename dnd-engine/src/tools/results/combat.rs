@@ -90,6 +90,9 @@ pub struct AttackWaiting {
 pub struct FightStarted {
     /// The initiative order.
     pub order: Vec<InitiativePlace>,
+    /// Who was caught unaware (names): each loses its first turn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub surprised: Vec<String>,
     /// What the monsters before the first hero did.
     pub monster_turns: Vec<TurnEvent>,
     /// Whose turn it is now.
@@ -209,6 +212,11 @@ pub enum TurnEvent {
         death_save: String,
         /// The roll.
         roll: DeathSaveRoll,
+    },
+    /// A combatant caught unaware lost its first turn.
+    Surprised {
+        /// Its name.
+        surprised: String,
     },
     /// A hero who cannot act (charmed, paralysed) lost the turn.
     CannotAct {
