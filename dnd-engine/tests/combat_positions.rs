@@ -392,6 +392,17 @@ async fn a_cheating_model_cannot_shoot_past_long_range() {
     assert_eq!(after.monsters, before.monsters);
 }
 
+/// One offline turn: "I attack the harpy." from Kraven.
+async fn kraven_attacks(state: GameState) -> dnd_engine::gm::TurnOutcome {
+    let (gm, _, id) = table::offline(&state).await;
+    gm.turn(
+        &id,
+        dnd_engine::gm::PlayerInput::new("Kraven", "I attack the harpy."),
+    )
+    .await
+    .unwrap()
+}
+
 /// The offline game master closes in before a weapon strike when the foe stands beyond reach
 /// (a move toward a creature with no distance given goes as far as the movement left allows),
 /// and strikes from where it stands when the foe is already within reach.
@@ -412,15 +423,7 @@ async fn the_offline_game_master_closes_in_to_swing_and_stays_when_in_reach() {
             .any(|c| matches!(c, Change::Moved { creature, .. } if creature == "kraven"))
     };
     // The harpy on the ground 20 ft away, over open ice: Kraven walks 15 ft and swings.
-    let far = fight(at(0, 0, 0), at(0, 10, 0), at(20, 0, 0));
-    let (gm, _, id) = table::offline(&far).await;
-    let outcome = gm
-        .turn(
-            &id,
-            dnd_engine::gm::PlayerInput::new("Kraven", "I attack the harpy."),
-        )
-        .await
-        .unwrap();
+    let outcome = kraven_attacks(fight(at(0, 0, 0), at(0, 10, 0), at(20, 0, 0))).await;
     assert!(moved(&outcome), "{}", outcome.narration);
     assert_eq!(
         swings(&outcome),
@@ -434,15 +437,7 @@ async fn the_offline_game_master_closes_in_to_swing_and_stays_when_in_reach() {
         outcome.narration
     );
     // Already within 5 ft: no move, the same swing.
-    let near = fight(at(0, 0, 0), at(0, 10, 0), at(5, 0, 0));
-    let (gm, _, id) = table::offline(&near).await;
-    let outcome = gm
-        .turn(
-            &id,
-            dnd_engine::gm::PlayerInput::new("Kraven", "I attack the harpy."),
-        )
-        .await
-        .unwrap();
+    let outcome = kraven_attacks(fight(at(0, 0, 0), at(0, 10, 0), at(5, 0, 0))).await;
     assert!(!moved(&outcome), "{}", outcome.narration);
     assert_eq!(
         swings(&outcome),

@@ -238,6 +238,24 @@ fn a_surrendered_foe_fights_again_once_attacked() {
     );
 }
 
+/// Kraven charmed by the harpy's Luring Song, which it holds.
+fn charm_kraven(t: &mut Table) {
+    t.apply(&[
+        Change::ConditionAdded {
+            target: Target::Character("kraven".into()),
+            condition: Condition::Charmed,
+        },
+        Change::HoldStarted {
+            monster: "frost-harpy".into(),
+            hold: Hold {
+                action: "Luring Song".into(),
+                target: "kraven".into(),
+                conditions: vec![Condition::Charmed],
+            },
+        },
+    ]);
+}
+
 /// The SRD's Luring Song: whenever a charmed target takes damage from a source other than the
 /// harpy, it may repeat the save. A fall is another source; the harpy's own claws are not.
 #[test]
@@ -245,20 +263,7 @@ fn damage_from_another_source_lets_a_charmed_hero_repeat_the_save() {
     let charmed = |seed: u64| {
         let mut t = fight(30);
         t.rng = seeded_rng(seed);
-        t.apply(&[
-            Change::ConditionAdded {
-                target: Target::Character("kraven".into()),
-                condition: Condition::Charmed,
-            },
-            Change::HoldStarted {
-                monster: "frost-harpy".into(),
-                hold: Hold {
-                    action: "Luring Song".into(),
-                    target: "kraven".into(),
-                    conditions: vec![Condition::Charmed],
-                },
-            },
-        ]);
+        charm_kraven(&mut t);
         t
     };
     let fall = json!({"target": "kraven", "cause": "fall", "feet": 10, "severity": null, "damage_type": null, "reason": "the ice gives way"});
@@ -286,20 +291,7 @@ fn damage_from_another_source_lets_a_charmed_hero_repeat_the_save() {
     let mut hits = 0;
     for seed in 0..20 {
         let mut t = Table::fight(&["kraven"], &["frost-harpy", "kraven"], seed);
-        t.apply(&[
-            Change::ConditionAdded {
-                target: Target::Character("kraven".into()),
-                condition: Condition::Charmed,
-            },
-            Change::HoldStarted {
-                monster: "frost-harpy".into(),
-                hold: Hold {
-                    action: "Luring Song".into(),
-                    target: "kraven".into(),
-                    conditions: vec![Condition::Charmed],
-                },
-            },
-        ]);
+        charm_kraven(&mut t);
         let r = t.ok("roll_attack", table::attack("frost-harpy", "kraven"));
         for swing in r["attacks"].as_array().unwrap() {
             hits += usize::from(swing["result"]["hit"] == true);

@@ -26,6 +26,19 @@ fn unseen_harpy(party: &[&str]) -> GameState {
     state
 }
 
+/// `creature` surprised, in the fight's first round.
+fn surprise(state: &mut GameState, creature: &str) {
+    state
+        .apply(&Change::EffectStarted {
+            effect: Effect {
+                creature: creature.into(),
+                round: 1,
+                kind: EffectKind::Surprised,
+            },
+        })
+        .unwrap();
+}
+
 fn start(sneaking: Value) -> Value {
     json!({"monsters": null, "sneaking": sneaking})
 }
@@ -110,15 +123,7 @@ fn a_seen_foe_gives_no_surprise_and_a_party_that_crept_up_may_surprise_it() {
 #[test]
 fn a_surprised_creature_cannot_act_or_react_until_its_first_turn_ends() {
     let mut state = table::fight(&["kraven", "wren"], &["kraven", "frost-harpy", "wren"]);
-    state
-        .apply(&Change::EffectStarted {
-            effect: Effect {
-                creature: "frost-harpy".into(),
-                round: 1,
-                kind: EffectKind::Surprised,
-            },
-        })
-        .unwrap();
+    surprise(&mut state, "frost-harpy");
     let refused = combat::may_act(&state, "frost-harpy", Spend::Reaction).unwrap_err();
     assert!(refused.to_string().contains("surprised"), "{refused}");
     // Kraven's turn ends, then the harpy's: the surprise ends with it, reaction and all.
@@ -147,15 +152,7 @@ async fn a_cheating_model_cannot_sneak_monsters_or_act_for_the_surprised() {
     assert_eq!(played.after.monsters, state.monsters);
     // The harpy surprised on its own turn: the model's attack for it is refused.
     let mut fight = table::fight(&["kraven"], &["frost-harpy", "kraven"]);
-    fight
-        .apply(&Change::EffectStarted {
-            effect: Effect {
-                creature: "frost-harpy".into(),
-                round: 1,
-                kind: EffectKind::Surprised,
-            },
-        })
-        .unwrap();
+    surprise(&mut fight, "frost-harpy");
     let attack =
         dnd_engine::llm::ToolCall::new("c", "roll_attack", table::attack("frost-harpy", "kraven"));
     let played = table::scripted_turn(&fight, vec![attack], "Kraven", "Go on.").await;
