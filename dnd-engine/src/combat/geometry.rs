@@ -73,10 +73,30 @@ pub fn shot_has_disadvantage(shot: Shot, nearest_hostile_ft: Option<u32>) -> boo
 }
 
 /// The opportunity attack rule: a move provokes a hostile with melee reach `reach_ft` when it
-/// starts within that reach and ends beyond it, unless the mover took the Disengage action.
-/// Only where the move starts and ends counts.
-pub fn provokes(from_ft: u32, to_ft: u32, reach_ft: u32, disengaged: bool) -> bool {
-    !disengaged && from_ft <= reach_ft && to_ft > reach_ft
+/// is within that reach at some point (`nearest_ft`: where it starts, or the closest it passes)
+/// and ends beyond it, unless the mover took the Disengage action.
+pub fn provokes(nearest_ft: u32, to_ft: u32, reach_ft: u32, disengaged: bool) -> bool {
+    !disengaged && nearest_ft <= reach_ft && to_ft > reach_ft
+}
+
+/// How close a straight move from `from` to `to` comes to `point`, in feet as creatures'
+/// distances are counted (`Position::distance`: rounded to 5 ft, at least 5): a move that runs
+/// past a foe comes within its reach even though it starts and ends beyond.
+pub fn nearest_on_path(from: Position, to: Position, point: Position) -> u32 {
+    let (a, b, p) = (from.coords(), to.coords(), point.coords());
+    let along = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+    let length_sq: f64 = along.iter().map(|d| d * d).sum();
+    let t = if length_sq == 0.0 {
+        0.0
+    } else {
+        let dot: f64 = (0..3).map(|i| (p[i] - a[i]) * along[i]).sum();
+        (dot / length_sq).clamp(0.0, 1.0)
+    };
+    let gap: f64 = (0..3)
+        .map(|i| (a[i] + t * along[i] - p[i]).powi(2))
+        .sum::<f64>()
+        .sqrt();
+    round_to_5(gap).max(5)
 }
 
 /// The attack a creature makes as an opportunity attack, among its melee attacks with their
@@ -225,6 +245,39 @@ mod tests {
             None
         ));
         assert!(!shot_has_disadvantage(Shot::Melee, Some(5)));
+    }
+
+    #[test]
+    fn running_past_a_foe_comes_within_its_reach_on_the_way() {
+        let at = |x, y| Position { x, y, z: 0 };
+        // From 20 ft west of the foe to 20 ft east, 5 ft to its side: within 5 ft halfway.
+        let (from, to, foe) = (at(0, 0), at(40, 0), at(20, 5));
+        assert_eq!(from.distance(foe), 20);
+        assert_eq!(to.distance(foe), 20);
+        assert_eq!(nearest_on_path(from, to, foe), 5);
+        assert!(provokes(
+            nearest_on_path(from, to, foe),
+            to.distance(foe),
+            5,
+            false
+        ));
+        assert!(!provokes(
+            nearest_on_path(from, to, foe),
+            to.distance(foe),
+            5,
+            true
+        ));
+        // 15 ft to its side the whole way: never within reach.
+        let wide = at(20, 15);
+        assert_eq!(nearest_on_path(from, to, wide), 15);
+        assert!(!provokes(
+            nearest_on_path(from, to, wide),
+            to.distance(wide),
+            5,
+            false
+        ));
+        // A move that stops before the foe measures from where it ends.
+        assert_eq!(nearest_on_path(from, at(10, 0), foe), 10);
     }
 
     #[test]

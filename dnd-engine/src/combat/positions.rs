@@ -509,7 +509,8 @@ fn finish_move(
             .filter_map(|h| {
                 let (attack, reach) = melee_attack(state, srd, &h)?;
                 let at = position_of(state, &h)?;
-                geometry::provokes(from.distance(at), to.distance(at), reach, disengaged)
+                let nearest = geometry::nearest_on_path(from, to, at);
+                geometry::provokes(nearest, to.distance(at), reach, disengaged)
                     .then_some((h, attack))
             })
             .collect()

@@ -25,6 +25,11 @@ pub struct Position {
 }
 
 impl Position {
+    /// The point's coordinates in feet, for geometry.
+    pub fn coords(self) -> [f64; 3] {
+        [f64::from(self.x), f64::from(self.y), f64::from(self.z)]
+    }
+
     /// The straight-line distance in feet, unrounded.
     pub fn exact_distance(self, other: Position) -> f64 {
         let d = |a: i32, b: i32| f64::from(a) - f64::from(b);
