@@ -416,6 +416,7 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
         Change::Damage { .. } | Change::ConditionAdded { .. } | Change::ConditionRemoved { .. }
     ) {
         super::effects::prune(state); // no effect outlives its creature's ability to act
+        super::effects::drop_lost_concentration(state);
     }
     Ok(())
 }

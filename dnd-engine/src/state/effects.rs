@@ -218,6 +218,22 @@ pub(super) fn turn_started(encounter: &mut super::Encounter) {
     });
 }
 
+/// After damage or a condition: a character at 0 hit points, dead or incapacitated loses its
+/// concentration (the SRD's rule; damage it survives calls for a save, which the tools roll).
+pub(super) fn drop_lost_concentration(state: &mut GameState) {
+    let lost = |c: &super::Character| {
+        c.concentration.is_some() && (c.dead || c.hp.current == 0 || !c.conditions.can_act())
+    };
+    if !state.characters.iter().any(lost) {
+        return;
+    }
+    for c in std::sync::Arc::make_mut(&mut state.characters) {
+        if lost(c) {
+            c.concentration = None;
+        }
+    }
+}
+
 /// After damage or a condition gained or lost: effects on creatures that can no longer use
 /// them end (see the module docs); a grapple that ends this way frees its target, and one
 /// whose target is no longer grappled ends.

@@ -192,12 +192,9 @@ pub(super) fn attack_spent(
         } else {
             None
         };
-        let hold_saves = if result.hit && result.total_damage > 0 {
-            let (hurt, by) = (victim.target.id().to_owned(), who.target.id().to_owned());
-            super::monster_turn::saves_on_damage(ctx, &hurt, Some(&by))?
-        } else {
-            Vec::new()
-        };
+        let (hurt, by) = (victim.target.id().to_owned(), who.target.id().to_owned());
+        let taken = if result.hit { result.total_damage } else { 0 };
+        let after_damage = super::damage::after_damage(ctx, &hurt, taken, Some(&by))?;
         let after = creature::find(ctx.state, ctx.srd, target)?;
         if victim.standing && !after.standing {
             let text = if after.is_character() {
@@ -227,7 +224,8 @@ pub(super) fn attack_spent(
             target_hp: format!("{}/{}", after.hp.0, after.hp.1),
             target_down: !after.standing,
             on_hit_save: carried,
-            hold_saves,
+            hold_saves: after_damage.hold_saves,
+            concentration_save: after_damage.concentration,
         });
     }
     Ok(AttackReport {

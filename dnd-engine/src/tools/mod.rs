@@ -26,6 +26,7 @@ mod actions;
 mod checks;
 mod combat;
 mod creature;
+mod damage;
 mod encounter;
 mod items;
 mod locks;

@@ -243,10 +243,14 @@ fn save_action(
             ));
         }
         ctx.commit(changes)?;
+        let hurt = victim.target.id().to_owned();
+        let after_damage = super::damage::after_damage(ctx, &hurt, taken, Some(monster))?;
         outcomes.push(TargetSave {
             target: victim.name.to_owned(),
             save: result,
             damage: taken,
+            hold_saves: after_damage.hold_saves,
+            concentration_save: after_damage.concentration,
         });
     }
     Ok(SaveActionReport {

@@ -368,12 +368,8 @@ pub(super) fn apply_hazard_damage(
             critical: false,
         }])?;
     }
-    let hold_saves = if rolled.taken > 0 {
-        let hurt = who.target.id().to_owned();
-        super::monster_turn::saves_on_damage(ctx, &hurt, None)?
-    } else {
-        Vec::new()
-    };
+    let hurt = who.target.id().to_owned();
+    let after_damage = super::damage::after_damage(ctx, &hurt, rolled.taken, None)?;
     let after = creature::find(ctx.state, ctx.srd, &args.target)?;
     Ok(HazardDamage {
         target: after.name.to_owned(),
@@ -384,6 +380,7 @@ pub(super) fn apply_hazard_damage(
         defense: rolled.defense,
         hp: format!("{}/{}", after.hp.0, after.hp.1),
         down: !after.standing,
-        hold_saves,
+        hold_saves: after_damage.hold_saves,
+        concentration_save: after_damage.concentration,
     })
 }

@@ -287,24 +287,22 @@ pub(super) fn cast_spell(
         .concentration
         .then(|| caster.concentration.clone())
         .flatten();
-    // Whoever the spell hurt repeats its saves against another's holds (once each).
-    let mut hurt: Vec<String> = Vec::new();
+    // Whoever the spell hurt makes the saves damage calls for, once for all it took.
+    let mut hurt: Vec<(String, u32)> = Vec::new();
     for change in &changes {
-        if let Change::Damage { target, amount, .. } = change
-            && *amount > 0
-            && !hurt.iter().any(|h| h == target.id())
-        {
-            hurt.push(target.id().to_owned());
+        if let Change::Damage { target, amount, .. } = change {
+            match hurt.iter_mut().find(|(id, _)| id == target.id()) {
+                Some((_, total)) => *total += amount,
+                None => hurt.push((target.id().to_owned(), *amount)),
+            }
         }
     }
     ctx.commit(changes)?;
-    let mut hold_saves = Vec::new();
-    for id in &hurt {
-        hold_saves.extend(super::monster_turn::saves_on_damage(
-            ctx,
-            id,
-            Some(&caster.id),
-        )?);
+    let (mut hold_saves, mut concentration_saves) = (Vec::new(), Vec::new());
+    for (id, amount) in &hurt {
+        let after = super::damage::after_damage(ctx, id, *amount, Some(&caster.id))?;
+        hold_saves.extend(after.hold_saves);
+        concentration_saves.extend(after.concentration);
     }
     Ok(SpellCast {
         caster: caster.name.clone(),
@@ -320,6 +318,7 @@ pub(super) fn cast_spell(
             .character(&caster.id)
             .map(|c| c.spell_slots.describe_available()),
         hold_saves,
+        concentration_saves,
     })
 }
 

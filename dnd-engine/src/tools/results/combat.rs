@@ -62,6 +62,9 @@ pub struct SwingReport {
     /// The saves the target repeated against holds on it because the hit hurt it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hold_saves: Vec<HoldSave>,
+    /// The target's save to keep its concentration, if the hit hurt a concentrating caster.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concentration_save: Option<ConcentrationSave>,
 }
 
 /// A save a monster's hit forces, and what failing it did.
@@ -239,6 +242,19 @@ pub struct HoldSave {
     pub result: CheckResult,
 }
 
+/// The Constitution save a concentrating character made on taking damage.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ConcentrationSave {
+    /// Who saved (an id).
+    pub by: String,
+    /// The spell it concentrates on.
+    pub spell: String,
+    /// The save (DC 10 or half the damage, whichever is higher).
+    pub result: CheckResult,
+    /// Whether it keeps the spell.
+    pub kept: bool,
+}
+
 /// A monster's save-based action (a song, a breath) and each target's save.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SaveActionReport {
@@ -259,6 +275,12 @@ pub struct TargetSave {
     pub save: CheckResult,
     /// The damage it took.
     pub damage: u32,
+    /// The saves it repeated against other monsters' holds because it was hurt.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hold_saves: Vec<HoldSave>,
+    /// Its save to keep its concentration, if it was hurt while concentrating.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concentration_save: Option<ConcentrationSave>,
 }
 
 /// What `move_in_fight` (or a monster's approach) did.

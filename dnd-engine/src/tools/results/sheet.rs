@@ -125,4 +125,7 @@ pub struct HazardDamage {
     /// The saves it repeated against holds on it because it was hurt (a harpy's song).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hold_saves: Vec<super::HoldSave>,
+    /// Its save to keep its concentration, if it was concentrating.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concentration_save: Option<super::ConcentrationSave>,
 }

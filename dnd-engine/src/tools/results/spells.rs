@@ -29,6 +29,10 @@ pub struct SpellCast {
     /// The saves the creatures it hurt repeated against holds on them (a harpy's song).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hold_saves: Vec<super::HoldSave>,
+    /// The saves the concentrating creatures it hurt made to keep their spells (one for all
+    /// the damage the spell dealt each).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub concentration_saves: Vec<super::ConcentrationSave>,
 }
 
 /// What a spell did to one target. Untagged: told apart by `healed`, `attack`, `save`,

@@ -1,0 +1,88 @@
+//! What damage sets off besides hit points, for every tool that deals it (an attack, a spell, a
+//! fall or hazard, a monster's save-based action): a held creature's save against the holds of
+//! monsters other than the source (a harpy's song), and a concentrating character's
+//! Constitution save to keep its spell (DC 10 or half the damage, whichever is higher).
+
+use super::results::{ConcentrationSave, HoldSave};
+use super::{ToolContext, ToolError, creature};
+use crate::rules::Ability;
+use crate::rules::check::roll_check_with;
+use crate::rules::conditions::save_modifiers;
+use crate::rules::spellcasting::concentration_dc;
+use crate::state::{Change, Target};
+use crate::store::RollDetail;
+
+/// The saves one instance of damage called for.
+#[derive(Debug, Default)]
+pub(super) struct AfterDamage {
+    /// Saves against holds on the creature.
+    pub hold_saves: Vec<HoldSave>,
+    /// Its concentration save, if it was concentrating.
+    pub concentration: Option<ConcentrationSave>,
+}
+
+/// After `creature` (an id) took `amount` damage from `source` (a creature's id, or `None` for
+/// a fall or a hazard): the saves it calls for, rolled, recorded and applied. Nothing for no
+/// damage, or for one already down (0 hit points ends concentration and holds do not matter).
+pub(super) fn after_damage(
+    ctx: &mut ToolContext<'_>,
+    creature: &str,
+    amount: u32,
+    source: Option<&str>,
+) -> Result<AfterDamage, ToolError> {
+    let standing = creature::find(ctx.state, ctx.srd, creature).is_ok_and(|c| c.standing);
+    if amount == 0 || !standing {
+        return Ok(AfterDamage::default());
+    }
+    let hold_saves = super::monster_turn::saves_on_damage(ctx, creature, source)?;
+    let concentration = concentration_save(ctx, creature, amount)?;
+    Ok(AfterDamage {
+        hold_saves,
+        concentration,
+    })
+}
+
+/// The Constitution save a concentrating character makes on taking `amount` damage; a failure
+/// ends the spell.
+fn concentration_save(
+    ctx: &mut ToolContext<'_>,
+    creature: &str,
+    amount: u32,
+) -> Result<Option<ConcentrationSave>, ToolError> {
+    let Some(spell) = ctx
+        .state
+        .character(creature)
+        .and_then(|c| c.concentration.clone())
+    else {
+        return Ok(None);
+    };
+    let who = creature::find(ctx.state, ctx.srd, creature)?;
+    let (sources, auto_fail) = save_modifiers(&who.conditions, Ability::Constitution);
+    let dc = concentration_dc(amount);
+    let result = roll_check_with(
+        who.save(Ability::Constitution),
+        dc,
+        &sources,
+        auto_fail,
+        ctx.rng,
+    );
+    let (name, id) = (who.name.to_owned(), who.target.id().to_owned());
+    ctx.record_roll(
+        format!("{name} Constitution save to keep {spell}"),
+        i64::from(result.total),
+        Some(Target::Character(id.clone())),
+        RollDetail::Save(result.clone()),
+    );
+    if !result.success {
+        ctx.commit(vec![Change::Concentration {
+            character: id.clone(),
+            spell: None,
+        }])?;
+    }
+    Ok(Some(ConcentrationSave {
+        by: id,
+        spell,
+        kept: result.success,
+        result,
+    }))
+}
