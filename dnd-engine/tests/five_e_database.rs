@@ -315,7 +315,7 @@ fn spells() {
     };
     let fireball = spell("Fireball");
     assert_eq!((fireball.level, fireball.school), (3, School::Evocation));
-    assert_eq!(fireball.range, "150 feet");
+    assert_eq!(fireball.range, dnd_engine::srd::SpellRange::Feet(150));
     assert!(fireball.components.verbal && fireball.components.somatic);
     assert!(fireball.components.material.is_some());
     assert_eq!(fireball.classes, ["sorcerer", "wizard"]);

@@ -370,8 +370,8 @@ pub struct Spell {
     pub school: School,
     /// "1 action", "1 bonus action", "1 reaction", "1 minute"...
     pub casting_time: String,
-    /// "150 feet", "Self", "Touch"...
-    pub range: String,
+    /// "150 feet", "Self", "Touch"..., parsed (the data keeps the text).
+    pub range: super::SpellRange,
     /// Components.
     pub components: Components,
     /// "Instantaneous", "Up to 1 minute"...
