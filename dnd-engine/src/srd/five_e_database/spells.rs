@@ -100,6 +100,7 @@ pub(super) fn spell(record: &Value) -> Res<Spell> {
         None => None,
         Some(value) => Some(text(value, "higher_level")?).filter(|t| !t.trim().is_empty()),
     };
+    let description = text(s.required("desc", "an array of paragraphs")?, "desc")?;
     Ok(Spell {
         name,
         slug,
@@ -118,9 +119,10 @@ pub(super) fn spell(record: &Value) -> Res<Spell> {
         damage,
         healing,
         area,
+        ignores_cover: description.contains("no benefit from cover"),
         // The 5e-database has no target counts: one target, or an area's creatures.
         targets: None,
-        description: text(s.required("desc", "an array of paragraphs")?, "desc")?,
+        description,
         higher_levels,
     })
 }
