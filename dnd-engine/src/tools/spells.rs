@@ -11,13 +11,13 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::{ToolContext, ToolError, creature};
+use crate::combat::targeting::{SpellTarget, save_bonus, spell_target};
 use crate::dice::DiceExpr;
 use crate::rules::attack::roll_damage;
 use crate::rules::check::roll_check_with;
 use crate::rules::conditions::{effective_defenses, save_modifiers};
 use crate::rules::{AttackProfile, AttackTarget, DamageDice, roll_attack};
 use crate::srd::{OnSave, ScalesWith, Spell, TargetLimit};
-use crate::combat::targeting::{SpellTarget, save_bonus, spell_target};
 use crate::state::{Change, Target};
 use crate::store::RollDetail;
 

@@ -381,9 +381,7 @@ pub fn shove(
     let pushed = (won && effect == ShoveEffect::Push)
         .then(|| pushed_to(state, &w.id, &t.id))
         .flatten();
-    if let Some((_, to, feet)) = pushed
-        && feet > 0
-    {
+    if let Some((_, to, Some(_))) = pushed {
         changes.push(Change::Moved {
             creature: t.id.clone(),
             to,
@@ -391,16 +389,21 @@ pub fn shove(
     }
     let text = match (won, effect, pushed) {
         (true, ShoveEffect::Prone, _) => format!("{} shoves {} prone", w.name, t.name),
-        (true, ShoveEffect::Push, Some((_, _, 0))) => format!(
+        (true, ShoveEffect::Push, Some((_, _, None))) => format!(
             "{} shoves {}, but the edge of the room stops it where it stands",
             w.name, t.name
         ),
-        (true, ShoveEffect::Push, Some((from, to, feet))) => {
+        (true, ShoveEffect::Push, Some((from, to, Some(full)))) => {
             let now = from.distance(to);
             let place = crate::state::area_at(crate::combat::positions::room_areas(state), to)
                 .map_or_else(|| "open ground".to_owned(), |a| a.name.clone());
+            let how_far = if full {
+                "5 ft away"
+            } else {
+                "back to the edge of the room"
+            };
             format!(
-                "{} shoves {} {feet} ft away, onto {place} ({now} ft from {})",
+                "{} shoves {} {how_far}, onto {place} ({now} ft from {})",
                 w.name, t.name, w.name
             )
         }
@@ -422,24 +425,24 @@ pub fn shove(
 }
 
 /// Where a push of 5 ft leaves `target`, shoved by `shover`: the shover's point, the target's
-/// new point and the feet it moved (0: the room's edge stopped it). `None` where the fight
-/// keeps no positions.
+/// new point, and whether it moved the whole 5 ft (`Some(false)`: the room's edge cut it
+/// short; `None`: the edge stopped it). `None` where the fight keeps no positions.
 fn pushed_to(
     state: &GameState,
     shover: &str,
     target: &str,
-) -> Option<(crate::state::Position, crate::state::Position, u32)> {
+) -> Option<(crate::state::Position, crate::state::Position, Option<bool>)> {
     use crate::combat::positions::{position_of, room_areas};
     let (from, at) = (position_of(state, shover)?, position_of(state, target)?);
     let areas = room_areas(state);
     if areas.is_empty() {
         return None;
     }
-    let to = crate::combat::geometry::push_away(from, at, 5, |p| {
-        crate::state::inside(areas, p)
-    });
-    let feet = crate::state::round_to_5(at.exact_distance(to));
-    Some((from, to, if to == at { 0 } else { feet.max(5) }))
+    let to = crate::combat::geometry::push_away(from, at, 5, |p| crate::state::inside(areas, p));
+    // A diagonal step of 5 ft lands on whole feet a little short of 5 (3.5 and 3.5 round to 4
+    // and 4): 4.5 ft or more counts as the whole push.
+    let moved = (to != at).then(|| at.exact_distance(to) >= 4.5);
+    Some((from, to, moved))
 }
 
 /// Escaping a grapple: the action; the better of Athletics and Acrobatics against the

@@ -8,8 +8,8 @@ use serde_json::Value;
 use super::fields::{FieldError, Obj, Res, ability, at, damage_type, on_save, reference, text};
 use crate::dice::DiceExpr;
 use crate::srd::{
-    Area, AttackKind, Components, OnSave, ScalesWith, School, Spell, SpellDice, SpellRange, SpellSave,
-    slugify,
+    Area, AttackKind, Components, OnSave, ScalesWith, School, Spell, SpellDice, SpellRange,
+    SpellSave, slugify,
 };
 
 /// Converts one record.
