@@ -10,7 +10,8 @@
 //!   within its long range, with disadvantage past its normal range and while a hostile that
 //!   can act stands within 5 ft of the attacker; a thrown weapon is melee within reach, ranged
 //!   beyond. Cover comes from the target's area when the attacker is not in it: half +2 AC,
-//!   three-quarters +5, total: no attack.
+//!   three-quarters +5, total: no attack ([`cover_against`], which also gives Dexterity saves
+//!   their bonus and spells their total cover: `combat::targeting`).
 //! - **Movement** ([`plan_move`], [`approach`]): a straight line to an area or toward a
 //!   creature; feet cost double when the move starts or ends in difficult terrain; an area above
 //!   the floor is only for fliers, and a walker moving toward a creature in the air goes

@@ -14,7 +14,7 @@
 //!   other side of it (the caster, or the monster using the action: an area centred elsewhere
 //!   is counted from its source, a simplification); total cover means the creature cannot be
 //!   targeted. The cover is the one rule attacks use ([`cover_against`]). A spell whose data
-//!   says cover does not help its save (`Spell::ignores_cover`: Sacred Flame) gets no bonus.
+//!   says cover does not help its save (`SpellSave::ignores_cover`: Sacred Flame) gets no bonus.
 
 use super::positions::{PositionError, RangeCheck, Reach, attack_range, cover_against};
 use super::positions::{distance, position_of};

@@ -399,9 +399,6 @@ pub struct Spell {
     /// Area of effect.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub area: Option<Area>,
-    /// Cover does not help against its save (Sacred Flame).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub ignores_cover: bool,
     /// How many creatures it may name, where that is not one (the default) or, for a spell with
     /// an area, each creature in it: see [`Spell::target_limit`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -481,6 +478,9 @@ pub struct SpellSave {
     pub ability: Ability,
     /// What a success does.
     pub on_success: OnSave,
+    /// Cover does not help with this save (Sacred Flame).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ignores_cover: bool,
 }
 
 /// A condition's description and effects, for lookups.

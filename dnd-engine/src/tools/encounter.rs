@@ -298,7 +298,7 @@ fn run_monster_turns(ctx: &mut ToolContext<'_>) -> Result<Vec<TurnEvent>, ToolEr
                     format!("{name} death save"),
                     i64::from(roll.natural),
                     Some(Target::Character(id.clone())),
-                    RollDetail::DeathSave(roll.clone()),
+                    RollDetail::DeathSave(roll),
                 );
                 ctx.commit(vec![Change::DeathSaves {
                     character: id.clone(),

@@ -247,7 +247,7 @@ pub(super) fn update_character(
                 format!("{} long rest", c.name),
                 0,
                 Some(target.clone()),
-                RollDetail::LongRest(rest.clone()),
+                RollDetail::LongRest(rest),
             );
             vec![
                 Change::LongRest {

@@ -242,7 +242,7 @@ pub(super) fn cast_spell(
                 ));
                 // Cover from the caster: +2 or +5 to a Dexterity save, unless the spell says
                 // cover does not help (Sacred Flame).
-                let cover = at.cover.as_ref().filter(|_| !spell.ignores_cover);
+                let cover = at.cover.as_ref().filter(|_| !save.ignores_cover);
                 let bonus = save_bonus(cover, save.ability);
                 let modifier = t.save(save.ability) + bonus.as_ref().map_or(0, |b| b.0);
                 let result = roll_check_with(modifier, save_dc, &sources, auto_fail, ctx.rng);

@@ -49,6 +49,9 @@ pub(super) fn spell(record: &Value) -> Res<Spell> {
                 Some(v) => on_save(v, "dc.dc_success")?,
                 None => OnSave::None,
             },
+            // The SRD's words for it: "The target gains no benefit from cover for this
+            // saving throw."
+            ignores_cover: record["desc"].to_string().contains("no benefit from cover"),
         }),
     };
     let damage = match s.opt_obj("damage")? {
@@ -100,7 +103,6 @@ pub(super) fn spell(record: &Value) -> Res<Spell> {
         None => None,
         Some(value) => Some(text(value, "higher_level")?).filter(|t| !t.trim().is_empty()),
     };
-    let description = text(s.required("desc", "an array of paragraphs")?, "desc")?;
     Ok(Spell {
         name,
         slug,
@@ -119,10 +121,9 @@ pub(super) fn spell(record: &Value) -> Res<Spell> {
         damage,
         healing,
         area,
-        ignores_cover: description.contains("no benefit from cover"),
         // The 5e-database has no target counts: one target, or an area's creatures.
         targets: None,
-        description,
+        description: text(s.required("desc", "an array of paragraphs")?, "desc")?,
         higher_levels,
     })
 }

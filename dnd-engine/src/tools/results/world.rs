@@ -105,6 +105,8 @@ pub struct MonsterStats {
 /// What `rules_lookup` found: a rules topic, a condition or a spell.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+// One value per lookup, serialized at once: the size of a spell costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 pub enum RulesEntry {
     /// A rules topic.
     Rule(RulesTopic),
