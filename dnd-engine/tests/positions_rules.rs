@@ -384,31 +384,31 @@ fn kraven_shoves_harpy(kraven: Position, harpy: Position) -> GameState {
     state
 }
 
+/// Kraven at `kraven` wins a push against the harpy at `harpy`: the table after it, where the
+/// harpy ends and what the report says.
+fn kraven_pushes(kraven: Position, harpy: Position) -> (Table, Option<Position>, String) {
+    let (t, r) = won_push(&kraven_shoves_harpy(kraven, harpy), "kraven", "frost-harpy");
+    let now = positions::position_of(&t.state, "frost-harpy");
+    (t, now, r["text"].as_str().unwrap().to_owned())
+}
+
 #[test]
 fn a_won_push_moves_the_target_5_ft_straight_away() {
     // Kraven at 10 ft, the harpy at 15 ft east of the glacier's mouth: it ends at 20 ft.
-    let state = kraven_shoves_harpy(at(10, 0, 0), at(15, 0, 0));
-    let (t, r) = won_push(&state, "kraven", "frost-harpy");
-    assert_eq!(
-        positions::position_of(&t.state, "frost-harpy"),
-        Some(at(20, 0, 0))
-    );
+    let (t, now, text) = kraven_pushes(at(10, 0, 0), at(15, 0, 0));
+    assert_eq!(now, Some(at(20, 0, 0)));
     assert!(
-        r["text"]
-            .as_str()
-            .unwrap()
-            .contains("shoves Frost Harpy 5 ft away, onto open ground (10 ft from Kraven)"),
-        "{r}"
+        text.contains("shoves Frost Harpy 5 ft away, onto open ground (10 ft from Kraven)"),
+        "{text}"
     );
     assert!(t.log.changes.iter().any(|c| matches!(
         c,
         Change::Moved { creature, to } if creature == "frost-harpy" && *to == at(20, 0, 0)
     )));
     // Forced movement costs the target nothing and provokes nothing.
-    assert_eq!(
-        t.state.encounter.as_ref().unwrap().budget.movement_used_ft,
-        0
-    );
+    let encounter = t.state.encounter.as_ref().unwrap();
+    assert_eq!(encounter.budget.movement_used_ft, 0);
+    assert!(encounter.has_reaction("frost-harpy") && encounter.has_reaction("kraven"));
 }
 
 #[test]
@@ -422,33 +422,13 @@ fn a_push_stays_on_the_floor_and_inside_the_room() {
         Some(at(10, 0, 0))
     );
     // A push from 88 ft goes 2 ft, to the room's edge.
-    let state = kraven_shoves_harpy(at(83, 0, 0), at(88, 0, 0));
-    let (t, r) = won_push(&state, "kraven", "frost-harpy");
-    assert_eq!(
-        positions::position_of(&t.state, "frost-harpy"),
-        Some(at(90, 0, 0))
-    );
-    assert!(
-        r["text"]
-            .as_str()
-            .unwrap()
-            .contains("back to the edge of the room"),
-        "{r}"
-    );
+    let (_, now, text) = kraven_pushes(at(83, 0, 0), at(88, 0, 0));
+    assert_eq!(now, Some(at(90, 0, 0)));
+    assert!(text.contains("back to the edge of the room"), "{text}");
     // At the edge already: it stays, and the report says why.
-    let state = kraven_shoves_harpy(at(85, 0, 0), at(90, 0, 0));
-    let (t, r) = won_push(&state, "kraven", "frost-harpy");
-    assert_eq!(
-        positions::position_of(&t.state, "frost-harpy"),
-        Some(at(90, 0, 0))
-    );
-    assert!(
-        r["text"]
-            .as_str()
-            .unwrap()
-            .contains("the edge of the room stops it"),
-        "{r}"
-    );
+    let (_, now, text) = kraven_pushes(at(85, 0, 0), at(90, 0, 0));
+    assert_eq!(now, Some(at(90, 0, 0)));
+    assert!(text.contains("the edge of the room stops it"), "{text}");
 }
 
 #[test]
