@@ -303,6 +303,10 @@ fn usages_defenses_and_armor_notes() {
     );
 }
 
+fn save_of(spell: &dnd_engine::srd::Spell) -> dnd_engine::srd::SpellSave {
+    spell.save.expect("a save")
+}
+
 #[test]
 fn spells() {
     let Some(db) = real() else { return };
@@ -315,7 +319,15 @@ fn spells() {
     };
     let fireball = spell("Fireball");
     assert_eq!((fireball.level, fireball.school), (3, School::Evocation));
-    assert_eq!(fireball.range, "150 feet");
+    assert_eq!(fireball.range, dnd_engine::srd::SpellRange::Feet(150));
+    assert_eq!(fireball.reach(), dnd_engine::srd::SpellReach::Within(170));
+    // "The target gains no benefit from cover for this saving throw."
+    let flame = spell("Sacred Flame").save.expect("a save");
+    assert!(flame.ignores_cover && !save_of(spell("Fireball")).ignores_cover);
+    assert_eq!(
+        spell("Sending").range,
+        dnd_engine::srd::SpellRange::Unlimited
+    );
     assert!(fireball.components.verbal && fireball.components.somatic);
     assert!(fireball.components.material.is_some());
     assert_eq!(fireball.classes, ["sorcerer", "wizard"]);

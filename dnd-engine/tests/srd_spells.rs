@@ -16,7 +16,9 @@ use std::collections::HashSet;
 
 use dnd_engine::dice::DiceExpr;
 use dnd_engine::rules::{Ability, DamageType};
-use dnd_engine::srd::{AttackKind, OnSave, ScalesWith, School, Spell, SpellDice, Srd, slugify};
+use dnd_engine::srd::{
+    AttackKind, OnSave, ScalesWith, School, Spell, SpellDice, SpellRange, SpellReach, Srd, slugify,
+};
 
 fn spells() -> Vec<Spell> {
     Srd::parse_bundled()
@@ -97,8 +99,8 @@ fn every_spell_has_text_and_consistent_durations() {
             );
         }
         assert!(
-            !s.casting_time.is_empty() && !s.range.is_empty(),
-            "{}: casting time or range missing",
+            !s.casting_time.is_empty(),
+            "{}: casting time missing",
             s.name
         );
         for class in &s.classes {
@@ -216,6 +218,37 @@ fn known_facts_hold() {
     assert_eq!(damage.at(1), Some("1d10"), "Fire Bolt: damage at level 1");
     assert_eq!(damage.at(4), Some("1d10"), "Fire Bolt: damage at level 4");
     assert_eq!(damage.at(5), Some("2d10"), "Fire Bolt: damage at level 5");
+}
+
+#[test]
+fn every_range_is_read_and_says_what_it_reaches() {
+    for s in spells() {
+        // The text comes back as the data wrote it: nothing was lost in the parse.
+        let text = s.range.to_string();
+        assert_eq!(
+            SpellRange::parse(&text).as_ref(),
+            Some(&s.range),
+            "{}",
+            s.name
+        );
+        match (&s.range, s.reach()) {
+            (SpellRange::Feet(n), SpellReach::Within(r)) => assert!(r >= *n, "{}", s.name),
+            (SpellRange::Touch, reach) => assert_eq!(reach, SpellReach::Within(5), "{}", s.name),
+            (SpellRange::Caster { .. }, SpellReach::CasterOnly) => assert!(
+                s.area.is_none() && s.attack.is_none() && s.damage.is_none(),
+                "{}: a Self spell that reaches no one else has no area, attack or damage",
+                s.name
+            ),
+            _ => {}
+        }
+        // Sacred Flame's rule, read from the data, never from the words.
+        assert_eq!(
+            s.save.is_some_and(|save| save.ignores_cover),
+            s.description.contains("cover does not help"),
+            "{}",
+            s.name
+        );
+    }
 }
 
 #[test]

@@ -142,6 +142,43 @@ pub fn step_toward(
     (to, feet)
 }
 
+/// Where a shove's push leaves its target: `feet` directly away from the shover along the
+/// floor (its height never changes: a push lifts no one into the air), or as far as stays
+/// `inside` the room, or where it stands when no step does. When the shover stands right above
+/// or at the target's point there is no "away" along the floor: the push goes east, north, west
+/// or south, the first of them that stays inside.
+pub fn push_away(
+    shover: Position,
+    target: Position,
+    feet: u32,
+    inside: impl Fn(Position) -> bool,
+) -> Position {
+    let (dx, dy) = (
+        f64::from(target.x) - f64::from(shover.x),
+        f64::from(target.y) - f64::from(shover.y),
+    );
+    let length = dx.hypot(dy);
+    let directions: Vec<(f64, f64)> = if length > f64::EPSILON {
+        vec![(dx / length, dy / length)]
+    } else {
+        vec![(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)]
+    };
+    for (ux, uy) in directions {
+        for f in (1..=feet).rev() {
+            let step = |u: f64| (u * f64::from(f)).round() as i32;
+            let to = Position {
+                x: target.x + step(ux),
+                y: target.y + step(uy),
+                z: target.z,
+            };
+            if to != target && inside(to) {
+                return to;
+            }
+        }
+    }
+    target
+}
+
 /// Where a combatant wants to stand against its target (see [`movement`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Movement {
@@ -295,6 +332,25 @@ mod tests {
         assert_eq!(step_toward(at(0), at(30), 5, Some(30)), (at(25), 25));
         assert_eq!(step_toward(at(0), at(5), 5, None), (at(0), 0));
         assert_eq!(step_toward(at(0), at(-40), 0, Some(15)), (at(-15), 15));
+    }
+
+    #[test]
+    fn a_push_goes_straight_away_along_the_floor_and_stays_in_the_room() {
+        let p = |x, y, z| Position { x, y, z };
+        let anywhere = |_: Position| true;
+        assert_eq!(push_away(p(0, 0, 0), p(5, 0, 0), 5, anywhere), p(10, 0, 0));
+        // Diagonally away: 3.5 ft along each axis, rounded.
+        assert_eq!(push_away(p(0, 0, 0), p(5, 5, 0), 5, anywhere), p(9, 9, 0));
+        // A harpy diving from above pushes along the floor, never up or down.
+        assert_eq!(push_away(p(0, 0, 30), p(5, 0, 0), 5, anywhere), p(10, 0, 0));
+        // The room ends at x = 12: only 2 ft of the push fit.
+        let room = |at: Position| at.x <= 12;
+        assert_eq!(push_away(p(0, 0, 0), p(10, 0, 0), 5, room), p(12, 0, 0));
+        assert_eq!(push_away(p(0, 0, 0), p(12, 0, 0), 5, room), p(12, 0, 0));
+        // Same spot: east first, north when east is the wall.
+        assert_eq!(push_away(p(3, 3, 0), p(3, 3, 0), 5, anywhere), p(8, 3, 0));
+        let west_wall = |at: Position| at.x <= 3;
+        assert_eq!(push_away(p(3, 3, 0), p(3, 3, 0), 5, west_wall), p(3, 8, 0));
     }
 
     #[test]

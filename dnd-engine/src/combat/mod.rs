@@ -12,6 +12,7 @@
 //! | `economy.rs` | [`may_act`] (the gate), [`spell_spend`] (casting time to a spend), [`budget_left`], [`CombatError`] |
 //! | `geometry.rs` | the arithmetic of positions as pure functions over numbers, shared with the encounter simulator: [`geometry::shot`] (reach and range), [`geometry::provokes`] (opportunity attacks), [`geometry::step_toward`] (a straight move), [`geometry::movement`] (close in, keep at range, stay) |
 //! | `positions.rs` | distance, reach and range ([`positions::attack_range`]), cover, movement ([`positions::plan_move`], [`positions::approach`]) and the opportunity attacks a move provokes |
+//! | `targeting.rs` | whether a spell reaches a creature ([`targeting::spell_target`]: its range, a spell attack through [`positions::attack_range`], cover) and cover on Dexterity saves ([`targeting::save_cover`]: half +2, three-quarters +5, total: no target) |
 //! | `actions/` | the standard actions as rules (`rolled.rs`: those decided by a roll): [`actions::dash`], `disengage`, `dodge`, `help`, `hide`, `ready` and `trigger_readied`, `search`, `use_object`, `grapple`, `shove`, `escape_grapple`, `stand_up` (each through [`may_act`]; changes, rolls and a typed report, nothing committed) |
 //! | `effects.rs` | what the lasting effects (`state::Effect`: Dodging, Helped, Hidden, Readied, Grappling) do to a roll: [`attack_situation`], [`check_situation`], [`save_situation`], the ONE place attacks, checks and saves ask |
 //! | `encounter.rs` | [`begin`] (initiative and the changes that start a fight), [`fight_on_attack`] (an attack outside a fight starts one), [`may_end`] (no fight ends while a foe stands) |
@@ -36,6 +37,7 @@ pub mod geometry;
 pub mod monster_plan;
 pub mod positions;
 pub mod surprise;
+pub mod targeting;
 
 pub use crate::state::budget_left;
 pub use economy::{CombatError, may_act, spell_spend};

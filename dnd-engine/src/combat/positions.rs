@@ -10,7 +10,8 @@
 //!   within its long range, with disadvantage past its normal range and while a hostile that
 //!   can act stands within 5 ft of the attacker; a thrown weapon is melee within reach, ranged
 //!   beyond. Cover comes from the target's area when the attacker is not in it: half +2 AC,
-//!   three-quarters +5, total: no attack.
+//!   three-quarters +5, total: no attack ([`cover_against`], which also gives Dexterity saves
+//!   their bonus and spells their total cover: `combat::targeting`).
 //! - **Movement** ([`plan_move`], [`approach`]): a straight line to an area or toward a
 //!   creature; feet cost double when the move starts or ends in difficult terrain; an area above
 //!   the floor is only for fliers, and a walker moving toward a creature in the air goes
@@ -69,7 +70,7 @@ pub enum PositionError {
     },
     /// The target stands behind total cover.
     #[error(
-        "{target} is behind total cover in {area}: no attack can target it from where {attacker} stands"
+        "{target} is behind total cover in {area}: no attack, spell or effect can target it directly from where {attacker} stands"
     )]
     TotalCover {
         /// Who attacks.
@@ -78,6 +79,36 @@ pub enum PositionError {
         target: String,
         /// The area that covers it.
         area: String,
+    },
+    /// A spell at a creature beyond its range.
+    #[error(
+        "{target} is {distance_ft} ft from {caster}; {spell} reaches {reach_ft} ft (range {range}): move closer with move_in_fight, or name a creature within {reach_ft} ft"
+    )]
+    BeyondSpellRange {
+        /// Who casts.
+        caster: String,
+        /// The creature named.
+        target: String,
+        /// The spell.
+        spell: String,
+        /// Its range, as the SRD states it.
+        range: String,
+        /// How far from the caster it reaches creatures (`srd::Spell::reach`).
+        reach_ft: u32,
+        /// How far the creature is.
+        distance_ft: u32,
+    },
+    /// A spell with a range of Self at another creature.
+    #[error(
+        "{spell} has a range of Self: it affects only {caster}, so name no target or {caster} alone (not {target})"
+    )]
+    OnlyCaster {
+        /// Who casts.
+        caster: String,
+        /// The creature named.
+        target: String,
+        /// The spell.
+        spell: String,
     },
     /// Movement in feet outside a fight, or in a room without areas.
     #[error("{0}")]
@@ -292,20 +323,33 @@ pub fn attack_range(
             });
         }
     }
-    if let Some(area) = area_of(state, target) {
-        let same = area_of(state, attacker).is_some_and(|a| a.id == area.id);
-        if !same {
-            check.cover = area.cover;
-            if area.cover == Cover::Total {
-                return Err(PositionError::TotalCover {
-                    attacker: name(attacker),
-                    target: name(target),
-                    area: area.name.clone(),
-                });
-            }
-        }
-    }
+    check.cover = cover_against(state, attacker, target)?.map_or(Cover::None, |a| a.cover);
     Ok(check)
+}
+
+/// The area whose cover shields `target` from an attack or effect coming from `source`: the
+/// target's area when the source is not in it and it gives cover (`None`: no cover). Total
+/// cover is an error: nothing can target the creature directly. The one cover rule, for
+/// attacks ([`attack_range`]) and for Dexterity saves (`combat::targeting`).
+pub fn cover_against<'s>(
+    state: &'s GameState,
+    source: &str,
+    target: &str,
+) -> Result<Option<&'s Area>, PositionError> {
+    let Some(area) = area_of(state, target).filter(|a| a.cover != Cover::None) else {
+        return Ok(None);
+    };
+    if area_of(state, source).is_some_and(|a| a.id == area.id) {
+        return Ok(None);
+    }
+    if area.cover == Cover::Total {
+        return Err(PositionError::TotalCover {
+            attacker: state.name_of(source),
+            target: state.name_of(target),
+            area: area.name.clone(),
+        });
+    }
+    Ok(Some(area))
 }
 
 /// The combatants hostile to `id` that can still act: characters against the monsters of the

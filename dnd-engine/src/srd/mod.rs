@@ -9,6 +9,7 @@ mod conditional;
 mod five_e_database;
 mod gear;
 mod lookup;
+mod spell_range;
 mod types;
 
 use std::sync::OnceLock;
@@ -19,6 +20,7 @@ pub use five_e_database::{
 };
 pub use gear::MundaneItem;
 pub use lookup::{LookupError, slugify};
+pub use spell_range::{SpellRange, SpellReach};
 pub use types::*;
 
 /// A collection of SRD records: the bundled one ([`Srd::bundled`]) or one a caller assembled

@@ -370,8 +370,8 @@ pub struct Spell {
     pub school: School,
     /// "1 action", "1 bonus action", "1 reaction", "1 minute"...
     pub casting_time: String,
-    /// "150 feet", "Self", "Touch"...
-    pub range: String,
+    /// "150 feet", "Self", "Touch"..., parsed (the data keeps the text).
+    pub range: super::SpellRange,
     /// Components.
     pub components: Components,
     /// "Instantaneous", "Up to 1 minute"...
@@ -478,6 +478,9 @@ pub struct SpellSave {
     pub ability: Ability,
     /// What a success does.
     pub on_success: OnSave,
+    /// Cover does not help with this save (Sacred Flame).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ignores_cover: bool,
 }
 
 /// A condition's description and effects, for lookups.

@@ -202,6 +202,16 @@ fn save_action(
     let save = action
         .save
         .ok_or_else(|| ToolError::new(format!("{} forces no save", action.name)))?;
+    // Cover from the monster: total cover keeps a target out of reach; half and
+    // three-quarters add to a Dexterity save (`combat::targeting`).
+    let mut reached = Vec::new();
+    let mut behind_total_cover = Vec::new();
+    for target in targets {
+        match crate::combat::targeting::save_cover(ctx.state, monster, target, save.ability) {
+            Ok(bonus) => reached.push((target, bonus)),
+            Err(_) => behind_total_cover.push(ctx.state.name_of(target)),
+        }
+    }
     super::encounter::act(ctx, monster, Spend::Action)?;
     if action.usage.is_some() || monster_plan::is_hold(&action) {
         ctx.commit(vec![Change::ActionSpent {
@@ -216,9 +226,9 @@ fn save_action(
         .map(|d| roll_damage(d, false, &Default::default(), ctx.rng).rolled)
         .sum();
     let mut outcomes = Vec::new();
-    for target in targets {
+    for (target, bonus) in reached {
         let victim = creature::find(ctx.state, ctx.srd, target)?;
-        let result = saving_throw(ctx, target, save, &action.name)?;
+        let result = saving_throw(ctx, target, save, &action.name, bonus.as_ref())?;
         let amount = match (result.success, save.on_success) {
             (false, _) => rolled,
             (true, OnSave::Half) => rolled / 2,
@@ -251,12 +261,14 @@ fn save_action(
             damage: taken,
             hold_saves: after_damage.hold_saves,
             concentration_save: after_damage.concentration,
+            modifier_reasons: bonus.map(|(_, why)| why).into_iter().collect(),
         });
     }
     Ok(SaveActionReport {
         monster: who.name.to_owned(),
         action: action.name,
         saves: outcomes,
+        behind_total_cover,
     })
 }
 
@@ -272,26 +284,28 @@ fn amount_after_defenses(
     }
 }
 
-/// Rolls `target`'s save against a monster's action (conditions count, as on any save), and
-/// records it.
+/// Rolls `target`'s save against a monster's action (conditions count, as on any save), with
+/// a cover `bonus` and its reason, and records it.
 fn saving_throw(
     ctx: &mut ToolContext<'_>,
     target: &str,
     save: ActionSave,
     against: &str,
+    bonus: Option<&(i32, String)>,
 ) -> Result<CheckResult, ToolError> {
     let who = creature::find(ctx.state, ctx.srd, target)?;
     let (mut sources, auto_fail) = save_modifiers(&who.conditions, save.ability);
     add_situation(&mut sources, None);
     let result = roll_check_with(
-        who.save(save.ability),
+        who.save(save.ability) + bonus.map_or(0, |b| b.0),
         save.dc,
         &sources,
         auto_fail,
         ctx.rng,
     );
+    let note = bonus.map(|b| format!(" ({})", b.1)).unwrap_or_default();
     ctx.record_roll(
-        format!("{} {} save against {against}", who.name, save.ability),
+        format!("{} {} save against {against}{note}", who.name, save.ability),
         i64::from(result.total),
         Some(who.target.clone()),
         RollDetail::Save(result.clone()),
@@ -403,7 +417,7 @@ pub(super) fn on_hit(
     if !alive {
         return Ok(None);
     }
-    let result = saving_throw(ctx, &id, save, &action.name)?;
+    let result = saving_throw(ctx, &id, save, &action.name, None)?;
     let changes = if result.success {
         Vec::new()
     } else {
@@ -475,7 +489,7 @@ fn hold_saves(
             })
             .and_then(|a| a.save);
         let Some(save) = save else { continue };
-        let result = saving_throw(ctx, creature, save, &hold.action)?;
+        let result = saving_throw(ctx, creature, save, &hold.action, None)?;
         if result.success {
             let changes = monster_plan::end_hold(ctx.state, &monster, &hold);
             ctx.commit(changes)?;

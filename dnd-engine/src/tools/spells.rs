@@ -6,11 +6,12 @@
 //! darts, rays and beams (Magic Missile, Scorching Ray, Eldritch Blast), whose count the spell
 //! also sets.
 
-use super::results::{SpellCast, SpellEffect};
+use super::results::{RollReasons, SpellCast, SpellEffect};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::{ToolContext, ToolError, creature};
+use crate::combat::targeting::{SpellTarget, save_bonus, spell_target};
 use crate::dice::DiceExpr;
 use crate::rules::attack::roll_damage;
 use crate::rules::check::roll_check_with;
@@ -130,16 +131,24 @@ pub(super) fn cast_spell(
             spell.name
         )));
     }
+    // Range and cover, before anything is rolled or spent (`combat::targeting`).
+    let placed: Vec<SpellTarget> = targets
+        .iter()
+        .map(|t| spell_target(ctx.state, &caster.id, t.target.id(), spell))
+        .collect::<Result<_, _>>()
+        .map_err(|e| ToolError::new(e.to_string()))?;
+    let kept = crate::combat::positions::position_of(ctx.state, &caster.id).is_some();
     // Darts, rays and beams: each strikes the next creature named, round the list again when
     // fewer were named than the spell has (three darts at one harpy); other spells affect each
-    // creature named once.
-    let shots: Vec<&creature::CreatureInfo<'_>> = match (limit.repeat, limit.max) {
-        (true, Some(n)) if !targets.is_empty() => (0..n as usize)
-            .map(|i| &targets[i % targets.len()])
-            .collect(),
-        _ => targets.iter().collect(),
+    // creature named once. Indices into `targets`.
+    let shots: Vec<usize> = match (limit.repeat, limit.max) {
+        (true, Some(n)) if !targets.is_empty() => {
+            (0..n as usize).map(|i| i % targets.len()).collect()
+        }
+        _ => (0..targets.len()).collect(),
     };
     let mut effects = Vec::new();
+    let mut reasons = Vec::new();
     if let Some(heal) = healing {
         let expr = DiceExpr::parse(&heal.dice_text()).map_err(|e| ToolError::new(e.to_string()))?;
         let roll = expr
@@ -166,14 +175,17 @@ pub(super) fn cast_spell(
     }
     if let Some(dice) = damage {
         if spell.attack.is_some() {
-            for t in &shots {
+            for &i in &shots {
+                let (t, at) = (&targets[i], &placed[i]);
+                let range = at.attack.as_ref();
                 let profile = AttackProfile {
                     attack_bonus,
                     damage: std::slice::from_ref(&dice),
                     critical_range: 20,
                 };
+                let cover_ac = range.map_or(0, |r| r.armor_bonus());
                 let defense = AttackTarget {
-                    armor_class: t.armor_class,
+                    armor_class: t.armor_class + cover_ac,
                     defenses: effective_defenses(&t.defenses, &t.conditions),
                     hits_are_critical: false,
                 };
@@ -185,8 +197,16 @@ pub(super) fn cast_spell(
                         changes.push(end);
                     }
                 }
-                let advantage = situation.sources.resolve();
-                let result = roll_attack(&profile, &defense, advantage, ctx.rng);
+                let mut sources = situation.sources;
+                for why in range.iter().flat_map(|r| &r.disadvantage) {
+                    sources.disadvantage(why.clone());
+                }
+                let result = roll_attack(&profile, &defense, sources.resolve(), ctx.rng);
+                let modifiers: Vec<String> = (cover_ac > 0)
+                    .then(|| format!("+{cover_ac} AC: {}", describe_cover(at)))
+                    .into_iter()
+                    .collect();
+                push_reasons(&mut reasons, t.name.as_str(), at, kept, sources, modifiers);
                 ctx.record_roll(
                     format!("{} at {}", spell.name, t.name),
                     i64::from(result.total),
@@ -213,17 +233,27 @@ pub(super) fn cast_spell(
                 Some(Target::Character(caster.id.clone())),
                 RollDetail::Damage(rolled.clone()),
             );
-            for t in &targets {
+            for (t, at) in targets.iter().zip(&placed) {
                 let (mut sources, auto_fail) = save_modifiers(&t.conditions, save.ability);
                 sources.extend(crate::combat::save_situation(
                     ctx.state,
                     t.target.id(),
                     save.ability,
                 ));
-                let result =
-                    roll_check_with(t.save(save.ability), save_dc, &sources, auto_fail, ctx.rng);
+                // Cover from the caster: +2 or +5 to a Dexterity save, unless the spell says
+                // cover does not help (Sacred Flame).
+                let cover = at.cover.as_ref().filter(|_| !save.ignores_cover);
+                let bonus = save_bonus(cover, save.ability);
+                let modifier = t.save(save.ability) + bonus.as_ref().map_or(0, |b| b.0);
+                let result = roll_check_with(modifier, save_dc, &sources, auto_fail, ctx.rng);
+                let note = bonus
+                    .as_ref()
+                    .map(|(_, why)| format!(" ({why})"))
+                    .unwrap_or_default();
+                let modifiers = bonus.map(|(_, why)| why).into_iter().collect();
+                push_reasons(&mut reasons, t.name.as_str(), at, kept, sources, modifiers);
                 ctx.record_roll(
-                    format!("{} {} save", t.name, save.ability),
+                    format!("{} {} save{note}", t.name, save.ability),
                     i64::from(result.total),
                     Some(t.target.clone()),
                     RollDetail::Save(result.clone()),
@@ -251,7 +281,8 @@ pub(super) fn cast_spell(
             }
         } else {
             // No attack and no save: the damage lands, once per dart (Magic Missile).
-            for t in &shots {
+            for &i in &shots {
+                let t = &targets[i];
                 let rolled = roll_damage(
                     &dice,
                     false,
@@ -319,7 +350,39 @@ pub(super) fn cast_spell(
             .map(|c| c.spell_slots.describe_available()),
         hold_saves,
         concentration_saves,
+        reasons,
     })
+}
+
+/// "half cover in the ice bridge".
+fn describe_cover(at: &SpellTarget) -> String {
+    at.cover
+        .as_ref()
+        .map(|a| format!("{} in {}", a.cover.describe(), a.name))
+        .unwrap_or_default()
+}
+
+/// Adds the reasons of one roll when it has any (or the positions gave a distance).
+fn push_reasons(
+    reasons: &mut Vec<RollReasons>,
+    target: &str,
+    at: &SpellTarget,
+    kept: bool,
+    advantage_reasons: crate::rules::AdvantageSources,
+    modifier_reasons: Vec<String>,
+) {
+    let cover = at.cover.as_ref().map(|a| a.cover.describe().to_owned());
+    let nothing = advantage_reasons.reasons().is_empty() && modifier_reasons.is_empty();
+    if nothing && cover.is_none() && !kept {
+        return;
+    }
+    reasons.push(RollReasons {
+        target: target.to_owned(),
+        distance_ft: (kept && at.distance_ft > 0).then_some(at.distance_ft),
+        cover,
+        advantage_reasons,
+        modifier_reasons,
+    });
 }
 
 /// Finds the creatures a casting names, within what the spell allows: at most its count

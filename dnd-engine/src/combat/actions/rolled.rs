@@ -356,8 +356,10 @@ pub fn grapple(
 }
 
 /// Shove: one attack of the Attack action; Athletics against the target's Athletics or
-/// Acrobatics. On a win the target is knocked prone, or pushed 5 ft away (the push moves no
-/// one in a room without positions: it is narrated).
+/// Acrobatics. On a win the target is knocked prone, or pushed 5 ft directly away from the
+/// shover: a [`Change::Moved`] where the fight keeps positions (along the floor, and no farther
+/// than the room's areas reach: `geometry::push_away`); in a room without positions the push
+/// moves no one and is narrated.
 pub fn shove(
     state: &GameState,
     srd: &Srd,
@@ -376,13 +378,40 @@ pub fn shove(
             condition: Condition::Prone,
         });
     }
-    let text = match (won, effect) {
-        (true, ShoveEffect::Prone) => format!("{} shoves {} prone", w.name, t.name),
-        (true, ShoveEffect::Push) => format!(
+    let pushed = (won && effect == ShoveEffect::Push)
+        .then(|| pushed_to(state, &w.id, &t.id))
+        .flatten();
+    if let Some((_, to, Some(_))) = pushed {
+        changes.push(Change::Moved {
+            creature: t.id.clone(),
+            to,
+        });
+    }
+    let text = match (won, effect, pushed) {
+        (true, ShoveEffect::Prone, _) => format!("{} shoves {} prone", w.name, t.name),
+        (true, ShoveEffect::Push, Some((_, _, None))) => format!(
+            "{} shoves {}, but the edge of the room stops it where it stands",
+            w.name, t.name
+        ),
+        (true, ShoveEffect::Push, Some((from, to, Some(full)))) => {
+            let now = from.distance(to);
+            let place = crate::state::area_at(crate::combat::positions::room_areas(state), to)
+                .map_or_else(|| "open ground".to_owned(), |a| a.name.clone());
+            let how_far = if full {
+                "5 ft away"
+            } else {
+                "back to the edge of the room"
+            };
+            format!(
+                "{} shoves {} {how_far}, onto {place} ({now} ft from {})",
+                w.name, t.name, w.name
+            )
+        }
+        (true, ShoveEffect::Push, None) => format!(
             "{} shoves {} 5 ft away (this room keeps no positions: narrate where it stumbles)",
             w.name, t.name
         ),
-        (false, _) => format!("{} tries to shove {} and fails", w.name, t.name),
+        (false, _, _) => format!("{} tries to shove {} and fails", w.name, t.name),
     };
     Ok(contested(
         &w,
@@ -393,6 +422,27 @@ pub fn shove(
         changes,
         text,
     ))
+}
+
+/// Where a push of 5 ft leaves `target`, shoved by `shover`: the shover's point, the target's
+/// new point, and whether it moved the whole 5 ft (`Some(false)`: the room's edge cut it
+/// short; `None`: the edge stopped it). `None` where the fight keeps no positions.
+fn pushed_to(
+    state: &GameState,
+    shover: &str,
+    target: &str,
+) -> Option<(crate::state::Position, crate::state::Position, Option<bool>)> {
+    use crate::combat::positions::{position_of, room_areas};
+    let (from, at) = (position_of(state, shover)?, position_of(state, target)?);
+    let areas = room_areas(state);
+    if areas.is_empty() {
+        return None;
+    }
+    let to = crate::combat::geometry::push_away(from, at, 5, |p| crate::state::inside(areas, p));
+    // A diagonal step of 5 ft lands on whole feet a little short of 5 (3.5 and 3.5 round to 4
+    // and 4): 4.5 ft or more counts as the whole push.
+    let moved = (to != at).then(|| at.exact_distance(to) >= 4.5);
+    Some((from, to, moved))
 }
 
 /// Escaping a grapple: the action; the better of Athletics and Acrobatics against the

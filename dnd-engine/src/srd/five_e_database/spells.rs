@@ -8,7 +8,8 @@ use serde_json::Value;
 use super::fields::{FieldError, Obj, Res, ability, at, damage_type, on_save, reference, text};
 use crate::dice::DiceExpr;
 use crate::srd::{
-    Area, AttackKind, Components, OnSave, ScalesWith, School, Spell, SpellDice, SpellSave, slugify,
+    Area, AttackKind, Components, OnSave, ScalesWith, School, Spell, SpellDice, SpellRange,
+    SpellSave, slugify,
 };
 
 /// Converts one record.
@@ -48,6 +49,9 @@ pub(super) fn spell(record: &Value) -> Res<Spell> {
                 Some(v) => on_save(v, "dc.dc_success")?,
                 None => OnSave::None,
             },
+            // The SRD's words for it: "The target gains no benefit from cover for this
+            // saving throw."
+            ignores_cover: record["desc"].to_string().contains("no benefit from cover"),
         }),
     };
     let damage = match s.opt_obj("damage")? {
@@ -105,7 +109,8 @@ pub(super) fn spell(record: &Value) -> Res<Spell> {
         level,
         school,
         casting_time: s.str("casting_time")?.to_owned(),
-        range: s.str("range")?.to_owned(),
+        range: SpellRange::try_from(s.str("range")?.to_owned())
+            .map_err(|e| FieldError::new(s.path("range"), e))?,
         components: components(&s)?,
         duration: s.str("duration")?.to_owned(),
         concentration: s.bool_or("concentration", false)?,

@@ -264,6 +264,9 @@ pub struct SaveActionReport {
     pub action: String,
     /// Each target, in order.
     pub saves: Vec<TargetSave>,
+    /// The targets total cover shields from the monster: the action cannot reach them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub behind_total_cover: Vec<String>,
 }
 
 /// One target's save against a monster's action.
@@ -281,6 +284,9 @@ pub struct TargetSave {
     /// Its save to keep its concentration, if it was hurt while concentrating.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub concentration_save: Option<ConcentrationSave>,
+    /// Every bonus added to the save, with its reason ("+2: half cover in the ice bridge").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub modifier_reasons: Vec<String>,
 }
 
 /// What `move_in_fight` (or a monster's approach) did.

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::rules::damage::DefenseApplied;
-use crate::rules::{AttackResult, CheckResult, DamageDealt};
+use crate::rules::{AdvantageSources, AttackResult, CheckResult, DamageDealt};
 
 /// A spell cast: the slot, and what it did to each target.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -33,6 +33,32 @@ pub struct SpellCast {
     /// the damage the spell dealt each).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub concentration_saves: Vec<super::ConcentrationSave>,
+    /// Why each attack roll or save had advantage, disadvantage or a bonus (the positions'
+    /// range and cover, dodging, conditions), in the order of `effects`; only the rolls that
+    /// had a reason.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reasons: Vec<RollReasons>,
+}
+
+/// Why one attack roll or saving throw of a spell was made as it was.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RollReasons {
+    /// The creature attacked or saving (name).
+    pub target: String,
+    /// How far it stood from the caster, where the fight keeps positions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub distance_ft: Option<u32>,
+    /// The cover it had from the caster ("half cover"): +2 or +5 to its AC against an
+    /// attack, and to a Dexterity save.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cover: Option<String>,
+    /// Every source of advantage and disadvantage counted.
+    #[serde(default)]
+    pub advantage_reasons: AdvantageSources,
+    /// Every bonus added to the roll or the AC, with its reason ("+2: half cover in the ice
+    /// bridge").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub modifier_reasons: Vec<String>,
 }
 
 /// What a spell did to one target. Untagged: told apart by `healed`, `attack`, `save`,
