@@ -518,3 +518,35 @@ async fn a_cheating_model_cannot_cast_past_range_at_others_with_self_or_push_fro
     assert_eq!(after.monsters, before.monsters);
     assert_eq!(after.characters, before.characters, "no slot spent");
 }
+
+/// Dodge gives advantage on Dexterity saves against a monster's action too (its save goes
+/// through the same `combat::save_situation` as any other).
+#[test]
+fn a_dodging_hero_saves_against_a_breath_with_advantage() {
+    let mut state = table::seen_harpy(&["kraven"]);
+    Arc::make_mut(&mut state.monsters)[0].template = "winter-wolf".into();
+    state
+        .apply(&Change::EncounterStarted {
+            order: table::order(&["kraven", "frost-harpy"]),
+        })
+        .unwrap();
+    let mut t = Table::new(state, SEED);
+    t.ok("dodge", json!({"creature": "kraven"}));
+    t.ok("next_turn", json!({}));
+    let save = t
+        .log
+        .rolls
+        .iter()
+        .find(|r| r.label.contains("Dexterity save against Cold Breath"))
+        .expect("the wolf breathed");
+    match save.detail.as_ref() {
+        dnd_engine::store::RollDetail::Save(check) => {
+            assert_eq!(
+                check.d20.advantage,
+                dnd_engine::dice::Advantage::Advantage,
+                "{check:?}"
+            );
+        }
+        other => panic!("not a save: {other:?}"),
+    }
+}

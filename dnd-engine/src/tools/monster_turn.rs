@@ -295,6 +295,13 @@ fn saving_throw(
 ) -> Result<CheckResult, ToolError> {
     let who = creature::find(ctx.state, ctx.srd, target)?;
     let (mut sources, auto_fail) = save_modifiers(&who.conditions, save.ability);
+    // What the fight's effects give the save (a Dodge: advantage on Dexterity saves), as on
+    // any save (`combat::save_situation`).
+    sources.extend(crate::combat::save_situation(
+        ctx.state,
+        who.target.id(),
+        save.ability,
+    ));
     add_situation(&mut sources, None);
     let result = roll_check_with(
         who.save(save.ability) + bonus.map_or(0, |b| b.0),
