@@ -110,6 +110,7 @@ async fn an_ai_player_plays_and_retries_refused_inputs() {
             dc: None,
             reason: None,
             chance: None,
+            expected_damage: None,
             mechanic: None,
         }],
         notes: vec![],

@@ -121,3 +121,38 @@ pub fn save_cover(
 ) -> Result<Option<(i32, String)>, PositionError> {
     Ok(save_bonus(cover_against(state, source, target)?, ability))
 }
+
+/// What a spell attack from `caster` at `target` rolls with, once [`spell_target`] placed the
+/// target: the advantage and disadvantage of the fight's effects and of range, the changes the
+/// roll uses up (a Help, a hider's cover), and the cover's bonus to the target's AC.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpellAttackSetup {
+    /// Every source of advantage and disadvantage.
+    pub sources: crate::rules::AdvantageSources,
+    /// What the roll ends (`EffectEnded`s), to commit with it.
+    pub ends: Vec<crate::state::Change>,
+    /// Added to the target's AC by its cover.
+    pub cover_ac: i32,
+}
+
+/// The setup of a spell attack (see [`SpellAttackSetup`]): the one place casting and the odds
+/// of a casting read it.
+pub fn spell_attack_setup(
+    state: &GameState,
+    caster: &str,
+    target: &str,
+    placed: &SpellTarget,
+) -> SpellAttackSetup {
+    let range = placed.attack.as_ref();
+    // Dodge, Hide and Help count against spell attacks too (`combat::effects`).
+    let situation = super::attack_situation(state, caster, target);
+    let mut sources = situation.sources;
+    for why in range.iter().flat_map(|r| &r.disadvantage) {
+        sources.disadvantage(why.clone());
+    }
+    SpellAttackSetup {
+        sources,
+        ends: situation.ends,
+        cover_ac: range.map_or(0, RangeCheck::armor_bonus),
+    }
+}

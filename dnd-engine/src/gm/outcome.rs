@@ -33,6 +33,9 @@ pub struct SuggestedAction {
     /// The exact chance of success, when the engine can tell.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chance: Option<f64>,
+    /// The damage to expect on average, all outcomes weighed, when the engine can tell.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected_damage: Option<f64>,
     /// The tool call the engine makes first when the player picks this action (its id is the
     /// action's id).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -49,6 +52,7 @@ impl SuggestedAction {
             .and_then(|m| crate::tools::odds(state, srd, &m.name, &m.arguments));
         self.dice = odds.as_ref().map(|o| o.dice.clone());
         self.dc = odds.as_ref().map(|o| o.target);
+        self.expected_damage = odds.as_ref().and_then(|o| o.expected_damage);
         self.chance = odds.map(|o| o.chance);
         self
     }
@@ -160,6 +164,7 @@ impl ActionList {
                     dc: None,
                     reason: a.reason,
                     chance: None,
+                    expected_damage: None,
                     mechanic,
                 }
                 .with_odds(state, srd)

@@ -140,6 +140,7 @@ impl GameMaster {
                 dc: None,
                 reason: None,
                 chance: None,
+                expected_damage: None,
                 mechanic: None,
             }];
         }

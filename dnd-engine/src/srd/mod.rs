@@ -9,6 +9,7 @@ mod conditional;
 mod five_e_database;
 mod gear;
 mod lookup;
+mod spell_damage;
 mod spell_range;
 mod types;
 

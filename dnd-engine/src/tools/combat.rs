@@ -38,7 +38,7 @@ pub struct AttackArgs {
 pub(super) struct Swing {
     name: String,
     pub(super) bonus: i32,
-    damage: Vec<DamageDice>,
+    pub(super) damage: Vec<DamageDice>,
     /// A magic weapon or a spell attack; otherwise defenses against nonmagical attacks count.
     magical: bool,
     /// How far it reaches (`combat::positions`).

@@ -5,19 +5,27 @@
 //! from conditions, range, effects (Dodge, Help, Hide) and the call's stated situation, all from
 //! the same setup the roll itself uses (`combat::attack_setup`). An attack that cannot reach
 //! from where the attacker stands has no odds. The chance is exact, decided face by face by the same functions that
-//! decide a real roll ([`crate::rules::check::chance_of`]). A call whose outcome those numbers
-//! cannot tell (a search against hidden DCs, a spell, a move) has no odds.
+//! decide a real roll ([`crate::rules::check::chance_of`]). A spell that attacks or forces a save
+//! has odds too: the chance its attack hits the first creature named, or that the creature fails
+//! its save (its save bonus, cover on a Dexterity save, conditions and effects), with the damage
+//! to expect from the dice engine's exact distribution. A call whose outcome those numbers
+//! cannot tell (a search against hidden DCs, a move) has no odds.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::checks::{SkillCheckArgs, add_situation};
 use super::combat::{AttackArgs, attack_setup, first_in_reach, swings_of};
+use super::spells::CastSpellArgs;
 use super::{ToolContext, ToolLimits, TurnLog, creature};
+use crate::combat::targeting::{save_bonus, spell_attack_setup, spell_target};
 use crate::dice::seeded_rng;
+use crate::rules::DamageDice;
 use crate::rules::attack::attack_hits;
 use crate::rules::check::{chance_of, check_from};
 use crate::rules::conditions::check_modifiers;
+use crate::rules::conditions::save_modifiers;
+use crate::srd::OnSave;
 use crate::srd::Srd;
 use crate::state::GameState;
 
@@ -28,8 +36,14 @@ pub struct Odds {
     pub dice: String,
     /// The number it must meet: the armor class or the DC.
     pub target: i32,
-    /// The exact chance of success, from 0 to 1.
+    /// The exact chance of success, from 0 to 1: the attack hits, the check succeeds, the
+    /// spell's target fails its save.
     pub chance: f64,
+    /// The damage to expect on average, all outcomes weighed (a miss 0, a critical hit its
+    /// doubled dice, a successful save half or none as the spell says), before the target's
+    /// resistances, when the call deals damage the engine can tell.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected_damage: Option<f64>,
 }
 
 /// The odds of calling `tool` with `arguments` on `state`, or `None` when the engine's numbers
@@ -38,6 +52,7 @@ pub fn odds(state: &GameState, srd: &Srd, tool: &str, arguments: &Value) -> Opti
     match tool {
         super::names::ROLL_ATTACK => attack_odds(state, srd, arguments),
         super::names::ROLL_SKILL_CHECK => check_odds(state, srd, arguments),
+        super::names::CAST_SPELL => spell_odds(state, srd, arguments),
         _ => None,
     }
 }
@@ -71,13 +86,18 @@ fn attack_odds(state: &GameState, srd: &Srd, arguments: &Value) -> Option<Odds> 
     // Out of reach or range: the attack cannot be made from here, so it has no odds.
     let setup = attack_setup(&ctx, &who, &victim, &swing, args.advantage).ok()?;
     let armor_class = setup.armor_class;
-    let chance = chance_of(setup.sources.resolve(), |d20| {
+    let advantage = setup.sources.resolve();
+    let chance = chance_of(advantage, |d20| {
         attack_hits(d20, swing.bonus, armor_class, 20, false).0
+    });
+    let critical = chance_of(advantage, |d20| {
+        attack_hits(d20, swing.bonus, armor_class, 20, false).1
     });
     Some(Odds {
         dice: d20_notation(swing.bonus),
         target: armor_class,
         chance,
+        expected_damage: expected_on_hit(&swing.damage, chance, critical),
     })
 }
 
@@ -105,7 +125,98 @@ fn check_odds(state: &GameState, srd: &Srd, arguments: &Value) -> Option<Odds> {
         dice: d20_notation(modifier),
         target: args.dc,
         chance,
+        expected_damage: None,
     })
+}
+
+/// A spell that attacks or forces a save, at the first creature it names.
+fn spell_odds(state: &GameState, srd: &Srd, arguments: &Value) -> Option<Odds> {
+    let args = CastSpellArgs::deserialize(arguments).ok()?;
+    let caster = state.character(&args.caster)?;
+    let spell = srd.spell(&args.spell).ok()?;
+    let (attack_bonus, save_dc) = caster.spellcasting()?;
+    let ability = caster
+        .spellcasting_ability
+        .map_or(0, |a| caster.abilities.modifier(a));
+    let slot = args.slot_level.unwrap_or(spell.level).max(spell.level);
+    let dice = spell.damage_dice(slot, caster.level, ability);
+    let target = creature::find(state, srd, args.targets.first()?).ok()?;
+    // Out of range or behind total cover: the casting cannot be made at it, so no odds.
+    let placed = spell_target(state, &caster.id, target.target.id(), spell).ok()?;
+    if spell.attack.is_some() {
+        let setup = spell_attack_setup(state, &caster.id, target.target.id(), &placed);
+        let (advantage, armor_class) =
+            (setup.sources.resolve(), target.armor_class + setup.cover_ac);
+        let chance = chance_of(advantage, |d20| {
+            attack_hits(d20, attack_bonus, armor_class, 20, false).0
+        });
+        let critical = chance_of(advantage, |d20| {
+            attack_hits(d20, attack_bonus, armor_class, 20, false).1
+        });
+        return Some(Odds {
+            dice: d20_notation(attack_bonus),
+            target: armor_class,
+            chance,
+            expected_damage: dice.and_then(|d| expected_on_hit(&[d], chance, critical)),
+        });
+    }
+    let save = spell.save?;
+    let (mut sources, auto_fail) = save_modifiers(&target.conditions, save.ability);
+    sources.extend(crate::combat::save_situation(
+        state,
+        target.target.id(),
+        save.ability,
+    ));
+    let cover = if save.ignores_cover {
+        0
+    } else {
+        save_bonus(placed.cover.as_ref(), save.ability).map_or(0, |(b, _)| b)
+    };
+    let modifier = target.save(save.ability) + cover;
+    let fails = if auto_fail.is_some() {
+        1.0
+    } else {
+        chance_of(sources.resolve(), |d20| {
+            !check_from(d20, modifier, save_dc).success
+        })
+    };
+    let expected_damage = dice.and_then(|d| {
+        let full = mean_of(&d)?;
+        let on_success = match save.on_success {
+            OnSave::Half => full / 2.0,
+            _ => 0.0,
+        };
+        Some(fails * full + (1.0 - fails) * on_success)
+    });
+    Some(Odds {
+        dice: d20_notation(modifier),
+        target: save_dc,
+        chance: fails,
+        expected_damage,
+    })
+}
+
+/// The damage to expect from an attack of these dice that hits with `chance`, of which
+/// `critical` are critical hits (the dice rolled twice), from the dice engine's exact means.
+fn expected_on_hit(damage: &[DamageDice], chance: f64, critical: f64) -> Option<f64> {
+    let mut expected = 0.0;
+    for d in damage {
+        let hit = mean_of(d)?;
+        let doubled = DamageDice {
+            count: d.count.saturating_mul(2),
+            ..*d
+        };
+        let crit = mean_of(&doubled)?;
+        expected += (chance - critical) * hit + critical * crit;
+    }
+    Some(expected)
+}
+
+/// The mean of damage dice (at least 0 a roll, as damage is), from the exact distribution.
+fn mean_of(dice: &DamageDice) -> Option<f64> {
+    let expr = crate::dice::DiceExpr::parse(&dice.dice_text()).ok()?;
+    let distribution = expr.distribution().ok()?;
+    Some(distribution.iter().map(|(n, p)| n.max(0) as f64 * p).sum())
 }
 
 /// "1d20+5", "1d20-1", "1d20".

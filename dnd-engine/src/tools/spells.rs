@@ -11,7 +11,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::{ToolContext, ToolError, creature};
-use crate::combat::targeting::{SpellTarget, save_bonus, spell_target};
+use crate::combat::targeting::{SpellTarget, save_bonus, spell_attack_setup, spell_target};
 use crate::dice::DiceExpr;
 use crate::rules::attack::roll_damage;
 use crate::rules::check::roll_check_with;
@@ -109,13 +109,7 @@ pub(super) fn cast_spell(
         }
         Ok(dice)
     };
-    let damage = match &spell.damage {
-        Some(d) => match (d.at(dice_level(d.scales_with)), d.kind) {
-            (Some(text), Some(kind)) => Some(parse(text, d.add_modifier, kind)?),
-            _ => None,
-        },
-        None => None,
-    };
+    let damage = spell.damage_dice(slot.unwrap_or(spell.level), caster.level, ability_mod);
     let healing = match &spell.healing {
         Some(h) => h
             .at(dice_level(h.scales_with))
@@ -177,30 +171,24 @@ pub(super) fn cast_spell(
         if spell.attack.is_some() {
             for &i in &shots {
                 let (t, at) = (&targets[i], &placed[i]);
-                let range = at.attack.as_ref();
                 let profile = AttackProfile {
                     attack_bonus,
                     damage: std::slice::from_ref(&dice),
                     critical_range: 20,
                 };
-                let cover_ac = range.map_or(0, |r| r.armor_bonus());
+                let setup = spell_attack_setup(ctx.state, &caster.id, t.target.id(), at);
+                let cover_ac = setup.cover_ac;
                 let defense = AttackTarget {
                     armor_class: t.armor_class + cover_ac,
                     defenses: effective_defenses(&t.defenses, &t.conditions),
                     hits_are_critical: false,
                 };
-                // Dodge, Hide and Help count against spell attacks too (`combat::effects`).
-                let situation =
-                    crate::combat::attack_situation(ctx.state, &caster.id, t.target.id());
-                for end in situation.ends {
+                for end in setup.ends {
                     if !changes.contains(&end) {
                         changes.push(end);
                     }
                 }
-                let mut sources = situation.sources;
-                for why in range.iter().flat_map(|r| &r.disadvantage) {
-                    sources.disadvantage(why.clone());
-                }
+                let sources = setup.sources;
                 let result = roll_attack(&profile, &defense, sources.resolve(), ctx.rng);
                 let modifiers: Vec<String> = (cover_ac > 0)
                     .then(|| format!("+{cover_ac} AC: {}", describe_cover(at)))

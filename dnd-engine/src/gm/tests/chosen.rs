@@ -150,6 +150,7 @@ async fn a_pick_the_last_turn_did_not_offer_is_refused() {
             dc: None,
             reason: None,
             chance: None,
+            expected_damage: None,
             mechanic: None,
         },
     );
