@@ -97,12 +97,26 @@ fn a_saving_throw_spells_odds_are_the_odds_rolled() {
 }
 
 #[test]
+fn magic_missile_always_hits_with_three_darts_of_1d4_plus_1() {
+    let state = casters();
+    let args = cast("isolde", "Magic Missile");
+    let shown = odds(&state, Srd::bundled(), "cast_spell", &args).expect("odds");
+    assert_eq!(shown.chance, 1.0);
+    assert_eq!(shown.expected_damage, Some(3.0 * 3.5));
+    let upcast = json!({"caster": "isolde", "spell": "Magic Missile", "slot_level": 2, "targets": ["frost-harpy"]});
+    let shown = odds(&state, Srd::bundled(), "cast_spell", &upcast).unwrap();
+    assert_eq!(
+        shown.expected_damage,
+        Some(4.0 * 3.5),
+        "a dart more per slot level"
+    );
+}
+
+#[test]
 fn a_casting_that_cannot_be_made_has_no_odds() {
     let state = casters();
-    // A spell without attack or save (Magic Missile always hits: no chance to show), a spell
-    // not known, a target not there.
+    // A spell not known, a target not there.
     let srd = Srd::bundled();
-    assert!(odds(&state, srd, "cast_spell", &cast("isolde", "Magic Missile")).is_none());
     assert!(odds(&state, srd, "cast_spell", &cast("kraven", "Fire Bolt")).is_none());
     let nobody = json!({"caster": "isolde", "spell": "Fire Bolt", "slot_level": null, "targets": ["nobody"]});
     assert!(odds(&state, srd, "cast_spell", &nobody).is_none());

@@ -2,7 +2,9 @@
 //! would (only what the party knows) and says what the hero does next.
 //!
 //! Priorities, first match wins: drink a potion when below 40% HP; fight a hostile monster in
-//! sight (resting first when below 75% HP and no fight has started); rest when below 75% HP
+//! sight (resting first when below 75% HP and no fight has started), with the hero's weapon
+//! or a spell it knows, whichever the engine's odds expect to deal more damage (a spell that
+//! spends a slot must beat the weapon by half again, so slots are not spent for little); rest when below 75% HP
 //! (a short rest while hit dice last, a long one below half HP); answer an
 //! NPC's riddle; greet each NPC once; take the loot in view; stop once the goal room is reached
 //! and emptied; search each room once; unlock a locked way with a key carried; walk towards the
@@ -15,7 +17,9 @@
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use crate::gm::{PlayerInput, TurnOutcome};
+use crate::srd::Srd;
 use crate::state::{Character, GameState, Location};
+use crate::tools::{names, odds};
 
 use super::words::is_direction;
 
@@ -32,6 +36,8 @@ pub struct OfflinePlayer {
     tries: BTreeMap<String, u32>,
     suggestions_used: BTreeSet<String>,
     rests_in_a_row: u32,
+    /// The rules data its odds come from; the bundled SRD unless set.
+    srd: Option<&'static Srd>,
 }
 
 impl OfflinePlayer {
@@ -41,6 +47,12 @@ impl OfflinePlayer {
             hero: hero.into(),
             ..OfflinePlayer::default()
         }
+    }
+
+    /// Weighs spells and weapons with this SRD's data instead of the bundled one.
+    pub fn with_srd(mut self, srd: &'static Srd) -> OfflinePlayer {
+        self.srd = Some(srd);
+        self
     }
 
     /// Stops once the party stands in this room and has taken what lies there. Without a goal,
@@ -67,6 +79,42 @@ impl OfflinePlayer {
         Some(PlayerInput::new(hero.name, text))
     }
 
+    /// The spell the hero knows that the engine's odds expect to deal the most damage to `foe`,
+    /// when it beats the hero's weapon (by half again for a spell that spends a slot, which
+    /// must be left); `None` to swing.
+    fn best_spell(&self, state: &GameState, hero: &Character, foe: &str) -> Option<String> {
+        let srd = self.srd.unwrap_or_else(Srd::bundled);
+        let expected = |tool: &str, args: serde_json::Value| {
+            odds(state, srd, tool, &args)
+                .and_then(|o| o.expected_damage)
+                .unwrap_or(0.0)
+        };
+        let weapon = expected(
+            names::ROLL_ATTACK,
+            serde_json::json!({"attacker": hero.id, "target": foe, "attack": null, "advantage": null}),
+        );
+        let mut best: Option<(f64, &str)> = None;
+        for name in hero.spells.iter() {
+            let Ok(spell) = srd.spell(name) else { continue };
+            if spell.level > 0 && hero.spell_slots.available(spell.level) == 0 {
+                continue;
+            }
+            let value = expected(
+                names::CAST_SPELL,
+                serde_json::json!({"caster": hero.id, "spell": name, "slot_level": null, "targets": [foe]}),
+            );
+            let bar = if spell.level == 0 {
+                weapon
+            } else {
+                weapon * 1.5
+            };
+            if value > bar && best.is_none_or(|(b, _)| value > b) {
+                best = Some((value, name));
+            }
+        }
+        best.map(|(_, name)| name.to_owned())
+    }
+
     /// Counts one more try at `key`; `false` once it has been tried [`TRIES`] times.
     fn attempt(&mut self, key: String) -> bool {
         let n = self.tries.entry(key).or_default();
@@ -90,11 +138,10 @@ impl OfflinePlayer {
             .iter()
             .find(|i| i.name.to_lowercase().contains("potion"))
             .map(|i| i.name.clone());
-        let foes: Vec<&str> = state
+        let foes: Vec<&crate::state::MonsterInstance> = state
             .monsters
             .iter()
             .filter(|m| m.location == here.id && m.revealed && m.is_fighting() && m.hostile)
-            .map(|m| m.name.as_str())
             .collect();
         let fighting = state.encounter.is_some();
         let dice_left = hero.hit_dice.spent < hero.hit_dice.total;
@@ -119,7 +166,13 @@ impl OfflinePlayer {
                 });
             }
             return Some(match foes.first() {
-                Some(foe) => format!("I attack the {}!", foe.trim_start_matches("The ")),
+                Some(foe) => {
+                    let name = foe.name.trim_start_matches("The ");
+                    match self.best_spell(state, hero, &foe.id) {
+                        Some(spell) => format!("I cast {spell} at the {name}!"),
+                        None => format!("I attack the {name}!"),
+                    }
+                }
                 None => "I attack!".into(),
             });
         }

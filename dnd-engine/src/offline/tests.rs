@@ -326,3 +326,53 @@ fn what_a_request_asks_for_comes_from_its_format_never_its_words() {
     let list: serde_json::Value = serde_json::from_str(answer.text().unwrap()).unwrap();
     assert!(list["actions"].is_array(), "{list}");
 }
+
+#[test]
+fn the_offline_player_casts_the_spell_the_odds_favour_and_keeps_its_slots_otherwise() {
+    use crate::adventure::Adventure;
+    use crate::state::{Change, GameState};
+    let fight = |spent_first_level: bool| -> GameState {
+        let mut state = Adventure::built_in().new_game(&["isolde"]).unwrap();
+        let mut changes = vec![
+            Change::MonsterRevealed {
+                monster: "frost-harpy".into(),
+            },
+            Change::EncounterStarted {
+                order: vec![
+                    crate::state::InitiativeSlot {
+                        id: "isolde".into(),
+                        initiative: 15,
+                        speed: 30,
+                    },
+                    crate::state::InitiativeSlot {
+                        id: "frost-harpy".into(),
+                        initiative: 10,
+                        speed: 40,
+                    },
+                ],
+            },
+        ];
+        if spent_first_level {
+            changes.extend((0..4).map(|_| Change::SlotSpent {
+                character: "isolde".into(),
+                level: 1,
+            }));
+            changes.extend((0..2).map(|_| Change::SlotSpent {
+                character: "isolde".into(),
+                level: 2,
+            }));
+        }
+        state.apply_all(&changes).unwrap();
+        state
+    };
+    let mut player = OfflinePlayer::new("isolde");
+    let state = fight(false);
+    let said = player.next_input(None, &state).unwrap().text;
+    // A new game looks around first; the next words are the fight's.
+    assert_eq!(said, "I look around.");
+    let said = player.next_input(None, &state).unwrap().text;
+    assert_eq!(said, "I cast Magic Missile at the Frost Harpy!");
+    // Every slot spent: her cantrip attack (Fire Bolt, her sheet's first) is the swing.
+    let said = player.next_input(None, &fight(true)).unwrap().text;
+    assert_eq!(said, "I attack the Frost Harpy!");
+}

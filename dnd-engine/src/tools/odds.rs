@@ -160,7 +160,25 @@ fn spell_odds(state: &GameState, srd: &Srd, arguments: &Value) -> Option<Odds> {
             expected_damage: dice.and_then(|d| expected_on_hit(&[d], chance, critical)),
         });
     }
-    let save = spell.save?;
+    let Some(save) = spell.save else {
+        // No attack and no save: the damage lands (Magic Missile's darts, each at the first
+        // creature named when only one is).
+        let limit = spell.target_limit(slot, caster.level);
+        let shots = if limit.repeat {
+            limit.max.unwrap_or(1)
+        } else {
+            1
+        };
+        let dice = dice?;
+        let each = mean_of(&dice)?;
+        return Some(Odds {
+            // No d20 to roll: the damage is what it rolls ("3 × 1d4+1 force").
+            dice: format!("{shots} × {dice}"),
+            target: 0,
+            chance: 1.0,
+            expected_damage: Some(f64::from(shots) * each),
+        });
+    };
     let (mut sources, auto_fail) = save_modifiers(&target.conditions, save.ability);
     sources.extend(crate::combat::save_situation(
         state,
