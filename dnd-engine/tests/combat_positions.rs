@@ -12,7 +12,7 @@ use dnd_engine::combat::positions::{self, Reach};
 use dnd_engine::llm::ToolCall;
 use dnd_engine::rules::{Ability, DamageDice, DamageType};
 use dnd_engine::srd::{ActionAttack, AttackKind, Srd};
-use dnd_engine::state::{Area, Change, CharacterAttack, Cover, GameState, Position};
+use dnd_engine::state::{Change, CharacterAttack, Cover, GameState, Position};
 use dnd_engine::tools::ToolResult;
 
 #[path = "support/table.rs"]
@@ -23,35 +23,18 @@ use table::Table;
 /// The dice of every table here.
 const SEED: u64 = 7;
 
-fn at(x: i32, y: i32, z: i32) -> Position {
-    Position { x, y, z }
-}
+use table::at;
 
-/// Kraven and Wren against the Frost Harpy (200 HP, seen) in the ice chasm, Kraven's turn,
-/// with a far ledge 700 ft east for the longbow; everyone placed by hand.
+/// Kraven and Wren against the Frost Harpy (200 HP, seen, speed 40) in the ice chasm, Kraven's
+/// turn, with a far ledge 700 ft east for the longbow; everyone placed by hand.
 fn fight(kraven: Position, wren: Position, harpy: Position) -> GameState {
-    let mut state = table::seen_harpy(&["kraven", "wren"]);
-    Arc::make_mut(&mut state.locations)[0].areas.push(Area {
-        id: "far-ledge".into(),
-        name: "a far ledge".into(),
-        x: 700,
-        y: 0,
-        z: 0,
-        radius_ft: 10,
-        cover: Cover::None,
-        difficult_terrain: false,
-    });
     let mut order = table::order(&["kraven", "wren", "frost-harpy"]);
     order[2].speed = 40;
-    let mut changes = vec![Change::EncounterStarted { order }];
-    for (id, to) in [("kraven", kraven), ("wren", wren), ("frost-harpy", harpy)] {
-        changes.push(Change::Moved {
-            creature: id.into(),
-            to,
-        });
-    }
-    state.apply_all(&changes).unwrap();
-    state
+    table::placed_fight(
+        &["kraven", "wren"],
+        order,
+        &[("kraven", kraven), ("wren", wren), ("frost-harpy", harpy)],
+    )
 }
 
 fn give(state: &mut GameState, hero: &str, name: &str, range_ft: u32) {

@@ -14,7 +14,7 @@ use dnd_engine::combat::monster_plan::{self, Plan};
 use dnd_engine::combat::positions;
 use dnd_engine::llm::ToolCall;
 use dnd_engine::srd::{SpellReach, Srd};
-use dnd_engine::state::{Area, Change, Cover, GameState, Position};
+use dnd_engine::state::{Change, Cover, GameState, Position};
 
 #[path = "support/table.rs"]
 mod table;
@@ -23,25 +23,12 @@ use table::Table;
 
 const SEED: u64 = 11;
 
-fn at(x: i32, y: i32, z: i32) -> Position {
-    Position { x, y, z }
-}
+use table::at;
 
 /// Isolde, Hedda and Kraven against the Frost Harpy (200 HP) in the ice chasm, with a far
 /// ledge 700 ft east so the room is long enough for Guiding Bolt; `first` acts first, then
 /// the others in that order, the harpy last. Everyone placed by hand.
 fn fight(first: &str, places: [(&str, Position); 4]) -> GameState {
-    let mut state = table::seen_harpy(&["isolde", "hedda", "kraven"]);
-    Arc::make_mut(&mut state.locations)[0].areas.push(Area {
-        id: "far-ledge".into(),
-        name: "a far ledge".into(),
-        x: 700,
-        y: 0,
-        z: 0,
-        radius_ft: 10,
-        cover: Cover::None,
-        difficult_terrain: false,
-    });
     let mut ids = vec![first];
     ids.extend(
         ["isolde", "hedda", "kraven"]
@@ -49,17 +36,7 @@ fn fight(first: &str, places: [(&str, Position); 4]) -> GameState {
             .filter(|id| *id != first),
     );
     ids.push("frost-harpy");
-    let mut changes = vec![Change::EncounterStarted {
-        order: table::order(&ids),
-    }];
-    for (id, to) in places {
-        changes.push(Change::Moved {
-            creature: id.into(),
-            to,
-        });
-    }
-    state.apply_all(&changes).unwrap();
-    state
+    table::placed_fight(&["isolde", "hedda", "kraven"], table::order(&ids), &places)
 }
 
 /// Everyone at the glacier's mouth but the harpy, which stands at `harpy`.

@@ -28,7 +28,7 @@ use dnd_engine::gm::{GameMaster, PlayerInput, Protocol, TurnOutcome};
 use dnd_engine::llm::{CompletionResponse, LlmProvider, Message, ScriptedProvider, ToolCall};
 use dnd_engine::rules::HitPoints;
 use dnd_engine::srd::Srd;
-use dnd_engine::state::{Change, Character, GameState, InitiativeSlot};
+use dnd_engine::state::{Area, Change, Character, Cover, GameState, InitiativeSlot, Position};
 use dnd_engine::store::{CampaignId, GameStore, MemoryStore};
 use dnd_engine::tools::{ToolContext, ToolLimits, ToolResult, TurnLog, call_tool};
 
@@ -162,6 +162,41 @@ pub fn fight(party: &[&str], ids: &[&str]) -> GameState {
     state
         .apply(&Change::EncounterStarted { order: order(ids) })
         .unwrap();
+    state
+}
+
+/// A point in feet.
+pub fn at(x: i32, y: i32, z: i32) -> Position {
+    Position { x, y, z }
+}
+
+/// `party` against the Frost Harpy ([`seen_harpy`]) in the ice chasm, with a far ledge 700 ft
+/// east (room for a longbow or Guiding Bolt), in the fight `order`, everyone at its place in
+/// `places`.
+pub fn placed_fight(
+    party: &[&str],
+    order: Vec<InitiativeSlot>,
+    places: &[(&str, Position)],
+) -> GameState {
+    let mut state = seen_harpy(party);
+    Arc::make_mut(&mut state.locations)[0].areas.push(Area {
+        id: "far-ledge".into(),
+        name: "a far ledge".into(),
+        x: 700,
+        y: 0,
+        z: 0,
+        radius_ft: 10,
+        cover: Cover::None,
+        difficult_terrain: false,
+    });
+    let mut changes = vec![Change::EncounterStarted { order }];
+    for (id, to) in places {
+        changes.push(Change::Moved {
+            creature: (*id).into(),
+            to: *to,
+        });
+    }
+    state.apply_all(&changes).unwrap();
     state
 }
 
