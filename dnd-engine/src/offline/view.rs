@@ -13,6 +13,7 @@ use serde_json::Value;
 
 use super::intent::{Intent, parse_intent};
 use crate::llm::{CompletionRequest, Message, ToolCall};
+use crate::state::Snapshot;
 use crate::tools::results::ToolOutput;
 
 /// How the engine introduces the snapshot (see `gm::build_context`).
@@ -161,9 +162,10 @@ impl Turn {
             round.iter().for_each(|s| world.apply(s));
         }
         if let Some(Message::System { content }) = state_at.map(|i| &messages[i]) {
-            let snapshot: Value =
-                serde_json::from_str(&content[STATE_PREFIX.len()..]).unwrap_or(Value::Null);
-            world.overlay(&snapshot);
+            // A snapshot that does not read as one leaves the world as the tools taught it.
+            if let Ok(snapshot) = serde_json::from_str::<Snapshot>(&content[STATE_PREFIX.len()..]) {
+                world.overlay(&snapshot);
+            }
         }
         let (text, speaker) = match user_at.map(|i| &messages[i]) {
             Some(Message::User { content, name }) => (content.clone(), name.clone()),

@@ -14,6 +14,7 @@
 mod apply;
 mod change;
 mod character;
+pub mod compact;
 mod effects;
 mod lookup;
 mod memory;

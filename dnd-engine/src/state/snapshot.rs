@@ -5,37 +5,37 @@
 //! fight if there is one. Hidden features, hidden exits, unrevealed NPC goals and unseen
 //! monsters are left out by construction, so the model cannot leak what the party has not found.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use super::GameState;
+use super::{GameState, compact};
 
 /// A compact, serializable snapshot of the state (see [`GameState::snapshot`]).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Snapshot {
     /// Where the party is.
     pub location: LocationView,
     /// The party.
     pub party: Vec<CharacterView>,
     /// Monsters the party has seen here.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub monsters: Vec<MonsterView>,
     /// NPCs here.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub npcs: Vec<NpcView>,
     /// The fight, if any.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub encounter: Option<EncounterView>,
     /// Exploration, combat or social.
     pub mode: super::Mode,
     /// "day 1, 08:00".
     pub time: String,
     /// World flags.
-    #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
+    #[serde(default, skip_serializing_if = "serde_json::Map::is_empty")]
     pub flags: serde_json::Map<String, serde_json::Value>,
 }
 
 /// The party's location as the LLM sees it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LocationView {
     /// Id.
     pub id: String,
@@ -46,19 +46,19 @@ pub struct LocationView {
     /// Known exits: "north → ice-bridge", with "(locked)" when locked.
     pub exits: Vec<String>,
     /// Known features, by name.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub features: Vec<String>,
     /// Loot in the open: "Rope ×1".
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub loot: Vec<String>,
     /// The room's areas, for moving in a fight: "ice-bridge: the ice bridge (difficult
     /// terrain)".
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub areas: Vec<String>,
 }
 
 /// A character as the LLM sees it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CharacterView {
     /// Id.
     pub id: String,
@@ -69,13 +69,13 @@ pub struct CharacterView {
     /// Armor Class.
     pub ac: i32,
     /// Conditions, and "dead", "dying" or "stable" at 0 HP.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<String>,
     /// Spell slots left: "1st: 3, 2nd: 1".
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slots: Option<String>,
     /// The spell concentrated on.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub concentrating_on: Option<String>,
     /// Inventory summary: "Potion of Healing ×2, Rope".
     pub items: String,
@@ -84,7 +84,7 @@ pub struct CharacterView {
 }
 
 /// A monster as the LLM sees it: seen ones only.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MonsterView {
     /// Id.
     pub id: String,
@@ -97,18 +97,18 @@ pub struct MonsterView {
     /// Whether it fights the party on sight.
     pub hostile: bool,
     /// Conditions.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<String>,
     /// "fled" or "surrendered": no longer a foe (absent while it fights).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub morale: Option<&'static str>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub morale: Option<super::Morale>,
     /// Who its action holds until they save, with the action: "Kraven (Luring Song)".
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub holding: Vec<String>,
 }
 
 /// An NPC as the LLM sees it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NpcView {
     /// Id.
     pub id: String,
@@ -117,15 +117,15 @@ pub struct NpcView {
     /// Attitude.
     pub disposition: super::Disposition,
     /// Its goal, once revealed.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub goal: Option<String>,
     /// What it is doing now (its current goal step).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub doing: Option<String>,
 }
 
 /// The fight as the LLM sees it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EncounterView {
     /// Round.
     pub round: u32,
@@ -135,14 +135,14 @@ pub struct EncounterView {
     pub order: Vec<String>,
     /// Where each combatant stands and how far its foes are, in a room with areas: "Frost
     /// Harpy: the spire of rime, 30 ft up, half cover; Kraven 50 ft".
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub positions: Vec<String>,
     /// What the creature whose turn it is has left of it ("the action, a bonus action and
     /// 30 ft of movement"), so the model offers what the rules still allow.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub left: Option<String>,
     /// Who is still surprised (loses its first turn), by name.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub surprised: Vec<String>,
 }
 
@@ -166,10 +166,7 @@ impl GameState {
                     .exits
                     .iter()
                     .filter(|e| !e.hidden)
-                    .map(|e| {
-                        let lock = if e.locked { " (locked)" } else { "" };
-                        format!("{} → {}{lock}", e.direction, e.to)
-                    })
+                    .map(|e| compact::exit(&e.direction, &e.to, e.locked))
                     .collect(),
                 features: l
                     .features
@@ -180,7 +177,7 @@ impl GameState {
                 loot: l
                     .loot
                     .iter()
-                    .map(|s| format!("{} ×{}", s.name, s.quantity))
+                    .map(|s| compact::stack(&s.name, s.quantity))
                     .collect(),
                 areas: l.areas.iter().map(super::position::describe_area).collect(),
             },
@@ -226,28 +223,13 @@ impl GameState {
                 CharacterView {
                     id: c.id.clone(),
                     who: format!("{}, {} {}", c.name, c.class, c.level),
-                    hp: if c.hp.temporary > 0 {
-                        format!("{}/{} +{} temp", c.hp.current, c.hp.max, c.hp.temporary)
-                    } else {
-                        format!("{}/{}", c.hp.current, c.hp.max)
-                    },
+                    hp: compact::hit_points_with_temporary(c.hp.current, c.hp.max, c.hp.temporary),
                     ac: c.armor_class,
                     conditions,
                     slots: (c.spell_slots.max != [0; 9] || c.spell_slots.pact_max > 0)
                         .then_some(slots),
                     concentrating_on: c.concentration.clone(),
-                    items: c
-                        .inventory
-                        .iter()
-                        .map(|s| {
-                            if s.quantity == 1 {
-                                s.name.clone()
-                            } else {
-                                format!("{} ×{}", s.name, s.quantity)
-                            }
-                        })
-                        .collect::<Vec<_>>()
-                        .join(", "),
+                    items: compact::items(&c.inventory),
                     gold: c.gold,
                 }
             })
@@ -260,14 +242,14 @@ impl GameState {
                 id: m.id.clone(),
                 name: m.name.clone(),
                 hp: if m.is_alive() {
-                    format!("{}/{}", m.hp.current, m.hp.max)
+                    compact::hit_points(m.hp.current, m.hp.max)
                 } else {
                     "dead".into()
                 },
                 ac: m.armor_class,
                 hostile: m.hostile,
                 conditions: m.conditions.iter().map(|x| x.name().to_owned()).collect(),
-                morale: m.morale.describe(),
+                morale: (m.morale != super::Morale::Fighting).then_some(m.morale),
                 holding: m
                     .holds
                     .iter()

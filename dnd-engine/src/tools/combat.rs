@@ -221,7 +221,7 @@ pub(super) fn attack_spent(
             distance_ft: setup.range.distance_ft,
             cover: (setup.range.cover != Cover::None)
                 .then(|| setup.range.cover.describe().to_owned()),
-            target_hp: format!("{}/{}", after.hp.0, after.hp.1),
+            target_hp: crate::state::compact::hit_points(after.hp.0, after.hp.1),
             target_down: !after.standing,
             on_hit_save: carried,
             hold_saves: after_damage.hold_saves,

@@ -109,7 +109,7 @@ pub(super) fn use_item(
             on: target.name.clone(),
             rolled: roll.to_string(),
             healed_up_to: amount,
-            hp: format!("{}/{}", after.hp.current, after.hp.max),
+            hp: crate::state::compact::hit_points(after.hp.current, after.hp.max),
         });
     }
     if let Some(ItemEffect::CoatWeapon { extra }) = &stack.effect {

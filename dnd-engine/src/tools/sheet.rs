@@ -378,7 +378,7 @@ pub(super) fn apply_hazard_damage(
         rolled: rolled.rolled,
         damage: rolled.taken,
         defense: rolled.defense,
-        hp: format!("{}/{}", after.hp.0, after.hp.1),
+        hp: crate::state::compact::hit_points(after.hp.0, after.hp.1),
         down: !after.standing,
         hold_saves: after_damage.hold_saves,
         concentration_save: after_damage.concentration,
