@@ -231,7 +231,7 @@ impl GameState {
                     } else {
                         format!("{}/{}", c.hp.current, c.hp.max)
                     },
-                    ac: c.armor_class,
+                    ac: c.armor_class_now(),
                     conditions,
                     slots: (c.spell_slots.max != [0; 9] || c.spell_slots.pact_max > 0)
                         .then_some(slots),
@@ -264,7 +264,7 @@ impl GameState {
                 } else {
                     "dead".into()
                 },
-                ac: m.armor_class,
+                ac: m.armor_class_now(),
                 hostile: m.hostile,
                 conditions: m.conditions.iter().map(|x| x.name().to_owned()).collect(),
                 morale: m.morale.describe(),
