@@ -67,6 +67,7 @@ fn character(id: &str, class: &str) -> Character {
         location: "room0".into(),
         hp_drained: 0,
         last_long_rest: None,
+        timed_effects: Vec::new(),
     }
 }
 

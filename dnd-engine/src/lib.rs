@@ -18,6 +18,7 @@ pub mod adventure;
 pub mod agents;
 pub mod combat;
 pub mod dice;
+pub mod effects;
 pub mod files;
 pub mod gm;
 pub mod llm;

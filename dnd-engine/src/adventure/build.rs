@@ -95,6 +95,7 @@ pub(super) fn new_game(adventure: &Adventure, party: &[&str]) -> Result<GameStat
                 morale: Default::default(),
                 spent_actions: Vec::new(),
                 holds: Vec::new(),
+                timed_effects: Vec::new(),
             });
         }
     }

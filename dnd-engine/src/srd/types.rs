@@ -408,6 +408,10 @@ pub struct Spell {
     /// What casting it with a higher slot (or at higher level, for cantrips) adds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub higher_levels: Option<String>,
+    /// What it does, in the effects engine's vocabulary; empty for the spells still resolved
+    /// from `attack`, `save`, `damage` and `healing` alone (or doing nothing yet).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub effects: Vec<crate::effects::Effect>,
 }
 
 /// How many creatures a spell may name, from the spell's text: Bless three (and one more per

@@ -103,6 +103,8 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
                 })?;
         }
         Change::Concentration { character, spell } => {
+            character_mut(state, character)?;
+            super::timed::concentration_ends(state, character); // the old spell's effects end
             character_mut(state, character)?.concentration = spell.clone()
         }
         Change::HitDiceSpent { character, count } => {
@@ -379,11 +381,14 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
             let now = e.current().unwrap_or_default().to_owned();
             e.reactions_used.retain(|r| !r.eq_ignore_ascii_case(&now));
             super::effects::turn_started(e);
+            super::timed::turn_started(state);
         }
         Change::Spent { creature, spend } => super::turn::spend(state, creature, *spend)?,
         Change::Moved { creature, to } => super::turn::place(state, creature, *to)?,
         Change::EffectStarted { effect } => super::effects::start(state, effect)?,
         Change::EffectEnded { effect } => super::effects::end(state, effect)?,
+        Change::TimedEffectStarted { effect } => super::timed::start(state, effect)?,
+        Change::TimedEffectEnded { effect } => super::timed::end(state, effect)?,
         Change::EncounterEnded => {
             if state.encounter.take().is_none() {
                 return Err(ChangeError::Invalid("no encounter is running".into()));
@@ -392,7 +397,10 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
             wear_off_coatings(state);
         }
         Change::ModeSet { mode } => state.mode = *mode,
-        Change::TimeAdvanced { minutes } => state.time.advance(*minutes),
+        Change::TimeAdvanced { minutes } => {
+            state.time.advance(*minutes);
+            super::timed::time_passed(state, *minutes);
+        }
         Change::SummaryUpdated { summary } => state.summary = summary.as_str().into(),
         Change::DiceSeeded { seed } => {
             if state.dice_seed.is_set() || !seed.is_set() {
@@ -411,12 +419,22 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
         | Change::HoldEnded { .. }
         | Change::MaxHpDrained { .. } => {}
     }
+    if let Change::Damage { target, amount, .. } = change
+        && *amount > 0
+    {
+        super::timed::damaged(state, target.id()); // Sleep ends on damage
+    }
     if matches!(
         change,
-        Change::Damage { .. } | Change::ConditionAdded { .. } | Change::ConditionRemoved { .. }
+        Change::Damage { .. }
+            | Change::ConditionAdded { .. }
+            | Change::ConditionRemoved { .. }
+            | Change::TimedEffectStarted { .. }
+            | Change::TimedEffectEnded { .. }
     ) {
         super::effects::prune(state); // no effect outlives its creature's ability to act
         super::effects::drop_lost_concentration(state);
+        super::timed::orphans_end(state); // nor a spell its caster stopped concentrating on
     }
     Ok(())
 }

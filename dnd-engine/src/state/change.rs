@@ -243,6 +243,19 @@ pub enum Change {
         /// The effect, as it was started.
         effect: super::Effect,
     },
+    /// A timed effect begins on a creature (Bless, Mage Armor, Hold Person's paralysis, with
+    /// the condition it imposes): refused on the dead, from an unknown source, for 0 rounds,
+    /// or for a concentration spell its source is not concentrating on (`state::TimedEffect`).
+    TimedEffectStarted {
+        /// The effect.
+        effect: super::TimedEffect,
+    },
+    /// A timed effect ends before its time (a repeated save succeeded), lifting its condition
+    /// unless something else imposes it: refused when it is not there.
+    TimedEffectEnded {
+        /// The effect, as it is now.
+        effect: super::TimedEffect,
+    },
     /// A combatant stands somewhere else in the fight's room (placed when the fight starts,
     /// then moved): refused outside a fight, for a creature not in it, in a room without
     /// areas, or at a point outside the room. The feet it costs are a separate

@@ -177,6 +177,9 @@ pub struct Character {
     /// hours.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_long_rest: Option<super::GameTime>,
+    /// Timed effects on it (Bless, Mage Armor, Hold Person): see `state::TimedEffect`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub timed_effects: Vec<super::TimedEffect>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -184,6 +187,12 @@ fn is_zero(n: &u32) -> bool {
 }
 
 impl Character {
+    /// Armor Class now: the sheet's, with its timed effects (Mage Armor, Shield of Faith,
+    /// Shield).
+    pub fn armor_class_now(&self) -> i32 {
+        super::timed::armor_class_with(&self.timed_effects, self.armor_class)
+    }
+
     /// The proficiency bonus for the character's level.
     pub fn proficiency_bonus(&self) -> i32 {
         proficiency_bonus(self.level)

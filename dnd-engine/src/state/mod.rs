@@ -21,6 +21,7 @@ mod memory;
 mod monster;
 mod position;
 mod snapshot;
+mod timed;
 mod turn;
 mod world;
 
@@ -36,6 +37,9 @@ pub use memory::{MEMORY_LIST_LIMIT, Memory, MemoryFact};
 pub use monster::{Hold, Morale};
 pub use position::{Area, Cover, Position, area_at, inside, round_to_5};
 pub use snapshot::{Snapshot, estimate_tokens};
+pub use timed::{
+    RepeatSave, RollKind, TimedEffect, TimedKind, armor_class_with, roll_dice_on, timed_effects,
+};
 pub use turn::{attacks_per_action, budget_left, left_text, speed_now};
 pub use world::{
     Disposition, Encounter, Exit, Feature, GameTime, GoalStep, InitiativeSlot, Location, Mode,

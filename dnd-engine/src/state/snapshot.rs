@@ -224,7 +224,7 @@ impl GameState {
                     id: c.id.clone(),
                     who: format!("{}, {} {}", c.name, c.class, c.level),
                     hp: compact::hit_points_with_temporary(c.hp.current, c.hp.max, c.hp.temporary),
-                    ac: c.armor_class,
+                    ac: c.armor_class_now(),
                     conditions,
                     slots: (c.spell_slots.max != [0; 9] || c.spell_slots.pact_max > 0)
                         .then_some(slots),
@@ -246,7 +246,7 @@ impl GameState {
                 } else {
                     "dead".into()
                 },
-                ac: m.armor_class,
+                ac: m.armor_class_now(),
                 hostile: m.hostile,
                 conditions: m.conditions.iter().map(|x| x.name().to_owned()).collect(),
                 morale: (m.morale != super::Morale::Fighting).then_some(m.morale),

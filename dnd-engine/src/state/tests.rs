@@ -46,6 +46,7 @@ fn fixture() -> GameState {
         location: "hall".into(),
         hp_drained: 0,
         last_long_rest: None,
+        timed_effects: Vec::new(),
     };
     let hall = Location {
         id: "hall".into(),
@@ -113,6 +114,7 @@ fn fixture() -> GameState {
             morale: Default::default(),
             spent_actions: Vec::new(),
             holds: Vec::new(),
+            timed_effects: Vec::new(),
             area: None,
         }]),
         locations: Arc::new(vec![hall, vault]),

@@ -44,6 +44,9 @@ pub struct MonsterInstance {
     /// The creatures one of its actions holds until they save (a harpy's song).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub holds: Vec<super::Hold>,
+    /// Timed effects on it (Bane, Hold Person): see `state::TimedEffect`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub timed_effects: Vec<super::TimedEffect>,
 }
 
 fn yes() -> bool {
@@ -51,6 +54,11 @@ fn yes() -> bool {
 }
 
 impl MonsterInstance {
+    /// Armor Class now, with its timed effects.
+    pub fn armor_class_now(&self) -> i32 {
+        super::timed::armor_class_with(&self.timed_effects, self.armor_class)
+    }
+
     /// Whether it still has hit points.
     pub fn is_alive(&self) -> bool {
         self.hp.current > 0

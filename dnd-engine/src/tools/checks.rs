@@ -161,8 +161,15 @@ pub(super) fn roll_saving_throw(
         args.ability,
     ));
     add_situation(&mut sources, args.advantage);
+    // Bless adds a d4, Bane takes one away (`effects::roll_bonus`).
+    let bonus = crate::effects::roll_bonus(
+        ctx.state,
+        who.target.id(),
+        crate::state::RollKind::Save,
+        ctx.rng,
+    );
     let result = roll_check_with(
-        who.save(args.ability),
+        who.save(args.ability) + bonus.total,
         args.dc,
         &sources,
         auto_fail,
@@ -181,6 +188,7 @@ pub(super) fn roll_saving_throw(
         reason: args.reason,
         result,
         advantage_reasons: sources,
+        modifier_reasons: bonus.reasons,
     })
 }
 

@@ -159,8 +159,15 @@ pub(super) fn attack_spent(
         }
         let setup = attack_setup(ctx, &who, &victim, &swing, advantage)?;
         let sources = setup.sources;
+        // Bless adds a d4 to the roll, Bane takes one away (`effects::roll_bonus`).
+        let bonus = crate::effects::roll_bonus(
+            ctx.state,
+            who.target.id(),
+            crate::state::RollKind::Attack,
+            ctx.rng,
+        );
         let profile = AttackProfile {
-            attack_bonus: swing.bonus,
+            attack_bonus: swing.bonus + bonus.total,
             damage: &swing.damage,
             critical_range: 20,
         };
@@ -171,8 +178,16 @@ pub(super) fn attack_spent(
             hits_are_critical: setup.hits_are_critical,
         };
         let result = rules_attack(&profile, &defense, sources.resolve(), ctx.rng);
+        let note = if bonus.reasons.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", bonus.reasons.join(", "))
+        };
         ctx.record_roll(
-            format!("{} attacks {} ({})", who.name, victim.name, swing.name),
+            format!(
+                "{} attacks {} ({}){note}",
+                who.name, victim.name, swing.name
+            ),
             i64::from(result.total),
             Some(who.target.clone()),
             RollDetail::Attack(result.clone()),

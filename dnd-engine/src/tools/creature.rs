@@ -15,7 +15,7 @@ pub(super) struct CreatureInfo<'s> {
     pub target: Target,
     /// Name as shown.
     pub name: String,
-    /// Armor Class.
+    /// Armor Class now (timed effects such as Mage Armor and Shield counted).
     pub armor_class: i32,
     /// Current and maximum HP.
     pub hp: (u32, u32),
@@ -48,6 +48,11 @@ impl CreatureInfo<'_> {
         self.saves[ability as usize]
     }
 
+    /// An ability's modifier.
+    pub fn ability_modifier(&self, ability: Ability) -> i32 {
+        self.ability_mods[ability as usize]
+    }
+
     /// Whether it is a player character.
     pub fn is_character(&self) -> bool {
         matches!(self.target, Target::Character(_))
@@ -66,7 +71,7 @@ pub(super) fn find<'s>(
         return Ok(CreatureInfo {
             target: Target::Character(c.id.clone()),
             name: c.name.clone(),
-            armor_class: c.armor_class,
+            armor_class: c.armor_class_now(),
             hp: (c.hp.current, c.hp.max),
             conditions: c.conditions,
             defenses: Defenses::default(),
@@ -88,7 +93,7 @@ pub(super) fn find<'s>(
         return Ok(CreatureInfo {
             target: Target::Monster(m.id.clone()),
             name: m.name.clone(),
-            armor_class: m.armor_class,
+            armor_class: m.armor_class_now(),
             hp: (m.hp.current, m.hp.max),
             conditions: m.conditions,
             defenses: template.defenses,

@@ -270,12 +270,50 @@ pub(super) fn current_turn(ctx: &ToolContext<'_>) -> TurnNow {
 /// then the next turn.
 fn end_turn(ctx: &mut ToolContext<'_>) -> Result<Vec<TurnEvent>, ToolError> {
     let mut log = match turn_of(ctx.state) {
-        Some(id) => super::monster_turn::end_of_turn_saves(ctx, &id)?,
+        Some(id) => {
+            let mut log = super::monster_turn::end_of_turn_saves(ctx, &id)?;
+            log.extend(timed_effect_saves(ctx, &id)?);
+            log
+        }
         None => Vec::new(),
     };
     ctx.commit(vec![Change::TurnAdvanced])?;
     log.extend(super::monster_turn::end_stale_holds(ctx)?);
     Ok(log)
+}
+
+/// At the end of `creature`'s turn: its saves against timed effects that allow one (Hold
+/// Person), through the effects engine; a success ends the effect and lifts its condition.
+fn timed_effect_saves(
+    ctx: &mut ToolContext<'_>,
+    creature: &str,
+) -> Result<Vec<TurnEvent>, ToolError> {
+    if crate::state::timed_effects(ctx.state, creature).is_empty() {
+        return Ok(Vec::new());
+    }
+    let who = super::creature::find(ctx.state, ctx.srd, creature)?;
+    if !who.standing {
+        return Ok(Vec::new());
+    }
+    let (changes, rolls, saves) = crate::effects::end_of_turn_saves(
+        ctx.state,
+        who.target.id(),
+        who.saves,
+        who.conditions,
+        ctx.rng,
+    );
+    ctx.commit(changes)?;
+    ctx.log.rolls.extend(rolls);
+    Ok(saves
+        .into_iter()
+        .map(|s| {
+            TurnEvent::RepeatSave(super::results::HoldSave {
+                repeat_save: s.against,
+                by: s.by,
+                result: s.result,
+            })
+        })
+        .collect())
 }
 
 /// While it is a monster's turn (or a downed or held character's), plays it and moves on;

@@ -15,7 +15,7 @@
 //! | `checks.rs` | `roll_dice`, `roll_skill_check`, `roll_saving_throw` |
 //! | `combat.rs` | `roll_attack` (an attack outside a fight starts one) |
 //! | `encounter.rs` | `start_encounter`, `next_turn`, `end_encounter`, the monsters' turns, and `act`: the gate (`combat::may_act`) every acting tool calls first |
-//! | `spells.rs` | `cast_spell` |
+//! | `spells.rs` | `cast_spell` (a spell with effects goes through `spell_effects.rs` and the effects engine) |
 //! | `items.rs` | `use_item`, `check_inventory`, `add_inventory`, `update_inventory` |
 //! | `locks.rs` | `open_lock` |
 //! | `movement.rs` | `move_in_fight` (feet from the turn, difficult terrain, opportunity attacks) |
@@ -38,6 +38,7 @@ mod registry;
 pub mod results;
 pub mod schema;
 mod sheet;
+mod spell_effects;
 mod spells;
 mod world;
 

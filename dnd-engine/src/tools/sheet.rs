@@ -70,7 +70,7 @@ pub(super) fn get_character_stats(
         level: c.level,
         race: c.race.clone(),
         hp: c.hp,
-        armor_class: c.armor_class,
+        armor_class: c.armor_class_now(),
         speed: c.conditions.speed(c.speed),
         proficiency_bonus: c.proficiency_bonus(),
         abilities,

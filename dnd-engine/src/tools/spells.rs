@@ -97,6 +97,18 @@ pub(super) fn cast_spell(
         });
         Some(slot)
     };
+    if !spell.effects.is_empty() {
+        let prepared = super::spell_effects::Prepared {
+            caster: &caster,
+            spell,
+            slot,
+            changes,
+            attack_bonus,
+            save_dc,
+            modifier: ability_mod,
+        };
+        return super::spell_effects::cast(ctx, prepared, &args.targets);
+    }
     let dice_level = |scales: ScalesWith| match scales {
         ScalesWith::SlotLevel => slot.unwrap_or(spell.level),
         ScalesWith::CharacterLevel => caster.level,
@@ -171,8 +183,14 @@ pub(super) fn cast_spell(
         if spell.attack.is_some() {
             for &i in &shots {
                 let (t, at) = (&targets[i], &placed[i]);
+                let bonus = crate::effects::roll_bonus(
+                    ctx.state,
+                    &caster.id,
+                    crate::state::RollKind::Attack,
+                    ctx.rng,
+                );
                 let profile = AttackProfile {
-                    attack_bonus,
+                    attack_bonus: attack_bonus + bonus.total,
                     damage: std::slice::from_ref(&dice),
                     critical_range: 20,
                 };
@@ -193,6 +211,7 @@ pub(super) fn cast_spell(
                 let modifiers: Vec<String> = (cover_ac > 0)
                     .then(|| format!("+{cover_ac} AC: {}", describe_cover(at)))
                     .into_iter()
+                    .chain(bonus.reasons)
                     .collect();
                 push_reasons(&mut reasons, t.name.as_str(), at, kept, sources, modifiers);
                 ctx.record_roll(
@@ -232,13 +251,24 @@ pub(super) fn cast_spell(
                 // cover does not help (Sacred Flame).
                 let cover = at.cover.as_ref().filter(|_| !save.ignores_cover);
                 let bonus = save_bonus(cover, save.ability);
-                let modifier = t.save(save.ability) + bonus.as_ref().map_or(0, |b| b.0);
+                let rolled_on = crate::effects::roll_bonus(
+                    ctx.state,
+                    t.target.id(),
+                    crate::state::RollKind::Save,
+                    ctx.rng,
+                );
+                let modifier =
+                    t.save(save.ability) + bonus.as_ref().map_or(0, |b| b.0) + rolled_on.total;
                 let result = roll_check_with(modifier, save_dc, &sources, auto_fail, ctx.rng);
                 let note = bonus
                     .as_ref()
                     .map(|(_, why)| format!(" ({why})"))
                     .unwrap_or_default();
-                let modifiers = bonus.map(|(_, why)| why).into_iter().collect();
+                let modifiers = bonus
+                    .map(|(_, why)| why)
+                    .into_iter()
+                    .chain(rolled_on.reasons)
+                    .collect();
                 push_reasons(&mut reasons, t.name.as_str(), at, kept, sources, modifiers);
                 ctx.record_roll(
                     format!("{} {} save{note}", t.name, save.ability),
@@ -339,6 +369,7 @@ pub(super) fn cast_spell(
         hold_saves,
         concentration_saves,
         reasons,
+        lasting: Vec::new(),
     })
 }
 
@@ -351,7 +382,7 @@ fn describe_cover(at: &SpellTarget) -> String {
 }
 
 /// Adds the reasons of one roll when it has any (or the positions gave a distance).
-fn push_reasons(
+pub(super) fn push_reasons(
     reasons: &mut Vec<RollReasons>,
     target: &str,
     at: &SpellTarget,
@@ -377,7 +408,7 @@ fn push_reasons(
 /// ([`crate::srd::Spell::target_limit`]: one, unless the spell's data says more or it has an
 /// area), and each creature once unless the spell's darts, rays or beams may strike one
 /// creature more than once.
-fn choose_targets<'s>(
+pub(super) fn choose_targets<'s>(
     ctx: &ToolContext<'s>,
     spell: &Spell,
     limit: TargetLimit,

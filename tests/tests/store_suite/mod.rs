@@ -64,6 +64,7 @@ pub fn sample_state(title: &str) -> GameState {
             location: "hall".into(),
             hp_drained: 0,
             last_long_rest: None,
+            timed_effects: Vec::new(),
         }]),
         monsters: Arc::new(vec![]),
         locations: Arc::new(vec![room("hall", "cellar"), room("cellar", "hall")]),

@@ -125,6 +125,8 @@ pub(super) fn spell(record: &Value) -> Res<Spell> {
         targets: None,
         description: text(s.required("desc", "an array of paragraphs")?, "desc")?,
         higher_levels,
+        // Turning the 5e-database's text into effects is issue 16's loader work, not done.
+        effects: Vec::new(),
     })
 }
 

@@ -46,4 +46,7 @@ pub struct SaveRolled {
     pub result: CheckResult,
     /// Every source of advantage and disadvantage the engine counted.
     pub advantage_reasons: AdvantageSources,
+    /// Dice the creature's timed effects added or took away ("+3: Bless (1d4)").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub modifier_reasons: Vec<String>,
 }

@@ -38,6 +38,11 @@ pub struct SpellCast {
     /// had a reason.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reasons: Vec<RollReasons>,
+    /// What else a spell with effects did (`effects::Outcome`): the timed effects it started
+    /// (a condition, an AC change, dice on rolls), temporary hit points, a pool rolled, the
+    /// creatures it passed over and why.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lasting: Vec<crate::effects::Outcome>,
 }
 
 /// Why one attack roll or saving throw of a spell was made as it was.

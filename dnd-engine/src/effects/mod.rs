@@ -1,0 +1,22 @@
+//! The effects engine: what spells (and, as the issue goes on, features, items, traps and
+//! monsters' actions) do, as data from one small vocabulary ([`Effect`]), resolved by one
+//! interpreter ([`resolve`]).
+//!
+//! | file | owns |
+//! |---|---|
+//! | `vocabulary.rs` | [`Effect`] and its parts ([`Dice`], [`Duration`], [`ArmorChange`]): plain serde data, what `srd::Spell::effects` holds |
+//! | `resolve.rs` | [`resolve`]: an effect list for a [`Casting`] on its [`Subject`]s against a `GameState` and an rng, giving a [`Resolution`] (changes, rolls, [`Outcome`]s); nothing committed |
+//! | `rolls.rs` | what timed effects do later: [`roll_bonus`] (Bless and Bane on attack rolls and saves), [`end_of_turn_saves`] (Hold Person's repeated save) |
+//!
+//! What lasts is a `state::TimedEffect` on the creature, started and ended by `Change`s the
+//! state checks; its duration, concentration and damage end it there (`state/timed.rs`).
+//! Tools stay thin: `tools::spells` builds the subjects (range and cover from
+//! `combat::targeting`), calls [`resolve`], commits, and runs damage's follow-up saves.
+
+mod resolve;
+mod rolls;
+mod vocabulary;
+
+pub use resolve::{Caster, Casting, Outcome, Refused, Resolution, Subject, Why, resolve};
+pub use rolls::{Bonus, RepeatedSave, end_of_turn_saves, roll_bonus};
+pub use vocabulary::{ArmorChange, Dice, Duration, Effect};

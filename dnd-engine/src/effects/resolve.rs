@@ -1,0 +1,737 @@
+//! The interpreter: one list of [`Effect`]s, one caster, its targets, a state and an rng in;
+//! the changes to commit, the rolls to record and a typed report out. Nothing is committed
+//! here, so a refusal (or a change the state refuses) leaves everything as it was.
+
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+use super::rolls::roll_bonus;
+use super::vocabulary::{ArmorChange, Dice, Duration, Effect};
+use crate::combat::targeting::{SpellTarget, save_bonus};
+use crate::dice::DiceExpr;
+use crate::rules::attack::roll_damage;
+use crate::rules::check::roll_check_with;
+use crate::rules::conditions::{effective_defenses, save_modifiers};
+use crate::rules::damage::DefenseApplied;
+use crate::rules::{
+    Ability, AdvantageSources, AttackProfile, AttackResult, AttackTarget, CheckResult, Condition,
+    ConditionSet, DamageDealt, DamageDice, DamageType, Defenses, roll_attack,
+};
+use crate::srd::OnSave;
+use crate::state::{Change, GameState, RepeatSave, RollKind, Target, TimedEffect, TimedKind};
+use crate::store::{RollDetail, RollRecord};
+
+/// Who casts, with the numbers its spells use.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Caster {
+    /// Its id.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// Its spell attack bonus.
+    pub attack_bonus: i32,
+    /// Its spell save DC.
+    pub save_dc: i32,
+    /// Its spellcasting ability modifier.
+    pub modifier: i32,
+    /// Its character level (a cantrip's dice).
+    pub level: u8,
+}
+
+/// One casting: who, what, at which slot.
+#[derive(Debug, Clone, Copy)]
+pub struct Casting<'a> {
+    /// The caster.
+    pub caster: &'a Caster,
+    /// What is cast ("Bless"): the source the timed effects name.
+    pub source: &'a str,
+    /// The spell's own level (0 for a cantrip).
+    pub level: u8,
+    /// The slot it is cast with (the spell's level for a cantrip).
+    pub slot: u8,
+    /// Whether it needs concentration: the caster's concentration moves to it (ending the
+    /// old spell's effects) before its timed effects start, and they end with it.
+    pub concentration: bool,
+}
+
+/// One creature a casting affects, as the rolls need it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Subject {
+    /// The change target.
+    pub target: Target,
+    /// Its name.
+    pub name: String,
+    /// AC now (timed effects counted), before cover.
+    pub armor_class: i32,
+    /// Its defenses (conditions not yet counted).
+    pub defenses: Defenses,
+    /// Its conditions.
+    pub conditions: ConditionSet,
+    /// Its conditions immunities.
+    pub condition_immunities: Vec<Condition>,
+    /// Its saves, in [`Ability::ALL`] order.
+    pub saves: [i32; 6],
+    /// Its Dexterity modifier (Mage Armor).
+    pub dexterity: i32,
+    /// Current hit points.
+    pub hp: u32,
+    /// A monster's creature type ("humanoid (goblinoid)"); `None` for a character (a
+    /// humanoid).
+    pub creature_type: Option<String>,
+    /// Where it stands from the caster: distance, an attack's range check, cover.
+    pub at: SpellTarget,
+}
+
+impl Subject {
+    fn is_type(&self, kind: &str) -> bool {
+        self.creature_type
+            .as_deref()
+            .unwrap_or("humanoid")
+            .to_ascii_lowercase()
+            .starts_with(&kind.to_ascii_lowercase())
+    }
+}
+
+/// What the effects did to one creature, for the tool's result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum Outcome {
+    /// A spell attack and the damage of a hit.
+    Attack {
+        /// The target's name.
+        target: String,
+        /// The roll.
+        attack: AttackResult,
+    },
+    /// A saving throw, with the damage taken after it.
+    Save {
+        /// The target's name.
+        target: String,
+        /// The save.
+        save: CheckResult,
+        /// Damage taken (0 for none).
+        damage: u32,
+        /// Which defense changed the damage.
+        defense: DefenseApplied,
+    },
+    /// Damage that needed no roll to land (a dart).
+    Damage {
+        /// The target's name.
+        target: String,
+        /// Damage taken.
+        damage: u32,
+        /// The dice.
+        rolled: DamageDealt,
+    },
+    /// Hit points restored.
+    Healed {
+        /// The target's name.
+        target: String,
+        /// How many.
+        healed: u32,
+        /// The dice, as text.
+        rolled: String,
+    },
+    /// Temporary hit points granted.
+    TemporaryHp {
+        /// The target's name.
+        target: String,
+        /// How many.
+        amount: u32,
+    },
+    /// A pool of hit points rolled (Sleep), and what was left of it.
+    Pool {
+        /// The total rolled.
+        rolled: u32,
+        /// What the creatures it covered left.
+        left: u32,
+    },
+    /// A timed effect began (a condition, an AC change, dice on rolls).
+    Started {
+        /// The target's name.
+        target: String,
+        /// The effect.
+        effect: TimedEffect,
+    },
+    /// A creature the effect passed over, and why.
+    Unaffected {
+        /// The target's name.
+        target: String,
+        /// Why ("undead", "more hit points than the pool has left").
+        why: String,
+    },
+}
+
+/// Why one roll was made as it was: the advantage sources and the bonuses added.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Why {
+    /// Index of the subject.
+    pub subject: usize,
+    /// Advantage and disadvantage, with reasons.
+    pub sources: AdvantageSources,
+    /// Bonuses, in words ("+2: half cover in the ice bridge", "+3: Bless (1d4)").
+    pub modifiers: Vec<String>,
+}
+
+/// What resolving an effect list gives back. Commit `changes` in order; record `rolls`.
+#[derive(Debug, Clone, Default)]
+pub struct Resolution {
+    /// The changes, in order (the concentration first).
+    pub changes: Vec<Change>,
+    /// The rolls made.
+    pub rolls: Vec<RollRecord>,
+    /// What happened to each creature.
+    pub outcomes: Vec<Outcome>,
+    /// Why each roll with a reason was made as it was.
+    pub reasons: Vec<Why>,
+}
+
+/// Why a casting was refused: nothing was rolled or changed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Refused(pub String);
+
+/// Resolves `effects` for `casting` on `subjects` (in the order named; a creature named twice
+/// only for darts). Refuses an illegal target before anything is rolled.
+pub fn resolve<R: Rng + ?Sized>(
+    state: &GameState,
+    casting: Casting<'_>,
+    subjects: &[Subject],
+    effects: &[Effect],
+    rng: &mut R,
+) -> Result<Resolution, Refused> {
+    for effect in effects {
+        if let Effect::OnlyCreatureType { creature_type } = effect
+            && let Some(s) = subjects.iter().find(|s| !s.is_type(creature_type))
+        {
+            return Err(Refused(format!(
+                "{} affects only a {creature_type}, and {} is {}: name {creature_type}s only",
+                casting.source,
+                s.name,
+                s.creature_type.as_deref().unwrap_or("a character"),
+            )));
+        }
+    }
+    let needs_target = effects
+        .iter()
+        .any(|e| !matches!(e, Effect::OnlyCreatureType { .. }));
+    if needs_target && subjects.is_empty() {
+        return Err(Refused(format!(
+            "{} needs at least one target",
+            casting.source
+        )));
+    }
+    let mut run = Run {
+        state,
+        casting,
+        rng,
+        out: Resolution::default(),
+        rolled: Vec::new(),
+    };
+    if casting.concentration {
+        run.out.changes.push(Change::Concentration {
+            character: casting.caster.id.clone(),
+            spell: Some(casting.source.to_owned()),
+        });
+    }
+    for effect in effects {
+        match effect {
+            Effect::Darts {
+                count,
+                per_slot_level,
+                dice,
+                damage_type,
+            } => run.darts(subjects, *count, *per_slot_level, dice, *damage_type),
+            Effect::HpPool { .. } => run.pool(subjects, effect),
+            Effect::OnlyCreatureType { .. } => {}
+            _ => {
+                for (i, s) in subjects.iter().enumerate() {
+                    run.top(effect, i, s);
+                }
+            }
+        }
+    }
+    Ok(run.out)
+}
+
+/// Damage a target took from one effect, after its defenses.
+#[derive(Debug, Clone, Copy)]
+struct Dealt {
+    amount: u32,
+    defense: DefenseApplied,
+}
+
+impl Default for Dealt {
+    fn default() -> Dealt {
+        Dealt {
+            amount: 0,
+            defense: DefenseApplied::None,
+        }
+    }
+}
+
+struct Run<'a, 'c, R: ?Sized> {
+    state: &'a GameState,
+    casting: Casting<'c>,
+    rng: &'a mut R,
+    out: Resolution,
+    /// Dice rolled once per casting, by the effect's address: damage as dealt before
+    /// defenses, healing and temporary hit points as totals.
+    rolled: Vec<(usize, u32, Option<DamageDealt>)>,
+}
+
+impl<R: Rng + ?Sized> Run<'_, '_, R> {
+    fn caster_target(&self) -> Target {
+        match self.state.character(&self.casting.caster.id) {
+            Some(_) => Target::Character(self.casting.caster.id.clone()),
+            None => Target::Monster(self.casting.caster.id.clone()),
+        }
+    }
+
+    fn record(&mut self, label: String, total: i64, roller: Option<Target>, detail: RollDetail) {
+        self.out
+            .rolls
+            .push(RollRecord::new(label, total, roller, detail));
+    }
+
+    fn dice(&self, dice: &Dice, kind: DamageType) -> DamageDice {
+        let c = self.casting;
+        let (count, sides, bonus) = dice.at(c.level, c.slot, c.caster.level, c.caster.modifier);
+        DamageDice::new(count, sides, bonus, kind)
+    }
+
+    /// The dice of `effect`, rolled the first time it is asked for in this casting: the
+    /// total, and for damage the roll as dealt before any defense.
+    fn once(
+        &mut self,
+        effect: &Effect,
+        dice: &Dice,
+        kind: DamageType,
+        label: &str,
+    ) -> (u32, Option<DamageDealt>) {
+        let key = std::ptr::from_ref(effect) as usize;
+        if let Some((_, total, d)) = self.rolled.iter().find(|(k, ..)| *k == key) {
+            return (*total, d.clone());
+        }
+        let dice = self.dice(dice, kind);
+        let by = self.caster_target();
+        let label = format!("{} {label}", self.casting.source);
+        let (total, dealt) = if matches!(effect, Effect::Damage { .. }) {
+            let dealt = roll_damage(&dice, false, &Defenses::default(), self.rng);
+            self.record(
+                label,
+                i64::from(dealt.rolled),
+                Some(by),
+                RollDetail::Damage(dealt.clone()),
+            );
+            (dealt.rolled, Some(dealt))
+        } else {
+            // Plain dice through the dice engine (a heal, a pool): a well-formed NdS+M always
+            // rolls; the total is at least 0.
+            let roll = DiceExpr::parse(&dice.dice_text()).and_then(|e| e.roll(self.rng));
+            let total = roll.as_ref().map_or(0, |r| r.total().max(0) as u32);
+            if let Ok(roll) = roll {
+                let detail = if matches!(effect, Effect::Heal { .. }) {
+                    RollDetail::Healing(roll)
+                } else {
+                    RollDetail::Dice(roll)
+                };
+                self.record(label, i64::from(total), Some(by), detail);
+            }
+            (total, None)
+        };
+        self.rolled.push((key, total, dealt.clone()));
+        (total, dealt)
+    }
+
+    /// An effect at the top of the list, on one subject.
+    fn top(&mut self, effect: &Effect, i: usize, s: &Subject) {
+        match effect {
+            Effect::SpellAttack { on_hit } => self.attack(on_hit, i, s),
+            Effect::Save {
+                ability,
+                dc,
+                on_success,
+                ignores_cover,
+                on_fail,
+            } => self.save(*ability, *dc, *on_success, *ignores_cover, on_fail, i, s),
+            Effect::Damage { .. } => {
+                let dealt = self.damage(effect, s, false);
+                let key = std::ptr::from_ref(effect) as usize;
+                let rolled = self.rolled.iter().find(|(k, ..)| *k == key);
+                if let Some((.., Some(rolled))) = rolled.cloned() {
+                    self.out.outcomes.push(Outcome::Damage {
+                        target: s.name.clone(),
+                        damage: dealt.amount,
+                        rolled: DamageDealt {
+                            taken: dealt.amount,
+                            defense: dealt.defense,
+                            ..rolled
+                        },
+                    });
+                }
+            }
+            _ => {
+                self.inner(effect, s, None, false);
+            }
+        }
+    }
+
+    /// An effect that follows a hit, a failed save (`save`), or a success for half
+    /// (`half`): its damage dealt, anything else applied. The damage it dealt.
+    fn inner(
+        &mut self,
+        effect: &Effect,
+        s: &Subject,
+        save: Option<RepeatSave>,
+        half: bool,
+    ) -> Dealt {
+        if half && !matches!(effect, Effect::Damage { .. }) {
+            return Dealt::default(); // a success spares everything but half the damage
+        }
+        match effect {
+            Effect::Damage { .. } => self.damage(effect, s, half),
+            Effect::Heal { dice } => {
+                let amount = self.once(effect, dice, DamageType::Force, "heals").0;
+                self.out.changes.push(Change::Heal {
+                    target: s.target.clone(),
+                    amount,
+                });
+                let rolled = self.dice(dice, DamageType::Force).dice_text();
+                self.out.outcomes.push(Outcome::Healed {
+                    target: s.name.clone(),
+                    healed: amount,
+                    rolled,
+                });
+                Dealt::default()
+            }
+            Effect::TemporaryHp { dice } => {
+                let amount = self
+                    .once(effect, dice, DamageType::Force, "temporary hit points")
+                    .0;
+                self.out.changes.push(Change::TemporaryHp {
+                    target: s.target.clone(),
+                    amount,
+                });
+                self.out.outcomes.push(Outcome::TemporaryHp {
+                    target: s.name.clone(),
+                    amount,
+                });
+                Dealt::default()
+            }
+            Effect::Condition {
+                condition,
+                duration,
+                repeat_save,
+                ends_on_damage,
+            } => {
+                if s.condition_immunities.contains(condition) {
+                    self.out.outcomes.push(Outcome::Unaffected {
+                        target: s.name.clone(),
+                        why: format!("immune to being {condition}"),
+                    });
+                    return Dealt::default();
+                }
+                let kind = TimedKind::Condition {
+                    condition: *condition,
+                    repeat_save: save.filter(|_| *repeat_save),
+                };
+                self.start(s, kind, *duration, *ends_on_damage);
+                Dealt::default()
+            }
+            Effect::ArmorClass { change, duration } => {
+                let kind = match change {
+                    ArmorChange::Bonus(bonus) => TimedKind::ArmorBonus { bonus: *bonus },
+                    ArmorChange::BasePlusDexterity(base) => TimedKind::ArmorBase {
+                        armor_class: base + s.dexterity,
+                    },
+                };
+                self.start(s, kind, *duration, false);
+                Dealt::default()
+            }
+            Effect::RollDice {
+                dice,
+                penalty,
+                attacks,
+                saves,
+                duration,
+            } => {
+                let kind = TimedKind::RollDice {
+                    count: dice.count,
+                    sides: dice.sides,
+                    penalty: *penalty,
+                    attacks: *attacks,
+                    saves: *saves,
+                };
+                self.start(s, kind, *duration, false);
+                Dealt::default()
+            }
+            // Nested attacks and saves apply to the same creature; darts and pools are read
+            // at the top only (the data's tests keep them there).
+            Effect::SpellAttack { .. } | Effect::Save { .. } => {
+                let i = self.out.reasons.len();
+                self.top(effect, i, s);
+                Dealt::default()
+            }
+            Effect::Darts { .. } | Effect::HpPool { .. } | Effect::OnlyCreatureType { .. } => {
+                Dealt::default()
+            }
+        }
+    }
+
+    fn start(&mut self, s: &Subject, kind: TimedKind, duration: Duration, ends_on_damage: bool) {
+        let effect = TimedEffect {
+            source: self.casting.caster.id.clone(),
+            spell: self.casting.source.to_owned(),
+            target: s.target.id().to_owned(),
+            concentration: self.casting.concentration,
+            rounds_left: duration.rounds(),
+            ends_on_damage,
+            kind,
+        };
+        self.out.changes.push(Change::TimedEffectStarted {
+            effect: effect.clone(),
+        });
+        self.out.outcomes.push(Outcome::Started {
+            target: s.name.clone(),
+            effect,
+        });
+    }
+
+    /// Deals the damage of a `Damage` effect (rolled once for the casting) to `s`, halved
+    /// for a success that halves.
+    fn damage(&mut self, effect: &Effect, s: &Subject, half: bool) -> Dealt {
+        let Effect::Damage { dice, damage_type } = effect else {
+            return Dealt::default();
+        };
+        let rolled = self.once(effect, dice, *damage_type, "damage").0;
+        let base = if half { rolled / 2 } else { rolled };
+        let (amount, defense) =
+            effective_defenses(&s.defenses, &s.conditions).apply(base, *damage_type);
+        if amount > 0 {
+            self.out.changes.push(Change::Damage {
+                target: s.target.clone(),
+                amount,
+                critical: false,
+            });
+        }
+        Dealt { amount, defense }
+    }
+
+    fn attack(&mut self, on_hit: &[Effect], i: usize, s: &Subject) {
+        let damage: Vec<DamageDice> = on_hit
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Damage { dice, damage_type } => Some(self.dice(dice, *damage_type)),
+                _ => None,
+            })
+            .collect();
+        let caster = self.casting.caster;
+        let bonus = roll_bonus(self.state, &caster.id, RollKind::Attack, self.rng);
+        let profile = AttackProfile {
+            attack_bonus: caster.attack_bonus + bonus.total,
+            damage: &damage,
+            critical_range: 20,
+        };
+        let range = s.at.attack.as_ref();
+        let cover = range.map_or(0, |r| r.armor_bonus());
+        let defense = AttackTarget {
+            armor_class: s.armor_class + cover,
+            defenses: effective_defenses(&s.defenses, &s.conditions),
+            hits_are_critical: false,
+        };
+        let situation = crate::combat::attack_situation(self.state, &caster.id, s.target.id());
+        for end in situation.ends {
+            if !self.out.changes.contains(&end) {
+                self.out.changes.push(end);
+            }
+        }
+        let mut sources = situation.sources;
+        for why in range.iter().flat_map(|r| &r.disadvantage) {
+            sources.disadvantage(why.clone());
+        }
+        let result = roll_attack(&profile, &defense, sources.resolve(), self.rng);
+        let mut modifiers = bonus.reasons;
+        if cover > 0 {
+            modifiers.push(format!("+{cover} AC: cover"));
+        }
+        self.out.reasons.push(Why {
+            subject: i,
+            sources,
+            modifiers,
+        });
+        let by = self.caster_target();
+        self.record(
+            format!("{} at {}", self.casting.source, s.name),
+            i64::from(result.total),
+            Some(by),
+            RollDetail::Attack(result.clone()),
+        );
+        if result.hit {
+            self.out.changes.push(Change::Damage {
+                target: s.target.clone(),
+                amount: result.total_damage,
+                critical: result.critical,
+            });
+            for e in on_hit
+                .iter()
+                .filter(|e| !matches!(e, Effect::Damage { .. }))
+            {
+                self.inner(e, s, None, false);
+            }
+        }
+        self.out.outcomes.push(Outcome::Attack {
+            target: s.name.clone(),
+            attack: result,
+        });
+    }
+
+    #[allow(clippy::too_many_arguments)] // the fields of one `Effect::Save`
+    fn save(
+        &mut self,
+        ability: Ability,
+        dc: Option<i32>,
+        on_success: OnSave,
+        ignores_cover: bool,
+        on_fail: &[Effect],
+        i: usize,
+        s: &Subject,
+    ) {
+        let dc = dc.unwrap_or(self.casting.caster.save_dc);
+        let (mut sources, auto_fail) = save_modifiers(&s.conditions, ability);
+        sources.extend(crate::combat::save_situation(
+            self.state,
+            s.target.id(),
+            ability,
+        ));
+        let cover = s.at.cover.as_ref().filter(|_| !ignores_cover);
+        let cover = save_bonus(cover, ability);
+        let bonus = roll_bonus(self.state, s.target.id(), RollKind::Save, self.rng);
+        let modifier = s.saves[ability as usize] + cover.as_ref().map_or(0, |c| c.0) + bonus.total;
+        let result = roll_check_with(modifier, dc, &sources, auto_fail, self.rng);
+        let mut modifiers: Vec<String> = cover.map(|(_, why)| why).into_iter().collect();
+        modifiers.extend(bonus.reasons);
+        self.record(
+            format!("{} {ability} save against {}", s.name, self.casting.source),
+            i64::from(result.total),
+            Some(s.target.clone()),
+            RollDetail::Save(result.clone()),
+        );
+        self.out.reasons.push(Why {
+            subject: i,
+            sources,
+            modifiers,
+        });
+        let repeat = Some(RepeatSave { ability, dc });
+        let mut dealt = Dealt::default();
+        if !result.success || on_success == OnSave::Half {
+            for e in on_fail {
+                let d = self.inner(e, s, repeat, result.success);
+                if d.amount > 0 || d.defense != DefenseApplied::None {
+                    dealt.amount += d.amount;
+                    dealt.defense = d.defense;
+                }
+            }
+        }
+        self.out.outcomes.push(Outcome::Save {
+            target: s.name.clone(),
+            save: result,
+            damage: dealt.amount,
+            defense: dealt.defense,
+        });
+    }
+
+    fn darts(
+        &mut self,
+        subjects: &[Subject],
+        count: u8,
+        per_slot_level: u8,
+        dice: &Dice,
+        kind: DamageType,
+    ) {
+        let c = self.casting;
+        let n = usize::from(count)
+            + usize::from(per_slot_level) * usize::from(c.slot.saturating_sub(c.level));
+        let dice = self.dice(dice, kind);
+        for k in 0..n {
+            let s = &subjects[k % subjects.len()];
+            let dealt = roll_damage(
+                &dice,
+                false,
+                &effective_defenses(&s.defenses, &s.conditions),
+                self.rng,
+            );
+            let by = self.caster_target();
+            self.record(
+                format!("{} hits {}", c.source, s.name),
+                i64::from(dealt.taken),
+                Some(by),
+                RollDetail::Damage(dealt.clone()),
+            );
+            if dealt.taken > 0 {
+                self.out.changes.push(Change::Damage {
+                    target: s.target.clone(),
+                    amount: dealt.taken,
+                    critical: false,
+                });
+            }
+            self.out.outcomes.push(Outcome::Damage {
+                target: s.name.clone(),
+                damage: dealt.taken,
+                rolled: dealt,
+            });
+        }
+    }
+
+    fn pool(&mut self, subjects: &[Subject], effect: &Effect) {
+        let Effect::HpPool {
+            dice,
+            condition,
+            duration,
+            spares,
+            immune_if_immune_to,
+            ends_on_damage,
+        } = effect
+        else {
+            return;
+        };
+        let rolled = self.once(effect, dice, DamageType::Force, "pool").0;
+        let mut left = rolled;
+        let mut order: Vec<&Subject> = subjects.iter().collect();
+        order.sort_by_key(|s| s.hp); // lowest current hit points first (stable: as named)
+        for s in order {
+            let why = if s.hp == 0 {
+                Some("at 0 hit points".to_owned())
+            } else if s.conditions.has(*condition) {
+                Some(format!("already {condition}"))
+            } else if let Some(kind) = spares.iter().find(|k| s.is_type(k)) {
+                Some(format!("{kind}: the spell spares it"))
+            } else if let Some(c) =
+                immune_if_immune_to.filter(|c| s.condition_immunities.contains(c))
+            {
+                Some(format!("immune to being {c}"))
+            } else if s.hp > left {
+                Some(format!(
+                    "{} hit points, more than the {left} left in the pool",
+                    s.hp
+                ))
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                self.out.outcomes.push(Outcome::Unaffected {
+                    target: s.name.clone(),
+                    why,
+                });
+                continue;
+            }
+            left -= s.hp;
+            let kind = TimedKind::Condition {
+                condition: *condition,
+                repeat_save: None,
+            };
+            self.start(s, kind, *duration, *ends_on_damage);
+        }
+        self.out.outcomes.push(Outcome::Pool { rolled, left });
+    }
+}

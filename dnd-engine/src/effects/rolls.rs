@@ -1,0 +1,110 @@
+//! What timed effects do to later rolls and turns: the dice Bless adds and Bane takes away
+//! ([`roll_bonus`], asked by every attack roll and saving throw the tools make), and the save a
+//! held creature repeats at the end of each of its turns ([`end_of_turn_saves`]).
+
+use rand::{Rng, RngExt};
+
+use crate::rules::check::roll_check_with;
+use crate::rules::conditions::save_modifiers;
+use crate::rules::{Ability, CheckResult, ConditionSet};
+use crate::state::{Change, GameState, RollKind, Target, TimedKind, roll_dice_on, timed_effects};
+use crate::store::{RollDetail, RollRecord};
+
+/// The dice a creature's timed effects add to one roll, rolled.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Bonus {
+    /// Added to the roll (negative for a penalty).
+    pub total: i32,
+    /// Each, in words: "+3: Bless (1d4)", "-2: Bane (1d4)".
+    pub reasons: Vec<String>,
+}
+
+/// Rolls the dice `creature`'s timed effects add to (or take from) a roll of `kind` (Bless,
+/// Bane: 1d4 on attack rolls and saves; the same spell twice counts once). No dice rolled when
+/// it has none.
+pub fn roll_bonus<R: Rng + ?Sized>(
+    state: &GameState,
+    creature: &str,
+    kind: RollKind,
+    rng: &mut R,
+) -> Bonus {
+    let mut bonus = Bonus::default();
+    for (spell, count, sides, penalty) in roll_dice_on(timed_effects(state, creature), kind) {
+        let rolled: i32 = (0..count)
+            .map(|_| i32::from(rng.random_range(1..=sides.max(1))))
+            .sum();
+        let signed = if penalty { -rolled } else { rolled };
+        bonus.total += signed;
+        bonus
+            .reasons
+            .push(format!("{signed:+}: {spell} ({count}d{sides})"));
+    }
+    bonus
+}
+
+/// A save repeated at the end of a turn against a timed effect.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct RepeatedSave {
+    /// Who saved (id).
+    pub by: String,
+    /// Against what ("Hold Person").
+    pub against: String,
+    /// The save.
+    pub result: CheckResult,
+    /// Whether it ended the effect.
+    pub ended: bool,
+}
+
+/// At the end of `creature`'s turn: a save against each of its timed effects that allows one
+/// (Hold Person), `saves` its save modifiers in [`Ability::ALL`] order; a success ends the
+/// effect (and lifts its condition). The changes to commit, the rolls and the saves.
+pub fn end_of_turn_saves<R: Rng + ?Sized>(
+    state: &GameState,
+    creature: &str,
+    saves: [i32; 6],
+    conditions: ConditionSet,
+    rng: &mut R,
+) -> (Vec<Change>, Vec<RollRecord>, Vec<RepeatedSave>) {
+    let (mut changes, mut rolls, mut made) = (Vec::new(), Vec::new(), Vec::new());
+    let target = match state.character(creature) {
+        Some(c) => Target::Character(c.id.clone()),
+        None => Target::Monster(creature.to_owned()),
+    };
+    for effect in timed_effects(state, creature) {
+        let TimedKind::Condition {
+            repeat_save: Some(save),
+            ..
+        } = effect.kind
+        else {
+            continue;
+        };
+        let ability: Ability = save.ability;
+        let (mut sources, auto_fail) = save_modifiers(&conditions, ability);
+        sources.extend(crate::combat::save_situation(state, creature, ability));
+        let bonus = roll_bonus(state, creature, RollKind::Save, rng);
+        let modifier = saves[ability as usize] + bonus.total;
+        let result = roll_check_with(modifier, save.dc, &sources, auto_fail, rng);
+        rolls.push(RollRecord::new(
+            format!(
+                "{} {ability} save to end {}",
+                state.name_of(creature),
+                effect.spell
+            ),
+            i64::from(result.total),
+            Some(target.clone()),
+            RollDetail::Save(result.clone()),
+        ));
+        if result.success {
+            changes.push(Change::TimedEffectEnded {
+                effect: effect.clone(),
+            });
+        }
+        made.push(RepeatedSave {
+            by: creature.to_owned(),
+            against: effect.spell.clone(),
+            ended: result.success,
+            result,
+        });
+    }
+    (changes, rolls, made)
+}

@@ -1,0 +1,249 @@
+//! The vocabulary: what a spell (later a feature, an item, a trap, a monster's action) does, as
+//! plain data. The bundled spells carry a list of these (`srd::Spell::effects`); the
+//! interpreter ([`super::resolve`]) is the one place they mean anything.
+//!
+//! In JSON each effect is an object tagged by `"effect"`:
+//!
+//! ```
+//! use dnd_engine::effects::Effect;
+//!
+//! let hold: Vec<Effect> = serde_json::from_str(r#"[
+//!   {"effect": "only_creature_type", "creature_type": "humanoid"},
+//!   {"effect": "save", "ability": "wisdom", "on_fail": [
+//!     {"effect": "condition", "condition": "paralyzed", "duration": {"minutes": 1},
+//!      "repeat_save": true}
+//!   ]}
+//! ]"#).unwrap();
+//! assert_eq!(hold.len(), 2);
+//! ```
+
+use serde::{Deserialize, Serialize};
+
+use crate::rules::{Ability, Condition, DamageType};
+use crate::srd::OnSave;
+
+/// One thing an effect list does. Effects apply to each target of the casting in turn;
+/// `spell_attack` and `save` wrap what follows a hit, a failure or a success.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "effect", rename_all = "snake_case")]
+pub enum Effect {
+    /// A spell attack against each target; `on_hit` applies on a hit (damage dice doubled on
+    /// a critical hit).
+    SpellAttack {
+        /// What a hit does.
+        on_hit: Vec<Effect>,
+    },
+    /// A saving throw by each target against the caster's spell save DC (or `dc`).
+    Save {
+        /// The ability that saves.
+        ability: Ability,
+        /// A DC of its own, instead of the caster's.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        dc: Option<i32>,
+        /// What a success does to the damage in `on_fail`: half, or none (the default); the
+        /// other effects of `on_fail` never apply on a success.
+        #[serde(default = "no_damage", skip_serializing_if = "is_no_damage")]
+        on_success: OnSave,
+        /// Cover does not help this save (Sacred Flame).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        ignores_cover: bool,
+        /// What a failure does.
+        on_fail: Vec<Effect>,
+    },
+    /// Damage, rolled once for the casting and dealt to each target through its defenses.
+    Damage {
+        /// The dice.
+        dice: Dice,
+        /// The damage type.
+        damage_type: DamageType,
+    },
+    /// Healing, rolled once and given to each target.
+    Heal {
+        /// The dice.
+        dice: Dice,
+    },
+    /// Temporary hit points, rolled once and given to each target.
+    TemporaryHp {
+        /// The dice.
+        dice: Dice,
+    },
+    /// Darts that hit without a roll (Magic Missile): `count`, and `per_slot_level` more for
+    /// each slot level above the spell's; the targets named take them in turn (a creature may
+    /// be named again), each dart rolled on its own.
+    Darts {
+        /// Darts at the spell's level.
+        count: u8,
+        /// More darts per slot level above.
+        #[serde(default)]
+        per_slot_level: u8,
+        /// Each dart's damage.
+        dice: Dice,
+        /// The damage type.
+        damage_type: DamageType,
+    },
+    /// A pool of hit points (Sleep): rolled, then the targets in order of current hit points,
+    /// lowest first, each gain `condition` if their hit points fit in what is left of the
+    /// pool (which they use up). Creatures already with the condition, at 0 hit points, of a
+    /// type in `spares`, or immune to `immune_if_immune_to` are passed over.
+    HpPool {
+        /// The pool's dice.
+        dice: Dice,
+        /// What befalls each creature the pool covers.
+        condition: Condition,
+        /// For how long.
+        duration: Duration,
+        /// Creature types it spares ("undead").
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        spares: Vec<String>,
+        /// A condition whose immunity spares a creature (Sleep: charmed).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        immune_if_immune_to: Option<Condition>,
+        /// Damage ends it (Sleep).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        ends_on_damage: bool,
+    },
+    /// A condition for a while. Inside a `save`, `repeat_save` has the creature repeat that
+    /// save at the end of each of its turns, a success ending it (Hold Person).
+    Condition {
+        /// The condition.
+        condition: Condition,
+        /// For how long.
+        duration: Duration,
+        /// Repeat the enclosing save at the end of each of its turns.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        repeat_save: bool,
+        /// Damage ends it.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        ends_on_damage: bool,
+    },
+    /// A change to AC for a while.
+    ArmorClass {
+        /// Which change.
+        change: ArmorChange,
+        /// For how long.
+        duration: Duration,
+    },
+    /// Dice added to (or taken from) a creature's rolls for a while (Bless, Bane: 1d4 on
+    /// attack rolls and saving throws).
+    RollDice {
+        /// The dice (count and sides; no bonus).
+        dice: Dice,
+        /// Taken away instead of added.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        penalty: bool,
+        /// On attack rolls.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        attacks: bool,
+        /// On saving throws.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        saves: bool,
+        /// For how long.
+        duration: Duration,
+    },
+    /// Every target must be of this creature type (Hold Person: "humanoid"; characters are
+    /// humanoids): the casting is refused otherwise, before anything is rolled or spent.
+    OnlyCreatureType {
+        /// The type, as the stat blocks begin it.
+        creature_type: String,
+    },
+}
+
+fn no_damage() -> OnSave {
+    OnSave::None
+}
+
+fn is_no_damage(on: &OnSave) -> bool {
+    *on == OnSave::None
+}
+
+/// Dice of an effect: `count`d`sides` + `bonus` (+ the caster's spellcasting modifier), with
+/// `per_slot_level` more dice for each slot level above the spell's, or, for a cantrip
+/// (`by_tier`), the count times the caster's tier (×2 at level 5, ×3 at 11, ×4 at 17).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Dice {
+    /// Number of dice at the spell's level.
+    pub count: u16,
+    /// Their sides.
+    pub sides: u16,
+    /// A flat bonus.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub bonus: i32,
+    /// Add the caster's spellcasting ability modifier.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub add_modifier: bool,
+    /// More dice per slot level above the spell's.
+    #[serde(default, skip_serializing_if = "is_zero_u16")]
+    pub per_slot_level: u16,
+    /// A cantrip's dice grow with the caster's level.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub by_tier: bool,
+}
+
+fn is_zero(n: &i32) -> bool {
+    *n == 0
+}
+
+fn is_zero_u16(n: &u16) -> bool {
+    *n == 0
+}
+
+impl Dice {
+    /// The dice cast at `slot` for a spell of `level` by a caster of `caster_level` whose
+    /// spellcasting modifier is `modifier`: (count, sides, bonus).
+    pub fn at(&self, level: u8, slot: u8, caster_level: u8, modifier: i32) -> (u16, u16, i32) {
+        let above = u16::from(slot.saturating_sub(level));
+        let tier = match caster_level {
+            17.. => 4,
+            11.. => 3,
+            5.. => 2,
+            _ => 1,
+        };
+        let count = if self.by_tier {
+            self.count * tier
+        } else {
+            self.count + self.per_slot_level * above
+        };
+        let bonus = self.bonus + if self.add_modifier { modifier } else { 0 };
+        (count, self.sides, bonus)
+    }
+}
+
+/// A change to AC.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ArmorChange {
+    /// A base AC of this plus the creature's Dexterity modifier (Mage Armor: 13).
+    BasePlusDexterity(i32),
+    /// A bonus (Shield of Faith +2, Shield +5).
+    Bonus(i32),
+}
+
+/// How long an effect lasts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Duration {
+    /// Rounds of six seconds.
+    Rounds(u32),
+    /// Minutes (ten rounds each).
+    Minutes(u32),
+    /// Hours.
+    Hours(u32),
+    /// Until the start of the caster's next turn (Shield).
+    UntilYourNextTurn,
+    /// Until dispelled.
+    UntilDispelled,
+}
+
+impl Duration {
+    /// In rounds (counted down at the start of each of the caster's turns); `None` until
+    /// dispelled.
+    pub fn rounds(self) -> Option<u32> {
+        match self {
+            Duration::Rounds(n) => Some(n),
+            Duration::Minutes(n) => Some(n.saturating_mul(10)),
+            Duration::Hours(n) => Some(n.saturating_mul(600)),
+            Duration::UntilYourNextTurn => Some(1),
+            Duration::UntilDispelled => None,
+        }
+    }
+}

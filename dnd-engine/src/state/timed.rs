@@ -1,0 +1,417 @@
+//! Timed effects: what a spell (or, later, a feature or an item) leaves on a creature for a
+//! while, with its source and what ends it. Kept on the creature it affects
+//! ([`Character::timed_effects`](super::Character::timed_effects),
+//! [`MonsterInstance::timed_effects`](super::MonsterInstance::timed_effects)), started and
+//! ended only through [`Change::TimedEffectStarted`](super::Change::TimedEffectStarted) and
+//! [`Change::TimedEffectEnded`](super::Change::TimedEffectEnded), checked here.
+//!
+//! Each ends by the rules, here, whoever builds the changes:
+//!
+//! - its duration: `rounds_left` counts down at the start of each turn of its source (or of
+//!   each round when the source is not in the fight), and by ten a minute as the clock
+//!   advances ([`Change::TimeAdvanced`](super::Change::TimeAdvanced)); at 0 it ends. One round
+//!   is "until the start of the source's next turn" (Shield);
+//! - concentration: when its source's concentration ends or moves to another spell
+//!   ([`Change::Concentration`](super::Change::Concentration), or 0 HP and incapacitation);
+//! - damage, for the effects that say so (Sleep's slumber);
+//! - a repeated save (Hold Person), which the interpreter in `effects` rolls at the end of the
+//!   target's turn and ends with `TimedEffectEnded`.
+//!
+//! A condition a timed effect imposes is added with it and removed when the last effect (or
+//! monster's hold) imposing it ends: nothing is left half-applied.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::GameState;
+use super::change::ChangeError;
+use crate::rules::{Ability, Condition};
+
+/// One timed effect on a creature.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TimedEffect {
+    /// Who made it, by id (the caster).
+    pub source: String,
+    /// What made it ("Bless").
+    pub spell: String,
+    /// Who has it, by id.
+    pub target: String,
+    /// Ends when the source's concentration on `spell` ends.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub concentration: bool,
+    /// Rounds of six seconds left (ten a minute); `None`: until dispelled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rounds_left: Option<u32>,
+    /// Ends when its creature takes damage (Sleep).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ends_on_damage: bool,
+    /// What it does.
+    pub kind: TimedKind,
+}
+
+/// What a timed effect does.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "does", rename_all = "snake_case")]
+pub enum TimedKind {
+    /// A bonus to AC (Shield of Faith +2, Shield +5). Two from the same spell do not stack.
+    ArmorBonus {
+        /// The bonus.
+        bonus: i32,
+    },
+    /// A base AC, already with the Dexterity modifier (Mage Armor 13 + Dex): the higher of it
+    /// and the sheet's AC counts (the sheet does not say whether armour is worn).
+    ArmorBase {
+        /// The AC.
+        armor_class: i32,
+    },
+    /// Dice added to (or, for a penalty, taken from) some rolls (Bless and Bane: 1d4 on attack
+    /// rolls and saves). Two from the same spell do not stack.
+    RollDice {
+        /// How many dice.
+        count: u16,
+        /// Their sides.
+        sides: u16,
+        /// Taken away instead of added (Bane).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        penalty: bool,
+        /// On attack rolls.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        attacks: bool,
+        /// On saving throws.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        saves: bool,
+    },
+    /// A condition, added with the effect and lifted with it (Hold Person's paralysis,
+    /// Sleep's unconsciousness).
+    Condition {
+        /// The condition.
+        condition: Condition,
+        /// A save repeated at the end of each of the creature's turns; a success ends it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        repeat_save: Option<RepeatSave>,
+    },
+}
+
+/// A save a creature repeats against a timed effect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RepeatSave {
+    /// The ability.
+    pub ability: Ability,
+    /// The DC (the caster's, when it was cast).
+    pub dc: i32,
+}
+
+/// Which rolls [`roll_dice_on`] is asked about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RollKind {
+    /// An attack roll.
+    Attack,
+    /// A saving throw.
+    Save,
+}
+
+impl TimedEffect {
+    /// The condition it imposes, if any.
+    pub fn condition(&self) -> Option<Condition> {
+        match self.kind {
+            TimedKind::Condition { condition, .. } => Some(condition),
+            _ => None,
+        }
+    }
+}
+
+/// The timed effects on a creature (id, any case): none for an unknown one.
+pub fn timed_effects<'a>(state: &'a GameState, id: &str) -> &'a [TimedEffect] {
+    if let Some(c) = state.character(id) {
+        return &c.timed_effects;
+    }
+    state.monster(id).map_or(&[], |m| &m.timed_effects)
+}
+
+/// AC with its timed effects: the higher of `sheet` and any base AC (Mage Armor), plus the
+/// bonuses of each spell once (the highest of that spell's).
+pub fn armor_class_with(effects: &[TimedEffect], sheet: i32) -> i32 {
+    let mut base = sheet;
+    let mut bonuses: Vec<(&str, i32)> = Vec::new();
+    for e in effects {
+        match e.kind {
+            TimedKind::ArmorBase { armor_class } => base = base.max(armor_class),
+            TimedKind::ArmorBonus { bonus } => {
+                match bonuses
+                    .iter_mut()
+                    .find(|(s, _)| s.eq_ignore_ascii_case(&e.spell))
+                {
+                    Some((_, b)) => *b = (*b).max(bonus),
+                    None => bonuses.push((&e.spell, bonus)),
+                }
+            }
+            _ => {}
+        }
+    }
+    base + bonuses.iter().map(|(_, b)| b).sum::<i32>()
+}
+
+/// The dice a creature's timed effects add to (or take from) a roll of `kind`, one entry per
+/// spell: `(spell, count, sides, penalty)`.
+pub fn roll_dice_on(effects: &[TimedEffect], kind: RollKind) -> Vec<(&str, u16, u16, bool)> {
+    let mut out: Vec<(&str, u16, u16, bool)> = Vec::new();
+    for e in effects {
+        if let TimedKind::RollDice {
+            count,
+            sides,
+            penalty,
+            attacks,
+            saves,
+        } = e.kind
+        {
+            let applies = match kind {
+                RollKind::Attack => attacks,
+                RollKind::Save => saves,
+            };
+            if applies && !out.iter().any(|(s, ..)| s.eq_ignore_ascii_case(&e.spell)) {
+                out.push((&e.spell, count, sides, penalty));
+            }
+        }
+    }
+    out
+}
+
+fn effects_mut<'a>(
+    state: &'a mut GameState,
+    id: &str,
+) -> Result<&'a mut Vec<TimedEffect>, ChangeError> {
+    if state.character(id).is_some() {
+        return Ok(&mut super::lookup::character_mut(state, id)?.timed_effects);
+    }
+    Ok(&mut super::lookup::monster_mut(state, id)?.timed_effects)
+}
+
+/// Applies `TimedEffectStarted`: on a living creature, from a known source; a concentration
+/// effect only while its source concentrates on that spell (so `Concentration` comes first);
+/// a duration of at least one round. The same spell's effect of the same sort from the same
+/// source is replaced (cast again). A condition is added with it.
+pub(super) fn start(state: &mut GameState, effect: &TimedEffect) -> Result<(), ChangeError> {
+    let alive = state.character(&effect.target).is_some_and(|c| !c.dead)
+        || state.monster(&effect.target).is_some_and(|m| m.is_alive());
+    if !alive {
+        return Err(ChangeError::Invalid(format!(
+            "{:?} is not a living character or monster: no effect starts on it",
+            effect.target
+        )));
+    }
+    if state.character(&effect.source).is_none() && state.monster(&effect.source).is_none() {
+        return Err(ChangeError::Invalid(format!(
+            "the source {:?} is neither a character nor a monster",
+            effect.source
+        )));
+    }
+    if effect.rounds_left == Some(0) {
+        return Err(ChangeError::Invalid(
+            "a timed effect lasts at least one round".into(),
+        ));
+    }
+    if effect.concentration {
+        let on = state
+            .character(&effect.source)
+            .and_then(|c| c.concentration.as_deref());
+        if !on.is_some_and(|s| s.eq_ignore_ascii_case(&effect.spell)) {
+            return Err(ChangeError::Invalid(format!(
+                "{} is not concentrating on {} (concentrating on: {}): its effects need the concentration first",
+                effect.source,
+                effect.spell,
+                on.unwrap_or("nothing")
+            )));
+        }
+    }
+    let condition = effect.condition();
+    let list = effects_mut(state, &effect.target)?;
+    list.retain(|e| {
+        !(e.source.eq_ignore_ascii_case(&effect.source)
+            && e.spell.eq_ignore_ascii_case(&effect.spell)
+            && std::mem::discriminant(&e.kind) == std::mem::discriminant(&effect.kind))
+    });
+    list.push(effect.clone());
+    if let Some(condition) = condition {
+        let target = target_of(state, &effect.target);
+        super::lookup::conditions_mut(state, &target)?.add(condition);
+    }
+    Ok(())
+}
+
+/// Applies `TimedEffectEnded`: the effect must be there; its condition lifts unless something
+/// else still imposes it.
+pub(super) fn end(state: &mut GameState, effect: &TimedEffect) -> Result<(), ChangeError> {
+    let list = effects_mut(state, &effect.target)?;
+    let Some(i) = list.iter().position(|e| e == effect) else {
+        return Err(ChangeError::Invalid(format!(
+            "{} has no such effect of {} to end",
+            effect.target, effect.spell
+        )));
+    };
+    list.remove(i);
+    lift(state, &[effect.clone()]);
+    Ok(())
+}
+
+fn target_of(state: &GameState, id: &str) -> super::Target {
+    match state.character(id) {
+        Some(c) => super::Target::Character(c.id.clone()),
+        None => super::Target::Monster(state.monster(id).map_or(id, |m| &m.id).to_owned()),
+    }
+}
+
+/// Removes the conditions of `ended` effects that nothing else imposes any more: no other
+/// timed effect, no monster's hold, and never unconsciousness at 0 hit points.
+fn lift(state: &mut GameState, ended: &[TimedEffect]) {
+    for e in ended {
+        let Some(condition) = e.condition() else {
+            continue;
+        };
+        let still = timed_effects(state, &e.target)
+            .iter()
+            .any(|o| o.condition() == Some(condition))
+            || state.monsters.iter().any(|m| {
+                m.holds.iter().any(|h| {
+                    h.target.eq_ignore_ascii_case(&e.target) && h.conditions.contains(&condition)
+                })
+            });
+        let at_zero = state
+            .character(&e.target)
+            .is_some_and(|c| c.hp.current == 0)
+            || state.monster(&e.target).is_some_and(|m| m.hp.current == 0);
+        if still || (condition == Condition::Unconscious && at_zero) {
+            continue;
+        }
+        let target = target_of(state, &e.target);
+        if let Ok(set) = super::lookup::conditions_mut(state, &target) {
+            set.remove(condition);
+        }
+    }
+}
+
+/// Ends every timed effect `ends` picks, on every creature, and lifts their conditions.
+/// Touches nothing (no copy of the lists) when none is picked.
+fn end_where(state: &mut GameState, ends: impl Fn(&TimedEffect) -> bool) {
+    let any = state
+        .characters
+        .iter()
+        .flat_map(|c| &c.timed_effects)
+        .chain(state.monsters.iter().flat_map(|m| &m.timed_effects))
+        .any(&ends);
+    if !any {
+        return;
+    }
+    let mut ended = Vec::new();
+    let mut take = |list: &mut Vec<TimedEffect>| {
+        list.retain(|e| {
+            let gone = ends(e);
+            if gone {
+                ended.push(e.clone());
+            }
+            !gone
+        });
+    };
+    for c in Arc::make_mut(&mut state.characters) {
+        if c.timed_effects.iter().any(&ends) {
+            take(&mut c.timed_effects);
+        }
+    }
+    for m in Arc::make_mut(&mut state.monsters) {
+        if m.timed_effects.iter().any(&ends) {
+            take(&mut m.timed_effects);
+        }
+    }
+    lift(state, &ended);
+}
+
+/// Before `character`'s concentration changes: the effects of the spell it concentrated on
+/// end (a new concentration spell ends the old one's; so does losing concentration).
+pub(super) fn concentration_ends(state: &mut GameState, character: &str) {
+    let Some(old) = state
+        .character(character)
+        .and_then(|c| c.concentration.clone())
+    else {
+        return;
+    };
+    let id = state
+        .character(character)
+        .map_or(character.to_owned(), |c| c.id.clone());
+    end_where(state, |e| {
+        e.concentration && e.source.eq_ignore_ascii_case(&id) && e.spell.eq_ignore_ascii_case(&old)
+    });
+}
+
+/// Concentration effects whose source no longer concentrates on their spell end (after 0 HP or
+/// incapacitation dropped it).
+pub(super) fn orphans_end(state: &mut GameState) {
+    let concentrating = |s: &GameState, e: &TimedEffect| {
+        s.character(&e.source)
+            .and_then(|c| c.concentration.as_deref())
+            .is_some_and(|on| on.eq_ignore_ascii_case(&e.spell))
+    };
+    let orphaned: Vec<TimedEffect> = state
+        .characters
+        .iter()
+        .flat_map(|c| &c.timed_effects)
+        .chain(state.monsters.iter().flat_map(|m| &m.timed_effects))
+        .filter(|e| e.concentration && !concentrating(state, e))
+        .cloned()
+        .collect();
+    if !orphaned.is_empty() {
+        end_where(state, |e| orphaned.contains(e));
+    }
+}
+
+/// After damage to `target` (an id): the effects that end on damage end (Sleep).
+pub(super) fn damaged(state: &mut GameState, target: &str) {
+    end_where(state, |e| {
+        e.ends_on_damage && e.target.eq_ignore_ascii_case(target)
+    });
+}
+
+/// Counts `rounds` off the effects `whose` picks (by source id), ending those at 0.
+fn count_down(state: &mut GameState, rounds: u32, whose: impl Fn(&str) -> bool) {
+    let picked = |e: &TimedEffect| e.rounds_left.is_some() && whose(&e.source);
+    let any = state
+        .characters
+        .iter()
+        .flat_map(|c| &c.timed_effects)
+        .chain(state.monsters.iter().flat_map(|m| &m.timed_effects))
+        .any(picked);
+    if !any {
+        return;
+    }
+    let tick = |list: &mut Vec<TimedEffect>| {
+        for e in list.iter_mut().filter(|e| picked(e)) {
+            e.rounds_left = e.rounds_left.map(|r| r.saturating_sub(rounds));
+        }
+    };
+    for c in Arc::make_mut(&mut state.characters) {
+        tick(&mut c.timed_effects);
+    }
+    for m in Arc::make_mut(&mut state.monsters) {
+        tick(&mut m.timed_effects);
+    }
+    end_where(state, |e| e.rounds_left == Some(0));
+}
+
+/// At the start of the fight's current turn: one round off the effects of the creature whose
+/// turn it is, and, as a new round begins, off those whose source is not in the fight.
+pub(super) fn turn_started(state: &mut GameState) {
+    let Some(encounter) = state.encounter.as_ref() else {
+        return;
+    };
+    let now = encounter.current().unwrap_or_default().to_owned();
+    let new_round = encounter.turn == 0;
+    let fighting: Vec<String> = encounter.order.iter().map(|s| s.id.clone()).collect();
+    count_down(state, 1, |source| {
+        source.eq_ignore_ascii_case(&now)
+            || (new_round && !fighting.iter().any(|f| f.eq_ignore_ascii_case(source)))
+    });
+}
+
+/// As the clock advances `minutes`: ten rounds off each effect a minute.
+pub(super) fn time_passed(state: &mut GameState, minutes: u32) {
+    count_down(state, minutes.saturating_mul(10), |_| true);
+}

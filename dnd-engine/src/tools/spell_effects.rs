@@ -1,0 +1,174 @@
+//! `cast_spell` for a spell whose data lists effects (`srd::Spell::effects`): the targets are
+//! chosen and placed as for any spell (count, range and cover), the effects engine
+//! (`effects::resolve`) rolls and builds the changes, and this commits them all at once with
+//! the slot, then makes the saves damage calls for. The rules live in `effects`; this file
+//! only turns the state into the engine's subjects and its outcomes into the tool's result.
+
+use super::results::{RollReasons, SpellCast, SpellEffect};
+use super::{ToolContext, ToolError};
+use crate::combat::targeting::{SpellTarget, spell_target};
+use crate::effects::{self, Caster, Casting, Outcome, Subject};
+use crate::rules::Ability;
+use crate::srd::{Spell, SpellReach};
+use crate::state::{Change, Character};
+
+/// What `cast_spell` settled before the effects: the caster, the slot and its change.
+pub(super) struct Prepared<'a> {
+    pub caster: &'a Character,
+    pub spell: &'a Spell,
+    pub slot: Option<u8>,
+    /// The slot spent, if any.
+    pub changes: Vec<Change>,
+    pub attack_bonus: i32,
+    pub save_dc: i32,
+    pub modifier: i32,
+}
+
+/// Casts `p.spell` on the creatures `names` through the effects engine.
+pub(super) fn cast(
+    ctx: &mut ToolContext<'_>,
+    p: Prepared<'_>,
+    names: &[String],
+) -> Result<SpellCast, ToolError> {
+    let (caster, spell) = (p.caster, p.spell);
+    let level = p.slot.unwrap_or(spell.level);
+    let limit = spell.target_limit(level, caster.level);
+    // A spell on the caster alone (Shield) needs no name.
+    let self_only = spell.reach() == SpellReach::CasterOnly;
+    let names: Vec<String> = if names.is_empty() && self_only {
+        vec![caster.id.clone()]
+    } else {
+        names.to_vec()
+    };
+    let targets = super::spells::choose_targets(ctx, spell, limit, &names)?;
+    let placed: Vec<SpellTarget> = targets
+        .iter()
+        .map(|t| spell_target(ctx.state, &caster.id, t.target.id(), spell))
+        .collect::<Result<_, _>>()
+        .map_err(|e| ToolError::new(e.to_string()))?;
+    let subjects: Vec<Subject> = targets
+        .iter()
+        .zip(&placed)
+        .map(|(t, at)| Subject {
+            target: t.target.clone(),
+            name: t.name.clone(),
+            armor_class: t.armor_class,
+            defenses: t.defenses,
+            conditions: t.conditions,
+            condition_immunities: t
+                .template
+                .map(|m| m.condition_immunities.clone())
+                .unwrap_or_default(),
+            saves: t.saves,
+            dexterity: t.ability_modifier(Ability::Dexterity),
+            hp: t.hp.0,
+            creature_type: t.template.map(|m| m.kind.clone()),
+            at: at.clone(),
+        })
+        .collect();
+    let who = Caster {
+        id: caster.id.clone(),
+        name: caster.name.clone(),
+        attack_bonus: p.attack_bonus,
+        save_dc: p.save_dc,
+        modifier: p.modifier,
+        level: caster.level,
+    };
+    let casting = Casting {
+        caster: &who,
+        source: &spell.name,
+        level: spell.level,
+        slot: level,
+        concentration: spell.concentration,
+    };
+    let resolution = effects::resolve(ctx.state, casting, &subjects, &spell.effects, ctx.rng)
+        .map_err(|e| ToolError::new(e.to_string()))?;
+    let mut changes = p.changes;
+    changes.extend(resolution.changes);
+    // Whoever the spell hurt makes the saves damage calls for, once for all it took.
+    let mut hurt: Vec<(String, u32)> = Vec::new();
+    for change in &changes {
+        if let Change::Damage { target, amount, .. } = change {
+            match hurt.iter_mut().find(|(id, _)| id == target.id()) {
+                Some((_, total)) => *total += amount,
+                None => hurt.push((target.id().to_owned(), *amount)),
+            }
+        }
+    }
+    let dropped = spell
+        .concentration
+        .then(|| caster.concentration.clone())
+        .flatten();
+    ctx.commit(changes)?;
+    ctx.log.rolls.extend(resolution.rolls);
+    let (mut hold_saves, mut concentration_saves) = (Vec::new(), Vec::new());
+    for (id, amount) in &hurt {
+        let after = super::damage::after_damage(ctx, id, *amount, Some(&caster.id))?;
+        hold_saves.extend(after.hold_saves);
+        concentration_saves.extend(after.concentration);
+    }
+    let kept = crate::combat::positions::position_of(ctx.state, &caster.id).is_some();
+    let mut reasons: Vec<RollReasons> = Vec::new();
+    for why in resolution.reasons {
+        let (Some(s), Some(at)) = (subjects.get(why.subject), placed.get(why.subject)) else {
+            continue;
+        };
+        super::spells::push_reasons(&mut reasons, &s.name, at, kept, why.sources, why.modifiers);
+    }
+    let (mut effects, mut lasting) = (Vec::new(), Vec::new());
+    for outcome in resolution.outcomes {
+        match outcome {
+            Outcome::Attack { target, attack } => {
+                effects.push(SpellEffect::Attack { target, attack })
+            }
+            Outcome::Save {
+                target,
+                save,
+                damage,
+                defense,
+            } => effects.push(SpellEffect::Save {
+                target,
+                save,
+                damage,
+                defense,
+            }),
+            Outcome::Damage {
+                target,
+                damage,
+                rolled,
+            } => effects.push(SpellEffect::Damage {
+                target,
+                damage,
+                rolled,
+            }),
+            Outcome::Healed {
+                target,
+                healed,
+                rolled,
+            } => effects.push(SpellEffect::Healed {
+                target,
+                healed,
+                rolled,
+            }),
+            other => lasting.push(other),
+        }
+    }
+    Ok(SpellCast {
+        caster: caster.name.clone(),
+        spell: spell.name.clone(),
+        slot_level: p.slot,
+        spell_attack_bonus: p.attack_bonus,
+        save_dc: p.save_dc,
+        effects,
+        concentrating: spell.concentration,
+        concentration_dropped: dropped,
+        slots_left: ctx
+            .state
+            .character(&caster.id)
+            .map(|c| c.spell_slots.describe_available()),
+        hold_saves,
+        concentration_saves,
+        reasons,
+        lasting,
+    })
+}

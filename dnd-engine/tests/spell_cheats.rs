@@ -1,0 +1,124 @@
+//! A model that casts spells the wrong way, through the whole turn (`GameMaster` with a
+//! scripted provider): Bless on four creatures with a 1st-level slot, Hold Person on a
+//! monstrosity, Sleep on more creatures than it can fell (lawful: the pool decides), and a
+//! second concentration spell, which ends the first. Each is refused with what is allowed, or
+//! resolved by the rules, and nothing is half-applied: a refused casting spends no slot.
+
+use std::sync::Arc;
+
+use serde_json::json;
+
+use dnd_engine::llm::ToolCall;
+use dnd_engine::rules::{Condition, HitPoints};
+use dnd_engine::state::GameState;
+
+#[path = "support/table.rs"]
+mod table;
+
+fn cast(id: &str, caster: &str, spell: &str, targets: &[&str]) -> ToolCall {
+    ToolCall::new(
+        id,
+        "cast_spell",
+        json!({"caster": caster, "spell": spell, "slot_level": null, "targets": targets}),
+    )
+}
+
+/// Kraven, Isolde, Hedda (who knows Hold Person) and Wren, the Frost Harpy (200 HP) and a
+/// goblin (5 HP) beside the party.
+fn before() -> GameState {
+    let mut state = table::seen_harpy(&["kraven", "isolde", "hedda", "wren"]);
+    let mut goblin = state.monsters[0].clone();
+    goblin.id = "goblin".into();
+    goblin.name = "Goblin".into();
+    goblin.template = "goblin".into();
+    goblin.hp = HitPoints::full(5);
+    goblin.area = None;
+    Arc::make_mut(&mut state.monsters).push(goblin);
+    Arc::make_mut(&mut table::hero_mut(&mut state, "hedda").spells).push("Hold Person".into());
+    state
+}
+
+#[tokio::test]
+async fn wrong_castings_are_refused_or_resolved_by_the_rules() {
+    let before = before();
+    let calls = vec![
+        cast(
+            "a",
+            "hedda",
+            "Bless",
+            &["kraven", "isolde", "wren", "hedda"],
+        ),
+        cast("b", "hedda", "Hold Person", &["frost-harpy"]),
+        cast("c", "isolde", "Sleep", &["frost-harpy", "goblin", "kraven"]),
+        cast("d", "hedda", "Shield of Faith", &["kraven"]),
+        cast("e", "hedda", "Bless", &["kraven", "isolde", "wren"]),
+    ];
+    let played = table::scripted_turn(&before, calls, "Hedda", "Magic, everyone!").await;
+    let results = played.results;
+    assert_eq!(results.len(), 5, "{results:#?}");
+    assert!(results[0].contains("at most 3 targets"), "{}", results[0]);
+    assert!(
+        results[1].contains("affects only a humanoid") && results[1].contains("monstrosity"),
+        "{}",
+        results[1]
+    );
+    assert!(
+        results[2].contains("\"outcome\":\"pool\""),
+        "{}",
+        results[2]
+    );
+    assert!(
+        results[4].contains("\"concentration_dropped\":\"Shield of Faith\""),
+        "{}",
+        results[4]
+    );
+    let after = played.after;
+    // Sleep: the goblin (5 HP) always falls to 5d8; the harpy's 200 never fit the pool; the
+    // pool takes Kraven (28 HP) only after the goblin, when it has 33 or more.
+    assert!(
+        after
+            .monster("goblin")
+            .unwrap()
+            .conditions
+            .has(Condition::Unconscious)
+    );
+    assert!(
+        !after
+            .monster("frost-harpy")
+            .unwrap()
+            .conditions
+            .has(Condition::Unconscious)
+    );
+    // The refused castings spent nothing: two 1st-level slots for Shield of Faith and Bless,
+    // none of the 2nd level Hold Person would have taken.
+    let hedda = after.character("hedda").unwrap();
+    let was = before.character("hedda").unwrap();
+    assert_eq!(
+        hedda.spell_slots.available(1),
+        was.spell_slots.available(1) - 2
+    );
+    assert_eq!(hedda.spell_slots.available(2), was.spell_slots.available(2));
+    assert_eq!(hedda.concentration.as_deref(), Some("Bless"));
+    // Shield of Faith ended with the second concentration spell; Bless holds three.
+    let kraven = after.character("kraven").unwrap();
+    assert_eq!(kraven.armor_class_now(), kraven.armor_class);
+    let blessed = ["kraven", "isolde", "wren", "hedda"]
+        .into_iter()
+        .filter(|id| {
+            after
+                .character(id)
+                .unwrap()
+                .timed_effects
+                .iter()
+                .any(|e| e.spell == "Bless")
+        })
+        .count();
+    assert_eq!(blessed, 3);
+    assert!(
+        after
+            .monster("frost-harpy")
+            .unwrap()
+            .timed_effects
+            .is_empty()
+    );
+}
