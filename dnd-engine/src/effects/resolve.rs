@@ -587,8 +587,13 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
         let result = roll_check_with(modifier, dc, &sources, auto_fail, self.rng);
         let mut modifiers: Vec<String> = cover.map(|(_, why)| why).into_iter().collect();
         modifiers.extend(bonus.reasons);
+        let note = if modifiers.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", modifiers.join(", "))
+        };
         self.record(
-            format!("{} {ability} save against {}", s.name, self.casting.source),
+            format!("{} {ability} save against {}{note}", s.name, self.casting.source),
             i64::from(result.total),
             Some(s.target.clone()),
             RollDetail::Save(result.clone()),
