@@ -42,7 +42,12 @@ fn before() -> GameState {
 async fn wrong_castings_are_refused_or_resolved_by_the_rules() {
     let before = before();
     let calls = vec![
-        cast("a", "hedda", "Bless", &["kraven", "isolde", "wren", "hedda"]),
+        cast(
+            "a",
+            "hedda",
+            "Bless",
+            &["kraven", "isolde", "wren", "hedda"],
+        ),
         cast("b", "hedda", "Hold Person", &["frost-harpy"]),
         cast("c", "isolde", "Sleep", &["frost-harpy", "goblin", "kraven"]),
         cast("d", "hedda", "Shield of Faith", &["kraven"]),
@@ -57,18 +62,41 @@ async fn wrong_castings_are_refused_or_resolved_by_the_rules() {
         "{}",
         results[1]
     );
-    assert!(results[2].contains("\"outcome\":\"pool\""), "{}", results[2]);
-    assert!(results[4].contains("\"concentration_dropped\":\"Shield of Faith\""), "{}", results[4]);
+    assert!(
+        results[2].contains("\"outcome\":\"pool\""),
+        "{}",
+        results[2]
+    );
+    assert!(
+        results[4].contains("\"concentration_dropped\":\"Shield of Faith\""),
+        "{}",
+        results[4]
+    );
     let after = played.after;
     // Sleep: the goblin (5 HP) always falls to 5d8; the harpy's 200 never fit the pool; the
     // pool takes Kraven (28 HP) only after the goblin, when it has 33 or more.
-    assert!(after.monster("goblin").unwrap().conditions.has(Condition::Unconscious));
-    assert!(!after.monster("frost-harpy").unwrap().conditions.has(Condition::Unconscious));
+    assert!(
+        after
+            .monster("goblin")
+            .unwrap()
+            .conditions
+            .has(Condition::Unconscious)
+    );
+    assert!(
+        !after
+            .monster("frost-harpy")
+            .unwrap()
+            .conditions
+            .has(Condition::Unconscious)
+    );
     // The refused castings spent nothing: two 1st-level slots for Shield of Faith and Bless,
     // none of the 2nd level Hold Person would have taken.
     let hedda = after.character("hedda").unwrap();
     let was = before.character("hedda").unwrap();
-    assert_eq!(hedda.spell_slots.available(1), was.spell_slots.available(1) - 2);
+    assert_eq!(
+        hedda.spell_slots.available(1),
+        was.spell_slots.available(1) - 2
+    );
     assert_eq!(hedda.spell_slots.available(2), was.spell_slots.available(2));
     assert_eq!(hedda.concentration.as_deref(), Some("Bless"));
     // Shield of Faith ended with the second concentration spell; Bless holds three.
@@ -86,5 +114,11 @@ async fn wrong_castings_are_refused_or_resolved_by_the_rules() {
         })
         .count();
     assert_eq!(blessed, 3);
-    assert!(after.monster("frost-harpy").unwrap().timed_effects.is_empty());
+    assert!(
+        after
+            .monster("frost-harpy")
+            .unwrap()
+            .timed_effects
+            .is_empty()
+    );
 }

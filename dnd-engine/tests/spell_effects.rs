@@ -72,7 +72,12 @@ fn sleep_takes_the_lowest_hit_points_first_from_its_pool_and_spares_the_undead()
         // Sleep names whoever stands in its sphere: the pool, not a count, decides.
         let r = t.ok(
             "cast_spell",
-            cast("isolde", "Sleep", None, &["ogre", "goblin-b", "skeleton", "goblin-a"]),
+            cast(
+                "isolde",
+                "Sleep",
+                None,
+                &["ogre", "goblin-b", "skeleton", "goblin-a"],
+            ),
         );
         let pool = outcomes(&r, "pool")[0]["rolled"].as_u64().unwrap() as u32;
         assert!((5..=40).contains(&pool), "5d8: {pool}");
@@ -105,7 +110,13 @@ fn sleep_takes_the_lowest_hit_points_first_from_its_pool_and_spares_the_undead()
             critical: false,
         }]);
         assert!(!has(&t.state, "goblin-a", Condition::Unconscious));
-        assert!(t.state.monster("goblin-a").unwrap().timed_effects.is_empty());
+        assert!(
+            t.state
+                .monster("goblin-a")
+                .unwrap()
+                .timed_effects
+                .is_empty()
+        );
     }
 }
 
@@ -123,7 +134,10 @@ fn sleep_cast_with_a_2nd_level_slot_rolls_7d8_and_ends_after_a_minute() {
         t.apply(&[Change::TimeAdvanced { minutes: 1 }]);
         assert!(!has(&t.state, "goblin", Condition::Unconscious));
     }
-    assert!(low >= 7 && high <= 56 && high > 40, "7d8 gave {low}..{high}");
+    assert!(
+        low >= 7 && high <= 56 && high > 40,
+        "7d8 gave {low}..{high}"
+    );
 }
 
 /// Hedda (save DC 13) and Kraven against a bandit, in the order Hedda, bandit, Kraven; Hedda
@@ -145,7 +159,10 @@ fn hold_person_paralyses_until_a_save_at_the_end_of_the_targets_turn() {
     let (mut held, mut broke_free) = (0, 0);
     for seed in 0..40 {
         let mut t = hold_fight(seed);
-        let r = t.ok("cast_spell", cast("hedda", "Hold Person", None, &["bandit"]));
+        let r = t.ok(
+            "cast_spell",
+            cast("hedda", "Hold Person", None, &["bandit"]),
+        );
         let save = &r["effects"][0]["save"];
         assert_eq!(save["dc"], 13, "{r}");
         let failed = save["success"] == false;
@@ -166,12 +183,18 @@ fn hold_person_paralyses_until_a_save_at_the_end_of_the_targets_turn() {
             .find(|r| r.label.contains("save to end Hold Person"))
             .expect("the repeated save");
         let freed = !has(&t.state, "bandit", Condition::Paralyzed);
-        assert_eq!(freed, t.state.monster("bandit").unwrap().timed_effects.is_empty());
+        assert_eq!(
+            freed,
+            t.state.monster("bandit").unwrap().timed_effects.is_empty()
+        );
         let dc_met = repeat.total >= 13;
         assert_eq!(freed, dc_met, "total {}", repeat.total);
         if freed { broke_free += 1 } else { held += 1 }
     }
-    assert!(held > 0 && broke_free > 0, "{held} held, {broke_free} freed");
+    assert!(
+        held > 0 && broke_free > 0,
+        "{held} held, {broke_free} freed"
+    );
 }
 
 #[test]
@@ -179,7 +202,10 @@ fn hold_person_ends_with_hedda_s_concentration() {
     // Seeds where the bandit fails the first save.
     let failing = (0..40).filter_map(|seed| {
         let mut t = hold_fight(seed);
-        t.ok("cast_spell", cast("hedda", "Hold Person", None, &["bandit"]));
+        t.ok(
+            "cast_spell",
+            cast("hedda", "Hold Person", None, &["bandit"]),
+        );
         has(&t.state, "bandit", Condition::Paralyzed).then_some(t)
     });
     let mut checked = 0;
@@ -207,23 +233,26 @@ fn hold_person_ends_with_hedda_s_concentration() {
 
 #[test]
 fn bless_adds_a_d4_to_attack_rolls_and_saves_of_three_and_four_when_upcast() {
-    let mut state = with_foes(&["hedda", "kraven", "isolde", "wren"], &[("goblin", "goblin", 50)]);
+    let mut state = with_foes(
+        &["hedda", "kraven", "isolde", "wren"],
+        &[("goblin", "goblin", 50)],
+    );
     state
         .apply(&Change::EncounterStarted {
             order: table::order(&["hedda", "kraven", "isolde", "wren", "goblin"]),
         })
         .unwrap();
     let mut t = Table::new(state, 3);
-    let r = t.ok("cast_spell", cast("hedda", "Bless", None, &["kraven", "isolde", "wren"]));
+    let r = t.ok(
+        "cast_spell",
+        cast("hedda", "Bless", None, &["kraven", "isolde", "wren"]),
+    );
     assert_eq!(outcomes(&r, "started").len(), 3, "{r}");
     assert_eq!(r["concentrating"], true);
     // Kraven's attack: his bonus plus 1d4.
     t.ok("next_turn", json!({}));
     let base = {
-        let mut plain = Table::new(
-            with_foes(&["kraven"], &[("goblin", "goblin", 50)]),
-            3,
-        );
+        let mut plain = Table::new(with_foes(&["kraven"], &[("goblin", "goblin", 50)]), 3);
         plain.ok("roll_attack", table::attack("kraven", "goblin"))["attacks"][0]["result"]
             ["attack_bonus"]
             .as_i64()
@@ -231,7 +260,10 @@ fn bless_adds_a_d4_to_attack_rolls_and_saves_of_three_and_four_when_upcast() {
     };
     let a = t.ok("roll_attack", table::attack("kraven", "goblin"));
     let bonus = a["attacks"][0]["result"]["attack_bonus"].as_i64().unwrap();
-    assert!((base + 1..=base + 4).contains(&bonus), "{base} + 1d4: {bonus}");
+    assert!(
+        (base + 1..=base + 4).contains(&bonus),
+        "{base} + 1d4: {bonus}"
+    );
     assert!(t.log.rolls.iter().any(|r| r.label.contains("Bless (1d4)")));
     // A save: the same d4.
     let s = t.ok(
@@ -250,22 +282,39 @@ fn bless_adds_a_d4_to_attack_rolls_and_saves_of_three_and_four_when_upcast() {
     let mut t = Table::game(&["hedda", "kraven", "isolde", "wren"], 1);
     let e = t.refused(
         "cast_spell",
-        cast("hedda", "Bless", Some(1), &["hedda", "kraven", "isolde", "wren"]),
+        cast(
+            "hedda",
+            "Bless",
+            Some(1),
+            &["hedda", "kraven", "isolde", "wren"],
+        ),
     );
     assert!(e.contains("at most 3 targets"), "{e}");
     let r = t.ok(
         "cast_spell",
-        cast("hedda", "Bless", Some(2), &["hedda", "kraven", "isolde", "wren"]),
+        cast(
+            "hedda",
+            "Bless",
+            Some(2),
+            &["hedda", "kraven", "isolde", "wren"],
+        ),
     );
     assert_eq!(outcomes(&r, "started").len(), 4, "{r}");
 }
 
 #[test]
 fn bane_takes_a_d4_from_those_who_fail_a_charisma_save() {
-    let foes = [("g1", "goblin", 7), ("g2", "goblin", 7), ("g3", "goblin", 7)];
+    let foes = [
+        ("g1", "goblin", 7),
+        ("g2", "goblin", 7),
+        ("g3", "goblin", 7),
+    ];
     let mut t = Table::new(with_foes(&["hedda"], &foes), 2);
     learn(&mut t, "hedda", "Bane");
-    let r = t.ok("cast_spell", cast("hedda", "Bane", None, &["g1", "g2", "g3"]));
+    let r = t.ok(
+        "cast_spell",
+        cast("hedda", "Bane", None, &["g1", "g2", "g3"]),
+    );
     let saves = r["effects"].as_array().unwrap();
     assert_eq!(saves.len(), 3);
     for (i, id) in ["g1", "g2", "g3"].into_iter().enumerate() {
@@ -290,7 +339,10 @@ fn bane_takes_a_d4_from_those_who_fail_a_charisma_save() {
 fn mage_armor_is_13_plus_dexterity_for_8_hours() {
     let mut t = Table::game(&["isolde"], 1);
     assert_eq!(t.state.character("isolde").unwrap().armor_class_now(), 13);
-    t.ok("cast_spell", cast("isolde", "Mage Armor", None, &["isolde"]));
+    t.ok(
+        "cast_spell",
+        cast("isolde", "Mage Armor", None, &["isolde"]),
+    );
     // Dexterity 16: 13 + 3.
     assert_eq!(t.state.character("isolde").unwrap().armor_class_now(), 16);
     let sheet = t.ok("get_character_stats", json!({"character": "isolde"}));
@@ -304,7 +356,10 @@ fn mage_armor_is_13_plus_dexterity_for_8_hours() {
 #[test]
 fn shield_of_faith_gives_2_while_hedda_concentrates() {
     let mut t = Table::game(&["hedda", "kraven"], 1);
-    let r = t.ok("cast_spell", cast("hedda", "Shield of Faith", None, &["kraven"]));
+    let r = t.ok(
+        "cast_spell",
+        cast("hedda", "Shield of Faith", None, &["kraven"]),
+    );
     assert_eq!(r["concentrating"], true);
     let kraven = t.state.character("kraven").unwrap();
     assert_eq!((kraven.armor_class, kraven.armor_class_now()), (17, 19));
@@ -321,7 +376,11 @@ fn shield_of_faith_gives_2_while_hedda_concentrates() {
 
 #[test]
 fn shield_is_a_reaction_that_lasts_until_the_casters_next_turn() {
-    let mut t = Table::fight(&["isolde", "kraven"], &["frost-harpy", "isolde", "kraven"], 1);
+    let mut t = Table::fight(
+        &["isolde", "kraven"],
+        &["frost-harpy", "isolde", "kraven"],
+        1,
+    );
     assert_eq!(t.turn_of(), "frost-harpy");
     // Hit by the harpy on its turn: Isolde raises the barrier with her reaction.
     let r = t.ok("cast_spell", cast("isolde", "Shield", None, &[]));
@@ -335,8 +394,14 @@ fn shield_is_a_reaction_that_lasts_until_the_casters_next_turn() {
     assert_eq!(t.state.character("isolde").unwrap().armor_class_now(), 13);
     // Shield, Mage Armor and Shield of Faith together: 13 + 3 as the base, then +5 and +2.
     let mut t = Table::game(&["isolde", "hedda"], 1);
-    t.ok("cast_spell", cast("isolde", "Mage Armor", None, &["isolde"]));
-    t.ok("cast_spell", cast("hedda", "Shield of Faith", None, &["isolde"]));
+    t.ok(
+        "cast_spell",
+        cast("isolde", "Mage Armor", None, &["isolde"]),
+    );
+    t.ok(
+        "cast_spell",
+        cast("hedda", "Shield of Faith", None, &["isolde"]),
+    );
     t.ok("cast_spell", cast("isolde", "Shield", None, &[]));
     assert_eq!(t.state.character("isolde").unwrap().armor_class_now(), 23);
 }
@@ -352,7 +417,11 @@ fn magic_missile_with_a_2nd_level_slot_fires_four_darts() {
         let darts = r["effects"].as_array().unwrap();
         assert_eq!(darts.len(), 4, "{r}");
         let total: u64 = darts.iter().map(|d| d["damage"].as_u64().unwrap()).sum();
-        assert!(darts.iter().all(|d| (2..=5).contains(&d["damage"].as_u64().unwrap())));
+        assert!(
+            darts
+                .iter()
+                .all(|d| (2..=5).contains(&d["damage"].as_u64().unwrap()))
+        );
         let hp = t.state.monster("frost-harpy").unwrap().hp.current;
         assert_eq!(u64::from(200 - hp), total);
     }
@@ -368,11 +437,17 @@ fn cure_wounds_with_a_2nd_level_slot_heals_2d8_plus_wisdom() {
             amount: 25,
             critical: false,
         }]);
-        let r = t.ok("cast_spell", cast("hedda", "Cure Wounds", Some(2), &["kraven"]));
+        let r = t.ok(
+            "cast_spell",
+            cast("hedda", "Cure Wounds", Some(2), &["kraven"]),
+        );
         let healed = r["effects"][0]["healed"].as_u64().unwrap();
         assert!((5..=19).contains(&healed), "2d8+3: {healed}");
         assert_eq!(r["effects"][0]["rolled"], "2d8+3");
-        assert_eq!(u64::from(t.state.character("kraven").unwrap().hp.current), 3 + healed);
+        assert_eq!(
+            u64::from(t.state.character("kraven").unwrap().hp.current),
+            3 + healed
+        );
         best = best.max(healed);
     }
     assert!(best > 11, "more than 1d8+3 can give: {best}");

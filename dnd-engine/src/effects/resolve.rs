@@ -2,196 +2,23 @@
 //! the changes to commit, the rolls to record and a typed report out. Nothing is committed
 //! here, so a refusal (or a change the state refuses) leaves everything as it was.
 
-use rand::Rng;
-use serde::{Deserialize, Serialize};
-
+use super::casting::{Casting, Outcome, Refused, Resolution, Subject, Why};
 use super::rolls::roll_bonus;
 use super::vocabulary::{ArmorChange, Dice, Duration, Effect};
-use crate::combat::targeting::{SpellTarget, save_bonus};
+use crate::combat::targeting::save_bonus;
 use crate::dice::DiceExpr;
 use crate::rules::attack::roll_damage;
 use crate::rules::check::roll_check_with;
 use crate::rules::conditions::{effective_defenses, save_modifiers};
 use crate::rules::damage::DefenseApplied;
 use crate::rules::{
-    Ability, AdvantageSources, AttackProfile, AttackResult, AttackTarget, CheckResult, Condition,
-    ConditionSet, DamageDealt, DamageDice, DamageType, Defenses, roll_attack,
+    Ability, AttackProfile, AttackTarget, DamageDealt, DamageDice, DamageType, Defenses,
+    roll_attack,
 };
 use crate::srd::OnSave;
-use crate::state::{
-    Change, GameState, RepeatSave, RollKind, Target, TimedEffect, TimedKind,
-};
+use crate::state::{Change, GameState, RepeatSave, RollKind, Target, TimedEffect, TimedKind};
 use crate::store::{RollDetail, RollRecord};
-
-/// Who casts, with the numbers its spells use.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Caster {
-    /// Its id.
-    pub id: String,
-    /// Its name.
-    pub name: String,
-    /// Its spell attack bonus.
-    pub attack_bonus: i32,
-    /// Its spell save DC.
-    pub save_dc: i32,
-    /// Its spellcasting ability modifier.
-    pub modifier: i32,
-    /// Its character level (a cantrip's dice).
-    pub level: u8,
-}
-
-/// One casting: who, what, at which slot.
-#[derive(Debug, Clone, Copy)]
-pub struct Casting<'a> {
-    /// The caster.
-    pub caster: &'a Caster,
-    /// What is cast ("Bless"): the source the timed effects name.
-    pub source: &'a str,
-    /// The spell's own level (0 for a cantrip).
-    pub level: u8,
-    /// The slot it is cast with (the spell's level for a cantrip).
-    pub slot: u8,
-    /// Whether it needs concentration: the caster's concentration moves to it (ending the
-    /// old spell's effects) before its timed effects start, and they end with it.
-    pub concentration: bool,
-}
-
-/// One creature a casting affects, as the rolls need it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Subject {
-    /// The change target.
-    pub target: Target,
-    /// Its name.
-    pub name: String,
-    /// AC now (timed effects counted), before cover.
-    pub armor_class: i32,
-    /// Its defenses (conditions not yet counted).
-    pub defenses: Defenses,
-    /// Its conditions.
-    pub conditions: ConditionSet,
-    /// Its conditions immunities.
-    pub condition_immunities: Vec<Condition>,
-    /// Its saves, in [`Ability::ALL`] order.
-    pub saves: [i32; 6],
-    /// Its Dexterity modifier (Mage Armor).
-    pub dexterity: i32,
-    /// Current hit points.
-    pub hp: u32,
-    /// A monster's creature type ("humanoid (goblinoid)"); `None` for a character (a
-    /// humanoid).
-    pub creature_type: Option<String>,
-    /// Where it stands from the caster: distance, an attack's range check, cover.
-    pub at: SpellTarget,
-}
-
-impl Subject {
-    fn is_type(&self, kind: &str) -> bool {
-        self.creature_type
-            .as_deref()
-            .unwrap_or("humanoid")
-            .to_ascii_lowercase()
-            .starts_with(&kind.to_ascii_lowercase())
-    }
-}
-
-/// What the effects did to one creature, for the tool's result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "outcome", rename_all = "snake_case")]
-pub enum Outcome {
-    /// A spell attack and the damage of a hit.
-    Attack {
-        /// The target's name.
-        target: String,
-        /// The roll.
-        attack: AttackResult,
-    },
-    /// A saving throw, with the damage taken after it.
-    Save {
-        /// The target's name.
-        target: String,
-        /// The save.
-        save: CheckResult,
-        /// Damage taken (0 for none).
-        damage: u32,
-        /// Which defense changed the damage.
-        defense: DefenseApplied,
-    },
-    /// Damage that needed no roll to land (a dart).
-    Damage {
-        /// The target's name.
-        target: String,
-        /// Damage taken.
-        damage: u32,
-        /// The dice.
-        rolled: DamageDealt,
-    },
-    /// Hit points restored.
-    Healed {
-        /// The target's name.
-        target: String,
-        /// How many.
-        healed: u32,
-        /// The dice, as text.
-        rolled: String,
-    },
-    /// Temporary hit points granted.
-    TemporaryHp {
-        /// The target's name.
-        target: String,
-        /// How many.
-        amount: u32,
-    },
-    /// A pool of hit points rolled (Sleep), and what was left of it.
-    Pool {
-        /// The total rolled.
-        rolled: u32,
-        /// What the creatures it covered left.
-        left: u32,
-    },
-    /// A timed effect began (a condition, an AC change, dice on rolls).
-    Started {
-        /// The target's name.
-        target: String,
-        /// The effect.
-        effect: TimedEffect,
-    },
-    /// A creature the effect passed over, and why.
-    Unaffected {
-        /// The target's name.
-        target: String,
-        /// Why ("undead", "more hit points than the pool has left").
-        why: String,
-    },
-}
-
-/// Why one roll was made as it was: the advantage sources and the bonuses added.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Why {
-    /// Index of the subject.
-    pub subject: usize,
-    /// Advantage and disadvantage, with reasons.
-    pub sources: AdvantageSources,
-    /// Bonuses, in words ("+2: half cover in the ice bridge", "+3: Bless (1d4)").
-    pub modifiers: Vec<String>,
-}
-
-/// What resolving an effect list gives back. Commit `changes` in order; record `rolls`.
-#[derive(Debug, Clone, Default)]
-pub struct Resolution {
-    /// The changes, in order (the concentration first).
-    pub changes: Vec<Change>,
-    /// The rolls made.
-    pub rolls: Vec<RollRecord>,
-    /// What happened to each creature.
-    pub outcomes: Vec<Outcome>,
-    /// Why each roll with a reason was made as it was.
-    pub reasons: Vec<Why>,
-}
-
-/// Why a casting was refused: nothing was rolled or changed.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct Refused(pub String);
+use rand::Rng;
 
 /// Resolves `effects` for `casting` on `subjects` (in the order named; a creature named twice
 /// only for darts). Refuses an illegal target before anything is rolled.
@@ -304,7 +131,13 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
 
     /// The dice of `effect`, rolled the first time it is asked for in this casting: the
     /// total, and for damage the roll as dealt before any defense.
-    fn once(&mut self, effect: &Effect, dice: &Dice, kind: DamageType, label: &str) -> (u32, Option<DamageDealt>) {
+    fn once(
+        &mut self,
+        effect: &Effect,
+        dice: &Dice,
+        kind: DamageType,
+        label: &str,
+    ) -> (u32, Option<DamageDealt>) {
         let key = std::ptr::from_ref(effect) as usize;
         if let Some((_, total, d)) = self.rolled.iter().find(|(k, ..)| *k == key) {
             return (*total, d.clone());
@@ -314,7 +147,12 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
         let label = format!("{} {label}", self.casting.source);
         let (total, dealt) = if matches!(effect, Effect::Damage { .. }) {
             let dealt = roll_damage(&dice, false, &Defenses::default(), self.rng);
-            self.record(label, i64::from(dealt.rolled), Some(by), RollDetail::Damage(dealt.clone()));
+            self.record(
+                label,
+                i64::from(dealt.rolled),
+                Some(by),
+                RollDetail::Damage(dealt.clone()),
+            );
             (dealt.rolled, Some(dealt))
         } else {
             // Plain dice through the dice engine (a heal, a pool): a well-formed NdS+M always
@@ -370,7 +208,13 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
 
     /// An effect that follows a hit, a failed save (`save`), or a success for half
     /// (`half`): its damage dealt, anything else applied. The damage it dealt.
-    fn inner(&mut self, effect: &Effect, s: &Subject, save: Option<RepeatSave>, half: bool) -> Dealt {
+    fn inner(
+        &mut self,
+        effect: &Effect,
+        s: &Subject,
+        save: Option<RepeatSave>,
+        half: bool,
+    ) -> Dealt {
         if half && !matches!(effect, Effect::Damage { .. }) {
             return Dealt::default(); // a success spares everything but half the damage
         }
@@ -391,7 +235,9 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                 Dealt::default()
             }
             Effect::TemporaryHp { dice } => {
-                let amount = self.once(effect, dice, DamageType::Force, "temporary hit points").0;
+                let amount = self
+                    .once(effect, dice, DamageType::Force, "temporary hit points")
+                    .0;
                 self.out.changes.push(Change::TemporaryHp {
                     target: s.target.clone(),
                     amount,
@@ -556,7 +402,10 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                 amount: result.total_damage,
                 critical: result.critical,
             });
-            for e in on_hit.iter().filter(|e| !matches!(e, Effect::Damage { .. })) {
+            for e in on_hit
+                .iter()
+                .filter(|e| !matches!(e, Effect::Damage { .. }))
+            {
                 self.inner(e, s, None, false);
             }
         }
@@ -579,7 +428,11 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
     ) {
         let dc = dc.unwrap_or(self.casting.caster.save_dc);
         let (mut sources, auto_fail) = save_modifiers(&s.conditions, ability);
-        sources.extend(crate::combat::save_situation(self.state, s.target.id(), ability));
+        sources.extend(crate::combat::save_situation(
+            self.state,
+            s.target.id(),
+            ability,
+        ));
         let cover = s.at.cover.as_ref().filter(|_| !ignores_cover);
         let cover = save_bonus(cover, ability);
         let bonus = roll_bonus(self.state, s.target.id(), RollKind::Save, self.rng);
@@ -593,7 +446,10 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             format!(" ({})", modifiers.join(", "))
         };
         self.record(
-            format!("{} {ability} save against {}{note}", s.name, self.casting.source),
+            format!(
+                "{} {ability} save against {}{note}",
+                s.name, self.casting.source
+            ),
             i64::from(result.total),
             Some(s.target.clone()),
             RollDetail::Save(result.clone()),
@@ -687,10 +543,15 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                 Some(format!("already {condition}"))
             } else if let Some(kind) = spares.iter().find(|k| s.is_type(k)) {
                 Some(format!("{kind}: the spell spares it"))
-            } else if let Some(c) = immune_if_immune_to.filter(|c| s.condition_immunities.contains(c)) {
+            } else if let Some(c) =
+                immune_if_immune_to.filter(|c| s.condition_immunities.contains(c))
+            {
                 Some(format!("immune to being {c}"))
             } else if s.hp > left {
-                Some(format!("{} hit points, more than the {left} left in the pool", s.hp))
+                Some(format!(
+                    "{} hit points, more than the {left} left in the pool",
+                    s.hp
+                ))
             } else {
                 None
             };
@@ -711,4 +572,3 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
         self.out.outcomes.push(Outcome::Pool { rolled, left });
     }
 }
-

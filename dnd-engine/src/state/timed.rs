@@ -138,7 +138,10 @@ pub fn armor_class_with(effects: &[TimedEffect], sheet: i32) -> i32 {
         match e.kind {
             TimedKind::ArmorBase { armor_class } => base = base.max(armor_class),
             TimedKind::ArmorBonus { bonus } => {
-                match bonuses.iter_mut().find(|(s, _)| s.eq_ignore_ascii_case(&e.spell)) {
+                match bonuses
+                    .iter_mut()
+                    .find(|(s, _)| s.eq_ignore_ascii_case(&e.spell))
+                {
                     Some((_, b)) => *b = (*b).max(bonus),
                     None => bonuses.push((&e.spell, bonus)),
                 }
@@ -247,7 +250,7 @@ pub(super) fn end(state: &mut GameState, effect: &TimedEffect) -> Result<(), Cha
         )));
     };
     list.remove(i);
-    lift(state, &[effect.clone()]);
+    lift(state, std::slice::from_ref(effect));
     Ok(())
 }
 
@@ -273,7 +276,9 @@ fn lift(state: &mut GameState, ended: &[TimedEffect]) {
                     h.target.eq_ignore_ascii_case(&e.target) && h.conditions.contains(&condition)
                 })
             });
-        let at_zero = state.character(&e.target).is_some_and(|c| c.hp.current == 0)
+        let at_zero = state
+            .character(&e.target)
+            .is_some_and(|c| c.hp.current == 0)
             || state.monster(&e.target).is_some_and(|m| m.hp.current == 0);
         if still || (condition == Condition::Unconscious && at_zero) {
             continue;

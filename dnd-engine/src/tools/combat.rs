@@ -184,7 +184,10 @@ pub(super) fn attack_spent(
             format!(" ({})", bonus.reasons.join(", "))
         };
         ctx.record_roll(
-            format!("{} attacks {} ({}){note}", who.name, victim.name, swing.name),
+            format!(
+                "{} attacks {} ({}){note}",
+                who.name, victim.name, swing.name
+            ),
             i64::from(result.total),
             Some(who.target.clone()),
             RollDetail::Attack(result.clone()),

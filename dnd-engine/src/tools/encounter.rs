@@ -284,7 +284,10 @@ fn end_turn(ctx: &mut ToolContext<'_>) -> Result<Vec<TurnEvent>, ToolError> {
 
 /// At the end of `creature`'s turn: its saves against timed effects that allow one (Hold
 /// Person), through the effects engine; a success ends the effect and lifts its condition.
-fn timed_effect_saves(ctx: &mut ToolContext<'_>, creature: &str) -> Result<Vec<TurnEvent>, ToolError> {
+fn timed_effect_saves(
+    ctx: &mut ToolContext<'_>,
+    creature: &str,
+) -> Result<Vec<TurnEvent>, ToolError> {
     if crate::state::timed_effects(ctx.state, creature).is_empty() {
         return Ok(Vec::new());
     }

@@ -9,7 +9,7 @@ use super::{ToolContext, ToolError};
 use crate::combat::targeting::{SpellTarget, spell_target};
 use crate::effects::{self, Caster, Casting, Outcome, Subject};
 use crate::rules::Ability;
-use crate::srd::{SpellReach, Spell};
+use crate::srd::{Spell, SpellReach};
 use crate::state::{Change, Character};
 
 /// What `cast_spell` settled before the effects: the caster, the slot and its change.
@@ -118,7 +118,9 @@ pub(super) fn cast(
     let (mut effects, mut lasting) = (Vec::new(), Vec::new());
     for outcome in resolution.outcomes {
         match outcome {
-            Outcome::Attack { target, attack } => effects.push(SpellEffect::Attack { target, attack }),
+            Outcome::Attack { target, attack } => {
+                effects.push(SpellEffect::Attack { target, attack })
+            }
             Outcome::Save {
                 target,
                 save,
