@@ -112,6 +112,48 @@ pub enum RollKind {
 }
 
 impl TimedEffect {
+    /// In words, for the snapshot: "Bless: +1d4 to attack rolls and saves (from hedda, 10
+    /// rounds left)".
+    pub fn describe(&self) -> String {
+        let what = match &self.kind {
+            TimedKind::ArmorBonus { bonus } => format!("{bonus:+} AC"),
+            TimedKind::ArmorBase { armor_class } => format!("base AC {armor_class}"),
+            TimedKind::RollDice {
+                count,
+                sides,
+                penalty,
+                attacks,
+                saves,
+            } => {
+                let on = match (attacks, saves) {
+                    (true, true) => "attack rolls and saves",
+                    (true, false) => "attack rolls",
+                    _ => "saves",
+                };
+                format!(
+                    "{}{count}d{sides} to {on}",
+                    if *penalty { "-" } else { "+" }
+                )
+            }
+            TimedKind::Condition {
+                condition,
+                repeat_save,
+            } => match repeat_save {
+                Some(s) => format!(
+                    "{condition}, {} save DC {} at the end of each of its turns",
+                    s.ability, s.dc
+                ),
+                None => condition.to_string(),
+            },
+        };
+        let left = match self.rounds_left {
+            Some(1) => ", until its source's next turn".to_owned(),
+            Some(n) => format!(", {n} rounds left"),
+            None => String::new(),
+        };
+        format!("{}: {what} (from {}{left})", self.spell, self.source)
+    }
+
     /// The condition it imposes, if any.
     pub fn condition(&self) -> Option<Condition> {
         match self.kind {
