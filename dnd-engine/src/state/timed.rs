@@ -441,7 +441,9 @@ fn count_down(state: &mut GameState, rounds: u32, whose: impl Fn(&str) -> bool) 
 /// At the start of the fight's current turn: one round off the effects of the creature whose
 /// turn it is, and, as a new round begins, off those whose source is not in the fight.
 pub(super) fn turn_started(state: &mut GameState) {
-    let Some(encounter) = state.encounter.as_ref() else {
+    let none = state.characters.iter().all(|c| c.timed_effects.is_empty())
+        && state.monsters.iter().all(|m| m.timed_effects.is_empty());
+    let Some(encounter) = state.encounter.as_ref().filter(|_| !none) else {
         return;
     };
     let now = encounter.current().unwrap_or_default().to_owned();
