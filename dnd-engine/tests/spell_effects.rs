@@ -527,3 +527,24 @@ fn healing_word_is_a_bonus_action_leaving_only_a_cantrip_for_the_action() {
         cast("hedda", "Sacred Flame", None, &["goblin"]),
     );
 }
+
+#[test]
+fn fire_bolt_grows_a_die_at_5th_level_and_misses_or_hits_by_the_roll() {
+    for (level, dice) in [(3, 1), (5, 2), (11, 3)] {
+        let mut t = Table::new(table::seen_harpy(&["isolde"]), 7);
+        t.hero_mut("isolde").level = level;
+        let r = t.ok(
+            "cast_spell",
+            cast("isolde", "Fire Bolt", None, &["frost-harpy"]),
+        );
+        let attack = &r["effects"][0]["attack"];
+        assert_eq!(
+            attack["damage"][0]["dice"],
+            format!("{dice}d10"),
+            "level {level}: {r}"
+        );
+        let lost = 200 - t.state.monster("frost-harpy").unwrap().hp.current;
+        assert_eq!(u64::from(lost), attack["total_damage"].as_u64().unwrap());
+        assert_eq!(attack["hit"] == true, lost > 0, "{r}");
+    }
+}

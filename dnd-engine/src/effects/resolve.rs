@@ -381,8 +381,14 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
         }
         let result = roll_attack(&profile, &defense, sources.resolve(), self.rng);
         let mut modifiers = bonus.reasons;
-        if cover > 0 {
-            modifiers.push(format!("+{cover} AC: cover"));
+        if cover > 0
+            && let Some(area) = &s.at.cover
+        {
+            // As the other attacks say it: "+2 AC: half cover in the spire of rime".
+            modifiers.insert(
+                0,
+                format!("+{cover} AC: {} in {}", area.cover.describe(), area.name),
+            );
         }
         self.out.reasons.push(Why {
             subject: i,
