@@ -548,3 +548,16 @@ fn fire_bolt_grows_a_die_at_5th_level_and_misses_or_hits_by_the_roll() {
         assert_eq!(attack["hit"] == true, lost > 0, "{r}");
     }
 }
+
+#[test]
+fn false_life_gives_1d4_plus_4_temporary_hit_points_and_5_more_a_slot() {
+    for (slot, low) in [(1, 5), (2, 10)] {
+        let mut t = Table::game(&["isolde"], u64::from(slot));
+        learn(&mut t, "isolde", "False Life");
+        let r = t.ok("cast_spell", cast("isolde", "False Life", Some(slot), &[]));
+        let amount = outcomes(&r, "temporary_hp")[0]["amount"].as_u64().unwrap();
+        assert!((low..=low + 3).contains(&amount), "slot {slot}: {amount}");
+        let hp = t.state.character("isolde").unwrap().hp;
+        assert_eq!(u64::from(hp.temporary), amount);
+    }
+}

@@ -41,9 +41,17 @@ pub fn resolve<R: Rng + ?Sized>(
             )));
         }
     }
-    let needs_target = effects
-        .iter()
-        .any(|e| !matches!(e, Effect::OnlyCreatureType { .. }));
+    for effect in effects {
+        if let Effect::TargetsWithin { feet } = effect {
+            within_each_other(state, casting.source, subjects, *feet)?;
+        }
+    }
+    let needs_target = effects.iter().any(|e| {
+        !matches!(
+            e,
+            Effect::OnlyCreatureType { .. } | Effect::TargetsWithin { .. }
+        )
+    });
     if needs_target && subjects.is_empty() {
         return Err(Refused(format!(
             "{} needs at least one target",
@@ -72,7 +80,7 @@ pub fn resolve<R: Rng + ?Sized>(
                 damage_type,
             } => run.darts(subjects, *count, *per_slot_level, dice, *damage_type),
             Effect::HpPool { .. } => run.pool(subjects, effect),
-            Effect::OnlyCreatureType { .. } => {}
+            Effect::OnlyCreatureType { .. } | Effect::TargetsWithin { .. } => {}
             _ => {
                 for (i, s) in subjects.iter().enumerate() {
                     run.top(effect, i, s);
@@ -81,6 +89,27 @@ pub fn resolve<R: Rng + ?Sized>(
         }
     }
     Ok(run.out)
+}
+
+/// Refuses targets standing more than `feet` apart (only where the fight keeps positions).
+fn within_each_other(
+    state: &GameState,
+    source: &str,
+    subjects: &[Subject],
+    feet: u32,
+) -> Result<(), Refused> {
+    for (i, a) in subjects.iter().enumerate() {
+        for b in &subjects[i + 1..] {
+            let apart = crate::combat::positions::distance(state, a.target.id(), b.target.id());
+            if apart > feet {
+                return Err(Refused(format!(
+                    "{source}'s targets must stand within {feet} ft of each other, and {} and {} are {apart} ft apart",
+                    a.name, b.name
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Damage a target took from one effect, after its defenses.
@@ -302,9 +331,10 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                 self.top(effect, i, s);
                 Dealt::default()
             }
-            Effect::Darts { .. } | Effect::HpPool { .. } | Effect::OnlyCreatureType { .. } => {
-                Dealt::default()
-            }
+            Effect::Darts { .. }
+            | Effect::HpPool { .. }
+            | Effect::OnlyCreatureType { .. }
+            | Effect::TargetsWithin { .. } => Dealt::default(),
         }
     }
 
