@@ -230,16 +230,17 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                 }
             }
             _ => {
-                self.inner(effect, s, None, false);
+                self.inner(effect, i, s, None, false);
             }
         }
     }
 
     /// An effect that follows a hit, a failed save (`save`), or a success for half
-    /// (`half`): its damage dealt, anything else applied. The damage it dealt.
+    /// (`half`), on subject `i`: its damage dealt, anything else applied. The damage it dealt.
     fn inner(
         &mut self,
         effect: &Effect,
+        i: usize,
         s: &Subject,
         save: Option<RepeatSave>,
         half: bool,
@@ -327,7 +328,6 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             // Nested attacks and saves apply to the same creature; darts and pools are read
             // at the top only (the data's tests keep them there).
             Effect::SpellAttack { .. } | Effect::Save { .. } => {
-                let i = self.out.reasons.len();
                 self.top(effect, i, s);
                 Dealt::default()
             }
@@ -442,7 +442,7 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                 .iter()
                 .filter(|e| !matches!(e, Effect::Damage { .. }))
             {
-                self.inner(e, s, None, false);
+                self.inner(e, i, s, None, false);
             }
         }
         self.out.outcomes.push(Outcome::Attack {
@@ -499,7 +499,7 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
         let mut dealt = Dealt::default();
         if !result.success || on_success == OnSave::Half {
             for e in on_fail {
-                let d = self.inner(e, s, repeat, result.success);
+                let d = self.inner(e, i, s, repeat, result.success);
                 if d.amount > 0 || d.defense != DefenseApplied::None {
                     dealt.amount += d.amount;
                     dealt.defense = d.defense;
