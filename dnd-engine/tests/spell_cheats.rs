@@ -1,8 +1,9 @@
 //! A model that casts spells the wrong way, through the whole turn (`GameMaster` with a
 //! scripted provider): Bless on four creatures with a 1st-level slot, Hold Person on a
 //! monstrosity, Sleep on more creatures than it can fell (lawful: the pool decides), and a
-//! second concentration spell, which ends the first. Each is refused with what is allowed, or
-//! resolved by the rules, and nothing is half-applied: a refused casting spends no slot.
+//! second concentration spell, which ends the first; and Hold Person cast higher on two
+//! creatures 40 ft apart. Each is refused with what is allowed, or resolved by the rules, and
+//! nothing is half-applied: a refused casting spends no slot.
 
 use std::sync::Arc;
 
@@ -121,4 +122,42 @@ async fn wrong_castings_are_refused_or_resolved_by_the_rules() {
             .timed_effects
             .is_empty()
     );
+}
+
+#[test]
+fn hold_person_upcast_refuses_targets_more_than_30_ft_apart() {
+    use dnd_engine::state::{Change, Position};
+    let mut state = before();
+    let mut second = state.monster("goblin").unwrap().clone();
+    second.id = "bandit".into();
+    second.name = "Bandit".into();
+    second.template = "bandit".into();
+    Arc::make_mut(&mut state.monsters).push(second);
+    state
+        .apply(&Change::EncounterStarted {
+            order: table::order(&["hedda", "goblin", "bandit"]),
+        })
+        .unwrap();
+    let place = |x| Position { x, y: 0, z: 0 };
+    let mut t = table::Table::new(state, 1);
+    for (who, x) in [("hedda", 0), ("goblin", 0), ("bandit", 40)] {
+        t.apply(&[Change::Moved {
+            creature: who.into(),
+            to: place(x),
+        }]);
+    }
+    let hold = json!({"caster": "hedda", "spell": "Hold Person", "slot_level": 3, "targets": ["goblin", "bandit"]});
+    t.hero_mut("hedda").spell_slots.max[2] = 1;
+    let e = t.refused("cast_spell", hold.clone());
+    assert!(
+        e.contains("within 30 ft of each other") && e.contains("40 ft apart"),
+        "{e}"
+    );
+    // 25 ft apart (on the ice bridge's near edge) is close enough.
+    t.apply(&[Change::Moved {
+        creature: "bandit".into(),
+        to: place(25),
+    }]);
+    let r = t.ok("cast_spell", hold);
+    assert_eq!(r["effects"].as_array().unwrap().len(), 2, "{r}");
 }

@@ -452,3 +452,112 @@ fn cure_wounds_with_a_2nd_level_slot_heals_2d8_plus_wisdom() {
     }
     assert!(best > 11, "more than 1d8+3 can give: {best}");
 }
+
+#[test]
+fn fireball_rolls_once_and_halves_for_each_success() {
+    let foes: Vec<(String, u32)> = (1..=6).map(|i| (format!("g{i}"), 60)).collect();
+    let foes: Vec<(&str, &str, u32)> = foes
+        .iter()
+        .map(|(id, hp)| (id.as_str(), "goblin", *hp))
+        .collect();
+    let ids: Vec<&str> = foes.iter().map(|f| f.0).collect();
+    let (mut halved, mut full) = (0, 0);
+    for seed in 0..10 {
+        let mut t = Table::new(with_foes(&["isolde"], &foes), seed);
+        learn(&mut t, "isolde", "Fireball");
+        t.hero_mut("isolde").spell_slots.max[2] = 1;
+        let r = t.ok("cast_spell", cast("isolde", "Fireball", None, &ids));
+        let damage_rolls: Vec<_> = t
+            .log
+            .rolls
+            .iter()
+            .filter(|r| r.label == "Fireball damage")
+            .collect();
+        assert_eq!(
+            damage_rolls.len(),
+            1,
+            "one roll for every creature in the sphere"
+        );
+        let rolled = damage_rolls[0].total as u64;
+        assert!((8..=48).contains(&rolled), "8d6: {rolled}");
+        for (i, id) in ids.iter().enumerate() {
+            let effect = &r["effects"][i];
+            let want = if effect["save"]["success"] == true {
+                halved += 1;
+                rolled / 2
+            } else {
+                full += 1;
+                rolled
+            };
+            assert_eq!(effect["damage"], want, "{r}");
+            let hp = t.state.monster(id).unwrap().hp.current;
+            assert_eq!(u64::from(60 - hp), want);
+        }
+    }
+    assert!(halved > 0 && full > 0, "{halved} halved, {full} full");
+}
+
+#[test]
+fn healing_word_is_a_bonus_action_leaving_only_a_cantrip_for_the_action() {
+    let mut state = with_foes(&["hedda", "kraven"], &[("goblin", "goblin", 30)]);
+    state
+        .apply(&Change::EncounterStarted {
+            order: table::order(&["hedda", "kraven", "goblin"]),
+        })
+        .unwrap();
+    let mut t = Table::new(state, 4);
+    t.apply(&[Change::Damage {
+        target: Target::Character("kraven".into()),
+        amount: 20,
+        critical: false,
+    }]);
+    let r = t.ok(
+        "cast_spell",
+        cast("hedda", "Healing Word", None, &["kraven"]),
+    );
+    let healed = r["effects"][0]["healed"].as_u64().unwrap();
+    assert!((4..=7).contains(&healed), "1d4+3: {healed}");
+    let e = t.refused(
+        "cast_spell",
+        cast("hedda", "Cure Wounds", None, &["kraven"]),
+    );
+    assert!(e.contains("cantrip"), "{e}");
+    t.ok(
+        "cast_spell",
+        cast("hedda", "Sacred Flame", None, &["goblin"]),
+    );
+}
+
+#[test]
+fn fire_bolt_grows_a_die_at_5th_level_and_misses_or_hits_by_the_roll() {
+    for (level, dice) in [(3, 1), (5, 2), (11, 3)] {
+        let mut t = Table::new(table::seen_harpy(&["isolde"]), 7);
+        t.hero_mut("isolde").level = level;
+        let r = t.ok(
+            "cast_spell",
+            cast("isolde", "Fire Bolt", None, &["frost-harpy"]),
+        );
+        let attack = &r["effects"][0]["attack"];
+        assert_eq!(
+            attack["damage"][0]["dice"],
+            format!("{dice}d10"),
+            "level {level}: {r}"
+        );
+        let lost = 200 - t.state.monster("frost-harpy").unwrap().hp.current;
+        assert_eq!(u64::from(lost), attack["total_damage"].as_u64().unwrap());
+        assert_eq!(attack["hit"] == true, lost > 0, "{r}");
+    }
+}
+
+#[test]
+fn false_life_gives_1d4_plus_4_temporary_hit_points_and_5_more_a_slot() {
+    for (slot, low) in [(1, 5), (2, 10)] {
+        let mut t = Table::game(&["isolde"], u64::from(slot));
+        learn(&mut t, "isolde", "False Life");
+        let r = t.ok("cast_spell", cast("isolde", "False Life", Some(slot), &[]));
+        let amount = outcomes(&r, "temporary_hp")[0]["amount"].as_u64().unwrap();
+        assert!((low..=low + 3).contains(&amount), "slot {slot}: {amount}");
+        let hp = t.state.character("isolde").unwrap().hp;
+        assert_eq!(u64::from(hp.temporary), amount);
+    }
+}

@@ -5,6 +5,7 @@
 //! | file | owns |
 //! |---|---|
 //! | `vocabulary.rs` | [`Effect`] and its parts ([`Dice`], [`Duration`], [`ArmorChange`]): plain serde data, what `srd::Spell::effects` holds |
+//! | `casting.rs` | what the interpreter takes ([`Caster`], [`Casting`], [`Subject`]) and gives ([`Resolution`], [`Outcome`], [`Why`], [`Refused`]) |
 //! | `resolve.rs` | [`resolve`]: an effect list for a [`Casting`] on its [`Subject`]s against a `GameState` and an rng, giving a [`Resolution`] (changes, rolls, [`Outcome`]s); nothing committed |
 //! | `rolls.rs` | what timed effects do later: [`roll_bonus`] (Bless and Bane on attack rolls and saves), [`end_of_turn_saves`] (Hold Person's repeated save) |
 //!
@@ -13,10 +14,12 @@
 //! Tools stay thin: `tools::spells` builds the subjects (range and cover from
 //! `combat::targeting`), calls [`resolve`], commits, and runs damage's follow-up saves.
 
+mod casting;
 mod resolve;
 mod rolls;
 mod vocabulary;
 
-pub use resolve::{Caster, Casting, Outcome, Refused, Resolution, Subject, Why, resolve};
+pub use casting::{Caster, Casting, Outcome, Refused, Resolution, Subject, Why};
+pub use resolve::resolve;
 pub use rolls::{Bonus, RepeatedSave, end_of_turn_saves, roll_bonus};
 pub use vocabulary::{ArmorChange, Dice, Duration, Effect};

@@ -2,194 +2,23 @@
 //! the changes to commit, the rolls to record and a typed report out. Nothing is committed
 //! here, so a refusal (or a change the state refuses) leaves everything as it was.
 
-use rand::Rng;
-use serde::{Deserialize, Serialize};
-
+use super::casting::{Casting, Outcome, Refused, Resolution, Subject, Why};
 use super::rolls::roll_bonus;
 use super::vocabulary::{ArmorChange, Dice, Duration, Effect};
-use crate::combat::targeting::{SpellTarget, save_bonus};
+use crate::combat::targeting::save_bonus;
 use crate::dice::DiceExpr;
 use crate::rules::attack::roll_damage;
 use crate::rules::check::roll_check_with;
 use crate::rules::conditions::{effective_defenses, save_modifiers};
 use crate::rules::damage::DefenseApplied;
 use crate::rules::{
-    Ability, AdvantageSources, AttackProfile, AttackResult, AttackTarget, CheckResult, Condition,
-    ConditionSet, DamageDealt, DamageDice, DamageType, Defenses, roll_attack,
+    Ability, AttackProfile, AttackTarget, DamageDealt, DamageDice, DamageType, Defenses,
+    roll_attack,
 };
 use crate::srd::OnSave;
 use crate::state::{Change, GameState, RepeatSave, RollKind, Target, TimedEffect, TimedKind};
 use crate::store::{RollDetail, RollRecord};
-
-/// Who casts, with the numbers its spells use.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Caster {
-    /// Its id.
-    pub id: String,
-    /// Its name.
-    pub name: String,
-    /// Its spell attack bonus.
-    pub attack_bonus: i32,
-    /// Its spell save DC.
-    pub save_dc: i32,
-    /// Its spellcasting ability modifier.
-    pub modifier: i32,
-    /// Its character level (a cantrip's dice).
-    pub level: u8,
-}
-
-/// One casting: who, what, at which slot.
-#[derive(Debug, Clone, Copy)]
-pub struct Casting<'a> {
-    /// The caster.
-    pub caster: &'a Caster,
-    /// What is cast ("Bless"): the source the timed effects name.
-    pub source: &'a str,
-    /// The spell's own level (0 for a cantrip).
-    pub level: u8,
-    /// The slot it is cast with (the spell's level for a cantrip).
-    pub slot: u8,
-    /// Whether it needs concentration: the caster's concentration moves to it (ending the
-    /// old spell's effects) before its timed effects start, and they end with it.
-    pub concentration: bool,
-}
-
-/// One creature a casting affects, as the rolls need it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Subject {
-    /// The change target.
-    pub target: Target,
-    /// Its name.
-    pub name: String,
-    /// AC now (timed effects counted), before cover.
-    pub armor_class: i32,
-    /// Its defenses (conditions not yet counted).
-    pub defenses: Defenses,
-    /// Its conditions.
-    pub conditions: ConditionSet,
-    /// Its conditions immunities.
-    pub condition_immunities: Vec<Condition>,
-    /// Its saves, in [`Ability::ALL`] order.
-    pub saves: [i32; 6],
-    /// Its Dexterity modifier (Mage Armor).
-    pub dexterity: i32,
-    /// Current hit points.
-    pub hp: u32,
-    /// A monster's creature type ("humanoid (goblinoid)"); `None` for a character (a
-    /// humanoid).
-    pub creature_type: Option<String>,
-    /// Where it stands from the caster: distance, an attack's range check, cover.
-    pub at: SpellTarget,
-}
-
-impl Subject {
-    fn is_type(&self, kind: &str) -> bool {
-        self.creature_type
-            .as_deref()
-            .unwrap_or("humanoid")
-            .to_ascii_lowercase()
-            .starts_with(&kind.to_ascii_lowercase())
-    }
-}
-
-/// What the effects did to one creature, for the tool's result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "outcome", rename_all = "snake_case")]
-pub enum Outcome {
-    /// A spell attack and the damage of a hit.
-    Attack {
-        /// The target's name.
-        target: String,
-        /// The roll.
-        attack: AttackResult,
-    },
-    /// A saving throw, with the damage taken after it.
-    Save {
-        /// The target's name.
-        target: String,
-        /// The save.
-        save: CheckResult,
-        /// Damage taken (0 for none).
-        damage: u32,
-        /// Which defense changed the damage.
-        defense: DefenseApplied,
-    },
-    /// Damage that needed no roll to land (a dart).
-    Damage {
-        /// The target's name.
-        target: String,
-        /// Damage taken.
-        damage: u32,
-        /// The dice.
-        rolled: DamageDealt,
-    },
-    /// Hit points restored.
-    Healed {
-        /// The target's name.
-        target: String,
-        /// How many.
-        healed: u32,
-        /// The dice, as text.
-        rolled: String,
-    },
-    /// Temporary hit points granted.
-    TemporaryHp {
-        /// The target's name.
-        target: String,
-        /// How many.
-        amount: u32,
-    },
-    /// A pool of hit points rolled (Sleep), and what was left of it.
-    Pool {
-        /// The total rolled.
-        rolled: u32,
-        /// What the creatures it covered left.
-        left: u32,
-    },
-    /// A timed effect began (a condition, an AC change, dice on rolls).
-    Started {
-        /// The target's name.
-        target: String,
-        /// The effect.
-        effect: TimedEffect,
-    },
-    /// A creature the effect passed over, and why.
-    Unaffected {
-        /// The target's name.
-        target: String,
-        /// Why ("undead", "more hit points than the pool has left").
-        why: String,
-    },
-}
-
-/// Why one roll was made as it was: the advantage sources and the bonuses added.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Why {
-    /// Index of the subject.
-    pub subject: usize,
-    /// Advantage and disadvantage, with reasons.
-    pub sources: AdvantageSources,
-    /// Bonuses, in words ("+2: half cover in the ice bridge", "+3: Bless (1d4)").
-    pub modifiers: Vec<String>,
-}
-
-/// What resolving an effect list gives back. Commit `changes` in order; record `rolls`.
-#[derive(Debug, Clone, Default)]
-pub struct Resolution {
-    /// The changes, in order (the concentration first).
-    pub changes: Vec<Change>,
-    /// The rolls made.
-    pub rolls: Vec<RollRecord>,
-    /// What happened to each creature.
-    pub outcomes: Vec<Outcome>,
-    /// Why each roll with a reason was made as it was.
-    pub reasons: Vec<Why>,
-}
-
-/// Why a casting was refused: nothing was rolled or changed.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct Refused(pub String);
+use rand::Rng;
 
 /// Resolves `effects` for `casting` on `subjects` (in the order named; a creature named twice
 /// only for darts). Refuses an illegal target before anything is rolled.
@@ -212,9 +41,17 @@ pub fn resolve<R: Rng + ?Sized>(
             )));
         }
     }
-    let needs_target = effects
-        .iter()
-        .any(|e| !matches!(e, Effect::OnlyCreatureType { .. }));
+    for effect in effects {
+        if let Effect::TargetsWithin { feet } = effect {
+            within_each_other(state, casting.source, subjects, *feet)?;
+        }
+    }
+    let needs_target = effects.iter().any(|e| {
+        !matches!(
+            e,
+            Effect::OnlyCreatureType { .. } | Effect::TargetsWithin { .. }
+        )
+    });
     if needs_target && subjects.is_empty() {
         return Err(Refused(format!(
             "{} needs at least one target",
@@ -243,7 +80,7 @@ pub fn resolve<R: Rng + ?Sized>(
                 damage_type,
             } => run.darts(subjects, *count, *per_slot_level, dice, *damage_type),
             Effect::HpPool { .. } => run.pool(subjects, effect),
-            Effect::OnlyCreatureType { .. } => {}
+            Effect::OnlyCreatureType { .. } | Effect::TargetsWithin { .. } => {}
             _ => {
                 for (i, s) in subjects.iter().enumerate() {
                     run.top(effect, i, s);
@@ -252,6 +89,27 @@ pub fn resolve<R: Rng + ?Sized>(
         }
     }
     Ok(run.out)
+}
+
+/// Refuses targets standing more than `feet` apart (only where the fight keeps positions).
+fn within_each_other(
+    state: &GameState,
+    source: &str,
+    subjects: &[Subject],
+    feet: u32,
+) -> Result<(), Refused> {
+    for (i, a) in subjects.iter().enumerate() {
+        for b in &subjects[i + 1..] {
+            let apart = crate::combat::positions::distance(state, a.target.id(), b.target.id());
+            if apart > feet {
+                return Err(Refused(format!(
+                    "{source}'s targets must stand within {feet} ft of each other, and {} and {} are {apart} ft apart",
+                    a.name, b.name
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Damage a target took from one effect, after its defenses.
@@ -372,16 +230,17 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                 }
             }
             _ => {
-                self.inner(effect, s, None, false);
+                self.inner(effect, i, s, None, false);
             }
         }
     }
 
     /// An effect that follows a hit, a failed save (`save`), or a success for half
-    /// (`half`): its damage dealt, anything else applied. The damage it dealt.
+    /// (`half`), on subject `i`: its damage dealt, anything else applied. The damage it dealt.
     fn inner(
         &mut self,
         effect: &Effect,
+        i: usize,
         s: &Subject,
         save: Option<RepeatSave>,
         half: bool,
@@ -469,13 +328,13 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             // Nested attacks and saves apply to the same creature; darts and pools are read
             // at the top only (the data's tests keep them there).
             Effect::SpellAttack { .. } | Effect::Save { .. } => {
-                let i = self.out.reasons.len();
                 self.top(effect, i, s);
                 Dealt::default()
             }
-            Effect::Darts { .. } | Effect::HpPool { .. } | Effect::OnlyCreatureType { .. } => {
-                Dealt::default()
-            }
+            Effect::Darts { .. }
+            | Effect::HpPool { .. }
+            | Effect::OnlyCreatureType { .. }
+            | Effect::TargetsWithin { .. } => Dealt::default(),
         }
     }
 
@@ -552,8 +411,14 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
         }
         let result = roll_attack(&profile, &defense, sources.resolve(), self.rng);
         let mut modifiers = bonus.reasons;
-        if cover > 0 {
-            modifiers.push(format!("+{cover} AC: cover"));
+        if cover > 0
+            && let Some(area) = &s.at.cover
+        {
+            // As the other attacks say it: "+2 AC: half cover in the spire of rime".
+            modifiers.insert(
+                0,
+                format!("+{cover} AC: {} in {}", area.cover.describe(), area.name),
+            );
         }
         self.out.reasons.push(Why {
             subject: i,
@@ -577,7 +442,7 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                 .iter()
                 .filter(|e| !matches!(e, Effect::Damage { .. }))
             {
-                self.inner(e, s, None, false);
+                self.inner(e, i, s, None, false);
             }
         }
         self.out.outcomes.push(Outcome::Attack {
@@ -611,8 +476,16 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
         let result = roll_check_with(modifier, dc, &sources, auto_fail, self.rng);
         let mut modifiers: Vec<String> = cover.map(|(_, why)| why).into_iter().collect();
         modifiers.extend(bonus.reasons);
+        let note = if modifiers.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", modifiers.join(", "))
+        };
         self.record(
-            format!("{} {ability} save against {}", s.name, self.casting.source),
+            format!(
+                "{} {ability} save against {}{note}",
+                s.name, self.casting.source
+            ),
             i64::from(result.total),
             Some(s.target.clone()),
             RollDetail::Save(result.clone()),
@@ -626,7 +499,7 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
         let mut dealt = Dealt::default();
         if !result.success || on_success == OnSave::Half {
             for e in on_fail {
-                let d = self.inner(e, s, repeat, result.success);
+                let d = self.inner(e, i, s, repeat, result.success);
                 if d.amount > 0 || d.defense != DefenseApplied::None {
                     dealt.amount += d.amount;
                     dealt.defense = d.defense;

@@ -140,6 +140,12 @@ pub enum Effect {
         /// For how long.
         duration: Duration,
     },
+    /// All targets must stand within `feet` of each other (Hold Person cast with a higher
+    /// slot: 30 ft), where the fight keeps positions: the casting is refused otherwise.
+    TargetsWithin {
+        /// The greatest distance between two targets.
+        feet: u32,
+    },
     /// Every target must be of this creature type (Hold Person: "humanoid"; characters are
     /// humanoids): the casting is refused otherwise, before anything is rolled or spent.
     OnlyCreatureType {
@@ -157,7 +163,8 @@ fn is_no_damage(on: &OnSave) -> bool {
 }
 
 /// Dice of an effect: `count`d`sides` + `bonus` (+ the caster's spellcasting modifier), with
-/// `per_slot_level` more dice for each slot level above the spell's, or, for a cantrip
+/// `per_slot_level` more dice (and `bonus_per_slot_level` more bonus) for each slot level above
+/// the spell's, or, for a cantrip
 /// (`by_tier`), the count times the caster's tier (×2 at level 5, ×3 at 11, ×4 at 17).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Dice {
@@ -174,6 +181,9 @@ pub struct Dice {
     /// More dice per slot level above the spell's.
     #[serde(default, skip_serializing_if = "is_zero_u16")]
     pub per_slot_level: u16,
+    /// More flat bonus per slot level above the spell's (False Life: 5).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub bonus_per_slot_level: i32,
     /// A cantrip's dice grow with the caster's level.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub by_tier: bool,
@@ -203,7 +213,9 @@ impl Dice {
         } else {
             self.count + self.per_slot_level * above
         };
-        let bonus = self.bonus + if self.add_modifier { modifier } else { 0 };
+        let bonus = self.bonus
+            + self.bonus_per_slot_level * i32::from(above)
+            + if self.add_modifier { modifier } else { 0 };
         (count, self.sides, bonus)
     }
 }

@@ -103,7 +103,7 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
                 })?;
         }
         Change::Concentration { character, spell } => {
-            character_mut(state, character)?;
+            character_mut(state, character)?; // an unknown character is refused first
             super::timed::concentration_ends(state, character); // the old spell's effects end
             character_mut(state, character)?.concentration = spell.clone()
         }

@@ -213,6 +213,7 @@ impl GameState {
                         )
                     });
                 }
+                conditions.extend(c.timed_effects.iter().map(|e| e.describe()));
                 if c.hp_drained > 0 {
                     conditions.push(format!(
                         "max HP lowered by {} until a long rest",
@@ -248,7 +249,12 @@ impl GameState {
                 },
                 ac: m.armor_class_now(),
                 hostile: m.hostile,
-                conditions: m.conditions.iter().map(|x| x.name().to_owned()).collect(),
+                conditions: m
+                    .conditions
+                    .iter()
+                    .map(|x| x.name().to_owned())
+                    .chain(m.timed_effects.iter().map(|e| e.describe()))
+                    .collect(),
                 morale: (m.morale != super::Morale::Fighting).then_some(m.morale),
                 holding: m
                     .holds

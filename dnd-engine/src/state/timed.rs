@@ -112,6 +112,48 @@ pub enum RollKind {
 }
 
 impl TimedEffect {
+    /// In words, for the snapshot: "Bless: +1d4 to attack rolls and saves (from hedda, 10
+    /// rounds left)".
+    pub fn describe(&self) -> String {
+        let what = match &self.kind {
+            TimedKind::ArmorBonus { bonus } => format!("{bonus:+} AC"),
+            TimedKind::ArmorBase { armor_class } => format!("base AC {armor_class}"),
+            TimedKind::RollDice {
+                count,
+                sides,
+                penalty,
+                attacks,
+                saves,
+            } => {
+                let on = match (attacks, saves) {
+                    (true, true) => "attack rolls and saves",
+                    (true, false) => "attack rolls",
+                    _ => "saves",
+                };
+                format!(
+                    "{}{count}d{sides} to {on}",
+                    if *penalty { "-" } else { "+" }
+                )
+            }
+            TimedKind::Condition {
+                condition,
+                repeat_save,
+            } => match repeat_save {
+                Some(s) => format!(
+                    "{condition}, {} save DC {} at the end of each of its turns",
+                    s.ability, s.dc
+                ),
+                None => condition.to_string(),
+            },
+        };
+        let left = match self.rounds_left {
+            Some(1) => ", until its source's next turn".to_owned(),
+            Some(n) => format!(", {n} rounds left"),
+            None => String::new(),
+        };
+        format!("{}: {what} (from {}{left})", self.spell, self.source)
+    }
+
     /// The condition it imposes, if any.
     pub fn condition(&self) -> Option<Condition> {
         match self.kind {
@@ -250,7 +292,7 @@ pub(super) fn end(state: &mut GameState, effect: &TimedEffect) -> Result<(), Cha
         )));
     };
     list.remove(i);
-    lift(state, &[effect.clone()]);
+    lift(state, std::slice::from_ref(effect));
     Ok(())
 }
 
@@ -399,7 +441,9 @@ fn count_down(state: &mut GameState, rounds: u32, whose: impl Fn(&str) -> bool) 
 /// At the start of the fight's current turn: one round off the effects of the creature whose
 /// turn it is, and, as a new round begins, off those whose source is not in the fight.
 pub(super) fn turn_started(state: &mut GameState) {
-    let Some(encounter) = state.encounter.as_ref() else {
+    let none = state.characters.iter().all(|c| c.timed_effects.is_empty())
+        && state.monsters.iter().all(|m| m.timed_effects.is_empty());
+    let Some(encounter) = state.encounter.as_ref().filter(|_| !none) else {
         return;
     };
     let now = encounter.current().unwrap_or_default().to_owned();

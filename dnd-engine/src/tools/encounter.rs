@@ -291,7 +291,11 @@ fn timed_effect_saves(
     if crate::state::timed_effects(ctx.state, creature).is_empty() {
         return Ok(Vec::new());
     }
-    let who = super::creature::find(ctx.state, ctx.srd, creature)?;
+    // The tools' view of creatures leaves out monsters the party has not seen: those roll
+    // no save here (their effects still end with their duration or concentration).
+    let Ok(who) = super::creature::find(ctx.state, ctx.srd, creature) else {
+        return Ok(Vec::new());
+    };
     if !who.standing {
         return Ok(Vec::new());
     }
