@@ -72,3 +72,27 @@ fn zero_hit_points_or_incapacitation_ends_concentration_at_once() {
     }]);
     assert!(t.state.character("isolde").unwrap().concentration.is_some());
 }
+
+/// Bless adds its d4 to every saving throw, the concentration save included.
+#[test]
+fn a_blessed_casters_concentration_save_gets_the_d4() {
+    let mut t = Table::game(&["isolde", "hedda"], 3);
+    t.ok(
+        "cast_spell",
+        json!({"caster": "hedda", "spell": "Bless", "slot_level": null, "targets": ["isolde"]}),
+    );
+    t.apply(&[Change::Concentration {
+        character: "isolde".into(),
+        spell: Some("Mage Hand".into()),
+    }]);
+    let base = t
+        .state
+        .character("isolde")
+        .unwrap()
+        .save_modifier(dnd_engine::rules::Ability::Constitution);
+    let r = t.ok("apply_hazard_damage", fall(10));
+    let modifier = r["concentration_save"]["result"]["modifier"]
+        .as_i64()
+        .unwrap() as i32;
+    assert!((base + 1..=base + 4).contains(&modifier), "{r}");
+}

@@ -59,8 +59,15 @@ fn concentration_save(
     let who = creature::find(ctx.state, ctx.srd, creature)?;
     let (sources, auto_fail) = save_modifiers(&who.conditions, Ability::Constitution);
     let dc = concentration_dc(amount);
+    // Bless adds a d4, Bane takes one away, as on any save (`effects::roll_bonus`).
+    let blessed = crate::effects::roll_bonus(
+        ctx.state,
+        who.target.id(),
+        crate::state::RollKind::Save,
+        ctx.rng,
+    );
     let result = roll_check_with(
-        who.save(Ability::Constitution),
+        who.save(Ability::Constitution) + blessed.total,
         dc,
         &sources,
         auto_fail,

@@ -303,14 +303,30 @@ fn saving_throw(
         save.ability,
     ));
     add_situation(&mut sources, None);
+    // Bless adds a d4, Bane takes one away, as on any save (`effects::roll_bonus`).
+    let blessed = crate::effects::roll_bonus(
+        ctx.state,
+        who.target.id(),
+        crate::state::RollKind::Save,
+        ctx.rng,
+    );
     let result = roll_check_with(
-        who.save(save.ability) + bonus.map_or(0, |b| b.0),
+        who.save(save.ability) + bonus.map_or(0, |b| b.0) + blessed.total,
         save.dc,
         &sources,
         auto_fail,
         ctx.rng,
     );
-    let note = bonus.map(|b| format!(" ({})", b.1)).unwrap_or_default();
+    let notes: Vec<&str> = bonus
+        .map(|b| b.1.as_str())
+        .into_iter()
+        .chain(blessed.reasons.iter().map(String::as_str))
+        .collect();
+    let note = if notes.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", notes.join("; "))
+    };
     ctx.record_roll(
         format!("{} {} save against {against}{note}", who.name, save.ability),
         i64::from(result.total),
