@@ -162,12 +162,7 @@ pub(super) fn roll_saving_throw(
     ));
     add_situation(&mut sources, args.advantage);
     // Bless adds a d4, Bane takes one away (`effects::roll_bonus`).
-    let bonus = crate::effects::roll_bonus(
-        ctx.state,
-        who.target.id(),
-        crate::state::RollKind::Save,
-        ctx.rng,
-    );
+    let bonus = ctx.roll_bonus(who.target.id(), crate::state::RollKind::Save);
     let result = roll_check_with(
         who.save(args.ability) + bonus.total,
         args.dc,

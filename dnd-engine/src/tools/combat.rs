@@ -160,12 +160,7 @@ pub(super) fn attack_spent(
         let setup = attack_setup(ctx, &who, &victim, &swing, advantage)?;
         let sources = setup.sources;
         // Bless adds a d4 to the roll, Bane takes one away (`effects::roll_bonus`).
-        let bonus = crate::effects::roll_bonus(
-            ctx.state,
-            who.target.id(),
-            crate::state::RollKind::Attack,
-            ctx.rng,
-        );
+        let bonus = ctx.roll_bonus(who.target.id(), crate::state::RollKind::Attack);
         let profile = AttackProfile {
             attack_bonus: swing.bonus + bonus.total,
             damage: &swing.damage,

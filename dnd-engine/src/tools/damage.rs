@@ -60,12 +60,7 @@ fn concentration_save(
     let (sources, auto_fail) = save_modifiers(&who.conditions, Ability::Constitution);
     let dc = concentration_dc(amount);
     // Bless adds a d4, Bane takes one away, as on any save (`effects::roll_bonus`).
-    let blessed = crate::effects::roll_bonus(
-        ctx.state,
-        who.target.id(),
-        crate::state::RollKind::Save,
-        ctx.rng,
-    );
+    let blessed = ctx.roll_bonus(who.target.id(), crate::state::RollKind::Save);
     let result = roll_check_with(
         who.save(Ability::Constitution) + blessed.total,
         dc,

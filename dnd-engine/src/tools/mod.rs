@@ -137,6 +137,16 @@ impl ToolContext<'_> {
         Ok(())
     }
 
+    /// The dice `creature`'s timed effects add to (or take from) a roll of `kind` (Bless,
+    /// Bane), rolled with the turn's dice: the one call every roll that counts them makes.
+    pub fn roll_bonus(
+        &mut self,
+        creature: &str,
+        kind: crate::state::RollKind,
+    ) -> crate::effects::Bonus {
+        crate::effects::roll_bonus(self.state, creature, kind, self.rng)
+    }
+
     /// Records a roll for the mechanics panel: who rolled (`None` for no creature) and what.
     pub fn record_roll(
         &mut self,

@@ -304,12 +304,7 @@ fn saving_throw(
     ));
     add_situation(&mut sources, None);
     // Bless adds a d4, Bane takes one away, as on any save (`effects::roll_bonus`).
-    let blessed = crate::effects::roll_bonus(
-        ctx.state,
-        who.target.id(),
-        crate::state::RollKind::Save,
-        ctx.rng,
-    );
+    let blessed = ctx.roll_bonus(who.target.id(), crate::state::RollKind::Save);
     let result = roll_check_with(
         who.save(save.ability) + bonus.map_or(0, |b| b.0) + blessed.total,
         save.dc,

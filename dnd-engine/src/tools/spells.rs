@@ -183,12 +183,7 @@ pub(super) fn cast_spell(
         if spell.attack.is_some() {
             for &i in &shots {
                 let (t, at) = (&targets[i], &placed[i]);
-                let bonus = crate::effects::roll_bonus(
-                    ctx.state,
-                    &caster.id,
-                    crate::state::RollKind::Attack,
-                    ctx.rng,
-                );
+                let bonus = ctx.roll_bonus(&caster.id, crate::state::RollKind::Attack);
                 let profile = AttackProfile {
                     attack_bonus: attack_bonus + bonus.total,
                     damage: std::slice::from_ref(&dice),
@@ -251,12 +246,7 @@ pub(super) fn cast_spell(
                 // cover does not help (Sacred Flame).
                 let cover = at.cover.as_ref().filter(|_| !save.ignores_cover);
                 let bonus = save_bonus(cover, save.ability);
-                let rolled_on = crate::effects::roll_bonus(
-                    ctx.state,
-                    t.target.id(),
-                    crate::state::RollKind::Save,
-                    ctx.rng,
-                );
+                let rolled_on = ctx.roll_bonus(t.target.id(), crate::state::RollKind::Save);
                 let modifier =
                     t.save(save.ability) + bonus.as_ref().map_or(0, |b| b.0) + rolled_on.total;
                 let result = roll_check_with(modifier, save_dc, &sources, auto_fail, ctx.rng);
