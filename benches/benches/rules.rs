@@ -9,22 +9,28 @@
 //!   (their SRD speed and reach), the wizard shoots Fire Bolt from up to 120 ft and keeps her
 //!   distance, opportunity attacks and the morale rule as in the game, initiative to the last
 //!   goblin (the median, times 10,000, is the cost of a 10,000-run report);
-//! - `simulate/10000_combats`: a whole 10,000-run report, to check that product directly.
+//! - `simulate/10000_combats`: a whole 10,000-run report, to check that product directly;
+//! - `cast/fireball_six`: `cast_spell` of Fireball by a 5th-level wizard at six goblins through
+//!   the tools, from the arguments' text to the changes applied (the slot, one damage roll, six
+//!   Dexterity saves, half damage on a success), on a fresh copy of the state each time.
 //!
 //! Every generator is [`seeded_rng`]`(42)` ([`dnd_engine::dice::GameRng`], ChaCha12). Run with
 //! `cargo bench -p dnd-benches --bench rules`.
 
 use std::hint::black_box;
+use std::sync::Arc;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use dnd_engine::adventure::Adventure;
 use dnd_engine::dice::{Advantage, seeded_rng};
 use dnd_engine::rules::{
-    AbilityScores, AttackProfile, AttackTarget, DamageDice, DamageType, Defenses, Proficiency,
-    Skill, roll_attack, roll_skill_check,
+    AbilityScores, AttackProfile, AttackTarget, DamageDice, DamageType, Defenses, HitPoints,
+    Proficiency, Skill, roll_attack, roll_skill_check,
 };
 use dnd_engine::simulator::{Combatant, Reach, Side, simulate};
 use dnd_engine::srd::Srd;
+use dnd_engine::tools::{ToolContext, ToolLimits, TurnLog, call_tool};
 
 const SEED: u64 = 42;
 
@@ -174,9 +180,54 @@ fn config() -> Criterion {
         .sample_size(50)
 }
 
+fn bench_fireball(c: &mut Criterion) {
+    let srd = Srd::bundled();
+    let mut state = Adventure::built_in().new_game(&["isolde"]).unwrap();
+    {
+        let isolde = &mut Arc::make_mut(&mut state.characters)[0];
+        isolde.level = 5;
+        isolde.spell_slots.max[2] = 2;
+        Arc::make_mut(&mut isolde.spells).push("Fireball".into());
+    }
+    let mut goblins = Vec::new();
+    for i in 0..6 {
+        let mut goblin = state.monsters[0].clone();
+        goblin.id = format!("goblin-{i}");
+        goblin.name = format!("Goblin {i}");
+        goblin.template = "goblin".into();
+        goblin.hp = HitPoints::full(100);
+        goblin.revealed = true;
+        goblins.push(goblin);
+    }
+    let targets: Vec<String> = goblins.iter().map(|g| g.id.clone()).collect();
+    Arc::make_mut(&mut state.monsters).extend(goblins);
+    let args = serde_json::json!({"caster": "isolde", "spell": "Fireball", "slot_level": null, "targets": targets})
+        .to_string();
+    let limits = ToolLimits::default();
+    let mut rng = seeded_rng(SEED);
+    let mut group = c.benchmark_group("cast");
+    group.bench_function("fireball_six", |b| {
+        b.iter(|| {
+            let mut working = state.clone();
+            let mut log = TurnLog::default();
+            let mut ctx = ToolContext {
+                state: &mut working,
+                srd,
+                rng: &mut rng,
+                limits: &limits,
+                log: &mut log,
+            };
+            let result = call_tool("cast_spell", black_box(&args), &mut ctx);
+            assert!(result.ok, "{}", result.content);
+            black_box(result)
+        })
+    });
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = config();
-    targets = bench_attack, bench_check, bench_simulate
+    targets = bench_attack, bench_check, bench_simulate, bench_fireball
 }
 criterion_main!(benches);
