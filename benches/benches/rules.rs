@@ -12,7 +12,10 @@
 //! - `simulate/10000_combats`: a whole 10,000-run report, to check that product directly;
 //! - `cast/fireball_six`: `cast_spell` of Fireball by a 5th-level wizard at six goblins through
 //!   the tools, from the arguments' text to the changes applied (the slot, one damage roll, six
-//!   Dexterity saves, half damage on a success), on a fresh copy of the state each time.
+//!   Dexterity saves, half damage on a success), on a fresh copy of the state each time;
+//! - `cast/fireball_resolve`: the same Fireball through the effects interpreter alone
+//!   (`effects::resolve`: the damage roll, six saves, the changes and outcomes built), the
+//!   creatures already read from the state.
 //!
 //! Every generator is [`seeded_rng`]`(42)` ([`dnd_engine::dice::GameRng`], ChaCha12). Run with
 //! `cargo bench -p dnd-benches --bench rules`.
@@ -23,13 +26,16 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use dnd_engine::adventure::Adventure;
+use dnd_engine::combat::targeting::SpellTarget;
 use dnd_engine::dice::{Advantage, seeded_rng};
+use dnd_engine::effects::{Caster, Casting, Subject, resolve};
 use dnd_engine::rules::{
     AbilityScores, AttackProfile, AttackTarget, DamageDice, DamageType, Defenses, HitPoints,
     Proficiency, Skill, roll_attack, roll_skill_check,
 };
 use dnd_engine::simulator::{Combatant, Reach, Side, simulate};
 use dnd_engine::srd::Srd;
+use dnd_engine::state::Target;
 use dnd_engine::tools::{ToolContext, ToolLimits, TurnLog, call_tool};
 
 const SEED: u64 = 42;
@@ -206,6 +212,49 @@ fn bench_fireball(c: &mut Criterion) {
     let limits = ToolLimits::default();
     let mut rng = seeded_rng(SEED);
     let mut group = c.benchmark_group("cast");
+    let fireball = srd.spell("Fireball").unwrap();
+    let caster = Caster {
+        id: "isolde".into(),
+        name: "Isolde Vane".into(),
+        attack_bonus: 7,
+        save_dc: 15,
+        modifier: 4,
+        level: 5,
+    };
+    let subjects: Vec<Subject> = state
+        .monsters
+        .iter()
+        .filter(|m| m.id.starts_with("goblin"))
+        .map(|m| Subject {
+            target: Target::Monster(m.id.clone()),
+            name: m.name.clone(),
+            armor_class: 15,
+            defenses: Defenses::default(),
+            conditions: Default::default(),
+            condition_immunities: Vec::new(),
+            saves: [-1, 2, 0, 0, -1, -1],
+            dexterity: 2,
+            hp: m.hp.current,
+            creature_type: Some("humanoid (goblinoid)".into()),
+            at: SpellTarget {
+                distance_ft: 30,
+                attack: None,
+                cover: None,
+            },
+        })
+        .collect();
+    group.bench_function("fireball_resolve", |b| {
+        b.iter(|| {
+            let casting = Casting {
+                caster: &caster,
+                source: &fireball.name,
+                level: 3,
+                slot: 3,
+                concentration: false,
+            };
+            black_box(resolve(&state, casting, &subjects, &fireball.effects, &mut rng).unwrap())
+        })
+    });
     group.bench_function("fireball_six", |b| {
         b.iter(|| {
             let mut working = state.clone();
