@@ -6,11 +6,12 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
+use dnd_engine::effects::Outcome;
 use dnd_engine::rules::HitPoints;
 use dnd_engine::srd::Srd;
 use dnd_engine::state::{Change, GameState, Position};
 use dnd_engine::tools::odds;
-use dnd_engine::tools::results::{SpellCast, SpellEffect};
+use dnd_engine::tools::results::SpellCast;
 
 #[path = "support/table.rs"]
 mod table;
@@ -36,11 +37,11 @@ fn cast_many(state: &GameState, args: &Value, n: u64) -> (f64, f64) {
         let result: SpellCast = serde_json::from_value(t.ok("cast_spell", args.clone())).unwrap();
         for effect in &result.effects {
             match effect {
-                SpellEffect::Attack { attack, .. } => {
+                Outcome::Attack { attack, .. } => {
                     successes += u64::from(attack.hit);
                     damage += u64::from(attack.total_damage);
                 }
-                SpellEffect::Save {
+                Outcome::Save {
                     save, damage: d, ..
                 } => {
                     successes += u64::from(!save.success);

@@ -7,10 +7,11 @@ use serde_json::Value;
 
 use super::snapshot::parse_hp;
 use super::view::{Exit, Feature, Hero, Item, Monster, Npc, Room, Step, World};
+use crate::effects::Outcome;
 use crate::state::ItemStack;
 use crate::tools::results::{
     AttackOutcome, AttackReport, InventoryChanged, ItemTaken, ItemUsed, MoveOutcome, RoomDetails,
-    SpellEffect, ToolOutput, TurnEvent, TurnNow,
+    ToolOutput, TurnEvent, TurnNow,
 };
 
 fn items_of(stacks: &[ItemStack]) -> Vec<Item> {
@@ -157,10 +158,11 @@ impl World {
             ToolOutput::Spell(cast) => {
                 for effect in &cast.effects {
                     let (target, damage) = match effect {
-                        SpellEffect::Attack { target, attack } => (target, attack.total_damage),
-                        SpellEffect::Save { target, damage, .. }
-                        | SpellEffect::Damage { target, damage, .. } => (target, *damage),
-                        SpellEffect::Healed { target, .. } => (target, 0),
+                        Outcome::Attack { target, attack } => (target, attack.total_damage),
+                        Outcome::Save { target, damage, .. }
+                        | Outcome::Damage { target, damage, .. } => (target, *damage),
+                        // Healing, and what lasts: no hit points lost.
+                        _ => continue,
                     };
                     if let Some(m) = self.monster_mut(target)
                         && let Some((current, max)) = m.hp

@@ -12,11 +12,12 @@ use super::snapshot::parse_hp;
 use super::view::{Step, Turn};
 use super::words::{best, capital, exit_name, lower_article, lower_first, sanitize, the, way};
 use crate::combat::actions::StandardAction;
+use crate::effects::Outcome;
 use crate::state::Morale;
 use crate::tools::names as tool;
 use crate::tools::results::{
     AttackOutcome, AttackReport, InventoryChanged, ItemUsed, MoveOutcome, RoomDetails, SpellCast,
-    SpellEffect, ToolOutput, TurnEvent, TurnNow,
+    ToolOutput, TurnEvent, TurnNow,
 };
 
 /// The whole narration of a finished turn.
@@ -501,23 +502,23 @@ fn moved(turn: &Turn, outcome: &MoveOutcome, fallen: &mut Fallen) -> Vec<String>
 fn spell(turn: &Turn, cast: &SpellCast) -> Vec<String> {
     let mut out = vec![format!("You cast {}.", cast.spell)];
     for effect in &cast.effects {
-        out.push(match effect {
-            SpellEffect::Healed { target, healed, .. } => format!(
+        out.extend(match effect {
+            Outcome::Healed { target, healed, .. } => Some(format!(
                 "{} recovers {healed} hit points.",
                 capital(&who(turn, target))
-            ),
-            SpellEffect::Attack { target, attack } if attack.hit => format!(
+            )),
+            Outcome::Attack { target, attack } if attack.hit => Some(format!(
                 "It strikes {} for {} damage.",
                 who(turn, target),
                 attack.total_damage
-            ),
-            SpellEffect::Attack { target, .. } => format!("It misses {}.", who(turn, target)),
-            SpellEffect::Save {
+            )),
+            Outcome::Attack { target, .. } => Some(format!("It misses {}.", who(turn, target))),
+            Outcome::Save {
                 target,
                 save,
                 damage,
                 ..
-            } => format!(
+            } => Some(format!(
                 "{} {} and takes {damage} damage.",
                 capital(&who(turn, target)),
                 if save.success {
@@ -525,10 +526,13 @@ fn spell(turn: &Turn, cast: &SpellCast) -> Vec<String> {
                 } else {
                     "takes the full force"
                 }
-            ),
-            SpellEffect::Damage { target, damage, .. } => {
-                format!("It strikes {} for {damage} damage.", who(turn, target))
-            }
+            )),
+            Outcome::Damage { target, damage, .. } => Some(format!(
+                "It strikes {} for {damage} damage.",
+                who(turn, target)
+            )),
+            // What lasts (a condition, an AC change, a pool) is not told yet.
+            _ => None,
         });
     }
     out

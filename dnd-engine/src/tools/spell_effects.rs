@@ -4,7 +4,7 @@
 //! the slot, then makes the saves damage calls for. The rules live in `effects`; this file
 //! only turns the state into the engine's subjects and its outcomes into the tool's result.
 
-use super::results::{RollReasons, SpellCast, SpellEffect};
+use super::results::{RollReasons, SpellCast};
 use super::{ToolContext, ToolError};
 use crate::combat::targeting::{SpellTarget, spell_target};
 use crate::effects::{self, Caster, Casting, Outcome, Subject};
@@ -107,6 +107,17 @@ pub(super) fn cast(
         hold_saves.extend(after.hold_saves);
         concentration_saves.extend(after.concentration);
     }
+    // What happened at once, then what lasts.
+    let (effects, lasting): (Vec<Outcome>, Vec<Outcome>) =
+        resolution.outcomes.into_iter().partition(|o| {
+            matches!(
+                o,
+                Outcome::Attack { .. }
+                    | Outcome::Save { .. }
+                    | Outcome::Damage { .. }
+                    | Outcome::Healed { .. }
+            )
+        });
     let kept = crate::combat::positions::position_of(ctx.state, &caster.id).is_some();
     let mut reasons: Vec<RollReasons> = Vec::new();
     for why in resolution.reasons {
@@ -114,44 +125,6 @@ pub(super) fn cast(
             continue;
         };
         super::spells::push_reasons(&mut reasons, &s.name, at, kept, why.sources, why.modifiers);
-    }
-    let (mut effects, mut lasting) = (Vec::new(), Vec::new());
-    for outcome in resolution.outcomes {
-        match outcome {
-            Outcome::Attack { target, attack } => {
-                effects.push(SpellEffect::Attack { target, attack })
-            }
-            Outcome::Save {
-                target,
-                save,
-                damage,
-                defense,
-            } => effects.push(SpellEffect::Save {
-                target,
-                save,
-                damage,
-                defense,
-            }),
-            Outcome::Damage {
-                target,
-                damage,
-                rolled,
-            } => effects.push(SpellEffect::Damage {
-                target,
-                damage,
-                rolled,
-            }),
-            Outcome::Healed {
-                target,
-                healed,
-                rolled,
-            } => effects.push(SpellEffect::Healed {
-                target,
-                healed,
-                rolled,
-            }),
-            other => lasting.push(other),
-        }
     }
     Ok(SpellCast {
         caster: caster.name.clone(),

@@ -6,7 +6,8 @@
 //! darts, rays and beams (Magic Missile, Scorching Ray, Eldritch Blast), whose count the spell
 //! also sets.
 
-use super::results::{RollReasons, SpellCast, SpellEffect};
+use super::results::{RollReasons, SpellCast};
+use crate::effects::Outcome;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -172,7 +173,7 @@ pub(super) fn cast_spell(
                 target: t.target.clone(),
                 amount,
             });
-            effects.push(SpellEffect::Healed {
+            effects.push(Outcome::Healed {
                 target: t.name.to_owned(),
                 healed: amount,
                 rolled: rolled.clone(),
@@ -222,7 +223,7 @@ pub(super) fn cast_spell(
                         critical: result.critical,
                     });
                 }
-                effects.push(SpellEffect::Attack {
+                effects.push(Outcome::Attack {
                     target: t.name.to_owned(),
                     attack: result,
                 });
@@ -280,7 +281,7 @@ pub(super) fn cast_spell(
                         critical: false,
                     });
                 }
-                effects.push(SpellEffect::Save {
+                effects.push(Outcome::Save {
                     target: t.name.to_owned(),
                     save: result,
                     damage: taken,
@@ -308,7 +309,7 @@ pub(super) fn cast_spell(
                     amount: rolled.taken,
                     critical: false,
                 });
-                effects.push(SpellEffect::Damage {
+                effects.push(Outcome::Damage {
                     target: t.name.to_owned(),
                     damage: rolled.taken,
                     rolled,

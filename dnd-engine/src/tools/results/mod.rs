@@ -22,7 +22,7 @@ pub use output::{OutputError, ToolOutput};
 pub use sheet::{
     AbilityLine, AttackLine, CharacterSheet, CharacterUpdated, HazardDamage, Spellcasting,
 };
-pub use spells::{RollReasons, SpellCast, SpellEffect};
+pub use spells::{RollReasons, SpellCast};
 pub use world::{
     ExitSeen, FeatureSeen, FlagSet, Flags, GoalAdvanced, GoalsAdvanced, MonsterSeen, MonsterStats,
     NpcSeen, RoomDetails, RulesEntry, StoryLogged,

@@ -2,8 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::rules::damage::DefenseApplied;
-use crate::rules::{AdvantageSources, AttackResult, CheckResult, DamageDealt};
+use crate::rules::AdvantageSources;
 
 /// A spell cast: the slot, and what it did to each target.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -18,8 +17,10 @@ pub struct SpellCast {
     pub spell_attack_bonus: i32,
     /// The caster's spell save DC.
     pub save_dc: i32,
-    /// What happened to each target (each dart or ray of a spell that has several).
-    pub effects: Vec<SpellEffect>,
+    /// What happened to each target at once (each dart or ray of a spell that has several):
+    /// attacks, saves, damage and healing. The same type as `lasting`, from either path that
+    /// resolves spells.
+    pub effects: Vec<crate::effects::Outcome>,
     /// Whether the spell needs concentration.
     pub concentrating: bool,
     /// The spell whose concentration this one ended, if any.
@@ -38,9 +39,8 @@ pub struct SpellCast {
     /// had a reason.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reasons: Vec<RollReasons>,
-    /// What else a spell with effects did (`effects::Outcome`): the timed effects it started
-    /// (a condition, an AC change, dice on rolls), temporary hit points, a pool rolled, the
-    /// creatures it passed over and why.
+    /// What the spell left behind (a condition, an AC change, dice on rolls), temporary hit
+    /// points, a pool rolled, the creatures it passed over and why.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub lasting: Vec<crate::effects::Outcome>,
 }
@@ -64,47 +64,4 @@ pub struct RollReasons {
     /// bridge").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub modifier_reasons: Vec<String>,
-}
-
-/// What a spell did to one target. Untagged: told apart by `healed`, `attack`, `save`,
-/// `rolled`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum SpellEffect {
-    /// Hit points restored.
-    Healed {
-        /// The target's name.
-        target: String,
-        /// How many.
-        healed: u32,
-        /// The dice, as text.
-        rolled: String,
-    },
-    /// A spell attack.
-    Attack {
-        /// The target's name.
-        target: String,
-        /// The roll and its damage.
-        attack: AttackResult,
-    },
-    /// A saving throw against the spell.
-    Save {
-        /// The target's name.
-        target: String,
-        /// The save.
-        save: CheckResult,
-        /// The damage taken.
-        damage: u32,
-        /// Which defense changed it.
-        defense: DefenseApplied,
-    },
-    /// Damage that needs no roll to land (a dart of Magic Missile).
-    Damage {
-        /// The target's name.
-        target: String,
-        /// The damage taken.
-        damage: u32,
-        /// The dice.
-        rolled: DamageDealt,
-    },
 }
