@@ -177,3 +177,34 @@ async fn the_offline_game_master_waits_for_the_speakers_turn_and_attacks_once() 
         .unwrap();
     assert!(passed < attacked, "{:?}", outcome.changes);
 }
+
+/// A model that rests twice in one day to heal for free: the second long rest is refused with
+/// the time the next may begin, and the hit points it would have restored stay lost.
+#[tokio::test]
+async fn a_cheating_model_cannot_take_two_long_rests_in_a_day() {
+    let mut state = table::seen_harpy(&["kraven"]);
+    state
+        .apply_all(&[
+            Change::LongRest {
+                character: "kraven".into(),
+            },
+            Change::Damage {
+                target: Target::Character("kraven".into()),
+                amount: 10,
+                critical: false,
+            },
+        ])
+        .unwrap();
+    let rest = ToolCall::new(
+        "a",
+        "update_character",
+        json!({"character": "kraven", "update": "long_rest", "condition": null, "amount": null}),
+    );
+    let played = table::scripted_turn(&state, vec![rest], "Kraven", "I sleep again.").await;
+    assert!(
+        played.results[0].contains("only one long rest counts in 24 hours"),
+        "{}",
+        played.results[0]
+    );
+    assert_eq!(played.after.characters, state.characters);
+}
