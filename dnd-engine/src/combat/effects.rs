@@ -1,4 +1,5 @@
-//! What the lasting effects of the standard actions (`state::Effect`) do to a roll: the ONE
+//! What the lasting effects of the standard actions (`state::Effect`) and spells' timed
+//! advantage (`effects::attack_advantage`, `effects::roll_advantage`) do to a roll: the ONE
 //! place an attack, a check or a save asks for them. Each answer is the advantage sources the
 //! effects give, with reasons, and the changes that end the effects the roll uses up (a Help is
 //! spent by the roll it helps; a hidden attacker is revealed by its attack).
@@ -32,9 +33,17 @@ impl Situation {
 /// - the target hidden: disadvantage;
 /// - the target dodging, able to act, not at speed 0, and able to see the attacker (not
 ///   blinded, the attacker neither invisible nor hidden): disadvantage;
-/// - the attacker helped against this target: advantage, and the help is spent.
+/// - the attacker helped against this target: advantage, and the help is spent;
+/// - spells' timed advantage on the attacker's rolls or on attacks against the target
+///   (`effects::attack_advantage`), a next-roll-only one spent.
 pub fn attack_situation(state: &GameState, attacker: &str, target: &str) -> Situation {
-    let mut s = Situation::default();
+    // Spells' advantage and disadvantage (Faerie Fire, Blur, Vicious Mockery), in or out of
+    // a fight; a `next_only` one is spent by this roll.
+    let lasting = crate::effects::attack_advantage(state, attacker, target);
+    let mut s = Situation {
+        ends: lasting.ends(),
+        sources: lasting.sources,
+    };
     let Some(encounter) = state.encounter.as_ref().filter(|e| !e.effects.is_empty()) else {
         return s;
     };
@@ -75,9 +84,13 @@ pub fn attack_situation(state: &GameState, attacker: &str, target: &str) -> Situ
 }
 
 /// The effects on an ability check by `creature`: a Help for a check gives advantage and is
-/// spent.
+/// spent; spells' advantage on checks counts.
 pub fn check_situation(state: &GameState, creature: &str) -> Situation {
-    let mut s = Situation::default();
+    let lasting = crate::effects::roll_advantage(state, creature, None, true);
+    let mut s = Situation {
+        ends: lasting.ends(),
+        sources: lasting.sources,
+    };
     let Some(encounter) = state.encounter.as_ref().filter(|e| !e.effects.is_empty()) else {
         return s;
     };
@@ -97,7 +110,9 @@ pub fn check_situation(state: &GameState, creature: &str) -> Situation {
 /// The effects on a saving throw: a creature dodging (and able to act, not at speed 0) has
 /// advantage on Dexterity saves. Nothing is used up.
 pub fn save_situation(state: &GameState, creature: &str, ability: Ability) -> AdvantageSources {
-    let mut sources = AdvantageSources::default();
+    // Spells' advantage on saves (Haste on Dexterity, Beacon of Hope on Wisdom); a save spends
+    // none of them (no spell here gives one for the next save only).
+    let mut sources = crate::effects::roll_advantage(state, creature, Some(ability), false).sources;
     let Some(encounter) = state.encounter.as_ref().filter(|e| !e.effects.is_empty()) else {
         return sources;
     };

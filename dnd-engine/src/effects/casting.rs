@@ -144,6 +144,13 @@ pub enum Outcome {
         /// The effect.
         effect: TimedEffect,
     },
+    /// A condition with no duration of its own began (knocked prone).
+    Condition {
+        /// Who.
+        target: String,
+        /// The condition, kept until what ends it by the rules (prone: standing up).
+        condition: Condition,
+    },
     /// A creature the effect passed over, and why.
     Unaffected {
         /// The target's name.

@@ -152,6 +152,25 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             .push(RollRecord::new(label, total, roller, detail));
     }
 
+    /// Whether a heal gives `s` nothing now (Chill Touch), reporting why.
+    fn heals_nothing(&mut self, s: &Subject) -> bool {
+        let why = super::lasting::heals_nothing(self.state, s);
+        let blocked = why.is_some();
+        self.out.outcomes.extend(why);
+        blocked
+    }
+
+    fn add_condition(&mut self, s: &Subject, condition: crate::rules::Condition) {
+        let (change, outcome) = super::lasting::add_condition(s, condition);
+        self.out.changes.extend(change);
+        self.out.outcomes.push(outcome);
+    }
+
+    fn dice_at(&self, dice: &Dice) -> (u16, u16, i32) {
+        let c = self.casting;
+        dice.at(c.level, c.slot, c.caster.level, c.caster.modifier)
+    }
+
     fn dice(&self, dice: &Dice, kind: DamageType) -> DamageDice {
         let c = self.casting;
         let (count, sides, bonus) = dice.at(c.level, c.slot, c.caster.level, c.caster.modifier);
@@ -250,6 +269,7 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
         }
         match effect {
             Effect::Damage { .. } => self.damage(effect, s, half),
+            Effect::Heal { .. } if self.heals_nothing(s) => Dealt::default(),
             Effect::Heal { dice } => {
                 let amount = self.once(effect, dice, DamageType::Force, "heals").0;
                 self.out.changes.push(Change::Heal {
@@ -304,6 +324,9 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                     ArmorChange::BasePlusDexterity(base) => TimedKind::ArmorBase {
                         armor_class: base + s.dexterity,
                     },
+                    ArmorChange::AtLeast(floor) => TimedKind::ArmorBase {
+                        armor_class: *floor,
+                    },
                 };
                 self.start(s, kind, *duration, false);
                 Dealt::default()
@@ -313,6 +336,7 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                 penalty,
                 attacks,
                 saves,
+                checks,
                 duration,
             } => {
                 let kind = TimedKind::RollDice {
@@ -321,8 +345,23 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                     penalty: *penalty,
                     attacks: *attacks,
                     saves: *saves,
+                    checks: *checks,
                 };
                 self.start(s, kind, *duration, false);
+                Dealt::default()
+            }
+            Effect::AddCondition { condition } => {
+                self.add_condition(s, *condition);
+                Dealt::default()
+            }
+            Effect::Advantage { duration, .. }
+            | Effect::Speed { duration, .. }
+            | Effect::NoHealing { duration }
+            | Effect::Resistance { duration, .. }
+            | Effect::WeaponDamage { duration, .. } => {
+                if let Some(kind) = super::lasting::timed_kind(effect, |d| self.dice_at(d)) {
+                    self.start(s, kind, *duration, false);
+                }
                 Dealt::default()
             }
             // Nested attacks and saves apply to the same creature; darts and pools are read

@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::rules::{Ability, Condition, DamageType};
 use crate::srd::OnSave;
+use crate::state::RollOn;
 
 /// One thing an effect list does. Effects apply to each target of the casting in turn;
 /// `spell_attack` and `save` wrap what follows a hit, a failure or a success.
@@ -137,8 +138,78 @@ pub enum Effect {
         /// On saving throws.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         saves: bool,
+        /// On ability checks (Guidance).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        checks: bool,
         /// For how long.
         duration: Duration,
+    },
+    /// Advantage (or disadvantage) for a while on some of the creature's rolls or on attack
+    /// rolls against it: Faerie Fire (attacks against), Blur (disadvantage on attacks
+    /// against), Vicious Mockery (disadvantage on its next attack), Haste (Dexterity saves).
+    Advantage {
+        /// Which rolls.
+        on: RollOn,
+        /// Only saves or checks of this ability.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ability: Option<Ability>,
+        /// Disadvantage instead.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        disadvantage: bool,
+        /// Spent by the first roll it counts on.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        next_only: bool,
+        /// For how long.
+        duration: Duration,
+    },
+    /// A change to speed for a while: feet added (Ray of Frost -10, Longstrider +10), halved
+    /// (Slow), doubled (Haste) or 0 (Hypnotic Pattern).
+    Speed {
+        /// Feet added (negative: taken away).
+        #[serde(default, skip_serializing_if = "is_zero")]
+        feet: i32,
+        /// Halved.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        halved: bool,
+        /// Doubled.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        doubled: bool,
+        /// Speed 0.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        stopped: bool,
+        /// For how long.
+        duration: Duration,
+    },
+    /// The creature regains no hit points for a while (Chill Touch).
+    NoHealing {
+        /// For how long.
+        duration: Duration,
+    },
+    /// Resistance to damage types for a while (Protection from Poison).
+    Resistance {
+        /// The types.
+        damage_types: Vec<DamageType>,
+        /// For how long.
+        duration: Duration,
+    },
+    /// Extra dice on the creature's weapon hits for a while (Divine Favor 1d4 radiant), or on
+    /// its next weapon hit only (Branding Smite 2d6 radiant). The dice are fixed as it is cast.
+    WeaponDamage {
+        /// The dice (no bonus).
+        dice: Dice,
+        /// Their damage type.
+        damage_type: DamageType,
+        /// Spent by the first hit.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        next_hit_only: bool,
+        /// For how long.
+        duration: Duration,
+    },
+    /// A condition with no duration of its own, kept until what ends it by the rules (Grease
+    /// and Hideous Laughter knock a creature prone: it stays prone until it stands up).
+    AddCondition {
+        /// The condition.
+        condition: Condition,
     },
     /// All targets must stand within `feet` of each other (Hold Person cast with a higher
     /// slot: 30 ft), where the fight keeps positions: the casting is refused otherwise.
@@ -226,8 +297,10 @@ impl Dice {
 pub enum ArmorChange {
     /// A base AC of this plus the creature's Dexterity modifier (Mage Armor: 13).
     BasePlusDexterity(i32),
-    /// A bonus (Shield of Faith +2, Shield +5).
+    /// A bonus (Shield of Faith +2, Shield +5; a penalty when negative, Slow -2).
     Bonus(i32),
+    /// AC no lower than this, whatever is worn (Barkskin: 16).
+    AtLeast(i32),
 }
 
 /// How long an effect lasts.

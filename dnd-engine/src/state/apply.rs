@@ -50,8 +50,11 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
         }
         Change::Heal { target, amount } => {
             refuse_the_dead(state, target, "healing")?;
+            // A creature that regains no hit points (Chill Touch) is healed by nothing.
+            let blocked = super::blocks_healing(super::timed_effects(state, target.id()));
+            let amount = if blocked { 0 } else { *amount };
             let (hp, _, saves) = creature_hp(state, target)?;
-            let outcome = heal(hp, *amount);
+            let outcome = heal(hp, amount);
             if outcome.revived {
                 if let Some(saves) = saves {
                     saves.reset();

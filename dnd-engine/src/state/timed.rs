@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 
 use super::GameState;
 use super::change::ChangeError;
-use crate::rules::{Ability, Condition};
+use crate::rules::{Ability, Condition, DamageType};
 
 /// One timed effect on a creature.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -81,6 +81,9 @@ pub enum TimedKind {
         /// On saving throws.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         saves: bool,
+        /// On ability checks (Guidance).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        checks: bool,
     },
     /// A condition, added with the effect and lifted with it (Hold Person's paralysis,
     /// Sleep's unconsciousness).
@@ -91,6 +94,75 @@ pub enum TimedKind {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         repeat_save: Option<RepeatSave>,
     },
+    /// Advantage (or disadvantage) on some of the creature's rolls, or on attacks against it
+    /// (Faerie Fire, Blur, Vicious Mockery); read by `combat::effects` alone.
+    Advantage {
+        /// Which rolls.
+        on: RollOn,
+        /// Only saves or checks of this ability (Haste: Dexterity saves).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ability: Option<Ability>,
+        /// Disadvantage instead.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        disadvantage: bool,
+        /// Ends with the first roll it counts on (Vicious Mockery's next attack).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        next_only: bool,
+    },
+    /// A change to the creature's speed (Ray of Frost -10 ft, Longstrider +10 ft, Haste
+    /// doubled, Slow halved, Hypnotic Pattern 0): read by [`speed_with`].
+    Speed {
+        /// Feet added (negative: taken away).
+        #[serde(default, skip_serializing_if = "is_zero")]
+        feet: i32,
+        /// Halved.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        halved: bool,
+        /// Doubled.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        doubled: bool,
+        /// Speed 0.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        stopped: bool,
+    },
+    /// The creature regains no hit points (Chill Touch): `Change::Heal` heals it by 0.
+    NoHealing,
+    /// Resistance to some damage types (Protection from Poison): read by [`resistances`].
+    Resistance {
+        /// The types.
+        damage_types: Vec<DamageType>,
+    },
+    /// Extra damage dice on the creature's weapon hits (Divine Favor 1d4 radiant; Branding
+    /// Smite 2d6 on the next hit only): read by [`weapon_damage`].
+    WeaponDamage {
+        /// How many dice.
+        count: u16,
+        /// Their sides.
+        sides: u16,
+        /// Their damage type.
+        damage_type: DamageType,
+        /// Ends with the first hit it adds to.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        next_hit_only: bool,
+    },
+}
+
+fn is_zero(n: &i32) -> bool {
+    *n == 0
+}
+
+/// Which rolls a [`TimedKind::Advantage`] is on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RollOn {
+    /// The creature's attack rolls.
+    Attacks,
+    /// Attack rolls against the creature.
+    AttacksAgainst,
+    /// The creature's saving throws.
+    Saves,
+    /// The creature's ability checks.
+    Checks,
 }
 
 /// A save a creature repeats against a timed effect.
@@ -109,6 +181,8 @@ pub enum RollKind {
     Attack,
     /// A saving throw.
     Save,
+    /// An ability check.
+    Check,
 }
 
 impl TimedEffect {
@@ -124,11 +198,13 @@ impl TimedEffect {
                 penalty,
                 attacks,
                 saves,
+                checks,
             } => {
-                let on = match (attacks, saves) {
-                    (true, true) => "attack rolls and saves",
-                    (true, false) => "attack rolls",
-                    _ => "saves",
+                let on = match (attacks, saves, checks) {
+                    (true, true, _) => "attack rolls and saves",
+                    (true, false, _) => "attack rolls",
+                    (false, true, _) => "saves",
+                    _ => "ability checks",
                 };
                 format!(
                     "{}{count}d{sides} to {on}",
@@ -145,6 +221,66 @@ impl TimedEffect {
                 ),
                 None => condition.to_string(),
             },
+            TimedKind::Advantage {
+                on,
+                ability,
+                disadvantage,
+                next_only,
+            } => {
+                let what = if *disadvantage {
+                    "disadvantage"
+                } else {
+                    "advantage"
+                };
+                let ability = ability.map(|a| format!("{a} ")).unwrap_or_default();
+                let rolls = match on {
+                    RollOn::Attacks => "its attack rolls".to_owned(),
+                    RollOn::AttacksAgainst => "attack rolls against it".to_owned(),
+                    RollOn::Saves => format!("its {ability}saves"),
+                    RollOn::Checks => format!("its {ability}checks"),
+                };
+                let next = if *next_only { " (the next one)" } else { "" };
+                format!("{what} on {rolls}{next}")
+            }
+            TimedKind::Speed {
+                feet,
+                halved,
+                doubled,
+                stopped,
+            } => {
+                let mut parts = Vec::new();
+                if *feet != 0 {
+                    parts.push(format!("{feet:+} ft"));
+                }
+                if *halved {
+                    parts.push("halved".to_owned());
+                }
+                if *doubled {
+                    parts.push("doubled".to_owned());
+                }
+                if *stopped {
+                    parts.push("0".to_owned());
+                }
+                format!("speed {}", parts.join(", "))
+            }
+            TimedKind::NoHealing => "regains no hit points".to_owned(),
+            TimedKind::Resistance { damage_types } => {
+                let types: Vec<String> = damage_types.iter().map(|t| t.to_string()).collect();
+                format!("resistance to {}", types.join(", "))
+            }
+            TimedKind::WeaponDamage {
+                count,
+                sides,
+                damage_type,
+                next_hit_only,
+            } => format!(
+                "+{count}d{sides} {damage_type} on {}",
+                if *next_hit_only {
+                    "its next weapon hit"
+                } else {
+                    "each weapon hit"
+                }
+            ),
         };
         let left = match self.rounds_left {
             Some(1) => ", until its source's next turn".to_owned(),
@@ -205,11 +341,13 @@ pub fn roll_dice_on(effects: &[TimedEffect], kind: RollKind) -> Vec<(&str, u16, 
             penalty,
             attacks,
             saves,
+            checks,
         } = e.kind
         {
             let applies = match kind {
                 RollKind::Attack => attacks,
                 RollKind::Save => saves,
+                RollKind::Check => checks,
             };
             if applies && !out.iter().any(|(s, ..)| s.eq_ignore_ascii_case(&e.spell)) {
                 out.push((&e.spell, count, sides, penalty));
@@ -217,6 +355,91 @@ pub fn roll_dice_on(effects: &[TimedEffect], kind: RollKind) -> Vec<(&str, u16, 
         }
     }
     out
+}
+
+/// A creature's speed after its timed effects: `base` plus the feet they add (not below 0),
+/// halved, doubled, or 0 (each counted once, whatever the number of spells). Conditions apply
+/// after (`state::speed_now`).
+pub fn speed_with(effects: &[TimedEffect], base: u32) -> u32 {
+    let (mut feet, mut halved, mut doubled) = (0i64, false, false);
+    for e in effects {
+        if let TimedKind::Speed {
+            feet: f,
+            halved: h,
+            doubled: d,
+            stopped,
+        } = e.kind
+        {
+            if stopped {
+                return 0;
+            }
+            feet += i64::from(f);
+            halved |= h;
+            doubled |= d;
+        }
+    }
+    let mut speed = (i64::from(base) + feet).max(0);
+    if halved {
+        speed /= 2;
+    }
+    if doubled {
+        speed *= 2;
+    }
+    u32::try_from(speed).unwrap_or(u32::MAX)
+}
+
+/// The damage types a creature's timed effects make it resist.
+pub fn resistances(effects: &[TimedEffect]) -> Vec<DamageType> {
+    let mut out = Vec::new();
+    for e in effects {
+        if let TimedKind::Resistance { damage_types } = &e.kind {
+            for t in damage_types {
+                if !out.contains(t) {
+                    out.push(*t);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether a timed effect stops the creature regaining hit points (Chill Touch).
+pub fn blocks_healing(effects: &[TimedEffect]) -> bool {
+    effects.iter().any(|e| e.kind == TimedKind::NoHealing)
+}
+
+/// The extra dice a creature's timed effects add to its weapon hits, one entry per effect:
+/// `(effect, count, sides, damage type)`. Those on the next hit only end with it.
+pub fn weapon_damage(effects: &[TimedEffect]) -> Vec<(&TimedEffect, u16, u16, DamageType)> {
+    effects
+        .iter()
+        .filter_map(|e| match e.kind {
+            TimedKind::WeaponDamage {
+                count,
+                sides,
+                damage_type,
+                ..
+            } => Some((e, count, sides, damage_type)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether two kinds are the same sort, which a recast of the same spell replaces: the same
+/// variant (and, for a condition, the same condition: Hypnotic Pattern's charm and its
+/// incapacitation stand side by side).
+fn same_sort(a: &TimedKind, b: &TimedKind) -> bool {
+    match (a, b) {
+        (
+            TimedKind::Condition { condition: x, .. },
+            TimedKind::Condition { condition: y, .. },
+        ) => x == y,
+        (
+            TimedKind::Advantage { on: x, .. },
+            TimedKind::Advantage { on: y, .. },
+        ) => x == y,
+        _ => std::mem::discriminant(a) == std::mem::discriminant(b),
+    }
 }
 
 fn effects_mut<'a>(
@@ -271,7 +494,7 @@ pub(super) fn start(state: &mut GameState, effect: &TimedEffect) -> Result<(), C
     list.retain(|e| {
         !(e.source.eq_ignore_ascii_case(&effect.source)
             && e.spell.eq_ignore_ascii_case(&effect.spell)
-            && std::mem::discriminant(&e.kind) == std::mem::discriminant(&effect.kind))
+            && same_sort(&e.kind, &effect.kind))
     });
     list.push(effect.clone());
     if let Some(condition) = condition {

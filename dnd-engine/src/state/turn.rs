@@ -58,12 +58,14 @@ pub(super) fn spend(state: &mut GameState, creature: &str, what: Spend) -> Resul
         .map_err(|e| ChangeError::Invalid(format!("{id}: {e}")))
 }
 
-/// A combatant's speed now: its speed when the fight started, after its conditions.
+/// A combatant's speed now: its speed when the fight started, after its timed effects (Ray
+/// of Frost, Longstrider, Haste) and then its conditions.
 pub fn speed_now(state: &GameState, id: &str, base: u32) -> u32 {
     let conditions = match state.character(id) {
         Some(c) => c.conditions,
         None => state.monster(id).map(|m| m.conditions).unwrap_or_default(),
     };
+    let base = super::speed_with(super::timed_effects(state, id), base);
     conditions.speed(base)
 }
 

@@ -77,8 +77,16 @@ pub(super) fn roll_skill_check(
     let effects = crate::combat::check_situation(ctx.state, who.target.id());
     sources.extend(effects.sources);
     add_situation(&mut sources, args.advantage);
-    let result = roll_check_with(who.skill(args.skill), args.dc, &sources, auto_fail, ctx.rng);
-    let label = format!("{} {} check", who.name, args.skill);
+    // Guidance adds a d4 (`effects::roll_bonus`).
+    let bonus = ctx.roll_bonus(who.target.id(), crate::state::RollKind::Check);
+    let modifier = who.skill(args.skill) + bonus.total;
+    let result = roll_check_with(modifier, args.dc, &sources, auto_fail, ctx.rng);
+    let note = if bonus.reasons.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", bonus.reasons.join(", "))
+    };
+    let label = format!("{} {} check{note}", who.name, args.skill);
     ctx.record_roll(
         &label,
         i64::from(result.total),

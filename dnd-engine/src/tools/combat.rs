@@ -161,9 +161,11 @@ pub(super) fn attack_spent(
         let sources = setup.sources;
         // Bless adds a d4 to the roll, Bane takes one away (`effects::roll_bonus`).
         let bonus = ctx.roll_bonus(who.target.id(), crate::state::RollKind::Attack);
+        // Divine Favor's and Branding Smite's dice ride on a character's weapon hits.
+        let (damage, riders) = weapon_riders(ctx.state, &who, &swing);
         let profile = AttackProfile {
             attack_bonus: swing.bonus + bonus.total,
-            damage: &swing.damage,
+            damage: &damage,
             critical_range: 20,
         };
         let defense = AttackTarget {
@@ -189,6 +191,8 @@ pub(super) fn attack_spent(
         );
         let mut changes = setup.ends; // a Help spent, a hider revealed
         if result.hit {
+            // A smite for the next hit only is spent by this one.
+            changes.extend(riders.into_iter().map(|effect| Change::TimedEffectEnded { effect }));
             changes.push(Change::Damage {
                 target: victim.target.clone(),
                 amount: result.total_damage,
@@ -245,6 +249,36 @@ pub(super) fn attack_spent(
         encounter_started: None,
         opportunity_attack: false,
     })
+}
+
+/// A swing's damage with the dice a character's timed effects add to its weapon hits
+/// (`state::weapon_damage`), and the effects a hit spends (those for the next hit only).
+/// Monsters' swings and spell attacks are left as they are.
+fn weapon_riders(
+    state: &crate::state::GameState,
+    who: &CreatureInfo<'_>,
+    swing: &Swing,
+) -> (Vec<DamageDice>, Vec<crate::state::TimedEffect>) {
+    let mut damage = swing.damage.clone();
+    let mut spent = Vec::new();
+    if !who.is_character() {
+        return (damage, spent);
+    }
+    for (effect, count, sides, kind) in
+        crate::state::weapon_damage(crate::state::timed_effects(state, who.target.id()))
+    {
+        damage.push(DamageDice::new(count, sides, 0, kind));
+        if matches!(
+            effect.kind,
+            crate::state::TimedKind::WeaponDamage {
+                next_hit_only: true,
+                ..
+            }
+        ) {
+            spent.push(effect.clone());
+        }
+    }
+    (damage, spent)
 }
 
 /// The swings an attack makes: a character's weapon; a monster's named action, or its

@@ -59,6 +59,15 @@ impl CreatureInfo<'_> {
     }
 }
 
+/// `defenses` with the resistances a creature's timed effects give (Protection from Poison):
+/// every tool sees a creature's defenses through [`find`], so this is the one place they count.
+fn with_timed(mut defenses: Defenses, effects: &[crate::state::TimedEffect]) -> Defenses {
+    for t in crate::state::resistances(effects) {
+        defenses.resistances.insert(t);
+    }
+    defenses
+}
+
 /// Finds a character or monster by id or name (case-insensitive). Monsters the party has not
 /// seen are not found: the model cannot act on what it should not know.
 pub(super) fn find<'s>(
@@ -74,7 +83,7 @@ pub(super) fn find<'s>(
             armor_class: c.armor_class_now(),
             hp: (c.hp.current, c.hp.max),
             conditions: c.conditions,
-            defenses: Defenses::default(),
+            defenses: with_timed(Defenses::default(), &c.timed_effects),
             template: None,
             saves: Ability::ALL.map(|a| c.save_modifier(a)),
             skills: Skill::ALL
@@ -96,7 +105,7 @@ pub(super) fn find<'s>(
             armor_class: m.armor_class_now(),
             hp: (m.hp.current, m.hp.max),
             conditions: m.conditions,
-            defenses: template.defenses,
+            defenses: with_timed(template.defenses, &m.timed_effects),
             template: Some(template),
             saves: Ability::ALL.map(|a| {
                 template

@@ -40,7 +40,21 @@ pub(super) fn cast(
     } else {
         names.to_vec()
     };
-    let targets = super::spells::choose_targets(ctx, spell, limit, &names)?;
+    let mut targets = super::spells::choose_targets(ctx, spell, limit, &names)?;
+    // Rays and beams (Scorching Ray, Eldritch Blast): each strikes the next creature named,
+    // round the list again when fewer were named than the spell has (three rays at one
+    // harpy). Darts count themselves (`Effect::Darts`).
+    let darts = spell
+        .effects
+        .iter()
+        .any(|e| matches!(e, effects::Effect::Darts { .. }));
+    if let (true, Some(n), false) = (limit.repeat, limit.max, darts)
+        && !targets.is_empty()
+    {
+        targets = (0..n as usize)
+            .map(|i| targets[i % targets.len()].clone())
+            .collect();
+    }
     let placed: Vec<SpellTarget> = targets
         .iter()
         .map(|t| spell_target(ctx.state, &caster.id, t.target.id(), spell))
