@@ -5,6 +5,7 @@
 //! numbers and names are the SRD's; every description is written for this project. The SRD 5.1
 //! is © Wizards of the Coast, released under CC-BY-4.0 (see the README's credits).
 
+mod classify;
 mod conditional;
 mod five_e_database;
 mod gear;
@@ -19,6 +20,7 @@ pub use five_e_database::{
     FIVE_E_DATABASE_FILE_MAX_BYTES, FiveEDatabase, FiveEDatabaseError, LoadReport, MONSTERS_FILE,
     RecordError, SPELLS_FILE, load_dir, parse_monsters, parse_spells,
 };
+pub use classify::{SpellClass, fight_numbers};
 pub use gear::MundaneItem;
 pub use lookup::{LookupError, slugify};
 pub use spell_range::{SpellRange, SpellReach};

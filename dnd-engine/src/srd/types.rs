@@ -412,6 +412,15 @@ pub struct Spell {
     /// from `attack`, `save`, `damage` and `healing` alone (or doing nothing yet).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub effects: Vec<crate::effects::Effect>,
+    /// Why a spell without effects is narrative only: nothing in it a fight's rules use ("no
+    /// numbers a fight uses: it lets the caster understand languages"). See
+    /// [`Spell::classification`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub narrative: Option<String>,
+    /// What the effects leave to the narrator (on a spell with effects), or, on a spell with
+    /// none, what a fight could use that the vocabulary cannot say yet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unmodelled: Option<String>,
 }
 
 /// How many creatures a spell may name, from the spell's text: Bless three (and one more per

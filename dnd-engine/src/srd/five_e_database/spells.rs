@@ -127,6 +127,8 @@ pub(super) fn spell(record: &Value) -> Res<Spell> {
         higher_levels,
         // Turning the 5e-database's text into effects is issue 16's loader work, not done.
         effects: Vec::new(),
+        narrative: None,
+        unmodelled: None,
     })
 }
 
