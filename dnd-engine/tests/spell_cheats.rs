@@ -2,8 +2,10 @@
 //! scripted provider): Bless on four creatures with a 1st-level slot, Hold Person on a
 //! monstrosity, Sleep on more creatures than it can fell (lawful: the pool decides), and a
 //! second concentration spell, which ends the first; and Hold Person cast higher on two
-//! creatures 40 ft apart. Each is refused with what is allowed, or resolved by the rules, and
-//! nothing is half-applied: a refused casting spends no slot.
+//! creatures 40 ft apart; and the lasting effects misused (Charm Person on a monstrosity,
+//! Divine Favor and Blur laid on another, a heal on a creature Chill Touch holds). Each is
+//! refused with what is allowed, or resolved by the rules, and nothing is half-applied: a
+//! refused casting spends no slot.
 
 use std::sync::Arc;
 
@@ -160,4 +162,70 @@ fn hold_person_upcast_refuses_targets_more_than_30_ft_apart() {
     }]);
     let r = t.ok("cast_spell", hold);
     assert_eq!(r["effects"].as_array().unwrap().len(), 2, "{r}");
+}
+
+/// The lasting effects, misused by a model: Charm Person on the harpy (a monstrosity: refused,
+/// humanoids only), Divine Favor laid on Kraven (refused: it is the caster's own), Blur cast
+/// naming the harpy (refused), then Chill Touch on Kraven and a Cure Wounds that, by the rule,
+/// heals nothing while the hand holds. No refused casting spends a slot or starts an effect.
+#[tokio::test]
+async fn lasting_effects_misused_are_refused_or_resolved_by_the_rules() {
+    let mut before = before();
+    for (hero, spells) in [
+        ("isolde", &["Charm Person", "Chill Touch", "Blur"][..]),
+        ("hedda", &["Divine Favor"][..]),
+    ] {
+        let known = Arc::make_mut(&mut table::hero_mut(&mut before, hero).spells);
+        known.extend(spells.iter().map(|s| (*s).to_owned()));
+    }
+    // Kraven is hurt: a heal would show.
+    table::hero_mut(&mut before, "kraven").hp.current = 10;
+    let calls = vec![
+        cast("a", "isolde", "Charm Person", &["frost-harpy"]),
+        cast("b", "hedda", "Divine Favor", &["kraven"]),
+        cast("c", "isolde", "Blur", &["frost-harpy"]),
+        cast("d", "isolde", "Chill Touch", &["kraven"]),
+        cast("e", "hedda", "Cure Wounds", &["kraven"]),
+    ];
+    let played = table::scripted_turn(&before, calls, "Isolde", "Hold still, Kraven!").await;
+    let r = &played.results;
+    assert!(
+        r[0].contains("affects only a humanoid") && r[0].contains("monstrosity"),
+        "{}",
+        r[0]
+    );
+    assert!(r[1].contains("error"), "Divine Favor on another: {}", r[1]);
+    assert!(r[2].contains("error"), "Blur on another: {}", r[2]);
+    let after = &played.after;
+    let (hedda, was) = (
+        after.character("hedda").unwrap(),
+        before.character("hedda").unwrap(),
+    );
+    let isolde = after.character("isolde").unwrap();
+    assert_eq!(hedda.concentration, None, "no refused casting concentrates");
+    assert_eq!(isolde.concentration, None);
+    assert!(
+        after
+            .monster("frost-harpy")
+            .unwrap()
+            .timed_effects
+            .is_empty()
+    );
+    // The campaign's seeded dice: Chill Touch hits Kraven (a natural 18 against AC 17).
+    assert!(r[3].contains("\"hit\":true"), "{}", r[3]);
+    assert!(
+        r[4].contains("Chill Touch: it can regain no hit points"),
+        "{}",
+        r[4]
+    );
+    let kraven = after.character("kraven").unwrap();
+    assert!(
+        kraven.hp.current < 10,
+        "hurt by the touch, healed by nothing"
+    );
+    // Cure Wounds spent its slot; the refused Divine Favor spent none.
+    assert_eq!(
+        hedda.spell_slots.available(1),
+        was.spell_slots.available(1) - 1
+    );
 }

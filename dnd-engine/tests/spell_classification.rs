@@ -39,7 +39,11 @@ fn every_bundled_spell_is_classified_and_no_narrative_spell_hides_a_fight_number
         }
         if class == SpellClass::Narrative || class == SpellClass::Unmodelled {
             assert!(
-                spell.narrative.as_deref().or(spell.unmodelled.as_deref()).is_some_and(|r| r.len() > 10),
+                spell
+                    .narrative
+                    .as_deref()
+                    .or(spell.unmodelled.as_deref())
+                    .is_some_and(|r| r.len() > 10),
                 "{}: a reason in a few words",
                 spell.name
             );
@@ -66,7 +70,11 @@ fn every_bundled_spell_is_classified_and_no_narrative_spell_hides_a_fight_number
             continue;
         }
         if spell.damage.is_some() || spell.healing.is_some() {
-            assert!(!spell.effects.is_empty(), "{} has dice but no effects", spell.name);
+            assert!(
+                !spell.effects.is_empty(),
+                "{} has dice but no effects",
+                spell.name
+            );
         }
     }
     let mechanical = by_class.get(&SpellClass::Full).map_or(0, Vec::len)
@@ -80,12 +88,28 @@ fn spells_with_fight_numbers_are_caught_when_marked_narrative() {
     // The detector on real descriptions: Bless and Hold Person would be caught; Prestidigitation
     // and Comprehend Languages pass.
     let srd = Srd::bundled();
-    for caught in ["Bless", "Hold Person", "Fireball", "Magic Missile", "Shield of Faith"] {
+    for caught in [
+        "Bless",
+        "Hold Person",
+        "Fireball",
+        "Magic Missile",
+        "Shield of Faith",
+    ] {
         let text = &srd.spell(caught).unwrap().description;
         assert!(!fight_numbers(text).is_empty(), "{caught}: {text}");
     }
-    for passes in ["Prestidigitation", "Comprehend Languages", "Identify", "Alarm", "Mage Hand"] {
+    for passes in [
+        "Prestidigitation",
+        "Comprehend Languages",
+        "Identify",
+        "Alarm",
+        "Mage Hand",
+    ] {
         let text = &srd.spell(passes).unwrap().description;
-        assert_eq!(fight_numbers(text), Vec::<String>::new(), "{passes}: {text}");
+        assert_eq!(
+            fight_numbers(text),
+            Vec::<String>::new(),
+            "{passes}: {text}"
+        );
     }
 }

@@ -52,7 +52,10 @@ fn until(mut attempt: impl FnMut(u64) -> Option<Table>) -> Table {
 fn ray_of_frost_takes_10_feet_of_speed_until_the_casters_next_turn() {
     let mut t = until(|seed| {
         let mut t = table_with(&["isolde"], "isolde", "Ray of Frost", seed);
-        let r = t.ok("cast_spell", cast("isolde", "Ray of Frost", None, &["frost-harpy"]));
+        let r = t.ok(
+            "cast_spell",
+            cast("isolde", "Ray of Frost", None, &["frost-harpy"]),
+        );
         (r["effects"][0]["attack"]["hit"] == true).then_some(t)
     });
     // The harpy walks 20 ft (40 flying is its own; the fight's speed is the walking one).
@@ -69,7 +72,10 @@ fn ray_of_frost_takes_10_feet_of_speed_until_the_casters_next_turn() {
 #[test]
 fn longstrider_haste_and_slow_change_speed_and_ac() {
     let mut t = table_with(&["isolde", "kraven"], "isolde", "Longstrider", 1);
-    t.ok("cast_spell", cast("isolde", "Longstrider", None, &["kraven"]));
+    t.ok(
+        "cast_spell",
+        cast("isolde", "Longstrider", None, &["kraven"]),
+    );
     assert_eq!(speed_now(&t.state, "kraven", 30), 40);
     learn(&mut t, "isolde", "Haste");
     t.hero_mut("isolde").spell_slots = fifth_level_slots();
@@ -81,7 +87,10 @@ fn longstrider_haste_and_slow_change_speed_and_ac() {
     let t = until(|seed| {
         let mut t = table_with(&["isolde"], "isolde", "Slow", seed);
         t.hero_mut("isolde").spell_slots = fifth_level_slots();
-        let r = t.ok("cast_spell", cast("isolde", "Slow", Some(3), &["frost-harpy"]));
+        let r = t.ok(
+            "cast_spell",
+            cast("isolde", "Slow", Some(3), &["frost-harpy"]),
+        );
         (r["effects"][0]["save"]["success"] == false).then_some(t)
     });
     assert_eq!(speed_now(&t.state, "frost-harpy", 20), 10);
@@ -92,23 +101,37 @@ fn longstrider_haste_and_slow_change_speed_and_ac() {
 #[test]
 fn chill_touch_leaves_its_target_unable_to_regain_hit_points() {
     let mut t = until(|seed| {
-        let mut t = table_with(&["isolde", "hedda", "kraven"], "isolde", "Chill Touch", seed);
+        let mut t = table_with(
+            &["isolde", "hedda", "kraven"],
+            "isolde",
+            "Chill Touch",
+            seed,
+        );
         t.apply(&[Change::Damage {
             target: Target::Character("kraven".into()),
             amount: 10,
             critical: false,
         }]);
-        let r = t.ok("cast_spell", cast("isolde", "Chill Touch", None, &["kraven"]));
+        let r = t.ok(
+            "cast_spell",
+            cast("isolde", "Chill Touch", None, &["kraven"]),
+        );
         (r["effects"][0]["attack"]["hit"] == true).then_some(t)
     });
     let hp = t.state.character("kraven").unwrap().hp.current;
-    let r = t.ok("cast_spell", cast("hedda", "Cure Wounds", None, &["kraven"]));
+    let r = t.ok(
+        "cast_spell",
+        cast("hedda", "Cure Wounds", None, &["kraven"]),
+    );
     assert_eq!(t.state.character("kraven").unwrap().hp.current, hp, "{r}");
     let why = r["lasting"][0]["why"].as_str().unwrap_or_default();
     assert!(why.contains("Chill Touch"), "{r}");
     // A minute later the hand has let go: Cure Wounds heals again.
     t.apply(&[Change::TimeAdvanced { minutes: 1 }]);
-    t.ok("cast_spell", cast("hedda", "Cure Wounds", None, &["kraven"]));
+    t.ok(
+        "cast_spell",
+        cast("hedda", "Cure Wounds", None, &["kraven"]),
+    );
     assert!(t.state.character("kraven").unwrap().hp.current > hp);
 }
 
@@ -116,7 +139,10 @@ fn chill_touch_leaves_its_target_unable_to_regain_hit_points() {
 fn vicious_mockery_gives_disadvantage_on_the_next_attack_only() {
     let mut t = until(|seed| {
         let mut t = table_with(&["isolde", "kraven"], "isolde", "Vicious Mockery", seed);
-        let r = t.ok("cast_spell", cast("isolde", "Vicious Mockery", None, &["frost-harpy"]));
+        let r = t.ok(
+            "cast_spell",
+            cast("isolde", "Vicious Mockery", None, &["frost-harpy"]),
+        );
         (r["effects"][0]["save"]["success"] == false).then_some(t)
     });
     let first = attack_situation(&t.state, "frost-harpy", "kraven");
@@ -128,14 +154,20 @@ fn vicious_mockery_gives_disadvantage_on_the_next_attack_only() {
     assert_eq!(first.ends.len(), 1, "the attack spends the mockery");
     t.apply(&first.ends);
     let second = attack_situation(&t.state, "frost-harpy", "kraven");
-    assert_eq!(second.sources.resolve(), dnd_engine::dice::Advantage::Normal);
+    assert_eq!(
+        second.sources.resolve(),
+        dnd_engine::dice::Advantage::Normal
+    );
 }
 
 #[test]
 fn faerie_fire_gives_advantage_against_and_blur_disadvantage_against() {
     let t = until(|seed| {
         let mut t = table_with(&["isolde", "kraven"], "isolde", "Faerie Fire", seed);
-        let r = t.ok("cast_spell", cast("isolde", "Faerie Fire", None, &["frost-harpy"]));
+        let r = t.ok(
+            "cast_spell",
+            cast("isolde", "Faerie Fire", None, &["frost-harpy"]),
+        );
         (r["effects"][0]["save"]["success"] == false).then_some(t)
     });
     let s = attack_situation(&t.state, "kraven", "frost-harpy");
@@ -144,7 +176,10 @@ fn faerie_fire_gives_advantage_against_and_blur_disadvantage_against() {
     let mut t = table_with(&["isolde"], "isolde", "Blur", 1);
     t.ok("cast_spell", cast("isolde", "Blur", None, &[]));
     let s = attack_situation(&t.state, "frost-harpy", "isolde");
-    assert_eq!(s.sources.resolve(), dnd_engine::dice::Advantage::Disadvantage);
+    assert_eq!(
+        s.sources.resolve(),
+        dnd_engine::dice::Advantage::Disadvantage
+    );
     // Concentration ends it.
     t.apply(&[Change::Concentration {
         character: "isolde".into(),
@@ -197,10 +232,21 @@ fn branding_smite_adds_2d6_radiant_to_the_next_hit_and_ends() {
 #[test]
 fn protection_from_poison_halves_poison_damage() {
     let t = until(|seed| {
-        let mut t = table_with(&["isolde", "hedda", "kraven"], "hedda", "Protection from Poison", seed);
+        let mut t = table_with(
+            &["isolde", "hedda", "kraven"],
+            "hedda",
+            "Protection from Poison",
+            seed,
+        );
         learn(&mut t, "isolde", "Poison Spray");
-        t.ok("cast_spell", cast("hedda", "Protection from Poison", None, &["kraven"]));
-        let r = t.ok("cast_spell", cast("isolde", "Poison Spray", None, &["kraven"]));
+        t.ok(
+            "cast_spell",
+            cast("hedda", "Protection from Poison", None, &["kraven"]),
+        );
+        let r = t.ok(
+            "cast_spell",
+            cast("isolde", "Poison Spray", None, &["kraven"]),
+        );
         (r["effects"][0]["save"]["success"] == false).then_some(t)
     });
     let kraven = t.state.character("kraven").unwrap();
@@ -228,10 +274,18 @@ fn barkskin_keeps_ac_at_least_16() {
 fn grease_knocks_prone_and_prone_stays_until_the_creature_stands() {
     let mut t = until(|seed| {
         let mut t = table_with(&["isolde"], "isolde", "Grease", seed);
-        let r = t.ok("cast_spell", cast("isolde", "Grease", None, &["frost-harpy"]));
+        let r = t.ok(
+            "cast_spell",
+            cast("isolde", "Grease", None, &["frost-harpy"]),
+        );
         (r["effects"][0]["save"]["success"] == false).then_some(t)
     });
-    let prone = |s: &GameState| s.monster("frost-harpy").unwrap().conditions.has(Condition::Prone);
+    let prone = |s: &GameState| {
+        s.monster("frost-harpy")
+            .unwrap()
+            .conditions
+            .has(Condition::Prone)
+    };
     assert!(prone(&t.state));
     t.apply(&[Change::TimeAdvanced { minutes: 2 }]);
     assert!(prone(&t.state), "prone has no duration of its own");
@@ -242,7 +296,10 @@ fn hypnotic_pattern_charms_and_incapacitates_until_damage() {
     let mut t = until(|seed| {
         let mut t = table_with(&["isolde"], "isolde", "Hypnotic Pattern", seed);
         t.hero_mut("isolde").spell_slots = fifth_level_slots();
-        let r = t.ok("cast_spell", cast("isolde", "Hypnotic Pattern", Some(3), &["frost-harpy"]));
+        let r = t.ok(
+            "cast_spell",
+            cast("isolde", "Hypnotic Pattern", Some(3), &["frost-harpy"]),
+        );
         (r["effects"][0]["save"]["success"] == false).then_some(t)
     });
     let has = |s: &GameState, c| s.monster("frost-harpy").unwrap().conditions.has(c);
@@ -271,13 +328,19 @@ fn guidance_adds_a_d4_to_an_ability_check() {
 #[test]
 fn scorching_ray_fires_three_rays_at_one_foe_named_once() {
     let mut t = table_with(&["isolde"], "isolde", "Scorching Ray", 5);
-    let r = t.ok("cast_spell", cast("isolde", "Scorching Ray", None, &["frost-harpy"]));
+    let r = t.ok(
+        "cast_spell",
+        cast("isolde", "Scorching Ray", None, &["frost-harpy"]),
+    );
     let rays = r["effects"].as_array().unwrap();
     assert_eq!(rays.len(), 3, "{r}");
     assert!(rays.iter().all(|o| o["outcome"] == "attack"));
     // With a 3rd-level slot, four.
     let mut t = table_with(&["isolde"], "isolde", "Scorching Ray", 5);
     t.hero_mut("isolde").spell_slots = fifth_level_slots();
-    let r = t.ok("cast_spell", cast("isolde", "Scorching Ray", Some(3), &["frost-harpy"]));
+    let r = t.ok(
+        "cast_spell",
+        cast("isolde", "Scorching Ray", Some(3), &["frost-harpy"]),
+    );
     assert_eq!(r["effects"].as_array().unwrap().len(), 4, "{r}");
 }

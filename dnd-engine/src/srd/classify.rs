@@ -82,7 +82,8 @@ pub fn fight_numbers(text: &str) -> Vec<String> {
         let w = raw.trim_matches(|c: char| ",.;:()\"'".contains(c));
         let a_die = i > 0
             && words[i - 1].eq_ignore_ascii_case("a")
-            && w.strip_prefix('d').is_some_and(|n| n.parse::<u32>().is_ok());
+            && w.strip_prefix('d')
+                .is_some_and(|n| n.parse::<u32>().is_ok());
         if is_dice(w) || a_die {
             found.push(w.to_owned());
         } else if (w.starts_with('+') || w.starts_with('-'))
@@ -109,7 +110,11 @@ pub fn fight_numbers(text: &str) -> Vec<String> {
     }
     for sentence in text.split('.') {
         let lower = format!(" {} ", sentence.to_lowercase());
-        if !FIGHT_WORDS.iter().chain(CONDITIONS).any(|f| lower.contains(f)) {
+        if !FIGHT_WORDS
+            .iter()
+            .chain(CONDITIONS)
+            .any(|f| lower.contains(f))
+        {
             continue;
         }
         let words: Vec<&str> = lower
@@ -117,8 +122,8 @@ pub fn fight_numbers(text: &str) -> Vec<String> {
             .map(|w| w.trim_matches(|c: char| ",()\"'".contains(c)))
             .collect();
         for (i, w) in words.iter().enumerate() {
-            let counted = NUMBER_WORDS.contains(w)
-                || w.parse::<u32>().is_ok_and(|n| (2..=100).contains(&n));
+            let counted =
+                NUMBER_WORDS.contains(w) || w.parse::<u32>().is_ok_and(|n| (2..=100).contains(&n));
             if counted
                 && words[i + 1..]
                     .iter()

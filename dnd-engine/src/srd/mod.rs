@@ -16,11 +16,11 @@ mod types;
 
 use std::sync::OnceLock;
 
+pub use classify::{SpellClass, fight_numbers};
 pub use five_e_database::{
     FIVE_E_DATABASE_FILE_MAX_BYTES, FiveEDatabase, FiveEDatabaseError, LoadReport, MONSTERS_FILE,
     RecordError, SPELLS_FILE, load_dir, parse_monsters, parse_spells,
 };
-pub use classify::{SpellClass, fight_numbers};
 pub use gear::MundaneItem;
 pub use lookup::{LookupError, slugify};
 pub use spell_range::{SpellRange, SpellReach};

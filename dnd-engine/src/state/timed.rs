@@ -430,14 +430,10 @@ pub fn weapon_damage(effects: &[TimedEffect]) -> Vec<(&TimedEffect, u16, u16, Da
 /// incapacitation stand side by side).
 fn same_sort(a: &TimedKind, b: &TimedKind) -> bool {
     match (a, b) {
-        (
-            TimedKind::Condition { condition: x, .. },
-            TimedKind::Condition { condition: y, .. },
-        ) => x == y,
-        (
-            TimedKind::Advantage { on: x, .. },
-            TimedKind::Advantage { on: y, .. },
-        ) => x == y,
+        (TimedKind::Condition { condition: x, .. }, TimedKind::Condition { condition: y, .. }) => {
+            x == y
+        }
+        (TimedKind::Advantage { on: x, .. }, TimedKind::Advantage { on: y, .. }) => x == y,
         _ => std::mem::discriminant(a) == std::mem::discriminant(b),
     }
 }

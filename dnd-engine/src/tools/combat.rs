@@ -192,7 +192,11 @@ pub(super) fn attack_spent(
         let mut changes = setup.ends; // a Help spent, a hider revealed
         if result.hit {
             // A smite for the next hit only is spent by this one.
-            changes.extend(riders.into_iter().map(|effect| Change::TimedEffectEnded { effect }));
+            changes.extend(
+                riders
+                    .into_iter()
+                    .map(|effect| Change::TimedEffectEnded { effect }),
+            );
             changes.push(Change::Damage {
                 target: victim.target.clone(),
                 amount: result.total_damage,
