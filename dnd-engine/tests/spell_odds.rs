@@ -136,3 +136,24 @@ fn a_casting_that_cannot_be_made_has_no_odds() {
     assert!(odds(&fight, srd, "cast_spell", &cast("isolde", "Ray of Frost")).is_none());
     assert!(odds(&fight, srd, "cast_spell", &cast("isolde", "Fire Bolt")).is_some());
 }
+
+#[test]
+fn blesss_d4_counts_in_the_odds_exactly_as_rolled() {
+    // Hedda blesses Isolde: her Fire Bolt at the harpy (AC 11, +5) hits on 6+ unblessed
+    // (0.75); with a d4 added, on 6 - d4: (0.80 + 0.85 + 0.90 + 0.95) / 4 = 0.875.
+    let mut t = Table::new(casters(), 1);
+    t.ok(
+        "cast_spell",
+        json!({"caster": "hedda", "spell": "Bless", "slot_level": null, "targets": ["isolde"]}),
+    );
+    let state = t.state;
+    let args = cast("isolde", "Fire Bolt");
+    let shown = odds(&state, Srd::bundled(), "cast_spell", &args).expect("odds for Fire Bolt");
+    assert_eq!(shown.dice, "1d20+5+1d4");
+    assert!((shown.chance - 0.875).abs() < 1e-9, "{shown:?}");
+    let n = 3_000;
+    let (hits, _) = cast_many(&state, &args, n);
+    close(hits, shown.chance, n);
+    let plain = odds(&casters(), Srd::bundled(), "cast_spell", &args).unwrap();
+    assert!((plain.chance - 0.75).abs() < 1e-9, "{plain:?}");
+}

@@ -23,6 +23,7 @@ pub use five_e_database::{
 };
 pub use gear::MundaneItem;
 pub use lookup::{LookupError, slugify};
+pub use spell_damage::FirstRoll;
 pub use spell_range::{SpellRange, SpellReach};
 pub use types::*;
 

@@ -1,19 +1,124 @@
-//! A spell's damage at a given slot and caster level, as rules' dice: the one reading of
-//! `Spell::damage` that casting and the odds of a casting share.
+//! What one casting of a spell rolls first, read from its effects: the first spell attack or
+//! save ([`Spell::first_roll`]) and its damage dice at a given slot and caster level
+//! ([`Spell::damage_dice`]). Casting (through `effects::resolve`) and the odds of a casting
+//! (`tools::odds`) read the same effects. A spell without effects (the few still carried by
+//! the older fields, and the 5e-database's) is read from `attack`, `save` and `damage`.
 
-use super::{ScalesWith, Spell};
+use super::{ScalesWith, Spell, SpellSave};
+use crate::effects::Effect;
 use crate::rules::DamageDice;
 
+/// The first roll a spell makes on each target.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FirstRoll {
+    /// A spell attack.
+    Attack,
+    /// A saving throw.
+    Save(SpellSave),
+    /// None: the damage lands (Magic Missile's darts), `count` darts at the spell's level and
+    /// `per_slot_level` more per slot above (0 and 0 for a spell whose data has no darts).
+    Lands {
+        /// Darts at the spell's own level.
+        count: u8,
+        /// More per slot level above.
+        per_slot_level: u8,
+    },
+}
+
+/// The first attack, save or darts in `effects`, depth first, with the damage effect that
+/// follows it (the first one inside it).
+fn first(effects: &[Effect]) -> Option<(FirstRoll, Option<&Effect>)> {
+    for e in effects {
+        match e {
+            Effect::SpellAttack { on_hit } => return Some((FirstRoll::Attack, damage_in(on_hit))),
+            Effect::Save {
+                ability,
+                on_success,
+                ignores_cover,
+                on_fail,
+                ..
+            } => {
+                let save = SpellSave {
+                    ability: *ability,
+                    on_success: *on_success,
+                    ignores_cover: *ignores_cover,
+                };
+                return Some((FirstRoll::Save(save), damage_in(on_fail)));
+            }
+            Effect::Darts {
+                count,
+                per_slot_level,
+                ..
+            } => {
+                let lands = FirstRoll::Lands {
+                    count: *count,
+                    per_slot_level: *per_slot_level,
+                };
+                return Some((lands, Some(e)));
+            }
+            Effect::Damage { .. } => {
+                let lands = FirstRoll::Lands {
+                    count: 1,
+                    per_slot_level: 0,
+                };
+                return Some((lands, Some(e)));
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+fn damage_in(effects: &[Effect]) -> Option<&Effect> {
+    effects.iter().find(|e| matches!(e, Effect::Damage { .. }))
+}
+
 impl Spell {
-    /// The damage one casting deals on a hit or a failed save: the dice for `slot_level` (a
-    /// cantrip's for `character_level`), plus `ability_modifier` when the spell adds it. `None`
-    /// for a spell without damage dice, or below its first level.
+    /// The first roll the spell makes on each target, from its effects (or, without effects,
+    /// its older `attack` and `save` fields); `None` for a spell that neither attacks, forces
+    /// a save nor deals damage.
+    pub fn first_roll(&self) -> Option<FirstRoll> {
+        if !self.effects.is_empty() {
+            return first(&self.effects).map(|(roll, _)| roll);
+        }
+        if self.attack.is_some() {
+            return Some(FirstRoll::Attack);
+        }
+        if let Some(save) = self.save {
+            return Some(FirstRoll::Save(save));
+        }
+        self.damage.as_ref().map(|_| FirstRoll::Lands {
+            count: 1,
+            per_slot_level: 0,
+        })
+    }
+
+    /// The damage one casting deals on a hit or a failed save (one dart's for darts): the dice
+    /// of the first attack's or save's damage for `slot_level` (a cantrip's for
+    /// `character_level`), plus `ability_modifier` when the spell adds it. `None` for a spell
+    /// without damage dice, or below its first level.
     pub fn damage_dice(
         &self,
         slot_level: u8,
         character_level: u8,
         ability_modifier: i32,
     ) -> Option<DamageDice> {
+        if !self.effects.is_empty() {
+            let (_, effect) = first(&self.effects)?;
+            let (dice, kind) = match effect? {
+                Effect::Damage { dice, damage_type }
+                | Effect::Darts {
+                    dice, damage_type, ..
+                } => (dice, *damage_type),
+                _ => return None,
+            };
+            if slot_level < self.level {
+                return None;
+            }
+            let (count, sides, bonus) =
+                dice.at(self.level, slot_level, character_level, ability_modifier);
+            return Some(DamageDice::new(count, sides, bonus, kind));
+        }
         let damage = self.damage.as_ref()?;
         let level = match damage.scales_with {
             ScalesWith::SlotLevel => slot_level,
@@ -29,6 +134,7 @@ impl Spell {
 
 #[cfg(test)]
 mod tests {
+    use super::FirstRoll;
     use crate::srd::Srd;
 
     #[test]
@@ -43,5 +149,44 @@ mod tests {
         assert_eq!(hands.damage_dice(1, 3, 3).unwrap().to_string(), "3d6 fire");
         assert_eq!(hands.damage_dice(2, 3, 3).unwrap().to_string(), "4d6 fire");
         assert_eq!(srd.spell("Shield").unwrap().damage_dice(1, 3, 3), None);
+    }
+
+    #[test]
+    fn the_first_roll_and_its_dice_come_from_the_effects() {
+        let srd = Srd::bundled();
+        let spell = |name| srd.spell(name).unwrap();
+        assert_eq!(spell("Ray of Frost").first_roll(), Some(FirstRoll::Attack));
+        let Some(FirstRoll::Save(save)) = spell("Lightning Bolt").first_roll() else {
+            panic!("Lightning Bolt forces a save");
+        };
+        assert_eq!(save.ability, crate::rules::Ability::Dexterity);
+        assert_eq!(
+            spell("Lightning Bolt")
+                .damage_dice(5, 9, 3)
+                .unwrap()
+                .to_string(),
+            "10d6 lightning"
+        );
+        assert_eq!(
+            spell("Magic Missile").first_roll(),
+            Some(FirstRoll::Lands {
+                count: 3,
+                per_slot_level: 1
+            })
+        );
+        assert_eq!(
+            spell("Magic Missile")
+                .damage_dice(1, 1, 3)
+                .unwrap()
+                .to_string(),
+            "1d4+1 force"
+        );
+        // Below the spell's level, no dice; a save with no damage, none either.
+        assert_eq!(spell("Shatter").damage_dice(1, 9, 3), None);
+        assert!(matches!(
+            spell("Hold Person").first_roll(),
+            Some(FirstRoll::Save(_))
+        ));
+        assert_eq!(spell("Hold Person").damage_dice(2, 3, 3), None);
     }
 }

@@ -9,7 +9,9 @@
 //! has odds too: the chance its attack hits the first creature named, or that the creature fails
 //! its save (its save bonus, cover on a Dexterity save, conditions and effects), with the damage
 //! to expect from the dice engine's exact distribution. A call whose outcome those numbers
-//! cannot tell (a search against hidden DCs, a move) has no odds.
+//! cannot tell (a search against hidden DCs, a move) has no odds. A spell's first roll and its
+//! dice are read from its effects (`srd::Spell::first_roll`, `Spell::damage_dice`), and the
+//! dice Bless adds or Bane takes away are weighed face by face into the chance.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -25,9 +27,9 @@ use crate::rules::attack::attack_hits;
 use crate::rules::check::{chance_of, check_from};
 use crate::rules::conditions::check_modifiers;
 use crate::rules::conditions::save_modifiers;
-use crate::srd::OnSave;
 use crate::srd::Srd;
-use crate::state::GameState;
+use crate::srd::{FirstRoll, OnSave};
+use crate::state::{GameState, RollKind, roll_dice_on, timed_effects};
 
 /// What a call would roll and its chance of success.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -87,14 +89,17 @@ fn attack_odds(state: &GameState, srd: &Srd, arguments: &Value) -> Option<Odds> 
     let setup = attack_setup(&ctx, &who, &victim, &swing, args.advantage).ok()?;
     let armor_class = setup.armor_class;
     let advantage = setup.sources.resolve();
-    let chance = chance_of(advantage, |d20| {
-        attack_hits(d20, swing.bonus, armor_class, 20, false).0
-    });
-    let critical = chance_of(advantage, |d20| {
-        attack_hits(d20, swing.bonus, armor_class, 20, false).1
+    // Bless adds a d4 to the attack roll, Bane takes one away.
+    let extra = bonus_dice(ctx.state, who.target.id(), RollKind::Attack);
+    let (chance, critical) = with_bonus(&extra, |b| {
+        let hits = |d20| attack_hits(d20, swing.bonus + b, armor_class, 20, false);
+        (
+            chance_of(advantage, |d20| hits(d20).0),
+            chance_of(advantage, |d20| hits(d20).1),
+        )
     });
     Some(Odds {
-        dice: d20_notation(swing.bonus),
+        dice: d20_notation(swing.bonus, &extra),
         target: armor_class,
         chance,
         expected_damage: expected_on_hit(&swing.damage, chance, critical),
@@ -122,7 +127,7 @@ fn check_odds(state: &GameState, srd: &Srd, arguments: &Value) -> Option<Odds> {
         })
     };
     Some(Odds {
-        dice: d20_notation(modifier),
+        dice: d20_notation(modifier, &[]),
         target: args.dc,
         chance,
         expected_damage: None,
@@ -143,41 +148,46 @@ fn spell_odds(state: &GameState, srd: &Srd, arguments: &Value) -> Option<Odds> {
     let target = creature::find(state, srd, args.targets.first()?).ok()?;
     // Out of range or behind total cover: the casting cannot be made at it, so no odds.
     let placed = spell_target(state, &caster.id, target.target.id(), spell).ok()?;
-    if spell.attack.is_some() {
-        let setup = spell_attack_setup(state, &caster.id, target.target.id(), &placed);
-        let (advantage, armor_class) =
-            (setup.sources.resolve(), target.armor_class + setup.cover_ac);
-        let chance = chance_of(advantage, |d20| {
-            attack_hits(d20, attack_bonus, armor_class, 20, false).0
-        });
-        let critical = chance_of(advantage, |d20| {
-            attack_hits(d20, attack_bonus, armor_class, 20, false).1
-        });
-        return Some(Odds {
-            dice: d20_notation(attack_bonus),
-            target: armor_class,
-            chance,
-            expected_damage: dice.and_then(|d| expected_on_hit(&[d], chance, critical)),
-        });
-    }
-    let Some(save) = spell.save else {
-        // No attack and no save: the damage lands (Magic Missile's darts, each at the first
-        // creature named when only one is).
-        let limit = spell.target_limit(slot, caster.level);
-        let shots = if limit.repeat {
-            limit.max.unwrap_or(1)
-        } else {
-            1
-        };
-        let dice = dice?;
-        let each = mean_of(&dice)?;
-        return Some(Odds {
-            // No d20 to roll: the damage is what it rolls ("3 × 1d4+1 force").
-            dice: format!("{shots} × {dice}"),
-            target: 0,
-            chance: 1.0,
-            expected_damage: Some(f64::from(shots) * each),
-        });
+    let save = match spell.first_roll()? {
+        FirstRoll::Attack => {
+            let setup = spell_attack_setup(state, &caster.id, target.target.id(), &placed);
+            let (advantage, armor_class) =
+                (setup.sources.resolve(), target.armor_class + setup.cover_ac);
+            // Bless adds a d4 to the attack roll, Bane takes one away.
+            let extra = bonus_dice(state, &caster.id, RollKind::Attack);
+            let (chance, critical) = with_bonus(&extra, |b| {
+                let hits = |d20| attack_hits(d20, attack_bonus + b, armor_class, 20, false);
+                (
+                    chance_of(advantage, |d20| hits(d20).0),
+                    chance_of(advantage, |d20| hits(d20).1),
+                )
+            });
+            return Some(Odds {
+                dice: d20_notation(attack_bonus, &extra),
+                target: armor_class,
+                chance,
+                expected_damage: dice.and_then(|d| expected_on_hit(&[d], chance, critical)),
+            });
+        }
+        FirstRoll::Lands {
+            count,
+            per_slot_level,
+        } => {
+            // No attack and no save: the damage lands (Magic Missile's darts, each at the
+            // first creature named when only one is).
+            let above = slot.saturating_sub(spell.level);
+            let shots = u32::from(count) + u32::from(per_slot_level) * u32::from(above);
+            let dice = dice?;
+            let each = mean_of(&dice)?;
+            return Some(Odds {
+                // No d20 to roll: the damage is what it rolls ("3 × 1d4+1 force").
+                dice: format!("{shots} × {dice}"),
+                target: 0,
+                chance: 1.0,
+                expected_damage: Some(f64::from(shots) * each),
+            });
+        }
+        FirstRoll::Save(save) => save,
     };
     let (mut sources, auto_fail) = save_modifiers(&target.conditions, save.ability);
     sources.extend(crate::combat::save_situation(
@@ -191,12 +201,18 @@ fn spell_odds(state: &GameState, srd: &Srd, arguments: &Value) -> Option<Odds> {
         save_bonus(placed.cover.as_ref(), save.ability).map_or(0, |(b, _)| b)
     };
     let modifier = target.save(save.ability) + cover;
+    // Bless on the target adds a d4 to its save, Bane takes one away.
+    let extra = bonus_dice(state, target.target.id(), RollKind::Save);
     let fails = if auto_fail.is_some() {
         1.0
     } else {
-        chance_of(sources.resolve(), |d20| {
-            !check_from(d20, modifier, save_dc).success
+        with_bonus(&extra, |b| {
+            let fails = chance_of(sources.resolve(), |d20| {
+                !check_from(d20, modifier + b, save_dc).success
+            });
+            (fails, 0.0)
         })
+        .0
     };
     let expected_damage = dice.and_then(|d| {
         let full = mean_of(&d)?;
@@ -207,11 +223,55 @@ fn spell_odds(state: &GameState, srd: &Srd, arguments: &Value) -> Option<Odds> {
         Some(fails * full + (1.0 - fails) * on_success)
     });
     Some(Odds {
-        dice: d20_notation(modifier),
+        dice: d20_notation(modifier, &extra),
         target: save_dc,
         chance: fails,
         expected_damage,
     })
+}
+
+/// The dice a creature's timed effects add to a roll of `kind` (Bless +1d4, Bane -1d4), as
+/// `(count, sides, penalty)`: the same reading `effects::roll_bonus` rolls.
+fn bonus_dice(state: &GameState, creature: &str, kind: RollKind) -> Vec<(u16, u16, bool)> {
+    roll_dice_on(timed_effects(state, creature), kind)
+        .into_iter()
+        .map(|(_, count, sides, penalty)| (count, sides, penalty))
+        .collect()
+}
+
+/// The exact distribution of the sum of `extra` (each die uniform, a penalty subtracted):
+/// `(total, chance)` pairs. `[(0, 1.0)]` for none.
+fn bonus_distribution(extra: &[(u16, u16, bool)]) -> Vec<(i32, f64)> {
+    let mut sums: Vec<(i32, f64)> = vec![(0, 1.0)];
+    for &(count, sides, penalty) in extra {
+        for _ in 0..count {
+            let sides = sides.max(1);
+            let p = 1.0 / f64::from(sides);
+            let mut next: Vec<(i32, f64)> = Vec::new();
+            for &(total, chance) in &sums {
+                for face in 1..=i32::from(sides) {
+                    let t = if penalty { total - face } else { total + face };
+                    match next.iter_mut().find(|(n, _)| *n == t) {
+                        Some((_, c)) => *c += chance * p,
+                        None => next.push((t, chance * p)),
+                    }
+                }
+            }
+            sums = next;
+        }
+    }
+    sums
+}
+
+/// `chances(b)` (two chances, for a roll with `b` added) weighed over the distribution of the
+/// bonus dice `extra`: exact, as each total of the dice is.
+fn with_bonus(extra: &[(u16, u16, bool)], chances: impl Fn(i32) -> (f64, f64)) -> (f64, f64) {
+    bonus_distribution(extra)
+        .into_iter()
+        .fold((0.0, 0.0), |(a, b), (bonus, p)| {
+            let (x, y) = chances(bonus);
+            (a + p * x, b + p * y)
+        })
 }
 
 /// The damage to expect from an attack of these dice that hits with `chance`, of which
@@ -237,11 +297,19 @@ fn mean_of(dice: &DamageDice) -> Option<f64> {
     Some(distribution.iter().map(|(n, p)| n.max(0) as f64 * p).sum())
 }
 
-/// "1d20+5", "1d20-1", "1d20".
-fn d20_notation(bonus: i32) -> String {
-    match bonus {
+/// "1d20+5", "1d20-1", "1d20", and the dice timed effects add: "1d20+5+1d4" (Bless),
+/// "1d20+2-1d4" (Bane).
+fn d20_notation(bonus: i32, extra: &[(u16, u16, bool)]) -> String {
+    let mut text = match bonus {
         0 => "1d20".to_owned(),
         b if b < 0 => format!("1d20{b}"),
         b => format!("1d20+{b}"),
+    };
+    for (count, sides, penalty) in extra {
+        text.push_str(&format!(
+            "{}{count}d{sides}",
+            if *penalty { '-' } else { '+' }
+        ));
     }
+    text
 }
