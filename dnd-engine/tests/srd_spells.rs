@@ -5,7 +5,8 @@
 //! - Every spell is well formed: its slug is unique and equal to `slugify(name)`; it has a
 //!   description; a concentration spell's duration starts with "Up to"; cantrips scale by
 //!   character level and leveled spells by slot level; every damage and healing dice string
-//!   parses with the dice engine, and slot scaling has no key below the spell's level.
+//!   parses with the dice engine, and slot scaling has no key below the spell's level; the dice
+//!   of a spell's first attack or save, read from its effects, parse at every slot.
 //! - Known SRD facts hold for Fireball, Cure Wounds and Fire Bolt.
 //! - Lookups forgive spelling: "magic-missile" finds Magic Missile, and "FIRE BALL" misses but
 //!   suggests Fireball.
@@ -15,9 +16,11 @@
 use std::collections::HashSet;
 
 use dnd_engine::dice::DiceExpr;
+use dnd_engine::effects::Effect;
 use dnd_engine::rules::{Ability, DamageType};
 use dnd_engine::srd::{
-    AttackKind, OnSave, ScalesWith, School, Spell, SpellDice, SpellRange, SpellReach, Srd, slugify,
+    AttackKind, FirstRoll, OnSave, ScalesWith, School, Spell, SpellDice, SpellRange, SpellReach,
+    Srd, slugify,
 };
 
 fn spells() -> Vec<Spell> {
@@ -163,6 +166,36 @@ fn check_dice(spell: &Spell, what: &str, dice: &SpellDice) {
     }
 }
 
+/// The dice of a spell's first attack, save or darts, at every slot it can use (every caster
+/// level for a cantrip), read from its effects, parse with the dice engine.
+#[test]
+fn the_first_rolls_dice_parse_at_every_slot_and_level() {
+    for s in &spells() {
+        let Some(dice) = s.damage_dice(s.level, 1, 3) else {
+            continue;
+        };
+        let levels: Vec<(u8, u8)> = if s.level == 0 {
+            (1..=20).map(|l| (0, l)).collect()
+        } else {
+            (s.level..=9).map(|slot| (slot, 5)).collect()
+        };
+        for (slot, level) in levels {
+            let d = s.damage_dice(slot, level, 3).expect("dice at every slot");
+            assert!(
+                d.count >= dice.count,
+                "{}: fewer dice at slot {slot}",
+                s.name
+            );
+            assert!(
+                DiceExpr::parse(&d.dice_text()).is_ok(),
+                "{}: {} does not parse",
+                s.name,
+                d.dice_text()
+            );
+        }
+    }
+}
+
 #[test]
 fn damage_and_healing_dice_parse_and_scale_sensibly() {
     for s in &spells() {
@@ -188,13 +221,19 @@ fn known_facts_hold() {
     let fireball = spell(&spells, "Fireball");
     assert_eq!(fireball.level, 3, "Fireball: level");
     assert_eq!(fireball.school, School::Evocation, "Fireball: school");
-    let save = fireball.save.expect("Fireball: has a save");
+    let Some(FirstRoll::Save(save)) = fireball.first_roll() else {
+        panic!("Fireball: has a save");
+    };
     assert_eq!(save.ability, Ability::Dexterity, "Fireball: save ability");
     assert_eq!(save.on_success, OnSave::Half, "Fireball: half on a success");
-    let damage = fireball.damage.as_ref().expect("Fireball: has damage");
-    assert_eq!(damage.kind, Some(DamageType::Fire), "Fireball: damage type");
-    assert_eq!(damage.at(3), Some("8d6"), "Fireball: damage at slot 3");
-    assert_eq!(damage.at(4), Some("9d6"), "Fireball: damage at slot 4");
+    let at = |slot| {
+        fireball
+            .damage_dice(slot, 5, 3)
+            .expect("Fireball: has damage")
+    };
+    assert_eq!(at(3).kind, DamageType::Fire, "Fireball: damage type");
+    assert_eq!(at(3).dice_text(), "8d6", "Fireball: damage at slot 3");
+    assert_eq!(at(4).dice_text(), "9d6", "Fireball: damage at slot 4");
     let area = fireball.area.as_ref().expect("Fireball: has an area");
     assert_eq!(
         (area.shape.as_str(), area.size),
@@ -203,21 +242,40 @@ fn known_facts_hold() {
     );
 
     let cure = spell(&spells, "Cure Wounds");
-    let healing = cure.healing.as_ref().expect("Cure Wounds: has healing");
-    assert!(healing.add_modifier, "Cure Wounds: adds the modifier");
-    assert_eq!(healing.at(1), Some("1d8"), "Cure Wounds: healing at slot 1");
+    let Some(Effect::Heal { dice }) = cure.effects.first() else {
+        panic!("Cure Wounds: heals");
+    };
+    assert!(dice.add_modifier, "Cure Wounds: adds the modifier");
+    assert_eq!(
+        dice.at(1, 1, 1, 3),
+        (1, 8, 3),
+        "Cure Wounds: 1d8 + 3 at slot 1"
+    );
+    assert_eq!(
+        dice.at(1, 2, 1, 3),
+        (2, 8, 3),
+        "Cure Wounds: 2d8 + 3 at slot 2"
+    );
 
     let bolt = spell(&spells, "Fire Bolt");
     assert_eq!(bolt.level, 0, "Fire Bolt: a cantrip");
     assert_eq!(
-        bolt.attack,
+        bolt.attack_kind(),
         Some(AttackKind::RangedSpell),
         "Fire Bolt: ranged spell attack"
     );
-    let damage = bolt.damage.as_ref().expect("Fire Bolt: has damage");
-    assert_eq!(damage.at(1), Some("1d10"), "Fire Bolt: damage at level 1");
-    assert_eq!(damage.at(4), Some("1d10"), "Fire Bolt: damage at level 4");
-    assert_eq!(damage.at(5), Some("2d10"), "Fire Bolt: damage at level 5");
+    let at = |level| {
+        bolt.damage_dice(0, level, 3)
+            .expect("Fire Bolt: has damage")
+    };
+    assert_eq!(at(1).dice_text(), "1d10", "Fire Bolt: damage at level 1");
+    assert_eq!(at(4).dice_text(), "1d10", "Fire Bolt: damage at level 4");
+    assert_eq!(at(5).dice_text(), "2d10", "Fire Bolt: damage at level 5");
+    assert_eq!(
+        spell(&spells, "Shocking Grasp").attack_kind(),
+        Some(AttackKind::MeleeSpell),
+        "Shocking Grasp: melee spell attack"
+    );
 }
 
 #[test]
@@ -235,7 +293,7 @@ fn every_range_is_read_and_says_what_it_reaches() {
             (SpellRange::Feet(n), SpellReach::Within(r)) => assert!(r >= *n, "{}", s.name),
             (SpellRange::Touch, reach) => assert_eq!(reach, SpellReach::Within(5), "{}", s.name),
             (SpellRange::Caster { .. }, SpellReach::CasterOnly) => assert!(
-                s.area.is_none() && s.attack.is_none() && s.damage.is_none(),
+                s.area.is_none() && s.attack_kind().is_none() && !s.deals_or_heals(),
                 "{}: a Self spell that reaches no one else has no area, attack or damage",
                 s.name
             ),
@@ -243,7 +301,7 @@ fn every_range_is_read_and_says_what_it_reaches() {
         }
         // Sacred Flame's rule, read from the data, never from the words.
         assert_eq!(
-            s.save.is_some_and(|save| save.ignores_cover),
+            matches!(s.first_roll(), Some(FirstRoll::Save(save)) if save.ignores_cover),
             s.description.contains("cover does not help"),
             "{}",
             s.name

@@ -73,7 +73,7 @@ pub fn spell_target(
             distance_ft,
         });
     }
-    let Some(kind) = spell.attack else {
+    let Some(kind) = spell.attack_kind() else {
         let cover = cover_against(state, caster, target)?.cloned();
         return Ok(SpellTarget {
             distance_ft,

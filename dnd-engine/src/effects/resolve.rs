@@ -224,7 +224,7 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
     /// An effect at the top of the list, on one subject.
     fn top(&mut self, effect: &Effect, i: usize, s: &Subject) {
         match effect {
-            Effect::SpellAttack { on_hit } => self.attack(on_hit, i, s),
+            Effect::SpellAttack { on_hit, .. } => self.attack(on_hit, i, s),
             Effect::Save {
                 ability,
                 dc,

@@ -31,6 +31,9 @@ pub enum Effect {
     /// A spell attack against each target; `on_hit` applies on a hit (damage dice doubled on
     /// a critical hit).
     SpellAttack {
+        /// A melee spell attack (Shocking Grasp, Inflict Wounds); otherwise ranged.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        melee: bool,
         /// What a hit does.
         on_hit: Vec<Effect>,
     },

@@ -4,7 +4,7 @@
 //! (`tools::odds`) read the same effects. A spell without effects (the few still carried by
 //! the older fields, and the 5e-database's) is read from `attack`, `save` and `damage`.
 
-use super::{ScalesWith, Spell, SpellSave};
+use super::{AttackKind, ScalesWith, Spell, SpellSave};
 use crate::effects::Effect;
 use crate::rules::DamageDice;
 
@@ -30,7 +30,9 @@ pub enum FirstRoll {
 fn first(effects: &[Effect]) -> Option<(FirstRoll, Option<&Effect>)> {
     for e in effects {
         match e {
-            Effect::SpellAttack { on_hit } => return Some((FirstRoll::Attack, damage_in(on_hit))),
+            Effect::SpellAttack { on_hit, .. } => {
+                return Some((FirstRoll::Attack, damage_in(on_hit)));
+            }
             Effect::Save {
                 ability,
                 on_success,
@@ -74,6 +76,35 @@ fn damage_in(effects: &[Effect]) -> Option<&Effect> {
 }
 
 impl Spell {
+    /// The spell attack it makes, melee or ranged, from its effects (or its older `attack`
+    /// field); `None` for a spell that makes none.
+    pub fn attack_kind(&self) -> Option<AttackKind> {
+        fn find(effects: &[Effect]) -> Option<AttackKind> {
+            effects.iter().find_map(|e| match e {
+                Effect::SpellAttack { melee: true, .. } => Some(AttackKind::MeleeSpell),
+                Effect::SpellAttack { .. } => Some(AttackKind::RangedSpell),
+                Effect::Save { on_fail, .. } => find(on_fail),
+                _ => None,
+            })
+        }
+        find(&self.effects).or(self.attack)
+    }
+
+    /// Whether it deals damage or heals (a Self spell that does reaches a creature beside the
+    /// caster: Vampiric Touch), from its effects or its older fields.
+    pub fn deals_or_heals(&self) -> bool {
+        fn find(effects: &[Effect]) -> bool {
+            effects.iter().any(|e| match e {
+                Effect::Damage { .. } | Effect::Darts { .. } | Effect::Heal { .. } => true,
+                Effect::SpellAttack { on_hit: inner, .. } | Effect::Save { on_fail: inner, .. } => {
+                    find(inner)
+                }
+                _ => false,
+            })
+        }
+        find(&self.effects) || self.damage.is_some() || self.healing.is_some()
+    }
+
     /// The first roll the spell makes on each target, from its effects (or, without effects,
     /// its older `attack` and `save` fields); `None` for a spell that neither attacks, forces
     /// a save nor deals damage.

@@ -139,8 +139,8 @@ impl Spell {
     /// - Self with an area (Burning Hands' 15-ft cone, Thunderwave's 15-ft cube), or a shape in
     ///   its range text: within the area's size;
     /// - Self with a ranged spell attack: as far as the description's "within N feet" hurls it
-    ///   (Produce Flame: 30 ft), else 5 ft; Self with a melee spell attack or damage that rides
-    ///   on the caster's strikes (Flame Blade, Vampiric Touch, Divine Favor): within 5 ft;
+    ///   (Produce Flame: 30 ft), else 5 ft; Self with a melee spell attack or damage or healing
+    ///   of its own (Vampiric Touch): within 5 ft;
     /// - any other Self spell: only the caster;
     /// - Sight, Unlimited, Special: not checked.
     pub fn reach(&self) -> SpellReach {
@@ -162,12 +162,12 @@ impl Spell {
         if area > 0 {
             return SpellReach::Within(area);
         }
-        match self.attack {
+        match self.attack_kind() {
             Some(AttackKind::RangedSpell) => {
                 SpellReach::Within(within_feet(&self.description).unwrap_or(5))
             }
             Some(_) => SpellReach::Within(5),
-            None if self.damage.is_some() || self.healing.is_some() => SpellReach::Within(5),
+            None if self.deals_or_heals() => SpellReach::Within(5),
             None => SpellReach::CasterOnly,
         }
     }
