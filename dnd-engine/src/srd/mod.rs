@@ -10,6 +10,7 @@ mod conditional;
 mod five_e_database;
 mod gear;
 mod lookup;
+mod older_fields;
 mod spell_damage;
 mod spell_range;
 mod types;

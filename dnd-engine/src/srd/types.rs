@@ -384,16 +384,20 @@ pub struct Spell {
     /// Classes that have it on their list (lower case).
     #[serde(default)]
     pub classes: Vec<String>,
-    /// A spell attack, if it makes one.
+    /// The older description of a spell attack, for a spell without `effects` only (the few
+    /// bundled spells not yet migrated, and the 5e-database's, whose loader also builds
+    /// effects from it). Read [`Spell::attack_kind`], which prefers the effects.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attack: Option<AttackKind>,
-    /// A saving throw, if it forces one.
+    /// The older saving throw, for a spell without `effects` only (see `attack`). Read
+    /// [`Spell::first_roll`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub save: Option<SpellSave>,
-    /// Damage dice.
+    /// The older damage dice, for a spell without `effects` only (see `attack`). Read
+    /// [`Spell::damage_dice`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub damage: Option<SpellDice>,
-    /// Healing dice.
+    /// The older healing dice, for a spell without `effects` only (see `attack`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub healing: Option<SpellDice>,
     /// Area of effect.
@@ -408,8 +412,9 @@ pub struct Spell {
     /// What casting it with a higher slot (or at higher level, for cantrips) adds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub higher_levels: Option<String>,
-    /// What it does, in the effects engine's vocabulary; empty for the spells still resolved
-    /// from `attack`, `save`, `damage` and `healing` alone (or doing nothing yet).
+    /// What it does, in the effects engine's vocabulary; empty for a narrative spell, one not
+    /// modelled yet, or one still resolved from the older `attack`, `save`, `damage` and
+    /// `healing` (see [`Spell::classification`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub effects: Vec<crate::effects::Effect>,
     /// Why a spell without effects is narrative only: nothing in it a fight's rules use ("no

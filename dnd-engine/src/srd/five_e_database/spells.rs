@@ -103,7 +103,7 @@ pub(super) fn spell(record: &Value) -> Res<Spell> {
         None => None,
         Some(value) => Some(text(value, "higher_level")?).filter(|t| !t.trim().is_empty()),
     };
-    Ok(Spell {
+    let mut spell = Spell {
         name,
         slug,
         level,
@@ -125,11 +125,14 @@ pub(super) fn spell(record: &Value) -> Res<Spell> {
         targets: None,
         description: text(s.required("desc", "an array of paragraphs")?, "desc")?,
         higher_levels,
-        // Turning the 5e-database's text into effects is issue 16's loader work, not done.
         effects: Vec::new(),
         narrative: None,
         unmodelled: None,
-    })
+    };
+    // The effects its attack type, dc, damage and heal say (none where the dice scale in a way
+    // the vocabulary cannot say); the description's riders are not read.
+    spell.effects = spell.effects_from_older_fields().unwrap_or_default();
+    Ok(spell)
 }
 
 fn school(value: &Value) -> Res<School> {
