@@ -344,3 +344,40 @@ fn scorching_ray_fires_three_rays_at_one_foe_named_once() {
     );
     assert_eq!(r["effects"].as_array().unwrap().len(), 4, "{r}");
 }
+
+#[test]
+fn a_narrative_spell_spends_its_slot_and_says_what_is_left_to_the_narrator() {
+    let mut t = table_with(&["isolde"], "isolde", "Comprehend Languages", 1);
+    let before = t
+        .state
+        .character("isolde")
+        .unwrap()
+        .spell_slots
+        .available(1);
+    let r = t.ok(
+        "cast_spell",
+        cast("isolde", "Comprehend Languages", None, &[]),
+    );
+    assert_eq!(r["effects"], json!([]), "{r}");
+    assert!(
+        r["narrator"]
+            .as_str()
+            .unwrap()
+            .contains("understand languages"),
+        "{r}"
+    );
+    let after = t
+        .state
+        .character("isolde")
+        .unwrap()
+        .spell_slots
+        .available(1);
+    assert_eq!(after, before - 1);
+    // A partly modelled spell says what its effects leave out.
+    let mut t = table_with(&["isolde"], "isolde", "Chill Touch", 1);
+    let r = t.ok(
+        "cast_spell",
+        cast("isolde", "Chill Touch", None, &["frost-harpy"]),
+    );
+    assert!(r["narrator"].as_str().unwrap().contains("undead"), "{r}");
+}

@@ -157,5 +157,6 @@ pub(super) fn cast(
         concentration_saves,
         reasons,
         lasting,
+        narrator: spell.unmodelled.clone(),
     })
 }

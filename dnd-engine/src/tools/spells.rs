@@ -1,5 +1,11 @@
-//! `cast_spell`: checks the caster knows the spell and has the slot, spends it, resolves the
-//! attack or save per target, rolls damage or healing once, and handles concentration.
+//! `cast_spell`: checks the caster knows the spell and has the slot, spends it, and hands a
+//! spell with effects to the effects engine (`tools::spell_effects`). A spell without effects
+//! is narrative (or not modelled yet): it spends its slot and time, takes concentration, and
+//! its result says what is left to the narrator. The older path below, which resolves an
+//! attack or save from the spell's older `attack`, `save`, `damage` and `healing` fields,
+//! serves only the bundled spells another part of issue 16 is migrating (Guiding Bolt,
+//! Thunderwave, Spiritual Weapon, Web) and the few 5e-database spells whose dice the
+//! vocabulary cannot say; it goes once those have effects.
 //!
 //! The targets come from the spell: one creature unless its data says more (Bless: three, and
 //! one more per slot level above 1st) or it has an area; one creature named twice only for
@@ -361,6 +367,7 @@ pub(super) fn cast_spell(
         concentration_saves,
         reasons,
         lasting: Vec::new(),
+        narrator: spell.narrative.clone().or_else(|| spell.unmodelled.clone()),
     })
 }
 

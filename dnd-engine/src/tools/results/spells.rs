@@ -43,6 +43,11 @@ pub struct SpellCast {
     /// points, a pool rolled, the creatures it passed over and why.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub lasting: Vec<crate::effects::Outcome>,
+    /// What the engine leaves to the narrator: why a narrative spell has no mechanical effect,
+    /// or what a partly modelled spell's effects do not cover (`srd::Spell::narrative`,
+    /// `srd::Spell::unmodelled`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub narrator: Option<String>,
 }
 
 /// Why one attack roll or saving throw of a spell was made as it was.
