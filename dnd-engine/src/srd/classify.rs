@@ -84,12 +84,10 @@ pub fn fight_numbers(text: &str) -> Vec<String> {
             && words[i - 1].eq_ignore_ascii_case("a")
             && w.strip_prefix('d')
                 .is_some_and(|n| n.parse::<u32>().is_ok());
-        if is_dice(w) || a_die {
-            found.push(w.to_owned());
-        } else if (w.starts_with('+') || w.starts_with('-'))
+        let signed = (w.starts_with('+') || w.starts_with('-'))
             && w.len() > 1
-            && w[1..].chars().all(|c| c.is_ascii_digit())
-        {
+            && w[1..].chars().all(|c| c.is_ascii_digit());
+        if is_dice(w) || a_die || signed {
             found.push(w.to_owned());
         } else if w == "DC"
             && let Some(next) = words.get(i + 1)
