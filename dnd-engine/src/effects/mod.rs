@@ -8,6 +8,7 @@
 //! | `casting.rs` | what the interpreter takes ([`Caster`], [`Casting`], [`Subject`]) and gives ([`Resolution`], [`Outcome`], [`Why`], [`Refused`]) |
 //! | `resolve.rs` | [`resolve`]: an effect list for a [`Casting`] on its [`Subject`]s against a `GameState` and an rng, giving a [`Resolution`] (changes, rolls, [`Outcome`]s); nothing committed |
 //! | `lasting.rs` | the lasting kinds beyond AC, dice and conditions (advantage, speed, no healing, resistance, weapon damage, prone): the timed kind each starts, and [`attack_advantage`] / [`roll_advantage`], which `combat::effects` asks |
+//! | `pool.rs` | the effects that take all the subjects at once: darts shared out, an HP pool lowest first |
 //! | `rolls.rs` | what timed effects do later: [`roll_bonus`] (Bless and Bane on attack rolls and saves), [`end_of_turn_saves`] (Hold Person's repeated save) |
 //!
 //! What lasts is a `state::TimedEffect` on the creature, started and ended by `Change`s the
@@ -17,6 +18,7 @@
 
 mod casting;
 mod lasting;
+mod pool;
 mod resolve;
 mod rolls;
 mod vocabulary;

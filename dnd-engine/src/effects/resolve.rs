@@ -128,25 +128,31 @@ impl Default for Dealt {
     }
 }
 
-struct Run<'a, 'c, R: ?Sized> {
-    state: &'a GameState,
-    casting: Casting<'c>,
-    rng: &'a mut R,
-    out: Resolution,
+pub(super) struct Run<'a, 'c, R: ?Sized> {
+    pub(super) state: &'a GameState,
+    pub(super) casting: Casting<'c>,
+    pub(super) rng: &'a mut R,
+    pub(super) out: Resolution,
     /// Dice rolled once per casting, by the effect's address: damage as dealt before
     /// defenses, healing and temporary hit points as totals.
     rolled: Vec<(usize, u32, Option<DamageDealt>)>,
 }
 
 impl<R: Rng + ?Sized> Run<'_, '_, R> {
-    fn caster_target(&self) -> Target {
+    pub(super) fn caster_target(&self) -> Target {
         match self.state.character(&self.casting.caster.id) {
             Some(_) => Target::Character(self.casting.caster.id.clone()),
             None => Target::Monster(self.casting.caster.id.clone()),
         }
     }
 
-    fn record(&mut self, label: String, total: i64, roller: Option<Target>, detail: RollDetail) {
+    pub(super) fn record(
+        &mut self,
+        label: String,
+        total: i64,
+        roller: Option<Target>,
+        detail: RollDetail,
+    ) {
         self.out
             .rolls
             .push(RollRecord::new(label, total, roller, detail));
@@ -171,7 +177,7 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
         dice.at(c.level, c.slot, c.caster.level, c.caster.modifier)
     }
 
-    fn dice(&self, dice: &Dice, kind: DamageType) -> DamageDice {
+    pub(super) fn dice(&self, dice: &Dice, kind: DamageType) -> DamageDice {
         let c = self.casting;
         let (count, sides, bonus) = dice.at(c.level, c.slot, c.caster.level, c.caster.modifier);
         DamageDice::new(count, sides, bonus, kind)
@@ -179,7 +185,7 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
 
     /// The dice of `effect`, rolled the first time it is asked for in this casting: the
     /// total, and for damage the roll as dealt before any defense.
-    fn once(
+    pub(super) fn once(
         &mut self,
         effect: &Effect,
         dice: &Dice,
@@ -377,7 +383,13 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
         }
     }
 
-    fn start(&mut self, s: &Subject, kind: TimedKind, duration: Duration, ends_on_damage: bool) {
+    pub(super) fn start(
+        &mut self,
+        s: &Subject,
+        kind: TimedKind,
+        duration: Duration,
+        ends_on_damage: bool,
+    ) {
         let effect = TimedEffect {
             source: self.casting.caster.id.clone(),
             spell: self.casting.source.to_owned(),
@@ -551,99 +563,5 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             damage: dealt.amount,
             defense: dealt.defense,
         });
-    }
-
-    fn darts(
-        &mut self,
-        subjects: &[Subject],
-        count: u8,
-        per_slot_level: u8,
-        dice: &Dice,
-        kind: DamageType,
-    ) {
-        let c = self.casting;
-        let n = usize::from(count)
-            + usize::from(per_slot_level) * usize::from(c.slot.saturating_sub(c.level));
-        let dice = self.dice(dice, kind);
-        for k in 0..n {
-            let s = &subjects[k % subjects.len()];
-            let dealt = roll_damage(
-                &dice,
-                false,
-                &effective_defenses(&s.defenses, &s.conditions),
-                self.rng,
-            );
-            let by = self.caster_target();
-            self.record(
-                format!("{} hits {}", c.source, s.name),
-                i64::from(dealt.taken),
-                Some(by),
-                RollDetail::Damage(dealt.clone()),
-            );
-            if dealt.taken > 0 {
-                self.out.changes.push(Change::Damage {
-                    target: s.target.clone(),
-                    amount: dealt.taken,
-                    critical: false,
-                });
-            }
-            self.out.outcomes.push(Outcome::Damage {
-                target: s.name.clone(),
-                damage: dealt.taken,
-                rolled: dealt,
-            });
-        }
-    }
-
-    fn pool(&mut self, subjects: &[Subject], effect: &Effect) {
-        let Effect::HpPool {
-            dice,
-            condition,
-            duration,
-            spares,
-            immune_if_immune_to,
-            ends_on_damage,
-        } = effect
-        else {
-            return;
-        };
-        let rolled = self.once(effect, dice, DamageType::Force, "pool").0;
-        let mut left = rolled;
-        let mut order: Vec<&Subject> = subjects.iter().collect();
-        order.sort_by_key(|s| s.hp); // lowest current hit points first (stable: as named)
-        for s in order {
-            let why = if s.hp == 0 {
-                Some("at 0 hit points".to_owned())
-            } else if s.conditions.has(*condition) {
-                Some(format!("already {condition}"))
-            } else if let Some(kind) = spares.iter().find(|k| s.is_type(k)) {
-                Some(format!("{kind}: the spell spares it"))
-            } else if let Some(c) =
-                immune_if_immune_to.filter(|c| s.condition_immunities.contains(c))
-            {
-                Some(format!("immune to being {c}"))
-            } else if s.hp > left {
-                Some(format!(
-                    "{} hit points, more than the {left} left in the pool",
-                    s.hp
-                ))
-            } else {
-                None
-            };
-            if let Some(why) = why {
-                self.out.outcomes.push(Outcome::Unaffected {
-                    target: s.name.clone(),
-                    why,
-                });
-                continue;
-            }
-            left -= s.hp;
-            let kind = TimedKind::Condition {
-                condition: *condition,
-                repeat_save: None,
-            };
-            self.start(s, kind, *duration, *ends_on_damage);
-        }
-        self.out.outcomes.push(Outcome::Pool { rolled, left });
     }
 }

@@ -190,7 +190,7 @@ impl Character {
     /// Armor Class now: the sheet's, with its timed effects (Mage Armor, Shield of Faith,
     /// Shield).
     pub fn armor_class_now(&self) -> i32 {
-        super::timed::armor_class_with(&self.timed_effects, self.armor_class)
+        super::armor_class_with(&self.timed_effects, self.armor_class)
     }
 
     /// The proficiency bonus for the character's level.

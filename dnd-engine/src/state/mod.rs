@@ -22,6 +22,7 @@ mod monster;
 mod position;
 mod snapshot;
 mod timed;
+mod timed_reads;
 mod turn;
 mod world;
 
@@ -37,9 +38,10 @@ pub use memory::{MEMORY_LIST_LIMIT, Memory, MemoryFact};
 pub use monster::{Hold, Morale};
 pub use position::{Area, Cover, Position, area_at, inside, round_to_5};
 pub use snapshot::{Snapshot, estimate_tokens};
-pub use timed::{
-    RepeatSave, RollKind, RollOn, TimedEffect, TimedKind, armor_class_with, blocks_healing,
-    resistances, roll_dice_on, speed_with, timed_effects, weapon_damage,
+pub use timed::{RepeatSave, RollKind, RollOn, TimedEffect, TimedKind};
+pub use timed_reads::{
+    armor_class_with, blocks_healing, resistances, roll_dice_on, speed_with, timed_effects,
+    weapon_damage,
 };
 pub use turn::{attacks_per_action, budget_left, left_text, speed_now};
 pub use world::{

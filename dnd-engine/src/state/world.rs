@@ -56,7 +56,7 @@ fn yes() -> bool {
 impl MonsterInstance {
     /// Armor Class now, with its timed effects.
     pub fn armor_class_now(&self) -> i32 {
-        super::timed::armor_class_with(&self.timed_effects, self.armor_class)
+        super::armor_class_with(&self.timed_effects, self.armor_class)
     }
 
     /// Whether it still has hit points.

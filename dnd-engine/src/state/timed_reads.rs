@@ -1,0 +1,247 @@
+//! What the timed effects on a creature do, read by the rest of the engine: each effect in
+//! words for the snapshot, and one reader per sort (AC, dice on rolls, speed, resistance, no
+//! healing, weapon dice). The types and how effects start and end are in `timed.rs`.
+
+use super::GameState;
+use super::timed::{RollKind, RollOn, TimedEffect, TimedKind};
+use crate::rules::{Condition, DamageType};
+
+impl TimedEffect {
+    /// In words, for the snapshot: "Bless: +1d4 to attack rolls and saves (from hedda, 10
+    /// rounds left)".
+    pub fn describe(&self) -> String {
+        let what = match &self.kind {
+            TimedKind::ArmorBonus { bonus } => format!("{bonus:+} AC"),
+            TimedKind::ArmorBase { armor_class } => format!("base AC {armor_class}"),
+            TimedKind::RollDice {
+                count,
+                sides,
+                penalty,
+                attacks,
+                saves,
+                checks,
+            } => {
+                let on = match (attacks, saves, checks) {
+                    (true, true, _) => "attack rolls and saves",
+                    (true, false, _) => "attack rolls",
+                    (false, true, _) => "saves",
+                    _ => "ability checks",
+                };
+                format!(
+                    "{}{count}d{sides} to {on}",
+                    if *penalty { "-" } else { "+" }
+                )
+            }
+            TimedKind::Condition {
+                condition,
+                repeat_save,
+            } => match repeat_save {
+                Some(s) => format!(
+                    "{condition}, {} save DC {} at the end of each of its turns",
+                    s.ability, s.dc
+                ),
+                None => condition.to_string(),
+            },
+            TimedKind::Advantage {
+                on,
+                ability,
+                disadvantage,
+                next_only,
+            } => {
+                let what = if *disadvantage {
+                    "disadvantage"
+                } else {
+                    "advantage"
+                };
+                let ability = ability.map(|a| format!("{a} ")).unwrap_or_default();
+                let rolls = match on {
+                    RollOn::Attacks => "its attack rolls".to_owned(),
+                    RollOn::AttacksAgainst => "attack rolls against it".to_owned(),
+                    RollOn::Saves => format!("its {ability}saves"),
+                    RollOn::Checks => format!("its {ability}checks"),
+                };
+                let next = if *next_only { " (the next one)" } else { "" };
+                format!("{what} on {rolls}{next}")
+            }
+            TimedKind::Speed {
+                feet,
+                halved,
+                doubled,
+                stopped,
+            } => {
+                let mut parts = Vec::new();
+                if *feet != 0 {
+                    parts.push(format!("{feet:+} ft"));
+                }
+                if *halved {
+                    parts.push("halved".to_owned());
+                }
+                if *doubled {
+                    parts.push("doubled".to_owned());
+                }
+                if *stopped {
+                    parts.push("0".to_owned());
+                }
+                format!("speed {}", parts.join(", "))
+            }
+            TimedKind::NoHealing => "regains no hit points".to_owned(),
+            TimedKind::Resistance { damage_types } => {
+                let types: Vec<String> = damage_types.iter().map(|t| t.to_string()).collect();
+                format!("resistance to {}", types.join(", "))
+            }
+            TimedKind::WeaponDamage {
+                count,
+                sides,
+                damage_type,
+                next_hit_only,
+            } => format!(
+                "+{count}d{sides} {damage_type} on {}",
+                if *next_hit_only {
+                    "its next weapon hit"
+                } else {
+                    "each weapon hit"
+                }
+            ),
+        };
+        let left = match self.rounds_left {
+            Some(1) => ", until its source's next turn".to_owned(),
+            Some(n) => format!(", {n} rounds left"),
+            None => String::new(),
+        };
+        format!("{}: {what} (from {}{left})", self.spell, self.source)
+    }
+
+    /// The condition it imposes, if any.
+    pub fn condition(&self) -> Option<Condition> {
+        match self.kind {
+            TimedKind::Condition { condition, .. } => Some(condition),
+            _ => None,
+        }
+    }
+}
+
+/// The timed effects on a creature (id, any case): none for an unknown one.
+pub fn timed_effects<'a>(state: &'a GameState, id: &str) -> &'a [TimedEffect] {
+    if let Some(c) = state.character(id) {
+        return &c.timed_effects;
+    }
+    state.monster(id).map_or(&[], |m| &m.timed_effects)
+}
+
+/// AC with its timed effects: the higher of `sheet` and any base AC (Mage Armor), plus the
+/// bonuses of each spell once (the highest of that spell's).
+pub fn armor_class_with(effects: &[TimedEffect], sheet: i32) -> i32 {
+    let mut base = sheet;
+    let mut bonuses: Vec<(&str, i32)> = Vec::new();
+    for e in effects {
+        match e.kind {
+            TimedKind::ArmorBase { armor_class } => base = base.max(armor_class),
+            TimedKind::ArmorBonus { bonus } => {
+                match bonuses
+                    .iter_mut()
+                    .find(|(s, _)| s.eq_ignore_ascii_case(&e.spell))
+                {
+                    Some((_, b)) => *b = (*b).max(bonus),
+                    None => bonuses.push((&e.spell, bonus)),
+                }
+            }
+            _ => {}
+        }
+    }
+    base + bonuses.iter().map(|(_, b)| b).sum::<i32>()
+}
+
+/// The dice a creature's timed effects add to (or take from) a roll of `kind`, one entry per
+/// spell: `(spell, count, sides, penalty)`.
+pub fn roll_dice_on(effects: &[TimedEffect], kind: RollKind) -> Vec<(&str, u16, u16, bool)> {
+    let mut out: Vec<(&str, u16, u16, bool)> = Vec::new();
+    for e in effects {
+        if let TimedKind::RollDice {
+            count,
+            sides,
+            penalty,
+            attacks,
+            saves,
+            checks,
+        } = e.kind
+        {
+            let applies = match kind {
+                RollKind::Attack => attacks,
+                RollKind::Save => saves,
+                RollKind::Check => checks,
+            };
+            if applies && !out.iter().any(|(s, ..)| s.eq_ignore_ascii_case(&e.spell)) {
+                out.push((&e.spell, count, sides, penalty));
+            }
+        }
+    }
+    out
+}
+
+/// A creature's speed after its timed effects: `base` plus the feet they add (not below 0),
+/// halved, doubled, or 0 (each counted once, whatever the number of spells). Conditions apply
+/// after (`state::speed_now`).
+pub fn speed_with(effects: &[TimedEffect], base: u32) -> u32 {
+    let (mut feet, mut halved, mut doubled) = (0i64, false, false);
+    for e in effects {
+        if let TimedKind::Speed {
+            feet: f,
+            halved: h,
+            doubled: d,
+            stopped,
+        } = e.kind
+        {
+            if stopped {
+                return 0;
+            }
+            feet += i64::from(f);
+            halved |= h;
+            doubled |= d;
+        }
+    }
+    let mut speed = (i64::from(base) + feet).max(0);
+    if halved {
+        speed /= 2;
+    }
+    if doubled {
+        speed *= 2;
+    }
+    u32::try_from(speed).unwrap_or(u32::MAX)
+}
+
+/// The damage types a creature's timed effects make it resist.
+pub fn resistances(effects: &[TimedEffect]) -> Vec<DamageType> {
+    let mut out = Vec::new();
+    for e in effects {
+        if let TimedKind::Resistance { damage_types } = &e.kind {
+            for t in damage_types {
+                if !out.contains(t) {
+                    out.push(*t);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether a timed effect stops the creature regaining hit points (Chill Touch).
+pub fn blocks_healing(effects: &[TimedEffect]) -> bool {
+    effects.iter().any(|e| e.kind == TimedKind::NoHealing)
+}
+
+/// The extra dice a creature's timed effects add to its weapon hits, one entry per effect:
+/// `(effect, count, sides, damage type)`. Those on the next hit only end with it.
+pub fn weapon_damage(effects: &[TimedEffect]) -> Vec<(&TimedEffect, u16, u16, DamageType)> {
+    effects
+        .iter()
+        .filter_map(|e| match e.kind {
+            TimedKind::WeaponDamage {
+                count,
+                sides,
+                damage_type,
+                ..
+            } => Some((e, count, sides, damage_type)),
+            _ => None,
+        })
+        .collect()
+}
