@@ -157,3 +157,21 @@ fn blesss_d4_counts_in_the_odds_exactly_as_rolled() {
     let plain = odds(&casters(), Srd::bundled(), "cast_spell", &args).unwrap();
     assert!((plain.chance - 0.75).abs() < 1e-9, "{plain:?}");
 }
+
+#[test]
+fn divine_favors_d4_counts_in_a_weapon_attacks_expected_damage() {
+    let mut t = Table::fight(&["hedda"], &["hedda", "frost-harpy"], 1);
+    let args = table::attack("hedda", "frost-harpy");
+    let plain = odds(&t.state, Srd::bundled(), "roll_attack", &args).expect("attack odds");
+    Arc::make_mut(&mut t.hero_mut("hedda").spells).push("Divine Favor".into());
+    t.ok(
+        "cast_spell",
+        json!({"caster": "hedda", "spell": "Divine Favor", "slot_level": null, "targets": []}),
+    );
+    let favored = odds(&t.state, Srd::bundled(), "roll_attack", &args).expect("attack odds");
+    assert_eq!(favored.chance, plain.chance, "the d4 is damage, not to hit");
+    // 1d4 (2.5) on a hit, 2d4 (5) on a critical (a natural 20: 0.05).
+    let more = favored.expected_damage.unwrap() - plain.expected_damage.unwrap();
+    let want = 2.5 * (plain.chance - 0.05) + 5.0 * 0.05;
+    assert!((more - want).abs() < 1e-9, "{more} vs {want}");
+}

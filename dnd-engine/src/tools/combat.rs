@@ -258,7 +258,7 @@ pub(super) fn attack_spent(
 /// A swing's damage with the dice a character's timed effects add to its weapon hits
 /// (`state::weapon_damage`), and the effects a hit spends (those for the next hit only).
 /// Monsters' swings and spell attacks are left as they are.
-fn weapon_riders(
+pub(super) fn weapon_riders(
     state: &crate::state::GameState,
     who: &CreatureInfo<'_>,
     swing: &Swing,

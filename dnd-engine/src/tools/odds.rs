@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::checks::{SkillCheckArgs, add_situation};
-use super::combat::{AttackArgs, attack_setup, first_in_reach, swings_of};
+use super::combat::{AttackArgs, attack_setup, first_in_reach, swings_of, weapon_riders};
 use super::spells::CastSpellArgs;
 use super::{ToolContext, ToolLimits, TurnLog, creature};
 use crate::combat::targeting::{save_bonus, spell_attack_setup, spell_target};
@@ -102,7 +102,12 @@ fn attack_odds(state: &GameState, srd: &Srd, arguments: &Value) -> Option<Odds> 
         dice: d20_notation(swing.bonus, &extra),
         target: armor_class,
         chance,
-        expected_damage: expected_on_hit(&swing.damage, chance, critical),
+        // Divine Favor's and Branding Smite's dice count on a hit, as they will be rolled.
+        expected_damage: expected_on_hit(
+            &weapon_riders(ctx.state, &who, &swing).0,
+            chance,
+            critical,
+        ),
     })
 }
 
