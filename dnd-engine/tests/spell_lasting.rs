@@ -311,6 +311,11 @@ fn hypnotic_pattern_charms_and_incapacitates_until_damage() {
         critical: false,
     }]);
     assert!(!has(&t.state, Condition::Charmed) && !has(&t.state, Condition::Incapacitated));
+    assert_eq!(
+        speed_now(&t.state, "frost-harpy", 20),
+        20,
+        "the daze ends whole"
+    );
 }
 
 #[test]

@@ -365,8 +365,15 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             | Effect::NoHealing { duration }
             | Effect::Resistance { duration, .. }
             | Effect::WeaponDamage { duration, .. } => {
+                let ends_on_damage = matches!(
+                    effect,
+                    Effect::Speed {
+                        ends_on_damage: true,
+                        ..
+                    }
+                );
                 if let Some(kind) = super::lasting::timed_kind(effect, |d| self.dice_at(d)) {
-                    self.start(s, kind, *duration, false);
+                    self.start(s, kind, *duration, ends_on_damage);
                 }
                 Dealt::default()
             }

@@ -180,6 +180,9 @@ pub enum Effect {
         /// Speed 0.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         stopped: bool,
+        /// Damage ends it (Hypnotic Pattern's daze).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        ends_on_damage: bool,
         /// For how long.
         duration: Duration,
     },
