@@ -386,3 +386,11 @@ fn a_narrative_spell_spends_its_slot_and_says_what_is_left_to_the_narrator() {
     );
     assert!(r["narrator"].as_str().unwrap().contains("undead"), "{r}");
 }
+
+#[test]
+fn heroism_gives_temporary_hit_points_equal_to_the_casters_modifier() {
+    let mut t = table_with(&["hedda", "kraven"], "hedda", "Heroism", 1);
+    let r = t.ok("cast_spell", cast("hedda", "Heroism", None, &["kraven"]));
+    // Hedda's Wisdom modifier is +3.
+    assert_eq!(t.state.character("kraven").unwrap().hp.temporary, 3, "{r}");
+}
