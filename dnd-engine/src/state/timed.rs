@@ -186,6 +186,41 @@ pub enum RollKind {
     Check,
 }
 
+impl TimedKind {
+    /// Refuses a kind that would do nothing or cannot be read: no dice, no damage type, no
+    /// change of speed, an ability on attack rolls.
+    fn check(&self) -> Result<(), ChangeError> {
+        let wrong = match self {
+            TimedKind::RollDice { count, sides, .. }
+            | TimedKind::WeaponDamage { count, sides, .. } => {
+                (*count == 0 || *sides == 0).then_some("its dice need a count and sides")
+            }
+            TimedKind::Resistance { damage_types } => damage_types
+                .is_empty()
+                .then_some("a resistance names at least one damage type"),
+            TimedKind::Speed {
+                feet,
+                halved,
+                doubled,
+                stopped,
+            } => (*feet == 0 && !halved && !doubled && !stopped)
+                .then_some("a speed change adds feet, halves, doubles or stops"),
+            TimedKind::Advantage {
+                on: RollOn::Attacks | RollOn::AttacksAgainst,
+                ability: Some(_),
+                ..
+            } => Some("an ability narrows only saves and checks, not attack rolls"),
+            _ => None,
+        };
+        match wrong {
+            Some(why) => Err(ChangeError::Invalid(format!(
+                "this timed effect does nothing as given: {why}"
+            ))),
+            None => Ok(()),
+        }
+    }
+}
+
 /// Whether two kinds are the same sort, which a recast of the same spell replaces: the same
 /// variant (and, for a condition, the same condition: Hypnotic Pattern's charm and its
 /// incapacitation stand side by side).
@@ -228,6 +263,7 @@ pub(super) fn start(state: &mut GameState, effect: &TimedEffect) -> Result<(), C
             effect.source
         )));
     }
+    effect.kind.check()?;
     if effect.rounds_left == Some(0) {
         return Err(ChangeError::Invalid(
             "a timed effect lasts at least one round".into(),
@@ -438,4 +474,88 @@ pub(super) fn turn_started(state: &mut GameState) {
 /// As the clock advances `minutes`: ten rounds off each effect a minute.
 pub(super) fn time_passed(state: &mut GameState, minutes: u32) {
     count_down(state, minutes.saturating_mul(10), |_| true);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{RollOn, TimedEffect, TimedKind};
+    use crate::state::{Change, speed_with};
+
+    fn effect(kind: TimedKind) -> TimedEffect {
+        TimedEffect {
+            source: "isolde".into(),
+            spell: "Test".into(),
+            target: "kraven".into(),
+            concentration: false,
+            rounds_left: Some(10),
+            ends_on_damage: false,
+            kind,
+        }
+    }
+
+    fn speed(feet: i32, halved: bool, doubled: bool, stopped: bool) -> TimedEffect {
+        effect(TimedKind::Speed {
+            feet,
+            halved,
+            doubled,
+            stopped,
+        })
+    }
+
+    #[test]
+    fn speed_adds_feet_then_halves_or_doubles_and_stops_at_0() {
+        assert_eq!(speed_with(&[speed(-10, false, false, false)], 30), 20);
+        assert_eq!(speed_with(&[speed(-40, false, false, false)], 30), 0);
+        // Longstrider and Haste: (30 + 10) doubled; Slow as well: halved and doubled.
+        let both = [speed(10, false, false, false), speed(0, false, true, false)];
+        assert_eq!(speed_with(&both, 30), 80);
+        let slowed = [speed(0, true, false, false), speed(0, false, true, false)];
+        assert_eq!(speed_with(&slowed, 30), 30);
+        assert_eq!(speed_with(&[speed(10, false, true, true)], 30), 0);
+    }
+
+    #[test]
+    fn a_timed_effect_that_does_nothing_is_refused_and_changes_nothing() {
+        let mut state = crate::adventure::Adventure::built_in()
+            .new_game(&["isolde", "kraven"])
+            .unwrap();
+        let before = state.clone();
+        for kind in [
+            TimedKind::Resistance {
+                damage_types: Vec::new(),
+            },
+            TimedKind::Speed {
+                feet: 0,
+                halved: false,
+                doubled: false,
+                stopped: false,
+            },
+            TimedKind::WeaponDamage {
+                count: 0,
+                sides: 4,
+                damage_type: crate::rules::DamageType::Radiant,
+                next_hit_only: false,
+            },
+            TimedKind::Advantage {
+                on: RollOn::Attacks,
+                ability: Some(crate::rules::Ability::Strength),
+                disadvantage: false,
+                next_only: false,
+            },
+        ] {
+            let err = state
+                .apply(&Change::TimedEffectStarted {
+                    effect: effect(kind),
+                })
+                .unwrap_err();
+            assert!(err.to_string().contains("does nothing as given"), "{err}");
+            assert_eq!(state, before);
+        }
+        state
+            .apply(&Change::TimedEffectStarted {
+                effect: speed(10, false, false, false),
+            })
+            .unwrap();
+        assert_eq!(crate::state::speed_now(&state, "kraven", 30), 40);
+    }
 }
