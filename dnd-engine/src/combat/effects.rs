@@ -108,7 +108,8 @@ pub fn check_situation(state: &GameState, creature: &str) -> Situation {
 }
 
 /// The effects on a saving throw: a creature dodging (and able to act, not at speed 0) has
-/// advantage on Dexterity saves. Nothing is used up.
+/// advantage on Dexterity saves, and spells give theirs (Haste, Beacon of Hope). Nothing is used
+/// up.
 pub fn save_situation(state: &GameState, creature: &str, ability: Ability) -> AdvantageSources {
     // Spells' advantage on saves (Haste on Dexterity, Beacon of Hope on Wisdom); a save spends
     // none of them (no spell here gives one for the next save only).
