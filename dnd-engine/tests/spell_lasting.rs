@@ -394,3 +394,70 @@ fn heroism_gives_temporary_hit_points_equal_to_the_casters_modifier() {
     // Hedda's Wisdom modifier is +3.
     assert_eq!(t.state.character("kraven").unwrap().hp.temporary, 3, "{r}");
 }
+
+#[test]
+fn lesser_restoration_ends_a_paralysis_with_the_spell_that_imposed_it() {
+    // Hold Person on Kraven (seeds until he fails), then Hedda's Lesser Restoration.
+    let mut t = until(|seed| {
+        let mut t = table_with(
+            &["hedda", "kraven", "isolde"],
+            "isolde",
+            "Hold Person",
+            seed,
+        );
+        learn(&mut t, "hedda", "Lesser Restoration");
+        let r = t.ok(
+            "cast_spell",
+            cast("isolde", "Hold Person", None, &["kraven"]),
+        );
+        (r["effects"][0]["save"]["success"] == false).then_some(t)
+    });
+    let held = |s: &GameState| {
+        s.character("kraven")
+            .unwrap()
+            .conditions
+            .has(Condition::Paralyzed)
+    };
+    assert!(held(&t.state));
+    let r = t.ok(
+        "cast_spell",
+        cast("hedda", "Lesser Restoration", None, &["kraven"]),
+    );
+    assert_eq!(r["lasting"][0]["outcome"], "condition_ended", "{r}");
+    assert!(!held(&t.state));
+    assert!(
+        t.state
+            .character("kraven")
+            .unwrap()
+            .timed_effects
+            .is_empty()
+    );
+    // Nothing left to end: it says so, and the slot is still spent.
+    let r = t.ok(
+        "cast_spell",
+        cast("hedda", "Lesser Restoration", None, &["kraven"]),
+    );
+    assert_eq!(r["lasting"][0]["outcome"], "unaffected", "{r}");
+}
+
+#[test]
+fn spare_the_dying_stabilises_a_character_at_0_hit_points() {
+    let mut t = table_with(&["hedda", "kraven"], "hedda", "Spare the Dying", 1);
+    let hp = t.state.character("kraven").unwrap().hp.current;
+    t.apply(&[Change::Damage {
+        target: Target::Character("kraven".into()),
+        amount: hp,
+        critical: false,
+    }]);
+    let r = t.ok(
+        "cast_spell",
+        cast("hedda", "Spare the Dying", None, &["kraven"]),
+    );
+    assert_eq!(r["lasting"][0]["outcome"], "stabilized", "{r}");
+    assert!(t.state.character("kraven").unwrap().death_saves.stable);
+    let r = t.ok(
+        "cast_spell",
+        cast("hedda", "Spare the Dying", None, &["kraven"]),
+    );
+    assert_eq!(r["lasting"][0]["why"], "already stable", "{r}");
+}

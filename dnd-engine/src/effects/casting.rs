@@ -151,6 +151,18 @@ pub enum Outcome {
         /// The condition, kept until what ends it by the rules (prone: standing up).
         condition: Condition,
     },
+    /// A condition ended (Lesser Restoration).
+    ConditionEnded {
+        /// Who.
+        target: String,
+        /// The condition.
+        condition: Condition,
+    },
+    /// A dying character became stable (Spare the Dying).
+    Stabilized {
+        /// Who.
+        target: String,
+    },
     /// A creature the effect passed over, and why.
     Unaffected {
         /// The target's name.

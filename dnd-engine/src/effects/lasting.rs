@@ -1,6 +1,6 @@
 //! The lasting effects beyond AC, dice and conditions: advantage and disadvantage, speed,
 //! no healing, resistance, extra weapon damage, and a condition kept until what ends it by the
-//! rules (prone). Each is a `state::TimedEffect` of its own kind, so the state ends it with
+//! rules (prone), ending a condition, stabilising the dying. Each lasting one is a `state::TimedEffect` of its own kind, so the state ends it with
 //! its duration or the caster's concentration like any other; what it does to later rolls is
 //! read in one place each:
 //!
@@ -8,9 +8,12 @@
 //! |---|---|
 //! | `Advantage` | `combat::effects` (attack, check and save situations), which also spends a `next_only` one |
 //! | `Speed` | `state::speed_now` through `state::speed_with` |
-//! | `NoHealing` | `Change::Heal` as the state applies it, and [`heals_nothing`] here for the report |
+//! | `NoHealing` | `Change::Heal` as the state applies it, and `heals_nothing` here for the report |
 //! | `Resistance` | `tools::creature::find` (every tool's view of a creature's defenses) |
 //! | `WeaponDamage` | `tools::combat` on each weapon hit, which ends a `next_hit_only` one |
+//!
+//! Two effects end something instead: `end_condition` (Lesser Restoration) and
+//! `stabilize` (Spare the Dying).
 
 use super::casting::{Outcome, Subject};
 use super::vocabulary::{Dice, Effect};
@@ -116,6 +119,74 @@ pub(super) fn add_condition(s: &Subject, condition: Condition) -> (Option<Change
                 condition,
             },
         ),
+    }
+}
+
+/// Ends the first of `conditions` that `s` has: the timed effects imposing it end (and the
+/// state lifts it with them), or, when none does, the condition is removed. Nothing to end:
+/// unaffected, with why.
+pub(super) fn end_condition(
+    state: &GameState,
+    s: &Subject,
+    conditions: &[Condition],
+) -> (Vec<Change>, Outcome) {
+    let Some(&condition) = conditions.iter().find(|c| s.conditions.has(**c)) else {
+        let names: Vec<String> = conditions.iter().map(ToString::to_string).collect();
+        let why = format!("none of {} to end", names.join(", "));
+        return (Vec::new(), unaffected(s, why));
+    };
+    let imposing: Vec<Change> = timed_effects(state, s.target.id())
+        .iter()
+        .filter(|e| e.condition() == Some(condition))
+        .map(|e| Change::TimedEffectEnded { effect: e.clone() })
+        .collect();
+    let changes = if imposing.is_empty() {
+        vec![Change::ConditionRemoved {
+            target: s.target.clone(),
+            condition,
+        }]
+    } else {
+        imposing
+    };
+    let outcome = Outcome::ConditionEnded {
+        target: s.name.clone(),
+        condition,
+    };
+    (changes, outcome)
+}
+
+/// A character at 0 hit points, neither dead nor already stable, becomes stable.
+pub(super) fn stabilize(state: &GameState, s: &Subject) -> (Option<Change>, Outcome) {
+    let Some(c) = state.character(s.target.id()) else {
+        return (None, unaffected(s, "not a dying character".to_owned()));
+    };
+    if c.dead || c.hp.current > 0 || c.death_saves.stable {
+        let why = if c.dead {
+            "dead"
+        } else if c.hp.current > 0 {
+            "not at 0 hit points"
+        } else {
+            "already stable"
+        };
+        return (None, unaffected(s, why.to_owned()));
+    }
+    let mut saves = c.death_saves;
+    saves.stabilise();
+    let change = Change::DeathSaves {
+        character: c.id.clone(),
+        saves,
+        regains_one_hp: false,
+    };
+    let outcome = Outcome::Stabilized {
+        target: s.name.clone(),
+    };
+    (Some(change), outcome)
+}
+
+fn unaffected(s: &Subject, why: String) -> Outcome {
+    Outcome::Unaffected {
+        target: s.name.clone(),
+        why,
     }
 }
 

@@ -360,6 +360,18 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                 self.add_condition(s, *condition);
                 Dealt::default()
             }
+            Effect::EndCondition { conditions } => {
+                let (changes, outcome) = super::lasting::end_condition(self.state, s, conditions);
+                self.out.changes.extend(changes);
+                self.out.outcomes.push(outcome);
+                Dealt::default()
+            }
+            Effect::Stabilize => {
+                let (change, outcome) = super::lasting::stabilize(self.state, s);
+                self.out.changes.extend(change);
+                self.out.outcomes.push(outcome);
+                Dealt::default()
+            }
             Effect::Advantage { duration, .. }
             | Effect::Speed { duration, .. }
             | Effect::NoHealing { duration }

@@ -211,6 +211,14 @@ pub enum Effect {
         /// For how long.
         duration: Duration,
     },
+    /// Ends the first of `conditions` the creature has (Lesser Restoration: blinded, deafened,
+    /// paralyzed or poisoned), with the timed effects that impose it.
+    EndCondition {
+        /// The conditions it may end, in the order tried.
+        conditions: Vec<Condition>,
+    },
+    /// A character at 0 hit points, not dead, becomes stable (Spare the Dying).
+    Stabilize,
     /// A condition with no duration of its own, kept until what ends it by the rules (Grease
     /// and Hideous Laughter knock a creature prone: it stays prone until it stands up).
     AddCondition {
