@@ -3,8 +3,9 @@
 //! Haste and Slow on speed and AC, Chill Touch's no healing, Vicious Mockery's disadvantage on
 //! the next attack (spent by it), Faerie Fire and Blur on attacks against, Divine Favor and
 //! Branding Smite on weapon hits, Protection from Poison's resistance, Barkskin's AC floor,
-//! Grease's prone, Hypnotic Pattern ended by damage, Guidance on a check, and Scorching Ray's
-//! three rays at one foe.
+//! Grease's prone, Hypnotic Pattern ended by damage, Guidance on a check, Scorching Ray's three
+//! rays at one foe, Heroism's temporary hit points, Lesser Restoration ending a paralysis, Spare
+//! the Dying, and a narrative spell that spends its slot and says why it does nothing more.
 
 use serde_json::{Value, json};
 
