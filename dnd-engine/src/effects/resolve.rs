@@ -12,8 +12,8 @@ use crate::rules::check::roll_check_with;
 use crate::rules::conditions::{effective_defenses, save_modifiers};
 use crate::rules::damage::DefenseApplied;
 use crate::rules::{
-    Ability, AttackProfile, AttackTarget, DamageDealt, DamageDice, DamageType, Defenses,
-    roll_attack,
+    Ability, AttackProfile, AttackTarget, DamageDealt, DamageDice, DamageType, DamageTypes,
+    Defenses, roll_attack,
 };
 use crate::srd::OnSave;
 use crate::state::{Change, GameState, RepeatSave, RollKind, Target, TimedEffect, TimedKind};
@@ -335,6 +335,24 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             | Effect::HpPool { .. }
             | Effect::OnlyCreatureType { .. }
             | Effect::TargetsWithin { .. } => Dealt::default(),
+            // What items need: a resistance for a while starts as a timed effect; what an item
+            // does while carried is read from the inventory (`Character::carried`), not used.
+            Effect::Resistance {
+                damage_types,
+                duration: Some(duration),
+            } => {
+                let kind = TimedKind::Resistance {
+                    damage_types: damage_types.iter().fold(DamageTypes::EMPTY, |mut set, t| {
+                        set.insert(*t);
+                        set
+                    }),
+                };
+                self.start(s, kind, *duration, false);
+                Dealt::default()
+            }
+            Effect::Resistance { duration: None, .. }
+            | Effect::MagicWeapon { .. }
+            | Effect::MagicArmor { .. } => Dealt::default(),
         }
     }
 

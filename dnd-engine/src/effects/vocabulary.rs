@@ -152,6 +152,32 @@ pub enum Effect {
         /// The type, as the stat blocks begin it.
         creature_type: String,
     },
+    // What items need (see `effects/items.rs`); kept together.
+    /// Resistance to damage types: for `duration` when an item is used (the Flask of Warmth:
+    /// cold and necrotic for a minute), or, without one, for as long as the item is carried
+    /// (the Rimeheart Amulet's cold).
+    Resistance {
+        /// The damage types resisted.
+        damage_types: Vec<DamageType>,
+        /// For how long; `None`: while the item is carried.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        duration: Option<Duration>,
+    },
+    /// While carried: the weapon the item is (its name without the "+N") adds `bonus` to its
+    /// attack and damage rolls, and its attacks are magical (a +1 longsword).
+    MagicWeapon {
+        /// +1, +2 or +3.
+        bonus: i32,
+    },
+    /// While carried: `bonus` more AC (+1 chain mail, a +2 shield); of several magic armours the
+    /// best counts, and of several shields the best.
+    MagicArmor {
+        /// +1, +2 or +3.
+        bonus: i32,
+        /// A shield (which adds beside the armour) rather than armour.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        shield: bool,
+    },
 }
 
 fn no_damage() -> OnSave {

@@ -113,18 +113,24 @@ mod tests {
                 quantity: 4,
                 note: String::new(),
                 effect: None,
+                magic: None,
+                used_today: 0,
             },
             ItemStack {
                 name: "Rope, hempen (50 feet)".into(),
                 quantity: 1,
                 note: String::new(),
                 effect: None,
+                magic: None,
+                used_today: 0,
             },
             ItemStack {
                 name: "Torch".into(),
                 quantity: 5,
                 note: String::new(),
                 effect: None,
+                magic: None,
+                used_today: 0,
             },
         ];
         assert_eq!(

@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 
 use super::GameState;
 use super::change::ChangeError;
-use crate::rules::{Ability, Condition};
+use crate::rules::{Ability, Condition, DamageTypes};
 
 /// One timed effect on a creature.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -91,6 +91,11 @@ pub enum TimedKind {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         repeat_save: Option<RepeatSave>,
     },
+    /// Resistance to some damage types (the Flask of Warmth: cold and necrotic for a minute).
+    Resistance {
+        /// The damage types resisted.
+        damage_types: DamageTypes,
+    },
 }
 
 /// A save a creature repeats against a timed effect.
@@ -145,6 +150,10 @@ impl TimedEffect {
                 ),
                 None => condition.to_string(),
             },
+            TimedKind::Resistance { damage_types } => {
+                let kinds: Vec<String> = damage_types.iter().map(|t| t.to_string()).collect();
+                format!("resistance to {}", kinds.join(" and "))
+            }
         };
         let left = match self.rounds_left {
             Some(1) => ", until its source's next turn".to_owned(),
@@ -192,6 +201,17 @@ pub fn armor_class_with(effects: &[TimedEffect], sheet: i32) -> i32 {
         }
     }
     base + bonuses.iter().map(|(_, b)| b).sum::<i32>()
+}
+
+/// The damage types a creature's timed effects make it resist.
+pub fn resistances_with(effects: &[TimedEffect]) -> DamageTypes {
+    effects
+        .iter()
+        .filter_map(|e| match e.kind {
+            TimedKind::Resistance { damage_types } => Some(damage_types),
+            _ => None,
+        })
+        .fold(DamageTypes::EMPTY, DamageTypes::union)
 }
 
 /// The dice a creature's timed effects add to (or take from) a roll of `kind`, one entry per

@@ -74,7 +74,7 @@ pub(super) fn find<'s>(
             armor_class: c.armor_class_now(),
             hp: (c.hp.current, c.hp.max),
             conditions: c.conditions,
-            defenses: Defenses::default(),
+            defenses: c.defenses_now(),
             template: None,
             saves: Ability::ALL.map(|a| c.save_modifier(a)),
             skills: Skill::ALL
@@ -96,7 +96,7 @@ pub(super) fn find<'s>(
             armor_class: m.armor_class_now(),
             hp: (m.hp.current, m.hp.max),
             conditions: m.conditions,
-            defenses: template.defenses,
+            defenses: m.defenses_now(template.defenses),
             template: Some(template),
             saves: Ability::ALL.map(|a| {
                 template

@@ -261,7 +261,7 @@ impl FiveEDatabase {
 
     /// An [`Srd`] whose monsters and spells are the ones loaded (replacing the bundled lists
     /// entirely, so a lookup never mixes the two sources), and whose conditions, weapons,
-    /// armor and rules topics are the bundled ones (5e-database's files for those are not
+    /// armor, rules topics and magic items are the bundled ones (5e-database's files for those are not
     /// read).
     pub fn into_srd(self) -> Srd {
         let bundled = Srd::bundled();
@@ -272,6 +272,8 @@ impl FiveEDatabase {
             weapons: bundled.weapons.clone(),
             armor: bundled.armor.clone(),
             rules: bundled.rules.clone(),
+            magic_items: bundled.magic_items.clone(),
+            spell_scroll: bundled.spell_scroll.clone(),
         }
     }
 }
