@@ -1,5 +1,6 @@
 //! The mechanics panel under the narration: every roll with its dice and what it had to meet,
-//! and every change to hit points, spell slots, items and the party's place.
+//! and every change to hit points, spell slots, items, conditions (each with its cause, time
+//! left and what ends it, as the snapshot writes them) and the party's place.
 //!
 //! Each line is built from the turn's outcome alone (`TurnOutcome::rolls` and `::changes`) and
 //! the state before and after the turn, so the panel shows exactly what code decided: the
@@ -8,8 +9,8 @@
 use dnd_engine::dice::Advantage;
 use dnd_engine::gm::SuggestedAction;
 use dnd_engine::offline::exit_name;
-use dnd_engine::rules::{D20Roll, DeathSaveOutcome};
-use dnd_engine::state::{Change, GameState, Target};
+use dnd_engine::rules::{Condition, D20Roll, DeathSaveOutcome};
+use dnd_engine::state::{Change, GameState, Target, compact, condition_sources};
 use dnd_engine::store::{RollDetail, RollRecord};
 
 use crate::screen::{Screen, Tone};
@@ -267,9 +268,38 @@ pub fn change_lines(changes: &[Change], before: &GameState, after: &GameState) -
                 hp_shown.push(target);
                 lines.extend(hp_line(target, changes, before, after));
             }
-            Change::ConditionAdded { target, condition } => lines.push(PanelLine::new(
-                condition.gained(&target_name(target, after), exhaustion(target, after)),
-                Tone::Bad,
+            Change::ConditionAdded { target, condition } => lines.push(
+                PanelLine::new(
+                    condition.gained(&target_name(target, after), exhaustion(target, after)),
+                    Tone::Bad,
+                )
+                .with_detail(cause(after, target.id(), *condition, None)),
+            ),
+            Change::TimedEffectStarted { effect } => {
+                let who = target_id_name(&effect.target, after);
+                lines.push(match effect.condition() {
+                    Some(condition) => PanelLine::new(condition.gained(&who, 0), Tone::Bad)
+                        .with_detail(cause(after, &effect.target, condition, Some(&effect.spell))),
+                    None => PanelLine::new(format!("{who}: {}", effect.describe()), Tone::Plain),
+                });
+            }
+            Change::TimedEffectEnded { effect } => {
+                let who = target_id_name(&effect.target, after);
+                let text = match effect.condition() {
+                    Some(c) if !still_has(after, &effect.target, c) => {
+                        format!("{} ({} ends)", c.lost(&who, 0), effect.spell)
+                    }
+                    _ => format!("{}: {} ends", who, effect.spell),
+                };
+                lines.push(PanelLine::new(text, Tone::Good));
+            }
+            Change::HoldEnded { monster, target } => lines.push(PanelLine::new(
+                format!(
+                    "{} is free of {}'s hold",
+                    target_id_name(target, after),
+                    target_id_name(monster, after)
+                ),
+                Tone::Good,
             )),
             Change::ConditionRemoved { target, condition } => lines.push(PanelLine::new(
                 condition.lost(&target_name(target, after), exhaustion(target, after)),
@@ -463,6 +493,33 @@ pub fn change_lines(changes: &[Change], before: &GameState, after: &GameState) -
         }
     }
     lines
+}
+
+/// What caused `condition` on `id` (the cause from `spell` when one is named), with its time
+/// left and what ends it: the snapshot's text, without the condition's name.
+fn cause(state: &GameState, id: &str, condition: Condition, spell: Option<&str>) -> String {
+    let sources = condition_sources(state, id);
+    let mine = sources.iter().filter(|s| s.condition == condition);
+    let picked = match spell {
+        Some(spell) => mine
+            .clone()
+            .find(|s| s.source.starts_with(spell))
+            .or_else(|| mine.clone().next()),
+        None => mine.clone().next(),
+    };
+    picked.map(compact::condition_cause).unwrap_or_default()
+}
+
+/// Whether `id` still has `condition` (something else may impose it).
+fn still_has(state: &GameState, id: &str, condition: Condition) -> bool {
+    state.character(id).map_or_else(
+        || {
+            state
+                .monster(id)
+                .is_some_and(|m| m.conditions.has(condition))
+        },
+        |c| c.conditions.has(condition),
+    )
 }
 
 /// The exhaustion level of a character or monster (0 when it is not found).

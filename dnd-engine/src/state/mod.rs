@@ -15,6 +15,7 @@ mod apply;
 mod change;
 mod character;
 pub mod compact;
+mod condition_sources;
 mod effects;
 mod lookup;
 mod memory;
@@ -32,6 +33,7 @@ use serde::{Deserialize, Serialize};
 
 pub use change::{Change, ChangeError, Target};
 pub use character::{Character, CharacterAttack, Coating, ItemEffect, ItemStack};
+pub use condition_sources::{ConditionSource, condition_sources};
 pub use effects::{Effect, EffectKind, able, is_surprised};
 pub use memory::{MEMORY_LIST_LIMIT, Memory, MemoryFact};
 pub use monster::{Hold, Morale};
