@@ -17,8 +17,9 @@ mod types;
 use std::sync::OnceLock;
 
 pub use five_e_database::{
-    FIVE_E_DATABASE_FILE_MAX_BYTES, FiveEDatabase, FiveEDatabaseError, LoadReport, MONSTERS_FILE,
-    RecordError, SPELLS_FILE, load_dir, parse_monsters, parse_spells,
+    FIVE_E_DATABASE_FILE_MAX_BYTES, Fidelity, FiveEDatabase, FiveEDatabaseError, LoadReport,
+    MONSTERS_FILE, RecordError, SPELLS_FILE, SpellEffects, SpellEffectsReport, load_dir,
+    parse_monsters, parse_spells, spell_effects, spell_effects_report,
 };
 pub use gear::MundaneItem;
 pub use lookup::{LookupError, slugify};

@@ -125,8 +125,7 @@ pub(super) fn spell(record: &Value) -> Res<Spell> {
         targets: None,
         description: text(s.required("desc", "an array of paragraphs")?, "desc")?,
         higher_levels,
-        // Turning the 5e-database's text into effects is issue 16's loader work, not done.
-        effects: Vec::new(),
+        effects: super::spell_effects::spell_effects(record, level).effects,
     })
 }
 
