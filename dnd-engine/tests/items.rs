@@ -405,3 +405,46 @@ async fn a_cheating_model_is_refused_each_wrong_item_use_and_nothing_changes() {
     );
     assert_eq!(after.monster("frost-harpy").unwrap().hp.current, 200);
 }
+
+/// Outside a fight, a model that uses the amulet's once-a-dawn power twice, and conjures a +1
+/// longsword and a scroll "from the story": the second use and both gifts are refused with what
+/// is allowed; only the first use happens.
+#[tokio::test]
+async fn a_cheating_model_cannot_reuse_a_daily_power_or_conjure_magic_items() {
+    let mut before = table::seen_harpy(&["kraven"]);
+    let amulet = adventure_stack(&before, "Rimeheart Amulet");
+    give(&mut before, "kraven", amulet);
+    let gift = |id: &str, item: &str| {
+        ToolCall::new(
+            id,
+            "add_inventory",
+            json!({"character": "kraven", "item": item, "quantity": 1, "from": null}),
+        )
+    };
+    let calls = vec![
+        call("a", use_item("kraven", "Rimeheart Amulet", None, &[])),
+        call("b", use_item("kraven", "Rimeheart Amulet", None, &[])),
+        gift("c", "+1 Longsword"),
+        gift("d", "Spell Scroll (Fireball)"),
+    ];
+    let played = table::scripted_turn(&before, calls, "Kraven", "Again, and again!").await;
+    let results = &played.results;
+    assert_eq!(results.len(), 4, "{results:#?}");
+    assert!(
+        results[0].contains("\"used\":\"Rimeheart Amulet\""),
+        "{}",
+        results[0]
+    );
+    assert!(
+        results[1].contains("spent") && results[1].contains("dawn"),
+        "{}",
+        results[1]
+    );
+    for refused in &results[2..] {
+        assert!(refused.contains("not mundane gear"), "{refused}");
+    }
+    let kraven = played.after.character("kraven").unwrap();
+    assert_eq!(kraven.hp.temporary, 5, "once");
+    assert_eq!(kraven.item_quantity("+1 Longsword"), 0);
+    assert_eq!(kraven.item_quantity("Spell Scroll (Fireball)"), 0);
+}

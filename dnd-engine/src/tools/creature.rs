@@ -1,6 +1,8 @@
 //! One view of "a creature" for the tools: a player character or a monster instance with its
 //! SRD template, whichever name the model used.
 
+use crate::combat::targeting::SpellTarget;
+use crate::effects::Subject;
 use crate::rules::{Ability, ConditionSet, Defenses, Skill};
 use crate::srd::{Monster, Srd};
 use crate::state::{GameState, Target};
@@ -56,6 +58,26 @@ impl CreatureInfo<'_> {
     /// Whether it is a player character.
     pub fn is_character(&self) -> bool {
         matches!(self.target, Target::Character(_))
+    }
+
+    /// It as the effects engine takes a creature, standing `at` from the caster or user.
+    pub fn subject(&self, at: SpellTarget) -> Subject {
+        Subject {
+            target: self.target.clone(),
+            name: self.name.clone(),
+            armor_class: self.armor_class,
+            defenses: self.defenses,
+            conditions: self.conditions,
+            condition_immunities: self
+                .template
+                .map(|m| m.condition_immunities.clone())
+                .unwrap_or_default(),
+            saves: self.saves,
+            dexterity: self.ability_modifier(Ability::Dexterity),
+            hp: self.hp.0,
+            creature_type: self.template.map(|m| m.kind.clone()),
+            at,
+        }
     }
 }
 

@@ -3,12 +3,11 @@
 //! and a spell scroll read through the same path as `cast_spell` (`spell_effects::cast`) with
 //! no slot spent. The rules live in `effects`; this file builds the subjects and commits.
 
-use super::creature::{self, CreatureInfo};
+use super::creature;
 use super::results::ItemUsed;
 use super::{ToolContext, ToolError};
 use crate::combat::targeting::SpellTarget;
-use crate::effects::{self, Caster, Casting, ItemData, Outcome, Subject};
-use crate::rules::Ability;
+use crate::effects::{self, Caster, Casting, ItemData, Outcome};
 use crate::rules::check::roll_check_with;
 use crate::rules::conditions::check_modifiers;
 use crate::state::{Change, Character, ItemStack, Target};
@@ -16,30 +15,6 @@ use crate::store::RollDetail;
 
 /// The farthest a potion is handed to another creature (the creature must be within reach).
 const HAND_OVER_FT: u32 = 5;
-
-/// One creature an item affects, as the effects engine takes it.
-fn subject(who: &CreatureInfo<'_>, distance_ft: u32) -> Subject {
-    Subject {
-        target: who.target.clone(),
-        name: who.name.clone(),
-        armor_class: who.armor_class,
-        defenses: who.defenses,
-        conditions: who.conditions,
-        condition_immunities: who
-            .template
-            .map(|m| m.condition_immunities.clone())
-            .unwrap_or_default(),
-        saves: who.saves,
-        dexterity: who.ability_modifier(Ability::Dexterity),
-        hp: who.hp.0,
-        creature_type: who.template.map(|m| m.kind.clone()),
-        at: SpellTarget {
-            distance_ft,
-            attack: None,
-            cover: None,
-        },
-    }
-}
 
 /// Uses `stack` (whose data is `data`) on `target` (null: the user): its effects resolved
 /// with the user as the caster, the stack used up if the data says so. The action is spent.
@@ -85,7 +60,11 @@ pub(super) fn use_effects(
         slot: 0,
         concentration: false,
     };
-    let subjects = [subject(&who, distance)];
+    let subjects = [who.subject(SpellTarget {
+        distance_ft: distance,
+        attack: None,
+        cover: None,
+    })];
     let resolution = effects::resolve(ctx.state, casting, &subjects, &data.on_use, ctx.rng)
         .map_err(|e| ToolError::new(e.to_string()))?;
     let mut changes = Vec::new();
