@@ -152,6 +152,37 @@ fn plus_weapons_add_to_attack_and_damage_and_count_as_magical() {
     );
 }
 
+/// Kraven's greatsword hits a gargoyle (resistant to slashing from nonmagical attacks): the
+/// defense the hit met, over seeds until one hits.
+fn greatsword_on_gargoyle(magic: bool) -> serde_json::Value {
+    for seed in 0..40 {
+        let mut state = table::seen_harpy(&["kraven"]);
+        let m = &mut Arc::make_mut(&mut state.monsters)[0];
+        m.template = "gargoyle".into();
+        m.name = "Gargoyle".into();
+        m.armor_class = 10;
+        if magic {
+            give(&mut state, "kraven", srd_stack("+1 Greatsword"));
+        }
+        let mut t = Table::new(state, seed);
+        let r = t.ok(
+            "roll_attack",
+            json!({"attacker": "kraven", "target": "frost-harpy", "attack": "Greatsword", "advantage": null}),
+        );
+        let result = &r["attacks"][0]["result"];
+        if result["hit"] == true {
+            return result["damage"][0]["defense"].clone();
+        }
+    }
+    panic!("no hit in 40 swings against AC 10");
+}
+
+#[test]
+fn a_plus_one_weapon_is_magical_against_resistance_to_nonmagical_attacks() {
+    assert_eq!(greatsword_on_gargoyle(false), "resisted");
+    assert_eq!(greatsword_on_gargoyle(true), "none");
+}
+
 #[test]
 fn plus_armour_and_shields_raise_ac_where_it_is_computed() {
     let mut state = table::seen_harpy(&["kraven", "hedda"]);
