@@ -349,6 +349,11 @@ fn the_rimeheart_amulet_resists_cold_while_carried_and_gives_5_temporary_hp_once
         use_item("kraven", "Rimeheart Amulet", None, &[]),
     );
     assert!(e.contains("spent") && e.contains("dawn"), "{e}");
+    let e = t.refused(
+        "use_item",
+        use_item("kraven", "Rimeheart Amulet", Some("frost-harpy"), &[]),
+    );
+    assert!(e.contains("works on its user only"), "{e}");
     t.apply(&[Change::LongRest {
         character: "kraven".into(),
     }]);

@@ -7,7 +7,7 @@ use super::creature;
 use super::results::ItemUsed;
 use super::{ToolContext, ToolError};
 use crate::combat::targeting::SpellTarget;
-use crate::effects::{self, Caster, Casting, ItemData, Outcome};
+use crate::effects::{self, Caster, Casting, ItemData, ItemKind, Outcome};
 use crate::rules::check::roll_check_with;
 use crate::rules::conditions::check_modifiers;
 use crate::state::{Change, Character, ItemStack, Target};
@@ -34,6 +34,11 @@ pub(super) fn use_effects(
     }
     let distance = if who.target.id() == user.id {
         0
+    } else if data.kind != ItemKind::Potion {
+        return Err(ToolError::new(format!(
+            "{} works on its user only ({}); only a potion is given to another creature: leave target null",
+            stack.name, user.name
+        )));
     } else {
         let kept = crate::combat::positions::position_of(ctx.state, &user.id).is_some();
         let apart = crate::combat::positions::distance(ctx.state, &user.id, who.target.id());
