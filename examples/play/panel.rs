@@ -9,8 +9,8 @@
 use dnd_engine::dice::Advantage;
 use dnd_engine::gm::SuggestedAction;
 use dnd_engine::offline::exit_name;
-use dnd_engine::rules::{Condition, D20Roll, DeathSaveOutcome};
-use dnd_engine::state::{Change, GameState, Target, compact, condition_sources};
+use dnd_engine::rules::{D20Roll, DeathSaveOutcome};
+use dnd_engine::state::{Change, GameState, Target};
 use dnd_engine::store::{RollDetail, RollRecord};
 
 use crate::screen::{Screen, Tone};
@@ -268,39 +268,10 @@ pub fn change_lines(changes: &[Change], before: &GameState, after: &GameState) -
                 hp_shown.push(target);
                 lines.extend(hp_line(target, changes, before, after));
             }
-            Change::ConditionAdded { target, condition } => lines.push(
-                PanelLine::new(
-                    condition.gained(&target_name(target, after), exhaustion(target, after)),
-                    Tone::Bad,
-                )
-                .with_detail(cause(after, target.id(), *condition, None)),
-            ),
-            Change::TimedEffectStarted { effect } => {
-                let who = target_id_name(&effect.target, after);
-                lines.push(match effect.condition() {
-                    Some(condition) => PanelLine::new(condition.gained(&who, 0), Tone::Bad)
-                        .with_detail(cause(after, &effect.target, condition, Some(&effect.spell))),
-                    None => PanelLine::new(format!("{who}: {}", effect.describe()), Tone::Plain),
-                });
-            }
-            Change::TimedEffectEnded { effect } => {
-                let who = target_id_name(&effect.target, after);
-                let text = match effect.condition() {
-                    Some(c) if !still_has(after, &effect.target, c) => {
-                        format!("{} ({} ends)", c.lost(&who, 0), effect.spell)
-                    }
-                    _ => format!("{}: {} ends", who, effect.spell),
-                };
-                lines.push(PanelLine::new(text, Tone::Good));
-            }
-            Change::HoldEnded { monster, target } => lines.push(PanelLine::new(
-                format!(
-                    "{} is free of {}'s hold",
-                    target_id_name(target, after),
-                    target_id_name(monster, after)
-                ),
-                Tone::Good,
-            )),
+            Change::ConditionAdded { .. }
+            | Change::TimedEffectStarted { .. }
+            | Change::TimedEffectEnded { .. }
+            | Change::HoldEnded { .. } => lines.extend(conditions::line(change, after)),
             Change::ConditionRemoved { target, condition } => lines.push(PanelLine::new(
                 condition.lost(&target_name(target, after), exhaustion(target, after)),
                 Tone::Good,
@@ -495,35 +466,8 @@ pub fn change_lines(changes: &[Change], before: &GameState, after: &GameState) -
     lines
 }
 
-/// What caused `condition` on `id` (the cause from `spell` when one is named), with its time
-/// left and what ends it: the snapshot's text, without the condition's name.
-fn cause(state: &GameState, id: &str, condition: Condition, spell: Option<&str>) -> String {
-    let sources = condition_sources(state, id);
-    let mine = sources.iter().filter(|s| s.condition == condition);
-    let picked = match spell {
-        Some(spell) => mine
-            .clone()
-            .find(|s| s.source.starts_with(spell))
-            .or_else(|| mine.clone().next()),
-        None => mine.clone().next(),
-    };
-    picked.map(compact::condition_cause).unwrap_or_default()
-}
-
-/// Whether `id` still has `condition` (something else may impose it).
-fn still_has(state: &GameState, id: &str, condition: Condition) -> bool {
-    state.character(id).map_or_else(
-        || {
-            state
-                .monster(id)
-                .is_some_and(|m| m.conditions.has(condition))
-        },
-        |c| c.conditions.has(condition),
-    )
-}
-
 /// The exhaustion level of a character or monster (0 when it is not found).
-fn exhaustion(target: &Target, state: &GameState) -> u8 {
+pub(super) fn exhaustion(target: &Target, state: &GameState) -> u8 {
     match target {
         Target::Character(id) => state.character(id).map_or(0, |c| c.conditions.exhaustion),
         Target::Monster(id) => state.monster(id).map_or(0, |m| m.conditions.exhaustion),
@@ -531,14 +475,14 @@ fn exhaustion(target: &Target, state: &GameState) -> u8 {
 }
 
 /// A creature's name from a change's target.
-fn target_name(target: &Target, state: &GameState) -> String {
+pub(super) fn target_name(target: &Target, state: &GameState) -> String {
     match target {
         Target::Character(id) | Target::Monster(id) => target_id_name(id, state),
     }
 }
 
 /// A character's or monster's name from its id.
-fn target_id_name(id: &str, state: &GameState) -> String {
+pub(super) fn target_id_name(id: &str, state: &GameState) -> String {
     state
         .character(id)
         .map(|c| c.name.clone())
@@ -619,3 +563,5 @@ fn hp_line(
 
 #[cfg(test)]
 mod tests;
+
+mod conditions;

@@ -168,18 +168,25 @@ pub fn weapon_bonus<'a>(
         .max()
 }
 
+/// A list of damage types (as the data writes them) as a set.
+pub fn damage_types(list: &[crate::rules::DamageType]) -> DamageTypes {
+    let mut out = DamageTypes::EMPTY;
+    for t in list {
+        out.insert(*t);
+    }
+    out
+}
+
 /// The damage types carried items make their bearer resist.
 pub fn carried_resistances<'a>(items: impl IntoIterator<Item = &'a ItemData>) -> DamageTypes {
     let mut out = DamageTypes::EMPTY;
     for e in items.into_iter().flat_map(|d| &d.carried) {
         if let Effect::Resistance {
-            damage_types,
+            damage_types: list,
             duration: None,
         } = e
         {
-            for t in damage_types {
-                out.insert(*t);
-            }
+            out = out.union(damage_types(list));
         }
     }
     out

@@ -12,8 +12,8 @@ use crate::rules::check::roll_check_with;
 use crate::rules::conditions::{effective_defenses, save_modifiers};
 use crate::rules::damage::DefenseApplied;
 use crate::rules::{
-    Ability, AttackProfile, AttackTarget, DamageDealt, DamageDice, DamageType, DamageTypes,
-    Defenses, roll_attack,
+    Ability, AttackProfile, AttackTarget, DamageDealt, DamageDice, DamageType, Defenses,
+    roll_attack,
 };
 use crate::srd::OnSave;
 use crate::state::{Change, GameState, RepeatSave, RollKind, Target, TimedEffect, TimedKind};
@@ -341,13 +341,8 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                 damage_types,
                 duration: Some(duration),
             } => {
-                let kind = TimedKind::Resistance {
-                    damage_types: damage_types.iter().fold(DamageTypes::EMPTY, |mut set, t| {
-                        set.insert(*t);
-                        set
-                    }),
-                };
-                self.start(s, kind, *duration, false);
+                let damage_types = super::items::damage_types(damage_types);
+                self.start(s, TimedKind::Resistance { damage_types }, *duration, false);
                 Dealt::default()
             }
             Effect::Resistance { duration: None, .. }
