@@ -226,6 +226,7 @@ fn summary(loaded: Option<&FiveEDatabase>) -> ExitCode {
         db.spells.loaded.len(),
         db.spells.failures.len()
     );
+    out!("  spell effects: {}", db.spell_effects);
     for (file, failure) in db.failures() {
         out!("  {file}: {failure}");
     }

@@ -253,7 +253,7 @@ fn protection_from_poison_halves_poison_damage() {
     let kraven = t.state.character("kraven").unwrap();
     assert!(matches!(
         &kraven.timed_effects[0].kind,
-        TimedKind::Resistance { damage_types } if damage_types == &[DamageType::Poison]
+        TimedKind::Resistance { damage_types } if damage_types.iter().eq([DamageType::Poison])
     ));
     let taken = kraven.hp.max - kraven.hp.current;
     // 1d12 halved: at most 6.

@@ -169,7 +169,7 @@ fn the_snapshot_shows_each_effect_with_its_source_and_time_left() {
     let snapshot = t.state.snapshot().to_json();
     assert!(
         snapshot.contains(
-            "Hold Person: paralyzed, Wisdom save DC 13 at the end of each of its turns (from hedda, 10 rounds left)"
+            "paralyzed (Hold Person, from Hedda Stonebrow; 10 rounds left; ends on a Wisdom save (DC 13) at the end of each of its turns, or Hedda Stonebrow's concentration ending)"
         ),
         "{snapshot}"
     );

@@ -141,7 +141,7 @@ pub async fn run(game: &mut Game, command: Command) -> Next {
         }
         Command::Sheet => game.state().await.map(|state| {
             for c in state.characters.iter() {
-                views::print_sheet(&screen, c);
+                views::print_sheet(&screen, &state, c);
             }
         }),
         Command::Inventory => game.state().await.map(|state| {

@@ -1,5 +1,6 @@
 //! The mechanics panel under the narration: every roll with its dice and what it had to meet,
-//! and every change to hit points, spell slots, items and the party's place.
+//! and every change to hit points, spell slots, items, conditions (each with its cause, time
+//! left and what ends it, as the snapshot writes them) and the party's place.
 //!
 //! Each line is built from the turn's outcome alone (`TurnOutcome::rolls` and `::changes`) and
 //! the state before and after the turn, so the panel shows exactly what code decided: the
@@ -267,10 +268,10 @@ pub fn change_lines(changes: &[Change], before: &GameState, after: &GameState) -
                 hp_shown.push(target);
                 lines.extend(hp_line(target, changes, before, after));
             }
-            Change::ConditionAdded { target, condition } => lines.push(PanelLine::new(
-                condition.gained(&target_name(target, after), exhaustion(target, after)),
-                Tone::Bad,
-            )),
+            Change::ConditionAdded { .. }
+            | Change::TimedEffectStarted { .. }
+            | Change::TimedEffectEnded { .. }
+            | Change::HoldEnded { .. } => lines.extend(conditions::line(change, after)),
             Change::ConditionRemoved { target, condition } => lines.push(PanelLine::new(
                 condition.lost(&target_name(target, after), exhaustion(target, after)),
                 Tone::Good,
@@ -466,7 +467,7 @@ pub fn change_lines(changes: &[Change], before: &GameState, after: &GameState) -
 }
 
 /// The exhaustion level of a character or monster (0 when it is not found).
-fn exhaustion(target: &Target, state: &GameState) -> u8 {
+pub(super) fn exhaustion(target: &Target, state: &GameState) -> u8 {
     match target {
         Target::Character(id) => state.character(id).map_or(0, |c| c.conditions.exhaustion),
         Target::Monster(id) => state.monster(id).map_or(0, |m| m.conditions.exhaustion),
@@ -474,14 +475,14 @@ fn exhaustion(target: &Target, state: &GameState) -> u8 {
 }
 
 /// A creature's name from a change's target.
-fn target_name(target: &Target, state: &GameState) -> String {
+pub(super) fn target_name(target: &Target, state: &GameState) -> String {
     match target {
         Target::Character(id) | Target::Monster(id) => target_id_name(id, state),
     }
 }
 
 /// A character's or monster's name from its id.
-fn target_id_name(id: &str, state: &GameState) -> String {
+pub(super) fn target_id_name(id: &str, state: &GameState) -> String {
     state
         .character(id)
         .map(|c| c.name.clone())
@@ -562,3 +563,5 @@ fn hp_line(
 
 #[cfg(test)]
 mod tests;
+
+mod conditions;

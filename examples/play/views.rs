@@ -9,8 +9,8 @@ use dnd_engine::store::{CampaignId, CampaignInfo, GameStore, Page};
 
 use crate::screen::{Screen, Tone};
 
-/// The character sheet.
-pub fn print_sheet(screen: &Screen, c: &Character) {
+/// The character sheet (`state` for the causes of its conditions).
+pub fn print_sheet(screen: &Screen, state: &GameState, c: &Character) {
     let race = if c.race.is_empty() {
         String::new()
     } else {
@@ -29,7 +29,7 @@ pub fn print_sheet(screen: &Screen, c: &Character) {
         } else {
             String::new()
         },
-        c.armor_class,
+        c.armor_class_now(),
         c.speed,
         c.proficiency_bonus(),
         c.passive_perception()
@@ -108,19 +108,36 @@ pub fn print_sheet(screen: &Screen, c: &Character) {
     if let Some(spell) = &c.concentration {
         screen.line(&format!("Concentrating on {spell}"));
     }
-    let conditions: Vec<&str> = c.conditions.iter().map(|k| k.name()).collect();
+    // Each condition with its cause, time left and what ends it, then the other timed
+    // effects: the same texts the model's snapshot holds.
+    for line in condition_lines(state, c) {
+        screen.wrapped("", Tone::Plain, &line);
+    }
     screen.line(&format!(
-        "Conditions: {} · Hit dice: {} of {} (d{}) · Gold: {} gp",
-        if conditions.is_empty() {
-            "none".to_owned()
-        } else {
-            conditions.join(", ")
-        },
+        "Hit dice: {} of {} (d{}) · Gold: {} gp",
         c.hit_dice.available(),
         c.hit_dice.total,
         c.hit_dice.sides,
         c.gold
     ));
+}
+
+/// "Condition: ..." and "Effect: ..." lines for `c`, or "Conditions: none".
+pub fn condition_lines(state: &GameState, c: &Character) -> Vec<String> {
+    let mut lines: Vec<String> = dnd_engine::state::condition_sources(state, &c.id)
+        .iter()
+        .map(|s| format!("Condition: {}", dnd_engine::state::compact::condition(s)))
+        .collect();
+    lines.extend(
+        c.timed_effects
+            .iter()
+            .filter(|e| e.condition().is_none())
+            .map(|e| format!("Effect: {}", e.describe())),
+    );
+    if lines.is_empty() {
+        lines.push("Conditions: none".into());
+    }
+    lines
 }
 
 /// The inventory, with notes.

@@ -3,7 +3,7 @@
 use super::{Adventure, AdventureError, Problem};
 use crate::rules::HitPoints;
 use crate::srd::Srd;
-use crate::state::{GameState, GameTime, Location, Mode, MonsterInstance, Npc};
+use crate::state::{GameState, GameTime, ItemStack, Location, Mode, MonsterInstance, Npc};
 use std::sync::Arc;
 
 use rand::RngExt;
@@ -61,15 +61,16 @@ pub(super) fn new_game(adventure: &Adventure, party: &[&str]) -> Result<GameStat
             problems,
         });
     }
+    let srd = Srd::bundled();
     let characters: Vec<_> = characters
         .into_iter()
         .map(|mut c| {
             c.location = adventure.start.clone();
+            c.inventory = Arc::new(with_carried_magic(srd, &c.inventory));
             c
         })
         .collect();
 
-    let srd = Srd::bundled();
     let mut monsters = Vec::new();
     for room in &adventure.rooms {
         for spawn in &room.monsters {
@@ -109,8 +110,16 @@ pub(super) fn new_game(adventure: &Adventure, party: &[&str]) -> Result<GameStat
             short_description: room.short_description.clone(),
             description: room.description.clone(),
             exits: room.exits.clone(),
-            features: room.features.clone(),
-            loot: room.loot.clone(),
+            features: room
+                .features
+                .iter()
+                .map(|f| {
+                    let mut f = f.clone();
+                    f.loot = with_carried_magic(srd, &f.loot);
+                    f
+                })
+                .collect(),
+            loot: with_carried_magic(srd, &room.loot),
             visited: room.id == adventure.start,
             areas: room.areas.clone(),
         })
@@ -151,4 +160,21 @@ pub(super) fn new_game(adventure: &Adventure, party: &[&str]) -> Result<GameStat
         // A fresh secret per campaign: see `GameState::dice_seed`.
         dice_seed: crate::state::DiceSeed(crate::dice::game_rng().random()),
     })
+}
+
+/// The stacks with the SRD's data on each magic item that does something while carried (a
+/// "+1 Longsword", "Chain Mail +2") and has no data of the adventure's own, so that the
+/// sheet's reads (`Character::armor_class_now`, its attack bonus) need no SRD. Items only used
+/// (a potion, a scroll) are looked up by name when used.
+fn with_carried_magic(srd: &Srd, stacks: &[ItemStack]) -> Vec<ItemStack> {
+    stacks
+        .iter()
+        .map(|s| {
+            let mut s = s.clone();
+            if s.magic.is_none() {
+                s.magic = srd.magic_item(&s.name).filter(|d| !d.carried.is_empty());
+            }
+            s
+        })
+        .collect()
 }

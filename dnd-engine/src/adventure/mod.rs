@@ -52,7 +52,15 @@
 //! resist nonmagical attacks take its damage in full). An item (loot or inventory) may carry an
 //! `effect` the engine resolves when it is used: `{"coat_weapon": {"extra": {"dice": "1d4",
 //! "type": "fire"}}}` coats a weapon until the fight ends (magical, and the extra damage on
-//! every hit), as the built-in Hearthfire Oil does.
+//! every hit), as the built-in Hearthfire Oil does. It may carry `magic`, an
+//! [`crate::effects::ItemData`]: `kind` (`potion`, `weapon`, `armor`, `shield`, `scroll`,
+//! `wondrous`), `use` (effects resolved with the user as the caster: `{"effect": "resistance",
+//! "damage_types": ["cold"], "duration": {"minutes": 1}}`, `{"effect": "heal", "dice": ...}`,
+//! `{"effect": "temporary_hp", ...}`), `carried` (what it does while carried: a resistance with
+//! no duration, `magic_weapon`, `magic_armor`), `consumed` and `per_day` (uses a dawn), as the
+//! built-in Flask of Warmth and Rimeheart Amulet do. The SRD's magic items need no `magic`:
+//! potions and scrolls are known by name when used, and a "+1 Longsword" or "Chain Mail +2" gets
+//! its data when the adventure is built.
 //!
 //! Every DC is 1 to 30. [`Adventure::from_json`] reports every problem it finds at once, each
 //! with a path such as `rooms[ice-chasm].exits[north].to` (lists are indexed by id, direction

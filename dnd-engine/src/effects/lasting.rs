@@ -56,7 +56,7 @@ pub(super) fn timed_kind(
         },
         Effect::NoHealing { .. } => TimedKind::NoHealing,
         Effect::Resistance { damage_types, .. } => TimedKind::Resistance {
-            damage_types: damage_types.clone(),
+            damage_types: *damage_types,
         },
         Effect::WeaponDamage {
             dice,

@@ -375,7 +375,10 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             Effect::Advantage { duration, .. }
             | Effect::Speed { duration, .. }
             | Effect::NoHealing { duration }
-            | Effect::Resistance { duration, .. }
+            | Effect::Resistance {
+                duration: Some(duration),
+                ..
+            }
             | Effect::WeaponDamage { duration, .. } => {
                 let ends_on_damage = matches!(
                     effect,
@@ -399,6 +402,11 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             | Effect::HpPool { .. }
             | Effect::OnlyCreatureType { .. }
             | Effect::TargetsWithin { .. } => Dealt::default(),
+            // What an item does while carried is read from the inventory
+            // (`Character::carried`), not used.
+            Effect::Resistance { duration: None, .. }
+            | Effect::MagicWeapon { .. }
+            | Effect::MagicArmor { .. } => Dealt::default(),
         }
     }
 

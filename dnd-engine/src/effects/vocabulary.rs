@@ -19,7 +19,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::rules::{Ability, Condition, DamageType};
+use crate::rules::{Ability, Condition, DamageType, DamageTypes};
 use crate::srd::OnSave;
 use crate::state::RollOn;
 
@@ -191,13 +191,6 @@ pub enum Effect {
         /// For how long.
         duration: Duration,
     },
-    /// Resistance to damage types for a while (Protection from Poison).
-    Resistance {
-        /// The types.
-        damage_types: Vec<DamageType>,
-        /// For how long.
-        duration: Duration,
-    },
     /// Extra dice on the creature's weapon hits for a while (Divine Favor 1d4 radiant), or on
     /// its next weapon hit only (Branding Smite 2d6 radiant). The dice are fixed as it is cast.
     WeaponDamage {
@@ -236,6 +229,31 @@ pub enum Effect {
     OnlyCreatureType {
         /// The type, as the stat blocks begin it.
         creature_type: String,
+    },
+    /// Resistance to damage types: for `duration` (Protection from Poison for an hour, the
+    /// Flask of Warmth's cold and necrotic for a minute), or, without one, for as long as an
+    /// item is carried (the Rimeheart Amulet's cold).
+    Resistance {
+        /// The damage types resisted.
+        damage_types: DamageTypes,
+        /// For how long; `None`: while the item is carried.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        duration: Option<Duration>,
+    },
+    /// While carried: the weapon the item is (its name without the "+N") adds `bonus` to its
+    /// attack and damage rolls, and its attacks are magical (a +1 longsword).
+    MagicWeapon {
+        /// +1, +2 or +3.
+        bonus: i32,
+    },
+    /// While carried: `bonus` more AC (+1 chain mail, a +2 shield); of several magic armours the
+    /// best counts, and of several shields the best.
+    MagicArmor {
+        /// +1, +2 or +3.
+        bonus: i32,
+        /// A shield (which adds beside the armour) rather than armour.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        shield: bool,
     },
 }
 

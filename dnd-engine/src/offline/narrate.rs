@@ -219,6 +219,21 @@ fn describe(turn: &Turn, step: &Step, fallen: &mut Fallen) -> Vec<String> {
                 capital(&the(used)),
                 exit_name(unlocked_exit)
             ),
+            ItemUsed::ScrollRead {
+                used, spell, lost, ..
+            } => {
+                if *lost {
+                    format!(
+                        "The words of {} slip from your tongue and the scroll crumbles to dust.",
+                        the(used)
+                    )
+                } else {
+                    format!("You read {} aloud, and {spell} takes shape.", the(used))
+                }
+            }
+            ItemUsed::Resolved { used, .. } => {
+                format!("You use {}, and its magic takes hold.", the(used))
+            }
             ItemUsed::Narrated { used, .. } => format!(
                 "You use {}, but nothing you can see happens.",
                 the(used)

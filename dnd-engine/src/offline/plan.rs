@@ -231,7 +231,7 @@ fn use_item(turn: &Turn, hero: &str, phrase: Option<&str>, drink: bool) -> Next 
     match item {
         Some(item) => Next::Calls(vec![(
             tool::USE_ITEM,
-            json!({"character": hero, "item": item.name, "target": null}),
+            json!({"character": hero, "item": item.name, "target": null, "targets": []}),
         )]),
         None if drink => refuse("You have nothing to drink."),
         None => refuse("You search your pack, but you carry nothing like that."),

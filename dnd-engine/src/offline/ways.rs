@@ -104,7 +104,7 @@ pub(crate) fn movement(turn: &Turn, hero: &str, phrase: Option<&str>, back: bool
             return match keys_for(start, hero, &exit.direction).first() {
                 Some(key) => Next::Calls(vec![(
                     tool::USE_ITEM,
-                    json!({"character": hero, "item": key.name, "target": null}),
+                    json!({"character": hero, "item": key.name, "target": null, "targets": []}),
                 )]),
                 None => refuse(format!(
                     "The way {} is locked, and you carry nothing that opens it.",
@@ -165,7 +165,7 @@ pub(crate) fn open(turn: &Turn, hero: &str, phrase: Option<&str>) -> Next {
     if let Some(key) = keys.get(tried.len()).filter(|_| tried.len() < 2) {
         return Next::Calls(vec![(
             tool::USE_ITEM,
-            json!({"character": hero, "item": key.name, "target": null}),
+            json!({"character": hero, "item": key.name, "target": null, "targets": []}),
         )]);
     }
     let tools = start

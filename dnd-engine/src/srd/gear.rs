@@ -118,6 +118,9 @@ mod tests {
             "Potion of Healing",
             "Bag of Holding",
             "Vorpal Sword",
+            "+1 Longsword",
+            "Chain Mail +2",
+            "Spell Scroll (Fireball)",
         ] {
             assert_eq!(price(magic), None, "{magic}");
         }

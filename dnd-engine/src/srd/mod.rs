@@ -10,7 +10,7 @@ mod conditional;
 mod five_e_database;
 mod gear;
 mod lookup;
-mod older_fields;
+mod magic_items;
 mod spell_damage;
 mod spell_range;
 mod types;
@@ -19,8 +19,9 @@ use std::sync::OnceLock;
 
 pub use classify::{SpellClass, fight_numbers};
 pub use five_e_database::{
-    FIVE_E_DATABASE_FILE_MAX_BYTES, FiveEDatabase, FiveEDatabaseError, LoadReport, MONSTERS_FILE,
-    RecordError, SPELLS_FILE, load_dir, parse_monsters, parse_spells,
+    FIVE_E_DATABASE_FILE_MAX_BYTES, Fidelity, FiveEDatabase, FiveEDatabaseError, LoadReport,
+    MONSTERS_FILE, RecordError, SPELLS_FILE, SpellEffects, SpellEffectsReport, load_dir,
+    parse_monsters, parse_spells, spell_effects, spell_effects_report,
 };
 pub use gear::MundaneItem;
 pub use lookup::{LookupError, slugify};
@@ -44,6 +45,11 @@ pub struct Srd {
     pub armor: Vec<Armor>,
     /// Rules topics.
     pub rules: Vec<RulesTopic>,
+    /// Magic items the engine resolves (potions, +N weapons and armour, the spell scroll); see
+    /// [`Srd::magic_item`].
+    pub magic_items: Vec<crate::effects::MagicItem>,
+    /// The spell scroll's save DC and attack bonus by spell level.
+    pub spell_scroll: Vec<crate::effects::ScrollLevel>,
 }
 
 const MONSTERS_JSON: &str = include_str!("data/monsters.json");
@@ -52,6 +58,7 @@ const CONDITIONS_JSON: &str = include_str!("data/conditions.json");
 const WEAPONS_JSON: &str = include_str!("data/weapons.json");
 const ARMOR_JSON: &str = include_str!("data/armor.json");
 const RULES_JSON: &str = include_str!("data/rules.json");
+const MAGIC_ITEMS_JSON: &str = include_str!("data/magic_items.json");
 
 impl Srd {
     /// The SRD subset compiled into the crate, parsed on first use.
@@ -75,10 +82,11 @@ impl Srd {
         fn parse<T: serde::de::DeserializeOwned>(
             file: &'static str,
             text: &str,
-        ) -> Result<Vec<T>, BundledDataError> {
+        ) -> Result<T, BundledDataError> {
             serde_json::from_str(text).map_err(|source| BundledDataError { file, source })
         }
         let mut monsters: Vec<Monster> = parse("monsters.json", MONSTERS_JSON)?;
+        let magic: magic_items::MagicItemsFile = parse("magic_items.json", MAGIC_ITEMS_JSON)?;
         for monster in &mut monsters {
             conditional::fold_nonmagical_defenses(
                 &mut monster.defenses,
@@ -92,6 +100,8 @@ impl Srd {
             weapons: parse("weapons.json", WEAPONS_JSON)?,
             armor: parse("armor.json", ARMOR_JSON)?,
             rules: parse("rules.json", RULES_JSON)?,
+            magic_items: magic.items,
+            spell_scroll: magic.spell_scroll,
         })
     }
 

@@ -146,6 +146,11 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
             }
             c.last_long_rest = Some(now);
             super::monster::restore_drained(c);
+            if c.inventory.iter().any(|s| s.used_today > 0) {
+                for s in Arc::make_mut(&mut c.inventory) {
+                    s.used_today = 0; // dawn comes during the rest
+                }
+            }
             crate::rules::long_rest(
                 &mut c.hp,
                 &mut c.hit_dice,
@@ -180,6 +185,27 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
                     asked: *quantity,
                 }
             })?;
+        }
+        Change::ItemPowerUsed { character, item } => {
+            let c = character_mut(state, character)?;
+            let name = c.name.clone();
+            let stack = Arc::make_mut(&mut c.inventory)
+                .iter_mut()
+                .find(|s| s.name.eq_ignore_ascii_case(item))
+                .ok_or_else(|| ChangeError::Invalid(format!("{name} carries no {item:?}")))?;
+            let Some(per_day) = stack.magic.as_ref().and_then(|m| m.per_day) else {
+                return Err(ChangeError::Invalid(format!(
+                    "{} has no power of limited uses a day",
+                    stack.name
+                )));
+            };
+            if stack.used_today >= per_day {
+                return Err(ChangeError::Invalid(format!(
+                    "{name}'s {} is spent ({per_day} use a day): it comes back at dawn, after a long rest",
+                    stack.name
+                )));
+            }
+            stack.used_today += 1;
         }
         Change::WeaponCoated {
             character,

@@ -135,6 +135,14 @@ pub enum Change {
         /// The coating.
         coating: Coating,
     },
+    /// One use of an item's daily power is spent (the Rimeheart Amulet's temporary hit points,
+    /// once a dawn): refused past `effects::ItemData::per_day`; a long rest gives them back.
+    ItemPowerUsed {
+        /// Whose.
+        character: String,
+        /// The item's name.
+        item: String,
+    },
     /// Loot moves from a location (or one of its features) into an inventory.
     LootTaken {
         /// Who takes it.

@@ -24,6 +24,19 @@ pub struct ItemStack {
     /// narrated (potions of healing and keys are known by name).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub effect: Option<ItemEffect>,
+    /// What using and carrying it does, as effects data (a potion, a +1 weapon, an amulet):
+    /// written by the adventure, or filled from the SRD's magic items when the adventure is
+    /// built. Carried effects count only from here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub magic: Option<crate::effects::ItemData>,
+    /// Uses of its daily power spent since the last dawn (see
+    /// [`Change::ItemPowerUsed`](super::Change::ItemPowerUsed)).
+    #[serde(default, skip_serializing_if = "is_zero_u8")]
+    pub used_today: u8,
+}
+
+fn is_zero_u8(n: &u8) -> bool {
+    *n == 0
 }
 
 impl ItemStack {
@@ -34,6 +47,8 @@ impl ItemStack {
             quantity,
             note: String::new(),
             effect: None,
+            magic: None,
+            used_today: 0,
         }
     }
 }
@@ -188,9 +203,38 @@ fn is_zero(n: &u32) -> bool {
 
 impl Character {
     /// Armor Class now: the sheet's, with its timed effects (Mage Armor, Shield of Faith,
-    /// Shield).
+    /// Shield) and the bonus of the magic armour and shield it carries.
     pub fn armor_class_now(&self) -> i32 {
         super::armor_class_with(&self.timed_effects, self.armor_class)
+            + crate::effects::armor_bonus(self.carried().map(|(_, d)| d))
+    }
+
+    /// The items it carries that do something while carried, by name.
+    pub fn carried(&self) -> impl Iterator<Item = (&str, &crate::effects::ItemData)> {
+        self.inventory
+            .iter()
+            .filter_map(|s| s.magic.as_ref().map(|d| (s.name.as_str(), d)))
+    }
+
+    /// Its defenses now: the resistances of the items it carries (the Rimeheart Amulet) and of
+    /// its timed effects (the Flask of Warmth).
+    pub fn defenses_now(&self) -> crate::rules::Defenses {
+        let carried = crate::effects::carried_resistances(self.carried().map(|(_, d)| d));
+        crate::rules::Defenses {
+            resistances: carried.union(super::resistances_with(&self.timed_effects)),
+            ..crate::rules::Defenses::default()
+        }
+    }
+
+    /// The bonus a carried magic weapon adds to `attack` (a +1 longsword to "Longsword").
+    pub fn magic_weapon_bonus(&self, attack: &CharacterAttack) -> i32 {
+        crate::effects::weapon_bonus(self.carried(), &attack.name).unwrap_or(0)
+    }
+
+    /// Whether `attack` counts as magical now: a magic weapon on the sheet or carried, a
+    /// cantrip, or a coated weapon.
+    pub fn attack_is_magical(&self, attack: &CharacterAttack) -> bool {
+        attack.is_magical() || self.magic_weapon_bonus(attack) > 0
     }
 
     /// The proficiency bonus for the character's level.
@@ -244,6 +288,7 @@ impl Character {
                 0
             }
             + attack.magic_bonus
+            + self.magic_weapon_bonus(attack)
     }
 
     /// The damage of one of its attacks, with the ability modifier and magic bonus folded in.
@@ -252,7 +297,7 @@ impl Character {
         if attack.add_modifier_to_damage {
             damage.bonus += self.abilities.modifier(attack.ability);
         }
-        damage.bonus += attack.magic_bonus;
+        damage.bonus += attack.magic_bonus + self.magic_weapon_bonus(attack);
         damage
     }
 

@@ -76,6 +76,36 @@ pub fn read_items(text: &str) -> Vec<(String, u32)> {
     names.iter().map(|n| read_stack(n)).collect()
 }
 
+/// A condition with its cause: "paralyzed (Hold Person, from Hedda; 10 rounds left; ends on a
+/// Wisdom save (DC 13) at the end of each of its turns)", "prone (a situation; ends on standing
+/// up (half its movement))", "exhaustion (level 2; ends on a long rest, one level)".
+pub fn condition(c: &super::ConditionSource) -> String {
+    format!("{} ({})", c.condition.name(), condition_cause(c))
+}
+
+/// The cause part of [`condition`], for a reader that names the condition itself (the `play`
+/// panel): "Hold Person, from Hedda; 10 rounds left; ends on ...".
+pub fn condition_cause(c: &super::ConditionSource) -> String {
+    let mut text = c.source.clone();
+    match c.rounds_left {
+        Some(1) => text.push_str("; 1 round left"),
+        Some(n) => text.push_str(&format!("; {n} rounds left")),
+        None => {}
+    }
+    if let Some(ends) = &c.ends {
+        text.push_str("; ends on ");
+        text.push_str(ends);
+    }
+    text
+}
+
+/// Reads [`condition`] back: the condition it names, if it names one (not "dying", "dead" or
+/// another timed effect's text).
+pub fn read_condition(text: &str) -> Option<crate::rules::Condition> {
+    let name = text.split_once(" (").map_or(text, |(name, _)| name);
+    crate::rules::Condition::parse(name)
+}
+
 /// "north → ice-bridge", with " (locked)" when locked.
 pub fn exit(direction: &str, to: &str, locked: bool) -> String {
     let lock = if locked { " (locked)" } else { "" };
@@ -113,18 +143,24 @@ mod tests {
                 quantity: 4,
                 note: String::new(),
                 effect: None,
+                magic: None,
+                used_today: 0,
             },
             ItemStack {
                 name: "Rope, hempen (50 feet)".into(),
                 quantity: 1,
                 note: String::new(),
                 effect: None,
+                magic: None,
+                used_today: 0,
             },
             ItemStack {
                 name: "Torch".into(),
                 quantity: 5,
                 note: String::new(),
                 effect: None,
+                magic: None,
+                used_today: 0,
             },
         ];
         assert_eq!(

@@ -15,6 +15,7 @@ mod apply;
 mod change;
 mod character;
 pub mod compact;
+mod condition_sources;
 mod effects;
 mod lookup;
 mod memory;
@@ -33,6 +34,7 @@ use serde::{Deserialize, Serialize};
 
 pub use change::{Change, ChangeError, Target};
 pub use character::{Character, CharacterAttack, Coating, ItemEffect, ItemStack};
+pub use condition_sources::{ConditionSource, condition_sources};
 pub use effects::{Effect, EffectKind, able, is_surprised};
 pub use memory::{MEMORY_LIST_LIMIT, Memory, MemoryFact};
 pub use monster::{Hold, Morale};
@@ -40,7 +42,7 @@ pub use position::{Area, Cover, Position, area_at, inside, round_to_5};
 pub use snapshot::{Snapshot, estimate_tokens};
 pub use timed::{RepeatSave, RollKind, RollOn, TimedEffect, TimedKind};
 pub use timed_reads::{
-    armor_class_with, blocks_healing, resistances, roll_dice_on, speed_with, timed_effects,
+    armor_class_with, blocks_healing, resistances_with, roll_dice_on, speed_with, timed_effects,
     weapon_damage,
 };
 pub use turn::{attacks_per_action, budget_left, left_text, speed_now};

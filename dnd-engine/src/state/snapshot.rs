@@ -68,7 +68,10 @@ pub struct CharacterView {
     pub hp: String,
     /// Armor Class.
     pub ac: i32,
-    /// Conditions, and "dead", "dying" or "stable" at 0 HP.
+    /// Conditions, each with its cause, time left and what ends it ("paralyzed (Hold Person,
+    /// from Hedda; 10 rounds left; ends on ...)", written by `compact::condition`); "dead",
+    /// "dying" or "stable" at 0 HP; then its other timed effects with their source and time
+    /// left.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<String>,
     /// Spell slots left: "1st: 3, 2nd: 1".
@@ -96,7 +99,7 @@ pub struct MonsterView {
     pub ac: i32,
     /// Whether it fights the party on sight.
     pub hostile: bool,
-    /// Conditions.
+    /// Conditions with their causes, then its other timed effects, as for a character.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub conditions: Vec<String>,
     /// "fled" or "surrendered": no longer a foe (absent while it fights).
@@ -195,12 +198,7 @@ impl GameState {
             .characters
             .iter()
             .map(|c| {
-                let mut conditions: Vec<String> =
-                    c.conditions.iter().map(|x| x.name().to_owned()).collect();
-                if c.conditions.exhaustion > 0 {
-                    conditions.retain(|x| x != "exhaustion");
-                    conditions.push(format!("exhaustion {}", c.conditions.exhaustion));
-                }
+                let mut conditions = self.conditions_view(&c.id, &c.timed_effects);
                 if c.dead {
                     conditions.push("dead".into());
                 } else if c.hp.current == 0 {
@@ -213,7 +211,6 @@ impl GameState {
                         )
                     });
                 }
-                conditions.extend(c.timed_effects.iter().map(|e| e.describe()));
                 if c.hp_drained > 0 {
                     conditions.push(format!(
                         "max HP lowered by {} until a long rest",
@@ -249,12 +246,7 @@ impl GameState {
                 },
                 ac: m.armor_class_now(),
                 hostile: m.hostile,
-                conditions: m
-                    .conditions
-                    .iter()
-                    .map(|x| x.name().to_owned())
-                    .chain(m.timed_effects.iter().map(|e| e.describe()))
-                    .collect(),
+                conditions: self.conditions_view(&m.id, &m.timed_effects),
                 morale: (m.morale != super::Morale::Fighting).then_some(m.morale),
                 holding: m
                     .holds
@@ -306,6 +298,24 @@ impl GameState {
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect(),
         }
+    }
+}
+
+impl GameState {
+    /// A creature's conditions with their causes and time left (see
+    /// [`condition_sources`](super::condition_sources)), then its other timed effects (Bless,
+    /// Mage Armor, a resistance) with their source and time left.
+    fn conditions_view(&self, id: &str, timed: &[super::TimedEffect]) -> Vec<String> {
+        super::condition_sources(self, id)
+            .iter()
+            .map(compact::condition)
+            .chain(
+                timed
+                    .iter()
+                    .filter(|e| e.condition().is_none())
+                    .map(|e| e.describe()),
+            )
+            .collect()
     }
 }
 

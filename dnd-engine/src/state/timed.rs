@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 use super::GameState;
 use super::change::ChangeError;
 use super::timed_reads::timed_effects;
-use crate::rules::{Ability, Condition, DamageType};
+use crate::rules::{Ability, Condition, DamageType, DamageTypes};
 
 /// One timed effect on a creature.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -131,7 +131,7 @@ pub enum TimedKind {
     /// Resistance to some damage types (Protection from Poison): read by [`resistances`].
     Resistance {
         /// The types.
-        damage_types: Vec<DamageType>,
+        damage_types: DamageTypes,
     },
     /// Extra damage dice on the creature's weapon hits (Divine Favor 1d4 radiant; Branding
     /// Smite 2d6 on the next hit only): read by [`weapon_damage`].
@@ -522,7 +522,7 @@ mod tests {
         let before = state.clone();
         for kind in [
             TimedKind::Resistance {
-                damage_types: Vec::new(),
+                damage_types: crate::rules::DamageTypes::EMPTY,
             },
             TimedKind::Speed {
                 feet: 0,

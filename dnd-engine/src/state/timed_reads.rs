@@ -4,7 +4,7 @@
 
 use super::GameState;
 use super::timed::{RollKind, RollOn, TimedEffect, TimedKind};
-use crate::rules::{Condition, DamageType};
+use crate::rules::{Condition, DamageType, DamageTypes};
 
 impl TimedEffect {
     /// In words, for the snapshot: "Bless: +1d4 to attack rolls and saves (from hedda, 10
@@ -210,18 +210,14 @@ pub fn speed_with(effects: &[TimedEffect], base: u32) -> u32 {
 }
 
 /// The damage types a creature's timed effects make it resist.
-pub fn resistances(effects: &[TimedEffect]) -> Vec<DamageType> {
-    let mut out = Vec::new();
-    for e in effects {
-        if let TimedKind::Resistance { damage_types } = &e.kind {
-            for t in damage_types {
-                if !out.contains(t) {
-                    out.push(*t);
-                }
-            }
-        }
-    }
-    out
+pub fn resistances_with(effects: &[TimedEffect]) -> DamageTypes {
+    effects
+        .iter()
+        .filter_map(|e| match e.kind {
+            TimedKind::Resistance { damage_types } => Some(damage_types),
+            _ => None,
+        })
+        .fold(DamageTypes::EMPTY, DamageTypes::union)
 }
 
 /// Whether a timed effect stops the creature regaining hit points (Chill Touch).

@@ -59,6 +59,17 @@ impl MonsterInstance {
         super::armor_class_with(&self.timed_effects, self.armor_class)
     }
 
+    /// Its defenses now: its stat block's (`template`) with the resistances its timed effects
+    /// give.
+    pub fn defenses_now(&self, template: crate::rules::Defenses) -> crate::rules::Defenses {
+        crate::rules::Defenses {
+            resistances: template
+                .resistances
+                .union(super::resistances_with(&self.timed_effects)),
+            ..template
+        }
+    }
+
     /// Whether it still has hit points.
     pub fn is_alive(&self) -> bool {
         self.hp.current > 0

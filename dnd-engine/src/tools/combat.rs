@@ -316,7 +316,7 @@ pub(super) fn swings_of(
             damage: std::iter::once(c.attack_damage(attack))
                 .chain(attack.coating.as_ref().and_then(|coat| coat.extra))
                 .collect(),
-            magical: attack.is_magical(),
+            magical: c.attack_is_magical(attack),
             reach: Reach::of_character_attack(ctx.srd, attack),
         }]);
     }

@@ -1,6 +1,8 @@
 //! One view of "a creature" for the tools: a player character or a monster instance with its
 //! SRD template, whichever name the model used.
 
+use crate::combat::targeting::SpellTarget;
+use crate::effects::Subject;
 use crate::rules::{Ability, ConditionSet, Defenses, Skill};
 use crate::srd::{Monster, Srd};
 use crate::state::{GameState, Target};
@@ -57,16 +59,28 @@ impl CreatureInfo<'_> {
     pub fn is_character(&self) -> bool {
         matches!(self.target, Target::Character(_))
     }
+
+    /// It as the effects engine takes a creature, standing `at` from the caster or user.
+    pub fn subject(&self, at: SpellTarget) -> Subject {
+        Subject {
+            target: self.target.clone(),
+            name: self.name.clone(),
+            armor_class: self.armor_class,
+            defenses: self.defenses,
+            conditions: self.conditions,
+            condition_immunities: self
+                .template
+                .map(|m| m.condition_immunities.clone())
+                .unwrap_or_default(),
+            saves: self.saves,
+            dexterity: self.ability_modifier(Ability::Dexterity),
+            hp: self.hp.0,
+            creature_type: self.template.map(|m| m.kind.clone()),
+            at,
+        }
+    }
 }
 
-/// `defenses` with the resistances a creature's timed effects give (Protection from Poison):
-/// every tool sees a creature's defenses through [`find`], so this is the one place they count.
-fn with_timed(mut defenses: Defenses, effects: &[crate::state::TimedEffect]) -> Defenses {
-    for t in crate::state::resistances(effects) {
-        defenses.resistances.insert(t);
-    }
-    defenses
-}
 
 /// Finds a character or monster by id or name (case-insensitive). Monsters the party has not
 /// seen are not found: the model cannot act on what it should not know.
@@ -83,7 +97,7 @@ pub(super) fn find<'s>(
             armor_class: c.armor_class_now(),
             hp: (c.hp.current, c.hp.max),
             conditions: c.conditions,
-            defenses: with_timed(Defenses::default(), &c.timed_effects),
+            defenses: c.defenses_now(),
             template: None,
             saves: Ability::ALL.map(|a| c.save_modifier(a)),
             skills: Skill::ALL
@@ -105,7 +119,7 @@ pub(super) fn find<'s>(
             armor_class: m.armor_class_now(),
             hp: (m.hp.current, m.hp.max),
             conditions: m.conditions,
-            defenses: with_timed(template.defenses, &m.timed_effects),
+            defenses: m.defenses_now(template.defenses),
             template: Some(template),
             saves: Ability::ALL.map(|a| {
                 template

@@ -13,21 +13,12 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::{ToolContext, ToolError};
-use crate::dice::DiceExpr;
+use crate::effects::{ItemData, ItemKind};
 use crate::rules::DamageDice;
-use crate::state::{Change, Character, Coating, ItemEffect, ItemStack, Target};
-use crate::store::RollDetail;
+use crate::state::{Change, Character, Coating, ItemEffect, ItemStack};
 
 /// The name under which adventures leave coins lying about; taken coins go to the purse.
 pub const GOLD_ITEM: &str = "Gold pieces";
-
-/// Healing potions the engine resolves, and their dice.
-const POTIONS: [(&str, &str); 4] = [
-    ("potion of healing", "2d4+2"),
-    ("potion of greater healing", "4d4+4"),
-    ("potion of superior healing", "8d4+8"),
-    ("potion of supreme healing", "10d4+20"),
-];
 
 pub(super) fn character<'a>(
     ctx: &'a ToolContext<'_>,
@@ -51,18 +42,22 @@ pub struct UseItemArgs {
     pub item: String,
     /// A potion's drinker (null: the user), or the attack an oil coats (null: a melee weapon).
     pub target: Option<String>,
+    /// A spell scroll's targets (ids or names; empty for a spell on the reader alone or with no
+    /// target); empty for any other item.
+    #[serde(default)]
+    pub targets: Vec<String>,
 }
 
 pub(super) fn use_item(
     args: UseItemArgs,
     ctx: &mut ToolContext<'_>,
 ) -> Result<ItemUsed, ToolError> {
-    super::encounter::act(ctx, &args.character, crate::rules::Spend::Action)?;
     let user = character(ctx, &args.character)?.clone();
     let Some(stack) = user
         .inventory
         .iter()
         .find(|s| s.name.eq_ignore_ascii_case(&args.item))
+        .cloned()
     else {
         let have: Vec<&str> = user.inventory.iter().map(|s| s.name.as_str()).collect();
         return Err(ToolError::new(format!(
@@ -72,46 +67,24 @@ pub(super) fn use_item(
             have.join(", ")
         )));
     };
-    let lower = stack.name.to_ascii_lowercase();
-    if let Some((_, dice)) = POTIONS.iter().find(|(name, _)| *name == lower) {
-        let target_name = args.target.as_deref().unwrap_or(&user.id);
-        let target = character(ctx, target_name)?.clone();
-        if target.dead {
-            return Err(ToolError::new(format!(
-                "{} is dead; a potion cannot help",
-                target.name
-            )));
-        }
-        let roll = DiceExpr::parse(dice)
-            .and_then(|e| e.roll(ctx.rng))
-            .map_err(|e| ToolError::new(e.to_string()))?;
-        ctx.record_roll(
-            format!("{} heals {}", stack.name, target.name),
-            roll.total(),
-            Some(Target::Character(user.id.clone())),
-            RollDetail::Healing(roll.clone()),
-        );
-        let amount = roll.total().max(0) as u32;
-        ctx.commit(vec![
-            Change::ItemRemoved {
-                character: user.id.clone(),
-                item: stack.name.clone(),
-                quantity: 1,
-            },
-            Change::Heal {
-                target: Target::Character(target.id.clone()),
-                amount,
-            },
-        ])?;
-        let after = character(ctx, &target.id)?;
-        return Ok(ItemUsed::Healed {
-            used: stack.name.clone(),
-            on: target.name.clone(),
-            rolled: roll.to_string(),
-            healed_up_to: amount,
-            hp: crate::state::compact::hit_points(after.hp.current, after.hp.max),
-        });
+    // The item's own data (the adventure's), else the SRD's by name: one interpreter for both.
+    let data = stack
+        .magic
+        .clone()
+        .filter(ItemData::is_usable)
+        .or_else(|| ctx.srd.magic_item(&stack.name).filter(ItemData::is_usable));
+    if let Some(data) = &data
+        && data.kind == ItemKind::Scroll
+    {
+        // Reading spends the spell's casting time, which the scroll path asks the gate for.
+        return super::item_use::read_scroll(ctx, &user, &stack, &args.targets);
     }
+    super::encounter::act(ctx, &args.character, crate::rules::Spend::Action)?;
+    let user = character(ctx, &args.character)?.clone();
+    if let Some(data) = &data {
+        return super::item_use::use_effects(ctx, &user, &stack, data, args.target.as_deref());
+    }
+    let stack = &stack;
     if let Some(ItemEffect::CoatWeapon { extra }) = &stack.effect {
         return coat_weapon(ctx, &user, stack, *extra, args.target.as_deref());
     }
@@ -406,7 +379,8 @@ fn defined_by_the_adventure(state: &crate::state::GameState, item: &str) -> Opti
             return Some("the key of an exit");
         }
     }
-    let described = |s: &ItemStack| named(s) && (!s.note.is_empty() || s.effect.is_some());
+    let described =
+        |s: &ItemStack| named(s) && (!s.note.is_empty() || s.effect.is_some() || s.magic.is_some());
     state
         .characters
         .iter()

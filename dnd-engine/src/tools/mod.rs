@@ -28,6 +28,7 @@ mod combat;
 mod creature;
 mod damage;
 mod encounter;
+mod item_use;
 mod items;
 mod locks;
 mod monster_turn;

@@ -96,7 +96,7 @@ static TOOLS: &[ToolDef] = &[
     ),
     tool!(
         names::USE_ITEM,
-        "Use an item from the inventory: a healing potion heals, a key opens its lock, an oil coats a weapon; other items are narrated.",
+        "Use an item from the inventory: a healing potion heals (an action), a key opens its lock, an oil coats a weapon, a spell scroll casts its spell (no slot; the spell on the reader's class list), a magic item does what its data says; other items are narrated.",
         items::UseItemArgs,
         items::use_item
     ),

@@ -212,3 +212,94 @@ fn coins_taken_show_once_as_gold() {
     let texts: Vec<&str> = lines.iter().map(|l| l.text.as_str()).collect();
     assert_eq!(texts, ["Kraven: +14 gp"]);
 }
+
+#[test]
+fn conditions_show_their_cause_time_left_and_what_ends_them() {
+    use dnd_engine::rules::{Ability, Condition};
+    use dnd_engine::state::{Hold, RepeatSave, TimedEffect, TimedKind};
+    let mut before = Adventure::built_in()
+        .new_game(&["kraven", "hedda"])
+        .unwrap();
+    before
+        .apply(&Change::Concentration {
+            character: "hedda".into(),
+            spell: Some("Hold Person".into()),
+        })
+        .unwrap();
+    let hold = TimedEffect {
+        source: "hedda".into(),
+        spell: "Hold Person".into(),
+        target: "kraven".into(),
+        concentration: true,
+        rounds_left: Some(10),
+        ends_on_damage: false,
+        kind: TimedKind::Condition {
+            condition: Condition::Paralyzed,
+            repeat_save: Some(RepeatSave {
+                ability: Ability::Wisdom,
+                dc: 13,
+            }),
+        },
+    };
+    let started = [Change::TimedEffectStarted {
+        effect: hold.clone(),
+    }];
+    let mut after = before.clone();
+    after.apply_all(&started).unwrap();
+    let lines = change_lines(&started, &before, &after);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_eq!(lines[0].text, "Kraven is paralyzed");
+    assert_eq!(
+        lines[0].detail,
+        "Hold Person, from Hedda Stonebrow; 10 rounds left; ends on a Wisdom save (DC 13) at the end of each of its turns, or Hedda Stonebrow's concentration ending"
+    );
+    // The save ends it.
+    let ended = [Change::TimedEffectEnded { effect: hold }];
+    let mut freed = after.clone();
+    freed.apply_all(&ended).unwrap();
+    let lines = change_lines(&ended, &after, &freed);
+    assert_eq!(
+        lines[0].text,
+        "Kraven is no longer paralyzed (Hold Person ends)"
+    );
+    // A monster's hold: the charm names the song and the singer.
+    let harpy = before.monsters[0].id.clone();
+    let song = [
+        Change::HoldStarted {
+            monster: harpy.clone(),
+            hold: Hold {
+                action: "Luring Song".into(),
+                target: "kraven".into(),
+                conditions: vec![Condition::Charmed],
+            },
+        },
+        Change::ConditionAdded {
+            target: Target::Character("kraven".into()),
+            condition: Condition::Charmed,
+        },
+    ];
+    let mut charmed = before.clone();
+    charmed.apply_all(&song).unwrap();
+    let lines = change_lines(&song, &before, &charmed);
+    let line = lines
+        .iter()
+        .find(|l| l.text == "Kraven is charmed")
+        .unwrap();
+    assert!(
+        line.detail
+            .starts_with("Luring Song, from Frost Harpy; ends on a save"),
+        "{line:?}"
+    );
+    // The sheet lists the same texts.
+    let kraven = charmed.character("kraven").unwrap();
+    let sheet = crate::views::condition_lines(&charmed, kraven);
+    assert!(
+        sheet[0].starts_with("Condition: charmed (Luring Song, from Frost Harpy;"),
+        "{sheet:?}"
+    );
+    let hedda = charmed.character("hedda").unwrap();
+    assert_eq!(
+        crate::views::condition_lines(&charmed, hedda),
+        vec!["Conditions: none"]
+    );
+}

@@ -75,11 +75,16 @@
 //! `damage_at_character_level`, and `heal_at_slot_level`, as [`SpellDice`](crate::srd::SpellDice)
 //! whose dice are normalised for [`DiceExpr`](crate::dice::DiceExpr) ("3d8 + MOD" becomes "3d8"
 //! with `add_modifier`, "1d4 + 1" becomes "1d4+1"); `area_of_effect` `{type, size}` as the area;
-//! `desc` and `higher_level` (arrays of paragraphs) joined by blank lines.
+//! `desc` and `higher_level` (arrays of paragraphs) joined by blank lines. The same fields
+//! (and a save spell's condition, read from its description) become the spell's `effects`
+//! (`spell_effects.rs`, its table there); [`spell_effects_report`] and
+//! [`FiveEDatabase::spell_effects`] say how many spells load with full effects, partial, or
+//! narrative only.
 
 mod actions;
 mod fields;
 mod monsters;
+mod spell_effects;
 mod spells;
 
 use std::fmt;
@@ -88,6 +93,8 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::srd::{Monster, Spell, Srd};
+
+pub use spell_effects::{Fidelity, SpellEffects, SpellEffectsReport, spell_effects};
 
 #[cfg(doc)]
 use crate::rules::DamageDice;
@@ -208,6 +215,25 @@ pub fn parse_spells(json: &str) -> Result<LoadReport<Spell>, FiveEDatabaseError>
     parse_records(json, spells::spell)
 }
 
+/// How the spells of a `5e-SRD-Spells.json` file turn into effects (see
+/// [`spell_effects`]): full, partial or narrative only, by name. Records that do not load are
+/// left out (see [`parse_spells`]).
+///
+/// # Errors
+///
+/// As [`parse_monsters`].
+pub fn spell_effects_report(json: &str) -> Result<SpellEffectsReport, FiveEDatabaseError> {
+    let records = parse_records(json, |record| {
+        let spell = spells::spell(record)?;
+        Ok((spell.name, spell_effects(record, spell.level)))
+    })?;
+    let mut report = SpellEffectsReport::default();
+    for (name, effects) in &records.loaded {
+        report.add(name, effects);
+    }
+    Ok(report)
+}
+
 fn parse_records<T>(
     json: &str,
     convert: fn(&Value) -> fields::Res<T>,
@@ -244,6 +270,8 @@ pub struct FiveEDatabase {
     pub monsters: LoadReport<Monster>,
     /// The spells of `5e-SRD-Spells.json`.
     pub spells: LoadReport<Spell>,
+    /// How those spells turned into effects: full, partial, narrative only.
+    pub spell_effects: SpellEffectsReport,
 }
 
 impl FiveEDatabase {
@@ -261,7 +289,7 @@ impl FiveEDatabase {
 
     /// An [`Srd`] whose monsters and spells are the ones loaded (replacing the bundled lists
     /// entirely, so a lookup never mixes the two sources), and whose conditions, weapons,
-    /// armor and rules topics are the bundled ones (5e-database's files for those are not
+    /// armor, rules topics and magic items are the bundled ones (5e-database's files for those are not
     /// read).
     pub fn into_srd(self) -> Srd {
         let bundled = Srd::bundled();
@@ -272,6 +300,8 @@ impl FiveEDatabase {
             weapons: bundled.weapons.clone(),
             armor: bundled.armor.clone(),
             rules: bundled.rules.clone(),
+            magic_items: bundled.magic_items.clone(),
+            spell_scroll: bundled.spell_scroll.clone(),
         }
     }
 }
@@ -308,11 +338,14 @@ pub fn load_dir(dir: &Path) -> Result<FiveEDatabase, FiveEDatabaseError> {
         });
     }
     let monsters = load_file(dir, MONSTERS_FILE, parse_monsters)?;
-    let spells = load_file(dir, SPELLS_FILE, parse_spells)?;
+    let (spells, spell_effects) = load_file(dir, SPELLS_FILE, |text| {
+        Ok((parse_spells(text)?, spell_effects_report(text)?))
+    })?;
     Ok(FiveEDatabase {
         dir: dir.to_owned(),
         monsters,
         spells,
+        spell_effects,
     })
 }
 
@@ -323,8 +356,8 @@ pub const FIVE_E_DATABASE_FILE_MAX_BYTES: usize = 64 << 20;
 fn load_file<T>(
     dir: &Path,
     name: &'static str,
-    parse: fn(&str) -> Result<LoadReport<T>, FiveEDatabaseError>,
-) -> Result<LoadReport<T>, FiveEDatabaseError> {
+    parse: impl Fn(&str) -> Result<T, FiveEDatabaseError>,
+) -> Result<T, FiveEDatabaseError> {
     let path = dir.join(name);
     let text = crate::files::read_text_limited(&path, FIVE_E_DATABASE_FILE_MAX_BYTES).map_err(
         |source| {

@@ -103,7 +103,7 @@ pub(super) fn spell(record: &Value) -> Res<Spell> {
         None => None,
         Some(value) => Some(text(value, "higher_level")?).filter(|t| !t.trim().is_empty()),
     };
-    let mut spell = Spell {
+    let spell = Spell {
         name,
         slug,
         level,
@@ -125,13 +125,10 @@ pub(super) fn spell(record: &Value) -> Res<Spell> {
         targets: None,
         description: text(s.required("desc", "an array of paragraphs")?, "desc")?,
         higher_levels,
-        effects: Vec::new(),
+        effects: super::spell_effects::spell_effects(record, level).effects,
         narrative: None,
         unmodelled: None,
     };
-    // The effects its attack type, dc, damage and heal say (none where the dice scale in a way
-    // the vocabulary cannot say); the description's riders are not read.
-    spell.effects = spell.effects_from_older_fields().unwrap_or_default();
     Ok(spell)
 }
 

@@ -3,12 +3,14 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::SpellCast;
+use crate::effects::Outcome;
 use crate::rules::{AdvantageSources, CheckResult};
 use crate::state::ItemStack;
 
 /// What using an item did (`use_item`). Untagged: told apart by `on`, `unlocked_exit`,
-/// `coated`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// `coated`, `spell`, `lasting`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum ItemUsed {
     /// A healing potion healed someone.
@@ -41,6 +43,34 @@ pub enum ItemUsed {
         effect: String,
         /// The extra damage a hit deals, if any ("1d6 fire").
         extra_damage_per_hit: Option<String>,
+    },
+    /// A spell scroll read: the check a caster of too low a level makes, and the spell cast
+    /// (none when the check failed and the scroll crumbled).
+    ScrollRead {
+        /// The scroll.
+        used: String,
+        /// The spell it held.
+        spell: String,
+        /// The spellcasting check for a spell above the reader's levels (DC 10 + its level).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        check: Option<CheckResult>,
+        /// The casting, as `cast_spell` reports it (no slot spent).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cast: Option<Box<SpellCast>>,
+        /// The check failed: the scroll is used up and nothing else happens.
+        lost: bool,
+    },
+    /// An item whose effects the engine resolved (the Flask of Warmth, an amulet's temporary
+    /// hit points), with what they did and what lasts.
+    Resolved {
+        /// The item.
+        used: String,
+        /// Who used it (a name).
+        user: String,
+        /// What happened at once, per creature.
+        effects: Vec<Outcome>,
+        /// What lasts (a resistance for a minute), with its source and duration.
+        lasting: Vec<Outcome>,
     },
     /// An item with no effect the engine resolves: the story tells it.
     Narrated {
