@@ -33,9 +33,10 @@
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
+use crate::effects::Effect;
 pub use crate::rules::RechargeRoll;
 use crate::rules::{Ability, roll_recharge};
-use crate::srd::{ActionUsage, Monster, MonsterAction, OnSave, SaveEffect, Srd};
+use crate::srd::{ActionUsage, Monster, MonsterAction, OnSave, Srd};
 use crate::state::{Change, GameState, Morale};
 
 /// The target rule (see the module docs): among `(index, hit points, AC)` of the standing
@@ -338,10 +339,14 @@ pub fn plan(
 
 /// Whether an action holds its targets until they save (conditions with a repeated save).
 pub fn is_hold(action: &MonsterAction) -> bool {
-    matches!(
-        action.on_failed_save,
-        Some(SaveEffect::Conditions { repeat: true, .. })
-    )
+    fn holds(effects: &[Effect]) -> bool {
+        effects.iter().any(|e| match e {
+            Effect::Hold { .. } => true,
+            Effect::Save { on_fail, .. } => holds(on_fail),
+            _ => false,
+        })
+    }
+    holds(&action.effects)
 }
 
 /// Whether some monster's action holds this creature now.

@@ -144,6 +144,27 @@ pub enum Outcome {
         /// The effect.
         effect: TimedEffect,
     },
+    /// A hit point maximum lowered until a long rest (Life Drain).
+    Drained {
+        /// The target's name.
+        target: String,
+        /// By how much.
+        amount: u32,
+    },
+    /// Held by a monster's action while it keeps it up (a harpy's song).
+    Held {
+        /// The target's name.
+        target: String,
+        /// The conditions the hold imposed.
+        conditions: Vec<Condition>,
+    },
+    /// A condition that lasts until its own rule ends it (knocked prone).
+    Conditioned {
+        /// The target's name.
+        target: String,
+        /// The condition.
+        condition: Condition,
+    },
     /// A creature the effect passed over, and why.
     Unaffected {
         /// The target's name.

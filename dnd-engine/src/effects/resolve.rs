@@ -3,6 +3,7 @@
 //! here, so a refusal (or a change the state refuses) leaves everything as it was.
 
 use super::casting::{Casting, Outcome, Refused, Resolution, Subject, Why};
+use super::riders;
 use super::rolls::roll_bonus;
 use super::vocabulary::{ArmorChange, Dice, Duration, Effect};
 use crate::combat::targeting::save_bonus;
@@ -27,6 +28,38 @@ pub fn resolve<R: Rng + ?Sized>(
     casting: Casting<'_>,
     subjects: &[Subject],
     effects: &[Effect],
+    rng: &mut R,
+) -> Result<Resolution, Refused> {
+    resolve_with(state, casting, subjects, effects, 0, rng)
+}
+
+/// Resolves what a hit carries beyond its damage (a monster's attack action: Life Drain's
+/// save, a wolf's bite knocking prone) on the creature it hit, `taken` the damage the hit
+/// dealt it (what [`Effect::MaxHpReduction`] lowers the maximum by).
+pub fn resolve_hit<R: Rng + ?Sized>(
+    state: &GameState,
+    casting: Casting<'_>,
+    subject: &Subject,
+    taken: u32,
+    effects: &[Effect],
+    rng: &mut R,
+) -> Result<Resolution, Refused> {
+    resolve_with(
+        state,
+        casting,
+        std::slice::from_ref(subject),
+        effects,
+        taken,
+        rng,
+    )
+}
+
+fn resolve_with<R: Rng + ?Sized>(
+    state: &GameState,
+    casting: Casting<'_>,
+    subjects: &[Subject],
+    effects: &[Effect],
+    taken_before: u32,
     rng: &mut R,
 ) -> Result<Resolution, Refused> {
     for effect in effects {
@@ -64,6 +97,7 @@ pub fn resolve<R: Rng + ?Sized>(
         rng,
         out: Resolution::default(),
         rolled: Vec::new(),
+        taken_before,
     };
     if casting.concentration {
         run.out.changes.push(Change::Concentration {
@@ -136,6 +170,8 @@ struct Run<'a, 'c, R: ?Sized> {
     /// Dice rolled once per casting, by the effect's address: damage as dealt before
     /// defenses, healing and temporary hit points as totals.
     rolled: Vec<(usize, u32, Option<DamageDealt>)>,
+    /// Damage each subject took before these effects (the hit that carried them).
+    taken_before: u32,
 }
 
 impl<R: Rng + ?Sized> Run<'_, '_, R> {
@@ -331,11 +367,44 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                 self.top(effect, i, s);
                 Dealt::default()
             }
+            Effect::MaxHpReduction => {
+                let taken = self.taken_before + self.taken_by(&s.target);
+                let (change, outcome) = riders::drain(self.state, s, taken);
+                self.out.changes.extend(change);
+                self.out.outcomes.extend(outcome);
+                Dealt::default()
+            }
+            Effect::Hold { conditions } => {
+                let (changes, outcome) = riders::hold(self.casting, s, conditions);
+                self.out.changes.extend(changes);
+                self.out.outcomes.push(outcome);
+                Dealt::default()
+            }
+            Effect::ConditionUntilRemoved { condition } => {
+                let (change, outcome) = riders::condition(s, *condition);
+                self.out.changes.extend(change);
+                self.out.outcomes.push(outcome);
+                Dealt::default()
+            }
             Effect::Darts { .. }
             | Effect::HpPool { .. }
             | Effect::OnlyCreatureType { .. }
             | Effect::TargetsWithin { .. } => Dealt::default(),
         }
+    }
+
+    /// The damage `target` took in this resolution so far.
+    fn taken_by(&self, target: &Target) -> u32 {
+        self.out
+            .changes
+            .iter()
+            .filter_map(|c| match c {
+                Change::Damage {
+                    target: t, amount, ..
+                } if t == target => Some(*amount),
+                _ => None,
+            })
+            .sum()
     }
 
     fn start(&mut self, s: &Subject, kind: TimedKind, duration: Duration, ends_on_damage: bool) {

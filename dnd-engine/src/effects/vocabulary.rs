@@ -152,6 +152,25 @@ pub enum Effect {
         /// The type, as the stat blocks begin it.
         creature_type: String,
     },
+
+    // Monsters' actions (`effects/riders.rs` applies these three).
+    /// The target's hit point maximum drops by the damage it took from this action (the
+    /// damage effects before it in the list, or the hit that carried it), until it finishes
+    /// a long rest; a maximum of 0 kills (the specter's Life Drain).
+    MaxHpReduction,
+    /// Conditions that hold while the acting monster keeps the action going (a bonus action on
+    /// each of its turns) and until the target succeeds on the enclosing save, repeated at the
+    /// end of each of its turns (the harpy's Luring Song: charmed and incapacitated).
+    Hold {
+        /// The conditions.
+        conditions: Vec<Condition>,
+    },
+    /// A condition with no duration of its own, ended by its own rule (prone: standing up;
+    /// the wolf's bite).
+    ConditionUntilRemoved {
+        /// The condition.
+        condition: Condition,
+    },
 }
 
 fn no_damage() -> OnSave {

@@ -5,6 +5,7 @@
 //! numbers and names are the SRD's; every description is written for this project. The SRD 5.1
 //! is © Wizards of the Coast, released under CC-BY-4.0 (see the README's credits).
 
+pub mod action_effects;
 mod conditional;
 mod five_e_database;
 mod gear;
@@ -80,6 +81,13 @@ impl Srd {
                 &mut monster.defenses,
                 &monster.conditional_defenses,
             );
+            for action in monster
+                .actions
+                .iter_mut()
+                .chain(monster.legendary_actions.iter_mut())
+            {
+                action_effects::fill(action);
+            }
         }
         Ok(Srd {
             monsters,

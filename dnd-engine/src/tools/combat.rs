@@ -198,7 +198,13 @@ pub(super) fn attack_spent(
         ctx.commit(changes)?;
         let carried = if result.hit && !who.is_character() {
             let id = who.target.id().to_owned();
-            super::monster_turn::on_hit(ctx, &id, &swing.name, &victim.target, result.total_damage)?
+            super::monster_action::on_hit(
+                ctx,
+                &id,
+                &swing.name,
+                &victim.target,
+                result.total_damage,
+            )?
         } else {
             None
         };
@@ -319,6 +325,16 @@ pub(super) fn swings_of(
             )));
         };
         let Some(attack) = &action.attack else {
+            if multi.is_none() {
+                // A breath or a song is played on the monster's turn (`next_turn`), through
+                // the effects engine: no attack roll makes it.
+                return Err(ToolError::new(format!(
+                    "{}'s {} makes no attack roll: it forces a save, and the monster uses it on its own turn (next_turn); attack with: {}",
+                    who.name,
+                    action.name,
+                    attack_actions.join(", ")
+                )));
+            }
             continue; // a multiattack step without an attack roll (a frightening glare)
         };
         let damage = if action.damage.is_empty() {

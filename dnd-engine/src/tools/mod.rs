@@ -30,6 +30,7 @@ mod damage;
 mod encounter;
 mod items;
 mod locks;
+mod monster_action;
 mod monster_turn;
 mod movement;
 pub mod names;

@@ -287,6 +287,9 @@ pub struct TargetSave {
     /// Every bonus added to the save, with its reason ("+2: half cover in the ice bridge").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub modifier_reasons: Vec<String>,
+    /// What the failure did besides the damage (held, drained, a condition), or why not.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub effects: Vec<crate::effects::Outcome>,
 }
 
 /// What `move_in_fight` (or a monster's approach) did.

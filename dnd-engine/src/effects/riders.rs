@@ -1,0 +1,110 @@
+//! What monsters' actions carry beyond damage, as the interpreter applies it: a maximum drained
+//! by the damage taken ([`Effect::MaxHpReduction`](super::Effect::MaxHpReduction)), a hold kept
+//! up by its monster ([`Effect::Hold`](super::Effect::Hold)), and a condition that lasts until
+//! its own rule ends it ([`Effect::ConditionUntilRemoved`](super::Effect::ConditionUntilRemoved)).
+//! Each gives the changes for one creature and what it did; nothing is committed here.
+
+use super::casting::{Casting, Outcome, Subject};
+use crate::rules::Condition;
+use crate::state::{Change, GameState, Hold, Target};
+
+/// The hit point maximum of `s` lowered by `taken`, the damage it took from the action: a
+/// living character only (a monster's maximum is its stat block's), never by 0.
+pub(super) fn drain(
+    state: &GameState,
+    s: &Subject,
+    taken: u32,
+) -> (Option<Change>, Option<Outcome>) {
+    let Target::Character(id) = &s.target else {
+        return (None, None);
+    };
+    if taken == 0 || state.character(id).is_none_or(|c| c.dead) {
+        return (None, None);
+    }
+    let change = Change::MaxHpDrained {
+        character: id.clone(),
+        amount: taken,
+    };
+    let outcome = Outcome::Drained {
+        target: s.name.clone(),
+        amount: taken,
+    };
+    (Some(change), Some(outcome))
+}
+
+/// The conditions of `wanted` that `s` has not yet and is not immune to.
+fn new_conditions(s: &Subject, wanted: &[Condition]) -> Vec<Condition> {
+    wanted
+        .iter()
+        .copied()
+        .filter(|c| !s.conditions.has(*c) && !s.condition_immunities.contains(c))
+        .collect()
+}
+
+/// `s` held by the casting's monster with `conditions` (those it has not and may have): each
+/// added, then the hold the monster keeps up. Nothing when none is new.
+pub(super) fn hold(
+    casting: Casting<'_>,
+    s: &Subject,
+    conditions: &[Condition],
+) -> (Vec<Change>, Outcome) {
+    let new = new_conditions(s, conditions);
+    if new.is_empty() {
+        let why = "already has every condition the hold imposes, or is immune to them".to_owned();
+        return (
+            Vec::new(),
+            Outcome::Unaffected {
+                target: s.name.clone(),
+                why,
+            },
+        );
+    }
+    let mut changes: Vec<Change> = new
+        .iter()
+        .map(|c| Change::ConditionAdded {
+            target: s.target.clone(),
+            condition: *c,
+        })
+        .collect();
+    changes.push(Change::HoldStarted {
+        monster: casting.caster.id.clone(),
+        hold: Hold {
+            action: casting.source.to_owned(),
+            target: s.target.id().to_owned(),
+            conditions: new.clone(),
+        },
+    });
+    let outcome = Outcome::Held {
+        target: s.name.clone(),
+        conditions: new,
+    };
+    (changes, outcome)
+}
+
+/// `condition` on `s` until its own rule ends it (prone until it stands): nothing when it has
+/// it already or is immune.
+pub(super) fn condition(s: &Subject, condition: Condition) -> (Option<Change>, Outcome) {
+    if new_conditions(s, &[condition]).is_empty() {
+        let why = if s.condition_immunities.contains(&condition) {
+            format!("immune to being {condition}")
+        } else {
+            format!("already {condition}")
+        };
+        return (
+            None,
+            Outcome::Unaffected {
+                target: s.name.clone(),
+                why,
+            },
+        );
+    }
+    let change = Change::ConditionAdded {
+        target: s.target.clone(),
+        condition,
+    };
+    let outcome = Outcome::Conditioned {
+        target: s.name.clone(),
+        condition,
+    };
+    (Some(change), outcome)
+}
