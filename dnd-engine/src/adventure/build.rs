@@ -94,6 +94,8 @@ pub(super) fn new_game(adventure: &Adventure, party: &[&str]) -> Result<GameStat
                 area: spawn.area.clone(),
                 morale: Default::default(),
                 spent_actions: Vec::new(),
+                uses_spent: Default::default(),
+                concentration: None,
                 holds: Vec::new(),
                 timed_effects: Vec::new(),
             });

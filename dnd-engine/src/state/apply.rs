@@ -400,6 +400,7 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
         Change::TimeAdvanced { minutes } => {
             state.time.advance(*minutes);
             super::timed::time_passed(state, *minutes);
+            super::monster::rested(state, *minutes);
         }
         Change::SummaryUpdated { summary } => state.summary = summary.as_str().into(),
         Change::DiceSeeded { seed } => {
@@ -414,6 +415,8 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
         // Applied by `monster::apply` above.
         Change::MoraleChanged { .. }
         | Change::ActionSpent { .. }
+        | Change::UseSpent { .. }
+        | Change::UsesRestored { .. }
         | Change::ActionRecharged { .. }
         | Change::HoldStarted { .. }
         | Change::HoldEnded { .. }

@@ -113,6 +113,8 @@ fn fixture() -> GameState {
             revealed: false,
             morale: Default::default(),
             spent_actions: Vec::new(),
+            uses_spent: Default::default(),
+            concentration: None,
             holds: Vec::new(),
             timed_effects: Vec::new(),
             area: None,

@@ -4,7 +4,7 @@
 //! gathers the subjects (cover from where the monster stands), spends what the action costs
 //! and commits; what a breath, a song, Life Drain or a prone bite does is decided in `effects`.
 
-use super::results::{OnHitSave, SaveActionReport, TargetSave};
+use super::results::{EffectsReport, OnHitSave, SaveActionReport, TargetSave};
 use super::{ToolContext, ToolError, creature};
 use crate::combat::monster_plan;
 use crate::combat::targeting::SpellTarget;
@@ -52,19 +52,6 @@ fn action_of(ctx: &ToolContext<'_>, monster: &str, name: &str) -> Result<Monster
         .and_then(|t| t.actions.iter().find(|a| a.name.eq_ignore_ascii_case(name)))
         .cloned()
         .ok_or_else(|| ToolError::new(format!("{} has no action {name:?}", who.name)))
-}
-
-/// The changes that spend a limited action (a recharge, a hold kept up, a per-day or
-/// per-rest use), before it is used.
-fn spend(monster: &str, action: &MonsterAction) -> Vec<Change> {
-    if action.usage.is_some() || monster_plan::is_hold(action) {
-        vec![Change::ActionSpent {
-            monster: monster.to_owned(),
-            action: action.name.clone(),
-        }]
-    } else {
-        Vec::new()
-    }
 }
 
 /// Commits `changes` and `resolution`'s rolls, then makes the saves damage calls for (held
@@ -136,7 +123,7 @@ pub(super) fn save_action(
         }
     }
     super::encounter::act(ctx, monster, Spend::Action)?;
-    let changes = spend(&id, &action);
+    let changes = monster_plan::spend(&id, &action);
     if subjects.is_empty() {
         ctx.commit(changes)?;
         return Ok(SaveActionReport {
@@ -201,6 +188,50 @@ pub(super) fn save_action(
         action: action.name,
         saves,
         behind_total_cover,
+    })
+}
+
+/// An action that helps allies (the knight's Leadership) on `allies`: spends the monster's
+/// action and the action itself, then the effects engine starts what it grants on each.
+pub(super) fn support_action(
+    ctx: &mut ToolContext<'_>,
+    monster: &str,
+    action_name: &str,
+    allies: &[String],
+) -> Result<EffectsReport, ToolError> {
+    let action = action_of(ctx, monster, action_name)?;
+    let who = creature::find(ctx.state, ctx.srd, monster)?;
+    let (id, name) = (who.target.id().to_owned(), who.name.clone());
+    let mut subjects = Vec::new();
+    for ally in allies {
+        let helped = creature::find(ctx.state, ctx.srd, ally)?;
+        let at = SpellTarget {
+            distance_ft: crate::combat::positions::distance(ctx.state, &id, helped.target.id()),
+            attack: None,
+            cover: None,
+        };
+        subjects.push(subject(&helped, at));
+    }
+    super::encounter::act(ctx, monster, Spend::Action)?;
+    let mut changes = monster_plan::spend(&id, &action);
+    let acting = caster(&id, &name, &action);
+    let casting = Casting {
+        caster: &acting,
+        source: &action.name,
+        level: 0,
+        slot: 0,
+        concentration: false,
+    };
+    let resolution = effects::resolve(ctx.state, casting, &subjects, &action.effects, ctx.rng)
+        .map_err(|e| ToolError::new(e.to_string()))?;
+    changes.extend(resolution.changes.iter().cloned());
+    let outcomes = resolution.outcomes.clone();
+    commit(ctx, &id, changes, resolution)?;
+    Ok(EffectsReport {
+        monster: name,
+        uses: action.name,
+        slot_level: None,
+        effects: outcomes,
     })
 }
 

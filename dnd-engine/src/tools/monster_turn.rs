@@ -78,6 +78,9 @@ pub(super) fn play(ctx: &mut ToolContext<'_>, monster: &str) -> Result<Vec<TurnE
                 }),
             }
         }
+        Plan::Support { action, allies } => log.push(TurnEvent::Effects(
+            super::monster_action::support_action(ctx, monster, &action, &allies)?,
+        )),
         Plan::Save { action, targets } => log.push(TurnEvent::SaveAction(
             super::monster_action::save_action(ctx, monster, &action, &targets)?,
         )),

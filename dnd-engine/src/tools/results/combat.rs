@@ -153,6 +153,9 @@ pub enum TurnEvent {
     Attack(AttackReport),
     /// A monster used an action its targets save against.
     SaveAction(SaveActionReport),
+    /// A monster used an action (or cast a spell) the effects engine resolved, with no save of
+    /// its own to report (the knight's Leadership).
+    Effects(EffectsReport),
     /// A monster rolled to recharge an action.
     Recharge {
         /// Its id.
@@ -267,6 +270,20 @@ pub struct SaveActionReport {
     /// The targets total cover shields from the monster: the action cannot reach them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub behind_total_cover: Vec<String>,
+}
+
+/// What a monster's action or spell did through the effects engine, creature by creature.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EffectsReport {
+    /// The monster's name.
+    pub monster: String,
+    /// The action or spell it used.
+    pub uses: String,
+    /// The slot level, for a spell cast with a slot.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slot_level: Option<u8>,
+    /// What it did to each creature.
+    pub effects: Vec<crate::effects::Outcome>,
 }
 
 /// One target's save against a monster's action.
