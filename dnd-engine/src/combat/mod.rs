@@ -35,6 +35,7 @@ mod effects;
 mod encounter;
 pub mod geometry;
 pub mod monster_plan;
+pub mod monster_spells;
 pub mod positions;
 pub mod surprise;
 pub mod targeting;

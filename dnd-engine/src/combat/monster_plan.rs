@@ -17,7 +17,8 @@
 //! 4. **Its action** ([`plan`]): first an action that holds creatures (the harpy's Luring Song)
 //!    when it holds no one and it was not used up; then an action that helps its allies (the
 //!    knight's Leadership, [`is_support`]) when it is not spent and an ally fights within 30 ft
-//!    of it; then whichever does more damage on average
+//!    of it; then a spell from its list when `combat::monster_spells`' rule says so (a hold
+//!    while it concentrates on nothing, or more expected damage than its attack); then whichever does more damage on average
 //!    against the party: a save-based damage action that is not spent (a breath: every standing
 //!    hero where it is, half on a success when the data says so), or its attack (its
 //!    Multiattack when it has one, else its attack action with the most average damage against
@@ -72,6 +73,15 @@ pub enum Plan {
         action: String,
         /// The allies it helps, by id.
         allies: Vec<String>,
+    },
+    /// A spell from its list (`combat::monster_spells`) on these creatures.
+    Cast {
+        /// The spell.
+        spell: String,
+        /// The slot level, for a spell cast with a slot (`None`: at will or innately).
+        slot_level: Option<u8>,
+        /// The creatures it names, by id.
+        targets: Vec<String>,
     },
     /// A save-based action on these targets (a song, a breath).
     Save {
@@ -331,7 +341,13 @@ pub fn plan(
             .sum(),
         _ => 0.0,
     };
-    // 4. A save-based damage action that is not spent, when it does more.
+    // 4. A spell, by the rule of `monster_spells`, when it does better than the attack.
+    if let Some(cast) =
+        crate::combat::monster_spells::plan_cast_for(srd, m, &heroes, target, attack_value)
+    {
+        return Some(cast);
+    }
+    // 5. A save-based damage action that is not spent, when it does more.
     let breath = template
         .actions
         .iter()
@@ -516,8 +532,8 @@ fn save_value(action: &MonsterAction, c: &crate::state::Character) -> f64 {
     let Some(save) = action.save else {
         return 0.0;
     };
-    let needed = (save.dc - c.save_modifier(save.ability)).clamp(1, 21);
-    let succeeds = f64::from(21 - needed) / 20.0;
+    let succeeds =
+        1.0 - crate::combat::monster_spells::save_fails(save.dc, c.save_modifier(save.ability));
     let on_success = if save.on_success == OnSave::Half {
         0.5
     } else {

@@ -12,6 +12,7 @@ mod gear;
 mod lookup;
 mod spell_damage;
 mod spell_range;
+mod spellcasting;
 mod types;
 
 use std::sync::OnceLock;
@@ -23,6 +24,7 @@ pub use five_e_database::{
 pub use gear::MundaneItem;
 pub use lookup::{LookupError, slugify};
 pub use spell_range::{SpellRange, SpellReach};
+pub use spellcasting::{InnateSpell, MonsterSpellcasting, SlotLevel, SpellSource};
 pub use types::*;
 
 /// A collection of SRD records: the bundled one ([`Srd::bundled`]) or one a caller assembled

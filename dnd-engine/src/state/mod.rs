@@ -38,7 +38,8 @@ pub use monster::{Hold, Morale};
 pub use position::{Area, Cover, Position, area_at, inside, round_to_5};
 pub use snapshot::{Snapshot, estimate_tokens};
 pub use timed::{
-    RepeatSave, RollKind, TimedEffect, TimedKind, armor_class_with, roll_dice_on, timed_effects,
+    RepeatSave, RollKind, TimedEffect, TimedKind, armor_class_with, concentration_of, roll_dice_on,
+    timed_effects,
 };
 pub use turn::{attacks_per_action, budget_left, left_text, speed_now};
 pub use world::{

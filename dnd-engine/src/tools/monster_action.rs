@@ -57,7 +57,7 @@ fn action_of(ctx: &ToolContext<'_>, monster: &str, name: &str) -> Result<Monster
 /// Commits `changes` and `resolution`'s rolls, then makes the saves damage calls for (held
 /// creatures, concentration), once for all each creature took. What each hurt creature
 /// rolled after its damage, by id.
-fn commit(
+pub(super) fn commit(
     ctx: &mut ToolContext<'_>,
     monster: &str,
     changes: Vec<Change>,

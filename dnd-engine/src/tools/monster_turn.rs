@@ -78,6 +78,18 @@ pub(super) fn play(ctx: &mut ToolContext<'_>, monster: &str) -> Result<Vec<TurnE
                 }),
             }
         }
+        Plan::Cast {
+            spell,
+            slot_level,
+            targets,
+        } => match super::monster_spells::cast(ctx, monster, &spell, slot_level, &targets) {
+            Ok(cast) => log.push(TurnEvent::Effects(cast)),
+            // Out of range or behind total cover: the refusal is reported and the turn spent.
+            Err(refused) => log.push(TurnEvent::Refused {
+                monster: monster.to_owned(),
+                refused: refused.message,
+            }),
+        },
         Plan::Support { action, allies } => log.push(TurnEvent::Effects(
             super::monster_action::support_action(ctx, monster, &action, &allies)?,
         )),

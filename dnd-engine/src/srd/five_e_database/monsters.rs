@@ -96,6 +96,7 @@ pub(super) fn monster(record: &Value) -> Res<Monster> {
         actions,
         reactions: features(m.array("reactions")?, "reactions")?,
         legendary_actions,
+        spellcasting: None,
     })
 }
 
