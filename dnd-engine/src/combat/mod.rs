@@ -34,6 +34,7 @@ mod economy;
 mod effects;
 mod encounter;
 pub mod geometry;
+pub mod legendary;
 pub mod monster_plan;
 pub mod monster_spells;
 pub mod positions;

@@ -7,6 +7,7 @@
 //! | `vocabulary.rs` | [`Effect`] and its parts ([`Dice`], [`Duration`], [`ArmorChange`]): plain serde data, what `srd::Spell::effects` holds |
 //! | `casting.rs` | what the interpreter takes ([`Caster`], [`Casting`], [`Subject`]) and gives ([`Resolution`], [`Outcome`], [`Why`], [`Refused`]) |
 //! | `resolve.rs` | [`resolve`]: an effect list for a [`Casting`] on its [`Subject`]s against a `GameState` and an rng, giving a [`Resolution`] (changes, rolls, [`Outcome`]s); nothing committed |
+//! | `legendary.rs` | Legendary Resistance: a monster's failed save turned into a success, so many a day, when the failure would do more than damage |
 //! | `riders.rs` | what monsters' actions carry beyond damage, as the interpreter applies it: a maximum drained, a hold kept up, a condition until its own rule ends it |
 //! | `rolls.rs` | what timed effects do later: [`roll_bonus`] (Bless and Bane on attack rolls and saves), [`end_of_turn_saves`] (Hold Person's repeated save) |
 //!
@@ -16,12 +17,14 @@
 //! `combat::targeting`), calls [`resolve`], commits, and runs damage's follow-up saves.
 
 mod casting;
+mod legendary;
 mod resolve;
 mod riders;
 mod rolls;
 mod vocabulary;
 
 pub use casting::{Caster, Casting, Outcome, Refused, Resolution, Subject, Why};
+pub use legendary::LEGENDARY_RESISTANCE;
 pub use resolve::{resolve, resolve_hit};
 pub use rolls::{Bonus, RepeatedSave, end_of_turn_saves, roll_bonus};
 pub use vocabulary::{ArmorChange, Dice, Duration, Effect};

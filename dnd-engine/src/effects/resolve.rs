@@ -3,6 +3,7 @@
 //! here, so a refusal (or a change the state refuses) leaves everything as it was.
 
 use super::casting::{Casting, Outcome, Refused, Resolution, Subject, Why};
+use super::legendary::{self, LEGENDARY_RESISTANCE};
 use super::riders;
 use super::rolls::roll_bonus;
 use super::vocabulary::{ArmorChange, Dice, Duration, Effect};
@@ -542,9 +543,16 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
         let cover = save_bonus(cover, ability);
         let bonus = roll_bonus(self.state, s.target.id(), RollKind::Save, self.rng);
         let modifier = s.saves[ability as usize] + cover.as_ref().map_or(0, |c| c.0) + bonus.total;
-        let result = roll_check_with(modifier, dc, &sources, auto_fail, self.rng);
+        let mut result = roll_check_with(modifier, dc, &sources, auto_fail, self.rng);
         let mut modifiers: Vec<String> = cover.map(|(_, why)| why).into_iter().collect();
         modifiers.extend(bonus.reasons);
+        if !result.success
+            && let Some(spend) = legendary::resist(self.state, s, on_fail)
+        {
+            self.out.changes.push(spend);
+            result.success = true;
+            modifiers.push(format!("{LEGENDARY_RESISTANCE}: it chooses to succeed"));
+        }
         let note = if modifiers.is_empty() {
             String::new()
         } else {

@@ -273,6 +273,9 @@ pub struct Monster {
     /// Legendary actions.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub legendary_actions: Vec<MonsterAction>,
+    /// Legendary Resistance: how many failed saves a day it may turn into successes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub legendary_resistance: Option<u8>,
     /// Its spells, structured (the "Spellcasting" trait says them in words).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spellcasting: Option<super::MonsterSpellcasting>,

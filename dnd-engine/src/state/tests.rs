@@ -114,6 +114,7 @@ fn fixture() -> GameState {
             morale: Default::default(),
             spent_actions: Vec::new(),
             uses_spent: Default::default(),
+            legendary_resistance: 0,
             concentration: None,
             holds: Vec::new(),
             timed_effects: Vec::new(),

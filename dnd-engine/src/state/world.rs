@@ -46,6 +46,10 @@ pub struct MonsterInstance {
     /// pool name: counted by [`Change::UseSpent`](super::Change::UseSpent).
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub uses_spent: std::collections::BTreeMap<String, u8>,
+    /// Failed saves a day it may turn into successes (its stat block's Legendary Resistance,
+    /// copied when the monster is made); the uses are counted in `uses_spent`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub legendary_resistance: u8,
     /// The spell it concentrates on, if any (a cult fanatic's Hold Person).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub concentration: Option<String>,
@@ -59,6 +63,10 @@ pub struct MonsterInstance {
 
 fn yes() -> bool {
     true
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 impl MonsterInstance {

@@ -31,6 +31,7 @@ mod encounter;
 mod items;
 mod locks;
 mod monster_action;
+mod monster_legendary;
 mod monster_spells;
 mod monster_turn;
 mod movement;

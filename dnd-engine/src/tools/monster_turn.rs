@@ -19,6 +19,7 @@ use crate::store::RollDetail;
 /// the tool's result.
 pub(super) fn play(ctx: &mut ToolContext<'_>, monster: &str) -> Result<Vec<TurnEvent>, ToolError> {
     let mut log = Vec::new();
+    super::monster_legendary::restore(ctx, monster)?;
     for roll in monster_plan::recharge_rolls(ctx.state, ctx.srd, monster, ctx.rng) {
         ctx.record_roll(
             format!("{monster} recharge ({})", roll.action),

@@ -156,6 +156,15 @@ pub enum TurnEvent {
     /// A monster used an action (or cast a spell) the effects engine resolved, with no save of
     /// its own to report (the knight's Leadership).
     Effects(EffectsReport),
+    /// A legendary monster's attack at the end of another creature's turn.
+    Legendary {
+        /// Its id.
+        monster: String,
+        /// The legendary action ("Tail Attack").
+        legendary: String,
+        /// The attack it made.
+        attack: AttackReport,
+    },
     /// A monster rolled to recharge an action.
     Recharge {
         /// Its id.
