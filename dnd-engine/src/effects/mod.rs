@@ -25,6 +25,7 @@ mod vocabulary;
 
 pub use casting::{Caster, Casting, Outcome, Refused, Resolution, Subject, Why};
 pub use legendary::LEGENDARY_RESISTANCE;
-pub use resolve::{resolve, resolve_hit};
+pub use resolve::resolve;
+pub use riders::resolve_hit;
 pub use rolls::{Bonus, RepeatedSave, end_of_turn_saves, roll_bonus};
 pub use vocabulary::{ArmorChange, Dice, Duration, Effect};

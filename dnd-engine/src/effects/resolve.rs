@@ -4,7 +4,6 @@
 
 use super::casting::{Casting, Outcome, Refused, Resolution, Subject, Why};
 use super::legendary::{self, LEGENDARY_RESISTANCE};
-use super::riders;
 use super::rolls::roll_bonus;
 use super::vocabulary::{ArmorChange, Dice, Duration, Effect};
 use crate::combat::targeting::save_bonus;
@@ -34,28 +33,7 @@ pub fn resolve<R: Rng + ?Sized>(
     resolve_with(state, casting, subjects, effects, 0, rng)
 }
 
-/// Resolves what a hit carries beyond its damage (a monster's attack action: Life Drain's
-/// save, a wolf's bite knocking prone) on the creature it hit, `taken` the damage the hit
-/// dealt it (what [`Effect::MaxHpReduction`] lowers the maximum by).
-pub fn resolve_hit<R: Rng + ?Sized>(
-    state: &GameState,
-    casting: Casting<'_>,
-    subject: &Subject,
-    taken: u32,
-    effects: &[Effect],
-    rng: &mut R,
-) -> Result<Resolution, Refused> {
-    resolve_with(
-        state,
-        casting,
-        std::slice::from_ref(subject),
-        effects,
-        taken,
-        rng,
-    )
-}
-
-fn resolve_with<R: Rng + ?Sized>(
+pub(super) fn resolve_with<R: Rng + ?Sized>(
     state: &GameState,
     casting: Casting<'_>,
     subjects: &[Subject],
@@ -163,16 +141,16 @@ impl Default for Dealt {
     }
 }
 
-struct Run<'a, 'c, R: ?Sized> {
-    state: &'a GameState,
-    casting: Casting<'c>,
+pub(super) struct Run<'a, 'c, R: ?Sized> {
+    pub(super) state: &'a GameState,
+    pub(super) casting: Casting<'c>,
     rng: &'a mut R,
-    out: Resolution,
+    pub(super) out: Resolution,
     /// Dice rolled once per casting, by the effect's address: damage as dealt before
     /// defenses, healing and temporary hit points as totals.
     rolled: Vec<(usize, u32, Option<DamageDealt>)>,
     /// Damage each subject took before these effects (the hit that carried them).
-    taken_before: u32,
+    pub(super) taken_before: u32,
 }
 
 impl<R: Rng + ?Sized> Run<'_, '_, R> {
@@ -368,23 +346,8 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                 self.top(effect, i, s);
                 Dealt::default()
             }
-            Effect::MaxHpReduction => {
-                let taken = self.taken_before + self.taken_by(&s.target);
-                let (change, outcome) = riders::drain(self.state, s, taken);
-                self.out.changes.extend(change);
-                self.out.outcomes.extend(outcome);
-                Dealt::default()
-            }
-            Effect::Hold { conditions } => {
-                let (changes, outcome) = riders::hold(self.casting, s, conditions);
-                self.out.changes.extend(changes);
-                self.out.outcomes.push(outcome);
-                Dealt::default()
-            }
-            Effect::ConditionUntilRemoved { condition } => {
-                let (change, outcome) = riders::condition(s, *condition);
-                self.out.changes.extend(change);
-                self.out.outcomes.push(outcome);
+            Effect::MaxHpReduction | Effect::Hold { .. } | Effect::ConditionUntilRemoved { .. } => {
+                self.rider(effect, s);
                 Dealt::default()
             }
             Effect::Darts { .. }
@@ -392,20 +355,6 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             | Effect::OnlyCreatureType { .. }
             | Effect::TargetsWithin { .. } => Dealt::default(),
         }
-    }
-
-    /// The damage `target` took in this resolution so far.
-    fn taken_by(&self, target: &Target) -> u32 {
-        self.out
-            .changes
-            .iter()
-            .filter_map(|c| match c {
-                Change::Damage {
-                    target: t, amount, ..
-                } if t == target => Some(*amount),
-                _ => None,
-            })
-            .sum()
     }
 
     fn start(&mut self, s: &Subject, kind: TimedKind, duration: Duration, ends_on_damage: bool) {

@@ -3,14 +3,73 @@
 //! up by its monster ([`Effect::Hold`](super::Effect::Hold)), and a condition that lasts until
 //! its own rule ends it ([`Effect::ConditionUntilRemoved`](super::Effect::ConditionUntilRemoved)).
 //! Each gives the changes for one creature and what it did; nothing is committed here.
+//! [`resolve_hit`] resolves what a monster's hit carries.
 
-use super::casting::{Casting, Outcome, Subject};
+use rand::Rng;
+
+use super::casting::{Casting, Outcome, Refused, Resolution, Subject};
+use super::resolve::{Run, resolve_with};
+use super::vocabulary::Effect;
 use crate::rules::Condition;
 use crate::state::{Change, GameState, Hold, Target};
 
+/// Resolves what a hit carries beyond its damage (a monster's attack action: Life Drain's
+/// save, a wolf's bite knocking prone) on the creature it hit, `taken` the damage the hit
+/// dealt it (what [`Effect::MaxHpReduction`] lowers the maximum by).
+pub fn resolve_hit<R: Rng + ?Sized>(
+    state: &GameState,
+    casting: Casting<'_>,
+    subject: &Subject,
+    taken: u32,
+    effects: &[Effect],
+    rng: &mut R,
+) -> Result<Resolution, Refused> {
+    let subjects = std::slice::from_ref(subject);
+    resolve_with(state, casting, subjects, effects, taken, rng)
+}
+
+impl<R: Rng + ?Sized> Run<'_, '_, R> {
+    /// One of this file's effects on `s`: its changes and what it did, added to the output.
+    pub(super) fn rider(&mut self, effect: &Effect, s: &Subject) {
+        match effect {
+            Effect::MaxHpReduction => {
+                let taken = self.taken_before + self.taken_by(&s.target);
+                let (change, outcome) = drain(self.state, s, taken);
+                self.out.changes.extend(change);
+                self.out.outcomes.extend(outcome);
+            }
+            Effect::Hold { conditions } => {
+                let (changes, outcome) = hold(self.casting, s, conditions);
+                self.out.changes.extend(changes);
+                self.out.outcomes.push(outcome);
+            }
+            Effect::ConditionUntilRemoved { condition: c } => {
+                let (change, outcome) = condition(s, *c);
+                self.out.changes.extend(change);
+                self.out.outcomes.push(outcome);
+            }
+            _ => {}
+        }
+    }
+
+    /// The damage `target` took in this resolution so far.
+    fn taken_by(&self, target: &Target) -> u32 {
+        self.out
+            .changes
+            .iter()
+            .filter_map(|c| match c {
+                Change::Damage {
+                    target: t, amount, ..
+                } if t == target => Some(*amount),
+                _ => None,
+            })
+            .sum()
+    }
+}
+
 /// The hit point maximum of `s` lowered by `taken`, the damage it took from the action: a
 /// living character only (a monster's maximum is its stat block's), never by 0.
-pub(super) fn drain(
+fn drain(
     state: &GameState,
     s: &Subject,
     taken: u32,
@@ -43,7 +102,7 @@ fn new_conditions(s: &Subject, wanted: &[Condition]) -> Vec<Condition> {
 
 /// `s` held by the casting's monster with `conditions` (those it has not and may have): each
 /// added, then the hold the monster keeps up. Nothing when none is new.
-pub(super) fn hold(
+fn hold(
     casting: Casting<'_>,
     s: &Subject,
     conditions: &[Condition],
@@ -83,7 +142,7 @@ pub(super) fn hold(
 
 /// `condition` on `s` until its own rule ends it (prone until it stands): nothing when it has
 /// it already or is immune.
-pub(super) fn condition(s: &Subject, condition: Condition) -> (Option<Change>, Outcome) {
+fn condition(s: &Subject, condition: Condition) -> (Option<Change>, Outcome) {
     if new_conditions(s, &[condition]).is_empty() {
         let why = if s.condition_immunities.contains(&condition) {
             format!("immune to being {condition}")
