@@ -98,6 +98,15 @@ fn the_cult_fanatic_holds_kraven_and_loses_it_to_damage() {
             "a slot of three spent"
         );
         assert_eq!(fanatic.concentration.as_deref(), Some("Hold Person"));
+        // The snapshot tells the model what the fanatic keeps up and has spent.
+        let shown = serde_json::to_value(t.state.snapshot())
+            .unwrap()
+            .to_string();
+        assert!(
+            shown.contains(r#""concentrating_on":"Hold Person""#),
+            "{shown}"
+        );
+        assert!(shown.contains("level 2 slots: 1 used"), "{shown}");
         let kraven = t.state.character("kraven").unwrap();
         if !kraven.conditions.has(Condition::Paralyzed) {
             continue;

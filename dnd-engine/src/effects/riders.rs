@@ -69,11 +69,7 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
 
 /// The hit point maximum of `s` lowered by `taken`, the damage it took from the action: a
 /// living character only (a monster's maximum is its stat block's), never by 0.
-fn drain(
-    state: &GameState,
-    s: &Subject,
-    taken: u32,
-) -> (Option<Change>, Option<Outcome>) {
+fn drain(state: &GameState, s: &Subject, taken: u32) -> (Option<Change>, Option<Outcome>) {
     let Target::Character(id) = &s.target else {
         return (None, None);
     };
@@ -102,11 +98,7 @@ fn new_conditions(s: &Subject, wanted: &[Condition]) -> Vec<Condition> {
 
 /// `s` held by the casting's monster with `conditions` (those it has not and may have): each
 /// added, then the hold the monster keeps up. Nothing when none is new.
-fn hold(
-    casting: Casting<'_>,
-    s: &Subject,
-    conditions: &[Condition],
-) -> (Vec<Change>, Outcome) {
+fn hold(casting: Casting<'_>, s: &Subject, conditions: &[Condition]) -> (Vec<Change>, Outcome) {
     let new = new_conditions(s, conditions);
     if new.is_empty() {
         let why = "already has every condition the hold imposes, or is immune to them".to_owned();
