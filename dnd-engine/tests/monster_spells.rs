@@ -257,3 +257,34 @@ async fn a_model_casting_a_monsters_spell_is_refused() {
     let kraven = played.after.character("kraven").unwrap();
     assert!(!kraven.conditions.has(Condition::Paralyzed));
 }
+
+/// A Fireball planned at the whole party where one hero stands on a ledge 700 ft away: the
+/// mage casts it on those within its reach (150 ft and the 20-ft sphere), leaving her out.
+#[test]
+fn an_area_spell_leaves_out_the_hero_beyond_its_reach() {
+    let order = table::order(&["isolde", "frost-harpy", "kraven"]);
+    let places = [
+        ("frost-harpy", table::at(0, 0, 0)),
+        ("kraven", table::at(10, 0, 0)),
+        ("isolde", table::at(700, 0, 0)),
+    ];
+    let mut t = Table::new(
+        table::placed_fight(&["kraven", "isolde"], order, &places),
+        4,
+    );
+    let m = &mut Arc::make_mut(&mut t.state.monsters)[0];
+    m.template = "mage".into();
+    m.hp = HitPoints::full(60);
+    t.hero_mut("kraven").hp = HitPoints::full(200);
+    t.hero_mut("kraven").armor_class = 30; // its dagger hardly hits: a spell is the better choice
+    let r = t.ok("next_turn", json!({}));
+    let turn = &r["monster_turns"][0];
+    assert_eq!(turn["uses"], "Fireball", "{r}");
+    let named: Vec<&str> = turn["effects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|o| o["target"].as_str())
+        .collect();
+    assert_eq!(named, ["Kraven"], "{r}");
+}

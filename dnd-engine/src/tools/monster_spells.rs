@@ -75,12 +75,21 @@ pub(super) fn cast(
         Some(max) => targets.iter().take(max as usize).collect(),
         None => targets.iter().collect(),
     };
+    // The plan names every hero for an area: those out of its reach (or behind total cover)
+    // are left out; with none left the casting is refused, saying why.
     let mut subjects = Vec::new();
+    let mut out_of_reach = None;
     for target in named {
         let victim = creature::find(ctx.state, ctx.srd, target)?;
-        let at = spell_target(ctx.state, &id, victim.target.id(), spell)
-            .map_err(|e| ToolError::new(e.to_string()))?;
-        subjects.push(super::monster_action::subject(&victim, at));
+        match spell_target(ctx.state, &id, victim.target.id(), spell) {
+            Ok(at) => subjects.push(super::monster_action::subject(&victim, at)),
+            Err(e) => out_of_reach = Some(e.to_string()),
+        }
+    }
+    if subjects.is_empty() {
+        return Err(ToolError::new(out_of_reach.unwrap_or_else(|| {
+            format!("{name}'s {} needs at least one target", spell.name)
+        })));
     }
     let spend = crate::combat::spell_spend(ctx.state, spell)
         .map_err(|e| ToolError::new(format!("{name} cannot cast {}: {e}", spell.name)))?;
