@@ -288,3 +288,37 @@ fn an_area_spell_leaves_out_the_hero_beyond_its_reach() {
         .collect();
     assert_eq!(named, ["Kraven"], "{r}");
 }
+
+/// The acolyte below half its hit points heals itself with Cure Wounds (1d8 + its Wisdom
+/// modifier, +2) from one of its three 1st-level slots; above half, it fights.
+#[test]
+fn a_hurt_acolyte_heals_itself() {
+    let mut t = against("acolyte", &["isolde", "frost-harpy", "kraven"], 6);
+    let m = &mut Arc::make_mut(&mut t.state.monsters)[0];
+    m.hp = HitPoints {
+        current: 4,
+        max: 9,
+        temporary: 0,
+    };
+    let r = t.ok("next_turn", json!({}));
+    let turn = &r["monster_turns"][0];
+    assert_eq!(turn["uses"], "Cure Wounds", "{r}");
+    assert_eq!(turn["slot_level"], 1);
+    let healed = turn["effects"][0]["healed"].as_u64().unwrap() as u32;
+    assert!((3..=10).contains(&healed), "1d8+2: {healed}");
+    let acolyte = t.state.monster("frost-harpy").unwrap();
+    assert_eq!(acolyte.hp.current, (4 + healed).min(9));
+    // At 5 of 9 (not below half) it does not heal.
+    let mut t = against("acolyte", &["isolde", "frost-harpy", "kraven"], 6);
+    Arc::make_mut(&mut t.state.monsters)[0].hp = HitPoints {
+        current: 5,
+        max: 9,
+        temporary: 0,
+    };
+    let all = |_: &str| true;
+    let plan = monster_plan::plan(&t.state, Srd::bundled(), "frost-harpy", &all).unwrap();
+    assert!(
+        !matches!(plan, Plan::Cast { ref spell, .. } if spell == "Cure Wounds"),
+        "{plan:?}"
+    );
+}

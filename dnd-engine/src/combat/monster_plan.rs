@@ -343,7 +343,7 @@ pub fn plan(
     };
     // 4. A spell, by the rule of `monster_spells`, when it does better than the attack.
     if let Some(cast) =
-        crate::combat::monster_spells::plan_cast_for(srd, m, &heroes, target, attack_value)
+        crate::combat::monster_spells::plan_cast_for(state, srd, m, &heroes, target, attack_value)
     {
         return Some(cast);
     }

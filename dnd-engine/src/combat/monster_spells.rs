@@ -5,6 +5,8 @@
 //! The rule: among the spells with effects data it may cast now (at will, an innate use left,
 //! or a slot left: the lowest of the spell's level or above, [`castable`]),
 //!
+//! 0. a healing spell on the most hurt of itself and its allies within the spell's reach,
+//!    when that one is below half its hit points (a priest's Cure Wounds);
 //! 1. a concentration spell that holds a creature (its save's failure paralyzes, stuns,
 //!    incapacitates or knocks out) when it concentrates on nothing and some hero fails that
 //!    save at least two times in five: on the hero likeliest to fail (a cult fanatic's Hold
@@ -18,7 +20,7 @@ use super::monster_plan::{Plan, hit_chance};
 use crate::effects::{Dice, Effect};
 use crate::rules::{Ability, Condition};
 use crate::srd::{MonsterSpellcasting, OnSave, Spell, SpellSource, Srd};
-use crate::state::{Character, MonsterInstance};
+use crate::state::{Character, GameState, MonsterInstance};
 
 /// The least chance a hero fails a holding spell's save for a monster to cast it (rule 1).
 pub const HOLD_ODDS: f64 = 0.4;
@@ -209,8 +211,39 @@ fn foe_of(c: &Character) -> Foe {
     }
 }
 
+/// One of its side a monster may heal: itself or an ally fighting beside it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Wounded {
+    /// Its id.
+    pub id: String,
+    /// Hit points now.
+    pub hp: u32,
+    /// Its maximum.
+    pub max: u32,
+    /// How far it stands from the caster.
+    pub distance_ft: u32,
+}
+
+/// Rule 0 (see the module docs): the most hurt of `side` below half its hit points that the
+/// healing spell reaches.
+fn to_heal<'w>(side: &'w [Wounded], spell: &Spell) -> Option<&'w Wounded> {
+    let reach = match spell.reach() {
+        crate::srd::SpellReach::Within(feet) => feet,
+        _ => return None,
+    };
+    side.iter()
+        .filter(|w| w.hp > 0 && w.hp.saturating_mul(2) < w.max && w.distance_ft <= reach)
+        .min_by_key(|w| (w.hp.saturating_mul(100) / w.max.max(1), w.hp))
+}
+
+fn heals(effects: &[Effect]) -> bool {
+    effects.iter().any(|e| matches!(e, Effect::Heal { .. }))
+}
+
 /// The plan to cast (see the module docs), or `None` when its attack does better. `heroes`
-/// are the standing heroes where it is; `target` the one the attack rule picked.
+/// are the standing heroes where it is; `target` the one the attack rule picked; `side` itself
+/// and its allies, for a healing spell.
+#[allow(clippy::too_many_arguments)] // the numbers of one decision, read once from the state
 pub fn plan_cast(
     srd: &Srd,
     m: &MonsterInstance,
@@ -218,6 +251,7 @@ pub fn plan_cast(
     modifier: i32,
     heroes: &[&Character],
     target: Option<&Character>,
+    side: &[Wounded],
     attack_value: f64,
 ) -> Option<Plan> {
     let by = numbers(spellcasting, modifier);
@@ -227,6 +261,12 @@ pub fn plan_cast(
         slot_level: matches!(way, SpellSource::Slot(_)).then(|| slot_of(spell, way)),
         targets,
     };
+    // 0. Healing, for one of its side below half.
+    for (spell, way) in options.iter().filter(|(s, _)| heals(&s.effects)) {
+        if let Some(w) = to_heal(side, spell) {
+            return Some(cast(spell, *way, vec![w.id.clone()]));
+        }
+    }
     // 1. A hold, while it concentrates on nothing.
     if m.concentration.is_none() {
         for (spell, way) in options.iter().filter(|(s, _)| s.concentration) {
@@ -262,6 +302,7 @@ pub fn plan_cast(
 
 /// `plan_cast` read from the state: the monster's template and ability modifier.
 pub fn plan_cast_for(
+    state: &GameState,
     srd: &Srd,
     m: &MonsterInstance,
     heroes: &[&Character],
@@ -271,7 +312,31 @@ pub fn plan_cast_for(
     let template = srd.monster(&m.template).ok()?;
     let spellcasting = template.spellcasting.as_ref()?;
     let modifier = template.abilities.modifier(spellcasting.ability);
-    plan_cast(srd, m, spellcasting, modifier, heroes, target, attack_value)
+    let reach = u32::MAX; // the spell's own reach filters (rule 0)
+    let side: Vec<Wounded> = std::iter::once(m.id.clone())
+        .chain(super::monster_plan::allies_within(state, m, reach))
+        .filter_map(|id| state.monster(&id))
+        .map(|a| Wounded {
+            id: a.id.clone(),
+            hp: a.hp.current,
+            max: a.hp.max,
+            distance_ft: if a.id == m.id {
+                0
+            } else {
+                crate::combat::positions::distance(state, &m.id, &a.id)
+            },
+        })
+        .collect();
+    plan_cast(
+        srd,
+        m,
+        spellcasting,
+        modifier,
+        heroes,
+        target,
+        &side,
+        attack_value,
+    )
 }
 
 #[cfg(test)]

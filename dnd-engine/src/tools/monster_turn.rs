@@ -85,7 +85,8 @@ pub(super) fn play(ctx: &mut ToolContext<'_>, monster: &str) -> Result<Vec<TurnE
             targets,
         } => match super::monster_spells::cast(ctx, monster, &spell, slot_level, &targets) {
             Ok(cast) => log.push(TurnEvent::Effects(cast)),
-            // Out of range or behind total cover: the refusal is reported and the turn spent.
+            // Nothing left in reach (or behind total cover): the refusal is reported, the turn
+            // passes.
             Err(refused) => log.push(TurnEvent::Refused {
                 monster: monster.to_owned(),
                 refused: refused.message,
