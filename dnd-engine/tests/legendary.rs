@@ -212,3 +212,32 @@ fn the_lich_shrugs_off_bane_three_times_a_day() {
         "{resisted} resisted, {stood} stood"
     );
 }
+
+/// A model that makes the dragon lash its tail on Kraven's turn itself, as if it were a
+/// legendary action: refused (legendary actions are the engine's, at the end of a turn), and
+/// nothing is spent or dealt.
+#[test]
+fn a_legendary_attack_named_by_a_model_is_refused() {
+    let Some(srd) = srd() else { return };
+    let mut g = Game::new(
+        srd,
+        "adult-red-dragon",
+        &["kraven", "frost-harpy", "isolde"],
+        5,
+    );
+    let before = g.state.clone();
+    let limits = ToolLimits::default();
+    let mut ctx = ToolContext {
+        state: &mut g.state,
+        srd: &g.srd,
+        rng: &mut g.rng,
+        limits: &limits,
+        log: &mut g.log,
+    };
+    let args =
+        json!({"attacker": "frost-harpy", "target": "kraven", "attack": "Tail", "advantage": null});
+    let r = call_tool("roll_attack", &args.to_string(), &mut ctx);
+    assert!(!r.ok, "{}", r.content);
+    assert!(r.content.to_string().contains("turn"), "{}", r.content);
+    assert_eq!(g.state, before);
+}
