@@ -313,8 +313,10 @@ fn the_flask_of_warmth_gives_cold_and_necrotic_resistance_for_a_minute() {
     let view = t.state.snapshot();
     let conditions = &view.party[0].conditions;
     assert!(
-        conditions.iter().any(|c| c
-            == "Flask of Warmth: resistance to cold, necrotic (from kraven, 10 rounds left)"),
+        conditions
+            .iter()
+            .any(|c| c
+                == "Flask of Warmth: resistance to cold, necrotic (from kraven, 10 rounds left)"),
         "{conditions:?}"
     );
     t.apply(&[Change::TimeAdvanced { minutes: 1 }]);

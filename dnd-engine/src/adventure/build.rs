@@ -95,6 +95,9 @@ pub(super) fn new_game(adventure: &Adventure, party: &[&str]) -> Result<GameStat
                 area: spawn.area.clone(),
                 morale: Default::default(),
                 spent_actions: Vec::new(),
+                uses_spent: Default::default(),
+                legendary_resistance: template.legendary_resistance.unwrap_or(0),
+                concentration: None,
                 holds: Vec::new(),
                 timed_effects: Vec::new(),
             });

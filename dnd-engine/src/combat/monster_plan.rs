@@ -15,7 +15,10 @@
 //! 3. **Keeping a hold.** A monster whose action holds creatures until they save (a harpy's
 //!    song) spends its bonus action to keep it going; when it cannot, the hold ends.
 //! 4. **Its action** ([`plan`]): first an action that holds creatures (the harpy's Luring Song)
-//!    when it holds no one and it was not used up; then whichever does more damage on average
+//!    when it holds no one and it was not used up; then an action that helps its allies (the
+//!    knight's Leadership, [`is_support`]) when it is not spent and an ally fights within 30 ft
+//!    of it; then a spell from its list when `combat::monster_spells`' rule says so (a hold
+//!    while it concentrates on nothing, or more expected damage than its attack); then whichever does more damage on average
 //!    against the party: a save-based damage action that is not spent (a breath: every standing
 //!    hero where it is, half on a success when the data says so), or its attack (its
 //!    Multiattack when it has one, else its attack action with the most average damage against
@@ -33,10 +36,11 @@
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
+use crate::effects::Effect;
 pub use crate::rules::RechargeRoll;
 use crate::rules::{Ability, roll_recharge};
-use crate::srd::{ActionUsage, Monster, MonsterAction, OnSave, SaveEffect, Srd};
-use crate::state::{Change, GameState, Morale};
+use crate::srd::{ActionUsage, Monster, MonsterAction, OnSave, Srd};
+use crate::state::{Change, GameState, MonsterInstance, Morale};
 
 /// The target rule (see the module docs): among `(index, hit points, AC)` of the standing
 /// enemies it can reach, the one `damage` (the attack's average damage a turn, at least 1)
@@ -62,6 +66,22 @@ pub enum Plan {
         action: String,
         /// The character attacked, by id.
         target: String,
+    },
+    /// An action that helps its allies (the knight's Leadership) on these allies.
+    Support {
+        /// The action.
+        action: String,
+        /// The allies it helps, by id.
+        allies: Vec<String>,
+    },
+    /// A spell from its list (`combat::monster_spells`) on these creatures.
+    Cast {
+        /// The spell.
+        spell: String,
+        /// The slot level, for a spell cast with a slot (`None`: at will or innately).
+        slot_level: Option<u8>,
+        /// The creatures it names, by id.
+        targets: Vec<String>,
     },
     /// A save-based action on these targets (a song, a breath).
     Save {
@@ -259,11 +279,7 @@ pub fn plan(
     if heroes.is_empty() {
         return None;
     }
-    let usable = |a: &&MonsterAction| {
-        !m.spent_actions
-            .iter()
-            .any(|s| s.eq_ignore_ascii_case(&a.name))
-    };
+    let usable = |a: &&MonsterAction| usable(m, a);
     // 1. An action that holds creatures, when it holds no one yet.
     if m.holds.is_empty()
         && let Some(song) = template
@@ -284,7 +300,22 @@ pub fn plan(
             });
         }
     }
-    // 2. The attack, at the target the rule picks.
+    // 2. An action that helps its allies, when one stands with it.
+    if let Some(help) = template
+        .actions
+        .iter()
+        .filter(usable)
+        .find(|a| is_support(a))
+    {
+        let allies = allies_within(state, m, SUPPORT_FT);
+        if !allies.is_empty() {
+            return Some(Plan::Support {
+                action: help.name.clone(),
+                allies,
+            });
+        }
+    }
+    // 3. The attack, at the target the rule picks.
     let attack = attack_choice(template);
     let per_turn = attack.as_ref().map_or(0, |(_, steps)| {
         steps.iter().map(|(a, n)| n * damage_average(a)).sum()
@@ -310,7 +341,13 @@ pub fn plan(
             .sum(),
         _ => 0.0,
     };
-    // 3. A save-based damage action that is not spent, when it does more.
+    // 4. A spell, by the rule of `monster_spells`, when it does better than the attack.
+    if let Some(cast) =
+        crate::combat::monster_spells::plan_cast_for(state, srd, m, &heroes, target, attack_value)
+    {
+        return Some(cast);
+    }
+    // 5. A save-based damage action that is not spent, when it does more.
     let breath = template
         .actions
         .iter()
@@ -336,12 +373,86 @@ pub fn plan(
     })
 }
 
+/// How far an action that helps allies reaches (Leadership: "within 30 feet").
+pub const SUPPORT_FT: u32 = 30;
+
+/// Whether an action helps allies rather than harms foes: effects with neither an attack nor
+/// a save (the knight's Leadership).
+pub fn is_support(action: &MonsterAction) -> bool {
+    action.attack.is_none() && action.save.is_none() && !action.effects.is_empty()
+}
+
+/// The other monsters of the fight that still fight beside `m`, within `feet` of it, by id.
+pub fn allies_within(state: &GameState, m: &MonsterInstance, feet: u32) -> Vec<String> {
+    let Some(encounter) = state.encounter.as_ref() else {
+        return Vec::new();
+    };
+    encounter
+        .order
+        .iter()
+        .filter_map(|slot| state.monster(&slot.id))
+        .filter(|a| {
+            !a.id.eq_ignore_ascii_case(&m.id)
+                && a.is_fighting()
+                && a.location == m.location
+                && crate::combat::positions::distance(state, &m.id, &a.id) <= feet
+        })
+        .map(|a| a.id.clone())
+        .collect()
+}
+
+/// Whether `m` may use `action` now: not spent (a recharge, a use per rest, a hold) and, for
+/// an action of uses a day, one left.
+pub fn usable(m: &MonsterInstance, action: &MonsterAction) -> bool {
+    let spent = m
+        .spent_actions
+        .iter()
+        .any(|s| s.eq_ignore_ascii_case(&action.name));
+    let day_left = match action.usage {
+        Some(ActionUsage::PerDay { times }) => {
+            m.uses_spent
+                .get(&action.name.to_ascii_lowercase())
+                .copied()
+                .unwrap_or(0)
+                < times
+        }
+        _ => true,
+    };
+    !spent && day_left
+}
+
+/// The changes that spend `action` of `monster` as it is used: a recharge, a use per rest or a
+/// hold is spent (`ActionSpent`) until it comes back; an action of uses a day spends one
+/// (`UseSpent`); anything else costs only the action.
+pub fn spend(monster: &str, action: &MonsterAction) -> Vec<Change> {
+    match action.usage {
+        Some(ActionUsage::PerDay { times }) => vec![Change::UseSpent {
+            monster: monster.to_owned(),
+            pool: action.name.clone(),
+            of: times,
+        }],
+        Some(_) => vec![Change::ActionSpent {
+            monster: monster.to_owned(),
+            action: action.name.clone(),
+        }],
+        None if is_hold(action) => vec![Change::ActionSpent {
+            monster: monster.to_owned(),
+            action: action.name.clone(),
+        }],
+        None => Vec::new(),
+    }
+}
+
 /// Whether an action holds its targets until they save (conditions with a repeated save).
 pub fn is_hold(action: &MonsterAction) -> bool {
-    matches!(
-        action.on_failed_save,
-        Some(SaveEffect::Conditions { repeat: true, .. })
-    )
+    fn holds(effects: &[Effect]) -> bool {
+        effects.iter().any(|e| match e {
+            Effect::Hold { .. } => true,
+            Effect::Save { on_fail, .. } => holds(on_fail),
+            _ => false,
+        })
+    }
+    holds(&action.effects)
 }
 
 /// Whether some monster's action holds this creature now.
@@ -421,8 +532,8 @@ fn save_value(action: &MonsterAction, c: &crate::state::Character) -> f64 {
     let Some(save) = action.save else {
         return 0.0;
     };
-    let needed = (save.dc - c.save_modifier(save.ability)).clamp(1, 21);
-    let succeeds = f64::from(21 - needed) / 20.0;
+    let succeeds =
+        1.0 - crate::combat::monster_spells::save_fails(save.dc, c.save_modifier(save.ability));
     let on_success = if save.on_success == OnSave::Half {
         0.5
     } else {

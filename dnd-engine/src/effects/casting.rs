@@ -151,6 +151,20 @@ pub enum Outcome {
         /// The condition, kept until what ends it by the rules (prone: standing up).
         condition: Condition,
     },
+    /// A hit point maximum lowered until a long rest (Life Drain).
+    Drained {
+        /// The target's name.
+        target: String,
+        /// By how much.
+        amount: u32,
+    },
+    /// Held by a monster's action while it keeps it up (a harpy's song).
+    Held {
+        /// The target's name.
+        target: String,
+        /// The conditions the hold imposed.
+        conditions: Vec<Condition>,
+    },
     /// A condition ended (Lesser Restoration).
     ConditionEnded {
         /// Who.

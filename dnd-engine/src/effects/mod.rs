@@ -10,6 +10,8 @@
 //! | `lasting.rs` | the lasting kinds beyond AC, dice and conditions (advantage, speed, no healing, resistance, weapon damage, prone): the timed kind each starts, and [`attack_advantage`] / [`roll_advantage`], which `combat::effects` asks |
 //! | `pool.rs` | the effects that take all the subjects at once: darts shared out, an HP pool lowest first |
 //! | `items.rs` | what items need: [`ItemData`] (what using and carrying an item does), the SRD's [`MagicItem`]s and the spell scroll's [`ScrollLevel`]s, the reads of what carried items add (AC, a weapon's bonus, resistances) |
+//! | `legendary.rs` | Legendary Resistance: a monster's failed save turned into a success, so many a day, when the failure would do more than damage |
+//! | `riders.rs` | what monsters' actions carry beyond damage, as the interpreter applies it: a maximum drained, a hold kept up |
 //! | `rolls.rs` | what timed effects do later: [`roll_bonus`] (Bless and Bane on attack rolls and saves), [`end_of_turn_saves`] (Hold Person's repeated save) |
 //!
 //! What lasts is a `state::TimedEffect` on the creature, started and ended by `Change`s the
@@ -18,19 +20,23 @@
 //! `combat::targeting`), calls [`resolve`], commits, and runs damage's follow-up saves.
 
 mod casting;
-mod lasting;
-mod pool;
 mod items;
+mod lasting;
+mod legendary;
+mod pool;
 mod resolve;
+mod riders;
 mod rolls;
 mod vocabulary;
 
 pub use casting::{Caster, Casting, Outcome, Refused, Resolution, Subject, Why};
-pub use lasting::{Lasting, attack_advantage, roll_advantage};
 pub use items::{
     ItemData, ItemKind, MagicItem, ScrollLevel, armor_bonus, carried_resistances, plus_bonus,
     scroll_check_dc, scroll_spell, weapon_bonus,
 };
+pub use lasting::{Lasting, attack_advantage, roll_advantage};
+pub use legendary::LEGENDARY_RESISTANCE;
 pub use resolve::resolve;
+pub use riders::resolve_hit;
 pub use rolls::{Bonus, RepeatedSave, end_of_turn_saves, roll_bonus};
 pub use vocabulary::{ArmorChange, Dice, Duration, Effect};

@@ -3,6 +3,7 @@
 //! here, so a refusal (or a change the state refuses) leaves everything as it was.
 
 use super::casting::{Casting, Outcome, Refused, Resolution, Subject, Why};
+use super::legendary::{self, LEGENDARY_RESISTANCE};
 use super::rolls::roll_bonus;
 use super::vocabulary::{ArmorChange, Dice, Duration, Effect};
 use crate::combat::targeting::save_bonus;
@@ -27,6 +28,17 @@ pub fn resolve<R: Rng + ?Sized>(
     casting: Casting<'_>,
     subjects: &[Subject],
     effects: &[Effect],
+    rng: &mut R,
+) -> Result<Resolution, Refused> {
+    resolve_with(state, casting, subjects, effects, 0, rng)
+}
+
+pub(super) fn resolve_with<R: Rng + ?Sized>(
+    state: &GameState,
+    casting: Casting<'_>,
+    subjects: &[Subject],
+    effects: &[Effect],
+    taken_before: u32,
     rng: &mut R,
 ) -> Result<Resolution, Refused> {
     for effect in effects {
@@ -64,6 +76,7 @@ pub fn resolve<R: Rng + ?Sized>(
         rng,
         out: Resolution::default(),
         rolled: Vec::new(),
+        taken_before,
     };
     if casting.concentration {
         run.out.changes.push(Change::Concentration {
@@ -136,6 +149,8 @@ pub(super) struct Run<'a, 'c, R: ?Sized> {
     /// Dice rolled once per casting, by the effect's address: damage as dealt before
     /// defenses, healing and temporary hit points as totals.
     rolled: Vec<(usize, u32, Option<DamageDealt>)>,
+    /// Damage each subject took before these effects (the hit that carried them).
+    pub(super) taken_before: u32,
 }
 
 impl<R: Rng + ?Sized> Run<'_, '_, R> {
@@ -398,6 +413,10 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                 self.top(effect, i, s);
                 Dealt::default()
             }
+            Effect::MaxHpReduction | Effect::Hold { .. } => {
+                self.rider(effect, s);
+                Dealt::default()
+            }
             Effect::Darts { .. }
             | Effect::HpPool { .. }
             | Effect::OnlyCreatureType { .. }
@@ -551,9 +570,16 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
         let cover = save_bonus(cover, ability);
         let bonus = roll_bonus(self.state, s.target.id(), RollKind::Save, self.rng);
         let modifier = s.saves[ability as usize] + cover.as_ref().map_or(0, |c| c.0) + bonus.total;
-        let result = roll_check_with(modifier, dc, &sources, auto_fail, self.rng);
+        let mut result = roll_check_with(modifier, dc, &sources, auto_fail, self.rng);
         let mut modifiers: Vec<String> = cover.map(|(_, why)| why).into_iter().collect();
         modifiers.extend(bonus.reasons);
+        if !result.success
+            && let Some(spend) = legendary::resist(self.state, s, on_fail)
+        {
+            self.out.changes.push(spend);
+            result.success = true;
+            modifiers.push(format!("{LEGENDARY_RESISTANCE}: it chooses to succeed"));
+        }
         let note = if modifiers.is_empty() {
             String::new()
         } else {

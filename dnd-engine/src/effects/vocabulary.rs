@@ -255,6 +255,19 @@ pub enum Effect {
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         shield: bool,
     },
+
+    // Monsters' actions (`effects/riders.rs` applies these two).
+    /// The target's hit point maximum drops by the damage it took from this action (the
+    /// damage effects before it in the list, or the hit that carried it), until it finishes
+    /// a long rest; a maximum of 0 kills (the specter's Life Drain).
+    MaxHpReduction,
+    /// Conditions that hold while the acting monster keeps the action going (a bonus action on
+    /// each of its turns) and until the target succeeds on the enclosing save, repeated at the
+    /// end of each of its turns (the harpy's Luring Song: charmed and incapacitated).
+    Hold {
+        /// The conditions.
+        conditions: Vec<Condition>,
+    },
 }
 
 fn no_damage() -> OnSave {

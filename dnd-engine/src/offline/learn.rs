@@ -354,7 +354,9 @@ impl World {
         self.turn_of.clone_from(&now.turn_of);
         for event in events {
             match event {
-                TurnEvent::Attack(report) => self.attack(report),
+                TurnEvent::Attack(report) | TurnEvent::Legendary { attack: report, .. } => {
+                    self.attack(report)
+                }
                 TurnEvent::Moves { moves, .. } => self.moved(moves),
                 // A monster that fled or surrendered is no longer a foe.
                 TurnEvent::Morale { monster, .. } => {

@@ -466,6 +466,13 @@ fn monster_turns(
                     });
                 }
             }
+            TurnEvent::Effects(used) => {
+                let subject = capital(&who(turn, &used.monster));
+                out.push(format!("{subject} uses {}.", used.uses));
+            }
+            TurnEvent::Legendary { attack: report, .. } => {
+                out.extend(attack(turn, report, fallen));
+            }
             TurnEvent::Moves { moves, .. } => out.extend(moved(turn, moves, fallen)),
             TurnEvent::Surprised { surprised } => {
                 let subject = capital(&who(turn, surprised));

@@ -16,6 +16,8 @@ use crate::rules::damage::{HitPoints, apply_damage};
 use crate::rules::death::{DeathSaveOutcome, DeathSaves};
 use crate::state::Position;
 
+mod specials;
+
 /// The state of one combatant during one fight.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Fighter {
@@ -28,6 +30,10 @@ pub(super) struct Fighter {
     pub(super) at: Position,
     /// Its reaction is unused since the start of its last turn.
     reaction: bool,
+    /// Its specials waiting for a recharge, one bit each.
+    pub(super) recharging: u32,
+    /// Uses spent of each of its pools.
+    pub(super) pool_spent: [u8; super::MAX_POOLS],
 }
 
 impl Fighter {
@@ -135,6 +141,8 @@ impl<'a> Arena<'a> {
                     broken: false,
                     at: p.start,
                     reaction: true,
+                    recharging: 0,
+                    pool_spent: [0; super::MAX_POOLS],
                 }),
         );
         self.broken = 0;
@@ -178,12 +186,12 @@ impl<'a> Arena<'a> {
             .any(|(c, f)| c.side == side && f.standing())
     }
 
-    fn distance(&self, a: usize, b: usize) -> u32 {
+    pub(super) fn distance(&self, a: usize, b: usize) -> u32 {
         self.fighters[a].at.distance(self.fighters[b].at)
     }
 
     /// The standing combatants hostile to `actor`.
-    fn hostiles(&self, actor: usize) -> impl Iterator<Item = usize> + '_ {
+    pub(super) fn hostiles(&self, actor: usize) -> impl Iterator<Item = usize> + '_ {
         let side = self.combatants[actor].side;
         (0..self.combatants.len())
             .filter(move |&i| self.combatants[i].side != side && self.fighters[i].standing())
@@ -211,6 +219,9 @@ impl<'a> Arena<'a> {
         if combatant.side == Side::Monsters && self.morale_breaks(actor) {
             self.fighters[actor].broken = true;
             self.broken += 1;
+            return;
+        }
+        if !combatant.specials.is_empty() && self.special_turn(actor, rng) {
             return;
         }
         let mut left = combatant.speed;
@@ -265,7 +276,7 @@ impl<'a> Arena<'a> {
     /// their turn's damage drops soonest, then the lowest AC) among the heroes this action
     /// reaches from where they stand, or among all when it reaches none, as the game's monster
     /// plan does.
-    fn pick_target(&self, actor: usize, reach: Reach) -> Option<usize> {
+    pub(super) fn pick_target(&self, actor: usize, reach: Reach) -> Option<usize> {
         match self.combatants[actor].side {
             Side::Party => self
                 .hostiles(actor)
@@ -298,7 +309,7 @@ impl<'a> Arena<'a> {
     /// monster closes to its melee reach (5 ft without one), as the game's monsters do; a
     /// character by its action's reach, stepping back when it shoots and nothing threatens it.
     /// The feet it used.
-    fn move_for(
+    pub(super) fn move_for(
         &mut self,
         actor: usize,
         target: usize,
@@ -377,7 +388,7 @@ impl<'a> Arena<'a> {
         self.fighters[mover].at = to;
     }
 
-    fn resolve(
+    pub(super) fn resolve(
         &mut self,
         action: &SimAction,
         target: usize,

@@ -34,8 +34,15 @@
 //!   ([`combat::monster_plan::breaks`](crate::combat::monster_plan::breaks)): below a quarter of
 //!   its hit points with no ally standing it flees (or surrenders), and counts as beaten.
 //!
-//! Not played: healing, spells with slots, areas, cover and terrain, Disengage and Dash,
-//! recharge and legendary actions; a fleeing monster simply leaves (as in the game, where it
+//! - **Special actions** ([`Special`]): a monster's breath and other save actions (recharge
+//!   rolled at the start of its turn, uses a day counted per fight) and its damaging spells
+//!   (slots and innate uses as pools, [`Combatant::from_monster_in`]) replace its attacks on a
+//!   turn when the game's rule says they do more: the same expected-damage odds and choice
+//!   (`combat::monster_spells`: `save_fails`, `better_spell`; `monster_plan::hit_chance`); an
+//!   area's damage is rolled once for every hostile in its reach.
+//!
+//! Not played: healing, holds and other spells without damage, cover and terrain, Disengage
+//! and Dash, legendary actions; a fleeing monster simply leaves (as in the game, where it
 //! provokes nothing). A fight still going after [`MAX_ROUNDS`] counts as a loss for the party.
 
 mod arena;
@@ -129,6 +136,31 @@ impl SimAction {
     }
 }
 
+/// An action a monster uses instead of its turn's attacks when the game's rule says it does
+/// more (`monster_spells::better_spell` over the expected damage): a breath or another save
+/// action, a damaging spell from its list.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Special {
+    /// What it does: a save (a breath, Sacred Flame, Fireball) or an attack roll (Fire Bolt).
+    pub action: SimAction,
+    /// It strikes every standing hostile within its reach, its damage rolled once (a breath,
+    /// Fireball); otherwise one target.
+    #[serde(default)]
+    pub area: bool,
+    /// Spent when used until a d6 at the start of its turn rolls this or higher.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recharge: Option<u8>,
+    /// The pool of uses it spends one of (index into [`Combatant::pools`]: a slot level, an
+    /// innate spell's or an action's uses a day); `None`: at will.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pool: Option<u8>,
+}
+
+/// The most pools of uses a combatant may have, and the most specials.
+pub const MAX_POOLS: usize = 8;
+/// The most specials a combatant may have.
+pub const MAX_SPECIALS: usize = 32;
+
 /// A combatant as the simulator sees it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Combatant {
@@ -168,6 +200,12 @@ pub struct Combatant {
     /// [`Battlefield`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start: Option<Position>,
+    /// For a monster: what it may use instead of its attacks (at most [`MAX_SPECIALS`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub specials: Vec<Special>,
+    /// The uses of each pool its specials spend, for one fight (at most [`MAX_POOLS`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pools: Vec<u8>,
 }
 
 fn default_speed() -> u32 {
@@ -196,6 +234,8 @@ impl Combatant {
             nerve: Nerve::default(),
             opportunity_attack: None,
             start: None,
+            specials: Vec::new(),
+            pools: Vec::new(),
         }
     }
 

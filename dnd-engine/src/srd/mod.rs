@@ -5,6 +5,7 @@
 //! numbers and names are the SRD's; every description is written for this project. The SRD 5.1
 //! is © Wizards of the Coast, released under CC-BY-4.0 (see the README's credits).
 
+pub mod action_effects;
 mod classify;
 mod conditional;
 mod five_e_database;
@@ -13,6 +14,7 @@ mod lookup;
 mod magic_items;
 mod spell_damage;
 mod spell_range;
+mod spellcasting;
 mod types;
 
 use std::sync::OnceLock;
@@ -27,6 +29,7 @@ pub use gear::MundaneItem;
 pub use lookup::{LookupError, slugify};
 pub use spell_damage::FirstRoll;
 pub use spell_range::{SpellRange, SpellReach};
+pub use spellcasting::{InnateSpell, MonsterSpellcasting, SlotLevel, SpellSource};
 pub use types::*;
 
 /// A collection of SRD records: the bundled one ([`Srd::bundled`]) or one a caller assembled
@@ -92,6 +95,13 @@ impl Srd {
                 &mut monster.defenses,
                 &monster.conditional_defenses,
             );
+            for action in monster
+                .actions
+                .iter_mut()
+                .chain(monster.legendary_actions.iter_mut())
+            {
+                action_effects::fill(action);
+            }
         }
         Ok(Srd {
             monsters,

@@ -196,6 +196,12 @@ pub struct MonsterAction {
     /// For a legendary action: how many of the creature's legendary actions it costs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost: Option<u8>,
+    /// What it does in the effects engine's vocabulary: all of it for an action without an
+    /// attack (a breath, a song), what a hit carries beyond its damage for one with an attack
+    /// (Life Drain's save). Built from the fields above when the data is read
+    /// (`srd::action_effects`), unless the data writes it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub effects: Vec<crate::effects::Effect>,
 }
 
 /// A monster's stat block.
@@ -267,6 +273,12 @@ pub struct Monster {
     /// Legendary actions.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub legendary_actions: Vec<MonsterAction>,
+    /// Legendary Resistance: how many failed saves a day it may turn into successes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub legendary_resistance: Option<u8>,
+    /// Its spells, structured (the "Spellcasting" trait says them in words).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spellcasting: Option<super::MonsterSpellcasting>,
 }
 
 impl Monster {

@@ -106,9 +106,15 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
                 })?;
         }
         Change::Concentration { character, spell } => {
-            character_mut(state, character)?; // an unknown character is refused first
-            super::timed::concentration_ends(state, character); // the old spell's effects end
-            character_mut(state, character)?.concentration = spell.clone()
+            // A character, or a monster casting its spells (a cult fanatic's Hold Person).
+            if state.character(character).is_none() && state.monster(character).is_some() {
+                super::timed::concentration_ends(state, character);
+                super::lookup::monster_mut(state, character)?.concentration = spell.clone();
+            } else {
+                character_mut(state, character)?; // an unknown creature is refused first
+                super::timed::concentration_ends(state, character); // the old spell's effects end
+                character_mut(state, character)?.concentration = spell.clone()
+            }
         }
         Change::HitDiceSpent { character, count } => {
             let c = character_mut(state, character)?;
@@ -429,6 +435,7 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
         Change::TimeAdvanced { minutes } => {
             state.time.advance(*minutes);
             super::timed::time_passed(state, *minutes);
+            super::monster::rested(state, *minutes);
         }
         Change::SummaryUpdated { summary } => state.summary = summary.as_str().into(),
         Change::DiceSeeded { seed } => {
@@ -443,6 +450,8 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
         // Applied by `monster::apply` above.
         Change::MoraleChanged { .. }
         | Change::ActionSpent { .. }
+        | Change::UseSpent { .. }
+        | Change::UsesRestored { .. }
         | Change::ActionRecharged { .. }
         | Change::HoldStarted { .. }
         | Change::HoldEnded { .. }

@@ -289,6 +289,27 @@ pub enum Change {
         /// The action, as its stat block names it.
         action: String,
     },
+    /// A monster spends one use of a pool it has `of` of (an action's uses a day, "level 2
+    /// slots", an innate spell's casts, "Legendary Resistance", "legendary actions"): refused
+    /// when all `of` are spent. An hour of rest gives back its spent actions; eight hours its
+    /// pools (`TimeAdvanced`); legendary actions come back at the start of its turn
+    /// (`UsesRestored`).
+    UseSpent {
+        /// The monster.
+        monster: String,
+        /// The pool, by name.
+        pool: String,
+        /// How many uses the pool holds.
+        of: u8,
+    },
+    /// A monster's pool comes back whole (its legendary actions at the start of its turn):
+    /// refused when nothing of it is spent.
+    UsesRestored {
+        /// The monster.
+        monster: String,
+        /// The pool.
+        pool: String,
+    },
     /// A spent action comes back (its recharge roll was high enough): refused when not spent.
     ActionRecharged {
         /// The monster.

@@ -218,18 +218,28 @@ pub(super) fn turn_started(encounter: &mut super::Encounter) {
     });
 }
 
-/// After damage or a condition: a character at 0 hit points, dead or incapacitated loses its
+/// After damage or a condition: a character (or monster) at 0 hit points, dead or incapacitated loses its
 /// concentration (the SRD's rule; damage it survives calls for a save, which the tools roll).
 pub(super) fn drop_lost_concentration(state: &mut GameState) {
     let lost = |c: &super::Character| {
         c.concentration.is_some() && (c.dead || c.hp.current == 0 || !c.conditions.can_act())
     };
-    if !state.characters.iter().any(lost) {
-        return;
+    let lost_monster = |m: &super::MonsterInstance| {
+        m.concentration.is_some() && (m.hp.current == 0 || !m.conditions.can_act())
+    };
+    if state.characters.iter().any(lost) {
+        for c in std::sync::Arc::make_mut(&mut state.characters) {
+            if lost(c) {
+                c.concentration = None;
+            }
+        }
     }
-    for c in std::sync::Arc::make_mut(&mut state.characters) {
-        if lost(c) {
-            c.concentration = None;
+    // A monster casts as a character does, and loses its concentration the same way.
+    if state.monsters.iter().any(lost_monster) {
+        for m in std::sync::Arc::make_mut(&mut state.monsters) {
+            if lost_monster(m) {
+                m.concentration = None;
+            }
         }
     }
 }

@@ -40,7 +40,7 @@ pub use memory::{MEMORY_LIST_LIMIT, Memory, MemoryFact};
 pub use monster::{Hold, Morale};
 pub use position::{Area, Cover, Position, area_at, inside, round_to_5};
 pub use snapshot::{Snapshot, estimate_tokens};
-pub use timed::{RepeatSave, RollKind, RollOn, TimedEffect, TimedKind};
+pub use timed::{RepeatSave, RollKind, RollOn, TimedEffect, TimedKind, concentration_of};
 pub use timed_reads::{
     armor_class_with, blocks_healing, resistances_with, roll_dice_on, speed_with, timed_effects,
     weapon_damage,

@@ -90,6 +90,27 @@ pub(super) fn apply(state: &mut GameState, change: &Change) -> Result<bool, Chan
             }
             m.spent_actions.push(action.clone());
         }
+        Change::UseSpent { monster, pool, of } => {
+            let m = monster_mut(state, monster)?;
+            let key = pool.to_ascii_lowercase();
+            let spent = m.uses_spent.get(&key).copied().unwrap_or(0);
+            if spent >= *of {
+                return Err(ChangeError::Invalid(format!(
+                    "{} has used all {of} of its {pool}: they come back with rest",
+                    m.name
+                )));
+            }
+            m.uses_spent.insert(key, spent + 1);
+        }
+        Change::UsesRestored { monster, pool } => {
+            let m = monster_mut(state, monster)?;
+            if m.uses_spent.remove(&pool.to_ascii_lowercase()).is_none() {
+                return Err(ChangeError::Invalid(format!(
+                    "{} has spent nothing of its {pool}",
+                    m.name
+                )));
+            }
+        }
         Change::ActionRecharged { monster, action } => {
             let m = monster_mut(state, monster)?;
             let before = m.spent_actions.len();
@@ -157,6 +178,27 @@ pub(super) fn apply(state: &mut GameState, change: &Change) -> Result<bool, Chan
         _ => return Ok(false),
     }
     Ok(true)
+}
+
+/// Monsters rest while time passes: an hour gives back their spent actions (a short rest's
+/// worth, and long past any recharge), eight hours their pools of uses a day and spell slots
+/// (a long rest's worth).
+pub(super) fn rested(state: &mut GameState, minutes: u32) {
+    let tired = |m: &super::MonsterInstance| {
+        (minutes >= 60 && !m.spent_actions.is_empty())
+            || (minutes >= 8 * 60 && !m.uses_spent.is_empty())
+    };
+    if !state.monsters.iter().any(tired) {
+        return;
+    }
+    for m in std::sync::Arc::make_mut(&mut state.monsters) {
+        if minutes >= 60 {
+            m.spent_actions.clear();
+        }
+        if minutes >= 8 * 60 {
+            m.uses_spent.clear();
+        }
+    }
 }
 
 /// A long rest gives back the hit point maximum a drain took (before the rest heals).

@@ -108,6 +108,13 @@ pub struct MonsterView {
     /// Who its action holds until they save, with the action: "Kraven (Luring Song)".
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub holding: Vec<String>,
+    /// The spell it concentrates on (a cult fanatic's Hold Person).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concentrating_on: Option<String>,
+    /// What it has spent: actions waiting for a recharge or a rest ("Cold Breath"), and uses
+    /// of its pools ("level 2 slots: 1 used").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spent: Vec<String>,
 }
 
 /// An NPC as the LLM sees it.
@@ -252,6 +259,17 @@ impl GameState {
                     .holds
                     .iter()
                     .map(|h| format!("{} ({})", h.target, h.action))
+                    .collect(),
+                concentrating_on: m.concentration.clone(),
+                spent: m
+                    .spent_actions
+                    .iter()
+                    .cloned()
+                    .chain(
+                        m.uses_spent
+                            .iter()
+                            .map(|(pool, n)| format!("{pool}: {n} used")),
+                    )
                     .collect(),
             })
             .collect();

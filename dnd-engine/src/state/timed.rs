@@ -270,9 +270,7 @@ pub(super) fn start(state: &mut GameState, effect: &TimedEffect) -> Result<(), C
         ));
     }
     if effect.concentration {
-        let on = state
-            .character(&effect.source)
-            .and_then(|c| c.concentration.as_deref());
+        let on = concentration_of(state, &effect.source);
         if !on.is_some_and(|s| s.eq_ignore_ascii_case(&effect.spell)) {
             return Err(ChangeError::Invalid(format!(
                 "{} is not concentrating on {} (concentrating on: {}): its effects need the concentration first",
@@ -386,27 +384,32 @@ fn end_where(state: &mut GameState, ends: impl Fn(&TimedEffect) -> bool) {
 /// Before `character`'s concentration changes: the effects of the spell it concentrated on
 /// end (a new concentration spell ends the old one's; so does losing concentration).
 pub(super) fn concentration_ends(state: &mut GameState, character: &str) {
-    let Some(old) = state
-        .character(character)
-        .and_then(|c| c.concentration.clone())
-    else {
+    let Some(old) = concentration_of(state, character).map(str::to_owned) else {
         return;
     };
-    let id = state
-        .character(character)
-        .map_or(character.to_owned(), |c| c.id.clone());
+    let id = match (state.character(character), state.monster(character)) {
+        (Some(c), _) => c.id.clone(),
+        (None, Some(m)) => m.id.clone(),
+        (None, None) => character.to_owned(),
+    };
     end_where(state, |e| {
         e.concentration && e.source.eq_ignore_ascii_case(&id) && e.spell.eq_ignore_ascii_case(&old)
     });
+}
+
+/// The spell a creature (a character, or a monster casting its spells) concentrates on.
+pub fn concentration_of<'a>(state: &'a GameState, id: &str) -> Option<&'a str> {
+    match state.character(id) {
+        Some(c) => c.concentration.as_deref(),
+        None => state.monster(id).and_then(|m| m.concentration.as_deref()),
+    }
 }
 
 /// Concentration effects whose source no longer concentrates on their spell end (after 0 HP or
 /// incapacitation dropped it).
 pub(super) fn orphans_end(state: &mut GameState) {
     let concentrating = |s: &GameState, e: &TimedEffect| {
-        s.character(&e.source)
-            .and_then(|c| c.concentration.as_deref())
-            .is_some_and(|on| on.eq_ignore_ascii_case(&e.spell))
+        concentration_of(s, &e.source).is_some_and(|on| on.eq_ignore_ascii_case(&e.spell))
     };
     let orphaned: Vec<TimedEffect> = state
         .characters

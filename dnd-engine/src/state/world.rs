@@ -41,6 +41,18 @@ pub struct MonsterInstance {
     /// enough at the start of its turn.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub spent_actions: Vec<String>,
+    /// Its uses of what it has a number of (an action's uses a day, a level's spell slots, an
+    /// innate spell's casts, legendary resistance and legendary actions), spent so far, by
+    /// pool name: counted by [`Change::UseSpent`](super::Change::UseSpent).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub uses_spent: std::collections::BTreeMap<String, u8>,
+    /// Failed saves a day it may turn into successes (its stat block's Legendary Resistance,
+    /// copied when the monster is made); the uses are counted in `uses_spent`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub legendary_resistance: u8,
+    /// The spell it concentrates on, if any (a cult fanatic's Hold Person).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concentration: Option<String>,
     /// The creatures one of its actions holds until they save (a harpy's song).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub holds: Vec<super::Hold>,
@@ -51,6 +63,10 @@ pub struct MonsterInstance {
 
 fn yes() -> bool {
     true
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 impl MonsterInstance {

@@ -145,6 +145,7 @@ pub(super) fn attack_spent(
         |n| Some(n.to_owned()),
     );
     let swings = swings_of(ctx, &who, chosen.as_deref())?;
+    spend_limited(ctx, &who, chosen.as_deref())?;
     let mut outcomes = Vec::new();
     for swing in swings {
         let victim = creature::find(ctx.state, ctx.srd, target)?;
@@ -206,7 +207,13 @@ pub(super) fn attack_spent(
         ctx.commit(changes)?;
         let carried = if result.hit && !who.is_character() {
             let id = who.target.id().to_owned();
-            super::monster_turn::on_hit(ctx, &id, &swing.name, &victim.target, result.total_damage)?
+            super::monster_action::on_hit(
+                ctx,
+                &id,
+                &swing.name,
+                &victim.target,
+                result.total_damage,
+            )?
         } else {
             None
         };
@@ -285,6 +292,44 @@ pub(super) fn weapon_riders(
     (damage, spent)
 }
 
+/// Spends a monster's attack of limited use (the giant spider's Web, Recharge 5–6) as it is
+/// made, or refuses it while it is spent (`monster_plan::usable`, `monster_plan::spend`).
+fn spend_limited(
+    ctx: &mut ToolContext<'_>,
+    who: &CreatureInfo<'_>,
+    name: Option<&str>,
+) -> Result<(), ToolError> {
+    let (Some(template), Some(name)) = (who.template, name) else {
+        return Ok(());
+    };
+    let Some(action) = template
+        .actions
+        .iter()
+        .find(|a| a.name.eq_ignore_ascii_case(name) && a.usage.is_some())
+    else {
+        return Ok(());
+    };
+    let Some(m) = ctx.state.monster(who.target.id()) else {
+        return Ok(());
+    };
+    if !crate::combat::monster_plan::usable(m, action) {
+        let usable: Vec<&str> = template
+            .actions
+            .iter()
+            .filter(|a| a.attack.is_some() && crate::combat::monster_plan::usable(m, a))
+            .map(|a| a.name.as_str())
+            .collect();
+        return Err(ToolError::new(format!(
+            "{}'s {} is spent until it comes back (a recharge roll at the start of its turn, or rest); attack with: {}",
+            who.name,
+            action.name,
+            usable.join(", ")
+        )));
+    }
+    let changes = crate::combat::monster_plan::spend(who.target.id(), action);
+    ctx.commit(changes)
+}
+
 /// The swings an attack makes: a character's weapon; a monster's named action, or its
 /// multiattack expanded into its steps.
 pub(super) fn swings_of(
@@ -357,6 +402,16 @@ pub(super) fn swings_of(
             )));
         };
         let Some(attack) = &action.attack else {
+            if multi.is_none() {
+                // A breath or a song is played on the monster's turn (`next_turn`), through
+                // the effects engine: no attack roll makes it.
+                return Err(ToolError::new(format!(
+                    "{}'s {} makes no attack roll: it forces a save, and the monster uses it on its own turn (next_turn); attack with: {}",
+                    who.name,
+                    action.name,
+                    attack_actions.join(", ")
+                )));
+            }
             continue; // a multiattack step without an attack roll (a frightening glare)
         };
         let damage = if action.damage.is_empty() {

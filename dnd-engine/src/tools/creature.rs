@@ -81,7 +81,6 @@ impl CreatureInfo<'_> {
     }
 }
 
-
 /// Finds a character or monster by id or name (case-insensitive). Monsters the party has not
 /// seen are not found: the model cannot act on what it should not know.
 pub(super) fn find<'s>(

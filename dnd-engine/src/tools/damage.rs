@@ -9,7 +9,7 @@ use crate::rules::Ability;
 use crate::rules::check::roll_check_with;
 use crate::rules::conditions::save_modifiers;
 use crate::rules::spellcasting::concentration_dc;
-use crate::state::{Change, Target};
+use crate::state::Change;
 use crate::store::RollDetail;
 
 /// The saves one instance of damage called for.
@@ -49,11 +49,7 @@ fn concentration_save(
     creature: &str,
     amount: u32,
 ) -> Result<Option<ConcentrationSave>, ToolError> {
-    let Some(spell) = ctx
-        .state
-        .character(creature)
-        .and_then(|c| c.concentration.clone())
-    else {
+    let Some(spell) = crate::state::concentration_of(ctx.state, creature).map(str::to_owned) else {
         return Ok(None);
     };
     let who = creature::find(ctx.state, ctx.srd, creature)?;
@@ -72,7 +68,7 @@ fn concentration_save(
     ctx.record_roll(
         format!("{name} Constitution save to keep {spell}"),
         i64::from(result.total),
-        Some(Target::Character(id.clone())),
+        Some(who.target.clone()),
         RollDetail::Save(result.clone()),
     );
     if !result.success {

@@ -273,6 +273,7 @@ fn end_turn(ctx: &mut ToolContext<'_>) -> Result<Vec<TurnEvent>, ToolError> {
         Some(id) => {
             let mut log = super::monster_turn::end_of_turn_saves(ctx, &id)?;
             log.extend(timed_effect_saves(ctx, &id)?);
+            log.extend(super::monster_legendary::after_turn(ctx, &id)?);
             log
         }
         None => Vec::new(),

@@ -1,18 +1,17 @@
 //! A monster's turn played by the rules `combat::monster_plan` decides: recharge rolls, morale,
 //! keeping a hold, moving into reach, and its action through the same gate and the same attack
-//! code as a hero's (`encounter::act`, `combat::attack`). Also the saves a held creature repeats
-//! at the end of its turns, and what a failed save against a monster's hit does (a specter's
-//! Life Drain, a wolf knocking a hero prone).
+//! code as a hero's (`encounter::act`, `combat::attack`); its save-based actions and what its
+//! hits carry go through the effects engine (`tools/monster_action.rs`). Also the saves a held
+//! creature repeats at the end of its turns.
 
 use super::checks::add_situation;
-use super::results::{HoldSave, OnHitSave, SaveActionReport, TargetSave, TurnEvent};
+use super::results::{HoldSave, TurnEvent};
 use super::{ToolContext, ToolError, creature};
 use crate::combat::monster_plan::{self, Plan};
-use crate::rules::attack::roll_damage;
 use crate::rules::check::roll_check_with;
 use crate::rules::conditions::save_modifiers;
 use crate::rules::{CheckResult, Spend};
-use crate::srd::{ActionSave, MonsterAction, OnSave, SaveEffect};
+use crate::srd::ActionSave;
 use crate::state::{Change, Hold, Morale, Target};
 use crate::store::RollDetail;
 
@@ -20,6 +19,7 @@ use crate::store::RollDetail;
 /// the tool's result.
 pub(super) fn play(ctx: &mut ToolContext<'_>, monster: &str) -> Result<Vec<TurnEvent>, ToolError> {
     let mut log = Vec::new();
+    super::monster_legendary::restore(ctx, monster)?;
     for roll in monster_plan::recharge_rolls(ctx.state, ctx.srd, monster, ctx.rng) {
         ctx.record_roll(
             format!("{monster} recharge ({})", roll.action),
@@ -79,9 +79,25 @@ pub(super) fn play(ctx: &mut ToolContext<'_>, monster: &str) -> Result<Vec<TurnE
                 }),
             }
         }
-        Plan::Save { action, targets } => log.push(TurnEvent::SaveAction(save_action(
-            ctx, monster, &action, &targets,
-        )?)),
+        Plan::Cast {
+            spell,
+            slot_level,
+            targets,
+        } => match super::monster_spells::cast(ctx, monster, &spell, slot_level, &targets) {
+            Ok(cast) => log.push(TurnEvent::Effects(cast)),
+            // Nothing left in reach (or behind total cover): the refusal is reported, the turn
+            // passes.
+            Err(refused) => log.push(TurnEvent::Refused {
+                monster: monster.to_owned(),
+                refused: refused.message,
+            }),
+        },
+        Plan::Support { action, allies } => log.push(TurnEvent::Effects(
+            super::monster_action::support_action(ctx, monster, &action, &allies)?,
+        )),
+        Plan::Save { action, targets } => log.push(TurnEvent::SaveAction(
+            super::monster_action::save_action(ctx, monster, &action, &targets)?,
+        )),
     }
     Ok(log)
 }
@@ -181,109 +197,6 @@ pub(super) fn end_stale_holds(ctx: &mut ToolContext<'_>) -> Result<Option<TurnEv
     Ok(Some(TurnEvent::HoldsEnded { holds_ended: freed }))
 }
 
-/// A save-based action (a song, a breath) on these targets: spends the monster's action (and
-/// the action itself when it recharges or holds), then each target saves.
-fn save_action(
-    ctx: &mut ToolContext<'_>,
-    monster: &str,
-    action_name: &str,
-    targets: &[String],
-) -> Result<SaveActionReport, ToolError> {
-    let who = creature::find(ctx.state, ctx.srd, monster)?;
-    let action = who
-        .template
-        .and_then(|t| {
-            t.actions
-                .iter()
-                .find(|a| a.name.eq_ignore_ascii_case(action_name))
-        })
-        .cloned()
-        .ok_or_else(|| ToolError::new(format!("{} has no action {action_name:?}", who.name)))?;
-    let save = action
-        .save
-        .ok_or_else(|| ToolError::new(format!("{} forces no save", action.name)))?;
-    // Cover from the monster: total cover keeps a target out of reach; half and
-    // three-quarters add to a Dexterity save (`combat::targeting`).
-    let mut reached = Vec::new();
-    let mut behind_total_cover = Vec::new();
-    for target in targets {
-        match crate::combat::targeting::save_cover(ctx.state, monster, target, save.ability) {
-            Ok(bonus) => reached.push((target, bonus)),
-            Err(_) => behind_total_cover.push(ctx.state.name_of(target)),
-        }
-    }
-    super::encounter::act(ctx, monster, Spend::Action)?;
-    if action.usage.is_some() || monster_plan::is_hold(&action) {
-        ctx.commit(vec![Change::ActionSpent {
-            monster: monster.to_owned(),
-            action: action.name.clone(),
-        }])?;
-    }
-    // An area's damage is rolled once for everyone in it.
-    let rolled: u32 = action
-        .damage
-        .iter()
-        .map(|d| roll_damage(d, false, &Default::default(), ctx.rng).rolled)
-        .sum();
-    let mut outcomes = Vec::new();
-    for (target, bonus) in reached {
-        let victim = creature::find(ctx.state, ctx.srd, target)?;
-        let result = saving_throw(ctx, target, save, &action.name, bonus.as_ref())?;
-        let amount = match (result.success, save.on_success) {
-            (false, _) => rolled,
-            (true, OnSave::Half) => rolled / 2,
-            (true, _) => 0,
-        };
-        let taken = amount_after_defenses(&action, &victim, amount);
-        let mut changes = Vec::new();
-        if taken > 0 {
-            changes.push(Change::Damage {
-                target: victim.target.clone(),
-                amount: taken,
-                critical: false,
-            });
-        }
-        if !result.success {
-            changes.extend(failed_save_effect(
-                ctx,
-                monster,
-                &action,
-                &victim.target,
-                taken,
-            ));
-        }
-        ctx.commit(changes)?;
-        let hurt = victim.target.id().to_owned();
-        let after_damage = super::damage::after_damage(ctx, &hurt, taken, Some(monster))?;
-        outcomes.push(TargetSave {
-            target: victim.name.to_owned(),
-            save: result,
-            damage: taken,
-            hold_saves: after_damage.hold_saves,
-            concentration_save: after_damage.concentration,
-            modifier_reasons: bonus.map(|(_, why)| why).into_iter().collect(),
-        });
-    }
-    Ok(SaveActionReport {
-        monster: who.name.to_owned(),
-        action: action.name,
-        saves: outcomes,
-        behind_total_cover,
-    })
-}
-
-/// Damage through the target's defenses, by the first damage type of the action.
-fn amount_after_defenses(
-    action: &MonsterAction,
-    victim: &creature::CreatureInfo<'_>,
-    amount: u32,
-) -> u32 {
-    match action.damage.first() {
-        Some(d) if amount > 0 => victim.defenses.apply(amount, d.kind).0,
-        _ => amount,
-    }
-}
-
 /// Rolls `target`'s save against a monster's action (conditions count, as on any save), with
 /// a cover `bonus` and its reason, and records it.
 fn saving_throw(
@@ -329,123 +242,6 @@ fn saving_throw(
         RollDetail::Save(result.clone()),
     );
     Ok(result)
-}
-
-/// What failing the save of `action` does besides its damage: conditions (and a hold when the
-/// target repeats the save), or a maximum drained by the damage taken.
-fn failed_save_effect(
-    ctx: &ToolContext<'_>,
-    monster: &str,
-    action: &MonsterAction,
-    target: &Target,
-    damage_taken: u32,
-) -> Vec<Change> {
-    let id = match target {
-        Target::Character(id) | Target::Monster(id) => id.clone(),
-    };
-    match &action.on_failed_save {
-        Some(SaveEffect::Conditions { conditions, repeat }) => {
-            let has = |c| match target {
-                Target::Character(id) => ctx
-                    .state
-                    .character(id)
-                    .is_some_and(|ch| ch.conditions.has(c)),
-                Target::Monster(id) => ctx.state.monster(id).is_some_and(|m| m.conditions.has(c)),
-            };
-            let immune = |c| {
-                creature::find(ctx.state, ctx.srd, &id)
-                    .ok()
-                    .and_then(|v| v.template)
-                    .is_some_and(|t| t.condition_immunities.contains(&c))
-            };
-            let new: Vec<_> = conditions
-                .iter()
-                .copied()
-                .filter(|c| !has(*c) && !immune(*c))
-                .collect();
-            let mut changes: Vec<Change> = new
-                .iter()
-                .map(|c| Change::ConditionAdded {
-                    target: target.clone(),
-                    condition: *c,
-                })
-                .collect();
-            if *repeat && !new.is_empty() {
-                changes.push(Change::HoldStarted {
-                    monster: monster.to_owned(),
-                    hold: Hold {
-                        action: action.name.clone(),
-                        target: id,
-                        conditions: new,
-                    },
-                });
-            }
-            changes
-        }
-        Some(SaveEffect::DrainMaxHp)
-            if damage_taken > 0 && matches!(target, Target::Character(_)) =>
-        {
-            let character = ctx.state.character(&id).filter(|c| !c.dead);
-            character
-                .map(|c| Change::MaxHpDrained {
-                    character: c.id.clone(),
-                    amount: damage_taken,
-                })
-                .into_iter()
-                .collect()
-        }
-        _ => Vec::new(),
-    }
-}
-
-/// After a monster's attack action hits: the save its data says a hit carries (a specter's
-/// Life Drain, a wolf's bite knocking prone), rolled and applied. `None` when the action
-/// carries none the code applies.
-pub(super) fn on_hit(
-    ctx: &mut ToolContext<'_>,
-    monster: &str,
-    action: &str,
-    target: &Target,
-    damage_taken: u32,
-) -> Result<Option<OnHitSave>, ToolError> {
-    let Some(action) = ctx
-        .state
-        .monster(monster)
-        .and_then(|m| ctx.srd.monster(&m.template).ok())
-        .and_then(|t| {
-            t.actions
-                .iter()
-                .find(|a| a.name.eq_ignore_ascii_case(action))
-        })
-        .filter(|a| a.on_failed_save.is_some())
-        .cloned()
-    else {
-        return Ok(None);
-    };
-    let Some(save) = action.save else {
-        return Ok(None);
-    };
-    let id = match target {
-        Target::Character(id) | Target::Monster(id) => id.clone(),
-    };
-    let alive = match target {
-        Target::Character(_) => ctx.state.character(&id).is_some_and(|c| !c.dead),
-        Target::Monster(_) => ctx.state.monster(&id).is_some_and(|m| m.is_alive()),
-    };
-    if !alive {
-        return Ok(None);
-    }
-    let result = saving_throw(ctx, &id, save, &action.name, None)?;
-    let changes = if result.success {
-        Vec::new()
-    } else {
-        failed_save_effect(ctx, monster, &action, target, damage_taken)
-    };
-    ctx.commit(changes.clone())?;
-    Ok(Some(OnHitSave {
-        save: result,
-        effect: changes,
-    }))
 }
 
 /// At the end of `creature`'s turn: a save against each hold on it that allows one (a harpy's

@@ -112,7 +112,7 @@ pub(super) fn action(value: &Value, path: &str, legendary: bool) -> Res<MonsterA
     }
     let damage_options = options.concat();
     let usage = a.opt_obj("usage")?.map(usage_of).transpose()?;
-    Ok(MonsterAction {
+    let mut action = MonsterAction {
         name,
         description,
         attack,
@@ -124,7 +124,10 @@ pub(super) fn action(value: &Value, path: &str, legendary: bool) -> Res<MonsterA
         on_failed_save: None,
         usage,
         cost,
-    })
+        effects: Vec::new(),
+    };
+    crate::srd::action_effects::fill(&mut action);
+    Ok(action)
 }
 
 /// Whether a description halves the damage on a successful save.

@@ -67,6 +67,7 @@ pub(super) fn monster(record: &Value) -> Res<Monster> {
     for (i, a) in m.array("legendary_actions")?.iter().enumerate() {
         legendary_actions.push(action(a, &at("legendary_actions", i), true)?);
     }
+    let legendary_resistance = legendary_resistance(m.array("special_abilities")?)?;
     Ok(Monster {
         name,
         slug,
@@ -96,7 +97,25 @@ pub(super) fn monster(record: &Value) -> Res<Monster> {
         actions,
         reactions: features(m.array("reactions")?, "reactions")?,
         legendary_actions,
+        legendary_resistance,
+        spellcasting: None,
     })
+}
+
+/// The uses a day of the trait "Legendary Resistance", if the monster has it.
+fn legendary_resistance(items: &[Value]) -> Res<Option<u8>> {
+    for (i, item) in items.iter().enumerate() {
+        let path = at("special_abilities", i);
+        let f = Obj::new(item, &path)?;
+        if !f.str("name")?.starts_with("Legendary Resistance") {
+            continue;
+        }
+        return Ok(match f.opt_obj("usage")?.map(usage_of).transpose()? {
+            Some(crate::srd::ActionUsage::PerDay { times }) => Some(times),
+            _ => None,
+        });
+    }
+    Ok(None)
 }
 
 fn size(text: &str, path: &str) -> Res<Size> {

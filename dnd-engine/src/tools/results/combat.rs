@@ -153,6 +153,18 @@ pub enum TurnEvent {
     Attack(AttackReport),
     /// A monster used an action its targets save against.
     SaveAction(SaveActionReport),
+    /// A monster used an action (or cast a spell) the effects engine resolved, with no save of
+    /// its own to report (the knight's Leadership).
+    Effects(EffectsReport),
+    /// A legendary monster's attack at the end of another creature's turn.
+    Legendary {
+        /// Its id.
+        monster: String,
+        /// The legendary action ("Tail Attack").
+        legendary: String,
+        /// The attack it made.
+        attack: AttackReport,
+    },
     /// A monster rolled to recharge an action.
     Recharge {
         /// Its id.
@@ -269,6 +281,20 @@ pub struct SaveActionReport {
     pub behind_total_cover: Vec<String>,
 }
 
+/// What a monster's action or spell did through the effects engine, creature by creature.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EffectsReport {
+    /// The monster's name.
+    pub monster: String,
+    /// The action or spell it used.
+    pub uses: String,
+    /// The slot level, for a spell cast with a slot.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slot_level: Option<u8>,
+    /// What it did to each creature.
+    pub effects: Vec<crate::effects::Outcome>,
+}
+
 /// One target's save against a monster's action.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TargetSave {
@@ -287,6 +313,9 @@ pub struct TargetSave {
     /// Every bonus added to the save, with its reason ("+2: half cover in the ice bridge").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub modifier_reasons: Vec<String>,
+    /// What the failure did besides the damage (held, drained, a condition), or why not.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub effects: Vec<crate::effects::Outcome>,
 }
 
 /// What `move_in_fight` (or a monster's approach) did.

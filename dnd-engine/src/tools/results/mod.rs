@@ -13,9 +13,9 @@ mod world;
 pub use crate::combat::actions::ActionReport;
 pub use checks::{CheckRolled, DiceRolled, SaveRolled};
 pub use combat::{
-    AttackOutcome, AttackReport, AttackWaiting, ConcentrationSave, FightEnded, FightStarted,
-    HoldSave, InitiativePlace, MoveDropped, MoveOutcome, Moved, OnHitSave, ReadiedAttack,
-    SaveActionReport, SwingReport, TargetSave, TurnEvent, TurnNow, TurnsPassed,
+    AttackOutcome, AttackReport, AttackWaiting, ConcentrationSave, EffectsReport, FightEnded,
+    FightStarted, HoldSave, InitiativePlace, MoveDropped, MoveOutcome, Moved, OnHitSave,
+    ReadiedAttack, SaveActionReport, SwingReport, TargetSave, TurnEvent, TurnNow, TurnsPassed,
 };
 pub use items::{Inventory, InventoryChanged, ItemRemoved, ItemTaken, ItemUsed, LockAttempt};
 pub use output::{OutputError, ToolOutput};

@@ -1,0 +1,137 @@
+//! A monster casting a spell from its list (`srd::MonsterSpellcasting`) on its turn: the spell
+//! must be on its list with a way to cast it left (at will, an innate use, a slot of its level
+//! or above), its effects data resolved by `effects::resolve` with the monster as the caster
+//! (its DC, attack bonus, ability modifier and caster level), the slot or the innate use spent
+//! through `Change::UseSpent` in the same commit. Range and cover from where it stands, as for
+//! any caster (`combat::targeting::spell_target`); a concentration spell moves its
+//! concentration, which damage and 0 HP end as a character's do.
+
+use super::results::EffectsReport;
+use super::{ToolContext, ToolError, creature};
+use crate::combat::monster_spells::{castable, slot_of};
+use crate::combat::targeting::spell_target;
+use crate::effects::{self, Caster, Casting};
+use crate::srd::{MonsterSpellcasting, SpellSource};
+use crate::state::Change;
+
+/// `monster` casts `spell` (with a slot of `slot_level`, or at will or innately when `None`)
+/// on `targets` (ids). Refused, with what it may cast, when the spell is not on its list, has
+/// no effects data, or nothing is left to cast it with.
+pub(super) fn cast(
+    ctx: &mut ToolContext<'_>,
+    monster: &str,
+    spell_name: &str,
+    slot_level: Option<u8>,
+    targets: &[String],
+) -> Result<EffectsReport, ToolError> {
+    let who = creature::find(ctx.state, ctx.srd, monster)?;
+    let (id, name) = (who.target.id().to_owned(), who.name.clone());
+    let template = who
+        .template
+        .ok_or_else(|| ToolError::new("monster without a stat block"))?;
+    let spellcasting = template
+        .spellcasting
+        .as_ref()
+        .ok_or_else(|| ToolError::new(format!("{name} casts no spells")))?;
+    let m = ctx
+        .state
+        .monster(&id)
+        .ok_or_else(|| ToolError::new("monster vanished"))?;
+    let options = castable(ctx.srd, spellcasting, m);
+    let allowed = || {
+        let names: Vec<String> = options
+            .iter()
+            .map(|(s, w)| match w {
+                SpellSource::Slot(level) => format!("{} (level {level} slot)", s.name),
+                _ => s.name.clone(),
+            })
+            .collect();
+        if names.is_empty() {
+            "nothing".to_owned()
+        } else {
+            names.join(", ")
+        }
+    };
+    let Some(&(spell, way)) = options.iter().find(|(s, w)| {
+        s.name.eq_ignore_ascii_case(spell_name)
+            && match slot_level {
+                Some(level) => *w == SpellSource::Slot(level) || slot_of(s, *w) == level,
+                None => true,
+            }
+    }) else {
+        return Err(ToolError::new(format!(
+            "{name} cannot cast {spell_name} now; it may cast: {}",
+            allowed()
+        )));
+    };
+    // A slot named higher than the lowest left: cast with that one if there is one left.
+    let way = match (slot_level, way) {
+        (Some(level), SpellSource::Slot(_)) => SpellSource::Slot(level),
+        _ => way,
+    };
+    let slot = slot_of(spell, way);
+    let limit = spell.target_limit(slot, spellcasting.caster_level);
+    let named: Vec<&String> = match limit.max {
+        Some(max) => targets.iter().take(max as usize).collect(),
+        None => targets.iter().collect(),
+    };
+    // The plan names every hero for an area: those out of its reach (or behind total cover)
+    // are left out; with none left the casting is refused, saying why.
+    let mut subjects = Vec::new();
+    let mut out_of_reach = None;
+    for target in named {
+        let victim = creature::find(ctx.state, ctx.srd, target)?;
+        match spell_target(ctx.state, &id, victim.target.id(), spell) {
+            Ok(at) => subjects.push(super::monster_action::subject(&victim, at)),
+            Err(e) => out_of_reach = Some(e.to_string()),
+        }
+    }
+    if subjects.is_empty() {
+        return Err(ToolError::new(out_of_reach.unwrap_or_else(|| {
+            format!("{name}'s {} needs at least one target", spell.name)
+        })));
+    }
+    let spend = crate::combat::spell_spend(ctx.state, spell)
+        .map_err(|e| ToolError::new(format!("{name} cannot cast {}: {e}", spell.name)))?;
+    super::encounter::act(ctx, monster, spend)?;
+    let mut changes = match way {
+        SpellSource::AtWill => Vec::new(),
+        SpellSource::Slot(level) => vec![Change::UseSpent {
+            monster: id.clone(),
+            pool: MonsterSpellcasting::slot_pool(level),
+            of: spellcasting.slots_of(level),
+        }],
+        SpellSource::Innate(per_day) => vec![Change::UseSpent {
+            monster: id.clone(),
+            pool: MonsterSpellcasting::innate_pool(&spell.name),
+            of: per_day,
+        }],
+    };
+    let modifier = template.abilities.modifier(spellcasting.ability);
+    let caster = Caster {
+        id: id.clone(),
+        name: name.clone(),
+        attack_bonus: spellcasting.attack_bonus,
+        save_dc: spellcasting.save_dc,
+        modifier,
+        level: spellcasting.caster_level,
+    };
+    let casting = Casting {
+        caster: &caster,
+        source: &spell.name,
+        level: spell.level,
+        slot,
+        concentration: spell.concentration,
+    };
+    let resolution = effects::resolve(ctx.state, casting, &subjects, &spell.effects, ctx.rng)
+        .map_err(|e| ToolError::new(e.to_string()))?;
+    changes.extend(resolution.changes.iter().cloned());
+    let outcomes = resolution.outcomes.clone();
+    super::monster_action::commit(ctx, &id, changes, resolution)?;
+    Ok(EffectsReport {
+        monster: name,
+        uses: spell.name.clone(),
+        slot_level: matches!(way, SpellSource::Slot(_)).then_some(slot),
+        effects: outcomes,
+    })
+}
