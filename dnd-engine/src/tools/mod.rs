@@ -38,6 +38,7 @@ mod registry;
 pub mod results;
 pub mod schema;
 mod sheet;
+mod spell_areas;
 mod spell_effects;
 mod spells;
 mod world;

@@ -6,7 +6,7 @@
 
 use super::results::{RollReasons, SpellCast};
 use super::{ToolContext, ToolError};
-use crate::combat::targeting::{SpellTarget, spell_target};
+use crate::combat::targeting::SpellTarget;
 use crate::effects::{self, Caster, Casting, Outcome, Subject};
 use crate::rules::Ability;
 use crate::srd::{Spell, SpellReach};
@@ -24,10 +24,12 @@ pub(super) struct Prepared<'a> {
     pub modifier: i32,
 }
 
-/// Casts `p.spell` on the creatures `names` through the effects engine.
+/// Casts `p.spell` on the creatures `names` (or, for an area where the fight keeps
+/// positions, those it covers from `aim`) through the effects engine.
 pub(super) fn cast(
     ctx: &mut ToolContext<'_>,
     p: Prepared<'_>,
+    aim: Option<&str>,
     names: &[String],
 ) -> Result<SpellCast, ToolError> {
     let (caster, spell) = (p.caster, p.spell);
@@ -40,12 +42,10 @@ pub(super) fn cast(
     } else {
         names.to_vec()
     };
-    let targets = super::spells::choose_targets(ctx, spell, limit, &names)?;
-    let placed: Vec<SpellTarget> = targets
-        .iter()
-        .map(|t| spell_target(ctx.state, &caster.id, t.target.id(), spell))
-        .collect::<Result<_, _>>()
-        .map_err(|e| ToolError::new(e.to_string()))?;
+    let (targets, placed): (Vec<_>, Vec<SpellTarget>) =
+        super::spell_areas::targets(ctx, &caster.id, spell, limit, aim, &names)?
+            .into_iter()
+            .unzip();
     let subjects: Vec<Subject> = targets
         .iter()
         .zip(&placed)

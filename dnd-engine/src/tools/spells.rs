@@ -12,7 +12,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::{ToolContext, ToolError, creature};
-use crate::combat::targeting::{SpellTarget, save_bonus, spell_attack_setup, spell_target};
+use crate::combat::targeting::{SpellTarget, save_bonus, spell_attack_setup};
 use crate::dice::DiceExpr;
 use crate::rules::attack::roll_damage;
 use crate::rules::check::roll_check_with;
@@ -32,8 +32,16 @@ pub struct CastSpellArgs {
     pub spell: String,
     /// The slot level to use; null for the spell's own level (cantrips use none).
     pub slot_level: Option<u8>,
-    /// Who the spell affects (ids or names); empty for spells without a target.
+    /// Who the spell affects (ids or names); empty for spells without a target. For a spell
+    /// with an area in a fight that keeps positions, the area decides (everyone it covers,
+    /// allies included) and any creature named here must stand in it.
     pub targets: Vec<String>,
+    /// Where a spell with an area is aimed, in a fight that keeps positions: a creature or an
+    /// area of the room (id or name). A sphere, cylinder or cube cast at a point is centred
+    /// there (within the spell's range); a cone, a line or a cube of range Self goes out from
+    /// the caster toward it. Null: at the first target named. Null for a spell without an area.
+    #[serde(default)]
+    pub aim: Option<String>,
 }
 
 pub(super) fn cast_spell(
@@ -108,7 +116,7 @@ pub(super) fn cast_spell(
             save_dc,
             modifier: ability_mod,
         };
-        return super::spell_effects::cast(ctx, prepared, &args.targets);
+        return super::spell_effects::cast(ctx, prepared, args.aim.as_deref(), &args.targets);
     }
     let dice_level = |scales: ScalesWith| match scales {
         ScalesWith::SlotLevel => slot.unwrap_or(spell.level),
@@ -131,19 +139,24 @@ pub(super) fn cast_spell(
         None => None,
     };
     let limit = spell.target_limit(slot.unwrap_or(spell.level), caster.level);
-    let targets = choose_targets(ctx, spell, limit, &args.targets)?;
+    // Who, with range and cover, before anything is rolled or spent (an area from the
+    // positions, else the names: `spell_areas`).
+    let (targets, placed): (Vec<_>, Vec<SpellTarget>) = super::spell_areas::targets(
+        ctx,
+        &caster.id,
+        spell,
+        limit,
+        args.aim.as_deref(),
+        &args.targets,
+    )?
+    .into_iter()
+    .unzip();
     if (damage.is_some() || healing.is_some()) && targets.is_empty() {
         return Err(ToolError::new(format!(
             "{} needs at least one target",
             spell.name
         )));
     }
-    // Range and cover, before anything is rolled or spent (`combat::targeting`).
-    let placed: Vec<SpellTarget> = targets
-        .iter()
-        .map(|t| spell_target(ctx.state, &caster.id, t.target.id(), spell))
-        .collect::<Result<_, _>>()
-        .map_err(|e| ToolError::new(e.to_string()))?;
     let kept = crate::combat::positions::position_of(ctx.state, &caster.id).is_some();
     // Darts, rays and beams: each strikes the next creature named, round the list again when
     // fewer were named than the spell has (three darts at one harpy); other spells affect each
