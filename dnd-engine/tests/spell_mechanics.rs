@@ -251,7 +251,7 @@ async fn a_cheating_model_cannot_aim_an_area_out_of_range_or_pick_who_it_hits() 
     let before = battle(
         &[("isolde", at(0, 0, 0))],
         &[("goblin-a", at(40, 0, 0)), ("goblin-b", at(80, 0, 0))],
-        &["Fireball", "Burning Hands"],
+        &["Fireball", "Burning Hands", "Thunderwave"],
     );
     let call = |id: &str, args: Value| ToolCall::new(id, "cast_spell", args);
     let calls = vec![
@@ -279,10 +279,22 @@ async fn a_cheating_model_cannot_aim_an_area_out_of_range_or_pick_who_it_hits() 
             "f",
             cast("isolde", "Burning Hands", None, Some("isolde"), &[]),
         ),
+        // Thunderwave's cube reaches 15 ft from Isolde; goblin-b stands 80 ft away.
+        call(
+            "g",
+            cast("isolde", "Thunderwave", None, None, &["goblin-b"]),
+        ),
     ];
     let played = table::scripted_turn(&before, calls, "Isolde", "Burn them all!").await;
     let r = &played.results;
-    assert_eq!(r.len(), 6, "{r:#?}");
+    assert_eq!(r.len(), 7, "{r:#?}");
+    assert!(
+        r[6].contains(
+            "goblin-b stands outside Thunderwave's 15-ft cube from Isolde Vane toward goblin-b"
+        ) && r[6].contains("which covers no one"),
+        "{}",
+        r[6]
+    );
     assert!(
         r[0].contains("700 ft from Isolde") && r[0].contains("within 150 ft"),
         "{}",
@@ -319,4 +331,106 @@ async fn a_cheating_model_cannot_aim_an_area_out_of_range_or_pick_who_it_hits() 
     for goblin in ["goblin-a", "goblin-b"] {
         assert_eq!(hp(&after, goblin), 30);
     }
+}
+
+fn position(state: &GameState, id: &str) -> Position {
+    state.encounter.as_ref().unwrap().position(id).unwrap()
+}
+
+#[test]
+fn thunderwave_hurts_everyone_in_its_cube_and_pushes_those_who_fail_10_ft_away() {
+    let (mut pushed, mut stayed) = (0, 0);
+    for seed in 0..8 {
+        let state = battle(
+            &[("isolde", at(0, 0, 0)), ("kraven", at(-5, 0, 0))],
+            &[
+                ("goblin-a", at(5, 0, 0)),
+                ("goblin-b", at(15, 0, 0)),
+                ("goblin-c", at(5, 10, 0)),
+            ],
+            &["Thunderwave"],
+        );
+        let mut t = Table::new(state, seed);
+        let before = t.state.clone();
+        let r = t.ok(
+            "cast_spell",
+            cast("isolde", "Thunderwave", None, Some("goblin-a"), &[]),
+        );
+        let saves: Vec<&Value> = r["effects"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|o| o["outcome"] == "save")
+            .collect();
+        let names: Vec<&str> = saves
+            .iter()
+            .map(|o| o["target"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            names,
+            ["goblin-a", "goblin-b"],
+            "the cube, not beside or behind: {r}"
+        );
+        let rolled = damage_rolled(&t, "Thunderwave");
+        assert!((2..=16).contains(&rolled), "2d8: {rolled}");
+        for (o, from, away) in [
+            (saves[0], at(5, 0, 0), at(15, 0, 0)),
+            (saves[1], at(15, 0, 0), at(25, 0, 0)),
+        ] {
+            let id = o["target"].as_str().unwrap();
+            let expected = if o["save"]["success"].as_bool().unwrap() {
+                assert_eq!(o["damage"].as_u64().unwrap() as u32, rolled / 2);
+                stayed += 1;
+                from
+            } else {
+                assert_eq!(o["damage"].as_u64().unwrap() as u32, rolled);
+                pushed += 1;
+                away
+            };
+            assert_eq!(position(&t.state, id), expected, "seed {seed}: {r}");
+            assert_eq!(
+                hp(&before, id) - hp(&t.state, id),
+                o["damage"].as_u64().unwrap() as u32
+            );
+        }
+        for still in ["kraven", "goblin-c", "isolde"] {
+            assert_eq!(position(&t.state, still), position(&before, still));
+        }
+    }
+    assert!(pushed > 0 && stayed > 0, "{pushed} pushed, {stayed} stayed");
+}
+
+#[test]
+fn a_thunderwave_push_stops_at_the_rooms_edge() {
+    // The chasm ends 20 ft north of the mouth: a goblin 5 ft from it goes 5 ft, not 10.
+    for seed in 0..8 {
+        let state = battle(
+            &[("isolde", at(0, 10, 0))],
+            &[("goblin-a", at(0, 15, 0))],
+            &["Thunderwave"],
+        );
+        let mut t = Table::new(state, seed);
+        let r = t.ok(
+            "cast_spell",
+            cast("isolde", "Thunderwave", None, Some("goblin-a"), &[]),
+        );
+        let of = |kind: &str| {
+            r["effects"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|o| o["outcome"] == kind)
+                .cloned()
+        };
+        let failed = !of("save").unwrap()["save"]["success"].as_bool().unwrap();
+        let expected = if failed { at(0, 20, 0) } else { at(0, 15, 0) };
+        assert_eq!(position(&t.state, "goblin-a"), expected, "{r}");
+        if failed {
+            let push = of("pushed").unwrap();
+            assert_eq!(push["outcome"], "pushed", "{r}");
+            assert_eq!(push["feet"], 5, "{r}");
+            return;
+        }
+    }
+    panic!("no seed failed the save");
 }

@@ -144,6 +144,15 @@ pub enum Outcome {
         /// The effect.
         effect: TimedEffect,
     },
+    /// A creature pushed (Thunderwave).
+    Pushed {
+        /// The target's name.
+        target: String,
+        /// How far it went.
+        feet: u32,
+        /// Where it stands now.
+        to: crate::state::Position,
+    },
     /// A creature the effect passed over, and why.
     Unaffected {
         /// The target's name.

@@ -325,6 +325,17 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                 self.start(s, kind, *duration, false);
                 Dealt::default()
             }
+            Effect::Push { feet } => {
+                let by = self.casting.caster.id.clone();
+                if let Some((change, to, feet)) =
+                    super::movement::push(self.state, &by, s.target.id(), *feet)
+                {
+                    self.out.changes.push(change);
+                    let target = s.name.clone();
+                    self.out.outcomes.push(Outcome::Pushed { target, feet, to });
+                }
+                Dealt::default()
+            }
             // Nested attacks and saves apply to the same creature; darts and pools are read
             // at the top only (the data's tests keep them there).
             Effect::SpellAttack { .. } | Effect::Save { .. } => {

@@ -146,6 +146,12 @@ pub enum Effect {
         /// The greatest distance between two targets.
         feet: u32,
     },
+    /// A target pushed `feet` straight away from the caster along the floor (Thunderwave, on a
+    /// failed save: 10 ft), cut short at the room's edge; only where the fight keeps positions.
+    Push {
+        /// How far.
+        feet: u32,
+    },
     /// Every target must be of this creature type (Hold Person: "humanoid"; characters are
     /// humanoids): the casting is refused otherwise, before anything is rolled or spent.
     OnlyCreatureType {

@@ -116,6 +116,7 @@ pub(super) fn cast(
                     | Outcome::Save { .. }
                     | Outcome::Damage { .. }
                     | Outcome::Healed { .. }
+                    | Outcome::Pushed { .. }
             )
         });
     let kept = crate::combat::positions::position_of(ctx.state, &caster.id).is_some();
