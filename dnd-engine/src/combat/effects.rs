@@ -1,4 +1,6 @@
-//! What the lasting effects of the standard actions (`state::Effect`) do to a roll: the ONE
+//! What the lasting effects of the standard actions (`state::Effect`), and the timed effects
+//! of spells that grant advantage against a creature (`state::TimedKind::AdvantageAgainst`),
+//! do to a roll: the ONE
 //! place an attack, a check or a save asks for them. Each answer is the advantage sources the
 //! effects give, with reasons, and the changes that end the effects the roll uses up (a Help is
 //! spent by the roll it helps; a hidden attacker is revealed by its attack).
@@ -6,7 +8,7 @@
 //! Conditions are not here (they are `rules::conditions`): the tools add both.
 
 use crate::rules::{Ability, AdvantageSources, Condition};
-use crate::state::{Change, Effect, EffectKind, GameState};
+use crate::state::{Change, Effect, EffectKind, GameState, TimedKind};
 
 /// The advantage the effects give one roll, and the changes that end what it uses up. Commit
 /// `ends` with the roll's own changes.
@@ -32,9 +34,19 @@ impl Situation {
 /// - the target hidden: disadvantage;
 /// - the target dodging, able to act, not at speed 0, and able to see the attacker (not
 ///   blinded, the attacker neither invisible nor hidden): disadvantage;
-/// - the attacker helped against this target: advantage, and the help is spent.
+/// - the attacker helped against this target: advantage, and the help is spent;
+/// - a timed effect on the target granting advantage against it (Guiding Bolt's glimmer):
+///   advantage, and the first roll uses up one that says so.
 pub fn attack_situation(state: &GameState, attacker: &str, target: &str) -> Situation {
     let mut s = Situation::default();
+    for e in crate::state::timed_effects(state, target) {
+        if let TimedKind::AdvantageAgainst { once } = e.kind {
+            s.sources.advantage(format!("{} on the target", e.spell));
+            if once {
+                s.ends.push(Change::TimedEffectEnded { effect: e.clone() });
+            }
+        }
+    }
     let Some(encounter) = state.encounter.as_ref().filter(|e| !e.effects.is_empty()) else {
         return s;
     };

@@ -325,6 +325,11 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                 self.start(s, kind, *duration, false);
                 Dealt::default()
             }
+            Effect::AdvantageAgainst { once, duration } => {
+                let kind = TimedKind::AdvantageAgainst { once: *once };
+                self.start(s, kind, *duration, false);
+                Dealt::default()
+            }
             Effect::Push { feet } => {
                 let by = self.casting.caster.id.clone();
                 if let Some((change, to, feet)) =
@@ -357,6 +362,7 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             concentration: self.casting.concentration,
             rounds_left: duration.rounds(),
             ends_on_damage,
+            at_turn_end: duration.at_turn_end(),
             kind,
         };
         self.out.changes.push(Change::TimedEffectStarted {

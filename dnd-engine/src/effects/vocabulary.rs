@@ -146,6 +146,15 @@ pub enum Effect {
         /// The greatest distance between two targets.
         feet: u32,
     },
+    /// Attack rolls against the target have advantage for a while (Guiding Bolt: the next one,
+    /// until the end of the caster's next turn); `once`: the first such roll uses it up.
+    AdvantageAgainst {
+        /// Used up by the first attack roll against the target.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        once: bool,
+        /// For how long.
+        duration: Duration,
+    },
     /// A target pushed `feet` straight away from the caster along the floor (Thunderwave, on a
     /// failed save: 10 ft), cut short at the room's edge; only where the fight keeps positions.
     Push {
@@ -248,11 +257,19 @@ pub enum Duration {
     Hours(u32),
     /// Until the start of the caster's next turn (Shield).
     UntilYourNextTurn,
+    /// Until the end of the caster's next turn (Guiding Bolt's glimmer): counted at the end of
+    /// the caster's turns, the one it is cast in and the next.
+    UntilEndOfYourNextTurn,
     /// Until dispelled.
     UntilDispelled,
 }
 
 impl Duration {
+    /// Whether its rounds count at the end of the caster's turns (`state::TimedEffect::at_turn_end`).
+    pub fn at_turn_end(self) -> bool {
+        self == Duration::UntilEndOfYourNextTurn
+    }
+
     /// In rounds (counted down at the start of each of the caster's turns); `None` until
     /// dispelled.
     pub fn rounds(self) -> Option<u32> {
@@ -261,6 +278,7 @@ impl Duration {
             Duration::Minutes(n) => Some(n.saturating_mul(10)),
             Duration::Hours(n) => Some(n.saturating_mul(600)),
             Duration::UntilYourNextTurn => Some(1),
+            Duration::UntilEndOfYourNextTurn => Some(2),
             Duration::UntilDispelled => None,
         }
     }

@@ -366,6 +366,8 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
             state.mode = Mode::Combat;
         }
         Change::TurnAdvanced => {
+            // What lasts "until the end of your turn" ends before the next turn begins.
+            super::timed::turn_ended(state);
             let e = state
                 .encounter
                 .as_mut()

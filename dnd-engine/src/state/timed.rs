@@ -10,7 +10,9 @@
 //! - its duration: `rounds_left` counts down at the start of each turn of its source (or of
 //!   each round when the source is not in the fight), and by ten a minute as the clock
 //!   advances ([`Change::TimeAdvanced`](super::Change::TimeAdvanced)); at 0 it ends. One round
-//!   is "until the start of the source's next turn" (Shield);
+//!   is "until the start of the source's next turn" (Shield). An effect `at_turn_end` counts
+//!   at the end of its source's turns instead: two rounds are "until the end of your next
+//!   turn" (Guiding Bolt), exactly;
 //! - concentration: when its source's concentration ends or moves to another spell
 //!   ([`Change::Concentration`](super::Change::Concentration), or 0 HP and incapacitation);
 //! - damage, for the effects that say so (Sleep's slumber);
@@ -46,6 +48,11 @@ pub struct TimedEffect {
     /// Ends when its creature takes damage (Sleep).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub ends_on_damage: bool,
+    /// Its rounds count down at the end of each of its source's turns instead of the start:
+    /// "until the end of your next turn" is two such rounds, the turn it began in and the next
+    /// (Guiding Bolt's glimmer).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub at_turn_end: bool,
     /// What it does.
     pub kind: TimedKind,
 }
@@ -81,6 +88,13 @@ pub enum TimedKind {
         /// On saving throws.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         saves: bool,
+    },
+    /// Attack rolls against the creature have advantage (Guiding Bolt's glimmer); `once`: the
+    /// first attack roll against it uses it up (`combat::attack_situation` ends it).
+    AdvantageAgainst {
+        /// Used up by the first attack roll.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        once: bool,
     },
     /// A condition, added with the effect and lifted with it (Hold Person's paralysis,
     /// Sleep's unconsciousness).
@@ -135,6 +149,12 @@ impl TimedEffect {
                     if *penalty { "-" } else { "+" }
                 )
             }
+            TimedKind::AdvantageAgainst { once: true } => {
+                "advantage on the next attack roll against it".to_owned()
+            }
+            TimedKind::AdvantageAgainst { once: false } => {
+                "advantage on attack rolls against it".to_owned()
+            }
             TimedKind::Condition {
                 condition,
                 repeat_save,
@@ -147,6 +167,8 @@ impl TimedEffect {
             },
         };
         let left = match self.rounds_left {
+            Some(1) if self.at_turn_end => ", until the end of its source's turn".to_owned(),
+            Some(2) if self.at_turn_end => ", until the end of its source's next turn".to_owned(),
             Some(1) => ", until its source's next turn".to_owned(),
             Some(n) => format!(", {n} rounds left"),
             None => String::new(),
@@ -412,9 +434,9 @@ pub(super) fn damaged(state: &mut GameState, target: &str) {
     });
 }
 
-/// Counts `rounds` off the effects `whose` picks (by source id), ending those at 0.
-fn count_down(state: &mut GameState, rounds: u32, whose: impl Fn(&str) -> bool) {
-    let picked = |e: &TimedEffect| e.rounds_left.is_some() && whose(&e.source);
+/// Counts `rounds` off the effects `pick` picks, ending those at 0.
+fn count_down(state: &mut GameState, rounds: u32, pick: impl Fn(&TimedEffect) -> bool) {
+    let picked = |e: &TimedEffect| e.rounds_left.is_some() && pick(e);
     let any = state
         .characters
         .iter()
@@ -449,9 +471,26 @@ pub(super) fn turn_started(state: &mut GameState) {
     let now = encounter.current().unwrap_or_default().to_owned();
     let new_round = encounter.turn == 0;
     let fighting: Vec<String> = encounter.order.iter().map(|s| s.id.clone()).collect();
-    count_down(state, 1, |source| {
-        source.eq_ignore_ascii_case(&now)
+    count_down(state, 1, |e| {
+        let source = &e.source;
+        (source.eq_ignore_ascii_case(&now) && !e.at_turn_end)
             || (new_round && !fighting.iter().any(|f| f.eq_ignore_ascii_case(source)))
+    });
+}
+
+/// At the end of the fight's current turn (before the next begins): one round off the
+/// effects that count at the end of their source's turns, when it is their source's turn.
+pub(super) fn turn_ended(state: &mut GameState) {
+    let Some(now) = state
+        .encounter
+        .as_ref()
+        .and_then(|e| e.current())
+        .map(str::to_owned)
+    else {
+        return;
+    };
+    count_down(state, 1, |e| {
+        e.at_turn_end && e.source.eq_ignore_ascii_case(&now)
     });
 }
 

@@ -1,0 +1,120 @@
+//! Worked examples of spells whose rules are about time and about what comes next, each
+//! through the tools as a model calls them, with seeded dice: Guiding Bolt's glimmer (the next
+//! attack roll against the target has advantage, until the end of the caster's next turn,
+//! exactly), and a model that tries to keep it.
+
+use serde_json::{Value, json};
+
+use dnd_engine::state::{Change, GameState, TimedKind};
+
+#[path = "support/table.rs"]
+mod table;
+use table::Table;
+
+fn cast(caster: &str, spell: &str, slot: Option<u8>, targets: &[&str]) -> Value {
+    json!({"caster": caster, "spell": spell, "slot_level": slot, "targets": targets, "aim": null})
+}
+
+/// Whether the harpy still glimmers.
+fn glimmers(state: &GameState) -> bool {
+    state
+        .monster("frost-harpy")
+        .unwrap()
+        .timed_effects
+        .iter()
+        .any(|e| matches!(e.kind, TimedKind::AdvantageAgainst { once: true }))
+}
+
+/// Hedda's Guiding Bolt at the harpy, on Hedda's turn (order Hedda, Kraven, harpy), with the
+/// first seed from `seed` whose bolt hits; the table after it.
+fn bolt_that_hits(seed: u64) -> (Table, Value) {
+    for seed in seed..seed + 50 {
+        let mut t = Table::fight(
+            &["hedda", "kraven"],
+            &["hedda", "kraven", "frost-harpy"],
+            seed,
+        );
+        let r = t.ok(
+            "cast_spell",
+            cast("hedda", "Guiding Bolt", None, &["frost-harpy"]),
+        );
+        if r["effects"][0]["attack"]["hit"] == true {
+            return (t, r);
+        }
+    }
+    panic!("no bolt hit in 50 seeds");
+}
+
+#[test]
+fn guiding_bolt_deals_4d6_radiant_and_gives_the_next_attack_advantage() {
+    let (mut t, r) = bolt_that_hits(1);
+    let attack = &r["effects"][0]["attack"];
+    let damage = attack["total_damage"].as_u64().unwrap();
+    let most = if attack["critical"] == true { 48 } else { 24 };
+    assert!((4..=most).contains(&damage), "4d6 radiant: {r}");
+    assert_eq!(
+        t.state.monster("frost-harpy").unwrap().hp.current,
+        200 - damage as u32
+    );
+    assert!(glimmers(&t.state), "{r}");
+    // Hedda's turn ends; on Kraven's the glimmer still holds, and his swing has advantage.
+    t.ok("next_turn", json!({}));
+    assert!(glimmers(&t.state));
+    let swing = t.ok("roll_attack", table::attack("kraven", "frost-harpy"));
+    let first = &swing["attacks"][0];
+    assert_eq!(first["result"]["d20"]["advantage"], "advantage", "{swing}");
+    assert!(
+        first["advantage_reasons"]
+            .to_string()
+            .contains("Guiding Bolt"),
+        "{swing}"
+    );
+    // Used up by that one roll.
+    assert!(!glimmers(&t.state), "{swing}");
+}
+
+#[test]
+fn the_glimmer_lasts_until_the_end_of_the_casters_next_turn_and_no_longer() {
+    let (mut t, _) = bolt_that_hits(1);
+    // End of Hedda's turn, Kraven's, the harpy's: Hedda's next turn begins, still glimmering.
+    for _ in 0..3 {
+        t.apply(&[Change::TurnAdvanced]);
+        assert!(glimmers(&t.state), "until the END of Hedda's next turn");
+    }
+    assert_eq!(t.turn_of(), "hedda");
+    let glimmer = &t.state.monster("frost-harpy").unwrap().timed_effects[0];
+    assert!(
+        glimmer
+            .describe()
+            .contains("until the end of its source's turn"),
+        "{}",
+        glimmer.describe()
+    );
+    // Hedda's next turn ends: gone, though no one attacked.
+    t.apply(&[Change::TurnAdvanced]);
+    assert!(!glimmers(&t.state));
+}
+
+/// A model that tries to bolt two creatures at once, or to aim the bolt like an area: refused
+/// with what is allowed: no slot spent, no glimmer.
+#[tokio::test]
+async fn a_cheating_model_cannot_bolt_two_creatures_or_aim_it_like_an_area() {
+    let before = table::fight(&["hedda", "kraven"], &["hedda", "kraven", "frost-harpy"]);
+    let mut aimed = cast("hedda", "Guiding Bolt", None, &[]);
+    aimed["aim"] = json!("frost-harpy");
+    let calls = vec![
+        dnd_engine::llm::ToolCall::new(
+            "a",
+            "cast_spell",
+            cast("hedda", "Guiding Bolt", None, &["frost-harpy", "kraven"]),
+        ),
+        dnd_engine::llm::ToolCall::new("b", "cast_spell", aimed),
+    ];
+    let played = table::scripted_turn(&before, calls, "Hedda", "Light them both up!").await;
+    let r = &played.results;
+    assert!(r[0].contains("at most 1 target"), "{}", r[0]);
+    assert!(r[1].contains("Guiding Bolt has no area"), "{}", r[1]);
+    let hedda = |s: &GameState| s.character("hedda").unwrap().spell_slots.clone();
+    assert_eq!(hedda(&played.after), hedda(&before));
+    assert!(!glimmers(&played.after));
+}
