@@ -7,6 +7,7 @@
 //! | `vocabulary.rs` | [`Effect`] and its parts ([`Dice`], [`Duration`], [`ArmorChange`]): plain serde data, what `srd::Spell::effects` holds |
 //! | `casting.rs` | what the interpreter takes ([`Caster`], [`Casting`], [`Subject`]) and gives ([`Resolution`], [`Outcome`], [`Why`], [`Refused`]) |
 //! | `resolve.rs` | [`resolve`]: an effect list for a [`Casting`] on its [`Subject`]s against a `GameState` and an rng, giving a [`Resolution`] (changes, rolls, [`Outcome`]s); nothing committed |
+//! | `marks.rs` | [`mark_damage`]: the dice a caster's weapon hit adds against a creature it marked ([`Effect::Mark`], Hunter's Mark) |
 //! | `movement.rs` | [`Effect::Push`]: a creature pushed away from the caster (`combat::geometry::push_away`), where positions are kept |
 //! | `rolls.rs` | what timed effects do later: [`roll_bonus`] (Bless and Bane on attack rolls and saves), [`end_of_turn_saves`] (Hold Person's repeated save) |
 //!
@@ -16,12 +17,14 @@
 //! `combat::targeting`), calls [`resolve`], commits, and runs damage's follow-up saves.
 
 mod casting;
+mod marks;
 mod movement;
 mod resolve;
 mod rolls;
 mod vocabulary;
 
 pub use casting::{Caster, Casting, Outcome, Refused, Resolution, Subject, Why};
+pub use marks::mark_damage;
 pub use resolve::resolve;
 pub use rolls::{Bonus, RepeatedSave, end_of_turn_saves, roll_bonus};
 pub use vocabulary::{ArmorChange, Dice, Duration, Effect};

@@ -330,6 +330,14 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                 self.start(s, kind, *duration, false);
                 Dealt::default()
             }
+            Effect::Mark { dice, duration } => {
+                let kind = TimedKind::Marked {
+                    count: dice.count,
+                    sides: dice.sides,
+                };
+                self.start(s, kind, *duration, false);
+                Dealt::default()
+            }
             Effect::Push { feet } => {
                 let by = self.casting.caster.id.clone();
                 if let Some((change, to, feet)) =

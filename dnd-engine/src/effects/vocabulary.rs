@@ -155,6 +155,14 @@ pub enum Effect {
         /// For how long.
         duration: Duration,
     },
+    /// The target marked by the caster for a while (Hunter's Mark): each of the caster's
+    /// weapon hits against it deals `dice` more, of the weapon's damage type.
+    Mark {
+        /// The extra dice (count and sides).
+        dice: Dice,
+        /// For how long.
+        duration: Duration,
+    },
     /// A target pushed `feet` straight away from the caster along the floor (Thunderwave, on a
     /// failed save: 10 ft), cut short at the room's edge; only where the fight keeps positions.
     Push {

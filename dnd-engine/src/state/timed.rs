@@ -96,6 +96,14 @@ pub enum TimedKind {
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         once: bool,
     },
+    /// Marked by its source (Hunter's Mark): each of the source's weapon hits against it
+    /// deals `count`d`sides` more, of the weapon's damage type (`effects::mark_damage`).
+    Marked {
+        /// How many dice.
+        count: u16,
+        /// Their sides.
+        sides: u16,
+    },
     /// A condition, added with the effect and lifted with it (Hold Person's paralysis,
     /// Sleep's unconsciousness).
     Condition {
@@ -154,6 +162,9 @@ impl TimedEffect {
             }
             TimedKind::AdvantageAgainst { once: false } => {
                 "advantage on attack rolls against it".to_owned()
+            }
+            TimedKind::Marked { count, sides } => {
+                format!("marked: +{count}d{sides} from its source's weapon hits")
             }
             TimedKind::Condition {
                 condition,

@@ -161,9 +161,18 @@ pub(super) fn attack_spent(
         let sources = setup.sources;
         // Bless adds a d4 to the roll, Bane takes one away (`effects::roll_bonus`).
         let bonus = ctx.roll_bonus(who.target.id(), crate::state::RollKind::Attack);
+        // A mark the attacker put on the target adds its dice to a weapon hit (Hunter's Mark).
+        let mut damage = swing.damage.clone();
+        if let Some(first) = swing.damage.first()
+            && who.is_character()
+            && ctx.srd.spell(&swing.name).is_err()
+        {
+            let (by, on) = (who.target.id(), victim.target.id());
+            damage.extend(crate::effects::mark_damage(ctx.state, by, on, first.kind));
+        }
         let profile = AttackProfile {
             attack_bonus: swing.bonus + bonus.total,
-            damage: &swing.damage,
+            damage: &damage,
             critical_range: 20,
         };
         let defense = AttackTarget {
