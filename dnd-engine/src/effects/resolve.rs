@@ -81,6 +81,11 @@ pub fn resolve<R: Rng + ?Sized>(
             } => run.darts(subjects, *count, *per_slot_level, dice, *damage_type),
             Effect::HpPool { .. } => run.pool(subjects, effect),
             Effect::OnlyCreatureType { .. } | Effect::TargetsWithin { .. } => {}
+            Effect::SpellWeapon { duration } => {
+                let (change, outcome) = super::weapon::summon(state, casting, subjects, *duration);
+                run.out.changes.push(change);
+                run.out.outcomes.push(outcome);
+            }
             _ => {
                 for (i, s) in subjects.iter().enumerate() {
                     run.top(effect, i, s);
@@ -356,6 +361,7 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                 Dealt::default()
             }
             Effect::Darts { .. }
+            | Effect::SpellWeapon { .. }
             | Effect::HpPool { .. }
             | Effect::OnlyCreatureType { .. }
             | Effect::TargetsWithin { .. } => Dealt::default(),

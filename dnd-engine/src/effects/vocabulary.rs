@@ -163,6 +163,13 @@ pub enum Effect {
         /// For how long.
         duration: Duration,
     },
+    /// The caster keeps a spectral weapon for a while (Spiritual Weapon): where the casting's
+    /// attack struck, and on later turns a bonus action moves it up to 20 ft and repeats the
+    /// spell's attack at a creature within 5 ft of it (`roll_attack` naming the spell).
+    SpellWeapon {
+        /// For how long.
+        duration: Duration,
+    },
     /// A target pushed `feet` straight away from the caster along the floor (Thunderwave, on a
     /// failed save: 10 ft), cut short at the room's edge; only where the fight keeps positions.
     Push {
@@ -204,12 +211,24 @@ pub struct Dice {
     /// More dice per slot level above the spell's.
     #[serde(default, skip_serializing_if = "is_zero_u16")]
     pub per_slot_level: u16,
+    /// How many slot levels above the spell's make one step of `per_slot_level` dice
+    /// (Spiritual Weapon: 2, "+1d8 for every two slot levels above 2nd"); 1 when absent.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub slot_levels_per_step: u8,
     /// More flat bonus per slot level above the spell's (False Life: 5).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub bonus_per_slot_level: i32,
     /// A cantrip's dice grow with the caster's level.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub by_tier: bool,
+}
+
+fn one() -> u8 {
+    1
+}
+
+fn is_one(n: &u8) -> bool {
+    *n == 1
 }
 
 fn is_zero(n: &i32) -> bool {
@@ -234,7 +253,8 @@ impl Dice {
         let count = if self.by_tier {
             self.count * tier
         } else {
-            self.count + self.per_slot_level * above
+            let steps = above / u16::from(self.slot_levels_per_step.max(1));
+            self.count + self.per_slot_level * steps
         };
         let bonus = self.bonus
             + self.bonus_per_slot_level * i32::from(above)

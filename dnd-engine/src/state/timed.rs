@@ -104,6 +104,16 @@ pub enum TimedKind {
         /// Their sides.
         sides: u16,
     },
+    /// A spectral weapon its creature wields (Spiritual Weapon, on its caster): a bonus action
+    /// on a later turn repeats the spell's attack, cast at `slot`, from `at` (where it last
+    /// struck; `None` where the fight keeps no positions) moved up to 20 ft.
+    SpellWeapon {
+        /// The slot the spell was cast with (its damage).
+        slot: u8,
+        /// Where the weapon hovers.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<super::Position>,
+    },
     /// A condition, added with the effect and lifted with it (Hold Person's paralysis,
     /// Sleep's unconsciousness).
     Condition {
@@ -163,6 +173,9 @@ impl TimedEffect {
             TimedKind::AdvantageAgainst { once: false } => {
                 "advantage on attack rolls against it".to_owned()
             }
+            TimedKind::SpellWeapon { slot, .. } => format!(
+                "a spectral weapon (level-{slot} slot): a bonus action attacks with it again"
+            ),
             TimedKind::Marked { count, sides } => {
                 format!("marked: +{count}d{sides} from its source's weapon hits")
             }

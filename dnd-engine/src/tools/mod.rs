@@ -40,6 +40,7 @@ pub mod schema;
 mod sheet;
 mod spell_areas;
 mod spell_effects;
+mod spell_weapon;
 mod spells;
 mod world;
 

@@ -46,6 +46,22 @@ pub(super) fn cast(
         super::spell_areas::targets(ctx, &caster.id, spell, limit, aim, &names)?
             .into_iter()
             .unzip();
+    let effects = spell.effects.clone();
+    resolve_and_commit(ctx, p, &effects, &targets, placed)
+}
+
+/// Resolves `effects` of `p.spell` on `targets` (placed from the caster as `placed`), commits
+/// `p.changes` and the resolution at once, runs the saves damage calls for, and reports.
+/// Shared by a casting and a spell's repeated attack (`spell_weapon`).
+pub(super) fn resolve_and_commit(
+    ctx: &mut ToolContext<'_>,
+    p: Prepared<'_>,
+    effects: &[crate::effects::Effect],
+    targets: &[super::creature::CreatureInfo<'_>],
+    placed: Vec<SpellTarget>,
+) -> Result<SpellCast, ToolError> {
+    let (caster, spell) = (p.caster, p.spell);
+    let level = p.slot.unwrap_or(spell.level);
     let subjects: Vec<Subject> = targets
         .iter()
         .zip(&placed)
@@ -81,7 +97,7 @@ pub(super) fn cast(
         slot: level,
         concentration: spell.concentration,
     };
-    let resolution = effects::resolve(ctx.state, casting, &subjects, &spell.effects, ctx.rng)
+    let resolution = effects::resolve(ctx.state, casting, &subjects, effects, ctx.rng)
         .map_err(|e| ToolError::new(e.to_string()))?;
     let mut changes = p.changes;
     changes.extend(resolution.changes);
