@@ -434,3 +434,63 @@ fn a_thunderwave_push_stops_at_the_rooms_edge() {
     }
     panic!("no seed failed the save");
 }
+
+fn restrained(state: &GameState, id: &str) -> bool {
+    state
+        .monster(id)
+        .unwrap()
+        .conditions
+        .has(dnd_engine::rules::Condition::Restrained)
+}
+
+#[test]
+fn web_restrains_who_fails_in_its_cube_until_a_strength_check_or_the_concentration_ends() {
+    let (mut held, mut freed, mut stuck) = (0, 0, 0);
+    for seed in 0..10 {
+        let state = battle(
+            &[("isolde", at(0, 0, 0))],
+            &[
+                ("goblin-a", at(40, 0, 0)),
+                ("goblin-b", at(45, 5, 0)),
+                ("goblin-c", at(50, -5, 0)),
+                ("goblin-d", at(60, 0, 0)),
+            ],
+            &["Web"],
+        );
+        let mut t = Table::new(state, seed);
+        // A 20-ft cube around goblin-b: 10 ft each way.
+        let r = t.ok(
+            "cast_spell",
+            cast("isolde", "Web", None, Some("goblin-b"), &[]),
+        );
+        assert_eq!(affected(&r), ["goblin-a", "goblin-b", "goblin-c"], "{r}");
+        assert_eq!(r["concentrating"], true);
+        assert!(!restrained(&t.state, "goblin-d"));
+        for o in r["effects"].as_array().unwrap() {
+            let id = o["target"].as_str().unwrap();
+            let failed = !o["save"]["success"].as_bool().unwrap();
+            assert_eq!(restrained(&t.state, id), failed, "seed {seed}: {r}");
+        }
+        // goblin-a's turn: if held, its action and a Strength check against DC 13.
+        t.apply(&[Change::TurnAdvanced]);
+        if restrained(&t.state, "goblin-a") {
+            held += 1;
+            let e = t.ok("escape_grapple", json!({"creature": "goblin-a"}));
+            let check = &e["check"];
+            assert_eq!(check["dc"], 13, "{e}");
+            assert_eq!(check["modifier"], -1, "a goblin's Strength: {e}");
+            let out = check["success"].as_bool().unwrap();
+            assert_eq!(restrained(&t.state, "goblin-a"), !out, "{e}");
+            if out { freed += 1 } else { stuck += 1 }
+        }
+        // Isolde's concentration ends: every strand falls away.
+        t.apply(&[Change::Concentration {
+            character: "isolde".into(),
+            spell: None,
+        }]);
+        for id in ["goblin-a", "goblin-b", "goblin-c"] {
+            assert!(!restrained(&t.state, id), "seed {seed}: {id}");
+        }
+    }
+    assert!(held > 0 && freed + stuck == held, "{held} held");
+}

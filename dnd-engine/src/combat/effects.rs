@@ -36,7 +36,8 @@ impl Situation {
 ///   blinded, the attacker neither invisible nor hidden): disadvantage;
 /// - the attacker helped against this target: advantage, and the help is spent;
 /// - a timed effect on the target granting advantage against it (Guiding Bolt's glimmer):
-///   advantage, and the first roll uses up one that says so.
+///   advantage, and the first roll uses up one that says so;
+/// - the attacker's timed effects that end when it attacks (Invisibility) end with the roll.
 pub fn attack_situation(state: &GameState, attacker: &str, target: &str) -> Situation {
     let mut s = Situation::default();
     for e in crate::state::timed_effects(state, target) {
@@ -47,6 +48,9 @@ pub fn attack_situation(state: &GameState, attacker: &str, target: &str) -> Situ
             }
         }
     }
+    // The attacker's own attack ends what lasts until it acts (Invisibility): this roll still
+    // counts it.
+    s.ends.extend(crate::effects::acting_ends(state, attacker));
     let Some(encounter) = state.encounter.as_ref().filter(|e| !e.effects.is_empty()) else {
         return s;
     };

@@ -5,6 +5,7 @@
 //! | file | owns |
 //! |---|---|
 //! | `vocabulary.rs` | [`Effect`] and its parts ([`Dice`], [`Duration`], [`ArmorChange`]): plain serde data, what `srd::Spell::effects` holds |
+//! | `acting.rs` | [`acting_ends`]: what a creature's own attack or spell ends (Invisibility) |
 //! | `casting.rs` | what the interpreter takes ([`Caster`], [`Casting`], [`Subject`]) and gives ([`Resolution`], [`Outcome`], [`Why`], [`Refused`]) |
 //! | `resolve.rs` | [`resolve`]: an effect list for a [`Casting`] on its [`Subject`]s against a `GameState` and an rng, giving a [`Resolution`] (changes, rolls, [`Outcome`]s); nothing committed |
 //! | `marks.rs` | [`mark_damage`]: the dice a caster's weapon hit adds against a creature it marked ([`Effect::Mark`], Hunter's Mark) |
@@ -17,6 +18,7 @@
 //! Tools stay thin: `tools::spells` builds the subjects (range and cover from
 //! `combat::targeting`), calls [`resolve`], commits, and runs damage's follow-up saves.
 
+mod acting;
 mod casting;
 mod marks;
 mod movement;
@@ -25,6 +27,7 @@ mod rolls;
 mod vocabulary;
 mod weapon;
 
+pub use acting::acting_ends;
 pub use casting::{Caster, Casting, Outcome, Refused, Resolution, Subject, Why};
 pub use marks::mark_damage;
 pub use resolve::resolve;

@@ -335,6 +335,28 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                 self.start(s, kind, *duration, false);
                 Dealt::default()
             }
+            Effect::ConditionUntil {
+                condition,
+                duration,
+                escape,
+                ends_on_acting,
+            } => {
+                if s.condition_immunities.contains(condition) {
+                    self.out.outcomes.push(Outcome::Unaffected {
+                        target: s.name.clone(),
+                        why: format!("immune to being {condition}"),
+                    });
+                    return Dealt::default();
+                }
+                let dc = self.casting.caster.save_dc;
+                let kind = TimedKind::ConditionUntil {
+                    condition: *condition,
+                    escape: escape.map(|ability| RepeatSave { ability, dc }),
+                    ends_on_acting: *ends_on_acting,
+                };
+                self.start(s, kind, *duration, false);
+                Dealt::default()
+            }
             Effect::Mark { dice, duration } => {
                 let kind = TimedKind::Marked {
                     count: dice.count,

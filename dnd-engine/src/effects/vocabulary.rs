@@ -170,6 +170,21 @@ pub enum Effect {
         /// For how long.
         duration: Duration,
     },
+    /// A condition for a while that the creature gets out of by its own doing: `escape`, an
+    /// action and a check of that ability against the caster's spell save DC (Web: Strength);
+    /// `ends_on_acting`, its own attack or spell (Invisibility).
+    ConditionUntil {
+        /// The condition.
+        condition: Condition,
+        /// For how long at most.
+        duration: Duration,
+        /// The ability of the check an action makes to break free.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        escape: Option<Ability>,
+        /// Ends when the creature attacks or casts a spell.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        ends_on_acting: bool,
+    },
     /// A target pushed `feet` straight away from the caster along the floor (Thunderwave, on a
     /// failed save: 10 ft), cut short at the room's edge; only where the fight keeps positions.
     Push {

@@ -114,6 +114,19 @@ pub enum TimedKind {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         at: Option<super::Position>,
     },
+    /// A condition its creature gets out of by its own doing, added and lifted with the effect:
+    /// an action and a check (Web: Strength against the caster's DC, `escape`), or its own
+    /// attack or spell (Invisibility, `ends_on_acting`), or the duration.
+    ConditionUntil {
+        /// The condition.
+        condition: Condition,
+        /// The check an action makes to end it, and its DC.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        escape: Option<RepeatSave>,
+        /// Its creature's attack or spell ends it.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        ends_on_acting: bool,
+    },
     /// A condition, added with the effect and lifted with it (Hold Person's paralysis,
     /// Sleep's unconsciousness).
     Condition {
@@ -176,6 +189,23 @@ impl TimedEffect {
             TimedKind::SpellWeapon { slot, .. } => format!(
                 "a spectral weapon (level-{slot} slot): a bonus action attacks with it again"
             ),
+            TimedKind::ConditionUntil {
+                condition,
+                escape,
+                ends_on_acting,
+            } => {
+                let mut text = condition.to_string();
+                if let Some(e) = escape {
+                    text.push_str(&format!(
+                        ", an action and a {} check DC {} to break free",
+                        e.ability, e.dc
+                    ));
+                }
+                if *ends_on_acting {
+                    text.push_str(", until it attacks or casts a spell");
+                }
+                text
+            }
             TimedKind::Marked { count, sides } => {
                 format!("marked: +{count}d{sides} from its source's weapon hits")
             }
@@ -203,7 +233,8 @@ impl TimedEffect {
     /// The condition it imposes, if any.
     pub fn condition(&self) -> Option<Condition> {
         match self.kind {
-            TimedKind::Condition { condition, .. } => Some(condition),
+            TimedKind::Condition { condition, .. }
+            | TimedKind::ConditionUntil { condition, .. } => Some(condition),
             _ => None,
         }
     }

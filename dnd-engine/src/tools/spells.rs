@@ -49,6 +49,11 @@ pub(super) fn cast_spell(
     ctx: &mut ToolContext<'_>,
 ) -> Result<SpellCast, ToolError> {
     super::encounter::act_casting(ctx, &args.caster, &args.spell)?;
+    // Casting ends what lasts until the caster acts (Invisibility); a refusal below restores it.
+    let ends = crate::effects::acting_ends(ctx.state, &args.caster);
+    if !ends.is_empty() {
+        ctx.commit(ends)?;
+    }
     let caster = ctx
         .state
         .character(&args.caster)
