@@ -8,6 +8,7 @@
 //! | `acting.rs` | [`acting_ends`]: what a creature's own attack or spell ends (Invisibility) |
 //! | `casting.rs` | what the interpreter takes ([`Caster`], [`Casting`], [`Subject`]) and gives ([`Resolution`], [`Outcome`], [`Why`], [`Refused`]) |
 //! | `resolve.rs` | [`resolve`]: an effect list for a [`Casting`] on its [`Subject`]s against a `GameState` and an rng, giving a [`Resolution`] (changes, rolls, [`Outcome`]s); nothing committed |
+//! | `magic.rs` | what ends or undoes magic: [`Effect::Dispel`] (Dispel Magic: a spell's timed effects on a creature, with a check above the automatic level), [`Effect::Revive`] (Revivify: refused for anyone but a character dead within its rounds) |
 //! | `marks.rs` | [`mark_damage`]: the dice a caster's weapon hit adds against a creature it marked ([`Effect::Mark`], Hunter's Mark) |
 //! | `movement.rs` | [`Effect::Push`]: a creature pushed away from the caster (`combat::geometry::push_away`), where positions are kept |
 //! | `weapon.rs` | [`Effect::SpellWeapon`]: the spectral weapon a caster keeps (Spiritual Weapon), where it hovers, and whether it reaches a creature on a later turn ([`weapon_reaches`]) |
@@ -20,6 +21,7 @@
 
 mod acting;
 mod casting;
+mod magic;
 mod marks;
 mod movement;
 mod resolve;

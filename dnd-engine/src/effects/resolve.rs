@@ -45,6 +45,9 @@ pub fn resolve<R: Rng + ?Sized>(
         if let Effect::TargetsWithin { feet } = effect {
             within_each_other(state, casting.source, subjects, *feet)?;
         }
+        if let Effect::Revive { within_rounds } = effect {
+            super::magic::may_revive(state, casting.source, subjects, *within_rounds)?;
+        }
     }
     let needs_target = effects.iter().any(|e| {
         !matches!(
@@ -365,6 +368,30 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                 self.start(s, kind, *duration, false);
                 Dealt::default()
             }
+            Effect::Dispel { automatic_up_to } => {
+                let up_to = (*automatic_up_to).max(self.casting.slot);
+                let modifier = self.casting.caster.modifier;
+                let by = self.caster_target();
+                let done = super::magic::dispel(self.state, s, up_to, modifier, self.rng);
+                for (change, outcome, roll) in done {
+                    self.out.changes.extend(change);
+                    if let Some((label, result)) = roll {
+                        let total = i64::from(result.total);
+                        self.record(label, total, Some(by.clone()), RollDetail::Check(result));
+                    }
+                    self.out.outcomes.push(outcome);
+                }
+                Dealt::default()
+            }
+            Effect::Revive { within_rounds } => {
+                self.out.changes.push(Change::Revived {
+                    character: s.target.id().to_owned(),
+                    within_rounds: *within_rounds,
+                });
+                let target = s.name.clone();
+                self.out.outcomes.push(Outcome::Revived { target });
+                Dealt::default()
+            }
             Effect::Push { feet } => {
                 let by = self.casting.caster.id.clone();
                 if let Some((change, to, feet)) =
@@ -398,6 +425,7 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             concentration: self.casting.concentration,
             rounds_left: duration.rounds(),
             ends_on_damage,
+            level: self.casting.slot,
             at_turn_end: duration.at_turn_end(),
             kind,
         };

@@ -185,6 +185,19 @@ pub enum Effect {
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         ends_on_acting: bool,
     },
+    /// The target's timed effects from spells end (Dispel Magic): each spell cast with a slot
+    /// of `automatic_up_to` or lower (or of the slot this casting uses, if higher) at once; a
+    /// higher one when the caster's spellcasting ability check meets 10 + its level.
+    Dispel {
+        /// The highest level ended without a check.
+        automatic_up_to: u8,
+    },
+    /// A dead character returns to life with 1 hit point, if it died at most `within_rounds`
+    /// ago (Revivify: 10, a minute); the casting is refused for anyone else.
+    Revive {
+        /// How long ago it may have died, in rounds.
+        within_rounds: u32,
+    },
     /// A target pushed `feet` straight away from the caster along the floor (Thunderwave, on a
     /// failed save: 10 ft), cut short at the room's edge; only where the fight keeps positions.
     Push {

@@ -34,6 +34,7 @@ pub(super) fn summon(
         concentration: casting.concentration,
         rounds_left: duration.rounds(),
         ends_on_damage: false,
+        level: casting.slot,
         at_turn_end: duration.at_turn_end(),
         kind: TimedKind::SpellWeapon {
             slot: casting.slot,

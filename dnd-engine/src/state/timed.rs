@@ -48,6 +48,10 @@ pub struct TimedEffect {
     /// Ends when its creature takes damage (Sleep).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub ends_on_damage: bool,
+    /// The level of the slot its spell was cast with (0: a cantrip, or not known): what Dispel
+    /// Magic measures.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub level: u8,
     /// Its rounds count down at the end of each of its source's turns instead of the start:
     /// "until the end of your next turn" is two such rounds, the turn it began in and the next
     /// (Guiding Bolt's glimmer).
@@ -55,6 +59,10 @@ pub struct TimedEffect {
     pub at_turn_end: bool,
     /// What it does.
     pub kind: TimedKind,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 /// What a timed effect does.

@@ -39,6 +39,7 @@ pub mod results;
 pub mod schema;
 mod sheet;
 mod spell_areas;
+mod spell_components;
 mod spell_effects;
 mod spell_weapon;
 mod spells;

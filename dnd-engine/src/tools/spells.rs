@@ -111,6 +111,8 @@ pub(super) fn cast_spell(
         });
         Some(slot)
     };
+    // A component with a cost must be carried, and leaves with the casting if consumed.
+    changes.extend(super::spell_components::costly_component(&caster, spell)?);
     if !spell.effects.is_empty() {
         let prepared = super::spell_effects::Prepared {
             caster: &caster,
