@@ -1,7 +1,8 @@
 //! Worked examples of spells whose rules are about time and about what comes next, each
 //! through the tools as a model calls them, with seeded dice: Guiding Bolt's glimmer (the next
 //! attack roll against the target has advantage, until the end of the caster's next turn,
-//! exactly), and a model that tries to keep it.
+//! exactly); rituals (no slot, ten minutes longer, never in a fight); and models that cheat
+//! at both.
 
 use serde_json::{Value, json};
 
@@ -117,4 +118,75 @@ async fn a_cheating_model_cannot_bolt_two_creatures_or_aim_it_like_an_area() {
     let hedda = |s: &GameState| s.character("hedda").unwrap().spell_slots.clone();
     assert_eq!(hedda(&played.after), hedda(&before));
     assert!(!glimmers(&played.after));
+}
+
+fn ritual(caster: &str, spell: &str, slot: Option<u8>) -> Value {
+    json!({"caster": caster, "spell": spell, "slot_level": slot, "targets": [], "aim": null, "ritual": true})
+}
+
+fn minutes(state: &GameState) -> u64 {
+    state.time.total_minutes()
+}
+
+#[test]
+fn a_ritual_uses_no_slot_and_takes_ten_minutes_more_outside_a_fight() {
+    let mut t = Table::game(&["isolde", "hedda"], 1);
+    std::sync::Arc::make_mut(&mut t.hero_mut("isolde").spells).push("Detect Magic".into());
+    let (slots, clock) = (
+        t.state.character("isolde").unwrap().spell_slots.clone(),
+        minutes(&t.state),
+    );
+    let r = t.ok("cast_spell", ritual("isolde", "Detect Magic", None));
+    assert_eq!(r["slot_level"], Value::Null, "{r}");
+    assert_eq!(t.state.character("isolde").unwrap().spell_slots, slots);
+    assert_eq!(
+        minutes(&t.state),
+        clock + 10,
+        "an action's casting, 10 minutes longer"
+    );
+    // Cast with a slot, it takes no time and spends the slot.
+    let mut with_slot = ritual("isolde", "Detect Magic", None);
+    with_slot["ritual"] = Value::Null;
+    t.ok("cast_spell", with_slot);
+    assert_eq!(minutes(&t.state), clock + 10);
+    assert_ne!(t.state.character("isolde").unwrap().spell_slots, slots);
+    // Not a ritual; not a class with rituals.
+    let e = t.refused("cast_spell", ritual("isolde", "Magic Missile", None));
+    assert!(e.contains("Magic Missile is not a ritual"), "{e}");
+    std::sync::Arc::make_mut(&mut t.hero_mut("hedda").spells).push("Detect Magic".into());
+    t.hero_mut("hedda").class = "paladin".into();
+    let e = t.refused("cast_spell", ritual("hedda", "Detect Magic", None));
+    assert!(e.contains("a paladin casts no rituals"), "{e}");
+}
+
+/// A model that casts a ritual in a fight, or names a slot for one: refused with what is
+/// allowed, no slot spent, the clock where it was.
+#[tokio::test]
+async fn a_cheating_model_cannot_cast_a_ritual_in_a_fight_or_with_a_slot() {
+    let mut t = Table::fight(
+        &["isolde", "kraven"],
+        &["isolde", "kraven", "frost-harpy"],
+        1,
+    );
+    std::sync::Arc::make_mut(&mut t.hero_mut("isolde").spells).push("Detect Magic".into());
+    let before = t.state.clone();
+    let calls = vec![
+        dnd_engine::llm::ToolCall::new("a", "cast_spell", ritual("isolde", "Detect Magic", None)),
+        dnd_engine::llm::ToolCall::new(
+            "b",
+            "cast_spell",
+            ritual("isolde", "Detect Magic", Some(1)),
+        ),
+    ];
+    let played = table::scripted_turn(&before, calls, "Isolde", "I read the runes, slowly.").await;
+    let r = &played.results;
+    assert!(r[0].contains("never in a fight"), "{}", r[0]);
+    assert!(
+        r[1].contains("never in a fight") || r[1].contains("uses no slot"),
+        "{}",
+        r[1]
+    );
+    let isolde = |s: &GameState| s.character("isolde").unwrap().spell_slots.clone();
+    assert_eq!(isolde(&played.after), isolde(&before));
+    assert_eq!(minutes(&played.after), minutes(&before));
 }

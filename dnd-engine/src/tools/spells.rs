@@ -42,6 +42,10 @@ pub struct CastSpellArgs {
     /// the caster toward it. Null: at the first target named. Null for a spell without an area.
     #[serde(default)]
     pub aim: Option<String>,
+    /// True to cast a ritual spell as a ritual, outside a fight: no slot (slot_level null), 10
+    /// minutes longer (the clock advances). Null or false for a casting with a slot.
+    #[serde(default)]
+    pub ritual: Option<bool>,
 }
 
 pub(super) fn cast_spell(
@@ -88,7 +92,16 @@ pub(super) fn cast_spell(
         .spellcasting_ability
         .map_or(0, |a| caster.abilities.modifier(a));
     let mut changes = Vec::new();
-    let slot = if spell.level == 0 {
+    let ritual = args.ritual == Some(true);
+    if ritual {
+        changes.extend(super::spell_rituals::ritual(
+            ctx,
+            &caster,
+            spell,
+            args.slot_level,
+        )?);
+    }
+    let slot = if spell.level == 0 || ritual {
         None
     } else {
         let slot = args.slot_level.unwrap_or(spell.level);
