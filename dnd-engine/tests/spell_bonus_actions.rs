@@ -131,7 +131,7 @@ async fn a_cheating_model_cannot_mark_two_quarries_or_cast_a_leveled_spell_besid
     assert!(r[0].contains("at most 1 target"), "{}", r[0]);
     assert!(r[1].contains("\"concentrating\":true"), "{}", r[1]);
     assert!(r[2].contains("cantrip"), "{}", r[2]);
-    let slots = |s: &GameState| s.character("hedda").unwrap().spell_slots.clone();
+    let slots = |s: &GameState| s.character("hedda").unwrap().spell_slots;
     let mut expected = slots(&before);
     expected.spent[0] += 1; // the mark's slot only
     assert_eq!(slots(&played.after), expected);
@@ -184,7 +184,7 @@ fn spiritual_weapon_strikes_as_cast_then_again_with_a_bonus_action_on_later_turn
     assert!(e.contains("bonus action"), "{e}");
     t.ok("roll_attack", swing("hedda", "Warhammer"));
     // Hedda's next turn: the weapon attacks again, with the bonus action, at no slot.
-    let slots = t.state.character("hedda").unwrap().spell_slots.clone();
+    let slots = t.state.character("hedda").unwrap().spell_slots;
     for _ in 0..3 {
         t.apply(&[dnd_engine::state::Change::TurnAdvanced]);
     }

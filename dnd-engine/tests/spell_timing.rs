@@ -115,7 +115,7 @@ async fn a_cheating_model_cannot_bolt_two_creatures_or_aim_it_like_an_area() {
     let r = &played.results;
     assert!(r[0].contains("at most 1 target"), "{}", r[0]);
     assert!(r[1].contains("Guiding Bolt has no area"), "{}", r[1]);
-    let hedda = |s: &GameState| s.character("hedda").unwrap().spell_slots.clone();
+    let hedda = |s: &GameState| s.character("hedda").unwrap().spell_slots;
     assert_eq!(hedda(&played.after), hedda(&before));
     assert!(!glimmers(&played.after));
 }
@@ -133,7 +133,7 @@ fn a_ritual_uses_no_slot_and_takes_ten_minutes_more_outside_a_fight() {
     let mut t = Table::game(&["isolde", "hedda"], 1);
     std::sync::Arc::make_mut(&mut t.hero_mut("isolde").spells).push("Detect Magic".into());
     let (slots, clock) = (
-        t.state.character("isolde").unwrap().spell_slots.clone(),
+        t.state.character("isolde").unwrap().spell_slots,
         minutes(&t.state),
     );
     let r = t.ok("cast_spell", ritual("isolde", "Detect Magic", None));
@@ -186,7 +186,7 @@ async fn a_cheating_model_cannot_cast_a_ritual_in_a_fight_or_with_a_slot() {
         "{}",
         r[1]
     );
-    let isolde = |s: &GameState| s.character("isolde").unwrap().spell_slots.clone();
+    let isolde = |s: &GameState| s.character("isolde").unwrap().spell_slots;
     assert_eq!(isolde(&played.after), isolde(&before));
     assert_eq!(minutes(&played.after), minutes(&before));
 }

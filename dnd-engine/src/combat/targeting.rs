@@ -317,7 +317,8 @@ pub fn area_cover(
             continue;
         }
         let me = slot.id.eq_ignore_ascii_case(caster);
-        if me && matches!(how, Aim::FromCaster { .. }) || me && centred_on_caster {
+        // An area that starts at the caster never covers it.
+        if me && (matches!(how, Aim::FromCaster { .. }) || centred_on_caster) {
             continue;
         }
         // Cover counts from the caster (a simplification, as for any save); total cover
