@@ -136,25 +136,31 @@ impl Default for Dealt {
     }
 }
 
-struct Run<'a, 'c, R: ?Sized> {
-    state: &'a GameState,
-    casting: Casting<'c>,
-    rng: &'a mut R,
-    out: Resolution,
+pub(super) struct Run<'a, 'c, R: ?Sized> {
+    pub(super) state: &'a GameState,
+    pub(super) casting: Casting<'c>,
+    pub(super) rng: &'a mut R,
+    pub(super) out: Resolution,
     /// Dice rolled once per casting, by the effect's address: damage as dealt before
     /// defenses, healing and temporary hit points as totals.
     rolled: Vec<(usize, u32, Option<DamageDealt>)>,
 }
 
 impl<R: Rng + ?Sized> Run<'_, '_, R> {
-    fn caster_target(&self) -> Target {
+    pub(super) fn caster_target(&self) -> Target {
         match self.state.character(&self.casting.caster.id) {
             Some(_) => Target::Character(self.casting.caster.id.clone()),
             None => Target::Monster(self.casting.caster.id.clone()),
         }
     }
 
-    fn record(&mut self, label: String, total: i64, roller: Option<Target>, detail: RollDetail) {
+    pub(super) fn record(
+        &mut self,
+        label: String,
+        total: i64,
+        roller: Option<Target>,
+        detail: RollDetail,
+    ) {
         self.out
             .rolls
             .push(RollRecord::new(label, total, roller, detail));
@@ -333,74 +339,13 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                 self.start(s, kind, *duration, false);
                 Dealt::default()
             }
-            Effect::AdvantageAgainst { once, duration } => {
-                let kind = TimedKind::AdvantageAgainst { once: *once };
-                self.start(s, kind, *duration, false);
-                Dealt::default()
-            }
-            Effect::ConditionUntil {
-                condition,
-                duration,
-                escape,
-                ends_on_acting,
-            } => {
-                if s.condition_immunities.contains(condition) {
-                    self.out.outcomes.push(Outcome::Unaffected {
-                        target: s.name.clone(),
-                        why: format!("immune to being {condition}"),
-                    });
-                    return Dealt::default();
-                }
-                let dc = self.casting.caster.save_dc;
-                let kind = TimedKind::ConditionUntil {
-                    condition: *condition,
-                    escape: escape.map(|ability| RepeatSave { ability, dc }),
-                    ends_on_acting: *ends_on_acting,
-                };
-                self.start(s, kind, *duration, false);
-                Dealt::default()
-            }
-            Effect::Mark { dice, duration } => {
-                let kind = TimedKind::Marked {
-                    count: dice.count,
-                    sides: dice.sides,
-                };
-                self.start(s, kind, *duration, false);
-                Dealt::default()
-            }
-            Effect::Dispel { automatic_up_to } => {
-                let up_to = (*automatic_up_to).max(self.casting.slot);
-                let modifier = self.casting.caster.modifier;
-                let by = self.caster_target();
-                let done = super::magic::dispel(self.state, s, up_to, modifier, self.rng);
-                for (change, outcome, roll) in done {
-                    self.out.changes.extend(change);
-                    if let Some((label, result)) = roll {
-                        let total = i64::from(result.total);
-                        self.record(label, total, Some(by.clone()), RollDetail::Check(result));
-                    }
-                    self.out.outcomes.push(outcome);
-                }
-                Dealt::default()
-            }
-            Effect::Revive { within_rounds } => {
-                self.out.changes.push(Change::Revived {
-                    character: s.target.id().to_owned(),
-                    within_rounds: *within_rounds,
-                });
-                let target = s.name.clone();
-                self.out.outcomes.push(Outcome::Revived { target });
-                Dealt::default()
-            }
-            Effect::Push { feet } => {
-                let by = self.casting.caster.id.clone();
-                if let Some((change, to, feet)) =
-                    super::movement::push(self.state, &by, s.target.id(), *feet)
-                {
-                    self.out.changes.push(change);
-                    let target = s.name.clone();
-                    self.out.outcomes.push(Outcome::Pushed { target, feet, to });
-                }
+            Effect::AdvantageAgainst { .. }
+            | Effect::ConditionUntil { .. }
+            | Effect::Mark { .. }
+            | Effect::Dispel { .. }
+            | Effect::Revive { .. }
+            | Effect::Push { .. } => {
+                self.special(effect, s);
                 Dealt::default()
             }
             // Nested attacks and saves apply to the same creature; darts and pools are read
@@ -417,7 +362,13 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
         }
     }
 
-    fn start(&mut self, s: &Subject, kind: TimedKind, duration: Duration, ends_on_damage: bool) {
+    pub(super) fn start(
+        &mut self,
+        s: &Subject,
+        kind: TimedKind,
+        duration: Duration,
+        ends_on_damage: bool,
+    ) {
         let effect = TimedEffect {
             source: self.casting.caster.id.clone(),
             spell: self.casting.source.to_owned(),

@@ -67,6 +67,11 @@ pub(super) fn targets<'s>(
             .iter()
             .any(|(id, _)| id.eq_ignore_ascii_case(found.target.id()))
         {
+            // Out of range, behind total cover, or another creature than a Self spell allows:
+            // the range rule says what is allowed; otherwise it stands beside the area.
+            if let Err(e) = spell_target(ctx.state, caster, found.target.id(), spell) {
+                return Err(ToolError::new(e.to_string()));
+            }
             return Err(ToolError::new(format!(
                 "{} stands outside {}'s {}, which covers {}: an area affects whoever it covers, so aim it elsewhere or leave {} out of targets",
                 found.name,
