@@ -10,11 +10,7 @@ use dnd_engine::state::{GameState, TimedKind};
 
 #[path = "support/table.rs"]
 mod table;
-use table::Table;
-
-fn cast(caster: &str, spell: &str, slot: Option<u8>, targets: &[&str]) -> Value {
-    json!({"caster": caster, "spell": spell, "slot_level": slot, "targets": targets, "aim": null})
-}
+use table::{Table, cast};
 
 /// Hedda (who has learned `spells`), Kraven and the harpy (200 HP) in a fight, Hedda first.
 fn fight(spells: &[&str], seed: u64) -> Table {

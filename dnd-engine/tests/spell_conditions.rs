@@ -5,18 +5,14 @@
 
 use std::sync::Arc;
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use dnd_engine::rules::Condition;
 use dnd_engine::state::{Change, GameState};
 
 #[path = "support/table.rs"]
 mod table;
-use table::Table;
-
-fn cast(caster: &str, spell: &str, slot: Option<u8>, targets: &[&str]) -> Value {
-    json!({"caster": caster, "spell": spell, "slot_level": slot, "targets": targets, "aim": null})
-}
+use table::{Table, cast};
 
 fn invisible(state: &GameState, id: &str) -> bool {
     state

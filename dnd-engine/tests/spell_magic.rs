@@ -6,18 +6,14 @@
 
 use std::sync::Arc;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use dnd_engine::rules::Condition;
 use dnd_engine::state::{Change, GameState, ItemStack, Target, TimedEffect, TimedKind};
 
 #[path = "support/table.rs"]
 mod table;
-use table::Table;
-
-fn cast(caster: &str, spell: &str, slot: Option<u8>, targets: &[&str]) -> Value {
-    json!({"caster": caster, "spell": spell, "slot_level": slot, "targets": targets, "aim": null})
-}
+use table::{Table, cast};
 
 /// Hedda (who has learned `spells`, with slots up to 5th) and Kraven against the harpy, Hedda
 /// first.

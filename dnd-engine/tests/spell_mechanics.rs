@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use dnd_engine::llm::ToolCall;
 use dnd_engine::rules::HitPoints;
 use dnd_engine::srd::Srd;
-use dnd_engine::state::{Area, Change, Cover, GameState, Position};
+use dnd_engine::state::{Change, GameState, Position};
 
 #[path = "support/table.rs"]
 mod table;
@@ -44,16 +44,7 @@ fn battle(party: &[(&str, Position)], foes: &[(&str, Position)], spells: &[&str]
         Arc::make_mut(&mut c.spells).extend(spells.iter().map(|s| (*s).to_owned()));
     }
     // A far ledge 700 ft east: a point out of every spell's range.
-    Arc::make_mut(&mut state.locations)[0].areas.push(Area {
-        id: "far-ledge".into(),
-        name: "a far ledge".into(),
-        x: 700,
-        y: 0,
-        z: 0,
-        radius_ft: 10,
-        cover: Cover::None,
-        difficult_terrain: false,
-    });
+    table::add_far_ledge(&mut state);
     let mut changes = vec![Change::EncounterStarted {
         order: table::order(&ids),
     }];

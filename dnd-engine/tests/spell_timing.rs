@@ -10,11 +10,7 @@ use dnd_engine::state::{Change, GameState, TimedKind};
 
 #[path = "support/table.rs"]
 mod table;
-use table::Table;
-
-fn cast(caster: &str, spell: &str, slot: Option<u8>, targets: &[&str]) -> Value {
-    json!({"caster": caster, "spell": spell, "slot_level": slot, "targets": targets, "aim": null})
-}
+use table::{Table, cast};
 
 /// Whether the harpy still glimmers.
 fn glimmers(state: &GameState) -> bool {
