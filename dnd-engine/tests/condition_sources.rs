@@ -27,6 +27,8 @@ fn effect(
         concentration,
         rounds_left: Some(10),
         ends_on_damage,
+        level: 2,
+        at_turn_end: false,
         kind: TimedKind::Condition {
             condition,
             repeat_save: concentration.then_some(RepeatSave {

@@ -20,6 +20,8 @@ fn hold(dc: i32) -> TimedEffect {
         concentration: true,
         rounds_left: Some(10),
         ends_on_damage: false,
+        at_turn_end: false,
+        level: 0,
         kind: TimedKind::Condition {
             condition: Condition::Paralyzed,
             repeat_save: Some(RepeatSave {
@@ -143,6 +145,8 @@ fn sleep_never_lifts_the_unconsciousness_of_zero_hit_points() {
         concentration: false,
         rounds_left: Some(10),
         ends_on_damage: true,
+        at_turn_end: false,
+        level: 0,
         kind: TimedKind::Condition {
             condition: Condition::Unconscious,
             repeat_save: None,

@@ -44,6 +44,9 @@ pub fn attack_situation(state: &GameState, attacker: &str, target: &str) -> Situ
         ends: lasting.ends(),
         sources: lasting.sources,
     };
+    // The attacker's own attack ends what lasts until it acts (Invisibility): this roll still
+    // counts it.
+    s.ends.extend(crate::effects::acting_ends(state, attacker));
     let Some(encounter) = state.encounter.as_ref().filter(|e| !e.effects.is_empty()) else {
         return s;
     };

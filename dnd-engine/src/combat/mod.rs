@@ -10,6 +10,7 @@
 //! | file | owns |
 //! |---|---|
 //! | `economy.rs` | [`may_act`] (the gate), [`spell_spend`] (casting time to a spend), [`budget_left`], [`CombatError`] |
+//! | `areas.rs` | areas of effect as pure functions: which points a sphere, cylinder, cube, cone or line covers, centred on a point or aimed from the caster ([`areas::covers`]) |
 //! | `geometry.rs` | the arithmetic of positions as pure functions over numbers, shared with the encounter simulator: [`geometry::shot`] (reach and range), [`geometry::provokes`] (opportunity attacks), [`geometry::step_toward`] (a straight move), [`geometry::movement`] (close in, keep at range, stay) |
 //! | `positions.rs` | distance, reach and range ([`positions::attack_range`]), cover, movement ([`positions::plan_move`], [`positions::approach`]) and the opportunity attacks a move provokes |
 //! | `targeting.rs` | whether a spell reaches a creature ([`targeting::spell_target`]: its range, a spell attack through [`positions::attack_range`], cover) and cover on Dexterity saves ([`targeting::save_cover`]: half +2, three-quarters +5, total: no target) |
@@ -30,6 +31,7 @@
 //! first turn.
 
 pub mod actions;
+pub mod areas;
 mod economy;
 mod effects;
 mod encounter;

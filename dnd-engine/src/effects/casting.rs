@@ -177,6 +177,34 @@ pub enum Outcome {
         /// Who.
         target: String,
     },
+    /// A creature pushed (Thunderwave).
+    Pushed {
+        /// The target's name.
+        target: String,
+        /// How far it went.
+        feet: u32,
+        /// Where it stands now.
+        to: crate::state::Position,
+    },
+    /// A spell's effects on a creature dispelled, or not (the check failed).
+    Dispelled {
+        /// The target's name.
+        target: String,
+        /// The spell.
+        spell: String,
+        /// The level it was cast at.
+        level: u8,
+        /// The ability check a higher level needed, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        check: Option<CheckResult>,
+        /// Whether it ended.
+        ended: bool,
+    },
+    /// A dead character brought back to life with 1 hit point.
+    Revived {
+        /// The target's name.
+        target: String,
+    },
     /// A creature the effect passed over, and why.
     Unaffected {
         /// The target's name.

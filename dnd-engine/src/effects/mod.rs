@@ -5,6 +5,7 @@
 //! | file | owns |
 //! |---|---|
 //! | `vocabulary.rs` | [`Effect`] and its parts ([`Dice`], [`Duration`], [`ArmorChange`]): plain serde data, what `srd::Spell::effects` holds |
+//! | `acting.rs` | [`acting_ends`]: what a creature's own attack or spell ends (Invisibility) |
 //! | `casting.rs` | what the interpreter takes ([`Caster`], [`Casting`], [`Subject`]) and gives ([`Resolution`], [`Outcome`], [`Why`], [`Refused`]) |
 //! | `resolve.rs` | [`resolve`]: an effect list for a [`Casting`] on its [`Subject`]s against a `GameState` and an rng, giving a [`Resolution`] (changes, rolls, [`Outcome`]s); nothing committed |
 //! | `lasting.rs` | the lasting kinds beyond AC, dice and conditions (advantage, speed, no healing, resistance, weapon damage, prone): the timed kind each starts, and [`attack_advantage`] / [`roll_advantage`], which `combat::effects` asks |
@@ -12,6 +13,11 @@
 //! | `items.rs` | what items need: [`ItemData`] (what using and carrying an item does), the SRD's [`MagicItem`]s and the spell scroll's [`ScrollLevel`]s, the reads of what carried items add (AC, a weapon's bonus, resistances) |
 //! | `legendary.rs` | Legendary Resistance: a monster's failed save turned into a success, so many a day, when the failure would do more than damage |
 //! | `riders.rs` | what monsters' actions carry beyond damage, as the interpreter applies it: a maximum drained, a hold kept up |
+//! | `magic.rs` | what ends or undoes magic: [`Effect::Dispel`] (Dispel Magic: a spell's timed effects on a creature, with a check above the automatic level), [`Effect::Revive`] (Revivify: refused for anyone but a character dead within its rounds) |
+//! | `marks.rs` | [`mark_damage`]: the dice a caster's weapon hit adds against a creature it marked ([`Effect::Mark`], Hunter's Mark) |
+//! | `movement.rs` | [`Effect::Push`]: a creature pushed away from the caster (`combat::geometry::push_away`), where positions are kept |
+//! | `weapon.rs` | [`Effect::SpellWeapon`]: the spectral weapon a caster keeps (Spiritual Weapon), where it hovers, and whether it reaches a creature on a later turn ([`weapon_reaches`]) |
+//! | `special.rs` | the interpreter's arm for those special effects (advantage granted, a condition until escaped or acted, a mark, dispel, revive, push), beside `resolve.rs` |
 //! | `rolls.rs` | what timed effects do later: [`roll_bonus`] (Bless and Bane on attack rolls and saves), [`end_of_turn_saves`] (Hold Person's repeated save) |
 //!
 //! What lasts is a `state::TimedEffect` on the creature, started and ended by `Change`s the
@@ -19,16 +25,23 @@
 //! Tools stay thin: `tools::spells` builds the subjects (range and cover from
 //! `combat::targeting`), calls [`resolve`], commits, and runs damage's follow-up saves.
 
+mod acting;
 mod casting;
 mod items;
 mod lasting;
 mod legendary;
+mod magic;
+mod marks;
+mod movement;
 mod pool;
 mod resolve;
 mod riders;
 mod rolls;
+mod special;
 mod vocabulary;
+mod weapon;
 
+pub use acting::acting_ends;
 pub use casting::{Caster, Casting, Outcome, Refused, Resolution, Subject, Why};
 pub use items::{
     ItemData, ItemKind, MagicItem, ScrollLevel, armor_bonus, carried_resistances, plus_bonus,
@@ -36,7 +49,9 @@ pub use items::{
 };
 pub use lasting::{Lasting, attack_advantage, roll_advantage};
 pub use legendary::LEGENDARY_RESISTANCE;
+pub use marks::mark_damage;
 pub use resolve::resolve;
 pub use riders::resolve_hit;
 pub use rolls::{Bonus, RepeatedSave, end_of_turn_saves, roll_bonus};
 pub use vocabulary::{ArmorChange, Dice, Duration, Effect};
+pub use weapon::{WEAPON_MOVE_FT, WEAPON_REACH_FT, weapon_of, weapon_reaches};

@@ -57,6 +57,9 @@ pub(super) fn resolve_with<R: Rng + ?Sized>(
         if let Effect::TargetsWithin { feet } = effect {
             within_each_other(state, casting.source, subjects, *feet)?;
         }
+        if let Effect::Revive { within_rounds } = effect {
+            super::magic::may_revive(state, casting.source, subjects, *within_rounds)?;
+        }
     }
     let needs_target = effects.iter().any(|e| {
         !matches!(
@@ -94,6 +97,11 @@ pub(super) fn resolve_with<R: Rng + ?Sized>(
             } => run.darts(subjects, *count, *per_slot_level, dice, *damage_type),
             Effect::HpPool { .. } => run.pool(subjects, effect),
             Effect::OnlyCreatureType { .. } | Effect::TargetsWithin { .. } => {}
+            Effect::SpellWeapon { duration } => {
+                let (change, outcome) = super::weapon::summon(state, casting, subjects, *duration);
+                run.out.changes.push(change);
+                run.out.outcomes.push(outcome);
+            }
             _ => {
                 for (i, s) in subjects.iter().enumerate() {
                     run.top(effect, i, s);
@@ -407,6 +415,14 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                 }
                 Dealt::default()
             }
+            Effect::ConditionUntil { .. }
+            | Effect::Mark { .. }
+            | Effect::Dispel { .. }
+            | Effect::Revive { .. }
+            | Effect::Push { .. } => {
+                self.special(effect, s);
+                Dealt::default()
+            }
             // Nested attacks and saves apply to the same creature; darts and pools are read
             // at the top only (the data's tests keep them there).
             Effect::SpellAttack { .. } | Effect::Save { .. } => {
@@ -418,6 +434,7 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                 Dealt::default()
             }
             Effect::Darts { .. }
+            | Effect::SpellWeapon { .. }
             | Effect::HpPool { .. }
             | Effect::OnlyCreatureType { .. }
             | Effect::TargetsWithin { .. } => Dealt::default(),
@@ -443,6 +460,8 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             concentration: self.casting.concentration,
             rounds_left: duration.rounds(),
             ends_on_damage,
+            level: self.casting.slot,
+            at_turn_end: duration.at_turn_end(),
             kind,
         };
         self.out.changes.push(Change::TimedEffectStarted {

@@ -149,7 +149,8 @@ pub enum Effect {
     },
     /// Advantage (or disadvantage) for a while on some of the creature's rolls or on attack
     /// rolls against it: Faerie Fire (attacks against), Blur (disadvantage on attacks
-    /// against), Vicious Mockery (disadvantage on its next attack), Haste (Dexterity saves).
+    /// against), Vicious Mockery (disadvantage on its next attack), Guiding Bolt (advantage on the
+    /// next attack against it, until the end of the caster's next turn), Haste (Dexterity saves).
     Advantage {
         /// Which rolls.
         on: RollOn,
@@ -222,6 +223,55 @@ pub enum Effect {
     /// slot: 30 ft), where the fight keeps positions: the casting is refused otherwise.
     TargetsWithin {
         /// The greatest distance between two targets.
+        feet: u32,
+    },
+    /// The target marked by the caster for a while (Hunter's Mark): each of the caster's
+    /// weapon hits against it deals `dice` more, of the weapon's damage type.
+    Mark {
+        /// The extra dice (count and sides).
+        dice: Dice,
+        /// For how long.
+        duration: Duration,
+    },
+    /// The caster keeps a spectral weapon for a while (Spiritual Weapon): where the casting's
+    /// attack struck, and on later turns a bonus action moves it up to 20 ft and repeats the
+    /// spell's attack at a creature within 5 ft of it (`roll_attack` naming the spell).
+    SpellWeapon {
+        /// For how long.
+        duration: Duration,
+    },
+    /// A condition for a while that the creature gets out of by its own doing: `escape`, an
+    /// action and a check of that ability against the caster's spell save DC (Web: Strength);
+    /// `ends_on_acting`, its own attack or spell (Invisibility).
+    ConditionUntil {
+        /// The condition.
+        condition: Condition,
+        /// For how long at most.
+        duration: Duration,
+        /// The ability of the check an action makes to break free.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        escape: Option<Ability>,
+        /// Ends when the creature attacks or casts a spell.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        ends_on_acting: bool,
+    },
+    /// The target's timed effects from spells end (Dispel Magic): each spell cast with a slot
+    /// of `automatic_up_to` or lower (or of the slot this casting uses, if higher) at once; a
+    /// higher one when the caster's spellcasting ability check meets 10 + its level.
+    Dispel {
+        /// The highest level ended without a check.
+        automatic_up_to: u8,
+    },
+    /// A dead character returns to life with 1 hit point, if it died at most `within_rounds`
+    /// ago (Revivify: 10, a minute); the casting is refused for anyone else.
+    Revive {
+        /// How long ago it may have died, in rounds.
+        within_rounds: u32,
+    },
+    /// A target pushed `feet` straight away from the caster along the floor (Thunderwave, on a
+    /// failed save: 10 ft), cut short at the room's edge; only where the fight keeps positions.
+    Push {
+        /// How far.
         feet: u32,
     },
     /// Every target must be of this creature type (Hold Person: "humanoid"; characters are
@@ -297,12 +347,24 @@ pub struct Dice {
     /// More dice per slot level above the spell's.
     #[serde(default, skip_serializing_if = "is_zero_u16")]
     pub per_slot_level: u16,
+    /// How many slot levels above the spell's make one step of `per_slot_level` dice
+    /// (Spiritual Weapon: 2, "+1d8 for every two slot levels above 2nd"); 1 when absent.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub slot_levels_per_step: u8,
     /// More flat bonus per slot level above the spell's (False Life: 5).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub bonus_per_slot_level: i32,
     /// A cantrip's dice grow with the caster's level.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub by_tier: bool,
+}
+
+fn one() -> u8 {
+    1
+}
+
+fn is_one(n: &u8) -> bool {
+    *n == 1
 }
 
 fn is_zero(n: &i32) -> bool {
@@ -327,7 +389,8 @@ impl Dice {
         let count = if self.by_tier {
             self.count * tier
         } else {
-            self.count + self.per_slot_level * above
+            let steps = above / u16::from(self.slot_levels_per_step.max(1));
+            self.count + self.per_slot_level * steps
         };
         let bonus = self.bonus
             + self.bonus_per_slot_level * i32::from(above)
@@ -360,11 +423,19 @@ pub enum Duration {
     Hours(u32),
     /// Until the start of the caster's next turn (Shield).
     UntilYourNextTurn,
+    /// Until the end of the caster's next turn (Guiding Bolt's glimmer): counted at the end of
+    /// the caster's turns, the one it is cast in and the next.
+    UntilEndOfYourNextTurn,
     /// Until dispelled.
     UntilDispelled,
 }
 
 impl Duration {
+    /// Whether its rounds count at the end of the caster's turns (`state::TimedEffect::at_turn_end`).
+    pub fn at_turn_end(self) -> bool {
+        self == Duration::UntilEndOfYourNextTurn
+    }
+
     /// In rounds (counted down at the start of each of the caster's turns); `None` until
     /// dispelled.
     pub fn rounds(self) -> Option<u32> {
@@ -373,6 +444,7 @@ impl Duration {
             Duration::Minutes(n) => Some(n.saturating_mul(10)),
             Duration::Hours(n) => Some(n.saturating_mul(600)),
             Duration::UntilYourNextTurn => Some(1),
+            Duration::UntilEndOfYourNextTurn => Some(2),
             Duration::UntilDispelled => None,
         }
     }

@@ -67,6 +67,7 @@ fn damage(d: &DamageDice) -> Effect {
             bonus: d.bonus,
             add_modifier: false,
             per_slot_level: 0,
+            slot_levels_per_step: 1,
             bonus_per_slot_level: 0,
             by_tier: false,
         },

@@ -401,6 +401,8 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
             state.mode = Mode::Combat;
         }
         Change::TurnAdvanced => {
+            // What lasts "until the end of your turn" ends before the next turn begins.
+            super::timed::turn_ended(state);
             let e = state
                 .encounter
                 .as_mut()
@@ -418,6 +420,10 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
             super::effects::turn_started(e);
             super::timed::turn_started(state);
         }
+        Change::Revived {
+            character,
+            within_rounds,
+        } => super::revive::revive(state, character, *within_rounds)?,
         Change::Spent { creature, spend } => super::turn::spend(state, creature, *spend)?,
         Change::Moved { creature, to } => super::turn::place(state, creature, *to)?,
         Change::EffectStarted { effect } => super::effects::start(state, effect)?,

@@ -341,6 +341,14 @@ pub enum Change {
         /// By how much.
         amount: u32,
     },
+    /// A character dead at most `within_rounds` rounds returns to life with 1 hit point
+    /// (Revivify: 10, a minute): refused for the living and for one dead longer.
+    Revived {
+        /// The character.
+        character: String,
+        /// How long ago it may have died, in rounds.
+        within_rounds: u32,
+    },
     /// The fight ends.
     EncounterEnded,
     /// Exploration, combat or social.

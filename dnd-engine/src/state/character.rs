@@ -159,6 +159,9 @@ pub struct Character {
     /// Whether the character is dead.
     #[serde(default)]
     pub dead: bool,
+    /// When it died, in rounds ([`super::rounds_now`]): Revivify works within 10.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub died_at_round: Option<u64>,
     /// Hit dice.
     pub hit_dice: HitDice,
     /// Spell slots.

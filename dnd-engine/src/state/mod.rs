@@ -21,6 +21,7 @@ mod lookup;
 mod memory;
 mod monster;
 mod position;
+mod revive;
 mod snapshot;
 mod timed;
 mod timed_reads;
@@ -39,6 +40,7 @@ pub use effects::{Effect, EffectKind, able, is_surprised};
 pub use memory::{MEMORY_LIST_LIMIT, Memory, MemoryFact};
 pub use monster::{Hold, Morale};
 pub use position::{Area, Cover, Position, area_at, inside, round_to_5};
+pub use revive::rounds_now;
 pub use snapshot::{Snapshot, estimate_tokens};
 pub use timed::{RepeatSave, RollKind, RollOn, TimedEffect, TimedKind, concentration_of};
 pub use timed_reads::{
@@ -176,7 +178,9 @@ impl GameState {
 
     /// Applies a change, or returns why it cannot apply and leaves the state untouched.
     pub fn apply(&mut self, change: &Change) -> Result<(), ChangeError> {
-        apply::apply_change(self, change)
+        apply::apply_change(self, change)?;
+        revive::note_deaths(self);
+        Ok(())
     }
 
     /// Applies changes in order, all or nothing: on the first failure the state is as it was

@@ -21,6 +21,7 @@ fn fixture() -> GameState {
         conditions: ConditionSet::NONE,
         death_saves: DeathSaves::default(),
         dead: false,
+        died_at_round: None,
         hit_dice: HitDice {
             sides: 6,
             total: 3,

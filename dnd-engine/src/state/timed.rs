@@ -10,7 +10,9 @@
 //! - its duration: `rounds_left` counts down at the start of each turn of its source (or of
 //!   each round when the source is not in the fight), and by ten a minute as the clock
 //!   advances ([`Change::TimeAdvanced`](super::Change::TimeAdvanced)); at 0 it ends. One round
-//!   is "until the start of the source's next turn" (Shield);
+//!   is "until the start of the source's next turn" (Shield). An effect `at_turn_end` counts
+//!   at the end of its source's turns instead: two rounds are "until the end of your next
+//!   turn" (Guiding Bolt), exactly;
 //! - concentration: when its source's concentration ends or moves to another spell
 //!   ([`Change::Concentration`](super::Change::Concentration), or 0 HP and incapacitation);
 //! - damage, for the effects that say so (Sleep's slumber);
@@ -47,8 +49,21 @@ pub struct TimedEffect {
     /// Ends when its creature takes damage (Sleep).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub ends_on_damage: bool,
+    /// The level of the slot its spell was cast with (0: a cantrip, or not known): what Dispel
+    /// Magic measures.
+    #[serde(default, skip_serializing_if = "is_zero_u8")]
+    pub level: u8,
+    /// Its rounds count down at the end of each of its source's turns instead of the start:
+    /// "until the end of your next turn" is two such rounds, the turn it began in and the next
+    /// (Guiding Bolt's glimmer).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub at_turn_end: bool,
     /// What it does.
     pub kind: TimedKind,
+}
+
+fn is_zero_u8(n: &u8) -> bool {
+    *n == 0
 }
 
 /// What a timed effect does.
@@ -85,6 +100,37 @@ pub enum TimedKind {
         /// On ability checks (Guidance).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         checks: bool,
+    },
+    /// Marked by its source (Hunter's Mark): each of the source's weapon hits against it
+    /// deals `count`d`sides` more, of the weapon's damage type (`effects::mark_damage`).
+    Marked {
+        /// How many dice.
+        count: u16,
+        /// Their sides.
+        sides: u16,
+    },
+    /// A spectral weapon its creature wields (Spiritual Weapon, on its caster): a bonus action
+    /// on a later turn repeats the spell's attack, cast at `slot`, from `at` (where it last
+    /// struck; `None` where the fight keeps no positions) moved up to 20 ft.
+    SpellWeapon {
+        /// The slot the spell was cast with (its damage).
+        slot: u8,
+        /// Where the weapon hovers.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<super::Position>,
+    },
+    /// A condition its creature gets out of by its own doing, added and lifted with the effect:
+    /// an action and a check (Web: Strength against the caster's DC, `escape`), or its own
+    /// attack or spell (Invisibility, `ends_on_acting`), or the duration.
+    ConditionUntil {
+        /// The condition.
+        condition: Condition,
+        /// The check an action makes to end it, and its DC.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        escape: Option<RepeatSave>,
+        /// Its creature's attack or spell ends it.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        ends_on_acting: bool,
     },
     /// A condition, added with the effect and lifted with it (Hold Person's paralysis,
     /// Sleep's unconsciousness).
@@ -431,9 +477,9 @@ pub(super) fn damaged(state: &mut GameState, target: &str) {
     });
 }
 
-/// Counts `rounds` off the effects `whose` picks (by source id), ending those at 0.
-fn count_down(state: &mut GameState, rounds: u32, whose: impl Fn(&str) -> bool) {
-    let picked = |e: &TimedEffect| e.rounds_left.is_some() && whose(&e.source);
+/// Counts `rounds` off the effects `pick` picks, ending those at 0.
+fn count_down(state: &mut GameState, rounds: u32, pick: impl Fn(&TimedEffect) -> bool) {
+    let picked = |e: &TimedEffect| e.rounds_left.is_some() && pick(e);
     let any = state
         .characters
         .iter()
@@ -468,9 +514,26 @@ pub(super) fn turn_started(state: &mut GameState) {
     let now = encounter.current().unwrap_or_default().to_owned();
     let new_round = encounter.turn == 0;
     let fighting: Vec<String> = encounter.order.iter().map(|s| s.id.clone()).collect();
-    count_down(state, 1, |source| {
-        source.eq_ignore_ascii_case(&now)
+    count_down(state, 1, |e| {
+        let source = &e.source;
+        (source.eq_ignore_ascii_case(&now) && !e.at_turn_end)
             || (new_round && !fighting.iter().any(|f| f.eq_ignore_ascii_case(source)))
+    });
+}
+
+/// At the end of the fight's current turn (before the next begins): one round off the
+/// effects that count at the end of their source's turns, when it is their source's turn.
+pub(super) fn turn_ended(state: &mut GameState) {
+    let Some(now) = state
+        .encounter
+        .as_ref()
+        .and_then(|e| e.current())
+        .map(str::to_owned)
+    else {
+        return;
+    };
+    count_down(state, 1, |e| {
+        e.at_turn_end && e.source.eq_ignore_ascii_case(&now)
     });
 }
 
@@ -492,6 +555,8 @@ mod tests {
             concentration: false,
             rounds_left: Some(10),
             ends_on_damage: false,
+            level: 1,
+            at_turn_end: false,
             kind,
         }
     }

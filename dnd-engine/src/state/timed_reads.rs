@@ -102,8 +102,33 @@ impl TimedEffect {
                     "each weapon hit"
                 }
             ),
+            TimedKind::SpellWeapon { slot, .. } => format!(
+                "a spectral weapon (level-{slot} slot): a bonus action attacks with it again"
+            ),
+            TimedKind::ConditionUntil {
+                condition,
+                escape,
+                ends_on_acting,
+            } => {
+                let mut text = condition.to_string();
+                if let Some(e) = escape {
+                    text.push_str(&format!(
+                        ", an action and a {} check DC {} to break free",
+                        e.ability, e.dc
+                    ));
+                }
+                if *ends_on_acting {
+                    text.push_str(", until it attacks or casts a spell");
+                }
+                text
+            }
+            TimedKind::Marked { count, sides } => {
+                format!("marked: +{count}d{sides} from its source's weapon hits")
+            }
         };
         let left = match self.rounds_left {
+            Some(1) if self.at_turn_end => ", until the end of its source's turn".to_owned(),
+            Some(2) if self.at_turn_end => ", until the end of its source's next turn".to_owned(),
             Some(1) => ", until its source's next turn".to_owned(),
             Some(n) => format!(", {n} rounds left"),
             None => String::new(),
@@ -114,7 +139,8 @@ impl TimedEffect {
     /// The condition it imposes, if any.
     pub fn condition(&self) -> Option<Condition> {
         match self.kind {
-            TimedKind::Condition { condition, .. } => Some(condition),
+            TimedKind::Condition { condition, .. }
+            | TimedKind::ConditionUntil { condition, .. } => Some(condition),
             _ => None,
         }
     }

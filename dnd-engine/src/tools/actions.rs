@@ -78,7 +78,17 @@ pub(super) fn escape_grapple(
     args: CreatureArgs,
     ctx: &mut ToolContext<'_>,
 ) -> Result<ActionReport, ToolError> {
-    let outcome = actions::escape_grapple(ctx.state, ctx.srd, &args.creature, ctx.rng)?;
+    // No one grapples it but a spell holds it (Web): the action breaks free of that instead.
+    let grappled = ctx
+        .state
+        .character(&args.creature)
+        .map(|c| c.conditions)
+        .or_else(|| ctx.state.monster(&args.creature).map(|m| m.conditions))
+        .is_some_and(|c| c.has(crate::rules::Condition::Grappled));
+    let outcome = match actions::spell_hold(ctx.state, &args.creature).filter(|_| !grappled) {
+        Some(hold) => actions::escape_spell(ctx.state, ctx.srd, &args.creature, hold, ctx.rng)?,
+        None => actions::escape_grapple(ctx.state, ctx.srd, &args.creature, ctx.rng)?,
+    };
     finish(ctx, outcome)
 }
 

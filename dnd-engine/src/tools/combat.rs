@@ -27,7 +27,8 @@ pub struct AttackArgs {
     /// Who is attacked: a character or visible monster, id or name.
     pub target: String,
     /// The weapon or action by name ("Longsword", "Claws", "Multiattack"); null for the first
-    /// one on the sheet (a monster's multiattack when it has one).
+    /// one on the sheet (a monster's multiattack when it has one). A spell whose weapon the
+    /// caster keeps ("Spiritual Weapon") attacks with it again, as a bonus action.
     pub attack: Option<String>,
     /// Advantage or disadvantage the situation gives (conditions are added by the engine).
     pub advantage: Option<Advantage>,
@@ -49,6 +50,12 @@ pub(super) fn roll_attack(
     args: AttackArgs,
     ctx: &mut ToolContext<'_>,
 ) -> Result<AttackOutcome, ToolError> {
+    // A spell's weapon (Spiritual Weapon) attacks again with the caster's bonus action.
+    let (attacker, target) = (&args.attacker, &args.target);
+    if let Some(cast) = super::spell_weapon::strike(ctx, attacker, target, args.attack.as_deref())?
+    {
+        return Ok(AttackOutcome::Spell(Box::new(cast)));
+    }
     let started = start_if_attacked(ctx, &args.attacker, &args.target)?;
     if let Some(start) = started {
         let spend = spend_of(ctx, &args.attacker)?;
@@ -164,6 +171,15 @@ pub(super) fn attack_spent(
         let bonus = ctx.roll_bonus(who.target.id(), crate::state::RollKind::Attack);
         // Divine Favor's and Branding Smite's dice ride on a character's weapon hits.
         let (damage, riders) = weapon_riders(ctx.state, &who, &swing);
+        // A mark the attacker put on the target adds its dice to a weapon hit (Hunter's Mark).
+        let mut damage = damage;
+        if let Some(first) = swing.damage.first()
+            && who.is_character()
+            && ctx.srd.spell(&swing.name).is_err()
+        {
+            let (by, on) = (who.target.id(), victim.target.id());
+            damage.extend(crate::effects::mark_damage(ctx.state, by, on, first.kind));
+        }
         let profile = AttackProfile {
             attack_bonus: swing.bonus + bonus.total,
             damage: &damage,

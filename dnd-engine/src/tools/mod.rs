@@ -42,7 +42,11 @@ mod registry;
 pub mod results;
 pub mod schema;
 mod sheet;
+mod spell_areas;
+mod spell_components;
 mod spell_effects;
+mod spell_rituals;
+mod spell_weapon;
 mod spells;
 mod world;
 

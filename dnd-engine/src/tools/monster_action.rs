@@ -249,6 +249,9 @@ fn outcome_target(o: &Outcome) -> Option<&str> {
         | Outcome::Condition { target, .. }
         | Outcome::ConditionEnded { target, .. }
         | Outcome::Stabilized { target }
+        | Outcome::Pushed { target, .. }
+        | Outcome::Dispelled { target, .. }
+        | Outcome::Revived { target }
         | Outcome::Unaffected { target, .. } => Some(target),
         Outcome::Pool { .. } => None,
     }

@@ -258,7 +258,7 @@ static TOOLS: &[ToolDef] = &[
     ),
     tool!(
         names::ESCAPE_GRAPPLE,
-        "The action to escape a grapple: Athletics or Acrobatics against the grappler's Athletics.",
+        "The action to escape a grapple (Athletics or Acrobatics against the grappler's Athletics), or a spell's hold such as Web (its check against the caster's DC).",
         actions::CreatureArgs,
         actions::escape_grapple
     ),

@@ -6,9 +6,8 @@
 
 use super::results::{RollReasons, SpellCast};
 use super::{ToolContext, ToolError};
-use crate::combat::targeting::{SpellTarget, spell_target};
+use crate::combat::targeting::SpellTarget;
 use crate::effects::{self, Caster, Casting, Outcome, Subject};
-use crate::rules::Ability;
 use crate::srd::{Spell, SpellReach};
 use crate::state::{Change, Character};
 
@@ -24,10 +23,12 @@ pub(super) struct Prepared<'a> {
     pub modifier: i32,
 }
 
-/// Casts `p.spell` on the creatures `names` through the effects engine.
+/// Casts `p.spell` on the creatures `names` (or, for an area where the fight keeps
+/// positions, those it covers from `aim`) through the effects engine.
 pub(super) fn cast(
     ctx: &mut ToolContext<'_>,
     p: Prepared<'_>,
+    aim: Option<&str>,
     names: &[String],
 ) -> Result<SpellCast, ToolError> {
     let (caster, spell) = (p.caster, p.spell);
@@ -40,7 +41,7 @@ pub(super) fn cast(
     } else {
         names.to_vec()
     };
-    let mut targets = super::spells::choose_targets(ctx, spell, limit, &names)?;
+    let mut chosen = super::spell_areas::targets(ctx, &caster.id, spell, limit, aim, &names)?;
     // Rays and beams (Scorching Ray, Eldritch Blast): each strikes the next creature named,
     // round the list again when fewer were named than the spell has (three rays at one
     // harpy). Darts count themselves (`Effect::Darts`).
@@ -49,36 +50,33 @@ pub(super) fn cast(
         .iter()
         .any(|e| matches!(e, effects::Effect::Darts { .. }));
     if let (true, Some(n), false) = (limit.repeat, limit.max, darts)
-        && !targets.is_empty()
+        && !chosen.is_empty()
     {
-        targets = (0..n as usize)
-            .map(|i| targets[i % targets.len()].clone())
+        chosen = (0..n as usize)
+            .map(|i| chosen[i % chosen.len()].clone())
             .collect();
     }
-    let placed: Vec<SpellTarget> = targets
-        .iter()
-        .map(|t| spell_target(ctx.state, &caster.id, t.target.id(), spell))
-        .collect::<Result<_, _>>()
-        .map_err(|e| ToolError::new(e.to_string()))?;
+    let (targets, placed): (Vec<_>, Vec<SpellTarget>) = chosen.into_iter().unzip();
+    let effects = spell.effects.clone();
+    resolve_and_commit(ctx, p, &effects, &targets, placed)
+}
+
+/// Resolves `effects` of `p.spell` on `targets` (placed from the caster as `placed`), commits
+/// `p.changes` and the resolution at once, runs the saves damage calls for, and reports.
+/// Shared by a casting and a spell's repeated attack (`spell_weapon`).
+pub(super) fn resolve_and_commit(
+    ctx: &mut ToolContext<'_>,
+    p: Prepared<'_>,
+    effects: &[crate::effects::Effect],
+    targets: &[super::creature::CreatureInfo<'_>],
+    placed: Vec<SpellTarget>,
+) -> Result<SpellCast, ToolError> {
+    let (caster, spell) = (p.caster, p.spell);
+    let level = p.slot.unwrap_or(spell.level);
     let subjects: Vec<Subject> = targets
         .iter()
         .zip(&placed)
-        .map(|(t, at)| Subject {
-            target: t.target.clone(),
-            name: t.name.clone(),
-            armor_class: t.armor_class,
-            defenses: t.defenses,
-            conditions: t.conditions,
-            condition_immunities: t
-                .template
-                .map(|m| m.condition_immunities.clone())
-                .unwrap_or_default(),
-            saves: t.saves,
-            dexterity: t.ability_modifier(Ability::Dexterity),
-            hp: t.hp.0,
-            creature_type: t.template.map(|m| m.kind.clone()),
-            at: at.clone(),
-        })
+        .map(|(t, at)| t.subject(at.clone()))
         .collect();
     let who = Caster {
         id: caster.id.clone(),
@@ -95,7 +93,7 @@ pub(super) fn cast(
         slot: level,
         concentration: spell.concentration,
     };
-    let resolution = effects::resolve(ctx.state, casting, &subjects, &spell.effects, ctx.rng)
+    let resolution = effects::resolve(ctx.state, casting, &subjects, effects, ctx.rng)
         .map_err(|e| ToolError::new(e.to_string()))?;
     let mut changes = p.changes;
     changes.extend(resolution.changes);
@@ -130,6 +128,7 @@ pub(super) fn cast(
                     | Outcome::Save { .. }
                     | Outcome::Damage { .. }
                     | Outcome::Healed { .. }
+                    | Outcome::Pushed { .. }
             )
         });
     let kept = crate::combat::positions::position_of(ctx.state, &caster.id).is_some();

@@ -18,7 +18,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::{ToolContext, ToolError, creature};
-use crate::combat::targeting::{SpellTarget, save_bonus, spell_attack_setup, spell_target};
+use crate::combat::targeting::{SpellTarget, save_bonus, spell_attack_setup};
 use crate::dice::DiceExpr;
 use crate::rules::attack::roll_damage;
 use crate::rules::check::roll_check_with;
@@ -38,8 +38,20 @@ pub struct CastSpellArgs {
     pub spell: String,
     /// The slot level to use; null for the spell's own level (cantrips use none).
     pub slot_level: Option<u8>,
-    /// Who the spell affects (ids or names); empty for spells without a target.
+    /// Who the spell affects (ids or names); empty for spells without a target. For a spell
+    /// with an area in a fight that keeps positions, the area decides (everyone it covers,
+    /// allies included) and any creature named here must stand in it.
     pub targets: Vec<String>,
+    /// Where a spell with an area is aimed, in a fight that keeps positions: a creature or an
+    /// area of the room (id or name). A sphere, cylinder or cube cast at a point is centred
+    /// there (within the spell's range); a cone, a line or a cube of range Self goes out from
+    /// the caster toward it. Null: at the first target named. Null for a spell without an area.
+    #[serde(default)]
+    pub aim: Option<String>,
+    /// True to cast a ritual spell as a ritual, outside a fight: no slot (slot_level null), 10
+    /// minutes longer (the clock advances). Null or false for a casting with a slot.
+    #[serde(default)]
+    pub ritual: Option<bool>,
 }
 
 pub(super) fn cast_spell(
@@ -47,6 +59,11 @@ pub(super) fn cast_spell(
     ctx: &mut ToolContext<'_>,
 ) -> Result<SpellCast, ToolError> {
     super::encounter::act_casting(ctx, &args.caster, &args.spell)?;
+    // Casting ends what lasts until the caster acts (Invisibility); a refusal below restores it.
+    let ends = crate::effects::acting_ends(ctx.state, &args.caster);
+    if !ends.is_empty() {
+        ctx.commit(ends)?;
+    }
     let caster = ctx
         .state
         .character(&args.caster)
@@ -81,7 +98,16 @@ pub(super) fn cast_spell(
         .spellcasting_ability
         .map_or(0, |a| caster.abilities.modifier(a));
     let mut changes = Vec::new();
-    let slot = if spell.level == 0 {
+    let ritual = args.ritual == Some(true);
+    if ritual {
+        changes.extend(super::spell_rituals::ritual(
+            ctx,
+            &caster,
+            spell,
+            args.slot_level,
+        )?);
+    }
+    let slot = if spell.level == 0 || ritual {
         None
     } else {
         let slot = args.slot_level.unwrap_or(spell.level);
@@ -104,6 +130,8 @@ pub(super) fn cast_spell(
         });
         Some(slot)
     };
+    // A component with a cost must be carried, and leaves with the casting if consumed.
+    changes.extend(super::spell_components::costly_component(&caster, spell)?);
     if !spell.effects.is_empty() {
         let prepared = super::spell_effects::Prepared {
             caster: &caster,
@@ -114,7 +142,7 @@ pub(super) fn cast_spell(
             save_dc,
             modifier: ability_mod,
         };
-        return super::spell_effects::cast(ctx, prepared, &args.targets);
+        return super::spell_effects::cast(ctx, prepared, args.aim.as_deref(), &args.targets);
     }
     let dice_level = |scales: ScalesWith| match scales {
         ScalesWith::SlotLevel => slot.unwrap_or(spell.level),
@@ -137,19 +165,24 @@ pub(super) fn cast_spell(
         None => None,
     };
     let limit = spell.target_limit(slot.unwrap_or(spell.level), caster.level);
-    let targets = choose_targets(ctx, spell, limit, &args.targets)?;
+    // Who, with range and cover, before anything is rolled or spent (an area from the
+    // positions, else the names: `spell_areas`).
+    let (targets, placed): (Vec<_>, Vec<SpellTarget>) = super::spell_areas::targets(
+        ctx,
+        &caster.id,
+        spell,
+        limit,
+        args.aim.as_deref(),
+        &args.targets,
+    )?
+    .into_iter()
+    .unzip();
     if (damage.is_some() || healing.is_some()) && targets.is_empty() {
         return Err(ToolError::new(format!(
             "{} needs at least one target",
             spell.name
         )));
     }
-    // Range and cover, before anything is rolled or spent (`combat::targeting`).
-    let placed: Vec<SpellTarget> = targets
-        .iter()
-        .map(|t| spell_target(ctx.state, &caster.id, t.target.id(), spell))
-        .collect::<Result<_, _>>()
-        .map_err(|e| ToolError::new(e.to_string()))?;
     let kept = crate::combat::positions::position_of(ctx.state, &caster.id).is_some();
     // Darts, rays and beams: each strikes the next creature named, round the list again when
     // fewer were named than the spell has (three darts at one harpy); other spells affect each

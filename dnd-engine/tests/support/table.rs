@@ -179,6 +179,27 @@ pub fn placed_fight(
     places: &[(&str, Position)],
 ) -> GameState {
     let mut state = seen_harpy(party);
+    add_far_ledge(&mut state);
+    let mut changes = vec![Change::EncounterStarted { order }];
+    for (id, to) in places {
+        changes.push(Change::Moved {
+            creature: (*id).into(),
+            to: *to,
+        });
+    }
+    state.apply_all(&changes).unwrap();
+    state
+}
+
+/// The arguments of `cast_spell`: `caster` casts `spell` with a slot of `slot` (`None`: the
+/// spell's level) at `targets`, no area aimed, not as a ritual.
+pub fn cast(caster: &str, spell: &str, slot: Option<u8>, targets: &[&str]) -> Value {
+    json!({"caster": caster, "spell": spell, "slot_level": slot, "targets": targets, "aim": null, "ritual": null})
+}
+
+/// A far ledge 700 ft east of the ice chasm's mouth: room for a longbow, Guiding Bolt, or an
+/// area aimed out of range.
+pub fn add_far_ledge(state: &mut GameState) {
     Arc::make_mut(&mut state.locations)[0].areas.push(Area {
         id: "far-ledge".into(),
         name: "a far ledge".into(),
@@ -189,15 +210,6 @@ pub fn placed_fight(
         cover: Cover::None,
         difficult_terrain: false,
     });
-    let mut changes = vec![Change::EncounterStarted { order }];
-    for (id, to) in places {
-        changes.push(Change::Moved {
-            creature: (*id).into(),
-            to: *to,
-        });
-    }
-    state.apply_all(&changes).unwrap();
-    state
 }
 
 /// The arguments of `roll_attack` from `attacker` at `target`, with the first attack.

@@ -233,6 +233,8 @@ fn conditions_show_their_cause_time_left_and_what_ends_them() {
         concentration: true,
         rounds_left: Some(10),
         ends_on_damage: false,
+        level: 2,
+        at_turn_end: false,
         kind: TimedKind::Condition {
             condition: Condition::Paralyzed,
             repeat_save: Some(RepeatSave {

@@ -49,6 +49,7 @@ pub fn sample_state(title: &str) -> GameState {
             conditions: ConditionSet::NONE,
             death_saves: DeathSaves::default(),
             dead: false,
+            died_at_round: None,
             hit_dice: HitDice {
                 sides: 10,
                 total: 3,

@@ -14,9 +14,11 @@
 
 use serde::{Deserialize, Serialize};
 
+mod escape;
 mod first_aid;
 mod rolled;
 
+pub use escape::{escape_spell, spell_hold};
 pub use first_aid::first_aid;
 pub use rolled::{escape_grapple, grapple, hide, search, shove};
 

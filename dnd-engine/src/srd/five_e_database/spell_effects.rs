@@ -307,6 +307,7 @@ fn slot_dice(table: &Value, level: u8, notes: &mut Vec<String>) -> Result<Dice, 
         bonus,
         add_modifier,
         per_slot_level: per_slot,
+        slot_levels_per_step: 1,
         bonus_per_slot_level: bonus_per_slot,
         by_tier: false,
     })
@@ -346,6 +347,7 @@ fn tier_dice(table: &Value, notes: &mut Vec<String>) -> Result<Dice, String> {
         bonus,
         add_modifier,
         per_slot_level: 0,
+        slot_levels_per_step: 1,
         bonus_per_slot_level: 0,
         by_tier: tiers,
     })
@@ -455,6 +457,7 @@ mod tests {
             bonus: 0,
             add_modifier: false,
             per_slot_level: 1,
+            slot_levels_per_step: 1,
             bonus_per_slot_level: 0,
             by_tier: false,
         };

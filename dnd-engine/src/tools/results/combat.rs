@@ -20,6 +20,8 @@ pub enum AttackOutcome {
     Made(AttackReport),
     /// The attack started a fight in which it is not the attacker's turn yet.
     Waiting(AttackWaiting),
+    /// A spell's repeated attack (Spiritual Weapon's, a bonus action), reported as a casting.
+    Spell(Box<super::SpellCast>),
 }
 
 /// Every swing of one attack (all of a multiattack).
