@@ -238,6 +238,20 @@ pub struct Resolution {
     pub reasons: Vec<Why>,
 }
 
+impl Resolution {
+    /// Empty, with room for about `subjects` creatures' worth of each (one change, one outcome
+    /// and one reason each; one roll each and the casting's own), so a casting on a crowd does
+    /// not regrow them.
+    pub(super) fn for_subjects(subjects: usize) -> Resolution {
+        Resolution {
+            changes: Vec::with_capacity(subjects),
+            rolls: Vec::with_capacity(subjects + 1),
+            outcomes: Vec::with_capacity(subjects),
+            reasons: Vec::with_capacity(subjects),
+        }
+    }
+}
+
 /// Why a casting was refused: nothing was rolled or changed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]

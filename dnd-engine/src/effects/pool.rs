@@ -67,7 +67,7 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
         else {
             return;
         };
-        let rolled = self.once(effect, dice, DamageType::Force, "pool").0;
+        let rolled = self.once(effect, dice, DamageType::Force, "pool");
         let mut left = rolled;
         let mut order: Vec<&Subject> = subjects.iter().collect();
         order.sort_by_key(|s| s.hp); // lowest current hit points first (stable: as named)

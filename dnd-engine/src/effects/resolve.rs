@@ -20,6 +20,7 @@ use crate::srd::OnSave;
 use crate::state::{Change, GameState, RepeatSave, RollKind, Target, TimedEffect, TimedKind};
 use crate::store::{RollDetail, RollRecord};
 use rand::Rng;
+use std::fmt::Write as _;
 
 /// Resolves `effects` for `casting` on `subjects` (in the order named; a creature named twice
 /// only for darts). Refuses an illegal target before anything is rolled.
@@ -77,7 +78,7 @@ pub(super) fn resolve_with<R: Rng + ?Sized>(
         state,
         casting,
         rng,
-        out: Resolution::default(),
+        out: Resolution::for_subjects(subjects.len()),
         rolled: Vec::new(),
         taken_before,
     };
@@ -207,17 +208,17 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
     }
 
     /// The dice of `effect`, rolled the first time it is asked for in this casting: the
-    /// total, and for damage the roll as dealt before any defense.
+    /// total (damage as dealt before any defense; the roll itself stays in `rolled`).
     pub(super) fn once(
         &mut self,
         effect: &Effect,
         dice: &Dice,
         kind: DamageType,
         label: &str,
-    ) -> (u32, Option<DamageDealt>) {
+    ) -> u32 {
         let key = std::ptr::from_ref(effect) as usize;
-        if let Some((_, total, d)) = self.rolled.iter().find(|(k, ..)| *k == key) {
-            return (*total, d.clone());
+        if let Some((_, total, _)) = self.rolled.iter().find(|(k, ..)| *k == key) {
+            return *total;
         }
         let dice = self.dice(dice, kind);
         let by = self.caster_target();
@@ -246,8 +247,8 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             }
             (total, None)
         };
-        self.rolled.push((key, total, dealt.clone()));
-        (total, dealt)
+        self.rolled.push((key, total, dealt));
+        total
     }
 
     /// An effect at the top of the list, on one subject.
@@ -300,7 +301,7 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             Effect::Damage { .. } => self.damage(effect, s, half),
             Effect::Heal { .. } if self.heals_nothing(s) => Dealt::default(),
             Effect::Heal { dice } => {
-                let amount = self.once(effect, dice, DamageType::Force, "heals").0;
+                let amount = self.once(effect, dice, DamageType::Force, "heals");
                 self.out.changes.push(Change::Heal {
                     target: s.target.clone(),
                     amount,
@@ -314,9 +315,7 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                 Dealt::default()
             }
             Effect::TemporaryHp { dice } => {
-                let amount = self
-                    .once(effect, dice, DamageType::Force, "temporary hit points")
-                    .0;
+                let amount = self.once(effect, dice, DamageType::Force, "temporary hit points");
                 self.out.changes.push(Change::TemporaryHp {
                     target: s.target.clone(),
                     amount,
@@ -479,7 +478,7 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
         let Effect::Damage { dice, damage_type } = effect else {
             return Dealt::default();
         };
-        let rolled = self.once(effect, dice, *damage_type, "damage").0;
+        let rolled = self.once(effect, dice, *damage_type, "damage");
         let base = if half { rolled / 2 } else { rolled };
         let (amount, defense) =
             effective_defenses(&s.defenses, &s.conditions).apply(base, *damage_type);
@@ -599,16 +598,23 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             result.success = true;
             modifiers.push(format!("{LEGENDARY_RESISTANCE}: it chooses to succeed"));
         }
-        let note = if modifiers.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", modifiers.join(", "))
-        };
+        // "Goblin 2 Dexterity save against Fireball (+2: half cover in the ice bridge)", in one
+        // allocation: a casting on a crowd writes one of these per creature.
+        let mut label = String::with_capacity(64);
+        let _ = write!(
+            label,
+            "{} {ability} save against {}",
+            s.name, self.casting.source
+        );
+        for (k, m) in modifiers.iter().enumerate() {
+            label.push_str(if k == 0 { " (" } else { ", " });
+            label.push_str(m);
+        }
+        if !modifiers.is_empty() {
+            label.push(')');
+        }
         self.record(
-            format!(
-                "{} {ability} save against {}{note}",
-                s.name, self.casting.source
-            ),
+            label,
             i64::from(result.total),
             Some(s.target.clone()),
             RollDetail::Save(result.clone()),
