@@ -196,3 +196,36 @@ async fn a_cheating_model_cannot_cast_a_ritual_in_a_fight_or_with_a_slot() {
     assert_eq!(isolde(&played.after), isolde(&before));
     assert_eq!(minutes(&played.after), minutes(&before));
 }
+
+#[test]
+fn a_guiding_bolt_that_slays_its_target_still_lands_and_leaves_no_glimmer() {
+    // The bolt's damage kills the harpy; the glimmer has no one to start on, and the casting is
+    // not refused for it (the offline game master once took that refusal as a reason to cast
+    // again at the caster).
+    for seed in 1..50 {
+        let mut t = Table::fight(
+            &["hedda", "kraven"],
+            &["hedda", "kraven", "frost-harpy"],
+            seed,
+        );
+        let left = t.state.monster("frost-harpy").unwrap().hp.current;
+        t.apply(&[Change::Damage {
+            target: dnd_engine::state::Target::Monster("frost-harpy".into()),
+            amount: left - 1,
+            critical: false,
+        }]);
+        let r = t.ok(
+            "cast_spell",
+            cast("hedda", "Guiding Bolt", None, &["frost-harpy"]),
+        );
+        if r["effects"][0]["attack"]["hit"] != true {
+            continue;
+        }
+        let harpy = t.state.monster("frost-harpy").unwrap();
+        assert_eq!(harpy.hp.current, 0, "{r}");
+        assert!(!glimmers(&t.state), "{r}");
+        assert!(r.to_string().contains("slain by the same casting"), "{r}");
+        return;
+    }
+    panic!("no bolt hit in 50 seeds");
+}

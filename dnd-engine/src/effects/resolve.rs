@@ -452,6 +452,16 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
         duration: Duration,
         ends_on_damage: bool,
     ) {
+        // A monster this casting has already slain carries nothing more (Guiding Bolt's glimmer
+        // on a harpy its damage killed): the state would refuse the effect, and the casting
+        // with it.
+        if matches!(s.target, Target::Monster(_)) && s.hp > 0 && self.taken_by(&s.target) >= s.hp {
+            self.out.outcomes.push(Outcome::Unaffected {
+                target: s.name.clone(),
+                why: "slain by the same casting".to_owned(),
+            });
+            return;
+        }
         let effect = TimedEffect {
             source: self.casting.caster.id.clone(),
             spell: self.casting.source.to_owned(),

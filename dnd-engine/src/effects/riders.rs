@@ -48,7 +48,7 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
     }
 
     /// The damage `target` took in this resolution so far.
-    fn taken_by(&self, target: &Target) -> u32 {
+    pub(super) fn taken_by(&self, target: &Target) -> u32 {
         self.out
             .changes
             .iter()

@@ -184,8 +184,16 @@ pub(crate) fn combat(
         && !step.ok
         && turn.rounds.len() == 1
     {
-        // A spell refused in the first round (no target for it, no slot left): swing instead.
-        return Next::Calls(vec![strike(Some(hero))]);
+        // A spell refused in the first round (no target for it, no slot left): swing at the
+        // foe instead, never the spell again at anyone else.
+        let foe = target.or(now.foes().into_iter().next());
+        return match foe {
+            Some(t) => Next::Calls(vec![(
+                tool::ROLL_ATTACK,
+                json!({"attacker": hero, "target": t.id, "attack": null, "advantage": null}),
+            )]),
+            None => finished(),
+        };
     }
     if let Some(step) = last_named(turn, tool::DODGE) {
         return if step.ok && now.encounter.is_some() && !now.foes().is_empty() {
