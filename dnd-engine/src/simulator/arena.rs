@@ -437,7 +437,13 @@ impl<'a> Arena<'a> {
         if halve {
             total /= 2;
         }
-        let at_zero = defender.at_zero;
+        self.take(target, total, critical);
+    }
+
+    /// Fighter `target` takes `total` damage (after its defenses): down at 0, dead by massive
+    /// damage or by the death saves a hit at 0 costs (two for a critical hit).
+    pub(super) fn take(&mut self, target: usize, total: u32, critical: bool) {
+        let at_zero = self.combatants[target].at_zero;
         let fighter = &mut self.fighters[target];
         let outcome = apply_damage(&mut fighter.hp, total, at_zero, critical);
         if outcome.dropped_to_zero {

@@ -9,28 +9,28 @@ use super::{ToolContext, ToolError, creature};
 use crate::combat::monster_plan;
 use crate::combat::targeting::SpellTarget;
 use crate::effects::{self, Caster, Casting, Outcome, Resolution, Subject};
-use crate::rules::{Ability, Spend};
+use crate::rules::Spend;
 use crate::srd::MonsterAction;
 use crate::state::{Change, Target};
 
-/// The engine's view of `who` at `at` from the acting monster.
-pub(super) fn subject(who: &creature::CreatureInfo<'_>, at: SpellTarget) -> Subject {
-    Subject {
-        target: who.target.clone(),
-        name: who.name.clone(),
-        armor_class: who.armor_class,
-        defenses: who.defenses,
-        conditions: who.conditions,
-        condition_immunities: who
-            .template
-            .map(|m| m.condition_immunities.clone())
-            .unwrap_or_default(),
-        saves: who.saves,
-        dexterity: who.ability_modifier(Ability::Dexterity),
-        hp: who.hp.0,
-        creature_type: who.template.map(|m| m.kind.clone()),
-        at,
-    }
+/// `action`'s effects for monster `id` (called `name`) on `subjects`, resolved: nothing committed.
+fn resolve_action(
+    ctx: &mut ToolContext<'_>,
+    id: &str,
+    name: &str,
+    action: &MonsterAction,
+    subjects: &[Subject],
+) -> Result<Resolution, ToolError> {
+    let acting = caster(id, name, action);
+    let casting = Casting {
+        caster: &acting,
+        source: &action.name,
+        level: 0,
+        slot: 0,
+        concentration: false,
+    };
+    effects::resolve(ctx.state, casting, subjects, &action.effects, ctx.rng)
+        .map_err(|e| ToolError::new(e.to_string()))
 }
 
 /// A monster acting with `action`: its to-hit and the action's DC.
@@ -117,7 +117,7 @@ pub(super) fn save_action(
                     attack: None,
                     cover: cover.cloned(),
                 };
-                subjects.push(subject(&victim, at));
+                subjects.push(victim.subject(at));
             }
             Err(_) => behind_total_cover.push(victim.name.clone()),
         }
@@ -133,16 +133,7 @@ pub(super) fn save_action(
             behind_total_cover,
         });
     }
-    let acting = caster(&id, &name, &action);
-    let casting = Casting {
-        caster: &acting,
-        source: &action.name,
-        level: 0,
-        slot: 0,
-        concentration: false,
-    };
-    let resolution = effects::resolve(ctx.state, casting, &subjects, &action.effects, ctx.rng)
-        .map_err(|e| ToolError::new(e.to_string()))?;
+    let resolution = resolve_action(ctx, &id, &name, &action, &subjects)?;
     let mut all = changes;
     all.extend(resolution.changes.iter().cloned());
     let outcomes = resolution.outcomes.clone();
@@ -210,20 +201,11 @@ pub(super) fn support_action(
             attack: None,
             cover: None,
         };
-        subjects.push(subject(&helped, at));
+        subjects.push(helped.subject(at));
     }
     super::encounter::act(ctx, monster, Spend::Action)?;
     let mut changes = monster_plan::spend(&id, &action);
-    let acting = caster(&id, &name, &action);
-    let casting = Casting {
-        caster: &acting,
-        source: &action.name,
-        level: 0,
-        slot: 0,
-        concentration: false,
-    };
-    let resolution = effects::resolve(ctx.state, casting, &subjects, &action.effects, ctx.rng)
-        .map_err(|e| ToolError::new(e.to_string()))?;
+    let resolution = resolve_action(ctx, &id, &name, &action, &subjects)?;
     changes.extend(resolution.changes.iter().cloned());
     let outcomes = resolution.outcomes.clone();
     commit(ctx, &id, changes, resolution)?;
@@ -289,7 +271,7 @@ pub(super) fn on_hit(
         attack: None,
         cover: None,
     };
-    let s = subject(&victim, at);
+    let s = victim.subject(at);
     let acting = caster(&id, &name, &action);
     let casting = Casting {
         caster: &acting,

@@ -82,7 +82,7 @@ pub(super) fn cast(
     for target in named {
         let victim = creature::find(ctx.state, ctx.srd, target)?;
         match spell_target(ctx.state, &id, victim.target.id(), spell) {
-            Ok(at) => subjects.push(super::monster_action::subject(&victim, at)),
+            Ok(at) => subjects.push(victim.subject(at)),
             Err(e) => out_of_reach = Some(e.to_string()),
         }
     }

@@ -10,8 +10,7 @@ use crate::combat::monster_plan::hit_chance;
 use crate::combat::monster_spells::{better_spell, save_fails};
 use crate::dice::{Advantage, GameRng};
 use crate::rules::attack::roll_damage;
-use crate::rules::damage::{Defenses, apply_damage};
-use crate::rules::death::DeathSaveOutcome;
+use crate::rules::damage::Defenses;
 use crate::simulator::{Combatant, SimAction, Special};
 
 /// The average damage of some dice.
@@ -163,18 +162,7 @@ impl Arena<'_> {
                     defender.defenses.apply(n, kind).0
                 })
                 .sum();
-            let at_zero = defender.at_zero;
-            let fighter = &mut self.fighters[t];
-            let outcome = apply_damage(&mut fighter.hp, total, at_zero, false);
-            if outcome.dropped_to_zero {
-                fighter.downed = true;
-            }
-            if outcome.killed {
-                fighter.dead = true;
-            } else if outcome.death_save_failures > 0 {
-                fighter.dead |= fighter.saves.take_damage(outcome.death_save_failures)
-                    == DeathSaveOutcome::Dies;
-            }
+            self.take(t, total, false);
         }
     }
 }
