@@ -62,6 +62,7 @@ pub(super) fn timed_kind(
             dice,
             damage_type,
             next_hit_only,
+            weapon,
             ..
         } => {
             let (count, sides, _) = dice_at(dice);
@@ -70,6 +71,7 @@ pub(super) fn timed_kind(
                 sides,
                 damage_type: *damage_type,
                 next_hit_only: *next_hit_only,
+                weapon: weapon.clone(),
             }
         }
         _ => return None,
@@ -277,4 +279,33 @@ pub fn roll_advantage(
         }
     }
     out
+}
+
+/// Refuses a coating ([`Effect::WeaponDamage`] with `coating`) that names no weapon, or a
+/// weapon one of the `subjects` does not carry, with the weapons it could coat.
+pub(super) fn may_coat(
+    state: &GameState,
+    source: &str,
+    subjects: &[Subject],
+    weapon: Option<&str>,
+) -> Result<(), super::casting::Refused> {
+    for s in subjects {
+        let attacks: Vec<&str> = state
+            .character(s.target.id())
+            .map(|c| c.attacks.iter().map(|a| a.name.as_str()).collect())
+            .unwrap_or_default();
+        if !weapon.is_some_and(|w| attacks.iter().any(|a| a.eq_ignore_ascii_case(w))) {
+            return Err(super::casting::Refused(format!(
+                "{source} coats one weapon {} carries, and {}; name one of: {}",
+                s.name,
+                weapon.map_or("none was named".to_owned(), |w| format!("{w:?} is not one")),
+                if attacks.is_empty() {
+                    "(none)".to_owned()
+                } else {
+                    attacks.join(", ")
+                }
+            )));
+        }
+    }
+    Ok(())
 }

@@ -60,6 +60,14 @@ pub(super) fn resolve_with<R: Rng + ?Sized>(
         if let Effect::Revive { within_rounds } = effect {
             super::magic::may_revive(state, casting.source, subjects, *within_rounds)?;
         }
+        if let Effect::WeaponDamage {
+            coating: true,
+            weapon,
+            ..
+        } = effect
+        {
+            super::lasting::may_coat(state, casting.source, subjects, weapon.as_deref())?;
+        }
     }
     let needs_target = effects.iter().any(|e| {
         !matches!(

@@ -191,6 +191,10 @@ pub enum TimedKind {
         /// Ends with the first hit it adds to.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         next_hit_only: bool,
+        /// Only on the hits of this weapon (as named on the sheet), which counts as magical
+        /// meanwhile: a coating (the Hearthfire Oil). `None`: every weapon hit.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        weapon: Option<String>,
     },
 }
 
@@ -603,6 +607,7 @@ mod tests {
                 sides: 4,
                 damage_type: crate::rules::DamageType::Radiant,
                 next_hit_only: false,
+                weapon: None,
             },
             TimedKind::Advantage {
                 on: RollOn::Attacks,
