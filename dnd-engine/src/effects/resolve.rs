@@ -208,6 +208,16 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
         dice.at(c.level, c.slot, c.caster.level, c.caster.modifier)
     }
 
+    /// Commits with the casting what a roll's bonus spent (Resistance's one d4), once: a
+    /// second roll in the same casting sees the state before it and would spend it again.
+    fn spend(&mut self, bonus: &mut super::rolls::Bonus) {
+        for change in bonus.spent.drain(..) {
+            if !self.out.changes.contains(&change) {
+                self.out.changes.push(change);
+            }
+        }
+    }
+
     pub(super) fn dice(&self, dice: &Dice, kind: DamageType) -> DamageDice {
         let c = self.casting;
         let (count, sides, bonus) = dice.at(c.level, c.slot, c.caster.level, c.caster.modifier);
@@ -374,6 +384,7 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                 attacks,
                 saves,
                 checks,
+                next_only,
                 duration,
             } => {
                 let kind = TimedKind::RollDice {
@@ -383,6 +394,7 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                     attacks: *attacks,
                     saves: *saves,
                     checks: *checks,
+                    next_only: *next_only,
                 };
                 self.start(s, kind, *duration, false);
                 Dealt::default()
@@ -510,7 +522,8 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             })
             .collect();
         let caster = self.casting.caster;
-        let bonus = roll_bonus(self.state, &caster.id, RollKind::Attack, self.rng);
+        let mut bonus = roll_bonus(self.state, &caster.id, RollKind::Attack, self.rng);
+        self.spend(&mut bonus);
         let profile = AttackProfile {
             attack_bonus: caster.attack_bonus + bonus.total,
             damage: &damage,
@@ -595,7 +608,8 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
         ));
         let cover = s.at.cover.as_ref().filter(|_| !ignores_cover);
         let cover = save_bonus(cover, ability);
-        let bonus = roll_bonus(self.state, s.target.id(), RollKind::Save, self.rng);
+        let mut bonus = roll_bonus(self.state, s.target.id(), RollKind::Save, self.rng);
+        self.spend(&mut bonus);
         let modifier = s.saves[ability as usize] + cover.as_ref().map_or(0, |c| c.0) + bonus.total;
         let mut result = roll_check_with(modifier, dc, &sources, auto_fail, self.rng);
         let mut modifiers: Vec<String> = cover.map(|(_, why)| why).into_iter().collect();

@@ -144,6 +144,10 @@ pub enum Effect {
         /// On ability checks (Guidance).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         checks: bool,
+        /// Once: spent by the first roll it counts on, which ends it (Guidance, Resistance).
+        /// The SRD loader sets it where the description ends the spell after one roll.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        next_only: bool,
         /// For how long.
         duration: Duration,
     },

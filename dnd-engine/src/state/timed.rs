@@ -100,6 +100,10 @@ pub enum TimedKind {
         /// On ability checks (Guidance).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         checks: bool,
+        /// Once: the first roll it counts on spends it and ends the effect (Guidance,
+        /// Resistance: "add a d4 to one ability check ..., then the spell ends").
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        next_only: bool,
     },
     /// Marked by its source (Hunter's Mark): each of the source's weapon hits against it
     /// deals `count`d`sides` more, of the weapon's damage type (`effects::mark_damage`).

@@ -20,7 +20,9 @@ impl TimedEffect {
                 attacks,
                 saves,
                 checks,
+                next_only,
             } => {
+                let once = if *next_only { " (one roll)" } else { "" };
                 let on = match (attacks, saves, checks) {
                     (true, true, _) => "attack rolls and saves",
                     (true, false, _) => "attack rolls",
@@ -28,7 +30,7 @@ impl TimedEffect {
                     _ => "ability checks",
                 };
                 format!(
-                    "{}{count}d{sides} to {on}",
+                    "{}{count}d{sides} to {on}{once}",
                     if *penalty { "-" } else { "+" }
                 )
             }
@@ -195,6 +197,7 @@ pub fn roll_dice_on(effects: &[TimedEffect], kind: RollKind) -> Vec<(&str, u16, 
             attacks,
             saves,
             checks,
+            ..
         } = e.kind
         {
             let applies = match kind {
