@@ -94,8 +94,9 @@ pub(super) fn heals_nothing(state: &GameState, s: &Subject) -> Option<Outcome> {
 }
 
 /// A condition kept until what ends it by the rules (prone: standing up), unless `s` is immune
-/// or already has it: the change, and what happened.
-pub(super) fn add_condition(s: &Subject, condition: Condition) -> (Option<Change>, Outcome) {
+/// or already has it: the timed kind that imposes it and records its cause (the monster and
+/// its action, the spell and its caster: `state::condition_sources`), and what happened.
+pub(super) fn add_condition(s: &Subject, condition: Condition) -> (Option<TimedKind>, Outcome) {
     let why = if s.condition_immunities.contains(&condition) {
         Some(format!("immune to being {condition}"))
     } else if s.conditions.has(condition) {
@@ -112,9 +113,10 @@ pub(super) fn add_condition(s: &Subject, condition: Condition) -> (Option<Change
             },
         ),
         None => (
-            Some(Change::ConditionAdded {
-                target: s.target.clone(),
+            Some(TimedKind::ConditionUntil {
                 condition,
+                escape: None,
+                ends_on_acting: false,
             }),
             Outcome::Condition {
                 target: s.name.clone(),

@@ -197,9 +197,16 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
         blocked
     }
 
+    /// A condition kept until what ends it by the rules (prone), started as a timed effect
+    /// with no duration that records its cause; never held by concentration (prone outlasts
+    /// Hideous Laughter).
     fn add_condition(&mut self, s: &Subject, condition: crate::rules::Condition) {
-        let (change, outcome) = super::lasting::add_condition(s, condition);
-        self.out.changes.extend(change);
+        let (kind, outcome) = super::lasting::add_condition(s, condition);
+        if let Some(kind) = kind {
+            let mut effect = self.effect(s, kind, Duration::UntilDispelled, false);
+            effect.concentration = false;
+            self.out.changes.push(Change::TimedEffectStarted { effect });
+        }
         self.out.outcomes.push(outcome);
     }
 
@@ -473,7 +480,25 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
         duration: Duration,
         ends_on_damage: bool,
     ) {
-        let effect = TimedEffect {
+        let effect = self.effect(s, kind, duration, ends_on_damage);
+        self.out.changes.push(Change::TimedEffectStarted {
+            effect: effect.clone(),
+        });
+        self.out.outcomes.push(Outcome::Started {
+            target: s.name.clone(),
+            effect,
+        });
+    }
+
+    /// The timed effect of `kind` this casting leaves on `s`.
+    fn effect(
+        &self,
+        s: &Subject,
+        kind: TimedKind,
+        duration: Duration,
+        ends_on_damage: bool,
+    ) -> TimedEffect {
+        TimedEffect {
             source: self.casting.caster.id.clone(),
             spell: self.casting.source.to_owned(),
             target: s.target.id().to_owned(),
@@ -483,14 +508,7 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             level: self.casting.slot,
             at_turn_end: duration.at_turn_end(),
             kind,
-        };
-        self.out.changes.push(Change::TimedEffectStarted {
-            effect: effect.clone(),
-        });
-        self.out.outcomes.push(Outcome::Started {
-            target: s.name.clone(),
-            effect,
-        });
+        }
     }
 
     /// Deals the damage of a `Damage` effect (rolled once for the casting) to `s`, halved

@@ -74,7 +74,8 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
             conditions_mut(state, target)?.add(*condition)
         }
         Change::ConditionRemoved { target, condition } => {
-            conditions_mut(state, target)?.remove(*condition)
+            conditions_mut(state, target)?.remove(*condition);
+            super::timed::condition_removed(state, target.id(), *condition);
         }
         Change::DeathSaves {
             character,

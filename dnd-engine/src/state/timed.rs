@@ -298,6 +298,33 @@ fn effects_mut<'a>(
     Ok(&mut super::lookup::monster_mut(state, id)?.timed_effects)
 }
 
+/// Whether `e` only records the cause of a condition kept until what ends it by the rules
+/// (prone from a wolf's bite or Grease): no duration, no escape, not its creature's acting.
+pub fn is_kept_condition(e: &TimedEffect) -> bool {
+    e.rounds_left.is_none()
+        && matches!(
+            e.kind,
+            TimedKind::ConditionUntil {
+                escape: None,
+                ends_on_acting: false,
+                ..
+            }
+        )
+}
+
+/// After `ConditionRemoved` took `condition` off the creature `id` (standing up): the kept
+/// conditions' records of it ([`is_kept_condition`]) go with it, so the cause never outlives
+/// the condition.
+pub(super) fn condition_removed(state: &mut GameState, id: &str, condition: Condition) {
+    let stale = |e: &TimedEffect| is_kept_condition(e) && e.condition() == Some(condition);
+    if !timed_effects(state, id).iter().any(stale) {
+        return;
+    }
+    if let Ok(list) = effects_mut(state, id) {
+        list.retain(|e| !stale(e));
+    }
+}
+
 /// Applies `TimedEffectStarted`: on a living creature, from a known source; a concentration
 /// effect only while its source concentrates on that spell (so `Concentration` comes first);
 /// a duration of at least one round. The same spell's effect of the same sort from the same
