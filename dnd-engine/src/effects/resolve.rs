@@ -4,7 +4,7 @@
 
 use super::casting::{Casting, Outcome, Refused, Resolution, Subject, Why};
 use super::legendary::{self, LEGENDARY_RESISTANCE};
-use super::rolls::roll_bonus;
+use super::rolls::{keep_spent, roll_bonus};
 use super::vocabulary::{ArmorChange, Dice, Duration, Effect};
 use crate::combat::targeting::save_bonus;
 use crate::dice::DiceExpr;
@@ -213,16 +213,6 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
     fn dice_at(&self, dice: &Dice) -> (u16, u16, i32) {
         let c = self.casting;
         dice.at(c.level, c.slot, c.caster.level, c.caster.modifier)
-    }
-
-    /// Commits with the casting what a roll's bonus spent (Resistance's one d4), once: a
-    /// second roll in the same casting sees the state before it and would spend it again.
-    fn spend(&mut self, bonus: &mut super::rolls::Bonus) {
-        for change in bonus.spent.drain(..) {
-            if !self.out.changes.contains(&change) {
-                self.out.changes.push(change);
-            }
-        }
     }
 
     pub(super) fn dice(&self, dice: &Dice, kind: DamageType) -> DamageDice {
@@ -541,7 +531,7 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             .collect();
         let caster = self.casting.caster;
         let mut bonus = roll_bonus(self.state, &caster.id, RollKind::Attack, self.rng);
-        self.spend(&mut bonus);
+        keep_spent(&mut self.out.changes, self.casting, &mut bonus);
         let profile = AttackProfile {
             attack_bonus: caster.attack_bonus + bonus.total,
             damage: &damage,
@@ -627,7 +617,7 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
         let cover = s.at.cover.as_ref().filter(|_| !ignores_cover);
         let cover = save_bonus(cover, ability);
         let mut bonus = roll_bonus(self.state, s.target.id(), RollKind::Save, self.rng);
-        self.spend(&mut bonus);
+        keep_spent(&mut self.out.changes, self.casting, &mut bonus);
         let modifier = s.saves[ability as usize] + cover.as_ref().map_or(0, |c| c.0) + bonus.total;
         let mut result = roll_check_with(modifier, dc, &sources, auto_fail, self.rng);
         let mut modifiers: Vec<String> = cover.map(|(_, why)| why).into_iter().collect();

@@ -4,6 +4,8 @@
 
 use rand::{Rng, RngExt};
 
+use super::casting::Casting;
+
 use crate::rules::check::roll_check_with;
 use crate::rules::conditions::save_modifiers;
 use crate::rules::{Ability, CheckResult, ConditionSet};
@@ -73,6 +75,21 @@ pub fn roll_bonus<R: Rng + ?Sized>(
         }
     }
     bonus
+}
+
+/// Adds what a roll's `bonus` spent (Resistance's one d4) to a resolution's `changes`, once: a
+/// second roll in the same casting sees the state before it and would spend it again. A
+/// casting that starts its caster's concentration has already ended the spell the caster held:
+/// its spending is not repeated (it would end the new one).
+pub(super) fn keep_spent(changes: &mut Vec<Change>, casting: Casting<'_>, bonus: &mut Bonus) {
+    let caster = &casting.caster.id;
+    for change in bonus.spent.drain(..) {
+        let moved = casting.concentration
+            && matches!(&change, Change::Concentration { character, .. } if character == caster);
+        if !moved && !changes.contains(&change) {
+            changes.push(change);
+        }
+    }
 }
 
 /// A save repeated at the end of a turn against a timed effect.
