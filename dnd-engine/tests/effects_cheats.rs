@@ -18,13 +18,7 @@ mod table;
 fn before() -> GameState {
     let mut state = table::seen_harpy(&["kraven", "hedda", "wren"]);
     let oil: ItemStack = Adventure::built_in()
-        .rooms
-        .iter()
-        .flat_map(|r| {
-            r.loot
-                .iter()
-                .chain(r.features.iter().flat_map(|f| f.loot.iter()))
-        })
+        .loot()
         .find(|i| i.name == "Hearthfire Oil")
         .expect("the oil is in the adventure")
         .clone();

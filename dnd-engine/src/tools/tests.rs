@@ -392,13 +392,7 @@ fn the_hollow_jarl_resists_mundane_weapons_but_not_magic_ones() {
 fn hearthfire_oil_makes_the_greatsword_bite_the_hollow_jarl() {
     let mut t = Table::new(&["kraven"]);
     let oil = Adventure::built_in()
-        .rooms
-        .iter()
-        .flat_map(|r| {
-            r.loot
-                .iter()
-                .chain(r.features.iter().flat_map(|f| f.loot.iter()))
-        })
+        .loot()
         .find(|i| i.name == "Hearthfire Oil")
         .expect("the oil is in the adventure")
         .clone();
