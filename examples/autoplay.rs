@@ -378,11 +378,6 @@ pub(crate) fn describe(change: &Change, after: &GameState) -> Option<String> {
             item,
             quantity,
         } => format!("🎒 {character} uses up {item} ×{quantity}"),
-        Change::WeaponCoated {
-            character,
-            attack,
-            coating,
-        } => format!("🗡 {character} coats the {attack} with {}", coating.item),
         Change::Gold { character, delta } => format!("💰 {character} {delta:+} gp"),
         Change::PartyMoved { exit } => format!("🚶 the party goes {exit}"),
         Change::FeatureFound { feature, .. } => format!("🔎 found {feature}"),

@@ -49,7 +49,6 @@ fn give(state: &mut GameState, hero: &str, name: &str, range_ft: u32) {
             magic_bonus: 0,
             range_ft,
             magical: false,
-            coating: None,
         },
     );
 }

@@ -235,3 +235,41 @@ fn what_ends_a_condition_removes_it_and_its_text() {
         .unwrap();
     assert!(party_conditions(&state, "kraven").is_empty());
 }
+
+/// The wolf's bite (DC 11 Strength or prone) on Kraven: the prone shows the monster and its
+/// action, as a spell's condition shows its caster and spell, and standing up (the change
+/// `stand_up` makes) takes the condition and its record together.
+#[test]
+fn a_wolf_bites_prone_shows_the_wolf_and_the_bite_until_its_target_stands() {
+    for seed in 0..40 {
+        let mut t = table::Table::fight(&["kraven", "isolde"], &["frost-harpy", "kraven"], seed);
+        let m = &mut Arc::make_mut(&mut t.state.monsters)[0];
+        m.template = "wolf".into();
+        m.hp = HitPoints::full(200);
+        t.hero_mut("kraven").hp = HitPoints::full(200);
+        let r = t.ok("roll_attack", table::attack("frost-harpy", "kraven"));
+        if r["attacks"][0]["on_hit_save"]["save"]["success"] != false {
+            continue;
+        }
+        assert_eq!(
+            party_conditions(&t.state, "kraven"),
+            vec!["prone (Bite, from Frost Harpy; ends on standing up (half its movement))"]
+        );
+        let sources = condition_sources(&t.state, "kraven");
+        assert_eq!(sources[0].source, "Bite, from Frost Harpy");
+        t.apply(&[Change::ConditionRemoved {
+            target: Target::Character("kraven".into()),
+            condition: Condition::Prone,
+        }]);
+        let kraven = t.state.character("kraven").unwrap();
+        assert!(!kraven.conditions.has(Condition::Prone));
+        assert!(
+            kraven.timed_effects.is_empty(),
+            "{:?}",
+            kraven.timed_effects
+        );
+        assert!(party_conditions(&t.state, "kraven").is_empty());
+        return;
+    }
+    panic!("no failed save against the bite in 40 seeds");
+}

@@ -132,6 +132,10 @@ fn the_dragon_lashes_its_tail_at_the_end_of_other_turns_three_a_round() {
         &["kraven", "frost-harpy", "isolde"],
         5,
     );
+    // One hero in reach: its wings would buffet no more than its tail strikes.
+    for hero in ["isolde", "hedda"] {
+        table::hero_mut(&mut g.state, hero).location = "elsewhere".into();
+    }
     let r = g.ok("next_turn", json!({})); // Kraven's turn ends; the dragon's; Isolde's begins
     let events = r["monster_turns"].as_array().unwrap();
     assert_eq!(events[0]["legendary"], "Tail Attack", "{r}");
@@ -156,6 +160,66 @@ fn the_dragon_lashes_its_tail_at_the_end_of_other_turns_three_a_round() {
         0,
         "back at the start of its turn"
     );
+}
+
+/// The adult red dragon's Wing Attack (Costs 2 Actions): "Each creature within 10 ft. of the
+/// dragon must succeed on a DC 22 Dexterity saving throw or take 15 (2d6 + 8) bludgeoning
+/// damage and be knocked prone." With the three heroes beside it (no positions: 5 ft), it
+/// beats its wings at the end of Kraven's turn, two of the round's three spent; at the end of
+/// the next turn only one is left, for its tail.
+#[test]
+fn the_dragon_beats_its_wings_at_the_heroes_beside_it_for_two_actions() {
+    let Some(srd) = srd() else { return };
+    let wing = srd
+        .monster("adult-red-dragon")
+        .unwrap()
+        .legendary_actions
+        .iter()
+        .find(|a| a.name == "Wing Attack")
+        .unwrap()
+        .clone();
+    assert_eq!(legendary::area_ft(&wing), Some(10));
+    let mut g = Game::new(
+        srd,
+        "adult-red-dragon",
+        &["kraven", "isolde", "frost-harpy"],
+        7,
+    );
+    let before: Vec<u32> = ["kraven", "isolde", "hedda"]
+        .iter()
+        .map(|h| g.state.character(h).unwrap().hp.current)
+        .collect();
+    let r = g.ok("next_turn", json!({})); // Kraven's turn ends
+    let events = r["monster_turns"].as_array().unwrap();
+    let wings = &events[0];
+    assert_eq!(wings["action"], "Wing Attack", "{r}");
+    assert_eq!(wings["legendary"], true, "{r}");
+    let saves = wings["saves"].as_array().unwrap();
+    assert_eq!(saves.len(), 3, "{r}");
+    assert_eq!(g.spent(LEGENDARY_ACTIONS), 2);
+    for (s, hp) in saves.iter().zip(&before) {
+        assert_eq!(s["save"]["dc"], 22, "{s}");
+        let id = s["target"].as_str().unwrap().to_ascii_lowercase();
+        let hero = g.state.character(&id).unwrap();
+        let failed = s["save"]["success"] == false;
+        // A failure: 2d6+8 bludgeoning (10 to 20) and prone; a success: nothing at all.
+        let lost = hp - hero.hp.current;
+        if failed {
+            assert!((10..=20).contains(&lost), "{s}");
+            assert!(
+                hero.conditions.has(dnd_engine::rules::Condition::Prone),
+                "{s}"
+            );
+        } else {
+            assert_eq!(lost, 0, "{s}");
+        }
+    }
+    // Isolde's turn ends: one left, too few for the wings: the tail; then the dragon's own
+    // turn gives all three back.
+    let r = g.ok("next_turn", json!({}));
+    let events = r["monster_turns"].as_array().unwrap();
+    assert_eq!(events[0]["legendary"], "Tail Attack", "{r}");
+    assert_eq!(g.spent(LEGENDARY_ACTIONS), 0);
 }
 
 #[test]
@@ -239,5 +303,11 @@ fn a_legendary_attack_named_by_a_model_is_refused() {
     let r = call_tool("roll_attack", &args.to_string(), &mut ctx);
     assert!(!r.ok, "{}", r.content);
     assert!(r.content.to_string().contains("turn"), "{}", r.content);
+    assert_eq!(*ctx.state, before);
+    // Nor can a model play the Wing Attack as an attack of its own: it is no attack, and the
+    // engine takes it at the end of a turn for its cost.
+    let args = json!({"attacker": "frost-harpy", "target": "kraven", "attack": "Wing Attack", "advantage": null});
+    let r = call_tool("roll_attack", &args.to_string(), &mut ctx);
+    assert!(!r.ok, "{}", r.content);
     assert_eq!(g.state, before);
 }

@@ -63,7 +63,8 @@ fn the_knights_leadership_blesses_its_allies_once_until_it_rests() {
             attacks: true,
             saves: true,
             checks: false,
-            penalty: false
+            penalty: false,
+            next_only: false
         }
     ));
     let knight = t.state.monster("frost-harpy").unwrap();

@@ -319,16 +319,47 @@ fn hypnotic_pattern_charms_and_incapacitates_until_damage() {
     );
 }
 
+/// A DC 10 Athletics check by `creature`.
+fn athletics(creature: &str) -> serde_json::Value {
+    json!({"creature": creature, "skill": "athletics", "dc": 10, "advantage": null, "reason": null})
+}
+
 #[test]
 fn guidance_adds_a_d4_to_an_ability_check() {
     let mut t = table_with(&["hedda", "kraven"], "hedda", "Guidance", 3);
     t.ok("cast_spell", cast("hedda", "Guidance", None, &["kraven"]));
-    let r = t.ok(
-        "roll_skill_check",
-        json!({"creature": "kraven", "skill": "athletics", "dc": 10, "advantage": null, "reason": null}),
-    );
+    let r = t.ok("roll_skill_check", athletics("kraven"));
     let label = t.log.rolls.last().unwrap().label.clone();
     assert!(label.contains("Guidance (1d4)"), "{label} {r}");
+    // One check of its choice, then the spell ends: the next check gets no d4.
+    let kraven = t.state.character("kraven").unwrap();
+    assert!(
+        kraven.timed_effects.is_empty(),
+        "{:?}",
+        kraven.timed_effects
+    );
+    assert_eq!(t.state.character("hedda").unwrap().concentration, None);
+    t.ok("roll_skill_check", athletics("kraven"));
+    let label = t.log.rolls.last().unwrap().label.clone();
+    assert!(!label.contains("Guidance"), "{label}");
+}
+
+#[test]
+fn resistance_adds_a_d4_to_one_save_then_ends() {
+    let mut t = table_with(&["hedda", "kraven"], "hedda", "Resistance", 4);
+    t.ok("cast_spell", cast("hedda", "Resistance", None, &["kraven"]));
+    let save = json!({"creature": "kraven", "ability": "constitution", "dc": 12, "advantage": null, "reason": null});
+    // Not on an ability check: the d4 waits for a save.
+    t.ok("roll_skill_check", athletics("kraven"));
+    assert_eq!(t.state.character("kraven").unwrap().timed_effects.len(), 1);
+    let r = t.ok("roll_saving_throw", save.clone());
+    let reasons = r["modifier_reasons"].to_string();
+    assert!(reasons.contains("Resistance (1d4)"), "{r}");
+    let kraven = t.state.character("kraven").unwrap();
+    assert_eq!(kraven.timed_effects, vec![]);
+    // Spent: the next save gets nothing, and its concentration went with it.
+    let r = t.ok("roll_saving_throw", save);
+    assert!(!r.to_string().contains("Resistance"), "{r}");
 }
 
 #[test]

@@ -123,7 +123,6 @@ fn diamonds(gp: u32) -> Change {
             name: format!("Diamonds ({gp} gp)"),
             quantity: 1,
             note: String::new(),
-            effect: None,
             magic: None,
             used_today: 0,
         },

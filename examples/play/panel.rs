@@ -337,19 +337,6 @@ pub fn change_lines(changes: &[Change], before: &GameState, after: &GameState) -
                 format!("{}: −{quantity} {item}", name_of(character)),
                 Tone::Item,
             )),
-            Change::WeaponCoated {
-                character,
-                attack,
-                coating,
-            } => lines.push(PanelLine::new(
-                format!(
-                    "{}: {} coated with {} (magical until the fight ends)",
-                    name_of(character),
-                    attack,
-                    coating.item
-                ),
-                Tone::Item,
-            )),
             Change::Gold { character, delta } => lines.push(PanelLine::new(
                 format!(
                     "{}: {}{} gp",

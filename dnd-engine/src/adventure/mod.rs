@@ -341,6 +341,15 @@ fn too_large(source_name: &str, size: Option<usize>, max_bytes: usize) -> Advent
 }
 
 impl Adventure {
+    /// Every item stack lying in its rooms: room loot, then each feature's loot, room by room.
+    pub fn loot(&self) -> impl Iterator<Item = &ItemStack> {
+        self.rooms.iter().flat_map(|r| {
+            r.loot
+                .iter()
+                .chain(r.features.iter().flat_map(|f| f.loot.iter()))
+        })
+    }
+
     /// Parses and validates an adventure. `source_name` (usually the file name) starts every
     /// line of the error, which lists every problem found, not only the first.
     ///

@@ -270,13 +270,9 @@ fn duplicates<S: AsRef<str>>(
 
 /// Every item name (lower case) lying anywhere: room loot, feature loot, inventories.
 fn item_names(adventure: &Adventure) -> BTreeSet<String> {
-    let rooms = adventure.rooms.iter().flat_map(|r| {
-        r.loot
-            .iter()
-            .chain(r.features.iter().flat_map(|f| f.loot.iter()))
-    });
     let carried = adventure.characters.iter().flat_map(|c| c.inventory.iter());
-    rooms
+    adventure
+        .loot()
         .chain(carried)
         .map(|item| item.name.to_lowercase())
         .collect()

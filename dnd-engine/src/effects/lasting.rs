@@ -62,6 +62,7 @@ pub(super) fn timed_kind(
             dice,
             damage_type,
             next_hit_only,
+            weapon,
             ..
         } => {
             let (count, sides, _) = dice_at(dice);
@@ -70,6 +71,7 @@ pub(super) fn timed_kind(
                 sides,
                 damage_type: *damage_type,
                 next_hit_only: *next_hit_only,
+                weapon: weapon.clone(),
             }
         }
         _ => return None,
@@ -92,8 +94,9 @@ pub(super) fn heals_nothing(state: &GameState, s: &Subject) -> Option<Outcome> {
 }
 
 /// A condition kept until what ends it by the rules (prone: standing up), unless `s` is immune
-/// or already has it: the change, and what happened.
-pub(super) fn add_condition(s: &Subject, condition: Condition) -> (Option<Change>, Outcome) {
+/// or already has it: the timed kind that imposes it and records its cause (the monster and
+/// its action, the spell and its caster: `state::condition_sources`), and what happened.
+pub(super) fn add_condition(s: &Subject, condition: Condition) -> (Option<TimedKind>, Outcome) {
     let why = if s.condition_immunities.contains(&condition) {
         Some(format!("immune to being {condition}"))
     } else if s.conditions.has(condition) {
@@ -110,9 +113,10 @@ pub(super) fn add_condition(s: &Subject, condition: Condition) -> (Option<Change
             },
         ),
         None => (
-            Some(Change::ConditionAdded {
-                target: s.target.clone(),
+            Some(TimedKind::ConditionUntil {
                 condition,
+                escape: None,
+                ends_on_acting: false,
             }),
             Outcome::Condition {
                 target: s.name.clone(),
@@ -277,4 +281,33 @@ pub fn roll_advantage(
         }
     }
     out
+}
+
+/// Refuses a coating ([`Effect::WeaponDamage`] with `coating`) that names no weapon, or a
+/// weapon one of the `subjects` does not carry, with the weapons it could coat.
+pub(super) fn may_coat(
+    state: &GameState,
+    source: &str,
+    subjects: &[Subject],
+    weapon: Option<&str>,
+) -> Result<(), super::casting::Refused> {
+    for s in subjects {
+        let attacks: Vec<&str> = state
+            .character(s.target.id())
+            .map(|c| c.attacks.iter().map(|a| a.name.as_str()).collect())
+            .unwrap_or_default();
+        if !weapon.is_some_and(|w| attacks.iter().any(|a| a.eq_ignore_ascii_case(w))) {
+            return Err(super::casting::Refused(format!(
+                "{source} coats one weapon {} carries, and {}; name one of: {}",
+                s.name,
+                weapon.map_or("none was named".to_owned(), |w| format!("{w:?} is not one")),
+                if attacks.is_empty() {
+                    "(none)".to_owned()
+                } else {
+                    attacks.join(", ")
+                }
+            )));
+        }
+    }
+    Ok(())
 }

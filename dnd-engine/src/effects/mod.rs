@@ -8,7 +8,7 @@
 //! | `acting.rs` | [`acting_ends`]: what a creature's own attack or spell ends (Invisibility) |
 //! | `casting.rs` | what the interpreter takes ([`Caster`], [`Casting`], [`Subject`]) and gives ([`Resolution`], [`Outcome`], [`Why`], [`Refused`]) |
 //! | `resolve.rs` | [`resolve`]: an effect list for a [`Casting`] on its [`Subject`]s against a `GameState` and an rng, giving a [`Resolution`] (changes, rolls, [`Outcome`]s); nothing committed |
-//! | `lasting.rs` | the lasting kinds beyond AC, dice and conditions (advantage, speed, no healing, resistance, weapon damage, prone): the timed kind each starts, and [`attack_advantage`] / [`roll_advantage`], which `combat::effects` asks |
+//! | `lasting.rs` | the lasting kinds beyond AC, dice and conditions (advantage, speed, no healing, resistance, weapon damage and an oil's coating on one weapon, prone kept with its cause): the timed kind each starts, and [`attack_advantage`] / [`roll_advantage`], which `combat::effects` asks |
 //! | `pool.rs` | the effects that take all the subjects at once: darts shared out, an HP pool lowest first |
 //! | `items.rs` | what items need: [`ItemData`] (what using and carrying an item does), the SRD's [`MagicItem`]s and the spell scroll's [`ScrollLevel`]s, the reads of what carried items add (AC, a weapon's bonus, resistances) |
 //! | `legendary.rs` | Legendary Resistance: a monster's failed save turned into a success, so many a day, when the failure would do more than damage |
@@ -18,7 +18,7 @@
 //! | `movement.rs` | [`Effect::Push`]: a creature pushed away from the caster (`combat::geometry::push_away`), where positions are kept |
 //! | `weapon.rs` | [`Effect::SpellWeapon`]: the spectral weapon a caster keeps (Spiritual Weapon), where it hovers, and whether it reaches a creature on a later turn ([`weapon_reaches`]) |
 //! | `special.rs` | the interpreter's arm for those special effects (advantage granted, a condition until escaped or acted, a mark, dispel, revive, push), beside `resolve.rs` |
-//! | `rolls.rs` | what timed effects do later: [`roll_bonus`] (Bless and Bane on attack rolls and saves), [`end_of_turn_saves`] (Hold Person's repeated save) |
+//! | `rolls.rs` | what timed effects do later: [`roll_bonus`] (Bless and Bane on attack rolls and saves; Guidance and Resistance on one roll, returned spent), [`end_of_turn_saves`] (Hold Person's repeated save) |
 //!
 //! What lasts is a `state::TimedEffect` on the creature, started and ended by `Change`s the
 //! state checks; its duration, concentration and damage end it there (`state/timed.rs`).

@@ -4,7 +4,7 @@
 
 use super::casting::{Casting, Outcome, Refused, Resolution, Subject, Why};
 use super::legendary::{self, LEGENDARY_RESISTANCE};
-use super::rolls::roll_bonus;
+use super::rolls::{keep_spent, roll_bonus};
 use super::vocabulary::{ArmorChange, Dice, Duration, Effect};
 use crate::combat::targeting::save_bonus;
 use crate::dice::DiceExpr;
@@ -60,6 +60,14 @@ pub(super) fn resolve_with<R: Rng + ?Sized>(
         }
         if let Effect::Revive { within_rounds } = effect {
             super::magic::may_revive(state, casting.source, subjects, *within_rounds)?;
+        }
+        if let Effect::WeaponDamage {
+            coating: true,
+            weapon,
+            ..
+        } = effect
+        {
+            super::lasting::may_coat(state, casting.source, subjects, weapon.as_deref())?;
         }
     }
     let needs_target = effects.iter().any(|e| {
@@ -190,9 +198,16 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
         blocked
     }
 
+    /// A condition kept until what ends it by the rules (prone), started as a timed effect
+    /// with no duration that records its cause; never held by concentration (prone outlasts
+    /// Hideous Laughter).
     fn add_condition(&mut self, s: &Subject, condition: crate::rules::Condition) {
-        let (change, outcome) = super::lasting::add_condition(s, condition);
-        self.out.changes.extend(change);
+        let (kind, outcome) = super::lasting::add_condition(s, condition);
+        if let Some(kind) = kind {
+            let mut effect = self.effect(s, kind, Duration::UntilDispelled, false);
+            effect.concentration = false;
+            self.out.changes.push(Change::TimedEffectStarted { effect });
+        }
         self.out.outcomes.push(outcome);
     }
 
@@ -365,6 +380,7 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                 attacks,
                 saves,
                 checks,
+                next_only,
                 duration,
             } => {
                 let kind = TimedKind::RollDice {
@@ -374,6 +390,7 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                     attacks: *attacks,
                     saves: *saves,
                     checks: *checks,
+                    next_only: *next_only,
                 };
                 self.start(s, kind, *duration, false);
                 Dealt::default()
@@ -462,7 +479,25 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             });
             return;
         }
-        let effect = TimedEffect {
+        let effect = self.effect(s, kind, duration, ends_on_damage);
+        self.out.changes.push(Change::TimedEffectStarted {
+            effect: effect.clone(),
+        });
+        self.out.outcomes.push(Outcome::Started {
+            target: s.name.clone(),
+            effect,
+        });
+    }
+
+    /// The timed effect of `kind` this casting leaves on `s`.
+    fn effect(
+        &self,
+        s: &Subject,
+        kind: TimedKind,
+        duration: Duration,
+        ends_on_damage: bool,
+    ) -> TimedEffect {
+        TimedEffect {
             source: self.casting.caster.id.clone(),
             spell: self.casting.source.to_owned(),
             target: s.target.id().to_owned(),
@@ -472,14 +507,7 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             level: self.casting.slot,
             at_turn_end: duration.at_turn_end(),
             kind,
-        };
-        self.out.changes.push(Change::TimedEffectStarted {
-            effect: effect.clone(),
-        });
-        self.out.outcomes.push(Outcome::Started {
-            target: s.name.clone(),
-            effect,
-        });
+        }
     }
 
     /// Deals the damage of a `Damage` effect (rolled once for the casting) to `s`, halved
@@ -511,7 +539,8 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             })
             .collect();
         let caster = self.casting.caster;
-        let bonus = roll_bonus(self.state, &caster.id, RollKind::Attack, self.rng);
+        let mut bonus = roll_bonus(self.state, &caster.id, RollKind::Attack, self.rng);
+        keep_spent(&mut self.out.changes, self.casting, &mut bonus);
         let profile = AttackProfile {
             attack_bonus: caster.attack_bonus + bonus.total,
             damage: &damage,
@@ -596,7 +625,8 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
         ));
         let cover = s.at.cover.as_ref().filter(|_| !ignores_cover);
         let cover = save_bonus(cover, ability);
-        let bonus = roll_bonus(self.state, s.target.id(), RollKind::Save, self.rng);
+        let mut bonus = roll_bonus(self.state, s.target.id(), RollKind::Save, self.rng);
+        keep_spent(&mut self.out.changes, self.casting, &mut bonus);
         let modifier = s.saves[ability as usize] + cover.as_ref().map_or(0, |c| c.0) + bonus.total;
         let mut result = roll_check_with(modifier, dc, &sources, auto_fail, self.rng);
         let mut modifiers: Vec<String> = cover.map(|(_, why)| why).into_iter().collect();

@@ -4,10 +4,14 @@
 
 use rand::{Rng, RngExt};
 
+use super::casting::Casting;
+
 use crate::rules::check::roll_check_with;
 use crate::rules::conditions::save_modifiers;
 use crate::rules::{Ability, CheckResult, ConditionSet};
-use crate::state::{Change, GameState, RollKind, Target, TimedKind, roll_dice_on, timed_effects};
+use crate::state::{
+    Change, GameState, RollKind, Target, TimedKind, concentration_of, roll_dice_on, timed_effects,
+};
 use crate::store::{RollDetail, RollRecord};
 
 /// The dice a creature's timed effects add to one roll, rolled.
@@ -17,11 +21,15 @@ pub struct Bonus {
     pub total: i32,
     /// Each, in words: "+3: Bless (1d4)", "-2: Bane (1d4)".
     pub reasons: Vec<String>,
+    /// The effects this roll spent (Guidance, Resistance: one roll, then the spell ends), as
+    /// the changes that end them: the caller commits them with the roll.
+    pub spent: Vec<Change>,
 }
 
 /// Rolls the dice `creature`'s timed effects add to (or take from) a roll of `kind` (Bless,
 /// Bane: 1d4 on attack rolls and saves; the same spell twice counts once). No dice rolled when
-/// it has none.
+/// it has none. Dice good for one roll (Guidance, Resistance) are spent by this one: their
+/// ending changes come back in [`Bonus::spent`].
 pub fn roll_bonus<R: Rng + ?Sized>(
     state: &GameState,
     creature: &str,
@@ -38,8 +46,50 @@ pub fn roll_bonus<R: Rng + ?Sized>(
         bonus
             .reasons
             .push(format!("{signed:+}: {spell} ({count}d{sides})"));
+        let once = timed_effects(state, creature).iter().find(|e| {
+            e.spell.eq_ignore_ascii_case(spell)
+                && matches!(
+                    e.kind,
+                    TimedKind::RollDice {
+                        next_only: true,
+                        ..
+                    }
+                )
+        });
+        if let Some(effect) = once {
+            // The spell ends: held by concentration, the caster's concentration ends with it
+            // (which ends the effect), else the effect alone.
+            let held = effect.concentration
+                && concentration_of(state, &effect.source)
+                    .is_some_and(|on| on.eq_ignore_ascii_case(&effect.spell));
+            bonus.spent.push(if held {
+                Change::Concentration {
+                    character: effect.source.clone(),
+                    spell: None,
+                }
+            } else {
+                Change::TimedEffectEnded {
+                    effect: effect.clone(),
+                }
+            });
+        }
     }
     bonus
+}
+
+/// Adds what a roll's `bonus` spent (Resistance's one d4) to a resolution's `changes`, once: a
+/// second roll in the same casting sees the state before it and would spend it again. A
+/// casting that starts its caster's concentration has already ended the spell the caster held:
+/// its spending is not repeated (it would end the new one).
+pub(super) fn keep_spent(changes: &mut Vec<Change>, casting: Casting<'_>, bonus: &mut Bonus) {
+    let caster = &casting.caster.id;
+    for change in bonus.spent.drain(..) {
+        let moved = casting.concentration
+            && matches!(&change, Change::Concentration { character, .. } if character == caster);
+        if !moved && !changes.contains(&change) {
+            changes.push(change);
+        }
+    }
 }
 
 /// A save repeated at the end of a turn against a timed effect.
@@ -82,6 +132,11 @@ pub fn end_of_turn_saves<R: Rng + ?Sized>(
         let (mut sources, auto_fail) = save_modifiers(&conditions, ability);
         sources.extend(crate::combat::save_situation(state, creature, ability));
         let bonus = roll_bonus(state, creature, RollKind::Save, rng);
+        for spent in bonus.spent {
+            if !changes.contains(&spent) {
+                changes.push(spent);
+            }
+        }
         let modifier = saves[ability as usize] + bonus.total;
         let result = roll_check_with(modifier, save.dc, &sources, auto_fail, rng);
         rolls.push(RollRecord::new(

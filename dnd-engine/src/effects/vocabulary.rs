@@ -144,6 +144,10 @@ pub enum Effect {
         /// On ability checks (Guidance).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         checks: bool,
+        /// Once: spent by the first roll it counts on, which ends it (Guidance, Resistance).
+        /// The SRD loader sets it where the description ends the spell after one roll.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        next_only: bool,
         /// For how long.
         duration: Duration,
     },
@@ -193,7 +197,8 @@ pub enum Effect {
         duration: Duration,
     },
     /// Extra dice on the creature's weapon hits for a while (Divine Favor 1d4 radiant), or on
-    /// its next weapon hit only (Branding Smite 2d6 radiant). The dice are fixed as it is cast.
+    /// its next weapon hit only (Branding Smite 2d6 radiant), or on the hits of one weapon (an
+    /// oil's coating, `weapon` named as it is used). The dice are fixed as it is cast.
     WeaponDamage {
         /// The dice (no bonus).
         dice: Dice,
@@ -202,6 +207,13 @@ pub enum Effect {
         /// Spent by the first hit.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         next_hit_only: bool,
+        /// A coating on one weapon (an oil): the user names the weapon as it is used, only its
+        /// hits get the dice, and it counts as magical meanwhile. Refused without `weapon`.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        coating: bool,
+        /// The weapon coated, as named on the sheet ("Greatsword"), filled in by the use.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        weapon: Option<String>,
         /// For how long.
         duration: Duration,
     },
@@ -376,6 +388,20 @@ fn is_zero_u16(n: &u16) -> bool {
 }
 
 impl Dice {
+    /// `count`d`sides`, the same at every level (an oil's, a potion's).
+    pub const fn flat(count: u16, sides: u16) -> Dice {
+        Dice {
+            count,
+            sides,
+            bonus: 0,
+            add_modifier: false,
+            per_slot_level: 0,
+            slot_levels_per_step: 1,
+            bonus_per_slot_level: 0,
+            by_tier: false,
+        }
+    }
+
     /// The dice cast at `slot` for a spell of `level` by a caster of `caster_level` whose
     /// spellcasting modifier is `modifier`: (count, sides, bonus).
     pub fn at(&self, level: u8, slot: u8, caster_level: u8, modifier: i32) -> (u16, u16, i32) {

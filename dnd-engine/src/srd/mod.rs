@@ -13,6 +13,7 @@ mod gear;
 mod lookup;
 mod magic_items;
 mod spell_damage;
+mod spell_once;
 mod spell_range;
 mod spellcasting;
 mod types;
@@ -103,9 +104,11 @@ impl Srd {
                 action_effects::fill(action);
             }
         }
+        let mut spells: Vec<Spell> = parse("spells.json", SPELLS_JSON)?;
+        spells.iter_mut().for_each(spell_once::fill);
         Ok(Srd {
             monsters,
-            spells: parse("spells.json", SPELLS_JSON)?,
+            spells,
             conditions: parse("conditions.json", CONDITIONS_JSON)?,
             weapons: parse("weapons.json", WEAPONS_JSON)?,
             armor: parse("armor.json", ARMOR_JSON)?,

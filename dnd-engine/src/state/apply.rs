@@ -74,7 +74,8 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
             conditions_mut(state, target)?.add(*condition)
         }
         Change::ConditionRemoved { target, condition } => {
-            conditions_mut(state, target)?.remove(*condition)
+            conditions_mut(state, target)?.remove(*condition);
+            super::timed::condition_removed(state, target.id(), *condition);
         }
         Change::DeathSaves {
             character,
@@ -212,25 +213,6 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
                 )));
             }
             stack.used_today += 1;
-        }
-        Change::WeaponCoated {
-            character,
-            attack,
-            coating,
-        } => {
-            let c = character_mut(state, character)?;
-            let names: Vec<String> = c.attacks.iter().map(|a| a.name.clone()).collect();
-            let name = c.name.clone();
-            let target = Arc::make_mut(&mut c.attacks)
-                .iter_mut()
-                .find(|a| a.name.eq_ignore_ascii_case(attack))
-                .ok_or_else(|| {
-                    ChangeError::Invalid(format!(
-                        "{name} has no attack {attack:?}; the attacks are: {}",
-                        names.join(", ")
-                    ))
-                })?;
-            target.coating = Some(coating.clone());
         }
         Change::LootTaken {
             character,
@@ -435,7 +417,6 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
                 return Err(ChangeError::Invalid("no encounter is running".into()));
             }
             state.mode = Mode::Exploration;
-            wear_off_coatings(state);
         }
         Change::ModeSet { mode } => state.mode = *mode,
         Change::TimeAdvanced { minutes } => {
@@ -514,21 +495,6 @@ fn refuse_the_dead(
         return Err(ChangeError::Dead { id, what });
     }
     Ok(())
-}
-
-/// Coatings last until the fight ends.
-fn wear_off_coatings(state: &mut GameState) {
-    let coated = |c: &super::Character| c.attacks.iter().any(|a| a.coating.is_some());
-    if !state.characters.iter().any(coated) {
-        return;
-    }
-    for character in Arc::make_mut(&mut state.characters) {
-        if coated(character) {
-            for attack in Arc::make_mut(&mut character.attacks) {
-                attack.coating = None;
-            }
-        }
-    }
 }
 
 fn add_item(inventory: &mut Vec<ItemStack>, item: ItemStack) {

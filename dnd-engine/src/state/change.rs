@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::character::{Coating, ItemStack};
+use super::character::ItemStack;
 use super::world::{Disposition, InitiativeSlot, Mode};
 use crate::rules::{Condition, DeathSaves, SlotError, Spend};
 
@@ -125,15 +125,6 @@ pub enum Change {
         item: String,
         /// How many.
         quantity: u32,
-    },
-    /// One of a character's weapons is coated (an oil) until the fight ends.
-    WeaponCoated {
-        /// Whose.
-        character: String,
-        /// The attack, as named on the sheet ("Greatsword").
-        attack: String,
-        /// The coating.
-        coating: Coating,
     },
     /// One use of an item's daily power is spent (the Rimeheart Amulet's temporary hit points,
     /// once a dawn): refused past `effects::ItemData::per_day`; a long rest gives them back.

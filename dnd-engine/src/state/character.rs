@@ -12,6 +12,7 @@ use crate::rules::{
 
 /// A stack of one item in an inventory or on the floor.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "super::legacy_items::StackWire")]
 pub struct ItemStack {
     /// The item's name ("Potion of Healing").
     pub name: String,
@@ -20,13 +21,10 @@ pub struct ItemStack {
     /// A short note ("heals 2d4+2", "opens the ice door").
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub note: String,
-    /// What using it does, when the engine resolves it; without one, using the item is
-    /// narrated (potions of healing and keys are known by name).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub effect: Option<ItemEffect>,
-    /// What using and carrying it does, as effects data (a potion, a +1 weapon, an amulet):
-    /// written by the adventure, or filled from the SRD's magic items when the adventure is
-    /// built. Carried effects count only from here.
+    /// What using and carrying it does, as effects data (a potion, an oil, a +1 weapon, an
+    /// amulet): written by the adventure, or filled from the SRD's magic items when the
+    /// adventure is built. Without it, using the item is narrated (keys are known by name).
+    /// Carried effects count only from here.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub magic: Option<crate::effects::ItemData>,
     /// Uses of its daily power spent since the last dawn (see
@@ -46,36 +44,10 @@ impl ItemStack {
             name: name.into(),
             quantity,
             note: String::new(),
-            effect: None,
             magic: None,
             used_today: 0,
         }
     }
-}
-
-/// What using an item does, in terms the rules apply.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ItemEffect {
-    /// Coats one of the user's weapons (an oil): until the end of the fight, attacks with it
-    /// count as magical and deal `extra` damage more. Written
-    /// `{"coat_weapon": {"extra": {"dice": "1d4", "type": "fire"}}}`.
-    CoatWeapon {
-        /// Damage added to every hit.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        extra: Option<DamageDice>,
-    },
-}
-
-/// A coating on a weapon, which wears off when the fight ends (a fight rarely outlasts the
-/// minute most oils last).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Coating {
-    /// The item it came from ("Hearthfire Oil").
-    pub item: String,
-    /// Damage added to every hit.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub extra: Option<DamageDice>,
 }
 
 /// One attack on a character sheet: a weapon or an attack cantrip.
@@ -103,16 +75,6 @@ pub struct CharacterAttack {
     /// resists or ignores damage "from nonmagical attacks" takes it in full.
     #[serde(default)]
     pub magical: bool,
-    /// A coating on the weapon until the fight ends (see [`ItemEffect::CoatWeapon`]).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub coating: Option<Coating>,
-}
-
-impl CharacterAttack {
-    /// Whether it counts as magical now: a magic weapon, a cantrip, or a coated weapon.
-    pub fn is_magical(&self) -> bool {
-        self.magical || self.coating.is_some()
-    }
 }
 
 fn yes() -> bool {
@@ -235,9 +197,11 @@ impl Character {
     }
 
     /// Whether `attack` counts as magical now: a magic weapon on the sheet or carried, a
-    /// cantrip, or a coated weapon.
+    /// cantrip, or a weapon coated by a timed effect (an oil).
     pub fn attack_is_magical(&self, attack: &CharacterAttack) -> bool {
-        attack.is_magical() || self.magic_weapon_bonus(attack) > 0
+        attack.magical
+            || self.magic_weapon_bonus(attack) > 0
+            || super::timed_reads::is_coated(&self.timed_effects, &attack.name)
     }
 
     /// The proficiency bonus for the character's level.

@@ -4,12 +4,12 @@
 //!
 //! | the cause | kept in | what ends it (applied elsewhere) |
 //! |---|---|---|
-//! | a spell's or an item's timed effect (Hold Person, Sleep) | [`TimedEffect`](super::TimedEffect) | its duration, its source's concentration, damage, a repeated save (`state/timed.rs`, `effects::end_of_turn_saves`) |
+//! | a spell's, an item's or a monster action's timed effect (Hold Person, Sleep, Web; the prone a wolf's bite or Grease leaves, kept with no duration) | [`TimedEffect`](super::TimedEffect) | its duration, its source's concentration, damage, a repeated save, an escape (`state/timed.rs`, `effects::end_of_turn_saves`); a kept prone goes with the condition (standing up) |
 //! | a monster's hold (a harpy's Luring Song) | [`Hold`](super::Hold) | a save at the end of the held creature's turns, damage from another, the monster's fall or flight |
 //! | a grapple | the encounter's `Grappling` effect | an escape, the grappler incapacitated, the fight's end |
 //! | 0 hit points | the hit points | healing, or stabilising then a rest |
 //! | exhaustion | the level on the condition set | a long rest, one level |
-//! | a situation (a fall, a shove, the story) | the condition set alone | the creature (standing up), the story, or a rest |
+//! | a situation (a fall, a shove, the story's `add_condition`) | the condition set alone | the creature (standing up), the story, or a rest |
 //!
 //! The snapshot writes each as one compact text (`compact::condition`), the `play` panel
 //! shows the same.
@@ -49,18 +49,35 @@ pub fn condition_sources(state: &GameState, id: &str) -> Vec<ConditionSource> {
     for condition in set.iter() {
         let before = out.len();
         for e in effects {
-            if let TimedKind::Condition {
-                condition: c,
-                repeat_save,
-            } = &e.kind
-                && *c == condition
-            {
+            if e.condition() == Some(condition) {
                 let mut ends: Vec<String> = Vec::new();
-                if let Some(save) = repeat_save {
-                    ends.push(format!(
+                match &e.kind {
+                    TimedKind::Condition {
+                        repeat_save: Some(save),
+                        ..
+                    } => ends.push(format!(
                         "a {} save (DC {}) at the end of each of its turns",
                         save.ability, save.dc
-                    ));
+                    )),
+                    TimedKind::ConditionUntil {
+                        escape,
+                        ends_on_acting,
+                        ..
+                    } => {
+                        if let Some(check) = escape {
+                            ends.push(format!(
+                                "an action and a {} check (DC {})",
+                                check.ability, check.dc
+                            ));
+                        }
+                        if *ends_on_acting {
+                            ends.push("its own attack or spell".into());
+                        }
+                        if super::timed::is_kept_condition(e) {
+                            ends.push(ends_by_rule(condition));
+                        }
+                    }
+                    _ => {}
                 }
                 if e.ends_on_damage {
                     ends.push("damage".into());
@@ -130,7 +147,7 @@ pub fn condition_sources(state: &GameState, id: &str) -> Vec<ConditionSource> {
                 condition,
                 source: "a situation".into(),
                 rounds_left: None,
-                ends: Some("standing up (half its movement)".into()),
+                ends: Some(ends_by_rule(condition)),
             },
             _ => ConditionSource {
                 condition,
@@ -141,4 +158,12 @@ pub fn condition_sources(state: &GameState, id: &str) -> Vec<ConditionSource> {
         });
     }
     out
+}
+
+/// What ends a condition kept until the rules end it, in words.
+fn ends_by_rule(condition: Condition) -> String {
+    match condition {
+        Condition::Prone => "standing up (half its movement)".into(),
+        _ => "what the rules say ends it".into(),
+    }
 }

@@ -17,6 +17,7 @@ mod character;
 pub mod compact;
 mod condition_sources;
 mod effects;
+mod legacy_items;
 mod lookup;
 mod memory;
 mod monster;
@@ -34,7 +35,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 pub use change::{Change, ChangeError, Target};
-pub use character::{Character, CharacterAttack, Coating, ItemEffect, ItemStack};
+pub use character::{Character, CharacterAttack, ItemStack};
 pub use condition_sources::{ConditionSource, condition_sources};
 pub use effects::{Effect, EffectKind, able, is_surprised};
 pub use memory::{MEMORY_LIST_LIMIT, Memory, MemoryFact};
@@ -44,8 +45,8 @@ pub use revive::rounds_now;
 pub use snapshot::{Snapshot, estimate_tokens};
 pub use timed::{RepeatSave, RollKind, RollOn, TimedEffect, TimedKind, concentration_of};
 pub use timed_reads::{
-    armor_class_with, blocks_healing, resistances_with, roll_dice_on, speed_with, timed_effects,
-    weapon_damage,
+    armor_class_with, blocks_healing, is_coated, resistances_with, roll_dice_on, speed_with,
+    timed_effects, weapon_damage,
 };
 pub use turn::{attacks_per_action, budget_left, left_text, speed_now};
 pub use world::{

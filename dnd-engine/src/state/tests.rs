@@ -40,7 +40,6 @@ fn fixture() -> GameState {
             magic_bonus: 0,
             range_ft: 5,
             magical: false,
-            coating: None,
         }]),
         inventory: Arc::new(vec![ItemStack::new("Potion of Healing", 2)]),
         gold: 10,
@@ -540,48 +539,4 @@ fn snapshot_leaves_out_what_is_not_found() {
         "{} tokens: {json}",
         estimate_tokens(&json)
     );
-}
-
-#[test]
-fn a_weapon_coating_lasts_until_the_fight_ends() {
-    let mut s = fixture();
-    let oil = Coating {
-        item: "Hearthfire Oil".into(),
-        extra: Some(DamageDice::new(1, 4, 0, DamageType::Fire)),
-    };
-    let before = s.clone();
-    let err = s
-        .apply(&Change::WeaponCoated {
-            character: "mira".into(),
-            attack: "Longbow".into(),
-            coating: oil.clone(),
-        })
-        .unwrap_err();
-    assert_eq!(
-        err.to_string(),
-        "Mira has no attack \"Longbow\"; the attacks are: Dagger"
-    );
-    assert_eq!(s, before);
-
-    s.apply(&Change::WeaponCoated {
-        character: "mira".into(),
-        attack: "dagger".into(),
-        coating: oil.clone(),
-    })
-    .unwrap();
-    let dagger = &s.character("mira").unwrap().attacks[0];
-    assert_eq!(dagger.coating.as_ref(), Some(&oil));
-    assert!(dagger.is_magical() && !dagger.magical);
-
-    let order = vec![InitiativeSlot {
-        id: "mira".into(),
-        initiative: 12,
-        speed: 30,
-    }];
-    s.apply(&Change::EncounterStarted { order }).unwrap();
-    assert!(s.character("mira").unwrap().attacks[0].coating.is_some());
-    s.apply(&Change::EncounterEnded).unwrap();
-    let dagger = &s.character("mira").unwrap().attacks[0];
-    assert_eq!(dagger.coating, None);
-    assert!(!dagger.is_magical());
 }

@@ -100,6 +100,10 @@ pub enum TimedKind {
         /// On ability checks (Guidance).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         checks: bool,
+        /// Once: the first roll it counts on spends it and ends the effect (Guidance,
+        /// Resistance: "add a d4 to one ability check ..., then the spell ends").
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        next_only: bool,
     },
     /// Marked by its source (Hunter's Mark): each of the source's weapon hits against it
     /// deals `count`d`sides` more, of the weapon's damage type (`effects::mark_damage`).
@@ -191,6 +195,10 @@ pub enum TimedKind {
         /// Ends with the first hit it adds to.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         next_hit_only: bool,
+        /// Only on the hits of this weapon (as named on the sheet), which counts as magical
+        /// meanwhile: a coating (the Hearthfire Oil). `None`: every weapon hit.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        weapon: Option<String>,
     },
 }
 
@@ -288,6 +296,33 @@ fn effects_mut<'a>(
         return Ok(&mut super::lookup::character_mut(state, id)?.timed_effects);
     }
     Ok(&mut super::lookup::monster_mut(state, id)?.timed_effects)
+}
+
+/// Whether `e` only records the cause of a condition kept until what ends it by the rules
+/// (prone from a wolf's bite or Grease): no duration, no escape, not its creature's acting.
+pub fn is_kept_condition(e: &TimedEffect) -> bool {
+    e.rounds_left.is_none()
+        && matches!(
+            e.kind,
+            TimedKind::ConditionUntil {
+                escape: None,
+                ends_on_acting: false,
+                ..
+            }
+        )
+}
+
+/// After `ConditionRemoved` took `condition` off the creature `id` (standing up): the kept
+/// conditions' records of it ([`is_kept_condition`]) go with it, so the cause never outlives
+/// the condition.
+pub(super) fn condition_removed(state: &mut GameState, id: &str, condition: Condition) {
+    let stale = |e: &TimedEffect| is_kept_condition(e) && e.condition() == Some(condition);
+    if !timed_effects(state, id).iter().any(stale) {
+        return;
+    }
+    if let Ok(list) = effects_mut(state, id) {
+        list.retain(|e| !stale(e));
+    }
 }
 
 /// Applies `TimedEffectStarted`: on a living creature, from a known source; a concentration
@@ -603,6 +638,7 @@ mod tests {
                 sides: 4,
                 damage_type: crate::rules::DamageType::Radiant,
                 next_hit_only: false,
+                weapon: None,
             },
             TimedKind::Advantage {
                 on: RollOn::Attacks,

@@ -20,7 +20,9 @@ impl TimedEffect {
                 attacks,
                 saves,
                 checks,
+                next_only,
             } => {
+                let once = if *next_only { " (one roll)" } else { "" };
                 let on = match (attacks, saves, checks) {
                     (true, true, _) => "attack rolls and saves",
                     (true, false, _) => "attack rolls",
@@ -28,7 +30,7 @@ impl TimedEffect {
                     _ => "ability checks",
                 };
                 format!(
-                    "{}{count}d{sides} to {on}",
+                    "{}{count}d{sides} to {on}{once}",
                     if *penalty { "-" } else { "+" }
                 )
             }
@@ -94,14 +96,20 @@ impl TimedEffect {
                 sides,
                 damage_type,
                 next_hit_only,
-            } => format!(
-                "+{count}d{sides} {damage_type} on {}",
-                if *next_hit_only {
-                    "its next weapon hit"
-                } else {
-                    "each weapon hit"
-                }
-            ),
+                weapon,
+            } => match weapon {
+                Some(w) => format!(
+                    "+{count}d{sides} {damage_type} on each hit with the coated {w}, which counts as magical"
+                ),
+                None => format!(
+                    "+{count}d{sides} {damage_type} on {}",
+                    if *next_hit_only {
+                        "its next weapon hit"
+                    } else {
+                        "each weapon hit"
+                    }
+                ),
+            },
             TimedKind::SpellWeapon { slot, .. } => format!(
                 "a spectral weapon (level-{slot} slot): a bonus action attacks with it again"
             ),
@@ -189,6 +197,7 @@ pub fn roll_dice_on(effects: &[TimedEffect], kind: RollKind) -> Vec<(&str, u16, 
             attacks,
             saves,
             checks,
+            ..
         } = e.kind
         {
             let applies = match kind {
@@ -251,19 +260,34 @@ pub fn blocks_healing(effects: &[TimedEffect]) -> bool {
     effects.iter().any(|e| e.kind == TimedKind::NoHealing)
 }
 
-/// The extra dice a creature's timed effects add to its weapon hits, one entry per effect:
-/// `(effect, count, sides, damage type)`. Those on the next hit only end with it.
-pub fn weapon_damage(effects: &[TimedEffect]) -> Vec<(&TimedEffect, u16, u16, DamageType)> {
+/// The extra dice a creature's timed effects add to its hits with `weapon` (as named on its
+/// sheet), one entry per effect: `(effect, count, sides, damage type)`. A coating counts only
+/// on its own weapon; those on the next hit only end with it.
+pub fn weapon_damage<'e>(
+    effects: &'e [TimedEffect],
+    weapon: &str,
+) -> Vec<(&'e TimedEffect, u16, u16, DamageType)> {
     effects
         .iter()
-        .filter_map(|e| match e.kind {
+        .filter_map(|e| match &e.kind {
             TimedKind::WeaponDamage {
                 count,
                 sides,
                 damage_type,
+                weapon: on,
                 ..
-            } => Some((e, count, sides, damage_type)),
+            } if on.as_deref().is_none_or(|w| w.eq_ignore_ascii_case(weapon)) => {
+                Some((e, *count, *sides, *damage_type))
+            }
             _ => None,
         })
         .collect()
+}
+
+/// Whether a timed effect coats `weapon` (as named on the sheet), which makes it count as
+/// magical (the Hearthfire Oil).
+pub fn is_coated(effects: &[TimedEffect], weapon: &str) -> bool {
+    effects.iter().any(|e| {
+        matches!(&e.kind, TimedKind::WeaponDamage { weapon: Some(w), .. } if w.eq_ignore_ascii_case(weapon))
+    })
 }

@@ -291,9 +291,10 @@ pub(super) fn weapon_riders(
     if !who.is_character() {
         return (damage, spent);
     }
-    for (effect, count, sides, kind) in
-        crate::state::weapon_damage(crate::state::timed_effects(state, who.target.id()))
-    {
+    for (effect, count, sides, kind) in crate::state::weapon_damage(
+        crate::state::timed_effects(state, who.target.id()),
+        &swing.name,
+    ) {
         damage.push(DamageDice::new(count, sides, 0, kind));
         if matches!(
             effect.kind,
@@ -374,9 +375,7 @@ pub(super) fn swings_of(
         return Ok(vec![Swing {
             name: attack.name.clone(),
             bonus: c.attack_bonus(attack),
-            damage: std::iter::once(c.attack_damage(attack))
-                .chain(attack.coating.as_ref().and_then(|coat| coat.extra))
-                .collect(),
+            damage: vec![c.attack_damage(attack)],
             magical: c.attack_is_magical(attack),
             reach: Reach::of_character_attack(ctx.srd, attack),
         }]);

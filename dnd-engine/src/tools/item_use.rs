@@ -7,10 +7,10 @@ use super::creature;
 use super::results::ItemUsed;
 use super::{ToolContext, ToolError};
 use crate::combat::targeting::SpellTarget;
-use crate::effects::{self, Caster, Casting, ItemData, ItemKind, Outcome};
+use crate::effects::{self, Caster, Casting, Effect, ItemData, ItemKind, Outcome};
 use crate::rules::check::roll_check_with;
 use crate::rules::conditions::check_modifiers;
-use crate::state::{Change, Character, ItemStack, Target};
+use crate::state::{Change, Character, ItemStack, Target, TimedKind};
 use crate::store::RollDetail;
 
 /// The farthest a potion is handed to another creature (the creature must be within reach).
@@ -25,6 +25,9 @@ pub(super) fn use_effects(
     data: &ItemData,
     target: Option<&str>,
 ) -> Result<ItemUsed, ToolError> {
+    if data.on_use.iter().any(is_coating) {
+        return coat(ctx, user, stack, data, target);
+    }
     let who = creature::find(ctx.state, ctx.srd, target.unwrap_or(&user.id))?;
     if ctx.state.character(who.target.id()).is_some_and(|c| c.dead) {
         return Err(ToolError::new(format!(
@@ -50,6 +53,20 @@ pub(super) fn use_effects(
         }
         apart
     };
+    use_effects_on(ctx, user, stack, data, who.target.id(), distance)
+}
+
+/// Resolves `data`'s use on the creature `target` (an id) `distance` ft from `user`, commits
+/// it with the stack's use, and reports it.
+fn use_effects_on(
+    ctx: &mut ToolContext<'_>,
+    user: &Character,
+    stack: &ItemStack,
+    data: &ItemData,
+    target: &str,
+    distance: u32,
+) -> Result<ItemUsed, ToolError> {
+    let who = creature::find(ctx.state, ctx.srd, target)?;
     let caster = Caster {
         id: user.id.clone(),
         name: user.name.clone(),
@@ -128,6 +145,67 @@ pub(super) fn use_effects(
         user: user.name.clone(),
         effects,
         lasting,
+    })
+}
+
+fn is_coating(e: &Effect) -> bool {
+    matches!(e, Effect::WeaponDamage { coating: true, .. })
+}
+
+/// Coats one of `user`'s weapons with an oil: `weapon` (as named on the sheet; null: the
+/// first in melee reach) is written into the oil's coating effects, which the interpreter
+/// checks and starts on the user like a potion's (a timed effect for the oil's duration).
+fn coat(
+    ctx: &mut ToolContext<'_>,
+    user: &Character,
+    stack: &ItemStack,
+    data: &ItemData,
+    weapon: Option<&str>,
+) -> Result<ItemUsed, ToolError> {
+    let weapon = weapon
+        .map(str::to_owned)
+        .or_else(|| {
+            let melee = user.attacks.iter().find(|a| a.range_ft <= 10);
+            melee.map(|a| a.name.clone())
+        })
+        .unwrap_or_default();
+    let mut named = data.clone();
+    for effect in &mut named.on_use {
+        if let Effect::WeaponDamage {
+            coating: true,
+            weapon: w,
+            ..
+        } = effect
+        {
+            *w = Some(weapon.clone());
+        }
+    }
+    let used = use_effects_on(ctx, user, stack, &named, &user.id, 0)?;
+    let ItemUsed::Resolved { lasting, .. } = &used else {
+        return Ok(used);
+    };
+    let extra = lasting.iter().find_map(|o| match o {
+        Outcome::Started { effect, .. } => match &effect.kind {
+            TimedKind::WeaponDamage {
+                count,
+                sides,
+                damage_type,
+                ..
+            } => Some(format!("{count}d{sides} {damage_type}")),
+            _ => None,
+        },
+        _ => None,
+    });
+    let sheet_name = user
+        .attacks
+        .iter()
+        .find(|a| a.name.eq_ignore_ascii_case(&weapon))
+        .map_or(weapon.clone(), |a| a.name.clone());
+    Ok(ItemUsed::Coated {
+        used: stack.name.clone(),
+        coated: sheet_name,
+        effect: "its attacks count as magical while the coating lasts".to_owned(),
+        extra_damage_per_hit: extra,
     })
 }
 

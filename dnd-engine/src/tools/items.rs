@@ -14,8 +14,7 @@ use serde::Deserialize;
 
 use super::{ToolContext, ToolError};
 use crate::effects::{ItemData, ItemKind};
-use crate::rules::DamageDice;
-use crate::state::{Change, Character, Coating, ItemEffect, ItemStack};
+use crate::state::{Change, Character, ItemStack};
 
 /// The name under which adventures leave coins lying about; taken coins go to the purse.
 pub const GOLD_ITEM: &str = "Gold pieces";
@@ -85,9 +84,6 @@ pub(super) fn use_item(
         return super::item_use::use_effects(ctx, &user, &stack, data, args.target.as_deref());
     }
     let stack = &stack;
-    if let Some(ItemEffect::CoatWeapon { extra }) = &stack.effect {
-        return coat_weapon(ctx, &user, stack, *extra, args.target.as_deref());
-    }
     let here = ctx
         .state
         .party_location()
@@ -113,53 +109,6 @@ pub(super) fn use_item(
         used: stack.name.clone(),
         effect: "none the engine resolves; narrate it, and use other tools for any roll or change it causes".to_owned(),
         note: stack.note.clone(),
-    })
-}
-
-/// Uses up an oil on one of `user`'s attacks (`attack`, or the first melee weapon).
-fn coat_weapon(
-    ctx: &mut ToolContext<'_>,
-    user: &Character,
-    oil: &ItemStack,
-    extra: Option<DamageDice>,
-    attack: Option<&str>,
-) -> Result<ItemUsed, ToolError> {
-    let chosen = match attack {
-        Some(name) => user
-            .attacks
-            .iter()
-            .find(|a| a.name.eq_ignore_ascii_case(name)),
-        None => user.attacks.iter().find(|a| a.range_ft <= 10),
-    };
-    let Some(weapon) = chosen else {
-        let names: Vec<&str> = user.attacks.iter().map(|a| a.name.as_str()).collect();
-        return Err(ToolError::new(format!(
-            "{} has no weapon {} to coat; name one of: {}",
-            user.name,
-            attack.map_or("in reach".to_owned(), |a| format!("{a:?}")),
-            names.join(", ")
-        )));
-    };
-    ctx.commit(vec![
-        Change::ItemRemoved {
-            character: user.id.clone(),
-            item: oil.name.clone(),
-            quantity: 1,
-        },
-        Change::WeaponCoated {
-            character: user.id.clone(),
-            attack: weapon.name.clone(),
-            coating: Coating {
-                item: oil.name.clone(),
-                extra,
-            },
-        },
-    ])?;
-    Ok(ItemUsed::Coated {
-        used: oil.name.clone(),
-        coated: weapon.name.clone(),
-        effect: "its attacks count as magical until the fight ends".to_owned(),
-        extra_damage_per_hit: extra.map(|d| d.to_string()),
     })
 }
 
@@ -379,8 +328,7 @@ fn defined_by_the_adventure(state: &crate::state::GameState, item: &str) -> Opti
             return Some("the key of an exit");
         }
     }
-    let described =
-        |s: &ItemStack| named(s) && (!s.note.is_empty() || s.effect.is_some() || s.magic.is_some());
+    let described = |s: &ItemStack| named(s) && (!s.note.is_empty() || s.magic.is_some());
     state
         .characters
         .iter()

@@ -147,12 +147,20 @@ impl ToolContext<'_> {
 
     /// The dice `creature`'s timed effects add to (or take from) a roll of `kind` (Bless,
     /// Bane), rolled with the turn's dice: the one call every roll that counts them makes.
+    /// What the roll spends (Guidance's one d4) is committed here, with the roll: a tool
+    /// refused later has the whole state restored by the registry.
     pub fn roll_bonus(
         &mut self,
         creature: &str,
         kind: crate::state::RollKind,
     ) -> crate::effects::Bonus {
-        crate::effects::roll_bonus(self.state, creature, kind, self.rng)
+        let mut bonus = crate::effects::roll_bonus(self.state, creature, kind, self.rng);
+        let spent = std::mem::take(&mut bonus.spent);
+        if !spent.is_empty() {
+            // Ending an effect that is there cannot be refused; were it, the d4 still counted.
+            let _ = self.commit(spent);
+        }
+        bonus
     }
 
     /// Records a roll for the mechanics panel: who rolled (`None` for no creature) and what.

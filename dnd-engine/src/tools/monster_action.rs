@@ -102,16 +102,53 @@ pub(super) fn save_action(
     }
     // Cover from the monster: total cover keeps a target out of reach; half and
     // three-quarters add to a Dexterity save (`combat::targeting`, read by the interpreter).
+    let (subjects, behind_total_cover) = subjects_from(ctx, &id, targets)?;
+    super::encounter::act(ctx, monster, Spend::Action)?;
+    let changes = monster_plan::spend(&id, &action);
+    resolve_save(
+        ctx,
+        (&id, &name),
+        &action,
+        (subjects, behind_total_cover),
+        changes,
+    )
+}
+
+/// A legendary action that forces a save (`combat::legendary::legendary_save`) on these
+/// targets: no action of the monster's turn is spent, `cost` (the uses of the round's
+/// legendary actions) is committed with it, and the effects engine resolves it on every
+/// target total cover does not shield.
+pub(super) fn legendary_save_action(
+    ctx: &mut ToolContext<'_>,
+    monster: &str,
+    action: &MonsterAction,
+    targets: &[String],
+    cost: Vec<Change>,
+) -> Result<SaveActionReport, ToolError> {
+    let who = creature::find(ctx.state, ctx.srd, monster)?;
+    let (id, name) = (who.target.id().to_owned(), who.name.clone());
+    let subjects = subjects_from(ctx, &id, targets)?;
+    let mut report = resolve_save(ctx, (&id, &name), action, subjects, cost)?;
+    report.legendary = true;
+    Ok(report)
+}
+
+/// The subjects `targets` make for the monster `id`, and those total cover shields.
+fn subjects_from(
+    ctx: &ToolContext<'_>,
+    id: &str,
+    targets: &[String],
+) -> Result<(Vec<Subject>, Vec<String>), ToolError> {
     let mut subjects = Vec::new();
     let mut behind_total_cover = Vec::new();
     for target in targets {
         let victim = creature::find(ctx.state, ctx.srd, target)?;
-        match crate::combat::positions::cover_against(ctx.state, &id, victim.target.id()) {
+        match crate::combat::positions::cover_against(ctx.state, id, victim.target.id()) {
             Ok(cover) => {
                 let at = SpellTarget {
                     distance_ft: crate::combat::positions::distance(
                         ctx.state,
-                        &id,
+                        id,
                         victim.target.id(),
                     ),
                     attack: None,
@@ -122,8 +159,20 @@ pub(super) fn save_action(
             Err(_) => behind_total_cover.push(victim.name.clone()),
         }
     }
-    super::encounter::act(ctx, monster, Spend::Action)?;
-    let changes = monster_plan::spend(&id, &action);
+    Ok((subjects, behind_total_cover))
+}
+
+/// Resolves the save action `action` of the monster `(id, name)` on `subjects`, committing
+/// `changes` (what it spends) with it, and reports each target's save.
+fn resolve_save(
+    ctx: &mut ToolContext<'_>,
+    (id, name): (&str, &str),
+    action: &MonsterAction,
+    (subjects, behind_total_cover): (Vec<Subject>, Vec<String>),
+    changes: Vec<Change>,
+) -> Result<SaveActionReport, ToolError> {
+    let (id, name) = (id.to_owned(), name.to_owned());
+    let action = action.clone();
     if subjects.is_empty() {
         ctx.commit(changes)?;
         return Ok(SaveActionReport {
@@ -131,6 +180,7 @@ pub(super) fn save_action(
             action: action.name,
             saves: Vec::new(),
             behind_total_cover,
+            legendary: false,
         });
     }
     let resolution = resolve_action(ctx, &id, &name, &action, &subjects)?;
@@ -179,6 +229,7 @@ pub(super) fn save_action(
         action: action.name,
         saves,
         behind_total_cover,
+        legendary: false,
     })
 }
 

@@ -392,17 +392,11 @@ fn the_hollow_jarl_resists_mundane_weapons_but_not_magic_ones() {
 fn hearthfire_oil_makes_the_greatsword_bite_the_hollow_jarl() {
     let mut t = Table::new(&["kraven"]);
     let oil = Adventure::built_in()
-        .rooms
-        .iter()
-        .flat_map(|r| {
-            r.loot
-                .iter()
-                .chain(r.features.iter().flat_map(|f| f.loot.iter()))
-        })
+        .loot()
         .find(|i| i.name == "Hearthfire Oil")
         .expect("the oil is in the adventure")
         .clone();
-    assert!(oil.effect.is_some());
+    assert!(oil.magic.is_some());
     let room = t.state.monster("hollow-jarl").unwrap().location.clone();
     let kraven = &mut Arc::make_mut(&mut t.state.characters)[0];
     kraven.location = room;
@@ -419,7 +413,7 @@ fn hearthfire_oil_makes_the_greatsword_bite_the_hollow_jarl() {
     );
     assert_eq!(
         refusal,
-        "Kraven has no weapon \"Longbow\" to coat; name one of: Greatsword, Javelin"
+        "Hearthfire Oil coats one weapon Kraven carries, and \"Longbow\" is not one; name one of: Greatsword, Javelin"
     );
     let used = t.ok(
         "use_item",
@@ -461,6 +455,17 @@ fn hearthfire_oil_makes_the_greatsword_bite_the_hollow_jarl() {
         jarl.hp.current = jarl.hp.max;
     }
     assert!(hits > 0, "40 swings and no hit");
+    // The coating is on the greatsword alone, and wears off after its minute.
+    let kraven = t.state.character("kraven").unwrap();
+    let javelin = kraven.attacks.iter().find(|a| a.name == "Javelin").unwrap();
+    assert!(!kraven.attack_is_magical(javelin));
+    assert!(kraven.attack_is_magical(&kraven.attacks[0]));
+    t.state.encounter = None;
+    t.state
+        .apply(&crate::state::Change::TimeAdvanced { minutes: 1 })
+        .unwrap();
+    let kraven = t.state.character("kraven").unwrap();
+    assert!(!kraven.attack_is_magical(&kraven.attacks[0]));
 }
 
 /// The rime door (DC 18) without the Rime Key: Wren picks it with her tools, Kraven can only

@@ -392,22 +392,24 @@ async fn every_protocol_runs_with_the_offline_gm() {
 fn the_hearthfire_oil_coats_the_greatsword() {
     let mut t = Table::new(&["kraven"]);
     let mut oil = crate::state::ItemStack::new("Hearthfire Oil", 1);
-    oil.effect = Some(crate::state::ItemEffect::CoatWeapon {
-        extra: Some(crate::rules::DamageDice::new(
-            1,
-            4,
-            0,
-            crate::rules::DamageType::Fire,
-        )),
-    });
+    oil.magic = Some(
+        serde_json::from_str(
+            r#"{"consumed": true, "use": [{"effect": "weapon_damage", "dice": {"count": 1, "sides": 4},
+                "damage_type": "fire", "coating": true, "duration": {"minutes": 1}}]}"#,
+        )
+        .unwrap(),
+    );
     std::sync::Arc::make_mut(&mut std::sync::Arc::make_mut(&mut t.state.characters)[0].inventory)
         .push(oil);
     let said = t.turn("Kraven", "I use the hearthfire oil");
     assert!(said.contains("greatsword"), "{said}");
     let greatsword = &kraven(&t.state).attacks[0];
-    assert_eq!(
-        greatsword.coating.as_ref().map(|c| c.item.as_str()),
-        Some("Hearthfire Oil")
+    assert!(kraven(&t.state).attack_is_magical(greatsword));
+    assert!(
+        kraven(&t.state)
+            .timed_effects
+            .iter()
+            .any(|e| e.spell == "Hearthfire Oil")
     );
     assert_eq!(kraven(&t.state).item_quantity("Hearthfire Oil"), 0);
     assert!(t.refused.is_empty(), "refused: {:?}", t.refused);

@@ -11,6 +11,7 @@ use super::fields::{
 use crate::rules::{Ability, DamageDice};
 use crate::srd::{
     ActionAttack, ActionSave, ActionUsage, AttackKind, MonsterAction, MultiattackStep, OnSave,
+    SaveEffect,
 };
 
 /// How a stat block writes a limited use.
@@ -112,6 +113,7 @@ pub(super) fn action(value: &Value, path: &str, legendary: bool) -> Res<MonsterA
     }
     let damage_options = options.concat();
     let usage = a.opt_obj("usage")?.map(usage_of).transpose()?;
+    let on_failed_save = save.and(knocked_prone(&description));
     let mut action = MonsterAction {
         name,
         description,
@@ -120,14 +122,26 @@ pub(super) fn action(value: &Value, path: &str, legendary: bool) -> Res<MonsterA
         damage,
         damage_options,
         multiattack: multiattack(&a)?,
-        // The community format says what a failed save does only in words.
-        on_failed_save: None,
+        // The community format says what a failed save does only in words: "knocked prone"
+        // is read (the wolf's bite, the dragon's Wing Attack), the rest is narrated.
+        on_failed_save,
         usage,
         cost,
         effects: Vec::new(),
     };
     crate::srd::action_effects::fill(&mut action);
     Ok(action)
+}
+
+/// A failed save's "knocked prone", from the description.
+fn knocked_prone(description: &str) -> Option<SaveEffect> {
+    description
+        .to_ascii_lowercase()
+        .contains("knocked prone")
+        .then(|| SaveEffect::Conditions {
+            conditions: vec![crate::rules::Condition::Prone],
+            repeat: false,
+        })
 }
 
 /// Whether a description halves the damage on a successful save.

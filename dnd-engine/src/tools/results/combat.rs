@@ -281,6 +281,10 @@ pub struct SaveActionReport {
     /// The targets total cover shields from the monster: the action cannot reach them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub behind_total_cover: Vec<String>,
+    /// A legendary action, taken at the end of another creature's turn for its cost in the
+    /// round's legendary actions (the dragon's Wing Attack).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub legendary: bool,
 }
 
 /// What a monster's action or spell did through the effects engine, creature by creature.
