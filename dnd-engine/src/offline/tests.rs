@@ -274,6 +274,7 @@ fn a_fall_is_told_once_and_never_for_one_already_down() {
         on_hit_save: None,
         hold_saves: Vec::new(),
         concentration_save: None,
+        reaction: None,
     };
     let passed = TurnsPassed {
         monster_turns: vec![TurnEvent::Attack(AttackReport {

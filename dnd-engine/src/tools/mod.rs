@@ -38,6 +38,7 @@ mod monster_turn;
 mod movement;
 pub mod names;
 mod odds;
+mod reactions;
 mod registry;
 pub mod results;
 pub mod schema;

@@ -47,6 +47,17 @@ pub(super) fn cast_spell(
     args: CastSpellArgs,
     ctx: &mut ToolContext<'_>,
 ) -> Result<SpellCast, ToolError> {
+    // Counterspell answers a spell being cast, which only the reaction window sees.
+    if let Ok(spell) = ctx.srd.spell(&args.spell)
+        && super::reactions::trigger_of(spell) == Some(crate::state::ReactionTrigger::SpellCast)
+    {
+        return Err(ToolError::new(format!(
+            "{} is cast as a reaction when a creature casts a spell: declare it with {} ({{\"spell\": \"{}\", \"when\": \"spell_cast\"}}) and the engine casts it during monsters' turns",
+            spell.name,
+            super::names::DECLARE_REACTIONS,
+            spell.name
+        )));
+    }
     super::encounter::act_casting(ctx, &args.caster, &args.spell)?;
     // Casting ends what lasts until the caster acts (Invisibility); a refusal below restores it.
     let ends = crate::effects::acting_ends(ctx.state, &args.caster);
