@@ -2,7 +2,7 @@
 //! declared Shield re-checking a goblin's hit (cast only when it turns the hit, the +5 until
 //! her next turn), her Counterspell stopping a cult fanatic's Hold Person and needing its
 //! check against a mage's Fireball cast with a 4th-level slot, and a model that declares what
-//! the character cannot cast.
+//! the character cannot cast; and Shield against a mage's Magic Missile.
 
 use std::sync::Arc;
 
@@ -283,4 +283,44 @@ fn a_declared_shield_with_its_slots_spent_since_is_not_cast() {
         return;
     }
     panic!("the goblin never hit Isolde in 40 seeds");
+}
+
+#[test]
+fn shield_against_a_mages_magic_missile_takes_no_damage() {
+    let sc = Srd::bundled()
+        .monster("mage")
+        .unwrap()
+        .spellcasting
+        .clone()
+        .unwrap();
+    for seed in 0..20 {
+        let mut t = against("mage", &["isolde", "frost-harpy", "kraven"], seed);
+        // Only the 1st- and 2nd-level slots left: Magic Missile is its best spell.
+        for level in 3..=5 {
+            let spend = Change::UseSpent {
+                monster: "frost-harpy".into(),
+                pool: MonsterSpellcasting::slot_pool(level),
+                of: sc.slots_of(level),
+            };
+            t.apply(&vec![spend; usize::from(sc.slots_of(level))]);
+        }
+        declare(&mut t, "Shield", "hit");
+        let r = t.ok("next_turn", json!({}));
+        let turn = &r["monster_turns"][0];
+        if turn["uses"] != "Magic Missile" {
+            continue;
+        }
+        let aimed_at_her = turn["reactions"].as_array().is_some_and(|a| !a.is_empty());
+        if !aimed_at_her {
+            continue;
+        }
+        assert_eq!(turn["reactions"][0]["spell"], "Shield", "{r}");
+        assert_eq!(turn["effects"][0]["outcome"], "unaffected", "{r}");
+        let isolde = t.state.character("isolde").unwrap();
+        assert_eq!(isolde.hp.current, 200, "the darts deal her no damage: {r}");
+        assert_eq!(isolde.spell_slots.available(1), 3);
+        assert_eq!(isolde.armor_class_now(), 18);
+        return;
+    }
+    panic!("the mage never aimed Magic Missile at Isolde in 20 seeds");
 }
