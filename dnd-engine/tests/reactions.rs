@@ -99,6 +99,11 @@ fn counterspell_stops_the_cult_fanatics_hold_person() {
     let mut t = against("cult-fanatic", &["isolde", "frost-harpy", "kraven"], 1);
     with_counterspell(&mut t);
     declare(&mut t, "Counterspell", "spell_cast");
+    // The snapshot tells the model what stands ready.
+    let shown = serde_json::to_value(t.state.snapshot())
+        .unwrap()
+        .to_string();
+    assert!(shown.contains("Counterspell when spell_cast"), "{shown}");
     let r = t.ok("next_turn", json!({}));
     let turn = &r["monster_turns"][0];
     assert_eq!(turn["uses"], "Hold Person", "{r}");
