@@ -424,8 +424,9 @@ fn attack(turn: &Turn, r: &AttackReport, fallen: &mut Fallen) -> Vec<String> {
         });
         if let Some(reaction) = &swing.reaction {
             let by = capital(&who(turn, &reaction.character));
+            let answers = if by == "You" { "answer" } else { "answers" };
             out.push(format!(
-                "{by} answers with {}: the blow glances off.",
+                "{by} {answers} with {}: the blow glances off.",
                 reaction.spell
             ));
         }
