@@ -25,7 +25,7 @@ use std::process::ExitCode;
 use dnd_engine::rules::{Ability, DamageTypes, ability_modifier};
 use dnd_engine::srd::{
     ActionUsage, AttackKind, ConditionInfo, FiveEDatabase, Monster, MonsterAction, OnSave,
-    RulesTopic, ScalesWith, Spell, SpellDice, Srd, load_dir,
+    RulesTopic, Spell, Srd, load_dir,
 };
 
 /// `println!` with control characters and escape sequences removed from the line.
@@ -492,23 +492,17 @@ fn print_spell(s: &Spell) {
     if !s.classes.is_empty() {
         out!("Classes: {}", s.classes.join(", "));
     }
-    if let Some(attack) = s.attack {
-        let kind = if attack == AttackKind::MeleeSpell {
-            "melee"
-        } else {
-            "ranged"
-        };
-        out!("Attack: {kind} spell attack");
+    // What it does, in the effects engine's vocabulary (the same JSON as the data), or why
+    // it has none.
+    if !s.effects.is_empty() {
+        out!("Effects:");
+        for effect in &s.effects {
+            let json = serde_json::to_string(effect).unwrap_or_else(|e| e.to_string());
+            out!("  {json}");
+        }
     }
-    if let Some(save) = s.save {
-        out!("Save: {}{}", save.ability.name(), on_save(save.on_success));
-    }
-    if let Some(damage) = &s.damage {
-        let kind = damage.kind.map_or("untyped", |k| k.name());
-        out!("Damage ({kind}): {}", scaling(damage));
-    }
-    if let Some(healing) = &s.healing {
-        out!("Healing: {}", scaling(healing));
+    if let Some(why) = s.narrative.as_ref().or(s.unmodelled.as_ref()) {
+        out!("No effects: {why}");
     }
     if let Some(area) = &s.area {
         out!("Area: {}-foot {}", area.size, area.shape);
@@ -517,20 +511,6 @@ fn print_spell(s: &Spell) {
     if let Some(higher) = &s.higher_levels {
         out!("\nAt Higher Levels. {higher}");
     }
-}
-
-fn scaling(dice: &SpellDice) -> String {
-    let unit = match dice.scales_with {
-        ScalesWith::SlotLevel => "slot",
-        ScalesWith::CharacterLevel => "character level",
-    };
-    let modifier = if dice.add_modifier { " + modifier" } else { "" };
-    let steps: Vec<String> = dice
-        .dice
-        .iter()
-        .map(|(level, d)| format!("{d}{modifier} at {unit} {level}"))
-        .collect();
-    steps.join(", ")
 }
 
 fn print_rule(r: &RulesTopic) {

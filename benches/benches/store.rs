@@ -59,6 +59,7 @@ fn character(id: &str, class: &str) -> Character {
         spellcasting_ability: None,
         spells: Arc::new(vec![]),
         concentration: None,
+        reactions: Vec::new(),
         attacks: Arc::new(vec![]),
         inventory: Arc::new(vec![
             ItemStack::new("Rations", 5),

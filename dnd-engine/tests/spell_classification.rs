@@ -50,21 +50,11 @@ fn every_bundled_spell_is_classified_and_no_narrative_spell_hides_a_fight_number
         .flatten()
         .collect();
     assert!(unclassified.is_empty(), "no class: {unclassified:?}");
-    // Every spell whose old fields dealt damage or healing now does it through effects.
-    for spell in &srd.spells {
-        if spell.damage.is_some() || spell.healing.is_some() {
-            assert!(
-                !spell.effects.is_empty(),
-                "{} has dice but no effects",
-                spell.name
-            );
-        }
-    }
     let mechanical = by_class.get(&SpellClass::Full).map_or(0, Vec::len)
         + by_class.get(&SpellClass::Partial).map_or(0, Vec::len);
     // A floor, so the count only grows: 68 when the classification was first written, 76 with
-    // the special spells.
-    assert!(mechanical >= 76, "{mechanical} mechanical spells");
+    // the special spells, 77 with Counterspell (the reaction window).
+    assert!(mechanical >= 77, "{mechanical} mechanical spells");
 }
 
 #[test]

@@ -14,6 +14,7 @@
 //! | `legendary.rs` | Legendary Resistance: a monster's failed save turned into a success, so many a day, when the failure would do more than damage |
 //! | `riders.rs` | what monsters' actions carry beyond damage, as the interpreter applies it: a maximum drained, a hold kept up |
 //! | `magic.rs` | what ends or undoes magic: [`Effect::Dispel`] (Dispel Magic: a spell's timed effects on a creature, with a check above the automatic level), [`Effect::Revive`] (Revivify: refused for anyone but a character dead within its rounds) |
+//! | `counter.rs` | [`Effect::Counter`] (Counterspell): whether a spell being cast fails, at the automatic level or by a check above it; cast in the reaction window of `tools/reactions.rs` |
 //! | `marks.rs` | [`mark_damage`]: the dice a caster's weapon hit adds against a creature it marked ([`Effect::Mark`], Hunter's Mark) |
 //! | `movement.rs` | [`Effect::Push`]: a creature pushed away from the caster (`combat::geometry::push_away`), where positions are kept |
 //! | `weapon.rs` | [`Effect::SpellWeapon`]: the spectral weapon a caster keeps (Spiritual Weapon), where it hovers, and whether it reaches a creature on a later turn ([`weapon_reaches`]) |
@@ -27,6 +28,7 @@
 
 mod acting;
 mod casting;
+mod counter;
 mod items;
 mod lasting;
 mod legendary;
@@ -43,6 +45,7 @@ mod weapon;
 
 pub use acting::acting_ends;
 pub use casting::{Caster, Casting, Outcome, Refused, Resolution, Subject, Why};
+pub use counter::{Countered, counter, counters_up_to};
 pub use items::{
     ItemData, ItemKind, MagicItem, ScrollLevel, armor_bonus, carried_resistances, plus_bonus,
     scroll_check_dc, scroll_spell, weapon_bonus,

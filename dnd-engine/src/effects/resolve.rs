@@ -449,7 +449,9 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                 self.rider(effect, s);
                 Dealt::default()
             }
-            Effect::Darts { .. }
+            // A counter acts on a spell being cast, not on a creature (`counter.rs`).
+            Effect::Counter { .. }
+            | Effect::Darts { .. }
             | Effect::SpellWeapon { .. }
             | Effect::HpPool { .. }
             | Effect::OnlyCreatureType { .. }

@@ -274,6 +274,13 @@ pub enum Effect {
         /// The highest level ended without a check.
         automatic_up_to: u8,
     },
+    /// A spell a creature is casting fails (Counterspell, cast as a reaction: `counter.rs`):
+    /// one of `automatic_up_to` or lower (or of the slot this casting uses, if higher) at
+    /// once; a higher one when the caster's spellcasting ability check meets 10 + its level.
+    Counter {
+        /// The highest level stopped without a check.
+        automatic_up_to: u8,
+    },
     /// A dead character returns to life with 1 hit point, if it died at most `within_rounds`
     /// ago (Revivify: 10, a minute); the casting is refused for anyone else.
     Revive {

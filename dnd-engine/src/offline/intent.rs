@@ -78,6 +78,15 @@ pub enum Intent {
     Inventory,
     /// "flee", "run away".
     Flee,
+    /// "I keep Shield ready as my reaction when hit": a standing reaction, cast by the engine
+    /// during the monsters' turns.
+    React {
+        /// The spell, as said ("shield").
+        spell: String,
+        /// When: on a spell being cast if the words say so ("when a spell is cast"), else
+        /// when hit.
+        when: crate::state::ReactionTrigger,
+    },
     /// Anything else: narrated gently, with suggestions.
     Unknown,
 }
@@ -98,6 +107,28 @@ pub fn parse_intent(text: &str) -> Intent {
     }
     if has("inventory") || (has_seq("what", "do") && (has("carry") || has("have"))) {
         return Intent::Inventory;
+    }
+    if let Some(at) = tokens.iter().position(|t| t == "reaction") {
+        let after = &tokens[at + 1..];
+        let when = if after
+            .iter()
+            .any(|t| t == "spell" || t == "cast" || t == "casts")
+        {
+            crate::state::ReactionTrigger::SpellCast
+        } else {
+            crate::state::ReactionTrigger::Hit
+        };
+        const NOT_THE_SPELL: &[&str] = &[
+            "keep", "ready", "prepare", "hold", "as", "my", "will", "cast", "to",
+        ];
+        let spell: Vec<String> = tokens[..at]
+            .iter()
+            .filter(|t| !NOT_THE_SPELL.contains(&t.as_str()))
+            .cloned()
+            .collect();
+        if let Some(spell) = phrase(&spell) {
+            return Intent::React { spell, when };
+        }
     }
 
     for (i, token) in tokens.iter().enumerate() {

@@ -274,6 +274,11 @@ fn describe(turn: &Turn, step: &Step, fallen: &mut Fallen) -> Vec<String> {
             .collect(),
         ToolOutput::Dice(dice) => vec![format!("The dice come up {}.", dice.total)],
         ToolOutput::MoveInFight(outcome) => moved(turn, outcome, fallen),
+        ToolOutput::Reactions(set) => set
+            .reactions
+            .iter()
+            .map(|r| format!("You keep {} ready on your lips.", r.spell))
+            .collect(),
         _ => Vec::new(),
     }
 }
@@ -417,6 +422,14 @@ fn attack(turn: &Turn, r: &AttackReport, fallen: &mut Fallen) -> Vec<String> {
                 weapon.to_lowercase()
             ),
         });
+        if let Some(reaction) = &swing.reaction {
+            let by = capital(&who(turn, &reaction.character));
+            let answers = if by == "You" { "answer" } else { "answers" };
+            out.push(format!(
+                "{by} {answers} with {}: the blow glances off.",
+                reaction.spell
+            ));
+        }
         // A blow on one already down is told above; its fall is told once only.
         let falls = swing.target_down && fallen.falls(turn, &r.target);
         if falls && target == "you" {

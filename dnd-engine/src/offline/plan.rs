@@ -85,6 +85,12 @@ pub(crate) fn plan(turn: &Turn) -> Next {
             vec![(tool::CHECK_INVENTORY, json!({"character": hero}))]
         }),
         Intent::Flee => flee(turn, &hero),
+        Intent::React { spell, when } => once(turn, || {
+            vec![(
+                tool::DECLARE_REACTIONS,
+                json!({"character": hero, "reactions": [{"spell": spell, "when": when.name()}]}),
+            )]
+        }),
         Intent::Unknown => match once(turn, || {
             vec![(tool::GET_ROOM_DETAILS, json!({"detail": "overview"}))]
         }) {

@@ -18,7 +18,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use crate::gm::{PlayerInput, TurnOutcome};
 use crate::srd::Srd;
-use crate::state::{Character, GameState, Location};
+use crate::state::{Character, GameState, Location, ReactionTrigger};
 use crate::tools::{names, odds};
 
 use super::words::is_direction;
@@ -115,6 +115,29 @@ impl OfflinePlayer {
         best.map(|(_, name)| name.to_owned())
     }
 
+    /// "I keep Shield ready as my reaction when hit": the first spell the hero knows that the
+    /// engine casts as a standing reaction, with a slot for it, when none is declared yet.
+    fn reaction_to_declare(&self, hero: &Character) -> Option<String> {
+        if !hero.reactions.is_empty() {
+            return None;
+        }
+        let srd = self.srd.unwrap_or_else(Srd::bundled);
+        hero.spells.iter().find_map(|name| {
+            let spell = srd.spell(name).ok()?;
+            let when = crate::tools::reaction_trigger(spell)?;
+            (1..=9)
+                .filter(|&l| l >= spell.level)
+                .any(|l| hero.spell_slots.available(l) > 0)
+                .then(|| {
+                    let words = match when {
+                        ReactionTrigger::Hit => "when hit",
+                        ReactionTrigger::SpellCast => "when a spell is cast",
+                    };
+                    format!("I keep {} ready as my reaction {words}.", spell.name)
+                })
+        })
+    }
+
     /// Counts one more try at `key`; `false` once it has been tried [`TRIES`] times.
     fn attempt(&mut self, key: String) -> bool {
         let n = self.tries.entry(key).or_default();
@@ -164,6 +187,14 @@ impl OfflinePlayer {
                 } else {
                     "I take a long rest before the fight.".into()
                 });
+            }
+            // Before the fight, a reaction spell the hero knows is declared (Shield when hit),
+            // so the engine may cast it while the monsters act.
+            if !fighting
+                && let Some(words) = self.reaction_to_declare(hero)
+                && self.attempt(format!("react:{}", hero.id))
+            {
+                return Some(words);
             }
             return Some(match foes.first() {
                 Some(foe) => {

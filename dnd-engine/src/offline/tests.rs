@@ -274,6 +274,7 @@ fn a_fall_is_told_once_and_never_for_one_already_down() {
         on_hit_save: None,
         hold_saves: Vec::new(),
         concentration_save: None,
+        reaction: None,
     };
     let passed = TurnsPassed {
         monster_turns: vec![TurnEvent::Attack(AttackReport {
@@ -375,4 +376,61 @@ fn the_offline_player_casts_the_spell_the_odds_favour_and_keeps_its_slots_otherw
     // Every slot spent: her cantrip attack (Fire Bolt, her sheet's first) is the swing.
     let said = player.next_input(None, &fight(true)).unwrap().text;
     assert_eq!(said, "I attack the Frost Harpy!");
+}
+
+#[test]
+fn a_standing_reaction_from_plain_words() {
+    use crate::state::ReactionTrigger;
+    assert_eq!(
+        parse_intent("I keep Shield ready as my reaction when hit."),
+        Intent::React {
+            spell: "shield".into(),
+            when: ReactionTrigger::Hit
+        }
+    );
+    assert_eq!(
+        parse_intent("Keep Counterspell ready as my reaction when a spell is cast"),
+        Intent::React {
+            spell: "counterspell".into(),
+            when: ReactionTrigger::SpellCast
+        }
+    );
+}
+
+#[test]
+fn the_offline_player_declares_shield_before_the_fight_once() {
+    use crate::adventure::Adventure;
+    use crate::state::{Change, ReactionTrigger, StandingReaction};
+    let mut state = Adventure::built_in().new_game(&["isolde"]).unwrap();
+    state
+        .apply(&Change::MonsterRevealed {
+            monster: "frost-harpy".into(),
+        })
+        .unwrap();
+    let mut player = OfflinePlayer::new("isolde");
+    assert_eq!(
+        player.next_input(None, &state).unwrap().text,
+        "I look around."
+    );
+    let said = player.next_input(None, &state).unwrap().text;
+    assert_eq!(said, "I keep Shield ready as my reaction when hit.");
+    // The game master's plan for those words declares it.
+    assert_eq!(
+        parse_intent(&said),
+        Intent::React {
+            spell: "shield".into(),
+            when: ReactionTrigger::Hit
+        }
+    );
+    state
+        .apply(&Change::ReactionsDeclared {
+            character: "isolde".into(),
+            reactions: vec![StandingReaction {
+                spell: "Shield".into(),
+                when: ReactionTrigger::Hit,
+            }],
+        })
+        .unwrap();
+    let said = player.next_input(None, &state).unwrap().text;
+    assert!(said.contains("Frost Harpy"), "{said}");
 }

@@ -1,10 +1,9 @@
 //! What one casting of a spell rolls first, read from its effects: the first spell attack or
 //! save ([`Spell::first_roll`]) and its damage dice at a given slot and caster level
 //! ([`Spell::damage_dice`]). Casting (through `effects::resolve`) and the odds of a casting
-//! (`tools::odds`) read the same effects. A spell without effects (the few still carried by
-//! the older fields, and the 5e-database's) is read from `attack`, `save` and `damage`.
+//! (`tools::odds`) read the same effects; a spell without effects rolls nothing.
 
-use super::{AttackKind, ScalesWith, Spell, SpellSave};
+use super::{AttackKind, Spell, SpellSave};
 use crate::effects::Effect;
 use crate::rules::DamageDice;
 
@@ -76,8 +75,7 @@ fn damage_in(effects: &[Effect]) -> Option<&Effect> {
 }
 
 impl Spell {
-    /// The spell attack it makes, melee or ranged, from its effects (or its older `attack`
-    /// field); `None` for a spell that makes none.
+    /// The spell attack it makes, melee or ranged, from its effects; `None` for a spell that makes none.
     pub fn attack_kind(&self) -> Option<AttackKind> {
         fn find(effects: &[Effect]) -> Option<AttackKind> {
             effects.iter().find_map(|e| match e {
@@ -87,11 +85,11 @@ impl Spell {
                 _ => None,
             })
         }
-        find(&self.effects).or(self.attack)
+        find(&self.effects)
     }
 
     /// Whether it deals damage or heals (a Self spell that does reaches a creature beside the
-    /// caster: Vampiric Touch), from its effects or its older fields.
+    /// caster: Vampiric Touch), from its effects.
     pub fn deals_or_heals(&self) -> bool {
         fn find(effects: &[Effect]) -> bool {
             effects.iter().any(|e| match e {
@@ -102,26 +100,13 @@ impl Spell {
                 _ => false,
             })
         }
-        find(&self.effects) || self.damage.is_some() || self.healing.is_some()
+        find(&self.effects)
     }
 
-    /// The first roll the spell makes on each target, from its effects (or, without effects,
-    /// its older `attack` and `save` fields); `None` for a spell that neither attacks, forces
+    /// The first roll the spell makes on each target, from its effects; `None` for a spell that neither attacks, forces
     /// a save nor deals damage.
     pub fn first_roll(&self) -> Option<FirstRoll> {
-        if !self.effects.is_empty() {
-            return first(&self.effects).map(|(roll, _)| roll);
-        }
-        if self.attack.is_some() {
-            return Some(FirstRoll::Attack);
-        }
-        if let Some(save) = self.save {
-            return Some(FirstRoll::Save(save));
-        }
-        self.damage.as_ref().map(|_| FirstRoll::Lands {
-            count: 1,
-            per_slot_level: 0,
-        })
+        first(&self.effects).map(|(roll, _)| roll)
     }
 
     /// The damage one casting deals on a hit or a failed save (one dart's for darts): the dice
@@ -134,32 +119,20 @@ impl Spell {
         character_level: u8,
         ability_modifier: i32,
     ) -> Option<DamageDice> {
-        if !self.effects.is_empty() {
-            let (_, effect) = first(&self.effects)?;
-            let (dice, kind) = match effect? {
-                Effect::Damage { dice, damage_type }
-                | Effect::Darts {
-                    dice, damage_type, ..
-                } => (dice, *damage_type),
-                _ => return None,
-            };
-            if slot_level < self.level {
-                return None;
-            }
-            let (count, sides, bonus) =
-                dice.at(self.level, slot_level, character_level, ability_modifier);
-            return Some(DamageDice::new(count, sides, bonus, kind));
-        }
-        let damage = self.damage.as_ref()?;
-        let level = match damage.scales_with {
-            ScalesWith::SlotLevel => slot_level,
-            ScalesWith::CharacterLevel => character_level,
+        let (_, effect) = first(&self.effects)?;
+        let (dice, kind) = match effect? {
+            Effect::Damage { dice, damage_type }
+            | Effect::Darts {
+                dice, damage_type, ..
+            } => (dice, *damage_type),
+            _ => return None,
         };
-        let mut dice = DamageDice::parse(damage.at(level)?, damage.kind?).ok()?;
-        if damage.add_modifier {
-            dice.bonus += ability_modifier;
+        if slot_level < self.level {
+            return None;
         }
-        Some(dice)
+        let (count, sides, bonus) =
+            dice.at(self.level, slot_level, character_level, ability_modifier);
+        Some(DamageDice::new(count, sides, bonus, kind))
     }
 }
 

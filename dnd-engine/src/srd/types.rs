@@ -323,43 +323,6 @@ pub struct Components {
     pub material: Option<String>,
 }
 
-/// What a spell's dice scale with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ScalesWith {
-    /// The slot it is cast with (keys are slot levels).
-    SlotLevel,
-    /// The caster's level (cantrips; keys are character levels where the dice change).
-    CharacterLevel,
-}
-
-/// The damage or healing dice of a spell at each level.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SpellDice {
-    /// The damage type (none for healing).
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
-    pub kind: Option<crate::rules::DamageType>,
-    /// What the keys of `dice` are.
-    pub scales_with: ScalesWith,
-    /// Dice by level: for slot scaling, one entry per slot level the spell can use; for
-    /// character scaling, the levels at which the dice change (1, 5, 11, 17).
-    pub dice: BTreeMap<u8, String>,
-    /// Whether the caster's spellcasting ability modifier is added (Cure Wounds).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub add_modifier: bool,
-}
-
-impl SpellDice {
-    /// The dice at a slot level or character level: the entry with the largest key not above
-    /// `level`, or `None` below the first key.
-    pub fn at(&self, level: u8) -> Option<&str> {
-        self.dice
-            .range(..=level)
-            .next_back()
-            .map(|(_, dice)| dice.as_str())
-    }
-}
-
 /// The area a spell covers.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Area {
@@ -396,22 +359,6 @@ pub struct Spell {
     /// Classes that have it on their list (lower case).
     #[serde(default)]
     pub classes: Vec<String>,
-    /// The older description of a spell attack, for a spell without `effects` only (the few
-    /// bundled spells not yet migrated, and the 5e-database's, whose loader also builds
-    /// effects from it). Read [`Spell::attack_kind`], which prefers the effects.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub attack: Option<AttackKind>,
-    /// The older saving throw, for a spell without `effects` only (see `attack`). Read
-    /// [`Spell::first_roll`].
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub save: Option<SpellSave>,
-    /// The older damage dice, for a spell without `effects` only (see `attack`). Read
-    /// [`Spell::damage_dice`].
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub damage: Option<SpellDice>,
-    /// The older healing dice, for a spell without `effects` only (see `attack`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub healing: Option<SpellDice>,
     /// Area of effect.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub area: Option<Area>,
@@ -424,9 +371,9 @@ pub struct Spell {
     /// What casting it with a higher slot (or at higher level, for cantrips) adds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub higher_levels: Option<String>,
-    /// What it does, in the effects engine's vocabulary; empty for a narrative spell, one not
-    /// modelled yet, or one still resolved from the older `attack`, `save`, `damage` and
-    /// `healing` (see [`Spell::classification`]).
+    /// What it does, in the effects engine's vocabulary; empty for a narrative spell or one not
+    /// modelled yet, whose casting spends its slot and time and leaves the rest to the
+    /// narrator (see [`Spell::classification`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub effects: Vec<crate::effects::Effect>,
     /// Why a spell without effects is narrative only: nothing in it a fight's rules use ("no

@@ -97,6 +97,10 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
                 c.conditions.remove(Condition::Unconscious);
             }
         }
+        Change::ReactionsDeclared {
+            character,
+            reactions,
+        } => character_mut(state, character)?.reactions = reactions.clone(),
         Change::SlotSpent { character, level } => {
             let c = character_mut(state, character)?;
             c.spell_slots

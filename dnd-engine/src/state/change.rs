@@ -85,6 +85,13 @@ pub enum Change {
         /// The slot level.
         level: u8,
     },
+    /// A character's standing reactions are replaced (empty: none).
+    ReactionsDeclared {
+        /// The character.
+        character: String,
+        /// What it will cast, and when.
+        reactions: Vec<super::StandingReaction>,
+    },
     /// Concentration starts on a spell, or ends (`None`).
     Concentration {
         /// The caster.

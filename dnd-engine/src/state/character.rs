@@ -138,6 +138,10 @@ pub struct Character {
     /// The spell being concentrated on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub concentration: Option<String>,
+    /// Reactions declared ahead, cast by the engine during monsters' turns when legal (Shield
+    /// when hit, Counterspell when a creature casts a spell): see `state::StandingReaction`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reactions: Vec<super::StandingReaction>,
     /// Attacks.
     #[serde(default)]
     pub attacks: Arc<Vec<CharacterAttack>>,

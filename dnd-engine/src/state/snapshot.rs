@@ -80,6 +80,9 @@ pub struct CharacterView {
     /// The spell concentrated on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub concentrating_on: Option<String>,
+    /// Standing reactions declared ("Shield when hit").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reactions: Vec<String>,
     /// Inventory summary: "Potion of Healing ×2, Rope".
     pub items: String,
     /// Gold pieces.
@@ -234,6 +237,11 @@ impl GameState {
                     slots: (c.spell_slots.max != [0; 9] || c.spell_slots.pact_max > 0)
                         .then_some(slots),
                     concentrating_on: c.concentration.clone(),
+                    reactions: c
+                        .reactions
+                        .iter()
+                        .map(|r| format!("{} when {}", r.spell, r.when.name()))
+                        .collect(),
                     items: compact::items(&c.inventory),
                     gold: c.gold,
                 }

@@ -31,6 +31,7 @@ fn fixture() -> GameState {
         spellcasting_ability: Some(Ability::Intelligence),
         spells: Arc::new(vec!["Magic Missile".into()]),
         concentration: None,
+        reactions: Vec::new(),
         attacks: Arc::new(vec![CharacterAttack {
             name: "Dagger".into(),
             ability: Ability::Dexterity,

@@ -191,7 +191,14 @@ pub(super) fn attack_spent(
                 .against_attack(swing.magical),
             hits_are_critical: setup.hits_are_critical,
         };
-        let result = rules_attack(&profile, &defense, sources.resolve(), ctx.rng);
+        let mut result = rules_attack(&profile, &defense, sources.resolve(), ctx.rng);
+        // A hero hit by a monster may cast the Shield it declared, when that turns the hit.
+        let reaction = if !who.is_character() && victim.is_character() {
+            let (by, on) = (who.name.clone(), victim.target.id().to_owned());
+            super::reactions::shield_against_hit(ctx, &by, &on, &mut result)?
+        } else {
+            None
+        };
         let note = if bonus.reasons.is_empty() {
             String::new()
         } else {
@@ -267,6 +274,7 @@ pub(super) fn attack_spent(
             on_hit_save: carried,
             hold_saves: after_damage.hold_saves,
             concentration_save: after_damage.concentration,
+            reaction,
         });
     }
     Ok(AttackReport {

@@ -38,6 +38,8 @@ mod monster_turn;
 mod movement;
 pub mod names;
 mod odds;
+mod reactions;
+pub(crate) use reactions::trigger_of as reaction_trigger;
 mod registry;
 pub mod results;
 pub mod schema;

@@ -265,6 +265,7 @@ pub(super) fn support_action(
         uses: action.name,
         slot_level: None,
         effects: outcomes,
+        reactions: Vec::new(),
     })
 }
 

@@ -107,6 +107,32 @@ pub(super) fn cast(
             of: per_day,
         }],
     };
+    // The reaction window: a hero's declared Counterspell may stop the spell (the monster's
+    // action and slot are spent all the same), and a Magic Missile's target its Shield.
+    let (mut reactions, stopped) =
+        super::reactions::counter_spell(ctx, &id, &name, spell, slot.max(spell.level))?;
+    if stopped {
+        ctx.commit(changes)?;
+        return Ok(EffectsReport {
+            monster: name,
+            uses: spell.name.clone(),
+            slot_level: matches!(way, SpellSource::Slot(_)).then_some(slot),
+            effects: Vec::new(),
+            reactions,
+        });
+    }
+    let shielded = if spell.slug == "magic-missile" {
+        let ids: Vec<String> = subjects
+            .iter()
+            .filter(|s| matches!(s.target, crate::state::Target::Character(_)))
+            .map(|s| s.target.id().to_owned())
+            .collect();
+        let (ids, cast) = super::reactions::shield_against_darts(ctx, &ids)?;
+        reactions.extend(cast);
+        ids
+    } else {
+        Vec::new()
+    };
     let modifier = template.abilities.modifier(spellcasting.ability);
     let caster = Caster {
         id: id.clone(),
@@ -125,13 +151,33 @@ pub(super) fn cast(
     };
     let resolution = effects::resolve(ctx.state, casting, &subjects, &spell.effects, ctx.rng)
         .map_err(|e| ToolError::new(e.to_string()))?;
-    changes.extend(resolution.changes.iter().cloned());
-    let outcomes = resolution.outcomes.clone();
+    // Shield: the darts deal a shielded hero no damage.
+    let spared = |target: &crate::state::Target| shielded.iter().any(|id| id == target.id());
+    changes.extend(
+        resolution
+            .changes
+            .iter()
+            .filter(|c| !matches!(c, Change::Damage { target, .. } if spared(target)))
+            .cloned(),
+    );
+    let mut outcomes = resolution.outcomes.clone();
+    for o in &mut outcomes {
+        if let effects::Outcome::Damage { target, .. } = o
+            && let Some(s) = subjects.iter().find(|s| &s.name == target)
+            && spared(&s.target)
+        {
+            *o = effects::Outcome::Unaffected {
+                target: target.clone(),
+                why: "Shield: magic missile deals it no damage".to_owned(),
+            };
+        }
+    }
     super::monster_action::commit(ctx, &id, changes, resolution)?;
     Ok(EffectsReport {
         monster: name,
         uses: spell.name.clone(),
         slot_level: matches!(way, SpellSource::Slot(_)).then_some(slot),
         effects: outcomes,
+        reactions,
     })
 }

@@ -78,6 +78,8 @@ pub const ADVANCE_NPC_GOALS: &str = "advance_npc_goals";
 pub const GET_GAME_FLAGS: &str = "get_game_flags";
 /// `set_game_flag`.
 pub const SET_GAME_FLAG: &str = "set_game_flag";
+/// `declare_reactions`.
+pub const DECLARE_REACTIONS: &str = "declare_reactions";
 /// `log_story_event`.
 pub const LOG_STORY_EVENT: &str = "log_story_event";
 
@@ -88,6 +90,7 @@ pub const ALL: &[&str] = &[
     ROLL_SAVING_THROW,
     ROLL_ATTACK,
     CAST_SPELL,
+    DECLARE_REACTIONS,
     USE_ITEM,
     OPEN_LOCK,
     GET_CHARACTER_STATS,

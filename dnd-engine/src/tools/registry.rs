@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::schema::strict_schema_for;
 use super::{
     ToolContext, ToolError, actions, checks, combat, encounter, items, locks, movement, names,
-    sheet, spells, world,
+    reactions, sheet, spells, world,
 };
 use crate::llm::ToolSpec;
 use crate::text::truncate_with_note;
@@ -93,6 +93,12 @@ static TOOLS: &[ToolDef] = &[
         "Cast a spell the caster knows: spends the slot, resolves attack or save per target, rolls damage or healing, tracks concentration.",
         spells::CastSpellArgs,
         spells::cast_spell
+    ),
+    tool!(
+        names::DECLARE_REACTIONS,
+        "Declare what a character casts as its reaction during monsters' turns (Shield when hit, Counterspell when a creature casts a spell), replacing any earlier declaration; the engine casts it only when legal (spell known, a slot, the reaction unspent, in range), Shield only when it turns the hit into a miss.",
+        reactions::DeclareReactionsArgs,
+        reactions::declare_reactions
     ),
     tool!(
         names::USE_ITEM,

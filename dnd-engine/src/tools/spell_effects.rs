@@ -156,6 +156,6 @@ pub(super) fn resolve_and_commit(
         concentration_saves,
         reasons,
         lasting,
-        narrator: spell.unmodelled.clone(),
+        narrator: spell.narrative.clone().or_else(|| spell.unmodelled.clone()),
     })
 }

@@ -1,11 +1,7 @@
 //! `cast_spell`: checks the caster knows the spell and has the slot, spends it, and hands a
 //! spell with effects to the effects engine (`tools::spell_effects`). A spell without effects
-//! is narrative (or not modelled yet): it spends its slot and time, takes concentration, and
-//! its result says what is left to the narrator. The older path below, which resolves an
-//! attack or save from the spell's older `attack`, `save`, `damage` and `healing` fields,
-//! serves only the bundled spells another part of issue 16 is migrating (Guiding Bolt,
-//! Thunderwave, Spiritual Weapon, Web) and the few 5e-database spells whose dice the
-//! vocabulary cannot say; it goes once those have effects.
+//! is narrative (or not modelled yet): the same path spends its slot and time, takes
+//! concentration, and its result says what is left to the narrator.
 //!
 //! The targets come from the spell: one creature unless its data says more (Bless: three, and
 //! one more per slot level above 1st) or it has an area; one creature named twice only for
@@ -13,20 +9,13 @@
 //! also sets.
 
 use super::results::{RollReasons, SpellCast};
-use crate::effects::Outcome;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::{ToolContext, ToolError, creature};
-use crate::combat::targeting::{SpellTarget, save_bonus, spell_attack_setup};
-use crate::dice::DiceExpr;
-use crate::rules::attack::roll_damage;
-use crate::rules::check::roll_check_with;
-use crate::rules::conditions::{effective_defenses, save_modifiers};
-use crate::rules::{AttackProfile, AttackTarget, DamageDice, roll_attack};
-use crate::srd::{OnSave, ScalesWith, Spell, TargetLimit};
-use crate::state::{Change, Target};
-use crate::store::RollDetail;
+use crate::combat::targeting::SpellTarget;
+use crate::srd::{Spell, TargetLimit};
+use crate::state::Change;
 
 /// Arguments of `cast_spell`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -58,6 +47,17 @@ pub(super) fn cast_spell(
     args: CastSpellArgs,
     ctx: &mut ToolContext<'_>,
 ) -> Result<SpellCast, ToolError> {
+    // Counterspell answers a spell being cast, which only the reaction window sees.
+    if let Ok(spell) = ctx.srd.spell(&args.spell)
+        && super::reactions::trigger_of(spell) == Some(crate::state::ReactionTrigger::SpellCast)
+    {
+        return Err(ToolError::new(format!(
+            "{} is cast as a reaction when a creature casts a spell: declare it with {} ({{\"spell\": \"{}\", \"when\": \"spell_cast\"}}) and the engine casts it during monsters' turns",
+            spell.name,
+            super::names::DECLARE_REACTIONS,
+            spell.name
+        )));
+    }
     super::encounter::act_casting(ctx, &args.caster, &args.spell)?;
     // Casting ends what lasts until the caster acts (Invisibility); a refusal below restores it.
     let ends = crate::effects::acting_ends(ctx.state, &args.caster);
@@ -132,284 +132,19 @@ pub(super) fn cast_spell(
     };
     // A component with a cost must be carried, and leaves with the casting if consumed.
     changes.extend(super::spell_components::costly_component(&caster, spell)?);
-    if !spell.effects.is_empty() {
-        let prepared = super::spell_effects::Prepared {
-            caster: &caster,
-            spell,
-            slot,
-            changes,
-            attack_bonus,
-            save_dc,
-            modifier: ability_mod,
-        };
-        return super::spell_effects::cast(ctx, prepared, args.aim.as_deref(), &args.targets);
-    }
-    let dice_level = |scales: ScalesWith| match scales {
-        ScalesWith::SlotLevel => slot.unwrap_or(spell.level),
-        ScalesWith::CharacterLevel => caster.level,
-    };
-    let parse = |text: &str, add: bool, kind| -> Result<DamageDice, ToolError> {
-        let mut dice = DamageDice::parse(text, kind)
-            .map_err(|e| ToolError::new(format!("{}: {e}", spell.name)))?;
-        if add {
-            dice.bonus += ability_mod;
-        }
-        Ok(dice)
-    };
-    let damage = spell.damage_dice(slot.unwrap_or(spell.level), caster.level, ability_mod);
-    let healing = match &spell.healing {
-        Some(h) => h
-            .at(dice_level(h.scales_with))
-            .map(|text| parse(text, h.add_modifier, crate::rules::DamageType::Force))
-            .transpose()?,
-        None => None,
-    };
-    let limit = spell.target_limit(slot.unwrap_or(spell.level), caster.level);
-    // Who, with range and cover, before anything is rolled or spent (an area from the
-    // positions, else the names: `spell_areas`).
-    let (targets, placed): (Vec<_>, Vec<SpellTarget>) = super::spell_areas::targets(
-        ctx,
-        &caster.id,
+    // A spell without effects (narrative, or not modelled yet) goes the same way with nothing
+    // to resolve: it spends its slot and time, takes concentration, and its result says what
+    // is left to the narrator.
+    let prepared = super::spell_effects::Prepared {
+        caster: &caster,
         spell,
-        limit,
-        args.aim.as_deref(),
-        &args.targets,
-    )?
-    .into_iter()
-    .unzip();
-    if (damage.is_some() || healing.is_some()) && targets.is_empty() {
-        return Err(ToolError::new(format!(
-            "{} needs at least one target",
-            spell.name
-        )));
-    }
-    let kept = crate::combat::positions::position_of(ctx.state, &caster.id).is_some();
-    // Darts, rays and beams: each strikes the next creature named, round the list again when
-    // fewer were named than the spell has (three darts at one harpy); other spells affect each
-    // creature named once. Indices into `targets`.
-    let shots: Vec<usize> = match (limit.repeat, limit.max) {
-        (true, Some(n)) if !targets.is_empty() => {
-            (0..n as usize).map(|i| i % targets.len()).collect()
-        }
-        _ => (0..targets.len()).collect(),
-    };
-    let mut effects = Vec::new();
-    let mut reasons = Vec::new();
-    if let Some(heal) = healing {
-        let expr = DiceExpr::parse(&heal.dice_text()).map_err(|e| ToolError::new(e.to_string()))?;
-        let roll = expr
-            .roll(ctx.rng)
-            .map_err(|e| ToolError::new(e.to_string()))?;
-        let (amount, rolled) = (roll.total().max(0) as u32, roll.to_string());
-        ctx.record_roll(
-            format!("{} heals", spell.name),
-            roll.total(),
-            Some(Target::Character(caster.id.clone())),
-            RollDetail::Healing(roll),
-        );
-        for t in &targets {
-            changes.push(Change::Heal {
-                target: t.target.clone(),
-                amount,
-            });
-            effects.push(Outcome::Healed {
-                target: t.name.to_owned(),
-                healed: amount,
-                rolled: rolled.clone(),
-            });
-        }
-    }
-    if let Some(dice) = damage {
-        if spell.attack.is_some() {
-            for &i in &shots {
-                let (t, at) = (&targets[i], &placed[i]);
-                let bonus = ctx.roll_bonus(&caster.id, crate::state::RollKind::Attack);
-                let profile = AttackProfile {
-                    attack_bonus: attack_bonus + bonus.total,
-                    damage: std::slice::from_ref(&dice),
-                    critical_range: 20,
-                };
-                let setup = spell_attack_setup(ctx.state, &caster.id, t.target.id(), at);
-                let cover_ac = setup.cover_ac;
-                let defense = AttackTarget {
-                    armor_class: t.armor_class + cover_ac,
-                    defenses: effective_defenses(&t.defenses, &t.conditions),
-                    hits_are_critical: false,
-                };
-                for end in setup.ends {
-                    if !changes.contains(&end) {
-                        changes.push(end);
-                    }
-                }
-                let sources = setup.sources;
-                let result = roll_attack(&profile, &defense, sources.resolve(), ctx.rng);
-                let modifiers: Vec<String> = (cover_ac > 0)
-                    .then(|| format!("+{cover_ac} AC: {}", describe_cover(at)))
-                    .into_iter()
-                    .chain(bonus.reasons)
-                    .collect();
-                push_reasons(&mut reasons, t.name.as_str(), at, kept, sources, modifiers);
-                ctx.record_roll(
-                    format!("{} at {}", spell.name, t.name),
-                    i64::from(result.total),
-                    Some(Target::Character(caster.id.clone())),
-                    RollDetail::Attack(result.clone()),
-                );
-                if result.hit {
-                    changes.push(Change::Damage {
-                        target: t.target.clone(),
-                        amount: result.total_damage,
-                        critical: result.critical,
-                    });
-                }
-                effects.push(Outcome::Attack {
-                    target: t.name.to_owned(),
-                    attack: result,
-                });
-            }
-        } else if let Some(save) = spell.save {
-            let rolled = roll_damage(&dice, false, &Default::default(), ctx.rng);
-            ctx.record_roll(
-                format!("{} damage", spell.name),
-                i64::from(rolled.rolled),
-                Some(Target::Character(caster.id.clone())),
-                RollDetail::Damage(rolled.clone()),
-            );
-            for (t, at) in targets.iter().zip(&placed) {
-                let (mut sources, auto_fail) = save_modifiers(&t.conditions, save.ability);
-                sources.extend(crate::combat::save_situation(
-                    ctx.state,
-                    t.target.id(),
-                    save.ability,
-                ));
-                // Cover from the caster: +2 or +5 to a Dexterity save, unless the spell says
-                // cover does not help (Sacred Flame).
-                let cover = at.cover.as_ref().filter(|_| !save.ignores_cover);
-                let bonus = save_bonus(cover, save.ability);
-                let rolled_on = ctx.roll_bonus(t.target.id(), crate::state::RollKind::Save);
-                let modifier =
-                    t.save(save.ability) + bonus.as_ref().map_or(0, |b| b.0) + rolled_on.total;
-                let result = roll_check_with(modifier, save_dc, &sources, auto_fail, ctx.rng);
-                let note = bonus
-                    .as_ref()
-                    .map(|(_, why)| format!(" ({why})"))
-                    .unwrap_or_default();
-                let modifiers = bonus
-                    .map(|(_, why)| why)
-                    .into_iter()
-                    .chain(rolled_on.reasons)
-                    .collect();
-                push_reasons(&mut reasons, t.name.as_str(), at, kept, sources, modifiers);
-                ctx.record_roll(
-                    format!("{} {} save{note}", t.name, save.ability),
-                    i64::from(result.total),
-                    Some(t.target.clone()),
-                    RollDetail::Save(result.clone()),
-                );
-                let base = match (result.success, save.on_success) {
-                    (false, _) => rolled.rolled,
-                    (true, OnSave::Half) => rolled.rolled / 2,
-                    (true, _) => 0,
-                };
-                let (taken, defense) =
-                    effective_defenses(&t.defenses, &t.conditions).apply(base, dice.kind);
-                if taken > 0 {
-                    changes.push(Change::Damage {
-                        target: t.target.clone(),
-                        amount: taken,
-                        critical: false,
-                    });
-                }
-                effects.push(Outcome::Save {
-                    target: t.name.to_owned(),
-                    save: result,
-                    damage: taken,
-                    defense,
-                });
-            }
-        } else {
-            // No attack and no save: the damage lands, once per dart (Magic Missile).
-            for &i in &shots {
-                let t = &targets[i];
-                let rolled = roll_damage(
-                    &dice,
-                    false,
-                    &effective_defenses(&t.defenses, &t.conditions),
-                    ctx.rng,
-                );
-                ctx.record_roll(
-                    format!("{} hits {}", spell.name, t.name),
-                    i64::from(rolled.taken),
-                    Some(Target::Character(caster.id.clone())),
-                    RollDetail::Damage(rolled.clone()),
-                );
-                changes.push(Change::Damage {
-                    target: t.target.clone(),
-                    amount: rolled.taken,
-                    critical: false,
-                });
-                effects.push(Outcome::Damage {
-                    target: t.name.to_owned(),
-                    damage: rolled.taken,
-                    rolled,
-                });
-            }
-        }
-    }
-    if spell.concentration {
-        changes.push(Change::Concentration {
-            character: caster.id.clone(),
-            spell: Some(spell.name.clone()),
-        });
-    }
-    let dropped = spell
-        .concentration
-        .then(|| caster.concentration.clone())
-        .flatten();
-    // Whoever the spell hurt makes the saves damage calls for, once for all it took.
-    let mut hurt: Vec<(String, u32)> = Vec::new();
-    for change in &changes {
-        if let Change::Damage { target, amount, .. } = change {
-            match hurt.iter_mut().find(|(id, _)| id == target.id()) {
-                Some((_, total)) => *total += amount,
-                None => hurt.push((target.id().to_owned(), *amount)),
-            }
-        }
-    }
-    ctx.commit(changes)?;
-    let (mut hold_saves, mut concentration_saves) = (Vec::new(), Vec::new());
-    for (id, amount) in &hurt {
-        let after = super::damage::after_damage(ctx, id, *amount, Some(&caster.id))?;
-        hold_saves.extend(after.hold_saves);
-        concentration_saves.extend(after.concentration);
-    }
-    Ok(SpellCast {
-        caster: caster.name.clone(),
-        spell: spell.name.clone(),
-        slot_level: slot,
-        spell_attack_bonus: attack_bonus,
+        slot,
+        changes,
+        attack_bonus,
         save_dc,
-        effects,
-        concentrating: spell.concentration,
-        concentration_dropped: dropped,
-        slots_left: ctx
-            .state
-            .character(&caster.id)
-            .map(|c| c.spell_slots.describe_available()),
-        hold_saves,
-        concentration_saves,
-        reasons,
-        lasting: Vec::new(),
-        narrator: spell.narrative.clone().or_else(|| spell.unmodelled.clone()),
-    })
-}
-
-/// "half cover in the ice bridge".
-fn describe_cover(at: &SpellTarget) -> String {
-    at.cover
-        .as_ref()
-        .map(|a| format!("{} in {}", a.cover.describe(), a.name))
-        .unwrap_or_default()
+        modifier: ability_mod,
+    };
+    super::spell_effects::cast(ctx, prepared, args.aim.as_deref(), &args.targets)
 }
 
 /// Adds the reasons of one roll when it has any (or the positions gave a distance).

@@ -59,6 +59,7 @@ pub fn sample_state(title: &str) -> GameState {
             spellcasting_ability: None,
             spells: Arc::new(vec![]),
             concentration: None,
+            reactions: Vec::new(),
             attacks: Arc::new(vec![]),
             inventory: Arc::new(vec![]),
             gold: 5,

@@ -70,13 +70,10 @@
 //!
 //! `level`, `school.index`, `casting_time`, `range`, `duration`, `concentration`, `ritual` as
 //! they are; `components` (`["V", "S", "M"]`) with `material`; `classes[].name` in lower case, sorted;
-//! `attack_type` ("ranged"/"melee") as a spell attack; `dc.dc_type.index` and `dc.dc_success`
-//! as the save; `damage.damage_type` with `damage_at_slot_level` or
-//! `damage_at_character_level`, and `heal_at_slot_level`, as [`SpellDice`](crate::srd::SpellDice)
-//! whose dice are normalised for [`DiceExpr`](crate::dice::DiceExpr) ("3d8 + MOD" becomes "3d8"
-//! with `add_modifier`, "1d4 + 1" becomes "1d4+1"); `area_of_effect` `{type, size}` as the area;
-//! `desc` and `higher_level` (arrays of paragraphs) joined by blank lines. The same fields
-//! (and a save spell's condition, read from its description) become the spell's `effects`
+//! `area_of_effect` `{type, size}` as the area;
+//! `desc` and `higher_level` (arrays of paragraphs) joined by blank lines. What the spell does
+//! (`attack_type`, `dc`, `damage` by slot or character level, `heal_at_slot_level`, and a
+//! save spell's condition, read from its description) becomes the spell's `effects`
 //! (`spell_effects.rs`, its table there); [`spell_effects_report`] and
 //! [`FiveEDatabase::spell_effects`] say how many spells load with full effects, partial, or
 //! narrative only.

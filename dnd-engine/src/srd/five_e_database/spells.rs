@@ -1,16 +1,12 @@
 //! One 5e-database spell record into a [`Spell`]. The mapping is described in the module docs
-//! of `five_e_database`.
-
-use std::collections::BTreeMap;
+//! of `five_e_database`; what the spell does (its attack, save, damage and healing) is read
+//! from the raw record into effects by `spell_effects.rs`.
 
 use serde_json::Value;
 
-use super::fields::{FieldError, Obj, Res, ability, at, damage_type, on_save, reference, text};
+use super::fields::{FieldError, Obj, Res, at, reference, text};
 use crate::dice::DiceExpr;
-use crate::srd::{
-    Area, AttackKind, Components, OnSave, ScalesWith, School, Spell, SpellDice, SpellRange,
-    SpellSave, slugify,
-};
+use crate::srd::{Area, Components, School, Spell, SpellRange, slugify};
 
 /// Converts one record.
 pub(super) fn spell(record: &Value) -> Res<Spell> {
@@ -30,68 +26,6 @@ pub(super) fn spell(record: &Value) -> Res<Spell> {
     }
     classes.sort();
     classes.dedup();
-    let attack = match s.opt_str("attack_type")? {
-        None => None,
-        Some(kind) if kind.eq_ignore_ascii_case("ranged") => Some(AttackKind::RangedSpell),
-        Some(kind) if kind.eq_ignore_ascii_case("melee") => Some(AttackKind::MeleeSpell),
-        Some(kind) => {
-            return Err(FieldError::new(
-                "attack_type",
-                format!("{kind:?} is not an attack type; expected \"ranged\" or \"melee\""),
-            ));
-        }
-    };
-    let save = match s.opt_obj("dc")? {
-        None => None,
-        Some(dc) => Some(SpellSave {
-            ability: ability(dc.required("dc_type", "an ability")?, "dc.dc_type")?,
-            on_success: match dc.get("dc_success") {
-                Some(v) => on_save(v, "dc.dc_success")?,
-                None => OnSave::None,
-            },
-            // The SRD's words for it: "The target gains no benefit from cover for this
-            // saving throw."
-            ignores_cover: record["desc"].to_string().contains("no benefit from cover"),
-        }),
-    };
-    let damage = match s.opt_obj("damage")? {
-        None => None,
-        Some(d) => {
-            let kind = d
-                .get("damage_type")
-                .map(|t| damage_type(t, "damage.damage_type"))
-                .transpose()?;
-            let (scales_with, key) = if d.has("damage_at_slot_level") {
-                (ScalesWith::SlotLevel, "damage_at_slot_level")
-            } else if d.has("damage_at_character_level") {
-                (ScalesWith::CharacterLevel, "damage_at_character_level")
-            } else {
-                return Err(FieldError::new(
-                    "damage",
-                    "has neither damage_at_slot_level nor damage_at_character_level; expected one of them",
-                ));
-            };
-            let (dice, add_modifier) = dice_table(d.required(key, "an object")?, &d.path(key))?;
-            Some(SpellDice {
-                kind,
-                scales_with,
-                dice,
-                add_modifier,
-            })
-        }
-    };
-    let healing = match s.get("heal_at_slot_level") {
-        None => None,
-        Some(table) => {
-            let (dice, add_modifier) = dice_table(table, "heal_at_slot_level")?;
-            Some(SpellDice {
-                kind: None,
-                scales_with: ScalesWith::SlotLevel,
-                dice,
-                add_modifier,
-            })
-        }
-    };
     let area = match s.opt_obj("area_of_effect")? {
         None => None,
         Some(a) => Some(Area {
@@ -116,10 +50,6 @@ pub(super) fn spell(record: &Value) -> Res<Spell> {
         concentration: s.bool_or("concentration", false)?,
         ritual: s.bool_or("ritual", false)?,
         classes,
-        attack,
-        save,
-        damage,
-        healing,
         area,
         // The 5e-database has no target counts: one target, or an area's creatures.
         targets: None,
@@ -183,50 +113,6 @@ fn components(s: &Obj<'_>) -> Res<Components> {
         out.material = Some(text.unwrap_or_default().trim().to_owned());
     }
     Ok(out)
-}
-
-/// A table of dice by level (`{"3": "8d6", "4": "9d6"}`), each normalised so the dice engine
-/// reads it: spaces removed, a `+ MOD` taken out (and reported as the second value).
-fn dice_table(value: &Value, path: &str) -> Res<(BTreeMap<u8, String>, bool)> {
-    let table = Obj::new(value, path)?;
-    let mut dice = BTreeMap::new();
-    let mut add_modifier = false;
-    for (key, entry) in table.entries() {
-        let entry_path = table.path(key);
-        let level = key
-            .trim()
-            .parse::<u8>()
-            .ok()
-            .filter(|l| (1..=20).contains(l));
-        let level = level.ok_or_else(|| {
-            FieldError::new(
-                &entry_path,
-                format!("{key:?} is not a level; expected keys \"1\" to \"20\""),
-            )
-        })?;
-        let text = match entry {
-            Value::String(s) => s.clone(),
-            Value::Number(n) => n.to_string(),
-            other => {
-                return Err(FieldError::expected(
-                    entry_path,
-                    "dice such as \"8d6\"",
-                    other,
-                ));
-            }
-        };
-        let (normal, modifier) = normalise_dice(&text).map_err(|reason| {
-            FieldError::new(
-                &entry_path,
-                format!(
-                    "{text:?} {reason}; expected dice such as \"8d6\", \"1d8 + MOD\" or \"1d4 + 1\""
-                ),
-            )
-        })?;
-        add_modifier |= modifier;
-        dice.insert(level, normal);
-    }
-    Ok((dice, add_modifier))
 }
 
 /// "3d8 + MOD" gives ("3d8", true); "1d4 + 1" gives ("1d4+1", false). The result is checked

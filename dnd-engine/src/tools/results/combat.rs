@@ -67,6 +67,10 @@ pub struct SwingReport {
     /// The target's save to keep its concentration, if the hit hurt a concentrating caster.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub concentration_save: Option<ConcentrationSave>,
+    /// A standing reaction the target cast when hit (Shield, cast only when it turns the hit
+    /// into a miss).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reaction: Option<super::ReactionCast>,
 }
 
 /// A save a monster's hit forces, and what failing it did.
@@ -299,6 +303,9 @@ pub struct EffectsReport {
     pub slot_level: Option<u8>,
     /// What it did to each creature.
     pub effects: Vec<crate::effects::Outcome>,
+    /// Standing reactions cast against it (Counterspell; Shield against Magic Missile).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reactions: Vec<super::ReactionCast>,
 }
 
 /// One target's save against a monster's action.

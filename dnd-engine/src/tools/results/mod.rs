@@ -6,6 +6,7 @@ mod checks;
 mod combat;
 mod items;
 mod output;
+mod reactions;
 mod sheet;
 mod spells;
 mod world;
@@ -19,6 +20,7 @@ pub use combat::{
 };
 pub use items::{Inventory, InventoryChanged, ItemRemoved, ItemTaken, ItemUsed, LockAttempt};
 pub use output::{OutputError, ToolOutput};
+pub use reactions::{ReactionCast, ReactionsDeclared};
 pub use sheet::{
     AbilityLine, AttackLine, CharacterSheet, CharacterUpdated, HazardDamage, Spellcasting,
 };

@@ -7,8 +7,9 @@ use serde_json::Value;
 use super::{
     ActionReport, AttackOutcome, CharacterSheet, CharacterUpdated, CheckRolled, DiceRolled,
     FightEnded, FightStarted, FlagSet, Flags, GoalsAdvanced, HazardDamage, Inventory,
-    InventoryChanged, ItemTaken, ItemUsed, LockAttempt, MonsterStats, MoveOutcome, ReadiedAttack,
-    RoomDetails, RulesEntry, SaveRolled, SpellCast, StoryLogged, TurnsPassed,
+    InventoryChanged, ItemTaken, ItemUsed, LockAttempt, MonsterStats, MoveOutcome,
+    ReactionsDeclared, ReadiedAttack, RoomDetails, RulesEntry, SaveRolled, SpellCast, StoryLogged,
+    TurnsPassed,
 };
 use crate::tools::names as tool;
 
@@ -25,6 +26,8 @@ pub enum ToolOutput {
     Attack(AttackOutcome),
     /// `cast_spell`.
     Spell(SpellCast),
+    /// `declare_reactions`.
+    Reactions(ReactionsDeclared),
     /// `use_item`.
     ItemUsed(ItemUsed),
     /// `open_lock`.
@@ -112,6 +115,7 @@ impl ToolOutput {
             tool::ROLL_SAVING_THROW => ToolOutput::Save(read(name, content)?),
             tool::ROLL_ATTACK => ToolOutput::Attack(read(name, content)?),
             tool::CAST_SPELL => ToolOutput::Spell(read(name, content)?),
+            tool::DECLARE_REACTIONS => ToolOutput::Reactions(read(name, content)?),
             tool::USE_ITEM => ToolOutput::ItemUsed(read(name, content)?),
             tool::OPEN_LOCK => ToolOutput::Lock(read(name, content)?),
             tool::GET_CHARACTER_STATS => ToolOutput::Sheet(Box::new(read(name, content)?)),

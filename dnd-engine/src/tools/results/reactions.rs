@@ -1,0 +1,38 @@
+//! What the reaction window gives back: a declaration of standing reactions, and a reaction
+//! the engine cast during a monster's turn (shown in that turn's events).
+
+use serde::{Deserialize, Serialize};
+
+use crate::rules::CheckResult;
+use crate::state::StandingReaction;
+
+/// `declare_reactions`: what the character will now cast, and when.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReactionsDeclared {
+    /// The character's name.
+    pub character: String,
+    /// Its standing reactions now (empty: none).
+    pub reactions: Vec<StandingReaction>,
+    /// The slots it has left to cast them with.
+    pub slots_left: String,
+}
+
+/// A standing reaction the engine cast during a monster's turn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReactionCast {
+    /// Who cast it.
+    pub character: String,
+    /// The spell ("Shield", "Counterspell").
+    pub spell: String,
+    /// The slot it spent.
+    pub slot_level: u8,
+    /// What it did, in a sentence ("the goblin's 17 now misses AC 20: no damage").
+    pub outcome: String,
+    /// Whether it did what it is cast for: the hit turned into a miss, the spell stopped.
+    pub succeeded: bool,
+    /// Counterspell's ability check against DC 10 + the spell's level, when one was needed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub check: Option<CheckResult>,
+    /// The slots it has left.
+    pub slots_left: String,
+}
