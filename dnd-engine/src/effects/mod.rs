@@ -5,6 +5,7 @@
 //! | file | owns |
 //! |---|---|
 //! | `vocabulary.rs` | [`Effect`] and its parts ([`Dice`], [`Duration`], [`ArmorChange`]): plain serde data, what `srd::Spell::effects` holds |
+//! | `enchant.rs` | [`Effect::WeaponPlus`] (Magic Weapon): the bonus a slot gives, the timed kind it starts, and [`spell_weapon_plus`], the one read of it (`Character::magic_weapon_bonus`) |
 //! | `acting.rs` | [`acting_ends`]: what a creature's own attack or spell ends (Invisibility) |
 //! | `casting.rs` | what the interpreter takes ([`Caster`], [`Casting`], [`Subject`]) and gives ([`Resolution`], [`Outcome`], [`Why`], [`Refused`]) |
 //! | `resolve.rs` | [`resolve`]: an effect list for a [`Casting`] on its [`Subject`]s against a `GameState` and an rng, giving a [`Resolution`] (changes, rolls, [`Outcome`]s); nothing committed |
@@ -27,6 +28,7 @@
 
 mod acting;
 mod casting;
+mod enchant;
 mod items;
 mod lasting;
 mod legendary;
@@ -43,6 +45,7 @@ mod weapon;
 
 pub use acting::acting_ends;
 pub use casting::{Caster, Casting, Outcome, Refused, Resolution, Subject, Why};
+pub use enchant::spell_weapon_plus;
 pub use items::{
     ItemData, ItemKind, MagicItem, ScrollLevel, armor_bonus, carried_resistances, plus_bonus,
     scroll_check_dc, scroll_spell, weapon_bonus,

@@ -415,6 +415,13 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                 }
                 Dealt::default()
             }
+            Effect::WeaponPlus { duration, .. } => {
+                let kind = super::enchant::timed_kind(effect, self.casting.level, self.casting.slot);
+                if let Some(kind) = kind {
+                    self.start(s, kind, *duration, false);
+                }
+                Dealt::default()
+            }
             Effect::ConditionUntil { .. }
             | Effect::Mark { .. }
             | Effect::Dispel { .. }

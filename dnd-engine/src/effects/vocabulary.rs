@@ -306,6 +306,21 @@ pub enum Effect {
         shield: bool,
     },
 
+    /// A wielder's nonmagical weapons made magical for a while (Magic Weapon): `bonus` to their
+    /// attack and damage rolls, one more for each `slot_levels_per_step` slot levels above the
+    /// spell's, `most` at most (`effects/enchant.rs`). A weapon already magical gains nothing.
+    WeaponPlus {
+        /// The bonus at the spell's level.
+        bonus: i32,
+        /// Slot levels above the spell's that make one more (Magic Weapon: 2).
+        #[serde(default = "one", skip_serializing_if = "is_one")]
+        slot_levels_per_step: u8,
+        /// The highest bonus (Magic Weapon: +3).
+        most: i32,
+        /// For how long.
+        duration: Duration,
+    },
+
     // Monsters' actions (`effects/riders.rs` applies these two).
     /// The target's hit point maximum drops by the damage it took from this action (the
     /// damage effects before it in the list, or the hit that carried it), until it finishes

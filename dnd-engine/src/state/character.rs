@@ -229,9 +229,16 @@ impl Character {
         }
     }
 
-    /// The bonus a carried magic weapon adds to `attack` (a +1 longsword to "Longsword").
+    /// The bonus a carried magic weapon adds to `attack` (a +1 longsword to "Longsword"), or,
+    /// for a nonmagical weapon, a spell's (Magic Weapon).
     pub fn magic_weapon_bonus(&self, attack: &CharacterAttack) -> i32 {
-        crate::effects::weapon_bonus(self.carried(), &attack.name).unwrap_or(0)
+        match crate::effects::weapon_bonus(self.carried(), &attack.name) {
+            Some(bonus) => bonus,
+            None if attack.magic_bonus == 0 && !attack.magical => {
+                crate::effects::spell_weapon_plus(&self.timed_effects)
+            }
+            None => 0,
+        }
     }
 
     /// Whether `attack` counts as magical now: a magic weapon on the sheet or carried, a

@@ -179,6 +179,12 @@ pub enum TimedKind {
         /// The types.
         damage_types: DamageTypes,
     },
+    /// A bonus to attack and damage rolls with the creature's nonmagical weapons, which count as
+    /// magical (Magic Weapon +1 to +3): read by `effects::spell_weapon_plus`.
+    WeaponPlus {
+        /// The bonus.
+        bonus: i32,
+    },
     /// Extra damage dice on the creature's weapon hits (Divine Favor 1d4 radiant; Branding
     /// Smite 2d6 on the next hit only): read by [`weapon_damage`].
     WeaponDamage {
@@ -240,6 +246,9 @@ impl TimedKind {
             TimedKind::RollDice { count, sides, .. }
             | TimedKind::WeaponDamage { count, sides, .. } => {
                 (*count == 0 || *sides == 0).then_some("its dice need a count and sides")
+            }
+            TimedKind::WeaponPlus { bonus } => {
+                (!(1..=3).contains(bonus)).then_some("a weapon's magic bonus is +1 to +3")
             }
             TimedKind::Resistance { damage_types } => damage_types
                 .is_empty()

@@ -122,6 +122,9 @@ impl TimedEffect {
                 }
                 text
             }
+            TimedKind::WeaponPlus { bonus } => {
+                format!("{bonus:+} to attack and damage with its nonmagical weapons")
+            }
             TimedKind::Marked { count, sides } => {
                 format!("marked: +{count}d{sides} from its source's weapon hits")
             }

@@ -1,0 +1,62 @@
+//! Weapons made magical by a spell ([`Effect::WeaponPlus`], Magic Weapon): the bonus a slot
+//! gives, the timed kind it starts on the wielder, and the one read of it,
+//! [`spell_weapon_plus`], which `state::Character::magic_weapon_bonus` asks for each attack.
+//!
+//! Characters' attacks name no weapon the spell could be laid on, so the bonus goes with the
+//! wielder: every nonmagical weapon attack of its gains it. A weapon already magical (a +1
+//! sword, a magic bonus on the sheet, a cantrip) gains nothing, as the spell says.
+
+use super::vocabulary::Effect;
+use crate::state::{TimedEffect, TimedKind};
+
+/// The timed kind a [`Effect::WeaponPlus`] starts when a spell of `level` is cast with `slot`:
+/// the bonus grows by one per `slot_levels_per_step` slot levels above, up to `most`.
+pub(super) fn timed_kind(effect: &Effect, level: u8, slot: u8) -> Option<TimedKind> {
+    let Effect::WeaponPlus {
+        bonus,
+        slot_levels_per_step,
+        most,
+        ..
+    } = effect
+    else {
+        return None;
+    };
+    let steps = slot.saturating_sub(level) / (*slot_levels_per_step).max(1);
+    Some(TimedKind::WeaponPlus {
+        bonus: (bonus + i32::from(steps)).min(*most),
+    })
+}
+
+/// The bonus a creature's timed effects give its nonmagical weapons (Magic Weapon): the
+/// highest of them, 0 without one.
+pub fn spell_weapon_plus(effects: &[TimedEffect]) -> i32 {
+    effects
+        .iter()
+        .filter_map(|e| match e.kind {
+            TimedKind::WeaponPlus { bonus } => Some(bonus),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::effects::Duration;
+
+    #[test]
+    fn magic_weapons_bonus_is_1_then_2_at_4th_then_3_at_6th() {
+        let magic_weapon = Effect::WeaponPlus {
+            bonus: 1,
+            slot_levels_per_step: 2,
+            most: 3,
+            duration: Duration::Hours(1),
+        };
+        let at = |slot| match timed_kind(&magic_weapon, 2, slot) {
+            Some(TimedKind::WeaponPlus { bonus }) => bonus,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!([2, 3, 4, 5, 6, 7, 9].map(at), [1, 1, 2, 2, 3, 3, 3]);
+    }
+}

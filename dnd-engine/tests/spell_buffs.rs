@@ -1,0 +1,89 @@
+//! Worked examples of the buffs and debuffs modelled after the rest (issue 16), from the SRD's
+//! spell texts, through `cast_spell` as a model calls it, with seeded dice: Magic Weapon's +1
+//! (+2 with a 4th-level slot) on a nonmagical weapon and nothing on a magic one; and the
+//! state refusing what the data could never start (a +5 weapon).
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use dnd_engine::state::{Change, TimedEffect, TimedKind};
+
+#[path = "support/table.rs"]
+mod table;
+use table::Table;
+
+fn cast(caster: &str, spell: &str, slot: Option<u8>, targets: &[&str]) -> Value {
+    json!({"caster": caster, "spell": spell, "slot_level": slot, "targets": targets})
+}
+
+/// Isolde and Kraven with the harpy seen; Isolde knows `spell` and has a 7th-level caster's
+/// slots (a 4th-level one among them).
+fn table_with(spell: &str, seed: u64) -> Table {
+    use dnd_engine::rules::{CasterProgression, SpellSlots};
+    let mut t = Table::new(table::seen_harpy(&["isolde", "kraven"]), seed);
+    let isolde = t.hero_mut("isolde");
+    Arc::make_mut(&mut isolde.spells).push(spell.into());
+    isolde.spell_slots = SpellSlots::for_class(CasterProgression::Full, 7);
+    t
+}
+
+/// Kraven's first attack: (to hit, damage bonus) now.
+fn kravens_swing(t: &Table) -> (i32, i32) {
+    let kraven = t.state.character("kraven").unwrap();
+    let attack = &kraven.attacks[0];
+    (
+        kraven.attack_bonus(attack),
+        kraven.attack_damage(attack).bonus,
+    )
+}
+
+#[test]
+fn magic_weapon_adds_1_or_2_by_slot_to_a_nonmagical_weapons_attack_and_damage() {
+    let mut t = table_with("Magic Weapon", 1);
+    let (hit, damage) = kravens_swing(&t);
+    assert!(!t.state.character("kraven").unwrap().attacks[0].magical);
+    t.ok(
+        "cast_spell",
+        cast("isolde", "Magic Weapon", None, &["kraven"]),
+    );
+    assert_eq!(kravens_swing(&t), (hit + 1, damage + 1));
+    assert!({
+        let kraven = t.state.character("kraven").unwrap();
+        kraven.attack_is_magical(&kraven.attacks[0])
+    });
+    // Cast again with a 4th-level slot (concentration ends the first): +2, not +3.
+    t.ok(
+        "cast_spell",
+        cast("isolde", "Magic Weapon", Some(4), &["kraven"]),
+    );
+    assert_eq!(kravens_swing(&t), (hit + 2, damage + 2));
+    let kraven = t.state.character("kraven").unwrap();
+    assert_eq!(kraven.timed_effects.len(), 1, "{:?}", kraven.timed_effects);
+    // A weapon already magical gains nothing.
+    Arc::make_mut(&mut t.hero_mut("kraven").attacks)[0].magic_bonus = 1;
+    assert_eq!(kravens_swing(&t), (hit + 1, damage + 1));
+}
+
+#[test]
+fn a_forged_weapon_bonus_beyond_3_is_refused_by_the_state() {
+    let mut t = table_with("Magic Weapon", 1);
+    let before = t.state.clone();
+    let forged = TimedEffect {
+        source: "isolde".into(),
+        spell: "Magic Weapon".into(),
+        target: "kraven".into(),
+        concentration: true,
+        rounds_left: Some(600),
+        ends_on_damage: false,
+        level: 9,
+        at_turn_end: false,
+        kind: TimedKind::WeaponPlus { bonus: 5 },
+    };
+    let err = t
+        .state
+        .apply(&Change::TimedEffectStarted { effect: forged })
+        .unwrap_err();
+    assert!(err.to_string().contains("+1 to +3"), "{err}");
+    assert_eq!(t.state, before);
+}
