@@ -1,13 +1,16 @@
 //! Worked examples of the buffs and debuffs modelled after the rest (issue 16), from the SRD's
 //! spell texts, through `cast_spell` as a model calls it, with seeded dice: Magic Weapon's +1
-//! (+2 with a 4th-level slot) on a nonmagical weapon and nothing on a magic one; and the
-//! state refusing what the data could never start (a +5 weapon).
+//! (+2 with a 4th-level slot) on a nonmagical weapon and nothing on a magic one; True Strike's
+//! advantage on the caster's first attack and no one else's; and the state refusing what the
+//! data could never start (a +5 weapon, a caster-only advantage on a creature's own saves).
 
 use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use dnd_engine::state::{Change, TimedEffect, TimedKind};
+use dnd_engine::combat::attack_situation;
+use dnd_engine::dice::Advantage;
+use dnd_engine::state::{Change, RollOn, TimedEffect, TimedKind};
 
 #[path = "support/table.rs"]
 mod table;
@@ -85,5 +88,52 @@ fn a_forged_weapon_bonus_beyond_3_is_refused_by_the_state() {
         .apply(&Change::TimedEffectStarted { effect: forged })
         .unwrap_err();
     assert!(err.to_string().contains("+1 to +3"), "{err}");
+    assert_eq!(t.state, before);
+}
+
+#[test]
+fn true_strike_gives_its_caster_alone_advantage_on_the_first_attack_against_the_target() {
+    let mut t = table_with("True Strike", 1);
+    t.ok(
+        "cast_spell",
+        cast("isolde", "True Strike", None, &["frost-harpy"]),
+    );
+    let kravens = attack_situation(&t.state, "kraven", "frost-harpy");
+    assert_eq!(kravens.sources.resolve(), Advantage::Normal, "{kravens:?}");
+    assert!(kravens.ends.is_empty(), "Kraven's swing spends nothing");
+    let isoldes = attack_situation(&t.state, "isolde", "frost-harpy");
+    assert_eq!(isoldes.sources.resolve(), Advantage::Advantage, "{isoldes:?}");
+    // The first attack spends it: the second has none.
+    t.apply(&isoldes.ends);
+    let again = attack_situation(&t.state, "isolde", "frost-harpy");
+    assert_eq!(again.sources.resolve(), Advantage::Normal, "{again:?}");
+}
+
+#[test]
+fn a_forged_caster_only_advantage_on_saves_is_refused() {
+    let mut t = table_with("True Strike", 1);
+    let before = t.state.clone();
+    let forged = TimedEffect {
+        source: "isolde".into(),
+        spell: "True Strike".into(),
+        target: "kraven".into(),
+        concentration: true,
+        rounds_left: Some(2),
+        ends_on_damage: false,
+        level: 0,
+        at_turn_end: true,
+        kind: TimedKind::Advantage {
+            on: RollOn::Saves,
+            ability: None,
+            disadvantage: false,
+            next_only: true,
+            source_only: true,
+        },
+    };
+    let err = t
+        .state
+        .apply(&Change::TimedEffectStarted { effect: forged })
+        .unwrap_err();
+    assert!(err.to_string().contains("source's alone"), "{err}");
     assert_eq!(t.state, before);
 }

@@ -35,12 +35,14 @@ pub(super) fn timed_kind(
             ability,
             disadvantage,
             next_only,
+            source_only,
             ..
         } => TimedKind::Advantage {
             on: *on,
             ability: *ability,
             disadvantage: *disadvantage,
             next_only: *next_only,
+            source_only: *source_only,
         },
         Effect::Speed {
             feet,
@@ -242,7 +244,8 @@ fn advantage_of(e: &TimedEffect) -> Option<(RollOn, Option<crate::rules::Ability
 }
 
 /// The timed effects on an attack roll by `attacker` against `target` (ids): the attacker's
-/// own (Vicious Mockery's disadvantage) and those on the target (Faerie Fire, Blur).
+/// own (Vicious Mockery's disadvantage) and those on the target (Faerie Fire, Blur; True
+/// Strike's only when the attacker is its caster).
 pub fn attack_advantage(state: &GameState, attacker: &str, target: &str) -> Lasting {
     let mut out = Lasting::default();
     for e in timed_effects(state, attacker) {
@@ -251,6 +254,16 @@ pub fn attack_advantage(state: &GameState, attacker: &str, target: &str) -> Last
         }
     }
     for e in timed_effects(state, target) {
+        let theirs = matches!(
+            e.kind,
+            TimedKind::Advantage {
+                source_only: true,
+                ..
+            }
+        );
+        if theirs && !e.source.eq_ignore_ascii_case(attacker) {
+            continue;
+        }
         if let Some((RollOn::AttacksAgainst, _)) = advantage_of(e) {
             out.add(e, format!("{} on the target", e.spell));
         }

@@ -163,6 +163,9 @@ pub enum Effect {
         /// Spent by the first roll it counts on.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         next_only: bool,
+        /// On attacks against the creature: only the caster's count (True Strike).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        source_only: bool,
         /// For how long.
         duration: Duration,
     },

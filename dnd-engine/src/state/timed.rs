@@ -155,6 +155,9 @@ pub enum TimedKind {
         /// Ends with the first roll it counts on (Vicious Mockery's next attack).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         next_only: bool,
+        /// On attacks against the creature: only its source's count (True Strike).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        source_only: bool,
     },
     /// A change to the creature's speed (Ray of Frost -10 ft, Longstrider +10 ft, Haste
     /// doubled, Slow halved, Hypnotic Pattern 0): read by [`speed_with`].
@@ -265,6 +268,11 @@ impl TimedKind {
                 ability: Some(_),
                 ..
             } => Some("an ability narrows only saves and checks, not attack rolls"),
+            TimedKind::Advantage {
+                on: RollOn::Attacks | RollOn::Saves | RollOn::Checks,
+                source_only: true,
+                ..
+            } => Some("only attacks against a creature can be its source's alone"),
             _ => None,
         };
         match wrong {
@@ -618,6 +626,7 @@ mod tests {
                 ability: Some(crate::rules::Ability::Strength),
                 disadvantage: false,
                 next_only: false,
+                source_only: false,
             },
         ] {
             let err = state

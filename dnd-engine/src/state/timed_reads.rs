@@ -47,6 +47,7 @@ impl TimedEffect {
                 ability,
                 disadvantage,
                 next_only,
+                source_only,
             } => {
                 let what = if *disadvantage {
                     "disadvantage"
@@ -56,6 +57,9 @@ impl TimedEffect {
                 let ability = ability.map(|a| format!("{a} ")).unwrap_or_default();
                 let rolls = match on {
                     RollOn::Attacks => "its attack rolls".to_owned(),
+                    RollOn::AttacksAgainst if *source_only => {
+                        "its source's attack rolls against it".to_owned()
+                    }
                     RollOn::AttacksAgainst => "attack rolls against it".to_owned(),
                     RollOn::Saves => format!("its {ability}saves"),
                     RollOn::Checks => format!("its {ability}checks"),
