@@ -1,8 +1,10 @@
 //! Worked examples of the buffs and debuffs modelled after the rest (issue 16), from the SRD's
 //! spell texts, through `cast_spell` as a model calls it, with seeded dice: Magic Weapon's +1
 //! (+2 with a 4th-level slot) on a nonmagical weapon and nothing on a magic one; True Strike's
-//! advantage on the caster's first attack and no one else's; and the state refusing what the
-//! data could never start (a +5 weapon, a caster-only advantage on a creature's own saves).
+//! advantage on the caster's first attack and no one else's; Protection from Evil and Good's
+//! disadvantage on an undead's attacks and not on a harpy's; and the state refusing what the
+//! data could never start (a +5 weapon, a caster-only advantage on a creature's own saves, a
+//! ward against no one).
 
 use std::sync::Arc;
 
@@ -135,5 +137,56 @@ fn a_forged_caster_only_advantage_on_saves_is_refused() {
         .apply(&Change::TimedEffectStarted { effect: forged })
         .unwrap_err();
     assert!(err.to_string().contains("source's alone"), "{err}");
+    assert_eq!(t.state, before);
+}
+
+#[test]
+fn protection_from_evil_and_good_hinders_an_undeads_attacks_not_a_harpys() {
+    let mut t = table_with("Protection from Evil and Good", 1);
+    let mut zombie = t.state.monsters[0].clone();
+    zombie.id = "zombie".into();
+    zombie.name = "Zombie".into();
+    zombie.template = "zombie".into();
+    Arc::make_mut(&mut t.state.monsters).push(zombie);
+    let before = attack_situation(&t.state, "zombie", "kraven");
+    assert_eq!(before.sources.resolve(), Advantage::Normal, "{before:?}");
+    t.ok(
+        "cast_spell",
+        cast("isolde", "Protection from Evil and Good", None, &["kraven"]),
+    );
+    let undead = attack_situation(&t.state, "zombie", "kraven");
+    assert_eq!(undead.sources.resolve(), Advantage::Disadvantage, "{undead:?}");
+    // Not spent by the roll: the ward lasts its 10 minutes.
+    assert!(undead.ends.is_empty());
+    let harpy = attack_situation(&t.state, "frost-harpy", "kraven");
+    assert_eq!(harpy.sources.resolve(), Advantage::Normal, "{harpy:?}");
+    // Its 10 minutes pass: the ward ends.
+    t.apply(&[Change::TimeAdvanced { minutes: 11 }]);
+    let after = attack_situation(&t.state, "zombie", "kraven");
+    assert_eq!(after.sources.resolve(), Advantage::Normal, "{after:?}");
+}
+
+#[test]
+fn a_forged_ward_against_no_one_is_refused() {
+    let mut t = table_with("Protection from Evil and Good", 1);
+    let before = t.state.clone();
+    let forged = TimedEffect {
+        source: "isolde".into(),
+        spell: "Protection from Evil and Good".into(),
+        target: "kraven".into(),
+        concentration: true,
+        rounds_left: Some(100),
+        ends_on_damage: false,
+        level: 1,
+        at_turn_end: false,
+        kind: TimedKind::Ward {
+            creature_types: Vec::new(),
+        },
+    };
+    let err = t
+        .state
+        .apply(&Change::TimedEffectStarted { effect: forged })
+        .unwrap_err();
+    assert!(err.to_string().contains("at least one creature type"), "{err}");
     assert_eq!(t.state, before);
 }

@@ -245,7 +245,8 @@ fn advantage_of(e: &TimedEffect) -> Option<(RollOn, Option<crate::rules::Ability
 
 /// The timed effects on an attack roll by `attacker` against `target` (ids): the attacker's
 /// own (Vicious Mockery's disadvantage) and those on the target (Faerie Fire, Blur; True
-/// Strike's only when the attacker is its caster).
+/// Strike's only when the attacker is its caster; Protection from Evil and Good's against the
+/// attacker's type, `effects/ward.rs`).
 pub fn attack_advantage(state: &GameState, attacker: &str, target: &str) -> Lasting {
     let mut out = Lasting::default();
     for e in timed_effects(state, attacker) {
@@ -268,6 +269,7 @@ pub fn attack_advantage(state: &GameState, attacker: &str, target: &str) -> Last
             out.add(e, format!("{} on the target", e.spell));
         }
     }
+    super::ward::ward_against(state, attacker, target, &mut out);
     out
 }
 

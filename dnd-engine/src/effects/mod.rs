@@ -6,6 +6,7 @@
 //! |---|---|
 //! | `vocabulary.rs` | [`Effect`] and its parts ([`Dice`], [`Duration`], [`ArmorChange`]): plain serde data, what `srd::Spell::effects` holds |
 //! | `enchant.rs` | [`Effect::WeaponPlus`] (Magic Weapon): the bonus a slot gives, the timed kind it starts, and [`spell_weapon_plus`], the one read of it (`Character::magic_weapon_bonus`) |
+//! | `ward.rs` | [`Effect::Ward`] (Protection from Evil and Good): the disadvantage on attacks against the warded creature by the listed types, read inside [`attack_advantage`] |
 //! | `acting.rs` | [`acting_ends`]: what a creature's own attack or spell ends (Invisibility) |
 //! | `casting.rs` | what the interpreter takes ([`Caster`], [`Casting`], [`Subject`]) and gives ([`Resolution`], [`Outcome`], [`Why`], [`Refused`]) |
 //! | `resolve.rs` | [`resolve`]: an effect list for a [`Casting`] on its [`Subject`]s against a `GameState` and an rng, giving a [`Resolution`] (changes, rolls, [`Outcome`]s); nothing committed |
@@ -41,6 +42,7 @@ mod riders;
 mod rolls;
 mod special;
 mod vocabulary;
+mod ward;
 mod weapon;
 
 pub use acting::acting_ends;

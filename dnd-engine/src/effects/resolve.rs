@@ -415,6 +415,12 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                 }
                 Dealt::default()
             }
+            Effect::Ward { duration, .. } => {
+                if let Some(kind) = super::ward::timed_kind(effect) {
+                    self.start(s, kind, *duration, false);
+                }
+                Dealt::default()
+            }
             Effect::WeaponPlus { duration, .. } => {
                 let kind = super::enchant::timed_kind(effect, self.casting.level, self.casting.slot);
                 if let Some(kind) = kind {

@@ -324,6 +324,15 @@ pub enum Effect {
         duration: Duration,
     },
 
+    /// A ward for a while (Protection from Evil and Good): attacks against the creature by
+    /// creatures of these types have disadvantage (`effects/ward.rs`).
+    Ward {
+        /// The types, as the stat blocks begin them ("undead", "fiend").
+        creature_types: Vec<String>,
+        /// For how long.
+        duration: Duration,
+    },
+
     // Monsters' actions (`effects/riders.rs` applies these two).
     /// The target's hit point maximum drops by the damage it took from this action (the
     /// damage effects before it in the list, or the hit that carried it), until it finishes

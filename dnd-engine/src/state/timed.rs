@@ -182,6 +182,12 @@ pub enum TimedKind {
         /// The types.
         damage_types: DamageTypes,
     },
+    /// Warded against creatures of these types (Protection from Evil and Good): their attacks
+    /// against it have disadvantage; read by `effects::attack_advantage`.
+    Ward {
+        /// The types ("undead", "fiend").
+        creature_types: Vec<String>,
+    },
     /// A bonus to attack and damage rolls with the creature's nonmagical weapons, which count as
     /// magical (Magic Weapon +1 to +3): read by `effects::spell_weapon_plus`.
     WeaponPlus {
@@ -250,6 +256,9 @@ impl TimedKind {
             | TimedKind::WeaponDamage { count, sides, .. } => {
                 (*count == 0 || *sides == 0).then_some("its dice need a count and sides")
             }
+            TimedKind::Ward { creature_types } => creature_types
+                .is_empty()
+                .then_some("a ward names at least one creature type"),
             TimedKind::WeaponPlus { bonus } => {
                 (!(1..=3).contains(bonus)).then_some("a weapon's magic bonus is +1 to +3")
             }

@@ -126,6 +126,10 @@ impl TimedEffect {
                 }
                 text
             }
+            TimedKind::Ward { creature_types } => format!(
+                "attacks against it by {} have disadvantage",
+                creature_types.join(", ")
+            ),
             TimedKind::WeaponPlus { bonus } => {
                 format!("{bonus:+} to attack and damage with its nonmagical weapons")
             }
