@@ -2,9 +2,10 @@
 //! spell texts, through `cast_spell` as a model calls it, with seeded dice: Magic Weapon's +1
 //! (+2 with a 4th-level slot) on a nonmagical weapon and nothing on a magic one; True Strike's
 //! advantage on the caster's first attack and no one else's; Protection from Evil and Good's
-//! disadvantage on an undead's attacks and not on a harpy's; and the state refusing what the
+//! disadvantage on an undead's attacks and not on a harpy's; Aid's raised maximum, not adding up
+//! when cast again and taken back after 8 hours; and the state refusing what the
 //! data could never start (a +5 weapon, a caster-only advantage on a creature's own saves, a
-//! ward against no one).
+//! ward against no one, a raise of nothing).
 
 use std::sync::Arc;
 
@@ -188,5 +189,57 @@ fn a_forged_ward_against_no_one_is_refused() {
         .apply(&Change::TimedEffectStarted { effect: forged })
         .unwrap_err();
     assert!(err.to_string().contains("at least one creature type"), "{err}");
+    assert_eq!(t.state, before);
+}
+
+fn hp(t: &Table, id: &str) -> (u32, u32) {
+    let hp = t.state.character(id).unwrap().hp;
+    (hp.current, hp.max)
+}
+
+#[test]
+fn aid_raises_maximum_and_current_hit_points_by_5_per_slot_step_for_8_hours() {
+    let mut t = table_with("Aid", 1);
+    let (_, kraven_max) = hp(&t, "kraven");
+    let (_, isolde_max) = hp(&t, "isolde");
+    // Kraven is hurt by 4 first: Aid raises current hit points too, from where they are.
+    t.apply(&[Change::Damage {
+        target: dnd_engine::state::Target::Character("kraven".into()),
+        amount: 4,
+        critical: false,
+    }]);
+    t.ok("cast_spell", cast("isolde", "Aid", Some(3), &["kraven", "isolde"]));
+    assert_eq!(hp(&t, "kraven"), (kraven_max - 4 + 10, kraven_max + 10));
+    assert_eq!(hp(&t, "isolde"), (isolde_max + 10, isolde_max + 10));
+    // Cast again with a 2nd-level slot: the same spell does not add up; the newest counts.
+    t.ok("cast_spell", cast("isolde", "Aid", Some(2), &["kraven"]));
+    assert_eq!(hp(&t, "kraven").1, kraven_max + 5);
+    // Eight hours later the maxima drop back, current hit points with them where above.
+    t.apply(&[Change::TimeAdvanced { minutes: 8 * 60 }]);
+    assert_eq!(hp(&t, "kraven").1, kraven_max);
+    assert_eq!(hp(&t, "isolde"), (isolde_max, isolde_max));
+    assert!(t.state.character("kraven").unwrap().timed_effects.is_empty());
+}
+
+#[test]
+fn a_forged_raise_of_nothing_is_refused() {
+    let mut t = table_with("Aid", 1);
+    let before = t.state.clone();
+    let forged = TimedEffect {
+        source: "isolde".into(),
+        spell: "Aid".into(),
+        target: "kraven".into(),
+        concentration: false,
+        rounds_left: Some(4800),
+        ends_on_damage: false,
+        level: 2,
+        at_turn_end: false,
+        kind: TimedKind::MaxHpRaised { amount: 0 },
+    };
+    let err = t
+        .state
+        .apply(&Change::TimedEffectStarted { effect: forged })
+        .unwrap_err();
+    assert!(err.to_string().contains("at least 1"), "{err}");
     assert_eq!(t.state, before);
 }

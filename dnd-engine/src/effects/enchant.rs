@@ -1,6 +1,8 @@
 //! Weapons made magical by a spell ([`Effect::WeaponPlus`], Magic Weapon): the bonus a slot
 //! gives, the timed kind it starts on the wielder, and the one read of it,
 //! [`spell_weapon_plus`], which `state::Character::magic_weapon_bonus` asks for each attack.
+//! Also the amount a raised hit point maximum ([`Effect::RaiseMaxHp`], Aid) reaches by slot;
+//! the state raises and lowers the hit points as it starts and ends (`state/timed_hp.rs`).
 //!
 //! Characters' attacks name no weapon the spell could be laid on, so the bonus goes with the
 //! wielder: every nonmagical weapon attack of its gains it. A weapon already magical (a +1
@@ -9,9 +11,21 @@
 use super::vocabulary::Effect;
 use crate::state::{TimedEffect, TimedKind};
 
-/// The timed kind a [`Effect::WeaponPlus`] starts when a spell of `level` is cast with `slot`:
-/// the bonus grows by one per `slot_levels_per_step` slot levels above, up to `most`.
+/// The timed kind a [`Effect::WeaponPlus`] or [`Effect::RaiseMaxHp`] starts when a spell of
+/// `level` is cast with `slot`: the weapon's bonus grows by one per `slot_levels_per_step`
+/// slot levels above, up to `most`; the raise by `per_slot_level` per slot level above.
 pub(super) fn timed_kind(effect: &Effect, level: u8, slot: u8) -> Option<TimedKind> {
+    if let Effect::RaiseMaxHp {
+        amount,
+        per_slot_level,
+        ..
+    } = effect
+    {
+        let above = u32::from(slot.saturating_sub(level));
+        return Some(TimedKind::MaxHpRaised {
+            amount: amount + per_slot_level * above,
+        });
+    }
     let Effect::WeaponPlus {
         bonus,
         slot_levels_per_step,

@@ -324,6 +324,17 @@ pub enum Effect {
         duration: Duration,
     },
 
+    /// The hit point maximum and current hit points raised for a while (Aid: 5, and 5 more
+    /// per slot level above; `effects/enchant.rs`); the maximum drops back as it ends.
+    RaiseMaxHp {
+        /// By how much at the spell's level.
+        amount: u32,
+        /// More per slot level above.
+        #[serde(default)]
+        per_slot_level: u32,
+        /// For how long.
+        duration: Duration,
+    },
     /// A ward for a while (Protection from Evil and Good): attacks against the creature by
     /// creatures of these types have disadvantage (`effects/ward.rs`).
     Ward {

@@ -24,6 +24,7 @@ mod position;
 mod revive;
 mod snapshot;
 mod timed;
+mod timed_hp;
 mod timed_reads;
 mod turn;
 mod world;

@@ -182,6 +182,12 @@ pub enum TimedKind {
         /// The types.
         damage_types: DamageTypes,
     },
+    /// The hit point maximum and current hit points raised by `amount` while it lasts (Aid);
+    /// `timed_hp.rs` raises them as it starts and takes the maximum back as it ends.
+    MaxHpRaised {
+        /// By how much.
+        amount: u32,
+    },
     /// Warded against creatures of these types (Protection from Evil and Good): their attacks
     /// against it have disadvantage; read by `effects::attack_advantage`.
     Ward {
@@ -256,6 +262,9 @@ impl TimedKind {
             | TimedKind::WeaponDamage { count, sides, .. } => {
                 (*count == 0 || *sides == 0).then_some("its dice need a count and sides")
             }
+            TimedKind::MaxHpRaised { amount } => {
+                (*amount == 0).then_some("a raised maximum adds at least 1")
+            }
             TimedKind::Ward { creature_types } => creature_types
                 .is_empty()
                 .then_some("a ward names at least one creature type"),
@@ -306,7 +315,7 @@ fn same_sort(a: &TimedKind, b: &TimedKind) -> bool {
     }
 }
 
-fn effects_mut<'a>(
+pub(super) fn effects_mut<'a>(
     state: &'a mut GameState,
     id: &str,
 ) -> Result<&'a mut Vec<TimedEffect>, ChangeError> {
@@ -352,6 +361,7 @@ pub(super) fn start(state: &mut GameState, effect: &TimedEffect) -> Result<(), C
             )));
         }
     }
+    super::timed_hp::before_start(state, effect)?;
     let condition = effect.condition();
     let list = effects_mut(state, &effect.target)?;
     list.retain(|e| {
@@ -360,6 +370,7 @@ pub(super) fn start(state: &mut GameState, effect: &TimedEffect) -> Result<(), C
             && same_sort(&e.kind, &effect.kind))
     });
     list.push(effect.clone());
+    super::timed_hp::started(state, effect)?;
     if let Some(condition) = condition {
         let target = target_of(state, &effect.target);
         super::lookup::conditions_mut(state, &target)?.add(condition);
@@ -390,9 +401,11 @@ fn target_of(state: &GameState, id: &str) -> super::Target {
 }
 
 /// Removes the conditions of `ended` effects that nothing else imposes any more: no other
-/// timed effect, no monster's hold, and never unconsciousness at 0 hit points.
+/// timed effect, no monster's hold, and never unconsciousness at 0 hit points; and takes back
+/// a raised maximum (`timed_hp.rs`).
 fn lift(state: &mut GameState, ended: &[TimedEffect]) {
     for e in ended {
+        super::timed_hp::ended(state, e);
         let Some(condition) = e.condition() else {
             continue;
         };

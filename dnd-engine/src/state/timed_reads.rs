@@ -126,6 +126,9 @@ impl TimedEffect {
                 }
                 text
             }
+            TimedKind::MaxHpRaised { amount } => {
+                format!("hit point maximum and current hit points +{amount}")
+            }
             TimedKind::Ward { creature_types } => format!(
                 "attacks against it by {} have disadvantage",
                 creature_types.join(", ")
