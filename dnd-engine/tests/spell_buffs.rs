@@ -3,7 +3,9 @@
 //! (+2 with a 4th-level slot) on a nonmagical weapon and nothing on a magic one; True Strike's
 //! advantage on the caster's first attack and no one else's; Protection from Evil and Good's
 //! disadvantage on an undead's attacks and not on a harpy's; Aid's raised maximum, not adding up
-//! when cast again and taken back after 8 hours; and the state refusing what the
+//! when cast again and taken back after 8 hours; Protection from Energy and Enhance Ability with
+//! the caster's choice named strictly (a missing, unknown or needless choice refused, no slot
+//! spent); and the state refusing what the
 //! data could never start (a +5 weapon, a caster-only advantage on a creature's own saves, a
 //! ward against no one, a raise of nothing).
 
@@ -242,4 +244,53 @@ fn a_forged_raise_of_nothing_is_refused() {
         .unwrap_err();
     assert!(err.to_string().contains("at least 1"), "{err}");
     assert_eq!(t.state, before);
+}
+
+fn cast_choosing(spell: &str, slot: Option<u8>, targets: &[&str], choice: Option<&str>) -> Value {
+    json!({"caster": "isolde", "spell": spell, "slot_level": slot, "targets": targets,
+           "choice": choice})
+}
+
+#[test]
+fn protection_from_energy_resists_the_type_named_and_refuses_any_other_choice() {
+    use dnd_engine::rules::DamageType;
+    let mut t = table_with("Protection from Energy", 1);
+    for (choice, allowed) in [(None, "one of"), (Some("poison"), "\"thunder\"")] {
+        let err = t.refused(
+            "cast_spell",
+            cast_choosing("Protection from Energy", None, &["kraven"], choice),
+        );
+        assert!(err.contains(allowed), "{err}");
+    }
+    t.ok(
+        "cast_spell",
+        cast_choosing("Protection from Energy", None, &["kraven"], Some("Fire")),
+    );
+    let defenses = t.state.character("kraven").unwrap().defenses_now();
+    assert!(defenses.resistances.contains(DamageType::Fire));
+    assert!(!defenses.resistances.contains(DamageType::Cold));
+}
+
+#[test]
+fn enhance_ability_gives_bears_endurance_its_temporary_hit_points_and_advantage() {
+    use dnd_engine::combat::ability_check_situation;
+    use dnd_engine::rules::Ability;
+    let mut t = table_with("Enhance Ability", 3);
+    t.ok(
+        "cast_spell",
+        cast_choosing("Enhance Ability", None, &["kraven"], Some("bear's endurance")),
+    );
+    let kraven = t.state.character("kraven").unwrap();
+    assert!((2..=12).contains(&kraven.hp.temporary), "{:?}", kraven.hp);
+    let con = ability_check_situation(&t.state, "kraven", Some(Ability::Constitution));
+    assert_eq!(con.sources.resolve(), Advantage::Advantage, "{con:?}");
+    let str_check = ability_check_situation(&t.state, "kraven", Some(Ability::Strength));
+    assert_eq!(str_check.sources.resolve(), Advantage::Normal);
+    // A choice named for a spell without one is refused, and spends nothing.
+    let mut t = table_with("Magic Weapon", 1);
+    let err = t.refused(
+        "cast_spell",
+        cast_choosing("Magic Weapon", None, &["kraven"], Some("fire")),
+    );
+    assert!(err.contains("no choice to make"), "{err}");
 }

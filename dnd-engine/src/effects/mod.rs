@@ -5,6 +5,7 @@
 //! | file | owns |
 //! |---|---|
 //! | `vocabulary.rs` | [`Effect`] and its parts ([`Dice`], [`Duration`], [`ArmorChange`]): plain serde data, what `srd::Spell::effects` holds |
+//! | `choice.rs` | [`Effect::OneOf`]: the caster's choice (Protection from Energy's type, Enhance Ability's enhancement), named strictly by `cast_spell`'s `choice` and swapped in by [`choose`] before [`resolve`], which refuses one left unmade |
 //! | `enchant.rs` | [`Effect::WeaponPlus`] (Magic Weapon): the bonus a slot gives, the timed kind it starts, and [`spell_weapon_plus`], the one read of it (`Character::magic_weapon_bonus`) |
 //! | `ward.rs` | [`Effect::Ward`] (Protection from Evil and Good): the disadvantage on attacks against the warded creature by the listed types, read inside [`attack_advantage`] |
 //! | `acting.rs` | [`acting_ends`]: what a creature's own attack or spell ends (Invisibility) |
@@ -29,6 +30,7 @@
 
 mod acting;
 mod casting;
+mod choice;
 mod enchant;
 mod items;
 mod lasting;
@@ -47,6 +49,7 @@ mod weapon;
 
 pub use acting::acting_ends;
 pub use casting::{Caster, Casting, Outcome, Refused, Resolution, Subject, Why};
+pub use choice::{Choice, choose};
 pub use enchant::spell_weapon_plus;
 pub use items::{
     ItemData, ItemKind, MagicItem, ScrollLevel, armor_bonus, carried_resistances, plus_bonus,

@@ -41,6 +41,7 @@ pub(super) fn resolve_with<R: Rng + ?Sized>(
     taken_before: u32,
     rng: &mut R,
 ) -> Result<Resolution, Refused> {
+    super::choice::unchosen(casting.source, effects)?;
     for effect in effects {
         if let Effect::OnlyCreatureType { creature_type } = effect
             && let Some(s) = subjects.iter().find(|s| !s.is_type(creature_type))
@@ -446,6 +447,8 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                 self.rider(effect, s);
                 Dealt::default()
             }
+            // Swapped for its option before resolving (`choice.rs`), refused if left.
+            Effect::OneOf { .. } => Dealt::default(),
             Effect::Darts { .. }
             | Effect::SpellWeapon { .. }
             | Effect::HpPool { .. }

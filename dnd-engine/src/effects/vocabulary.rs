@@ -335,6 +335,12 @@ pub enum Effect {
         /// For how long.
         duration: Duration,
     },
+    /// A choice the caster makes as it casts (Protection from Energy's damage type): the
+    /// option `cast_spell`'s `choice` names stands in for this (`effects/choice.rs`).
+    OneOf {
+        /// The options, by name.
+        options: Vec<super::choice::Choice>,
+    },
     /// A ward for a while (Protection from Evil and Good): attacks against the creature by
     /// creatures of these types have disadvantage (`effects/ward.rs`).
     Ward {
