@@ -4,6 +4,7 @@
 //! advantage on the caster's first attack and no one else's; Protection from Evil and Good's
 //! disadvantage on an undead's attacks and not on a harpy's; Aid's raised maximum, not adding up
 //! when cast again and taken back after 8 hours; Protection from Energy and Enhance Ability with
+//! and Bestow Curse (an ability's curse; disadvantage on attacks against the caster alone) with
 //! the caster's choice named strictly (a missing, unknown or needless choice refused, no slot
 //! spent); and the state refusing what the
 //! data could never start (a +5 weapon, a caster-only advantage on a creature's own saves, a
@@ -139,7 +140,7 @@ fn a_forged_caster_only_advantage_on_saves_is_refused() {
         .state
         .apply(&Change::TimedEffectStarted { effect: forged })
         .unwrap_err();
-    assert!(err.to_string().contains("source's alone"), "{err}");
+    assert!(err.to_string().contains("the source alone"), "{err}");
     assert_eq!(t.state, before);
 }
 
@@ -293,4 +294,34 @@ fn enhance_ability_gives_bears_endurance_its_temporary_hit_points_and_advantage(
         cast_choosing("Magic Weapon", None, &["kraven"], Some("fire")),
     );
     assert!(err.contains("no choice to make"), "{err}");
+}
+
+/// Isolde's Bestow Curse on the harpy with `choice`, on the first seed whose Wisdom save fails.
+fn cursed(choice: &str) -> Table {
+    (0..40)
+        .find_map(|seed| {
+            let mut t = table_with("Bestow Curse", seed);
+            let r = t.ok(
+                "cast_spell",
+                cast_choosing("Bestow Curse", None, &["frost-harpy"], Some(choice)),
+            );
+            (r["effects"][0]["save"]["success"] == false).then_some(t)
+        })
+        .expect("some seed in 40 fails the save")
+}
+
+#[test]
+fn bestow_curse_hinders_one_abilitys_checks_and_saves_or_attacks_on_the_caster_alone() {
+    use dnd_engine::combat::save_situation;
+    use dnd_engine::rules::Ability;
+    let t = cursed("dexterity");
+    let dex = save_situation(&t.state, "frost-harpy", Ability::Dexterity);
+    assert_eq!(dex.resolve(), Advantage::Disadvantage, "{dex:?}");
+    let wis = save_situation(&t.state, "frost-harpy", Ability::Wisdom);
+    assert_eq!(wis.resolve(), Advantage::Normal);
+    let t = cursed("attacks against the caster");
+    let on_isolde = attack_situation(&t.state, "frost-harpy", "isolde");
+    assert_eq!(on_isolde.sources.resolve(), Advantage::Disadvantage);
+    let on_kraven = attack_situation(&t.state, "frost-harpy", "kraven");
+    assert_eq!(on_kraven.sources.resolve(), Advantage::Normal);
 }

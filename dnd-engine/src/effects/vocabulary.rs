@@ -163,7 +163,8 @@ pub enum Effect {
         /// Spent by the first roll it counts on.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         next_only: bool,
-        /// On attacks against the creature: only the caster's count (True Strike).
+        /// Only between the creature and the caster: on attacks against it, the caster's (True
+        /// Strike); on its attacks, those against the caster (Bestow Curse).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         source_only: bool,
         /// For how long.

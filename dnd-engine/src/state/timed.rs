@@ -155,7 +155,8 @@ pub enum TimedKind {
         /// Ends with the first roll it counts on (Vicious Mockery's next attack).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         next_only: bool,
-        /// On attacks against the creature: only its source's count (True Strike).
+        /// Only between the creature and its source: on attacks against it, its source's (True
+        /// Strike); on its attacks, those against its source (Bestow Curse).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         source_only: bool,
     },
@@ -287,10 +288,10 @@ impl TimedKind {
                 ..
             } => Some("an ability narrows only saves and checks, not attack rolls"),
             TimedKind::Advantage {
-                on: RollOn::Attacks | RollOn::Saves | RollOn::Checks,
+                on: RollOn::Saves | RollOn::Checks,
                 source_only: true,
                 ..
-            } => Some("only attacks against a creature can be its source's alone"),
+            } => Some("only attack rolls can count between a creature and the source alone"),
             _ => None,
         };
         match wrong {
