@@ -108,7 +108,11 @@ fn true_strike_gives_its_caster_alone_advantage_on_the_first_attack_against_the_
     assert_eq!(kravens.sources.resolve(), Advantage::Normal, "{kravens:?}");
     assert!(kravens.ends.is_empty(), "Kraven's swing spends nothing");
     let isoldes = attack_situation(&t.state, "isolde", "frost-harpy");
-    assert_eq!(isoldes.sources.resolve(), Advantage::Advantage, "{isoldes:?}");
+    assert_eq!(
+        isoldes.sources.resolve(),
+        Advantage::Advantage,
+        "{isoldes:?}"
+    );
     // The first attack spends it: the second has none.
     t.apply(&isoldes.ends);
     let again = attack_situation(&t.state, "isolde", "frost-harpy");
@@ -159,7 +163,11 @@ fn protection_from_evil_and_good_hinders_an_undeads_attacks_not_a_harpys() {
         cast("isolde", "Protection from Evil and Good", None, &["kraven"]),
     );
     let undead = attack_situation(&t.state, "zombie", "kraven");
-    assert_eq!(undead.sources.resolve(), Advantage::Disadvantage, "{undead:?}");
+    assert_eq!(
+        undead.sources.resolve(),
+        Advantage::Disadvantage,
+        "{undead:?}"
+    );
     // Not spent by the roll: the ward lasts its 10 minutes.
     assert!(undead.ends.is_empty());
     let harpy = attack_situation(&t.state, "frost-harpy", "kraven");
@@ -191,7 +199,10 @@ fn a_forged_ward_against_no_one_is_refused() {
         .state
         .apply(&Change::TimedEffectStarted { effect: forged })
         .unwrap_err();
-    assert!(err.to_string().contains("at least one creature type"), "{err}");
+    assert!(
+        err.to_string().contains("at least one creature type"),
+        "{err}"
+    );
     assert_eq!(t.state, before);
 }
 
@@ -211,7 +222,10 @@ fn aid_raises_maximum_and_current_hit_points_by_5_per_slot_step_for_8_hours() {
         amount: 4,
         critical: false,
     }]);
-    t.ok("cast_spell", cast("isolde", "Aid", Some(3), &["kraven", "isolde"]));
+    t.ok(
+        "cast_spell",
+        cast("isolde", "Aid", Some(3), &["kraven", "isolde"]),
+    );
     assert_eq!(hp(&t, "kraven"), (kraven_max - 4 + 10, kraven_max + 10));
     assert_eq!(hp(&t, "isolde"), (isolde_max + 10, isolde_max + 10));
     // Cast again with a 2nd-level slot: the same spell does not add up; the newest counts.
@@ -221,7 +235,13 @@ fn aid_raises_maximum_and_current_hit_points_by_5_per_slot_step_for_8_hours() {
     t.apply(&[Change::TimeAdvanced { minutes: 8 * 60 }]);
     assert_eq!(hp(&t, "kraven").1, kraven_max);
     assert_eq!(hp(&t, "isolde"), (isolde_max, isolde_max));
-    assert!(t.state.character("kraven").unwrap().timed_effects.is_empty());
+    assert!(
+        t.state
+            .character("kraven")
+            .unwrap()
+            .timed_effects
+            .is_empty()
+    );
 }
 
 #[test]
@@ -279,7 +299,12 @@ fn enhance_ability_gives_bears_endurance_its_temporary_hit_points_and_advantage(
     let mut t = table_with("Enhance Ability", 3);
     t.ok(
         "cast_spell",
-        cast_choosing("Enhance Ability", None, &["kraven"], Some("bear's endurance")),
+        cast_choosing(
+            "Enhance Ability",
+            None,
+            &["kraven"],
+            Some("bear's endurance"),
+        ),
     );
     let kraven = t.state.character("kraven").unwrap();
     assert!((2..=12).contains(&kraven.hp.temporary), "{:?}", kraven.hp);

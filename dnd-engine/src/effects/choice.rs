@@ -29,7 +29,11 @@ fn names(options: &[Choice]) -> String {
 /// `effects` of `spell` with its choice made: each [`Effect::OneOf`] replaced by the effects
 /// of the option `choice` names. Refused when a choice is needed and missing or unknown, or
 /// named where the spell has none to make.
-pub fn choose(spell: &str, effects: &[Effect], choice: Option<&str>) -> Result<Vec<Effect>, Refused> {
+pub fn choose(
+    spell: &str,
+    effects: &[Effect],
+    choice: Option<&str>,
+) -> Result<Vec<Effect>, Refused> {
     let needs = effects.iter().any(|e| matches!(e, Effect::OneOf { .. }));
     if !needs {
         return match choice {

@@ -423,7 +423,8 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                 Dealt::default()
             }
             Effect::RaiseMaxHp { duration, .. } | Effect::WeaponPlus { duration, .. } => {
-                let kind = super::enchant::timed_kind(effect, self.casting.level, self.casting.slot);
+                let kind =
+                    super::enchant::timed_kind(effect, self.casting.level, self.casting.slot);
                 if let Some(kind) = kind {
                     self.start(s, kind, *duration, false);
                 }

@@ -25,7 +25,10 @@ pub(super) fn timed_kind(effect: &Effect) -> Option<TimedKind> {
 /// character, `None` for a monster whose template the bundled SRD lacks.
 fn creature_type(state: &GameState, id: &str) -> Option<String> {
     match state.monster(id) {
-        Some(m) => Srd::bundled().monster(&m.template).ok().map(|t| t.kind.clone()),
+        Some(m) => Srd::bundled()
+            .monster(&m.template)
+            .ok()
+            .map(|t| t.kind.clone()),
         None => Some("humanoid".to_owned()),
     }
 }

@@ -56,7 +56,9 @@ impl TimedEffect {
                 };
                 let ability = ability.map(|a| format!("{a} ")).unwrap_or_default();
                 let rolls = match on {
-                    RollOn::Attacks if *source_only => "its attack rolls against its source".to_owned(),
+                    RollOn::Attacks if *source_only => {
+                        "its attack rolls against its source".to_owned()
+                    }
                     RollOn::Attacks => "its attack rolls".to_owned(),
                     RollOn::AttacksAgainst if *source_only => {
                         "its source's attack rolls against it".to_owned()
