@@ -6,7 +6,7 @@
 //! when cast again and taken back after 8 hours; Protection from Energy and Enhance Ability with
 //! and Bestow Curse (an ability's curse; disadvantage on attacks against the caster alone) with
 //! the caster's choice named strictly (a missing, unknown or needless choice refused, no slot
-//! spent); and the state refusing what the
+//! spent, through a whole turn of a scripted model too); and the state refusing what the
 //! data could never start (a +5 weapon, a caster-only advantage on a creature's own saves, a
 //! ward against no one, a raise of nothing).
 
@@ -349,4 +349,56 @@ fn bestow_curse_hinders_one_abilitys_checks_and_saves_or_attacks_on_the_caster_a
     assert_eq!(on_isolde.sources.resolve(), Advantage::Disadvantage);
     let on_kraven = attack_situation(&t.state, "frost-harpy", "kraven");
     assert_eq!(on_kraven.sources.resolve(), Advantage::Normal);
+}
+
+#[tokio::test]
+async fn a_model_naming_no_choice_a_wrong_one_or_a_needless_one_is_refused_and_spends_nothing() {
+    use dnd_engine::llm::ToolCall;
+    let mut before = table::seen_harpy(&["isolde", "kraven"]);
+    {
+        use dnd_engine::rules::{CasterProgression, SpellSlots};
+        let isolde = table::hero_mut(&mut before, "isolde");
+        let spells = Arc::make_mut(&mut isolde.spells);
+        spells.push("Protection from Energy".into());
+        spells.push("Magic Weapon".into());
+        isolde.spell_slots = SpellSlots::for_class(CasterProgression::Full, 7);
+    }
+    let call = |id: &str, spell: &str, choice: Option<&str>| {
+        ToolCall::new(
+            id,
+            "cast_spell",
+            json!({"caster": "isolde", "spell": spell, "slot_level": null, "targets": ["kraven"],
+                   "aim": null, "ritual": null, "choice": choice}),
+        )
+    };
+    let calls = vec![
+        call("a", "Protection from Energy", None),
+        call("b", "Protection from Energy", Some("poison")),
+        call("c", "Magic Weapon", Some("fire")),
+        call("d", "Protection from Energy", Some("cold")),
+    ];
+    let played = table::scripted_turn(&before, calls, "Isolde", "Warding Kraven!").await;
+    let results = played.results;
+    assert_eq!(results.len(), 4, "{results:#?}");
+    assert!(results[0].contains("needs a choice"), "{}", results[0]);
+    assert!(results[1].contains("given: \\\"poison"), "{}", results[1]);
+    assert!(results[2].contains("no choice to make"), "{}", results[2]);
+    let after = played.after;
+    let kraven = after.character("kraven").unwrap();
+    assert!(
+        kraven
+            .defenses_now()
+            .resistances
+            .contains(dnd_engine::rules::DamageType::Cold)
+    );
+    // One 3rd-level slot for the lawful casting; no 2nd-level one for Magic Weapon.
+    let (was, now) = (
+        before.character("isolde").unwrap(),
+        after.character("isolde").unwrap(),
+    );
+    assert_eq!(
+        now.spell_slots.available(3),
+        was.spell_slots.available(3) - 1
+    );
+    assert_eq!(now.spell_slots.available(2), was.spell_slots.available(2));
 }
