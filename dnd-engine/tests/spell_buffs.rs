@@ -4,7 +4,8 @@
 //! advantage on the caster's first attack and no one else's; Protection from Evil and Good's
 //! disadvantage on an undead's attacks and not on a harpy's; Aid's raised maximum, not adding up
 //! when cast again and taken back after 8 hours; Protection from Energy and Enhance Ability with
-//! and Bestow Curse (an ability's curse; disadvantage on attacks against the caster alone) with
+//! Flame Blade held in hand (no attack as cast; an action's melee spell attack for 3d6 fire at a
+//! creature within 5 ft of the caster); and Bestow Curse (an ability's curse; disadvantage on attacks against the caster alone) with
 //! the caster's choice named strictly (a missing, unknown or needless choice refused, no slot
 //! spent, through a whole turn of a scripted model too); and the state refusing what the
 //! data could never start (a +5 weapon, a caster-only advantage on a creature's own saves, a
@@ -401,4 +402,49 @@ async fn a_model_naming_no_choice_a_wrong_one_or_a_needless_one_is_refused_and_s
         was.spell_slots.available(3) - 1
     );
     assert_eq!(now.spell_slots.available(2), was.spell_slots.available(2));
+}
+
+#[test]
+fn flame_blade_strikes_nothing_as_cast_then_with_the_action_at_a_creature_within_5_ft() {
+    use dnd_engine::state::Position;
+    let at = |x| Position { x, y: 0, z: 0 };
+    let state = table::placed_fight(
+        &["isolde", "kraven"],
+        table::order(&["isolde", "kraven", "frost-harpy"]),
+        &[
+            ("isolde", at(0)),
+            ("kraven", at(0)),
+            ("frost-harpy", at(10)),
+        ],
+    );
+    let mut t = Table::new(state, 5);
+    Arc::make_mut(&mut t.hero_mut("isolde").spells).push("Flame Blade".into());
+    let r = t.ok("cast_spell", cast("isolde", "Flame Blade", None, &[]));
+    assert!(
+        !r.to_string().contains("\"attack\""),
+        "the casting attacks no one: {r}"
+    );
+    let blade = json!({"attacker": "isolde", "target": "frost-harpy", "attack": "Flame Blade",
+                       "advantage": null});
+    let e = t.refused("roll_attack", blade.clone());
+    assert!(e.contains("10 ft from Frost Harpy"), "{e}");
+    t.apply(&[Change::Moved {
+        creature: "frost-harpy".into(),
+        to: at(5),
+    }]);
+    let before = t.state.monster("frost-harpy").unwrap().hp.current;
+    let hit = t.ok("roll_attack", blade.clone());
+    let attack = &hit["effects"][0]["attack"];
+    let damage = attack["total_damage"].as_u64().unwrap_or(0) as u32;
+    if attack["hit"] == true {
+        let most = if attack["critical"] == true { 36 } else { 18 };
+        assert!((3..=most).contains(&damage), "3d6 fire: {hit}");
+    }
+    assert_eq!(
+        t.state.monster("frost-harpy").unwrap().hp.current,
+        before - damage
+    );
+    // That took the action: no second strike this turn.
+    let e = t.refused("roll_attack", blade);
+    assert!(e.contains("action"), "{e}");
 }

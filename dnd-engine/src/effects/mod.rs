@@ -19,7 +19,7 @@
 //! | `magic.rs` | what ends or undoes magic: [`Effect::Dispel`] (Dispel Magic: a spell's timed effects on a creature, with a check above the automatic level), [`Effect::Revive`] (Revivify: refused for anyone but a character dead within its rounds) |
 //! | `marks.rs` | [`mark_damage`]: the dice a caster's weapon hit adds against a creature it marked ([`Effect::Mark`], Hunter's Mark) |
 //! | `movement.rs` | [`Effect::Push`]: a creature pushed away from the caster (`combat::geometry::push_away`), where positions are kept |
-//! | `weapon.rs` | [`Effect::SpellWeapon`]: the spectral weapon a caster keeps (Spiritual Weapon), where it hovers, and whether it reaches a creature on a later turn ([`weapon_reaches`]) |
+//! | `weapon.rs` | [`Effect::SpellWeapon`]: the spectral weapon a caster keeps (Spiritual Weapon; Flame Blade's held in hand, `held`), where it hovers, and whether it reaches a creature on a later turn ([`weapon_reaches`]) |
 //! | `special.rs` | the interpreter's arm for those special effects (advantage granted, a condition until escaped or acted, a mark, dispel, revive, push), beside `resolve.rs` |
 //! | `rolls.rs` | what timed effects do later: [`roll_bonus`] (Bless and Bane on attack rolls and saves), [`end_of_turn_saves`] (Hold Person's repeated save) |
 //!

@@ -62,12 +62,18 @@ pub(super) fn resolve_with<R: Rng + ?Sized>(
             super::magic::may_revive(state, casting.source, subjects, *within_rounds)?;
         }
     }
-    let needs_target = effects.iter().any(|e| {
-        !matches!(
-            e,
-            Effect::OnlyCreatureType { .. } | Effect::TargetsWithin { .. }
-        )
-    });
+    // A held weapon (Flame Blade) strikes only on later actions, never as it is cast, and
+    // needs no target then.
+    let held = effects
+        .iter()
+        .any(|e| matches!(e, Effect::SpellWeapon { held: true, .. }));
+    let needs_target = !held
+        && effects.iter().any(|e| {
+            !matches!(
+                e,
+                Effect::OnlyCreatureType { .. } | Effect::TargetsWithin { .. }
+            )
+        });
     if needs_target && subjects.is_empty() {
         return Err(Refused(format!(
             "{} needs at least one target",
@@ -89,6 +95,9 @@ pub(super) fn resolve_with<R: Rng + ?Sized>(
         });
     }
     for effect in effects {
+        if held && matches!(effect, Effect::SpellAttack { .. }) {
+            continue;
+        }
         match effect {
             Effect::Darts {
                 count,
@@ -98,7 +107,7 @@ pub(super) fn resolve_with<R: Rng + ?Sized>(
             } => run.darts(subjects, *count, *per_slot_level, dice, *damage_type),
             Effect::HpPool { .. } => run.pool(subjects, effect),
             Effect::OnlyCreatureType { .. } | Effect::TargetsWithin { .. } => {}
-            Effect::SpellWeapon { duration } => {
+            Effect::SpellWeapon { duration, .. } => {
                 let (change, outcome) = super::weapon::summon(state, casting, subjects, *duration);
                 run.out.changes.push(change);
                 run.out.outcomes.push(outcome);

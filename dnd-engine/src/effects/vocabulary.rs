@@ -243,6 +243,11 @@ pub enum Effect {
     SpellWeapon {
         /// For how long.
         duration: Duration,
+        /// Held in the caster's hand (Flame Blade): the casting makes no attack; on this or a
+        /// later turn the caster's action repeats the spell's attack at a creature within 5 ft
+        /// of the caster.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        held: bool,
     },
     /// A condition for a while that the creature gets out of by its own doing: `escape`, an
     /// action and a check of that ability against the caster's spell save DC (Web: Strength);
