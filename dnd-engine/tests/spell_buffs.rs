@@ -4,6 +4,7 @@
 //! advantage on the caster's first attack and no one else's; Protection from Evil and Good's
 //! disadvantage on an undead's attacks and not on a harpy's; Aid's raised maximum, not adding up
 //! when cast again and taken back after 8 hours; Protection from Energy and Enhance Ability with
+//! Shillelagh's quarterstaff (the spellcasting modifier, a d8, magical) and
 //! Flame Blade held in hand (no attack as cast; an action's melee spell attack for 3d6 fire at a
 //! creature within 5 ft of the caster); and Bestow Curse (an ability's curse; disadvantage on attacks against the caster alone) with
 //! the caster's choice named strictly (a missing, unknown or needless choice refused, no slot
@@ -447,4 +448,52 @@ fn flame_blade_strikes_nothing_as_cast_then_with_the_action_at_a_creature_within
     // That took the action: no second strike this turn.
     let e = t.refused("roll_attack", blade);
     assert!(e.contains("action"), "{e}");
+}
+
+#[test]
+fn shillelagh_makes_a_quarterstaff_magical_with_a_d8_and_the_spellcasting_modifier() {
+    use dnd_engine::rules::{Ability, DamageType};
+    let mut t = table_with("Shillelagh", 1);
+    {
+        let isolde = t.hero_mut("isolde");
+        let mut staff = isolde.attacks[0].clone();
+        staff.name = "Quarterstaff".into();
+        staff.ability = Ability::Strength;
+        staff.damage = dnd_engine::rules::DamageDice::new(1, 6, 0, DamageType::Bludgeoning);
+        staff.add_modifier_to_damage = true;
+        staff.magic_bonus = 0;
+        staff.magical = false;
+        staff.coating = None;
+        Arc::make_mut(&mut isolde.attacks).push(staff);
+    }
+    let staff = |t: &Table| {
+        let isolde = t.state.character("isolde").unwrap();
+        let a = isolde.attacks.last().unwrap();
+        (
+            isolde.attack_bonus(a),
+            isolde.attack_damage(a),
+            isolde.attack_is_magical(a),
+        )
+    };
+    let (hit, damage, magical) = staff(&t);
+    assert_eq!((damage.count, damage.sides), (1, 6));
+    assert!(!magical);
+    t.ok(
+        "cast_spell",
+        cast("isolde", "Shillelagh", None, &["isolde"]),
+    );
+    let isolde = t.state.character("isolde").unwrap();
+    let strength = isolde.abilities.modifier(Ability::Strength);
+    let spell = isolde
+        .abilities
+        .modifier(isolde.spellcasting_ability.unwrap());
+    assert!(spell > strength, "Isolde's spellcasting beats her Strength");
+    let (hit_now, damage_now, magical_now) = staff(&t);
+    assert_eq!(hit_now, hit - strength + spell);
+    assert_eq!((damage_now.count, damage_now.sides), (1, 8));
+    assert_eq!(damage_now.bonus, damage.bonus - strength + spell);
+    assert!(magical_now);
+    // A minute later the staff is wood again.
+    t.apply(&[Change::TimeAdvanced { minutes: 1 }]);
+    assert_eq!(staff(&t), (hit, damage, false));
 }

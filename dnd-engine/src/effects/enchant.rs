@@ -1,20 +1,30 @@
 //! Weapons made magical by a spell ([`Effect::WeaponPlus`], Magic Weapon): the bonus a slot
 //! gives, the timed kind it starts on the wielder, and the one read of it,
 //! [`spell_weapon_plus`], which `state::Character::magic_weapon_bonus` asks for each attack.
-//! Also the amount a raised hit point maximum ([`Effect::RaiseMaxHp`], Aid) reaches by slot;
+//! Also a weapon empowered ([`Effect::EmpowerWeapon`], Shillelagh), read by [`empowered`] in
+//! `Character::attack_bonus`, `attack_damage` and `attack_is_magical`. Also the amount a raised hit point maximum ([`Effect::RaiseMaxHp`], Aid) reaches by slot;
 //! the state raises and lowers the hit points as it starts and ends (`state/timed_hp.rs`).
 //!
 //! Characters' attacks name no weapon the spell could be laid on, so the bonus goes with the
 //! wielder: every nonmagical weapon attack of its gains it. A weapon already magical (a +1
 //! sword, a magic bonus on the sheet, a cantrip) gains nothing, as the spell says.
 
+use super::casting::Casting;
 use super::vocabulary::Effect;
 use crate::state::{TimedEffect, TimedKind};
 
 /// The timed kind a [`Effect::WeaponPlus`] or [`Effect::RaiseMaxHp`] starts when a spell of
 /// `level` is cast with `slot`: the weapon's bonus grows by one per `slot_levels_per_step`
 /// slot levels above, up to `most`; the raise by `per_slot_level` per slot level above.
-pub(super) fn timed_kind(effect: &Effect, level: u8, slot: u8) -> Option<TimedKind> {
+pub(super) fn timed_kind(effect: &Effect, casting: &Casting<'_>) -> Option<TimedKind> {
+    let (level, slot) = (casting.level, casting.slot);
+    if let Effect::EmpowerWeapon { weapons, sides, .. } = effect {
+        return Some(TimedKind::EmpoweredWeapon {
+            weapons: weapons.clone(),
+            sides: *sides,
+            modifier: casting.caster.modifier,
+        });
+    }
     if let Effect::RaiseMaxHp {
         amount,
         per_slot_level,
@@ -38,6 +48,24 @@ pub(super) fn timed_kind(effect: &Effect, level: u8, slot: u8) -> Option<TimedKi
     let steps = slot.saturating_sub(level) / (*slot_levels_per_step).max(1);
     Some(TimedKind::WeaponPlus {
         bonus: (bonus + i32::from(steps)).min(*most),
+    })
+}
+
+/// What a creature's timed effects do to its weapon attack `attack` (by name): the damage die's
+/// sides and the modifier it attacks with, where a spell empowers it (Shillelagh).
+pub fn empowered(effects: &[TimedEffect], attack: &str) -> Option<(u16, i32)> {
+    effects.iter().find_map(|e| match &e.kind {
+        TimedKind::EmpoweredWeapon {
+            weapons,
+            sides,
+            modifier,
+        } if weapons
+            .iter()
+            .any(|w| w.eq_ignore_ascii_case(attack.trim())) =>
+        {
+            Some((*sides, *modifier))
+        }
+        _ => None,
     })
 }
 
@@ -67,7 +95,25 @@ mod tests {
             most: 3,
             duration: Duration::Hours(1),
         };
-        let at = |slot| match timed_kind(&magic_weapon, 2, slot) {
+        let caster = crate::effects::Caster {
+            id: "isolde".into(),
+            name: "Isolde".into(),
+            attack_bonus: 5,
+            save_dc: 13,
+            modifier: 3,
+            level: 11,
+        };
+        let at = |slot| {
+            let casting = Casting {
+                caster: &caster,
+                source: "Magic Weapon",
+                level: 2,
+                slot,
+                concentration: true,
+            };
+            timed_kind(&magic_weapon, &casting)
+        };
+        let at = |slot| match at(slot) {
             Some(TimedKind::WeaponPlus { bonus }) => bonus,
             other => panic!("{other:?}"),
         };

@@ -50,7 +50,7 @@ mod weapon;
 pub use acting::acting_ends;
 pub use casting::{Caster, Casting, Outcome, Refused, Resolution, Subject, Why};
 pub use choice::{Choice, choose};
-pub use enchant::spell_weapon_plus;
+pub use enchant::{empowered, spell_weapon_plus};
 pub use items::{
     ItemData, ItemKind, MagicItem, ScrollLevel, armor_bonus, carried_resistances, plus_bonus,
     scroll_check_dc, scroll_spell, weapon_bonus,

@@ -431,9 +431,10 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                 }
                 Dealt::default()
             }
-            Effect::RaiseMaxHp { duration, .. } | Effect::WeaponPlus { duration, .. } => {
-                let kind =
-                    super::enchant::timed_kind(effect, self.casting.level, self.casting.slot);
+            Effect::RaiseMaxHp { duration, .. }
+            | Effect::WeaponPlus { duration, .. }
+            | Effect::EmpowerWeapon { duration, .. } => {
+                let kind = super::enchant::timed_kind(effect, &self.casting);
                 if let Some(kind) = kind {
                     self.start(s, kind, *duration, false);
                 }

@@ -330,6 +330,17 @@ pub enum Effect {
         duration: Duration,
     },
 
+    /// The wielder's weapons of these names empowered for a while (Shillelagh: a club or a
+    /// quarterstaff): magical, a damage die of `sides`, and the caster's spellcasting modifier
+    /// for attack and damage where it beats the weapon's own (`effects/enchant.rs`).
+    EmpowerWeapon {
+        /// The weapons, by name ("Club", "Quarterstaff").
+        weapons: Vec<String>,
+        /// The damage die's sides (Shillelagh: 8).
+        sides: u16,
+        /// For how long.
+        duration: Duration,
+    },
     /// The hit point maximum and current hit points raised for a while (Aid: 5, and 5 more
     /// per slot level above; `effects/enchant.rs`); the maximum drops back as it ends.
     RaiseMaxHp {

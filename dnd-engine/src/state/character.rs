@@ -244,7 +244,19 @@ impl Character {
     /// Whether `attack` counts as magical now: a magic weapon on the sheet or carried, a
     /// cantrip, or a coated weapon.
     pub fn attack_is_magical(&self, attack: &CharacterAttack) -> bool {
-        attack.is_magical() || self.magic_weapon_bonus(attack) > 0
+        attack.is_magical()
+            || self.magic_weapon_bonus(attack) > 0
+            || crate::effects::empowered(&self.timed_effects, &attack.name).is_some()
+    }
+
+    /// The ability modifier `attack` rolls with: its own, or a spell's where one empowers the
+    /// weapon and its modifier is higher (Shillelagh).
+    fn attack_modifier(&self, attack: &CharacterAttack) -> i32 {
+        let own = self.abilities.modifier(attack.ability);
+        match crate::effects::empowered(&self.timed_effects, &attack.name) {
+            Some((_, spell)) => own.max(spell),
+            None => own,
+        }
     }
 
     /// The proficiency bonus for the character's level.
@@ -291,7 +303,7 @@ impl Character {
 
     /// The bonus to hit of one of its attacks.
     pub fn attack_bonus(&self, attack: &CharacterAttack) -> i32 {
-        self.abilities.modifier(attack.ability)
+        self.attack_modifier(attack)
             + if attack.proficient {
                 self.proficiency_bonus()
             } else {
@@ -304,8 +316,11 @@ impl Character {
     /// The damage of one of its attacks, with the ability modifier and magic bonus folded in.
     pub fn attack_damage(&self, attack: &CharacterAttack) -> DamageDice {
         let mut damage = attack.damage;
+        if let Some((sides, _)) = crate::effects::empowered(&self.timed_effects, &attack.name) {
+            damage.sides = sides;
+        }
         if attack.add_modifier_to_damage {
-            damage.bonus += self.abilities.modifier(attack.ability);
+            damage.bonus += self.attack_modifier(attack);
         }
         damage.bonus += attack.magic_bonus + self.magic_weapon_bonus(attack);
         damage

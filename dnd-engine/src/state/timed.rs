@@ -183,6 +183,17 @@ pub enum TimedKind {
         /// The types.
         damage_types: DamageTypes,
     },
+    /// Weapons of these names empowered (Shillelagh): magical, a d`sides` damage die, and
+    /// `modifier` (the caster's spellcasting modifier, fixed as cast) for attack and damage
+    /// where it beats the weapon's own; read by `effects::empowered`.
+    EmpoweredWeapon {
+        /// The weapons, by name.
+        weapons: Vec<String>,
+        /// The damage die's sides.
+        sides: u16,
+        /// The ability modifier it attacks with.
+        modifier: i32,
+    },
     /// The hit point maximum and current hit points raised by `amount` while it lasts (Aid);
     /// `timed_hp.rs` raises them as it starts and takes the maximum back as it ends.
     MaxHpRaised {
@@ -266,6 +277,9 @@ impl TimedKind {
             TimedKind::MaxHpRaised { amount } => {
                 (*amount == 0).then_some("a raised maximum adds at least 1")
             }
+            TimedKind::EmpoweredWeapon { weapons, sides, .. } => (weapons.is_empty()
+                || *sides == 0)
+                .then_some("an empowered weapon names a weapon and a die"),
             TimedKind::Ward { creature_types } => creature_types
                 .is_empty()
                 .then_some("a ward names at least one creature type"),

@@ -129,6 +129,14 @@ impl TimedEffect {
                 }
                 text
             }
+            TimedKind::EmpoweredWeapon {
+                weapons,
+                sides,
+                modifier,
+            } => format!(
+                "{} magical, d{sides} damage, {modifier:+} to attack and damage",
+                weapons.join(" or ")
+            ),
             TimedKind::MaxHpRaised { amount } => {
                 format!("hit point maximum and current hit points +{amount}")
             }
