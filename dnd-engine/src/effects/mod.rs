@@ -12,6 +12,7 @@
 //! | `casting.rs` | what the interpreter takes ([`Caster`], [`Casting`], [`Subject`]) and gives ([`Resolution`], [`Outcome`], [`Why`], [`Refused`]) |
 //! | `resolve.rs` | [`resolve`]: an effect list for a [`Casting`] on its [`Subject`]s against a `GameState` and an rng, giving a [`Resolution`] (changes, rolls, [`Outcome`]s); nothing committed |
 //! | `lasting.rs` | the lasting kinds beyond AC, dice and conditions (advantage, speed, no healing, resistance, weapon damage, prone): the timed kind each starts, and [`attack_advantage`] / [`roll_advantage`], which `combat::effects` asks |
+//! | `refusals.rs` | what refuses a casting before anything is rolled (a choice unmade, a creature type, targets apart, a revival too late, no target) |
 //! | `pool.rs` | the effects that take all the subjects at once: darts shared out, an HP pool lowest first |
 //! | `items.rs` | what items need: [`ItemData`] (what using and carrying an item does), the SRD's [`MagicItem`]s and the spell scroll's [`ScrollLevel`]s, the reads of what carried items add (AC, a weapon's bonus, resistances) |
 //! | `legendary.rs` | Legendary Resistance: a monster's failed save turned into a success, so many a day, when the failure would do more than damage |
@@ -39,6 +40,7 @@ mod magic;
 mod marks;
 mod movement;
 mod pool;
+mod refusals;
 mod resolve;
 mod riders;
 mod rolls;
