@@ -87,9 +87,20 @@ pub fn attack_situation(state: &GameState, attacker: &str, target: &str) -> Situ
 }
 
 /// The effects on an ability check by `creature`: a Help for a check gives advantage and is
-/// spent; spells' advantage on checks counts.
+/// spent; spells' advantage on checks counts (those on one ability's checks only through
+/// [`ability_check_situation`]).
 pub fn check_situation(state: &GameState, creature: &str) -> Situation {
-    let lasting = crate::effects::roll_advantage(state, creature, None, true);
+    ability_check_situation(state, creature, None)
+}
+
+/// [`check_situation`] for a check of `ability` (a skill's): spells' advantage on that
+/// ability's checks counts too (Enhance Ability's bear's endurance on Constitution).
+pub fn ability_check_situation(
+    state: &GameState,
+    creature: &str,
+    ability: Option<Ability>,
+) -> Situation {
+    let lasting = crate::effects::roll_advantage(state, creature, ability, true);
     let mut s = Situation {
         ends: lasting.ends(),
         sources: lasting.sources,

@@ -45,5 +45,8 @@ pub mod targeting;
 
 pub use crate::state::budget_left;
 pub use economy::{CombatError, may_act, spell_spend};
-pub use effects::{Situation, attack_situation, check_situation, is_hidden, save_situation};
+pub use effects::{
+    Situation, ability_check_situation, attack_situation, check_situation, is_hidden,
+    save_situation,
+};
 pub use encounter::{Start, begin, fight_on_attack, foes_standing, may_end};

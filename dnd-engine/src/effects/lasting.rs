@@ -35,12 +35,14 @@ pub(super) fn timed_kind(
             ability,
             disadvantage,
             next_only,
+            source_only,
             ..
         } => TimedKind::Advantage {
             on: *on,
             ability: *ability,
             disadvantage: *disadvantage,
             next_only: *next_only,
+            source_only: *source_only,
         },
         Effect::Speed {
             feet,
@@ -238,6 +240,18 @@ impl Lasting {
     }
 }
 
+/// An advantage that counts only between the creature and the effect's source (True Strike,
+/// Bestow Curse).
+fn source_only(e: &TimedEffect) -> bool {
+    matches!(
+        e.kind,
+        TimedKind::Advantage {
+            source_only: true,
+            ..
+        }
+    )
+}
+
 fn advantage_of(e: &TimedEffect) -> Option<(RollOn, Option<crate::rules::Ability>)> {
     match e.kind {
         TimedKind::Advantage { on, ability, .. } => Some((on, ability)),
@@ -246,19 +260,29 @@ fn advantage_of(e: &TimedEffect) -> Option<(RollOn, Option<crate::rules::Ability
 }
 
 /// The timed effects on an attack roll by `attacker` against `target` (ids): the attacker's
-/// own (Vicious Mockery's disadvantage) and those on the target (Faerie Fire, Blur).
+/// own (Vicious Mockery's disadvantage; Bestow Curse's only against its caster) and those on the target (Faerie Fire, Blur; True
+/// Strike's only when the attacker is its caster; Protection from Evil and Good's against the
+/// attacker's type, `effects/ward.rs`).
 pub fn attack_advantage(state: &GameState, attacker: &str, target: &str) -> Lasting {
     let mut out = Lasting::default();
     for e in timed_effects(state, attacker) {
+        // Bestow Curse's disadvantage counts only on attacks against the curse's caster.
+        if source_only(e) && !e.source.eq_ignore_ascii_case(target) {
+            continue;
+        }
         if let Some((RollOn::Attacks, _)) = advantage_of(e) {
             out.add(e, format!("{} on the attacker", e.spell));
         }
     }
     for e in timed_effects(state, target) {
+        if source_only(e) && !e.source.eq_ignore_ascii_case(attacker) {
+            continue;
+        }
         if let Some((RollOn::AttacksAgainst, _)) = advantage_of(e) {
             out.add(e, format!("{} on the target", e.spell));
         }
     }
+    super::ward::ward_against(state, attacker, target, &mut out);
     out
 }
 

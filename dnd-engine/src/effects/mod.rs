@@ -5,10 +5,14 @@
 //! | file | owns |
 //! |---|---|
 //! | `vocabulary.rs` | [`Effect`] and its parts ([`Dice`], [`Duration`], [`ArmorChange`]): plain serde data, what `srd::Spell::effects` holds |
+//! | `choice.rs` | [`Effect::OneOf`]: the caster's choice (Protection from Energy's type, Enhance Ability's enhancement), named strictly by `cast_spell`'s `choice` and swapped in by [`choose`] before [`resolve`], which refuses one left unmade |
+//! | `enchant.rs` | [`Effect::WeaponPlus`] (Magic Weapon): the bonus a slot gives, the timed kind it starts, and [`spell_weapon_plus`], the one read of it (`Character::magic_weapon_bonus`) |
+//! | `ward.rs` | [`Effect::Ward`] (Protection from Evil and Good): the disadvantage on attacks against the warded creature by the listed types, read inside [`attack_advantage`] |
 //! | `acting.rs` | [`acting_ends`]: what a creature's own attack or spell ends (Invisibility) |
 //! | `casting.rs` | what the interpreter takes ([`Caster`], [`Casting`], [`Subject`]) and gives ([`Resolution`], [`Outcome`], [`Why`], [`Refused`]) |
 //! | `resolve.rs` | [`resolve`]: an effect list for a [`Casting`] on its [`Subject`]s against a `GameState` and an rng, giving a [`Resolution`] (changes, rolls, [`Outcome`]s); nothing committed |
 //! | `lasting.rs` | the lasting kinds beyond AC, dice and conditions (advantage, speed, no healing, resistance, weapon damage and an oil's coating on one weapon, prone kept with its cause): the timed kind each starts, and [`attack_advantage`] / [`roll_advantage`], which `combat::effects` asks |
+//! | `refusals.rs` | what refuses a casting before anything is rolled (a choice unmade, a creature type, targets apart, a revival too late, an oil on a weapon not carried, no target) |
 //! | `pool.rs` | the effects that take all the subjects at once: darts shared out, an HP pool lowest first |
 //! | `items.rs` | what items need: [`ItemData`] (what using and carrying an item does), the SRD's [`MagicItem`]s and the spell scroll's [`ScrollLevel`]s, the reads of what carried items add (AC, a weapon's bonus, resistances) |
 //! | `legendary.rs` | Legendary Resistance: a monster's failed save turned into a success, so many a day, when the failure would do more than damage |
@@ -17,7 +21,7 @@
 //! | `counter.rs` | [`Effect::Counter`] (Counterspell): whether a spell being cast fails, at the automatic level or by a check above it; cast in the reaction window of `tools/reactions.rs` |
 //! | `marks.rs` | [`mark_damage`]: the dice a caster's weapon hit adds against a creature it marked ([`Effect::Mark`], Hunter's Mark) |
 //! | `movement.rs` | [`Effect::Push`]: a creature pushed away from the caster (`combat::geometry::push_away`), where positions are kept |
-//! | `weapon.rs` | [`Effect::SpellWeapon`]: the spectral weapon a caster keeps (Spiritual Weapon), where it hovers, and whether it reaches a creature on a later turn ([`weapon_reaches`]) |
+//! | `weapon.rs` | [`Effect::SpellWeapon`]: the spectral weapon a caster keeps (Spiritual Weapon; Flame Blade's held in hand, `held`), where it hovers, and whether it reaches a creature on a later turn ([`weapon_reaches`]) |
 //! | `special.rs` | the interpreter's arm for those special effects (advantage granted, a condition until escaped or acted, a mark, dispel, revive, push), beside `resolve.rs` |
 //! | `rolls.rs` | what timed effects do later: [`roll_bonus`] (Bless and Bane on attack rolls and saves; Guidance and Resistance on one roll, returned spent), [`end_of_turn_saves`] (Hold Person's repeated save) |
 //!
@@ -28,7 +32,9 @@
 
 mod acting;
 mod casting;
+mod choice;
 mod counter;
+mod enchant;
 mod items;
 mod lasting;
 mod legendary;
@@ -36,16 +42,20 @@ mod magic;
 mod marks;
 mod movement;
 mod pool;
+mod refusals;
 mod resolve;
 mod riders;
 mod rolls;
 mod special;
 mod vocabulary;
+mod ward;
 mod weapon;
 
 pub use acting::acting_ends;
 pub use casting::{Caster, Casting, Outcome, Refused, Resolution, Subject, Why};
+pub use choice::{Choice, choose};
 pub use counter::{Countered, counter, counters_up_to};
+pub use enchant::{empowered, spell_weapon_plus};
 pub use items::{
     ItemData, ItemKind, MagicItem, ScrollLevel, armor_bonus, carried_resistances, plus_bonus,
     scroll_check_dc, scroll_spell, weapon_bonus,

@@ -42,46 +42,7 @@ pub(super) fn resolve_with<R: Rng + ?Sized>(
     taken_before: u32,
     rng: &mut R,
 ) -> Result<Resolution, Refused> {
-    for effect in effects {
-        if let Effect::OnlyCreatureType { creature_type } = effect
-            && let Some(s) = subjects.iter().find(|s| !s.is_type(creature_type))
-        {
-            return Err(Refused(format!(
-                "{} affects only a {creature_type}, and {} is {}: name {creature_type}s only",
-                casting.source,
-                s.name,
-                s.creature_type.as_deref().unwrap_or("a character"),
-            )));
-        }
-    }
-    for effect in effects {
-        if let Effect::TargetsWithin { feet } = effect {
-            within_each_other(state, casting.source, subjects, *feet)?;
-        }
-        if let Effect::Revive { within_rounds } = effect {
-            super::magic::may_revive(state, casting.source, subjects, *within_rounds)?;
-        }
-        if let Effect::WeaponDamage {
-            coating: true,
-            weapon,
-            ..
-        } = effect
-        {
-            super::lasting::may_coat(state, casting.source, subjects, weapon.as_deref())?;
-        }
-    }
-    let needs_target = effects.iter().any(|e| {
-        !matches!(
-            e,
-            Effect::OnlyCreatureType { .. } | Effect::TargetsWithin { .. }
-        )
-    });
-    if needs_target && subjects.is_empty() {
-        return Err(Refused(format!(
-            "{} needs at least one target",
-            casting.source
-        )));
-    }
+    let held = super::refusals::refuse(state, casting, subjects, effects)?;
     let mut run = Run {
         state,
         casting,
@@ -97,6 +58,9 @@ pub(super) fn resolve_with<R: Rng + ?Sized>(
         });
     }
     for effect in effects {
+        if held && matches!(effect, Effect::SpellAttack { .. }) {
+            continue;
+        }
         match effect {
             Effect::Darts {
                 count,
@@ -106,7 +70,7 @@ pub(super) fn resolve_with<R: Rng + ?Sized>(
             } => run.darts(subjects, *count, *per_slot_level, dice, *damage_type),
             Effect::HpPool { .. } => run.pool(subjects, effect),
             Effect::OnlyCreatureType { .. } | Effect::TargetsWithin { .. } => {}
-            Effect::SpellWeapon { duration } => {
+            Effect::SpellWeapon { duration, .. } => {
                 let (change, outcome) = super::weapon::summon(state, casting, subjects, *duration);
                 run.out.changes.push(change);
                 run.out.outcomes.push(outcome);
@@ -119,27 +83,6 @@ pub(super) fn resolve_with<R: Rng + ?Sized>(
         }
     }
     Ok(run.out)
-}
-
-/// Refuses targets standing more than `feet` apart (only where the fight keeps positions).
-fn within_each_other(
-    state: &GameState,
-    source: &str,
-    subjects: &[Subject],
-    feet: u32,
-) -> Result<(), Refused> {
-    for (i, a) in subjects.iter().enumerate() {
-        for b in &subjects[i + 1..] {
-            let apart = crate::combat::positions::distance(state, a.target.id(), b.target.id());
-            if apart > feet {
-                return Err(Refused(format!(
-                    "{source}'s targets must stand within {feet} ft of each other, and {} and {} are {apart} ft apart",
-                    a.name, b.name
-                )));
-            }
-        }
-    }
-    Ok(())
 }
 
 /// Damage a target took from one effect, after its defenses.
@@ -431,6 +374,21 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                 }
                 Dealt::default()
             }
+            Effect::Ward { duration, .. } => {
+                if let Some(kind) = super::ward::timed_kind(effect) {
+                    self.start(s, kind, *duration, false);
+                }
+                Dealt::default()
+            }
+            Effect::RaiseMaxHp { duration, .. }
+            | Effect::WeaponPlus { duration, .. }
+            | Effect::EmpowerWeapon { duration, .. } => {
+                let kind = super::enchant::timed_kind(effect, &self.casting);
+                if let Some(kind) = kind {
+                    self.start(s, kind, *duration, false);
+                }
+                Dealt::default()
+            }
             Effect::ConditionUntil { .. }
             | Effect::Mark { .. }
             | Effect::Dispel { .. }
@@ -450,8 +408,10 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                 Dealt::default()
             }
             // A counter acts on a spell being cast, not on a creature (`counter.rs`).
-            Effect::Counter { .. }
-            | Effect::Darts { .. }
+            Effect::Counter { .. } => Dealt::default(),
+            // Swapped for its option before resolving (`choice.rs`), refused if left.
+            Effect::OneOf { .. } => Dealt::default(),
+            Effect::Darts { .. }
             | Effect::SpellWeapon { .. }
             | Effect::HpPool { .. }
             | Effect::OnlyCreatureType { .. }

@@ -167,6 +167,10 @@ pub enum Effect {
         /// Spent by the first roll it counts on.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         next_only: bool,
+        /// Only between the creature and the caster: on attacks against it, the caster's (True
+        /// Strike); on its attacks, those against the caster (Bestow Curse).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        source_only: bool,
         /// For how long.
         duration: Duration,
     },
@@ -251,6 +255,11 @@ pub enum Effect {
     SpellWeapon {
         /// For how long.
         duration: Duration,
+        /// Held in the caster's hand (Flame Blade): the casting makes no attack; on this or a
+        /// later turn the caster's action repeats the spell's attack at a creature within 5 ft
+        /// of the caster.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        held: bool,
     },
     /// A condition for a while that the creature gets out of by its own doing: `escape`, an
     /// action and a check of that ability against the caster's spell save DC (Web: Strength);
@@ -323,6 +332,58 @@ pub enum Effect {
         /// A shield (which adds beside the armour) rather than armour.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         shield: bool,
+    },
+
+    /// A wielder's nonmagical weapons made magical for a while (Magic Weapon): `bonus` to their
+    /// attack and damage rolls, one more for each `slot_levels_per_step` slot levels above the
+    /// spell's, `most` at most (`effects/enchant.rs`). A weapon already magical gains nothing.
+    WeaponPlus {
+        /// The bonus at the spell's level.
+        bonus: i32,
+        /// Slot levels above the spell's that make one more (Magic Weapon: 2).
+        #[serde(default = "one", skip_serializing_if = "is_one")]
+        slot_levels_per_step: u8,
+        /// The highest bonus (Magic Weapon: +3).
+        most: i32,
+        /// For how long.
+        duration: Duration,
+    },
+
+    /// The wielder's weapons of these names empowered for a while (Shillelagh: a club or a
+    /// quarterstaff): magical, a damage die of `sides`, and the caster's spellcasting modifier
+    /// for attack and damage where it beats the weapon's own (`effects/enchant.rs`).
+    EmpowerWeapon {
+        /// The weapons, by name ("Club", "Quarterstaff").
+        weapons: Vec<String>,
+        /// The damage die's sides (Shillelagh: 8).
+        sides: u16,
+        /// For how long.
+        duration: Duration,
+    },
+    /// The hit point maximum and current hit points raised for a while (Aid: 5, and 5 more
+    /// per slot level above; `effects/enchant.rs`); the maximum drops back as it ends.
+    RaiseMaxHp {
+        /// By how much at the spell's level.
+        amount: u32,
+        /// More per slot level above.
+        #[serde(default)]
+        per_slot_level: u32,
+        /// For how long.
+        duration: Duration,
+    },
+    /// A choice the caster makes as it casts (Protection from Energy's damage type): the
+    /// option `cast_spell`'s `choice` names stands in for this (`effects/choice.rs`).
+    OneOf {
+        /// The options, by name.
+        options: Vec<super::choice::Choice>,
+    },
+    /// A ward for a while (Protection from Evil and Good): attacks against the creature by
+    /// creatures of these types have disadvantage (`effects/ward.rs`).
+    Ward {
+        /// The types, as the stat blocks begin them ("undead", "fiend").
+        creature_types: Vec<String>,
+        /// For how long.
+        duration: Duration,
     },
 
     // Monsters' actions (`effects/riders.rs` applies these two).

@@ -2,7 +2,8 @@
 //! `state::TimedKind::SpellWeapon` on the caster, hovering where the casting's attack struck.
 //! On a later turn the caster's bonus action moves it up to [`WEAPON_MOVE_FT`] and repeats the
 //! spell's attack at a creature within [`WEAPON_REACH_FT`] of it (`tools::spell_weapon` runs
-//! that through the turn gate and the interpreter).
+//! that through the turn gate and the interpreter). A weapon `held` in the caster's hand (Flame
+//! Blade) makes no attack as it is cast; the caster's action strikes within 5 ft of itself.
 
 use super::casting::{Casting, Outcome, Subject};
 use super::vocabulary::Duration;

@@ -195,9 +195,16 @@ impl Character {
         }
     }
 
-    /// The bonus a carried magic weapon adds to `attack` (a +1 longsword to "Longsword").
+    /// The bonus a carried magic weapon adds to `attack` (a +1 longsword to "Longsword"), or,
+    /// for a nonmagical weapon, a spell's (Magic Weapon).
     pub fn magic_weapon_bonus(&self, attack: &CharacterAttack) -> i32 {
-        crate::effects::weapon_bonus(self.carried(), &attack.name).unwrap_or(0)
+        match crate::effects::weapon_bonus(self.carried(), &attack.name) {
+            Some(bonus) => bonus,
+            None if attack.magic_bonus == 0 && !attack.magical => {
+                crate::effects::spell_weapon_plus(&self.timed_effects)
+            }
+            None => 0,
+        }
     }
 
     /// Whether `attack` counts as magical now: a magic weapon on the sheet or carried, a
@@ -206,6 +213,17 @@ impl Character {
         attack.magical
             || self.magic_weapon_bonus(attack) > 0
             || super::timed_reads::is_coated(&self.timed_effects, &attack.name)
+            || crate::effects::empowered(&self.timed_effects, &attack.name).is_some()
+    }
+
+    /// The ability modifier `attack` rolls with: its own, or a spell's where one empowers the
+    /// weapon and its modifier is higher (Shillelagh).
+    fn attack_modifier(&self, attack: &CharacterAttack) -> i32 {
+        let own = self.abilities.modifier(attack.ability);
+        match crate::effects::empowered(&self.timed_effects, &attack.name) {
+            Some((_, spell)) => own.max(spell),
+            None => own,
+        }
     }
 
     /// The proficiency bonus for the character's level.
@@ -252,7 +270,7 @@ impl Character {
 
     /// The bonus to hit of one of its attacks.
     pub fn attack_bonus(&self, attack: &CharacterAttack) -> i32 {
-        self.abilities.modifier(attack.ability)
+        self.attack_modifier(attack)
             + if attack.proficient {
                 self.proficiency_bonus()
             } else {
@@ -265,8 +283,11 @@ impl Character {
     /// The damage of one of its attacks, with the ability modifier and magic bonus folded in.
     pub fn attack_damage(&self, attack: &CharacterAttack) -> DamageDice {
         let mut damage = attack.damage;
+        if let Some((sides, _)) = crate::effects::empowered(&self.timed_effects, &attack.name) {
+            damage.sides = sides;
+        }
         if attack.add_modifier_to_damage {
-            damage.bonus += self.abilities.modifier(attack.ability);
+            damage.bonus += self.attack_modifier(attack);
         }
         damage.bonus += attack.magic_bonus + self.magic_weapon_bonus(attack);
         damage

@@ -26,6 +26,7 @@ mod reactions;
 mod revive;
 mod snapshot;
 mod timed;
+mod timed_hp;
 mod timed_reads;
 mod turn;
 mod world;

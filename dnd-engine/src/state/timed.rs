@@ -159,6 +159,10 @@ pub enum TimedKind {
         /// Ends with the first roll it counts on (Vicious Mockery's next attack).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         next_only: bool,
+        /// Only between the creature and its source: on attacks against it, its source's (True
+        /// Strike); on its attacks, those against its source (Bestow Curse).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        source_only: bool,
     },
     /// A change to the creature's speed (Ray of Frost -10 ft, Longstrider +10 ft, Haste
     /// doubled, Slow halved, Hypnotic Pattern 0): read by [`speed_with`].
@@ -182,6 +186,35 @@ pub enum TimedKind {
     Resistance {
         /// The types.
         damage_types: DamageTypes,
+    },
+    /// Weapons of these names empowered (Shillelagh): magical, a d`sides` damage die, and
+    /// `modifier` (the caster's spellcasting modifier, fixed as cast) for attack and damage
+    /// where it beats the weapon's own; read by `effects::empowered`.
+    EmpoweredWeapon {
+        /// The weapons, by name.
+        weapons: Vec<String>,
+        /// The damage die's sides.
+        sides: u16,
+        /// The ability modifier it attacks with.
+        modifier: i32,
+    },
+    /// The hit point maximum and current hit points raised by `amount` while it lasts (Aid);
+    /// `timed_hp.rs` raises them as it starts and takes the maximum back as it ends.
+    MaxHpRaised {
+        /// By how much.
+        amount: u32,
+    },
+    /// Warded against creatures of these types (Protection from Evil and Good): their attacks
+    /// against it have disadvantage; read by `effects::attack_advantage`.
+    Ward {
+        /// The types ("undead", "fiend").
+        creature_types: Vec<String>,
+    },
+    /// A bonus to attack and damage rolls with the creature's nonmagical weapons, which count as
+    /// magical (Magic Weapon +1 to +3): read by `effects::spell_weapon_plus`.
+    WeaponPlus {
+        /// The bonus.
+        bonus: i32,
     },
     /// Extra damage dice on the creature's weapon hits (Divine Favor 1d4 radiant; Branding
     /// Smite 2d6 on the next hit only): read by [`weapon_damage`].
@@ -249,6 +282,18 @@ impl TimedKind {
             | TimedKind::WeaponDamage { count, sides, .. } => {
                 (*count == 0 || *sides == 0).then_some("its dice need a count and sides")
             }
+            TimedKind::MaxHpRaised { amount } => {
+                (*amount == 0).then_some("a raised maximum adds at least 1")
+            }
+            TimedKind::EmpoweredWeapon { weapons, sides, .. } => (weapons.is_empty()
+                || *sides == 0)
+                .then_some("an empowered weapon names a weapon and a die"),
+            TimedKind::Ward { creature_types } => creature_types
+                .is_empty()
+                .then_some("a ward names at least one creature type"),
+            TimedKind::WeaponPlus { bonus } => {
+                (!(1..=3).contains(bonus)).then_some("a weapon's magic bonus is +1 to +3")
+            }
             TimedKind::Resistance { damage_types } => damage_types
                 .is_empty()
                 .then_some("a resistance names at least one damage type"),
@@ -264,6 +309,11 @@ impl TimedKind {
                 ability: Some(_),
                 ..
             } => Some("an ability narrows only saves and checks, not attack rolls"),
+            TimedKind::Advantage {
+                on: RollOn::Saves | RollOn::Checks,
+                source_only: true,
+                ..
+            } => Some("only attack rolls can count between a creature and the source alone"),
             _ => None,
         };
         match wrong {
@@ -288,7 +338,7 @@ fn same_sort(a: &TimedKind, b: &TimedKind) -> bool {
     }
 }
 
-fn effects_mut<'a>(
+pub(super) fn effects_mut<'a>(
     state: &'a mut GameState,
     id: &str,
 ) -> Result<&'a mut Vec<TimedEffect>, ChangeError> {
@@ -361,6 +411,7 @@ pub(super) fn start(state: &mut GameState, effect: &TimedEffect) -> Result<(), C
             )));
         }
     }
+    super::timed_hp::before_start(state, effect)?;
     let condition = effect.condition();
     let list = effects_mut(state, &effect.target)?;
     list.retain(|e| {
@@ -369,6 +420,7 @@ pub(super) fn start(state: &mut GameState, effect: &TimedEffect) -> Result<(), C
             && same_sort(&e.kind, &effect.kind))
     });
     list.push(effect.clone());
+    super::timed_hp::started(state, effect)?;
     if let Some(condition) = condition {
         let target = target_of(state, &effect.target);
         super::lookup::conditions_mut(state, &target)?.add(condition);
@@ -399,9 +451,11 @@ fn target_of(state: &GameState, id: &str) -> super::Target {
 }
 
 /// Removes the conditions of `ended` effects that nothing else imposes any more: no other
-/// timed effect, no monster's hold, and never unconsciousness at 0 hit points.
+/// timed effect, no monster's hold, and never unconsciousness at 0 hit points; and takes back
+/// a raised maximum (`timed_hp.rs`).
 fn lift(state: &mut GameState, ended: &[TimedEffect]) {
     for e in ended {
+        super::timed_hp::ended(state, e);
         let Some(condition) = e.condition() else {
             continue;
         };
@@ -578,88 +632,5 @@ pub(super) fn time_passed(state: &mut GameState, minutes: u32) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::{RollOn, TimedEffect, TimedKind};
-    use crate::state::{Change, speed_with};
-
-    fn effect(kind: TimedKind) -> TimedEffect {
-        TimedEffect {
-            source: "isolde".into(),
-            spell: "Test".into(),
-            target: "kraven".into(),
-            concentration: false,
-            rounds_left: Some(10),
-            ends_on_damage: false,
-            level: 1,
-            at_turn_end: false,
-            kind,
-        }
-    }
-
-    fn speed(feet: i32, halved: bool, doubled: bool, stopped: bool) -> TimedEffect {
-        effect(TimedKind::Speed {
-            feet,
-            halved,
-            doubled,
-            stopped,
-        })
-    }
-
-    #[test]
-    fn speed_adds_feet_then_halves_or_doubles_and_stops_at_0() {
-        assert_eq!(speed_with(&[speed(-10, false, false, false)], 30), 20);
-        assert_eq!(speed_with(&[speed(-40, false, false, false)], 30), 0);
-        // Longstrider and Haste: (30 + 10) doubled; Slow as well: halved and doubled.
-        let both = [speed(10, false, false, false), speed(0, false, true, false)];
-        assert_eq!(speed_with(&both, 30), 80);
-        let slowed = [speed(0, true, false, false), speed(0, false, true, false)];
-        assert_eq!(speed_with(&slowed, 30), 30);
-        assert_eq!(speed_with(&[speed(10, false, true, true)], 30), 0);
-    }
-
-    #[test]
-    fn a_timed_effect_that_does_nothing_is_refused_and_changes_nothing() {
-        let mut state = crate::adventure::Adventure::built_in()
-            .new_game(&["isolde", "kraven"])
-            .unwrap();
-        let before = state.clone();
-        for kind in [
-            TimedKind::Resistance {
-                damage_types: crate::rules::DamageTypes::EMPTY,
-            },
-            TimedKind::Speed {
-                feet: 0,
-                halved: false,
-                doubled: false,
-                stopped: false,
-            },
-            TimedKind::WeaponDamage {
-                count: 0,
-                sides: 4,
-                damage_type: crate::rules::DamageType::Radiant,
-                next_hit_only: false,
-                weapon: None,
-            },
-            TimedKind::Advantage {
-                on: RollOn::Attacks,
-                ability: Some(crate::rules::Ability::Strength),
-                disadvantage: false,
-                next_only: false,
-            },
-        ] {
-            let err = state
-                .apply(&Change::TimedEffectStarted {
-                    effect: effect(kind),
-                })
-                .unwrap_err();
-            assert!(err.to_string().contains("does nothing as given"), "{err}");
-            assert_eq!(state, before);
-        }
-        state
-            .apply(&Change::TimedEffectStarted {
-                effect: speed(10, false, false, false),
-            })
-            .unwrap();
-        assert_eq!(crate::state::speed_now(&state, "kraven", 30), 40);
-    }
-}
+#[path = "timed_tests.rs"]
+mod tests;

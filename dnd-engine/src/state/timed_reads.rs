@@ -49,6 +49,7 @@ impl TimedEffect {
                 ability,
                 disadvantage,
                 next_only,
+                source_only,
             } => {
                 let what = if *disadvantage {
                     "disadvantage"
@@ -57,7 +58,13 @@ impl TimedEffect {
                 };
                 let ability = ability.map(|a| format!("{a} ")).unwrap_or_default();
                 let rolls = match on {
+                    RollOn::Attacks if *source_only => {
+                        "its attack rolls against its source".to_owned()
+                    }
                     RollOn::Attacks => "its attack rolls".to_owned(),
+                    RollOn::AttacksAgainst if *source_only => {
+                        "its source's attack rolls against it".to_owned()
+                    }
                     RollOn::AttacksAgainst => "attack rolls against it".to_owned(),
                     RollOn::Saves => format!("its {ability}saves"),
                     RollOn::Checks => format!("its {ability}checks"),
@@ -129,6 +136,24 @@ impl TimedEffect {
                     text.push_str(", until it attacks or casts a spell");
                 }
                 text
+            }
+            TimedKind::EmpoweredWeapon {
+                weapons,
+                sides,
+                modifier,
+            } => format!(
+                "{} magical, d{sides} damage, {modifier:+} to attack and damage",
+                weapons.join(" or ")
+            ),
+            TimedKind::MaxHpRaised { amount } => {
+                format!("hit point maximum and current hit points +{amount}")
+            }
+            TimedKind::Ward { creature_types } => format!(
+                "attacks against it by {} have disadvantage",
+                creature_types.join(", ")
+            ),
+            TimedKind::WeaponPlus { bonus } => {
+                format!("{bonus:+} to attack and damage with its nonmagical weapons")
             }
             TimedKind::Marked { count, sides } => {
                 format!("marked: +{count}d{sides} from its source's weapon hits")

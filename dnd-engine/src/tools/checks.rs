@@ -74,7 +74,11 @@ pub(super) fn roll_skill_check(
     }
     let needs_sight = matches!(args.skill, Skill::Perception | Skill::Investigation);
     let (mut sources, auto_fail) = check_modifiers(&who.conditions, needs_sight, false);
-    let effects = crate::combat::check_situation(ctx.state, who.target.id());
+    let effects = crate::combat::ability_check_situation(
+        ctx.state,
+        who.target.id(),
+        Some(args.skill.ability()),
+    );
     sources.extend(effects.sources);
     add_situation(&mut sources, args.advantage);
     // Guidance adds a d4 (`effects::roll_bonus`).

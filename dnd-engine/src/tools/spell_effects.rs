@@ -24,14 +24,19 @@ pub(super) struct Prepared<'a> {
 }
 
 /// Casts `p.spell` on the creatures `names` (or, for an area where the fight keeps
-/// positions, those it covers from `aim`) through the effects engine.
+/// positions, those it covers from `aim`) through the effects engine, with the option
+/// `choice` names where the spell has a choice (`effects::choose`).
 pub(super) fn cast(
     ctx: &mut ToolContext<'_>,
     p: Prepared<'_>,
     aim: Option<&str>,
+    choice: Option<&str>,
     names: &[String],
 ) -> Result<SpellCast, ToolError> {
     let (caster, spell) = (p.caster, p.spell);
+    // The caster's choice (Protection from Energy's type) first: a wrong one costs nothing.
+    let effects = effects::choose(&spell.name, &spell.effects, choice)
+        .map_err(|e| ToolError::new(e.to_string()))?;
     let level = p.slot.unwrap_or(spell.level);
     let limit = spell.target_limit(level, caster.level);
     // A spell on the caster alone (Shield) needs no name.
@@ -57,7 +62,6 @@ pub(super) fn cast(
             .collect();
     }
     let (targets, placed): (Vec<_>, Vec<SpellTarget>) = chosen.into_iter().unzip();
-    let effects = spell.effects.clone();
     resolve_and_commit(ctx, p, &effects, &targets, placed)
 }
 

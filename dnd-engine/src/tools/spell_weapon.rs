@@ -2,7 +2,8 @@
 //! as its attack. The caster's bonus action goes through the turn gate (`Spend::BonusAction`),
 //! the weapon moves up to 20 ft to a creature within 5 ft of it (`effects::weapon_reaches`,
 //! where positions are kept), and the spell's own `spell_attack` effects are resolved again at
-//! the slot it was cast with; the weapon then hovers by that creature.
+//! the slot it was cast with; the weapon then hovers by that creature. A weapon held in the
+//! caster's hand (Flame Blade) takes the action instead and reaches 5 ft from the caster.
 
 use super::results::SpellCast;
 use super::spell_effects::{Prepared, resolve_and_commit};
@@ -25,13 +26,12 @@ pub(super) fn strike(
     let Some(spell) = attack.and_then(|a| ctx.srd.spell(a).ok()) else {
         return Ok(None);
     };
-    if !spell
-        .effects
-        .iter()
-        .any(|e| matches!(e, Effect::SpellWeapon { .. }))
-    {
+    let Some(held) = spell.effects.iter().find_map(|e| match e {
+        Effect::SpellWeapon { held, .. } => Some(*held),
+        _ => None,
+    }) else {
         return Ok(None);
-    }
+    };
     let caster = ctx
         .state
         .character(attacker)
@@ -59,7 +59,16 @@ pub(super) fn strike(
         )));
     }
     let stands = position_of(ctx.state, victim.target.id());
-    if let Err(distance) = weapon_reaches(at, stands) {
+    if held {
+        // A blade in the caster's hand reaches as a melee attack does, and takes the action.
+        let from = position_of(ctx.state, &caster.id);
+        if let Err(distance) = held_reaches(from, stands) {
+            return Err(ToolError::new(format!(
+                "{} is {distance} ft from {}; the {} in its hand strikes within {WEAPON_REACH_FT} ft",
+                caster.name, victim.name, spell.name
+            )));
+        }
+    } else if let Err(distance) = weapon_reaches(at, stands) {
         return Err(ToolError::new(format!(
             "{}'s {} hovers {distance} ft from {}; it moves {WEAPON_MOVE_FT} ft and strikes within {WEAPON_REACH_FT} ft: name a creature within {} ft of it",
             caster.name,
@@ -68,16 +77,24 @@ pub(super) fn strike(
             WEAPON_MOVE_FT + WEAPON_REACH_FT
         )));
     }
-    super::encounter::act(ctx, &caster.id, Spend::BonusAction)?;
+    let spend = if held {
+        Spend::Action
+    } else {
+        Spend::BonusAction
+    };
+    super::encounter::act(ctx, &caster.id, spend)?;
     let (attack_bonus, save_dc) = caster
         .spellcasting()
         .ok_or_else(|| ToolError::new(format!("{} has no spellcasting ability", caster.name)))?;
     let modifier = caster
         .spellcasting_ability
         .map_or(0, |a| caster.abilities.modifier(a));
-    // The weapon moves to the creature it strikes; its minute runs on.
+    // The weapon moves to the creature it strikes (a held one stays in hand); its time runs on.
     let moved = crate::state::TimedEffect {
-        kind: TimedKind::SpellWeapon { slot, at: stands },
+        kind: TimedKind::SpellWeapon {
+            slot,
+            at: if held { at } else { stands },
+        },
         ..weapon
     };
     let attacks: Vec<Effect> = spell
@@ -101,4 +118,21 @@ pub(super) fn strike(
         modifier,
     };
     resolve_and_commit(ctx, prepared, &attacks, &[victim], vec![placed]).map(Some)
+}
+
+/// Whether a creature at `target` stands within reach of a blade held at `from` (`Err` with the
+/// distance when not); anything goes where no positions are kept.
+fn held_reaches(
+    from: Option<crate::state::Position>,
+    target: Option<crate::state::Position>,
+) -> Result<(), u32> {
+    let (Some(from), Some(target)) = (from, target) else {
+        return Ok(());
+    };
+    let distance = crate::state::round_to_5(from.exact_distance(target));
+    if distance <= WEAPON_REACH_FT {
+        Ok(())
+    } else {
+        Err(distance)
+    }
 }

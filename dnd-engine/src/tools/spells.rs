@@ -41,6 +41,11 @@ pub struct CastSpellArgs {
     /// minutes longer (the clock advances). Null or false for a casting with a slot.
     #[serde(default)]
     pub ritual: Option<bool>,
+    /// The caster's choice where the spell asks for one, by its name: Protection from Energy's
+    /// damage type ("fire"), Enhance Ability's enhancement ("bear's endurance"). Null for a
+    /// spell with no choice; a refusal lists the options.
+    #[serde(default)]
+    pub choice: Option<String>,
 }
 
 pub(super) fn cast_spell(
@@ -144,7 +149,8 @@ pub(super) fn cast_spell(
         save_dc,
         modifier: ability_mod,
     };
-    super::spell_effects::cast(ctx, prepared, args.aim.as_deref(), &args.targets)
+    let (aim, choice) = (args.aim.as_deref(), args.choice.as_deref());
+    super::spell_effects::cast(ctx, prepared, aim, choice, &args.targets)
 }
 
 /// Adds the reasons of one roll when it has any (or the positions gave a distance).
