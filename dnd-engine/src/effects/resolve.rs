@@ -20,7 +20,6 @@ use crate::srd::OnSave;
 use crate::state::{Change, GameState, RepeatSave, RollKind, Target, TimedEffect, TimedKind};
 use crate::store::{RollDetail, RollRecord};
 use rand::Rng;
-use std::fmt::Write as _;
 
 /// Resolves `effects` for `casting` on `subjects` (in the order named; a creature named twice
 /// only for darts). Refuses an illegal target before anything is rolled.
@@ -603,11 +602,15 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
         // "Goblin 2 Dexterity save against Fireball (+2: half cover in the ice bridge)", in one
         // allocation: a casting on a crowd writes one of these per creature.
         let mut label = String::with_capacity(64);
-        let _ = write!(
-            label,
-            "{} {ability} save against {}",
-            s.name, self.casting.source
-        );
+        for part in [
+            s.name.as_str(),
+            " ",
+            ability.name(),
+            " save against ",
+            self.casting.source,
+        ] {
+            label.push_str(part);
+        }
         for (k, m) in modifiers.iter().enumerate() {
             label.push_str(if k == 0 { " (" } else { ", " });
             label.push_str(m);

@@ -181,6 +181,14 @@ impl TimedEffect {
 
 /// The timed effects on a creature (id, any case): none for an unknown one.
 pub fn timed_effects<'a>(state: &'a GameState, id: &str) -> &'a [TimedEffect] {
+    // Exact ids first, characters then monsters: every roll asks this, mostly by id, and the
+    // case-folding searches (by name too) are the slow way round.
+    if let Some(c) = state.characters.iter().find(|c| c.id == id) {
+        return &c.timed_effects;
+    }
+    if let Some(m) = state.monsters.iter().find(|m| m.id == id) {
+        return &m.timed_effects;
+    }
     if let Some(c) = state.character(id) {
         return &c.timed_effects;
     }
