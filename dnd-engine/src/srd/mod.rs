@@ -13,7 +13,6 @@ mod gear;
 mod lookup;
 mod magic_items;
 mod spell_damage;
-mod spell_once;
 mod spell_range;
 mod spellcasting;
 mod types;
@@ -104,8 +103,7 @@ impl Srd {
                 action_effects::fill(action);
             }
         }
-        let mut spells: Vec<Spell> = parse("spells.json", SPELLS_JSON)?;
-        spells.iter_mut().for_each(spell_once::fill);
+        let spells: Vec<Spell> = parse("spells.json", SPELLS_JSON)?;
         Ok(Srd {
             monsters,
             spells,
