@@ -21,6 +21,34 @@ pub(super) struct AfterDamage {
     pub concentration: Option<ConcentrationSave>,
 }
 
+/// Commits `changes` and `rolls` at once, then makes the saves damage calls for (held
+/// creatures, concentration), once for all each creature took from `source` (the caster's or
+/// the monster's id). What each hurt creature rolled after its damage, by id.
+pub(super) fn commit_with_follow_ups(
+    ctx: &mut ToolContext<'_>,
+    source: &str,
+    changes: Vec<Change>,
+    rolls: Vec<crate::store::RollRecord>,
+) -> Result<Vec<(String, AfterDamage)>, ToolError> {
+    let mut hurt: Vec<(String, u32)> = Vec::new();
+    for change in &changes {
+        if let Change::Damage { target, amount, .. } = change {
+            match hurt.iter_mut().find(|(id, _)| id == target.id()) {
+                Some((_, total)) => *total += amount,
+                None => hurt.push((target.id().to_owned(), *amount)),
+            }
+        }
+    }
+    ctx.commit(changes)?;
+    ctx.log.rolls.extend(rolls);
+    let mut after = Vec::new();
+    for (id, amount) in hurt {
+        let done = after_damage(ctx, &id, amount, Some(source))?;
+        after.push((id, done));
+    }
+    Ok(after)
+}
+
 /// After `creature` (an id) took `amount` damage from `source` (a creature's id, or `None` for
 /// a fall or a hazard): the saves it calls for, rolled, recorded and applied. Nothing for no
 /// damage, or for one already down (0 hit points ends concentration and holds do not matter).

@@ -54,32 +54,15 @@ fn action_of(ctx: &ToolContext<'_>, monster: &str, name: &str) -> Result<Monster
         .ok_or_else(|| ToolError::new(format!("{} has no action {name:?}", who.name)))
 }
 
-/// Commits `changes` and `resolution`'s rolls, then makes the saves damage calls for (held
-/// creatures, concentration), once for all each creature took. What each hurt creature
-/// rolled after its damage, by id.
+/// Commits `changes` and `resolution`'s rolls, then the saves damage calls for
+/// (`damage::commit_with_follow_ups`). What each hurt creature rolled after its damage, by id.
 pub(super) fn commit(
     ctx: &mut ToolContext<'_>,
     monster: &str,
     changes: Vec<Change>,
     resolution: Resolution,
 ) -> Result<Vec<(String, super::damage::AfterDamage)>, ToolError> {
-    let mut hurt: Vec<(String, u32)> = Vec::new();
-    for change in &changes {
-        if let Change::Damage { target, amount, .. } = change {
-            match hurt.iter_mut().find(|(id, _)| id == target.id()) {
-                Some((_, total)) => *total += amount,
-                None => hurt.push((target.id().to_owned(), *amount)),
-            }
-        }
-    }
-    ctx.commit(changes)?;
-    ctx.log.rolls.extend(resolution.rolls);
-    let mut after = Vec::new();
-    for (id, amount) in hurt {
-        let done = super::damage::after_damage(ctx, &id, amount, Some(monster))?;
-        after.push((id, done));
-    }
-    Ok(after)
+    super::damage::commit_with_follow_ups(ctx, monster, changes, resolution.rolls)
 }
 
 /// A save-based action (a song, a breath) on these targets: spends the monster's action (and

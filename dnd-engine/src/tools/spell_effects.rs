@@ -101,25 +101,14 @@ pub(super) fn resolve_and_commit(
         .map_err(|e| ToolError::new(e.to_string()))?;
     let mut changes = p.changes;
     changes.extend(resolution.changes);
-    // Whoever the spell hurt makes the saves damage calls for, once for all it took.
-    let mut hurt: Vec<(String, u32)> = Vec::new();
-    for change in &changes {
-        if let Change::Damage { target, amount, .. } = change {
-            match hurt.iter_mut().find(|(id, _)| id == target.id()) {
-                Some((_, total)) => *total += amount,
-                None => hurt.push((target.id().to_owned(), *amount)),
-            }
-        }
-    }
     let dropped = spell
         .concentration
         .then(|| caster.concentration.clone())
         .flatten();
-    ctx.commit(changes)?;
-    ctx.log.rolls.extend(resolution.rolls);
+    // Whoever the spell hurt makes the saves damage calls for, once for all it took.
+    let after = super::damage::commit_with_follow_ups(ctx, &caster.id, changes, resolution.rolls)?;
     let (mut hold_saves, mut concentration_saves) = (Vec::new(), Vec::new());
-    for (id, amount) in &hurt {
-        let after = super::damage::after_damage(ctx, id, *amount, Some(&caster.id))?;
+    for (_, after) in after {
         hold_saves.extend(after.hold_saves);
         concentration_saves.extend(after.concentration);
     }
