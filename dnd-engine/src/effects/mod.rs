@@ -22,6 +22,7 @@
 //! | `marks.rs` | [`mark_damage`]: the dice a caster's weapon hit adds against a creature it marked ([`Effect::Mark`], Hunter's Mark) |
 //! | `movement.rs` | [`Effect::Push`]: a creature pushed away from the caster (`combat::geometry::push_away`), where positions are kept |
 //! | `weapon.rs` | [`Effect::SpellWeapon`]: the spectral weapon a caster keeps (Spiritual Weapon; Flame Blade's held in hand, `held`), where it hovers, and whether it reaches a creature on a later turn ([`weapon_reaches`]) |
+//! | `spell_attack.rs` | the interpreter's spell attack: the roll against one creature with what changes it, and on a hit its damage and the rest of what the hit does |
 //! | `special.rs` | the interpreter's arm for those special effects (advantage granted, a condition until escaped or acted, a mark, dispel, revive, push), beside `resolve.rs` |
 //! | `rolls.rs` | what timed effects do later: [`roll_bonus`] (Bless and Bane on attack rolls and saves; Guidance and Resistance on one roll, returned spent), [`end_of_turn_saves`] (Hold Person's repeated save) |
 //!
@@ -47,6 +48,7 @@ mod resolve;
 mod riders;
 mod rolls;
 mod special;
+mod spell_attack;
 mod vocabulary;
 mod ward;
 mod weapon;

@@ -12,10 +12,7 @@ use crate::rules::attack::roll_damage;
 use crate::rules::check::roll_check_with;
 use crate::rules::conditions::{effective_defenses, save_modifiers};
 use crate::rules::damage::DefenseApplied;
-use crate::rules::{
-    Ability, AttackProfile, AttackTarget, DamageDealt, DamageDice, DamageType, Defenses,
-    roll_attack,
-};
+use crate::rules::{Ability, DamageDealt, DamageDice, DamageType, Defenses};
 use crate::srd::OnSave;
 use crate::state::{Change, GameState, RepeatSave, RollKind, Target, TimedEffect, TimedKind};
 use crate::store::{RollDetail, RollRecord};
@@ -86,7 +83,7 @@ pub(super) fn resolve_with<R: Rng + ?Sized>(
 
 /// Damage a target took from one effect, after its defenses.
 #[derive(Debug, Clone, Copy)]
-struct Dealt {
+pub(super) struct Dealt {
     amount: u32,
     defense: DefenseApplied,
 }
@@ -243,7 +240,7 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
 
     /// An effect that follows a hit, a failed save (`save`), or a success for half
     /// (`half`), on subject `i`: its damage dealt, anything else applied. The damage it dealt.
-    fn inner(
+    pub(super) fn inner(
         &mut self,
         effect: &Effect,
         i: usize,
@@ -489,81 +486,6 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             });
         }
         Dealt { amount, defense }
-    }
-
-    fn attack(&mut self, on_hit: &[Effect], i: usize, s: &Subject) {
-        let damage: Vec<DamageDice> = on_hit
-            .iter()
-            .filter_map(|e| match e {
-                Effect::Damage { dice, damage_type } => Some(self.dice(dice, *damage_type)),
-                _ => None,
-            })
-            .collect();
-        let caster = self.casting.caster;
-        let mut bonus = roll_bonus(self.state, &caster.id, RollKind::Attack, self.rng);
-        keep_spent(&mut self.out.changes, self.casting, &mut bonus);
-        let profile = AttackProfile {
-            attack_bonus: caster.attack_bonus + bonus.total,
-            damage: &damage,
-            critical_range: 20,
-        };
-        let range = s.at.attack.as_ref();
-        let cover = range.map_or(0, |r| r.armor_bonus());
-        let defense = AttackTarget {
-            armor_class: s.armor_class + cover,
-            defenses: effective_defenses(&s.defenses, &s.conditions),
-            hits_are_critical: false,
-        };
-        let situation = crate::combat::attack_situation(self.state, &caster.id, s.target.id());
-        for end in situation.ends {
-            if !self.out.changes.contains(&end) {
-                self.out.changes.push(end);
-            }
-        }
-        let mut sources = situation.sources;
-        for why in range.iter().flat_map(|r| &r.disadvantage) {
-            sources.disadvantage(why.clone());
-        }
-        let result = roll_attack(&profile, &defense, sources.resolve(), self.rng);
-        let mut modifiers = bonus.reasons;
-        if cover > 0
-            && let Some(area) = &s.at.cover
-        {
-            // As the other attacks say it: "+2 AC: half cover in the spire of rime".
-            modifiers.insert(
-                0,
-                format!("+{cover} AC: {} in {}", area.cover.describe(), area.name),
-            );
-        }
-        self.out.reasons.push(Why {
-            subject: i,
-            sources,
-            modifiers,
-        });
-        let by = self.caster_target();
-        self.record(
-            format!("{} at {}", self.casting.source, s.name),
-            i64::from(result.total),
-            Some(by),
-            RollDetail::Attack(result.clone()),
-        );
-        if result.hit {
-            self.out.changes.push(Change::Damage {
-                target: s.target.clone(),
-                amount: result.total_damage,
-                critical: result.critical,
-            });
-            for e in on_hit
-                .iter()
-                .filter(|e| !matches!(e, Effect::Damage { .. }))
-            {
-                self.inner(e, i, s, None, false);
-            }
-        }
-        self.out.outcomes.push(Outcome::Attack {
-            target: s.name.clone(),
-            attack: result,
-        });
     }
 
     #[allow(clippy::too_many_arguments)] // the fields of one `Effect::Save`
