@@ -63,7 +63,7 @@ fn ray_of_frost_takes_10_feet_of_speed_until_the_casters_next_turn() {
     assert_eq!(speed_now(&t.state, "frost-harpy", 20), 10);
     assert!(matches!(
         harpy_effects(&t.state)[0].kind,
-        TimedKind::Speed { feet: -10, .. }
+        TimedKind::Speed { change } if change.feet == -10
     ));
     // "Until your next turn starts": one round, gone as the clock moves a minute.
     t.apply(&[Change::TimeAdvanced { minutes: 1 }]);

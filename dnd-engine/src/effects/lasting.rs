@@ -44,18 +44,7 @@ pub(super) fn timed_kind(
             next_only: *next_only,
             source_only: *source_only,
         },
-        Effect::Speed {
-            feet,
-            halved,
-            doubled,
-            stopped,
-            ..
-        } => TimedKind::Speed {
-            feet: *feet,
-            halved: *halved,
-            doubled: *doubled,
-            stopped: *stopped,
-        },
+        Effect::Speed { change, .. } => TimedKind::Speed { change: *change },
         Effect::NoHealing { .. } => TimedKind::NoHealing,
         Effect::Resistance { damage_types, .. } => TimedKind::Resistance {
             damage_types: *damage_types,

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::rules::{Ability, Condition, DamageType, DamageTypes};
 use crate::srd::OnSave;
-use crate::state::RollOn;
+use crate::state::{RollOn, SpeedChange};
 
 /// One thing an effect list does. Effects apply to each target of the casting in turn;
 /// `spell_attack` and `save` wrap what follows a hit, a failure or a success.
@@ -177,18 +177,9 @@ pub enum Effect {
     /// A change to speed for a while: feet added (Ray of Frost -10, Longstrider +10), halved
     /// (Slow), doubled (Haste) or 0 (Hypnotic Pattern).
     Speed {
-        /// Feet added (negative: taken away).
-        #[serde(default, skip_serializing_if = "is_zero")]
-        feet: i32,
-        /// Halved.
-        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-        halved: bool,
-        /// Doubled.
-        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-        doubled: bool,
-        /// Speed 0.
-        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-        stopped: bool,
+        /// The change.
+        #[serde(flatten)]
+        change: SpeedChange,
         /// Damage ends it (Hypnotic Pattern's daze).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         ends_on_damage: bool,

@@ -46,7 +46,9 @@ pub use position::{Area, Cover, Position, area_at, inside, round_to_5};
 pub use reactions::{ReactionTrigger, StandingReaction};
 pub use revive::rounds_now;
 pub use snapshot::{Snapshot, estimate_tokens};
-pub use timed::{RepeatSave, RollKind, RollOn, TimedEffect, TimedKind, concentration_of};
+pub use timed::{
+    RepeatSave, RollKind, RollOn, SpeedChange, TimedEffect, TimedKind, concentration_of,
+};
 pub use timed_reads::{
     armor_class_with, blocks_healing, is_coated, resistances_with, roll_dice_on, speed_with,
     timed_effects, weapon_damage,

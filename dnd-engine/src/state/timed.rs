@@ -167,18 +167,9 @@ pub enum TimedKind {
     /// A change to the creature's speed (Ray of Frost -10 ft, Longstrider +10 ft, Haste
     /// doubled, Slow halved, Hypnotic Pattern 0): read by [`speed_with`].
     Speed {
-        /// Feet added (negative: taken away).
-        #[serde(default, skip_serializing_if = "is_zero")]
-        feet: i32,
-        /// Halved.
-        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-        halved: bool,
-        /// Doubled.
-        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-        doubled: bool,
-        /// Speed 0.
-        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-        stopped: bool,
+        /// The change.
+        #[serde(flatten)]
+        change: SpeedChange,
     },
     /// The creature regains no hit points (Chill Touch): `Change::Heal` heals it by 0.
     NoHealing,
@@ -239,6 +230,31 @@ fn is_zero(n: &i32) -> bool {
     *n == 0
 }
 
+/// A change to a creature's speed, as a spell gives it (`effects::Effect::Speed`) and as it
+/// lasts on the creature (`TimedKind::Speed`): feet added, then halved, doubled, or 0.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SpeedChange {
+    /// Feet added (negative: taken away).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub feet: i32,
+    /// Halved.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub halved: bool,
+    /// Doubled.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub doubled: bool,
+    /// Speed 0.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stopped: bool,
+}
+
+impl SpeedChange {
+    /// Whether it changes anything.
+    pub fn is_some(&self) -> bool {
+        self.feet != 0 || self.halved || self.doubled || self.stopped
+    }
+}
+
 /// Which rolls a [`TimedKind::Advantage`] is on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -297,13 +313,9 @@ impl TimedKind {
             TimedKind::Resistance { damage_types } => damage_types
                 .is_empty()
                 .then_some("a resistance names at least one damage type"),
-            TimedKind::Speed {
-                feet,
-                halved,
-                doubled,
-                stopped,
-            } => (*feet == 0 && !halved && !doubled && !stopped)
-                .then_some("a speed change adds feet, halves, doubles or stops"),
+            TimedKind::Speed { change } => {
+                (!change.is_some()).then_some("a speed change adds feet, halves, doubles or stops")
+            }
             TimedKind::Advantage {
                 on: RollOn::Attacks | RollOn::AttacksAgainst,
                 ability: Some(_),

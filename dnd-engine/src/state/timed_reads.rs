@@ -72,23 +72,18 @@ impl TimedEffect {
                 let next = if *next_only { " (the next one)" } else { "" };
                 format!("{what} on {rolls}{next}")
             }
-            TimedKind::Speed {
-                feet,
-                halved,
-                doubled,
-                stopped,
-            } => {
+            TimedKind::Speed { change } => {
                 let mut parts = Vec::new();
-                if *feet != 0 {
-                    parts.push(format!("{feet:+} ft"));
+                if change.feet != 0 {
+                    parts.push(format!("{:+} ft", change.feet));
                 }
-                if *halved {
+                if change.halved {
                     parts.push("halved".to_owned());
                 }
-                if *doubled {
+                if change.doubled {
                     parts.push("doubled".to_owned());
                 }
-                if *stopped {
+                if change.stopped {
                     parts.push("0".to_owned());
                 }
                 format!("speed {}", parts.join(", "))
@@ -252,19 +247,13 @@ pub fn roll_dice_on(effects: &[TimedEffect], kind: RollKind) -> Vec<(&str, u16, 
 pub fn speed_with(effects: &[TimedEffect], base: u32) -> u32 {
     let (mut feet, mut halved, mut doubled) = (0i64, false, false);
     for e in effects {
-        if let TimedKind::Speed {
-            feet: f,
-            halved: h,
-            doubled: d,
-            stopped,
-        } = e.kind
-        {
-            if stopped {
+        if let TimedKind::Speed { change } = e.kind {
+            if change.stopped {
                 return 0;
             }
-            feet += i64::from(f);
-            halved |= h;
-            doubled |= d;
+            feet += i64::from(change.feet);
+            halved |= change.halved;
+            doubled |= change.doubled;
         }
     }
     let mut speed = (i64::from(base) + feet).max(0);

@@ -19,10 +19,12 @@ fn effect(kind: TimedKind) -> TimedEffect {
 
 fn speed(feet: i32, halved: bool, doubled: bool, stopped: bool) -> TimedEffect {
     effect(TimedKind::Speed {
-        feet,
-        halved,
-        doubled,
-        stopped,
+        change: crate::state::SpeedChange {
+            feet,
+            halved,
+            doubled,
+            stopped,
+        },
     })
 }
 
@@ -49,10 +51,7 @@ fn a_timed_effect_that_does_nothing_is_refused_and_changes_nothing() {
             damage_types: crate::rules::DamageTypes::EMPTY,
         },
         TimedKind::Speed {
-            feet: 0,
-            halved: false,
-            doubled: false,
-            stopped: false,
+            change: crate::state::SpeedChange::default(),
         },
         TimedKind::WeaponDamage {
             count: 0,
