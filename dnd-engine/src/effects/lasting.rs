@@ -155,22 +155,9 @@ pub(super) fn stabilize(state: &GameState, s: &Subject) -> (Option<Change>, Outc
     let Some(c) = state.character(s.target.id()) else {
         return (None, unaffected(s, "not a dying character".to_owned()));
     };
-    if c.dead || c.hp.current > 0 || c.death_saves.stable {
-        let why = if c.dead {
-            "dead"
-        } else if c.hp.current > 0 {
-            "not at 0 hit points"
-        } else {
-            "already stable"
-        };
-        return (None, unaffected(s, why.to_owned()));
-    }
-    let mut saves = c.death_saves;
-    saves.stabilise();
-    let change = Change::DeathSaves {
-        character: c.id.clone(),
-        saves,
-        regains_one_hp: false,
+    let change = match c.stabilised() {
+        Ok(change) => change,
+        Err(why) => return (None, unaffected(s, why.why().to_owned())),
     };
     let outcome = Outcome::Stabilized {
         target: s.name.clone(),

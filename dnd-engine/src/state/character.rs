@@ -170,7 +170,50 @@ fn is_zero(n: &u32) -> bool {
     *n == 0
 }
 
+/// Why a character cannot be stabilised ([`Character::stabilised`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotStabilisable {
+    /// It is dead.
+    Dead,
+    /// It is above 0 hit points.
+    NotDying,
+    /// It is stable already.
+    AlreadyStable,
+}
+
+impl NotStabilisable {
+    /// In words: "dead", "not at 0 hit points", "already stable".
+    pub fn why(self) -> &'static str {
+        match self {
+            NotStabilisable::Dead => "dead",
+            NotStabilisable::NotDying => "not at 0 hit points",
+            NotStabilisable::AlreadyStable => "already stable",
+        }
+    }
+}
+
 impl Character {
+    /// The change that makes it stable (first aid, Spare the Dying: one rule for both), or why
+    /// it cannot be stabilised now.
+    pub fn stabilised(&self) -> Result<super::Change, NotStabilisable> {
+        if self.dead {
+            return Err(NotStabilisable::Dead);
+        }
+        if self.hp.current > 0 {
+            return Err(NotStabilisable::NotDying);
+        }
+        if self.death_saves.stable {
+            return Err(NotStabilisable::AlreadyStable);
+        }
+        let mut saves = self.death_saves;
+        saves.stabilise();
+        Ok(super::Change::DeathSaves {
+            character: self.id.clone(),
+            saves,
+            regains_one_hp: false,
+        })
+    }
+
     /// Armor Class now: the sheet's, with its timed effects (Mage Armor, Shield of Faith,
     /// Shield) and the bonus of the magic armour and shield it carries.
     pub fn armor_class_now(&self) -> i32 {

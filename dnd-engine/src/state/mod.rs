@@ -37,7 +37,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 pub use change::{Change, ChangeError, Target};
-pub use character::{Character, CharacterAttack, ItemStack};
+pub use character::{Character, CharacterAttack, ItemStack, NotStabilisable};
 pub use condition_sources::{ConditionSource, condition_sources};
 pub use effects::{Effect, EffectKind, able, is_surprised};
 pub use memory::{MEMORY_LIST_LIMIT, Memory, MemoryFact};

@@ -11,7 +11,7 @@ use super::{
 use crate::rules::death::STABILISE_DC;
 use crate::rules::{Skill, Spend};
 use crate::srd::Srd;
-use crate::state::{Change, GameState};
+use crate::state::{GameState, NotStabilisable};
 
 /// `creature` tends `patient`, a dying character within 5 ft: the action, and a Medicine check
 /// against DC 10; on a success the patient is stable. Outside a fight it spends nothing.
@@ -38,29 +38,24 @@ pub fn first_aid(
             p.name
         )));
     };
-    if dying.dead || dying.hp.current > 0 || dying.death_saves.stable {
-        let why = if dying.dead {
-            "dead: no check brings the dead back"
-        } else if dying.hp.current > 0 {
-            "not dying (above 0 hit points): heal it instead"
-        } else {
-            "already stable"
-        };
-        return Err(refused(format!("{} is {why}", p.name)));
-    }
+    let stable = match dying.stabilised() {
+        Ok(change) => change,
+        Err(why) => {
+            let hint = match why {
+                NotStabilisable::Dead => ": no check brings the dead back",
+                NotStabilisable::NotDying => " (not dying): heal it instead",
+                NotStabilisable::AlreadyStable => "",
+            };
+            return Err(refused(format!("{} is {}{hint}", p.name, why.why())));
+        }
+    };
     within_5_ft(state, &w, &p, "first aid")?;
     let modifier = skill_of(state, srd, &w.id, Skill::Medicine);
     let (result, sources, ends) =
         super::rolled::check(state, &w, modifier, STABILISE_DC, false, rng);
     changes.extend(ends);
     if result.success {
-        let mut saves = dying.death_saves;
-        saves.stabilise();
-        changes.push(Change::DeathSaves {
-            character: p.id.clone(),
-            saves,
-            regains_one_hp: false,
-        });
+        changes.push(stable);
     }
     let text = if result.success {
         format!(
