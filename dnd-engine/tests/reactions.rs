@@ -66,7 +66,7 @@ fn shield_turns_a_goblins_hit_into_a_miss_only_when_it_can() {
         if let Some(reaction) = swing.get("reaction") {
             // Goblin's Scimitar +4 against AC 13: a 13 to 17 hits, and Shield's AC 18 turns it.
             turned += 1;
-            assert_eq!(reaction["spell"], "Shield", "{r}");
+            assert_eq!(reaction["reaction"], "Shield", "{r}");
             assert_eq!(reaction["slot_level"], 1);
             assert_eq!(result["hit"], false, "{r}");
             assert_eq!(result["target_ac"], 18);
@@ -108,7 +108,7 @@ fn counterspell_stops_the_cult_fanatics_hold_person() {
     let turn = &r["monster_turns"][0];
     assert_eq!(turn["uses"], "Hold Person", "{r}");
     let reaction = &turn["reactions"][0];
-    assert_eq!(reaction["spell"], "Counterspell", "{r}");
+    assert_eq!(reaction["reaction"], "Counterspell", "{r}");
     // Hold Person is a 2nd-level spell: a 3rd-level Counterspell stops it without a check.
     assert_eq!(reaction["slot_level"], 3);
     assert_eq!(reaction["succeeded"], true);
@@ -319,7 +319,7 @@ fn shield_against_a_mages_magic_missile_takes_no_damage() {
         if !aimed_at_her {
             continue;
         }
-        assert_eq!(turn["reactions"][0]["spell"], "Shield", "{r}");
+        assert_eq!(turn["reactions"][0]["reaction"], "Shield", "{r}");
         assert_eq!(turn["effects"][0]["outcome"], "unaffected", "{r}");
         let isolde = t.state.character("isolde").unwrap();
         assert_eq!(isolde.hp.current, 200, "the darts deal her no damage: {r}");

@@ -295,8 +295,8 @@ fn every_feature_has_a_description() {
         let features = monster
             .traits
             .iter()
-            .chain(&monster.reactions)
-            .map(|f| (&f.name, &f.description));
+            .map(|f| (&f.name, &f.description))
+            .chain(monster.reactions.iter().map(|r| (&r.name, &r.description)));
         let actions = monster
             .actions
             .iter()

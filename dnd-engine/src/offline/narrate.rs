@@ -423,11 +423,11 @@ fn attack(turn: &Turn, r: &AttackReport, fallen: &mut Fallen) -> Vec<String> {
             ),
         });
         if let Some(reaction) = &swing.reaction {
-            let by = capital(&who(turn, &reaction.character));
+            let by = capital(&who(turn, &reaction.by));
             let answers = if by == "You" { "answer" } else { "answers" };
             out.push(format!(
                 "{by} {answers} with {}: the blow glances off.",
-                reaction.spell
+                reaction.reaction
             ));
         }
         // A blow on one already down is told above; its fall is told once only.
@@ -536,6 +536,21 @@ fn moved(turn: &Turn, outcome: &MoveOutcome, fallen: &mut Fallen) -> Vec<String>
 
 fn spell(turn: &Turn, cast: &SpellCast) -> Vec<String> {
     let mut out = vec![format!("You cast {}.", cast.spell)];
+    for reaction in &cast.reactions {
+        out.push(if reaction.succeeded {
+            format!(
+                "{} answers with {}: your spell unravels.",
+                capital(&who(turn, &reaction.by)),
+                reaction.reaction
+            )
+        } else {
+            format!(
+                "{} tries {}, but your spell holds.",
+                capital(&who(turn, &reaction.by)),
+                reaction.reaction
+            )
+        });
+    }
     for effect in &cast.effects {
         out.extend(match effect {
             Outcome::Healed { target, healed, .. } => Some(format!(

@@ -12,6 +12,7 @@ mod five_e_database;
 mod gear;
 mod lookup;
 mod magic_items;
+mod monster_reactions;
 mod spell_damage;
 mod spell_range;
 mod spellcasting;
@@ -27,6 +28,7 @@ pub use five_e_database::{
 };
 pub use gear::MundaneItem;
 pub use lookup::{LookupError, slugify};
+pub use monster_reactions::{MonsterReaction, ReactionRule};
 pub use spell_damage::FirstRoll;
 pub use spell_range::{SpellRange, SpellReach};
 pub use spellcasting::{InnateSpell, MonsterSpellcasting, SlotLevel, SpellSource};

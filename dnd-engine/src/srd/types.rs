@@ -267,9 +267,9 @@ pub struct Monster {
     /// Actions.
     #[serde(default)]
     pub actions: Vec<MonsterAction>,
-    /// Reactions.
+    /// Reactions, each with the rule the engine plays it by where it has one (Parry).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub reactions: Vec<Feature>,
+    pub reactions: Vec<super::MonsterReaction>,
     /// Legendary actions.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub legendary_actions: Vec<MonsterAction>,

@@ -193,11 +193,18 @@ pub(super) fn attack_spent(
         };
         let mut result = rules_attack(&profile, &defense, sources.resolve(), ctx.rng);
         // A hero hit by a monster may cast the Shield it declared, when that turns the hit.
-        let reaction = if !who.is_character() && victim.is_character() {
-            let (by, on) = (who.name.clone(), victim.target.id().to_owned());
-            super::reactions::shield_against_hit(ctx, &by, &on, &mut result)?
-        } else {
-            None
+        // A monster hit by a hero may parry or cast Shield from its list, when that turns it.
+        let (by, on) = (who.target.id().to_owned(), victim.target.id().to_owned());
+        let reaction = match (who.is_character(), victim.is_character()) {
+            (false, true) => {
+                let by = who.name.clone();
+                super::reactions::shield_against_hit(ctx, &by, &on, &mut result)?
+            }
+            (true, false) => {
+                let melee = setup.range.melee;
+                super::monster_reactions::against_hit(ctx, &by, &on, melee, &mut result)?
+            }
+            _ => None,
         };
         let note = if bonus.reasons.is_empty() {
             String::new()

@@ -33,6 +33,7 @@ mod items;
 mod locks;
 mod monster_action;
 mod monster_legendary;
+mod monster_reactions;
 mod monster_spells;
 mod monster_turn;
 mod movement;

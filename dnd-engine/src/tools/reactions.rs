@@ -275,16 +275,16 @@ pub(super) fn shield_against_hit(
     result.damage.clear();
     result.total_damage = 0;
     Ok(Some(ReactionCast {
-        character: c.name.clone(),
-        spell: spell.name.clone(),
-        slot_level: slot,
+        by: c.name.clone(),
+        reaction: spell.name.clone(),
+        slot_level: Some(slot),
         outcome: format!(
             "{}'s {} now misses AC {shielded}: no damage; +{bonus} AC until {}'s next turn",
             attacker, result.total, c.name
         ),
         succeeded: true,
         check: None,
-        slots_left: slots_left(ctx.state, &c.id),
+        slots_left: Some(slots_left(ctx.state, &c.id)),
     }))
 }
 
@@ -306,13 +306,13 @@ pub(super) fn shield_against_darts(
         cast_shield(ctx, &c, spell, slot, spend)?;
         ids.push(c.id.clone());
         reports.push(ReactionCast {
-            character: c.name.clone(),
-            spell: spell.name.clone(),
-            slot_level: slot,
+            by: c.name.clone(),
+            reaction: spell.name.clone(),
+            slot_level: Some(slot),
             outcome: "magic missile deals no damage to it".to_owned(),
             succeeded: true,
             check: None,
-            slots_left: slots_left(ctx.state, &c.id),
+            slots_left: Some(slots_left(ctx.state, &c.id)),
         });
     }
     Ok((ids, reports))
@@ -383,13 +383,13 @@ pub(super) fn counter_spell(
             )
         };
         reports.push(ReactionCast {
-            character: c.name.clone(),
-            spell: spell.name.clone(),
-            slot_level: slot,
+            by: c.name.clone(),
+            reaction: spell.name.clone(),
+            slot_level: Some(slot),
             outcome,
             succeeded: done.stopped,
             check: done.check.map(|(_, r)| r),
-            slots_left: slots_left(ctx.state, &c.id),
+            slots_left: Some(slots_left(ctx.state, &c.id)),
         });
         if done.stopped {
             return Ok((reports, true));

@@ -62,7 +62,51 @@ pub(super) fn cast(
             .collect();
     }
     let (targets, placed): (Vec<_>, Vec<SpellTarget>) = chosen.into_iter().unzip();
-    resolve_and_commit(ctx, p, &effects, &targets, placed)
+    // The casting is legal: a monster with Counterspell may answer it now.
+    let (reactions, stopped) =
+        super::monster_reactions::counter_hero_spell(ctx, &caster.id, spell, level)?;
+    if stopped {
+        return countered(ctx, p, reactions);
+    }
+    let mut cast = resolve_and_commit(ctx, p, &effects, &targets, placed)?;
+    cast.reactions = reactions;
+    Ok(cast)
+}
+
+/// A casting a monster's Counterspell stopped: the slot is spent all the same (as are the
+/// action and the time, spent before), and nothing else happens: no effect, no
+/// concentration, a costly component kept.
+fn countered(
+    ctx: &mut ToolContext<'_>,
+    p: Prepared<'_>,
+    reactions: Vec<super::results::ReactionCast>,
+) -> Result<SpellCast, ToolError> {
+    let slot: Vec<Change> = p
+        .changes
+        .into_iter()
+        .filter(|c| matches!(c, Change::SlotSpent { .. }))
+        .collect();
+    ctx.commit(slot)?;
+    Ok(SpellCast {
+        caster: p.caster.name.clone(),
+        spell: p.spell.name.clone(),
+        slot_level: p.slot,
+        spell_attack_bonus: p.attack_bonus,
+        save_dc: p.save_dc,
+        effects: Vec::new(),
+        concentrating: false,
+        concentration_dropped: None,
+        slots_left: ctx
+            .state
+            .character(&p.caster.id)
+            .map(|c| c.spell_slots.describe_available()),
+        hold_saves: Vec::new(),
+        concentration_saves: Vec::new(),
+        reasons: Vec::new(),
+        lasting: Vec::new(),
+        narrator: Some(format!("{} was countered: it has no effect", p.spell.name)),
+        reactions,
+    })
 }
 
 /// Resolves `effects` of `p.spell` on `targets` (placed from the caster as `placed`), commits
@@ -150,5 +194,6 @@ pub(super) fn resolve_and_commit(
         reasons,
         lasting,
         narrator: spell.narrative.clone().or_else(|| spell.unmodelled.clone()),
+        reactions: Vec::new(),
     })
 }

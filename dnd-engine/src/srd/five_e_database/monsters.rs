@@ -95,7 +95,14 @@ pub(super) fn monster(record: &Value) -> Res<Monster> {
         xp,
         traits: features(m.array("special_abilities")?, "special_abilities")?,
         actions,
-        reactions: features(m.array("reactions")?, "reactions")?,
+        reactions: features(m.array("reactions")?, "reactions")?
+            .into_iter()
+            .map(|f| crate::srd::MonsterReaction {
+                rule: crate::srd::ReactionRule::read(&f.description),
+                name: f.name,
+                description: f.description,
+            })
+            .collect(),
         legendary_actions,
         legendary_resistance,
         spellcasting: None,

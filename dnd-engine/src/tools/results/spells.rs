@@ -48,6 +48,10 @@ pub struct SpellCast {
     /// `srd::Spell::unmodelled`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub narrator: Option<String>,
+    /// Monsters' reactions to the casting: a Counterspell, which may have stopped it (then
+    /// `effects` is empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reactions: Vec<super::ReactionCast>,
 }
 
 /// Why one attack roll or saving throw of a spell was made as it was.
