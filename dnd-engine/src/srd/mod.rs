@@ -6,13 +6,17 @@
 //! is © Wizards of the Coast, released under CC-BY-4.0 (see the README's credits).
 
 pub mod action_effects;
+mod backgrounds;
+mod classes;
 mod classify;
 mod conditional;
 mod five_e_database;
 mod gear;
+mod hero_data;
 mod lookup;
 mod magic_items;
 mod monster_reactions;
+mod races;
 mod spell_damage;
 mod spell_range;
 mod spellcasting;
@@ -20,6 +24,13 @@ mod types;
 
 use std::sync::OnceLock;
 
+pub use backgrounds::{Background, BackgroundFeature};
+pub use classes::{
+    BonusSpell, CategoryPick, Class, ClassFeature, ClassLevel, ClassSpellcasting, DiceCount,
+    EquipmentChoice, EquipmentOption, FeatureStatus, ItemCount, LevelNumbers, LevelSpells,
+    Preparation, Rest, RitualCasting, Selection, SkillChoices, SlotCost, StartingGold, Subclass,
+    SubclassLevel, Uses, UsesCount,
+};
 pub use classify::{SpellClass, fight_numbers};
 pub use five_e_database::{
     FIVE_E_DATABASE_FILE_MAX_BYTES, Fidelity, FiveEDatabase, FiveEDatabaseError, LoadReport,
@@ -27,8 +38,12 @@ pub use five_e_database::{
     parse_monsters, parse_spells, spell_effects, spell_effects_report,
 };
 pub use gear::MundaneItem;
+pub use hero_data::HeroDataError;
 pub use lookup::{LookupError, slugify};
 pub use monster_reactions::{MonsterReaction, ReactionRule};
+pub use races::{
+    AbilityBonus, AbilityBonusChoices, Breath, Race, RaceData, RacesFile, RacialTrait, SubraceData,
+};
 pub use spell_damage::FirstRoll;
 pub use spell_range::{SpellRange, SpellReach};
 pub use spellcasting::{InnateSpell, MonsterSpellcasting, SlotLevel, SpellSource};
@@ -55,6 +70,12 @@ pub struct Srd {
     pub magic_items: Vec<crate::effects::MagicItem>,
     /// The spell scroll's save DC and attack bonus by spell level.
     pub spell_scroll: Vec<crate::effects::ScrollLevel>,
+    /// The 12 SRD classes, levels 1 to 5; see [`Srd::class`].
+    pub classes: Vec<Class>,
+    /// The 9 SRD races with their subraces and traits; see [`Srd::race`].
+    pub races: RacesFile,
+    /// Backgrounds (the SRD's Acolyte); see [`Srd::background`].
+    pub backgrounds: Vec<Background>,
 }
 
 const MONSTERS_JSON: &str = include_str!("data/monsters.json");
@@ -64,6 +85,9 @@ const WEAPONS_JSON: &str = include_str!("data/weapons.json");
 const ARMOR_JSON: &str = include_str!("data/armor.json");
 const RULES_JSON: &str = include_str!("data/rules.json");
 const MAGIC_ITEMS_JSON: &str = include_str!("data/magic_items.json");
+const CLASSES_JSON: &str = include_str!("data/classes.json");
+const RACES_JSON: &str = include_str!("data/races.json");
+const BACKGROUNDS_JSON: &str = include_str!("data/backgrounds.json");
 
 impl Srd {
     /// The SRD subset compiled into the crate, parsed on first use.
@@ -88,7 +112,8 @@ impl Srd {
             file: &'static str,
             text: &str,
         ) -> Result<T, BundledDataError> {
-            serde_json::from_str(text).map_err(|source| BundledDataError { file, source })
+            serde_json::from_str(text)
+                .map_err(|source| BundledDataError::Malformed { file, source })
         }
         let mut monsters: Vec<Monster> = parse("monsters.json", MONSTERS_JSON)?;
         let magic: magic_items::MagicItemsFile = parse("magic_items.json", MAGIC_ITEMS_JSON)?;
@@ -106,6 +131,7 @@ impl Srd {
             }
         }
         let spells: Vec<Spell> = parse("spells.json", SPELLS_JSON)?;
+        let heroes = hero_data::parse(CLASSES_JSON, RACES_JSON, BACKGROUNDS_JSON)?;
         Ok(Srd {
             monsters,
             spells,
@@ -115,6 +141,9 @@ impl Srd {
             rules: parse("rules.json", RULES_JSON)?,
             magic_items: magic.items,
             spell_scroll: magic.spell_scroll,
+            classes: heroes.classes,
+            races: heroes.races,
+            backgrounds: heroes.backgrounds,
         })
     }
 
@@ -151,15 +180,54 @@ impl Srd {
             (&r.name, &r.slug, r.aliases.as_slice())
         })
     }
+
+    /// A class by name or slug ("Fighter", "fighter").
+    pub fn class(&self, name: &str) -> Result<&Class, LookupError> {
+        lookup::find("class", &self.classes, name, |c| (&c.name, &c.slug, &[]))
+    }
+
+    /// A race or a subrace by name or slug ("Dwarf", "hill dwarf"); a subrace comes with its
+    /// race, and [`Race::traits`] gives the traits of both.
+    pub fn race(&self, name: &str) -> Result<Race<'_>, LookupError> {
+        let races = &self.races.races;
+        let choices: Vec<Race<'_>> = races
+            .iter()
+            .map(|r| Race::new(r, None, &self.races.traits))
+            .chain(races.iter().flat_map(|r| {
+                r.subraces
+                    .iter()
+                    .map(|s| Race::new(r, Some(s), &self.races.traits))
+            }))
+            .collect();
+        let found = lookup::find("race", &choices, name, |c| {
+            let slug = c.subrace.map_or(&c.race.slug, |s| &s.slug);
+            (c.name(), slug, &[])
+        })?;
+        Ok(*found)
+    }
+
+    /// A background by name or slug ("Acolyte").
+    pub fn background(&self, name: &str) -> Result<&Background, LookupError> {
+        lookup::find("background", &self.backgrounds, name, |b| {
+            (&b.name, &b.slug, &[])
+        })
+    }
 }
 
-/// A bundled data file that did not parse (a bug in this crate, caught by its tests).
+/// A bundled data file that did not parse or is inconsistent (a bug in this crate, caught by
+/// its tests).
 #[derive(Debug, thiserror::Error)]
-#[error("bundled SRD file {file} is malformed: {source}")]
-pub struct BundledDataError {
-    /// The file.
-    pub file: &'static str,
-    /// The parse error, with line and column.
-    #[source]
-    pub source: serde_json::Error,
+pub enum BundledDataError {
+    /// A file is not the expected JSON.
+    #[error("bundled SRD file {file} is malformed: {source}")]
+    Malformed {
+        /// The file.
+        file: &'static str,
+        /// The parse error, with line and column.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// The class, race or background data is malformed or its records do not link up.
+    #[error("bundled SRD hero data is invalid: {0}")]
+    Heroes(#[from] HeroDataError),
 }

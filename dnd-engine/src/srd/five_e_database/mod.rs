@@ -286,7 +286,7 @@ impl FiveEDatabase {
 
     /// An [`Srd`] whose monsters and spells are the ones loaded (replacing the bundled lists
     /// entirely, so a lookup never mixes the two sources), and whose conditions, weapons,
-    /// armor, rules topics and magic items are the bundled ones (5e-database's files for those are not
+    /// armor, rules topics, magic items, classes, races and backgrounds are the bundled ones (5e-database's files for those are not
     /// read).
     pub fn into_srd(self) -> Srd {
         let bundled = Srd::bundled();
@@ -299,6 +299,9 @@ impl FiveEDatabase {
             rules: bundled.rules.clone(),
             magic_items: bundled.magic_items.clone(),
             spell_scroll: bundled.spell_scroll.clone(),
+            classes: bundled.classes.clone(),
+            races: bundled.races.clone(),
+            backgrounds: bundled.backgrounds.clone(),
         }
     }
 }
