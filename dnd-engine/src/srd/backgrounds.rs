@@ -1,4 +1,6 @@
-//! The SRD's one background, the Acolyte, as data (`data/backgrounds.json`).
+//! The SRD's one background, the Acolyte, as data (`data/backgrounds.json`). Its kit follows
+//! the SRD text: the 5e-database file lists only the clothes, the pouch and the holy symbol,
+//! so the incense, the vestments and the prayer book or wheel were added from the SRD.
 //!
 //! ```
 //! use dnd_engine::rules::Skill;

@@ -222,69 +222,93 @@ pub struct LevelSpells {
 /// a number the class does not have, or that is still zero, is absent.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-#[allow(missing_docs)] // each field says what the class table's column says; see the file
 pub struct LevelNumbers {
     // Barbarian.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Rages per long rest.
     pub rage_count: Option<u8>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Damage added by a raging Strength melee hit.
     pub rage_damage_bonus: Option<u8>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Extra weapon dice on a critical hit (from 9th level).
     pub brutal_critical_dice: Option<u8>,
     // Bard: die sides.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Sides of the Bardic Inspiration die.
     pub bardic_inspiration_die: Option<u8>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Sides of the Song of Rest die.
     pub song_of_rest_die: Option<u8>,
     // Cleric.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Channel Divinity uses per short rest.
     pub channel_divinity_charges: Option<u8>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The highest challenge Destroy Undead destroys.
     pub destroy_undead_cr: Option<f32>,
     // Druid.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The highest challenge of a Wild Shape beast.
     pub wild_shape_max_cr: Option<f32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Whether a Wild Shape beast may swim.
     pub wild_shape_swim: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Whether a Wild Shape beast may fly.
     pub wild_shape_fly: Option<bool>,
     // Fighter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Action Surges per short rest.
     pub action_surges: Option<u8>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Indomitable uses per long rest (from 9th level).
     pub indomitable_uses: Option<u8>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Attacks added to the Attack action.
     pub extra_attacks: Option<u8>,
     // Monk: the martial arts die, ki points, extra speed in feet.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// The martial arts die.
     pub martial_arts: Option<DiceCount>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Ki points per short rest.
     pub ki_points: Option<u8>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Feet added to speed without armour.
     pub unarmored_movement: Option<u8>,
     // Paladin: aura range in feet.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Reach of the paladin's auras in feet (from 6th level).
     pub aura_range: Option<u8>,
     // Ranger.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Favored enemy types known.
     pub favored_enemies: Option<u8>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Favored terrains known.
     pub favored_terrain: Option<u8>,
     // Rogue.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Sneak Attack dice.
     pub sneak_attack: Option<DiceCount>,
     // Sorcerer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Sorcery points per long rest.
     pub sorcery_points: Option<u8>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Metamagic options known.
     pub metamagic_known: Option<u8>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// What each slot level costs in sorcery points (Flexible Casting).
     pub creating_spell_slots: Vec<SlotCost>,
     // Warlock.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Eldritch Invocations known.
     pub invocations_known: Option<u8>,
     // Wizard: slot levels recovered by Arcane Recovery.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Slot levels Arcane Recovery restores.
     pub arcane_recovery_levels: Option<u8>,
 }
 
