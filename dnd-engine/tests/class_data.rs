@@ -462,7 +462,16 @@ fn lookups_forgive_spelling_and_list_what_exists() {
     let miss = srd.race("dwarff").unwrap_err();
     assert!(miss.suggestions.contains(&"Dwarf".to_owned()), "{miss}");
     assert!(srd.background("Acolyte").is_ok());
-    assert!(srd.background("Sage").is_err());
+    // Nothing near: the short lists are offered whole.
+    let miss = srd.background("Sage").unwrap_err();
+    assert_eq!(miss.suggestions, ["Acolyte"]);
+    let miss = srd.class("artificer").unwrap_err();
+    assert_eq!(miss.suggestions.len(), 12, "{miss}");
+    let miss = srd.race("warforged").unwrap_err();
+    assert!(
+        miss.suggestions.contains(&"Rock Gnome".to_owned()),
+        "{miss}"
+    );
 }
 
 #[test]

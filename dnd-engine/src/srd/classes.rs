@@ -19,7 +19,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::hero_data::HeroDataError;
 use crate::rules::{Ability, Skill};
 
 /// One of the SRD classes, levels 1 to 5.
@@ -500,86 +499,5 @@ impl Class {
         self.level(level)
             .and_then(|l| l.spells)
             .map_or([0; 5], |s| s.slots)
-    }
-
-    /// Checks the class's links: levels 1 to 5 in order, every feature a level or the
-    /// subclass names exists at that level, every option belongs to its parent.
-    pub(crate) fn validate(&self) -> Result<(), HeroDataError> {
-        let class = || self.slug.clone();
-        for n in 1..=5u8 {
-            if self.levels.get(usize::from(n - 1)).map(|l| l.level) != Some(n) {
-                return Err(HeroDataError::MissingLevel {
-                    class: class(),
-                    level: n,
-                });
-            }
-        }
-        let named = self
-            .levels
-            .iter()
-            .enumerate()
-            .flat_map(|(i, l)| {
-                l.features
-                    .iter()
-                    .map(move |f| (format!("levels[{i}].features"), l.level, f, None))
-            })
-            .chain(self.subclass.levels.iter().enumerate().flat_map(|(i, l)| {
-                l.features.iter().map(move |f| {
-                    let field = format!("subclass.levels[{i}].features");
-                    (field, l.level, f, Some(self.subclass.slug.as_str()))
-                })
-            }));
-        let mut placed: Vec<&str> = Vec::new();
-        for (field, level, slug, subclass) in named {
-            let Some(feature) = self.feature(slug) else {
-                return Err(HeroDataError::UnknownFeature {
-                    class: class(),
-                    field,
-                    feature: slug.clone(),
-                });
-            };
-            if feature.level != level || feature.subclass.as_deref() != subclass {
-                return Err(HeroDataError::MisplacedFeature {
-                    class: class(),
-                    field,
-                    feature: slug.clone(),
-                });
-            }
-            placed.push(slug);
-        }
-        for (i, feature) in self.features.iter().enumerate() {
-            let listed_by_parent = feature.parent.as_deref().is_some_and(|parent| {
-                self.feature(parent)
-                    .and_then(|p| p.options.as_ref())
-                    .is_some_and(|o| o.from.contains(&feature.slug))
-            });
-            if !listed_by_parent && !placed.contains(&feature.slug.as_str()) {
-                return Err(HeroDataError::UnplacedFeature {
-                    class: class(),
-                    field: format!("features[{i}]"),
-                    feature: feature.slug.clone(),
-                });
-            }
-            // A choice among features must name features of this class.
-            let Some(options) = &feature.options else {
-                continue;
-            };
-            let of_features = self
-                .features
-                .iter()
-                .any(|f| f.parent.as_deref() == Some(&feature.slug));
-            if let Some(missing) = options
-                .from
-                .iter()
-                .find(|o| of_features && self.feature(o).is_none())
-            {
-                return Err(HeroDataError::UnknownFeature {
-                    class: class(),
-                    field: format!("features[{i}].options.from"),
-                    feature: missing.clone(),
-                });
-            }
-        }
-        Ok(())
     }
 }

@@ -6,7 +6,7 @@
 //! there.
 
 use super::backgrounds::Background;
-use super::classes::Class;
+use super::classes::{Class, Uses, UsesCount};
 use super::races::RacesFile;
 
 /// Why the class, race or background data is invalid, naming the record and the field.
@@ -59,6 +59,16 @@ pub enum HeroDataError {
         /// The feature.
         feature: String,
     },
+    /// A feature's uses come from a number its level's table does not have.
+    #[error("class {class}: {field} names {number:?}, which its level's numbers lack")]
+    UnknownNumber {
+        /// The class slug.
+        class: String,
+        /// Where the name is ("features[0].uses.count.table").
+        field: String,
+        /// The number named.
+        number: String,
+    },
     /// A race, subrace or trait names a trait that does not exist.
     #[error("race {race}: {field} names {trait_slug:?}, which is not among the traits")]
     UnknownTrait {
@@ -97,10 +107,151 @@ pub(crate) fn parse(
         backgrounds: json("backgrounds.json", backgrounds)?,
     };
     for class in &data.classes {
-        class.validate()?;
+        check_class(class)?;
     }
-    data.races.validate()?;
+    check_races(&data.races)?;
     Ok(data)
+}
+
+/// Checks a class's links: levels 1 to 5 in order, every feature a level or the subclass
+/// names exists at that level, every option belongs to its parent, every uses count read
+/// from the level table names a number the table has.
+fn check_class(class_data: &Class) -> Result<(), HeroDataError> {
+    let class = || class_data.slug.clone();
+    for n in 1..=5u8 {
+        if class_data.levels.get(usize::from(n - 1)).map(|l| l.level) != Some(n) {
+            return Err(HeroDataError::MissingLevel {
+                class: class(),
+                level: n,
+            });
+        }
+    }
+    let named = class_data
+        .levels
+        .iter()
+        .enumerate()
+        .flat_map(|(i, l)| {
+            l.features
+                .iter()
+                .map(move |f| (format!("levels[{i}].features"), l.level, f, None))
+        })
+        .chain(
+            class_data
+                .subclass
+                .levels
+                .iter()
+                .enumerate()
+                .flat_map(|(i, l)| {
+                    l.features.iter().map(move |f| {
+                        let field = format!("subclass.levels[{i}].features");
+                        (field, l.level, f, Some(class_data.subclass.slug.as_str()))
+                    })
+                }),
+        );
+    let mut placed: Vec<&str> = Vec::new();
+    for (field, level, slug, subclass) in named {
+        let Some(feature) = class_data.feature(slug) else {
+            return Err(HeroDataError::UnknownFeature {
+                class: class(),
+                field,
+                feature: slug.clone(),
+            });
+        };
+        if feature.level != level || feature.subclass.as_deref() != subclass {
+            return Err(HeroDataError::MisplacedFeature {
+                class: class(),
+                field,
+                feature: slug.clone(),
+            });
+        }
+        placed.push(slug);
+    }
+    for (i, feature) in class_data.features.iter().enumerate() {
+        let listed_by_parent = feature.parent.as_deref().is_some_and(|parent| {
+            class_data
+                .feature(parent)
+                .and_then(|p| p.options.as_ref())
+                .is_some_and(|o| o.from.contains(&feature.slug))
+        });
+        if !listed_by_parent && !placed.contains(&feature.slug.as_str()) {
+            return Err(HeroDataError::UnplacedFeature {
+                class: class(),
+                field: format!("features[{i}]"),
+                feature: feature.slug.clone(),
+            });
+        }
+        // A choice among features must name features of this class.
+        let Some(options) = &feature.options else {
+            continue;
+        };
+        let of_features = class_data
+            .features
+            .iter()
+            .any(|f| f.parent.as_deref() == Some(&feature.slug));
+        if let Some(missing) = options
+            .from
+            .iter()
+            .find(|o| of_features && class_data.feature(o).is_none())
+        {
+            return Err(HeroDataError::UnknownFeature {
+                class: class(),
+                field: format!("features[{i}].options.from"),
+                feature: missing.clone(),
+            });
+        }
+    }
+    for (i, feature) in class_data.features.iter().enumerate() {
+        let Some(Uses {
+            count: UsesCount::Table(name),
+            ..
+        }) = &feature.uses
+        else {
+            continue;
+        };
+        let level = class_data.level(feature.level).map(|l| &l.numbers);
+        let numbers = serde_json::to_value(level).unwrap_or_default();
+        if numbers.get(name).is_none() {
+            return Err(HeroDataError::UnknownNumber {
+                class: class(),
+                field: format!("features[{i}].uses.count.table"),
+                number: name.clone(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Checks that every trait a race, subrace or trait's options name exists.
+fn check_races(races: &RacesFile) -> Result<(), HeroDataError> {
+    let exists = |slug: &String| races.traits.iter().any(|t| &t.slug == slug);
+    for race in &races.races {
+        let lists = std::iter::once(("traits".to_owned(), &race.traits)).chain(
+            race.subraces
+                .iter()
+                .enumerate()
+                .map(|(i, s)| (format!("subraces[{i}].traits"), &s.traits)),
+        );
+        for (field, list) in lists {
+            if let Some(missing) = list.iter().find(|t| !exists(t)) {
+                return Err(HeroDataError::UnknownTrait {
+                    race: race.slug.clone(),
+                    field,
+                    trait_slug: missing.clone(),
+                });
+            }
+        }
+    }
+    for (i, t) in races.traits.iter().enumerate() {
+        let options = t.options.iter().flat_map(|o| &o.from);
+        if let Some(missing) = options.chain(&t.parent).find(|o| !exists(o)) {
+            return Err(HeroDataError::UnknownTrait {
+                race: t.slug.clone(),
+                field: format!("traits[{i}]"),
+                trait_slug: missing.clone(),
+            });
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -176,7 +327,7 @@ mod tests {
     fn a_missing_level_is_refused() {
         let mut data = parse(CLASSES, RACES, BACKGROUNDS).unwrap();
         data.classes[3].levels.remove(2);
-        let error = data.classes[3].validate().unwrap_err();
+        let error = check_class(&data.classes[3]).unwrap_err();
         assert!(
             matches!(&error, HeroDataError::MissingLevel { class, level: 3 } if class == "druid"),
             "{error}"
@@ -189,9 +340,24 @@ mod tests {
         let fighter = &mut data.classes[4];
         let surge = fighter.levels[1].features.remove(0);
         fighter.levels[2].features.push(surge);
-        let error = fighter.validate().unwrap_err();
+        let error = check_class(fighter).unwrap_err();
         assert!(
             matches!(error, HeroDataError::MisplacedFeature { .. }),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn uses_from_a_number_the_level_lacks_are_refused() {
+        let broken = edited(
+            CLASSES,
+            "\"table\": \"rage_count\"",
+            "\"table\": \"rage_cont\"",
+        );
+        let error = parse(&broken, RACES, BACKGROUNDS).unwrap_err();
+        assert!(
+            matches!(&error, HeroDataError::UnknownNumber { field, number, .. }
+                if field == "features[0].uses.count.table" && number == "rage_cont"),
             "{error}"
         );
     }

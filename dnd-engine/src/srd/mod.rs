@@ -183,7 +183,8 @@ impl Srd {
 
     /// A class by name or slug ("Fighter", "fighter").
     pub fn class(&self, name: &str) -> Result<&Class, LookupError> {
-        lookup::find("class", &self.classes, name, |c| (&c.name, &c.slug, &[]))
+        let found = lookup::find("class", &self.classes, name, |c| (&c.name, &c.slug, &[]));
+        or_every_name(found, self.classes.iter().map(|c| c.name.as_str()))
     }
 
     /// A race or a subrace by name or slug ("Dwarf", "hill dwarf"); a subrace comes with its
@@ -202,16 +203,31 @@ impl Srd {
         let found = lookup::find("race", &choices, name, |c| {
             let slug = c.subrace.map_or(&c.race.slug, |s| &s.slug);
             (c.name(), slug, &[])
-        })?;
-        Ok(*found)
+        });
+        or_every_name(found, choices.iter().map(|c| c.name())).copied()
     }
 
     /// A background by name or slug ("Acolyte").
     pub fn background(&self, name: &str) -> Result<&Background, LookupError> {
-        lookup::find("background", &self.backgrounds, name, |b| {
+        let found = lookup::find("background", &self.backgrounds, name, |b| {
             (&b.name, &b.slug, &[])
-        })
+        });
+        or_every_name(found, self.backgrounds.iter().map(|b| b.name.as_str()))
     }
+}
+
+/// A miss among a short list (classes, races, backgrounds) with no similar name offers the
+/// whole list, so the player or the model sees what there is to pick from.
+fn or_every_name<'a, T>(
+    found: Result<T, LookupError>,
+    names: impl Iterator<Item = &'a str>,
+) -> Result<T, LookupError> {
+    found.map_err(|mut error| {
+        if error.suggestions.is_empty() {
+            error.suggestions = names.map(str::to_owned).collect();
+        }
+        error
+    })
 }
 
 /// A bundled data file that did not parse or is inconsistent (a bug in this crate, caught by

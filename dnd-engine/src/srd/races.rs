@@ -15,7 +15,6 @@ use serde::{Deserialize, Serialize};
 
 use super::Size;
 use super::classes::{FeatureStatus, Selection, Uses};
-use super::hero_data::HeroDataError;
 use crate::rules::{Ability, DamageType};
 
 /// The races file: the races, and the traits they name.
@@ -212,40 +211,5 @@ impl<'a> Race<'a> {
             .chain(sub.unwrap_or_default())
             .filter_map(|slug| self.all_traits.iter().find(|t| &t.slug == slug))
             .collect()
-    }
-}
-
-impl RacesFile {
-    /// Checks that every trait a race, subrace or trait's options name exists.
-    pub(crate) fn validate(&self) -> Result<(), HeroDataError> {
-        let exists = |slug: &String| self.traits.iter().any(|t| &t.slug == slug);
-        for race in &self.races {
-            let lists = std::iter::once(("traits".to_owned(), &race.traits)).chain(
-                race.subraces
-                    .iter()
-                    .enumerate()
-                    .map(|(i, s)| (format!("subraces[{i}].traits"), &s.traits)),
-            );
-            for (field, list) in lists {
-                if let Some(missing) = list.iter().find(|t| !exists(t)) {
-                    return Err(HeroDataError::UnknownTrait {
-                        race: race.slug.clone(),
-                        field,
-                        trait_slug: missing.clone(),
-                    });
-                }
-            }
-        }
-        for (i, t) in self.traits.iter().enumerate() {
-            let options = t.options.iter().flat_map(|o| &o.from);
-            if let Some(missing) = options.chain(&t.parent).find(|o| !exists(o)) {
-                return Err(HeroDataError::UnknownTrait {
-                    race: t.slug.clone(),
-                    field: format!("traits[{i}]"),
-                    trait_slug: missing.clone(),
-                });
-            }
-        }
-        Ok(())
     }
 }
