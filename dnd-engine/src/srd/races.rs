@@ -14,8 +14,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::Size;
-use super::classes::{FeatureStatus, Selection, Uses};
-use crate::rules::{Ability, DamageType};
+use super::classes::{FeatureStatus, Selection, SkillChoices, Uses};
+use crate::rules::{Ability, DamageType, Skill};
 
 /// The races file: the races, and the traits they name.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -123,12 +123,21 @@ pub struct RacialTrait {
     /// What the player picks (trait slugs of the options).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub options: Option<Selection>,
-    /// Proficiencies it gives (skills, weapons, tools by name).
+    /// Skill proficiencies it gives (Keen Senses' Perception).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skills: Vec<Skill>,
+    /// Other proficiencies it gives: weapons and tools, by name ("Battleaxes").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub proficiencies: Vec<String>,
-    /// Proficiencies the player picks.
+    /// Skills the player picks (Skill Versatility).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skill_choices: Option<SkillChoices>,
+    /// Tools the player picks, by name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub proficiency_choices: Option<Selection>,
+    /// Spells the player picks, by name (the high elf's wizard cantrip).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spell_choices: Option<Selection>,
     /// How often it can be used, if limited.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uses: Option<Uses>,
