@@ -216,6 +216,11 @@ fn every_trait_of_the_bundled_races_is_there_with_a_status() {
     assert!(problems.is_empty(), "{problems:#?}");
 }
 
+/// Where the reference's Levels file disagrees with the SRD's class table, and we keep the
+/// SRD: (level record, number, the SRD's value). A warlock learns its third invocation at
+/// 5th level, not 4th.
+const ERRATA: &[(&str, &str, u8)] = &[("warlock-4", "invocations_known", 2)];
+
 fn number(v: &Value) -> u8 {
     v.as_u64().unwrap_or_else(|| panic!("{v} is not a count")) as u8
 }
@@ -283,6 +288,12 @@ fn class_numbers_match_the_reference() {
         let ours_numbers = serde_json::to_value(&ours.numbers).unwrap();
         let expected = record["class_specific"].as_object().unwrap();
         for (key, value) in expected {
+            if let Some((.., srd)) = ERRATA.iter().find(|(l, k, _)| *l == name && k == key) {
+                if ours_numbers.get(key) != Some(&Value::from(*srd)) {
+                    problems.push(format!("{name}: {key} is not the SRD's {srd}"));
+                }
+                continue;
+            }
             let blank = matches!(value, Value::Bool(false) | Value::Null)
                 || value.as_f64() == Some(0.0)
                 || value.as_array().is_some_and(Vec::is_empty);

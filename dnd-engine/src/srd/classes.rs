@@ -4,8 +4,10 @@
 //! what the engine does with it ([`FeatureStatus`]).
 //!
 //! This is the data layer only: the character builder, levelling and the features' rules are
-//! built on it elsewhere. The file is generated from and checked against the 5e-database
-//! reference files (`tests/class_data.rs`); numbers and names are the SRD's, descriptions ours.
+//! built on it elsewhere. The file was built from the 5e-database reference files and is
+//! checked against them by `tests/class_data.rs` (where the two disagree with the SRD's own
+//! tables, the SRD wins and the test lists the erratum); numbers and names are the SRD's,
+//! descriptions ours.
 //!
 //! ```
 //! use dnd_engine::srd::Srd;
