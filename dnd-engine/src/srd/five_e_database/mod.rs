@@ -286,8 +286,8 @@ impl FiveEDatabase {
 
     /// An [`Srd`] whose monsters and spells are the ones loaded (replacing the bundled lists
     /// entirely, so a lookup never mixes the two sources), and whose conditions, weapons,
-    /// armor, rules topics, magic items, classes, races and backgrounds are the bundled ones (5e-database's files for those are not
-    /// read).
+    /// armor, rules topics, magic items, classes, races and backgrounds are the bundled ones
+    /// (5e-database's files for those are not read).
     pub fn into_srd(self) -> Srd {
         let bundled = Srd::bundled();
         Srd {
