@@ -516,3 +516,40 @@ fn features_and_slots_by_level() {
         .unwrap();
     assert_eq!(darkvision.range_feet, Some(60));
 }
+
+#[test]
+fn no_narrative_feature_or_trait_hides_a_fight_number() {
+    // The same detector that refuses a narrative spell (`srd::fight_numbers`), run over the
+    // reference's rules text of everything we call narrative.
+    let (Some(features), Some(traits)) = (reference("Features"), reference("Traits")) else {
+        return;
+    };
+    let narrative: HashSet<&str> = srd()
+        .classes
+        .iter()
+        .flat_map(|c| &c.features)
+        .filter(|f| matches!(f.status, FeatureStatus::Narrative { .. }))
+        .map(|f| f.slug.as_str())
+        .chain(
+            srd()
+                .races
+                .traits
+                .iter()
+                .filter(|t| matches!(t.status, FeatureStatus::Narrative { .. }))
+                .map(|t| t.slug.as_str()),
+        )
+        .collect();
+    let mut flagged = Vec::new();
+    for record in features.iter().chain(&traits) {
+        if !narrative.contains(index(record)) {
+            continue;
+        }
+        let mut text = Vec::new();
+        strings(&record["desc"], None, &mut text);
+        let numbers = dnd_engine::srd::fight_numbers(&text.join(" "));
+        if !numbers.is_empty() {
+            flagged.push(format!("{}: {numbers:?}", index(record)));
+        }
+    }
+    assert!(flagged.is_empty(), "{flagged:#?}");
+}
