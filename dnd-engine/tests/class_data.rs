@@ -1,8 +1,9 @@
 //! The bundled class, race and background data against the 5e-database reference files:
 //! every feature of levels 1 to 5 of the twelve classes and their SRD subclasses (choice
 //! options included) and every trait of the bundled races is there, at the same level and
-//! class, with a status that says what the engine does with it; the numbers match; and no
-//! description copies the reference's prose. Without the reference folder these tests skip
+//! class, with a status that says what the engine does with it (a narrative one's rules text
+//! holding no number a fight uses); the numbers match; and no description copies the
+//! reference's prose. Without the reference folder these tests skip
 //! with a printed reason (or fail on CI), like `tests/five_e_database.rs`.
 
 use std::collections::{BTreeMap, HashSet};
