@@ -21,6 +21,13 @@ pub(super) struct Prepared<'a> {
     pub attack_bonus: i32,
     pub save_dc: i32,
     pub modifier: i32,
+    /// A zone the casting leaves (`effects::start_zone`): its rules, centre and the creatures
+    /// it is fixed on, started after the concentration it needs.
+    pub zone: Option<(
+        effects::ZoneRules,
+        Option<crate::state::Position>,
+        Vec<String>,
+    )>,
 }
 
 /// Casts `p.spell` on the creatures `names` (or, for an area where the fight keeps
@@ -37,6 +44,10 @@ pub(super) fn cast(
     // The caster's choice (Protection from Energy's type) first: a wrong one costs nothing.
     let effects = effects::choose(&spell.name, &spell.effects, choice)
         .map_err(|e| ToolError::new(e.to_string()))?;
+    // An area that lasts (Moonbeam) is placed and kept by its own path.
+    if let Some(rules) = effects::zone_rules(&effects).cloned() {
+        return super::spell_zones::cast(ctx, p, rules, &effects, aim, names);
+    }
     let level = p.slot.unwrap_or(spell.level);
     let limit = spell.target_limit(level, caster.level);
     // A spell on the caster alone (Shield) needs no name.
@@ -101,10 +112,15 @@ pub(super) fn resolve_and_commit(
         .map_err(|e| ToolError::new(e.to_string()))?;
     let mut changes = p.changes;
     changes.extend(resolution.changes);
+    if let Some((rules, at, on)) = &p.zone {
+        changes.push(effects::start_zone(casting, rules, *at, on.clone()));
+    }
+    // A zone used again keeps its concentration: nothing is dropped.
     let dropped = spell
         .concentration
         .then(|| caster.concentration.clone())
-        .flatten();
+        .flatten()
+        .filter(|on| !on.eq_ignore_ascii_case(&spell.name));
     // Whoever the spell hurt makes the saves damage calls for, once for all it took.
     let after = super::damage::commit_with_follow_ups(ctx, &caster.id, changes, resolution.rolls)?;
     let (mut hold_saves, mut concentration_saves) = (Vec::new(), Vec::new());

@@ -116,6 +116,7 @@ pub(super) fn strike(
         attack_bonus,
         save_dc,
         modifier,
+        zone: None,
     };
     resolve_and_commit(ctx, prepared, &attacks, &[victim], vec![placed]).map(Some)
 }
