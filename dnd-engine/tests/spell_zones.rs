@@ -1,0 +1,343 @@
+//! Worked examples of areas that last (issue 16), through the tools as a model calls them, with
+//! seeded dice: Moonbeam burning a creature that starts its turn in the beam, Spirit Guardians
+//! sparing the caster's allies, Call Lightning's second bolt, Spike Growth's 2d4 for each 5 ft,
+//! Web caught on entering, Heat Metal again, Hunter's Mark's longer durations and its mark
+//! moved; and models that try to stretch them, refused with what is allowed.
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use dnd_engine::rules::{CasterProgression, SpellSlots};
+use dnd_engine::state::{GameState, TimedKind};
+
+#[path = "support/table.rs"]
+mod table;
+use table::{Table, at, cast};
+
+/// Hedda (who has learned `spells`, with a 5th-level caster's slots and Wisdom 16: DC 13),
+/// Kraven and the harpy (200 HP) where `places` puts them, in that order.
+fn placed(spells: &[&str], places: &[(&str, (i32, i32))], seed: u64) -> Table {
+    let places: Vec<(&str, dnd_engine::state::Position)> = places
+        .iter()
+        .map(|(id, (x, y))| (*id, at(*x, *y, 0)))
+        .collect();
+    let state = table::placed_fight(
+        &["hedda", "kraven"],
+        table::order(&["hedda", "kraven", "frost-harpy"]),
+        &places,
+    );
+    let mut t = Table::new(state, seed);
+    // Open ground: no difficult terrain to double the moves.
+    for area in &mut Arc::make_mut(&mut t.state.locations)[0].areas {
+        area.difficult_terrain = false;
+    }
+    let hedda = t.hero_mut("hedda");
+    hedda.spell_slots = SpellSlots::for_class(CasterProgression::Full, 5);
+    Arc::make_mut(&mut hedda.spells).extend(spells.iter().map(|s| (*s).to_owned()));
+    t
+}
+
+fn aimed(caster: &str, spell: &str, slot: Option<u8>, aim: &str) -> Value {
+    json!({"caster": caster, "spell": spell, "slot_level": slot, "targets": [], "aim": aim, "ritual": null})
+}
+
+fn again(caster: &str, spell: &str, aim: Option<&str>, targets: &[&str]) -> Value {
+    json!({"caster": caster, "spell": spell, "slot_level": null, "targets": targets, "aim": aim, "ritual": null, "again": true})
+}
+
+fn hp(state: &GameState, id: &str) -> u32 {
+    match state.character(id) {
+        Some(c) => c.hp.current,
+        None => state.monster(id).unwrap().hp.current,
+    }
+}
+
+/// The zone reports among `next_turn`'s events.
+fn zone_events(passed: &Value) -> Vec<Value> {
+    passed["monster_turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e.get("zone").is_some())
+        .cloned()
+        .collect()
+}
+
+/// A save's damage against the full roll: all on a failure, half (rounded down) on a success.
+fn check_save(outcome: &Value, dc: i64) {
+    let save = &outcome["save"];
+    assert_eq!(save["dc"], dc, "{outcome}");
+    let success = save["success"].as_bool().unwrap();
+    let damage = outcome["damage"].as_u64().unwrap();
+    if success {
+        assert!(damage <= 10, "half of at most 2d10: {outcome}");
+    } else {
+        assert!((2..=20).contains(&damage), "2d10: {outcome}");
+    }
+}
+
+#[test]
+fn moonbeam_burns_a_creature_that_starts_its_turn_in_the_beam() {
+    for seed in 0..6 {
+        let mut t = placed(
+            &["Moonbeam"],
+            &[("hedda", (0, 0)), ("kraven", (30, 0)), ("frost-harpy", (90, 0))],
+            seed,
+        );
+        // The beam appears on Kraven: nothing yet, the casting only places it.
+        let r = t.ok("cast_spell", aimed("hedda", "Moonbeam", None, "kraven"));
+        assert_eq!(r["effects"], json!([]), "{r}");
+        assert_eq!(hp(&t.state, "kraven"), 44.min(hp(&t.state, "kraven")));
+        let before = hp(&t.state, "kraven");
+        let zone = &t.state.character("hedda").unwrap().timed_effects[0];
+        assert_eq!(
+            zone.kind,
+            TimedKind::Zone {
+                slot: 2,
+                at: Some(at(30, 0, 0)),
+                on: vec![]
+            }
+        );
+        assert_eq!(zone.rounds_left, Some(10), "a minute");
+        // Kraven's turn starts in the beam: a Constitution save against 2d10 radiant.
+        let passed = t.ok("next_turn", json!({}));
+        let caught = zone_events(&passed);
+        assert_eq!(caught.len(), 1, "{passed}");
+        assert_eq!(caught[0]["zone"], "Moonbeam");
+        let outcome = &caught[0]["effects"][0];
+        assert_eq!(outcome["target"], "Kraven");
+        check_save(outcome, 13);
+        let damage = outcome["damage"].as_u64().unwrap() as u32;
+        assert_eq!(hp(&t.state, "kraven"), before.saturating_sub(damage));
+    }
+}
+
+#[test]
+fn spirit_guardians_spare_the_casters_allies_and_slow_and_burn_its_foes() {
+    let mut burnt = 0;
+    for seed in 0..6 {
+        let mut t = placed(
+            &["Spirit Guardians"],
+            &[("hedda", (0, 0)), ("kraven", (5, 0)), ("frost-harpy", (10, 0))],
+            seed,
+        );
+        t.ok("cast_spell", cast("hedda", "Spirit Guardians", None, &[]));
+        // Kraven stands in the spirits at the start of his turn: spared.
+        let passed = t.ok("next_turn", json!({}));
+        assert!(zone_events(&passed).is_empty(), "{passed}");
+        let before = hp(&t.state, "frost-harpy");
+        // The harpy's turn starts 10 ft from Hedda: a Wisdom save against 3d8 radiant, and
+        // its speed halved.
+        let passed = t.ok("next_turn", json!({}));
+        let caught = zone_events(&passed);
+        assert_eq!(caught.len(), 1, "{passed}");
+        let outcome = caught[0]["effects"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o.get("save").is_some())
+            .unwrap()
+            .clone();
+        assert_eq!(outcome["target"], "Frost Harpy");
+        let damage = outcome["damage"].as_u64().unwrap();
+        assert!(damage <= 24, "3d8: {outcome}");
+        burnt += damage;
+        let slowed = caught[0]["lasting"].to_string();
+        assert!(slowed.contains("halved"), "{}", caught[0]);
+        assert!(hp(&t.state, "frost-harpy") <= before);
+        assert_eq!(hp(&t.state, "kraven"), hp(&t.state, "kraven").max(1));
+    }
+    assert!(burnt > 0, "some seed burnt the harpy");
+}
+
+#[test]
+fn call_lightnings_second_bolt_is_an_action_with_no_slot_while_concentrating() {
+    let mut t = placed(
+        &["Call Lightning"],
+        &[("hedda", (0, 0)), ("kraven", (0, 0)), ("frost-harpy", (60, 0))],
+        4,
+    );
+    let first = t.ok("cast_spell", aimed("hedda", "Call Lightning", Some(3), "frost-harpy"));
+    assert_eq!(first["effects"][0]["target"], "Frost Harpy", "{first}");
+    let slots = t.state.character("hedda").unwrap().spell_slots.clone();
+    // Round two: Hedda's action calls the next bolt, wherever the harpy now is.
+    t.ok("next_turn", json!({}));
+    t.ok("next_turn", json!({}));
+    assert_eq!(t.turn_of(), "hedda");
+    let before = hp(&t.state, "frost-harpy");
+    let second = t.ok("cast_spell", again("hedda", "Call Lightning", Some("frost-harpy"), &[]));
+    let outcome = &second["effects"][0];
+    assert_eq!(outcome["target"], "Frost Harpy", "{second}");
+    let damage = outcome["damage"].as_u64().unwrap() as u32;
+    assert!(damage <= 30, "3d10: {second}");
+    assert_eq!(hp(&t.state, "frost-harpy"), before - damage);
+    assert_eq!(t.state.character("hedda").unwrap().spell_slots, slots, "no slot");
+    assert_eq!(
+        t.state.character("hedda").unwrap().concentration.as_deref(),
+        Some("Call Lightning")
+    );
+    // Its action is spent: the bonus action does not call a third.
+    let e = t.refused("cast_spell", again("hedda", "Call Lightning", Some("frost-harpy"), &[]));
+    assert!(e.contains("takes an action"), "{e}");
+}
+
+#[test]
+fn spike_growth_pierces_2d4_for_each_5_ft_moved_inside() {
+    for seed in 0..4 {
+        let mut t = placed(
+            &["Spike Growth"],
+            &[("hedda", (0, 0)), ("kraven", (0, 0)), ("frost-harpy", (40, 0))],
+            seed,
+        );
+        // A 20-ft radius around the harpy: from x = 20 to 60.
+        t.ok("cast_spell", aimed("hedda", "Spike Growth", None, "frost-harpy"));
+        t.ok("next_turn", json!({}));
+        let before = hp(&t.state, "kraven");
+        // Kraven walks 30 ft east: the steps ending at 20, 25 and 30 ft are in the thorns.
+        let m = t.ok(
+            "move_in_fight",
+            json!({"creature": "kraven", "to": "frost-harpy", "feet": 30}),
+        );
+        let zones = m["zones"].as_array().unwrap();
+        assert_eq!(zones.len(), 3, "{m}");
+        let mut taken = 0;
+        for z in zones {
+            let d = z["effects"][0]["damage"].as_u64().unwrap() as u32;
+            assert!((2..=8).contains(&d), "2d4 piercing: {z}");
+            taken += d;
+        }
+        assert_eq!(hp(&t.state, "kraven"), before.saturating_sub(taken));
+    }
+}
+
+#[test]
+fn a_creature_entering_the_webs_saves_again() {
+    let mut t = placed(
+        &["Web"],
+        &[("hedda", (0, 0)), ("kraven", (0, 0)), ("frost-harpy", (40, 0))],
+        2,
+    );
+    t.ok("cast_spell", aimed("hedda", "Web", None, "frost-harpy"));
+    t.ok("next_turn", json!({}));
+    // Kraven walks into the 20-ft cube around the harpy (x from 30 to 50).
+    let m = t.ok(
+        "move_in_fight",
+        json!({"creature": "kraven", "to": "frost-harpy", "feet": 30}),
+    );
+    let zones = m["zones"].as_array().unwrap();
+    assert_eq!(zones.len(), 1, "{m}");
+    assert_eq!(zones[0]["effects"][0]["save"]["dc"], 13, "{m}");
+    let failed = zones[0]["effects"][0]["save"]["success"] == false;
+    let restrained = t
+        .state
+        .character("kraven")
+        .unwrap()
+        .conditions
+        .has(dnd_engine::rules::Condition::Restrained);
+    assert_eq!(failed, restrained, "{m}");
+}
+
+#[test]
+fn heat_metal_burns_the_same_creature_again_with_a_bonus_action() {
+    let mut t = Table::fight(&["hedda", "kraven"], &["hedda", "kraven", "frost-harpy"], 3);
+    Arc::make_mut(&mut t.hero_mut("hedda").spells).push("Heat Metal".into());
+    t.ok("cast_spell", cast("hedda", "Heat Metal", None, &["frost-harpy"]));
+    t.ok("next_turn", json!({}));
+    t.ok("next_turn", json!({}));
+    let before = hp(&t.state, "frost-harpy");
+    let r = t.ok("cast_spell", again("hedda", "Heat Metal", None, &[]));
+    let damage = r["effects"][0]["damage"].as_u64().unwrap() as u32;
+    assert!((2..=16).contains(&damage), "2d8 fire: {r}");
+    assert_eq!(hp(&t.state, "frost-harpy"), before - damage);
+    // The bonus action is spent; the action is still Hedda's.
+    let e = t.refused("cast_spell", again("hedda", "Heat Metal", None, &[]));
+    assert!(e.contains("takes a bonus action"), "{e}");
+}
+
+fn mark_rounds(state: &GameState, id: &str) -> Option<u32> {
+    let effects = match state.character(id) {
+        Some(c) => &c.timed_effects,
+        None => &state.monster(id).unwrap().timed_effects,
+    };
+    effects
+        .iter()
+        .find(|e| matches!(e.kind, TimedKind::Marked { .. }))
+        .and_then(|e| e.rounds_left)
+}
+
+#[test]
+fn hunters_mark_lasts_8_hours_from_a_3rd_level_slot_and_24_from_a_5th() {
+    for (slot, rounds) in [(1, 600), (2, 600), (3, 4800), (4, 4800), (5, 14400)] {
+        let mut t = Table::fight(&["hedda", "kraven"], &["hedda", "kraven", "frost-harpy"], 1);
+        let hedda = t.hero_mut("hedda");
+        hedda.spell_slots = SpellSlots::for_class(CasterProgression::Full, 9);
+        Arc::make_mut(&mut hedda.spells).push("Hunter's Mark".into());
+        t.ok(
+            "cast_spell",
+            cast("hedda", "Hunter's Mark", Some(slot), &["frost-harpy"]),
+        );
+        assert_eq!(mark_rounds(&t.state, "frost-harpy"), Some(rounds), "slot {slot}");
+    }
+}
+
+#[test]
+fn hunters_mark_moves_with_a_bonus_action_once_its_quarry_drops() {
+    let mut t = Table::fight(&["hedda", "kraven"], &["hedda", "kraven", "ogre", "frost-harpy"], 1);
+    Arc::make_mut(&mut t.hero_mut("hedda").spells).push("Hunter's Mark".into());
+    t.ok("cast_spell", cast("hedda", "Hunter's Mark", None, &["frost-harpy"]));
+    // While the harpy stands, the mark stays on it.
+    let e = t.refused("cast_spell", again("hedda", "Hunter's Mark", None, &["ogre"]));
+    assert!(e.contains("still stands"), "{e}");
+    // The harpy drops; on a later turn Hedda's bonus action moves the mark to the ogre.
+    t.apply(&[dnd_engine::state::Change::Damage {
+        target: dnd_engine::state::Target::Monster("frost-harpy".into()),
+        amount: 200,
+        critical: false,
+    }]);
+    for _ in 0..4 {
+        t.apply(&[dnd_engine::state::Change::TurnAdvanced]);
+    }
+    assert_eq!(t.turn_of(), "hedda");
+    let left = mark_rounds(&t.state, "frost-harpy").unwrap();
+    let r = t.ok("cast_spell", again("hedda", "Hunter's Mark", None, &["ogre"]));
+    assert_eq!(r["slot_level"], Value::Null, "{r}");
+    assert_eq!(mark_rounds(&t.state, "ogre"), Some(left), "what is left of the hour");
+    assert_eq!(mark_rounds(&t.state, "frost-harpy"), None);
+    let e = t.refused("cast_spell", again("hedda", "Hunter's Mark", None, &["kraven"]));
+    assert!(e.contains("still stands") || e.contains("bonus action"), "{e}");
+}
+
+/// Models that call Call Lightning's bolt again without concentrating on it, or after the
+/// action is spent, move the beam beyond 60 ft, or use again a spell with nothing to repeat:
+/// each refused with what is allowed, nothing changed.
+#[test]
+fn a_cheating_model_cannot_stretch_a_lasting_area() {
+    let mut t = placed(
+        &["Call Lightning", "Moonbeam", "Fireball"],
+        &[("hedda", (0, 0)), ("kraven", (30, 0)), ("frost-harpy", (60, 0))],
+        1,
+    );
+    let e = t.refused("cast_spell", again("hedda", "Call Lightning", Some("frost-harpy"), &[]));
+    assert!(
+        e.contains("keeps no Call Lightning in play") && e.contains("concentrating on: nothing"),
+        "{e}"
+    );
+    let e = t.refused("cast_spell", again("hedda", "Fireball", Some("frost-harpy"), &[]));
+    assert!(e.contains("nothing to use again"), "{e}");
+    t.ok("cast_spell", aimed("hedda", "Moonbeam", None, "kraven"));
+    // Moonbeam took the action: moving it this turn is refused for that.
+    let e = t.refused("cast_spell", again("hedda", "Moonbeam", Some("frost-harpy"), &[]));
+    assert!(e.contains("takes an action"), "{e}");
+    t.ok("next_turn", json!({}));
+    let passed = t.ok("next_turn", json!({}));
+    assert_eq!(t.turn_of(), "hedda", "{passed}");
+    // The far ledge is 670 ft from the beam.
+    let e = t.refused("cast_spell", again("hedda", "Moonbeam", Some("far-ledge"), &[]));
+    assert!(e.contains("moves at most 60 ft"), "{e}");
+    // Moving onto the harpy (within 60 ft of Kraven's square) is allowed.
+    t.ok("cast_spell", again("hedda", "Moonbeam", Some("frost-harpy"), &[]));
+    // Concentration moved to Moonbeam earlier: Call Lightning is not Hedda's to repeat.
+    let e = t.refused("cast_spell", again("hedda", "Call Lightning", Some("frost-harpy"), &[]));
+    assert!(e.contains("concentrating on: Moonbeam"), "{e}");
+}
