@@ -64,53 +64,82 @@ fn zone_events(passed: &Value) -> Vec<Value> {
         .collect()
 }
 
-/// A save's damage against the full roll: all on a failure, half (rounded down) on a success.
-fn check_save(outcome: &Value, dc: i64) {
-    let save = &outcome["save"];
-    assert_eq!(save["dc"], dc, "{outcome}");
-    let success = save["success"].as_bool().unwrap();
-    let damage = outcome["damage"].as_u64().unwrap();
-    if success {
-        assert!(damage <= 10, "half of at most 2d10: {outcome}");
+/// The last damage roll of `spell` in the turn log: its dice ("3d10") and total.
+fn last_damage(t: &Table, spell: &str) -> (String, u64) {
+    let roll = t
+        .log
+        .rolls
+        .iter()
+        .rev()
+        .find(|r| r.label == format!("{spell} damage"))
+        .expect("a damage roll");
+    let detail = serde_json::to_value(&roll.detail).unwrap();
+    let dice = detail["result"]["dice"].as_str().unwrap().to_owned();
+    (dice, roll.total as u64)
+}
+
+/// A save's damage against the roll: all of it on a failure, half (rounded down) on a success.
+fn check_half_on_success(outcome: &Value, rolled: u64) {
+    let want = if outcome["save"]["success"] == true {
+        rolled / 2
     } else {
-        assert!((2..=20).contains(&damage), "2d10: {outcome}");
-    }
+        rolled
+    };
+    assert_eq!(outcome["damage"], want, "{outcome}");
 }
 
 #[test]
 fn moonbeam_burns_a_creature_that_starts_its_turn_in_the_beam() {
-    for seed in 0..6 {
+    let (mut halved, mut full) = (0, 0);
+    for seed in 0..8 {
         let mut t = placed(
             &["Moonbeam"],
             &[("hedda", (0, 0)), ("kraven", (30, 0)), ("frost-harpy", (90, 0))],
             seed,
         );
-        // The beam appears on Kraven: nothing yet, the casting only places it.
-        let r = t.ok("cast_spell", aimed("hedda", "Moonbeam", None, "kraven"));
-        assert_eq!(r["effects"], json!([]), "{r}");
-        assert_eq!(hp(&t.state, "kraven"), 44.min(hp(&t.state, "kraven")));
+        // The beam appears on Kraven, cast with a 3rd-level slot: nothing yet, the casting
+        // only places it.
         let before = hp(&t.state, "kraven");
+        let r = t.ok("cast_spell", aimed("hedda", "Moonbeam", Some(3), "kraven"));
+        assert_eq!(r["effects"], json!([]), "{r}");
+        assert_eq!(hp(&t.state, "kraven"), before);
         let zone = &t.state.character("hedda").unwrap().timed_effects[0];
         assert_eq!(
             zone.kind,
             TimedKind::Zone {
-                slot: 2,
+                slot: 3,
                 at: Some(at(30, 0, 0)),
                 on: vec![]
             }
         );
         assert_eq!(zone.rounds_left, Some(10), "a minute");
-        // Kraven's turn starts in the beam: a Constitution save against 2d10 radiant.
+        // Kraven's turn starts in the beam: a Constitution save against Hedda's DC 13, 2d10
+        // radiant and 1d10 for the slot above 2nd, half on a success.
         let passed = t.ok("next_turn", json!({}));
         let caught = zone_events(&passed);
         assert_eq!(caught.len(), 1, "{passed}");
         assert_eq!(caught[0]["zone"], "Moonbeam");
         let outcome = &caught[0]["effects"][0];
         assert_eq!(outcome["target"], "Kraven");
-        check_save(outcome, 13);
+        assert_eq!(outcome["save"]["dc"], 13, "{outcome}");
+        assert!(
+            t.log
+                .rolls
+                .iter()
+                .any(|r| r.label == "Kraven Constitution save against Moonbeam")
+        );
+        let (dice, rolled) = last_damage(&t, "Moonbeam");
+        assert_eq!(dice, "3d10");
+        check_half_on_success(outcome, rolled);
+        if outcome["save"]["success"] == true {
+            halved += 1;
+        } else {
+            full += 1;
+        }
         let damage = outcome["damage"].as_u64().unwrap() as u32;
         assert_eq!(hp(&t.state, "kraven"), before.saturating_sub(damage));
     }
+    assert!(halved > 0 && full > 0, "{halved} halved, {full} full");
 }
 
 #[test]
@@ -123,9 +152,11 @@ fn spirit_guardians_spare_the_casters_allies_and_slow_and_burn_its_foes() {
             seed,
         );
         t.ok("cast_spell", cast("hedda", "Spirit Guardians", None, &[]));
+        let kraven = hp(&t.state, "kraven");
         // Kraven stands in the spirits at the start of his turn: spared.
         let passed = t.ok("next_turn", json!({}));
         assert!(zone_events(&passed).is_empty(), "{passed}");
+        assert_eq!(hp(&t.state, "kraven"), kraven);
         let before = hp(&t.state, "frost-harpy");
         // The harpy's turn starts 10 ft from Hedda: a Wisdom save against 3d8 radiant, and
         // its speed halved.
@@ -140,13 +171,13 @@ fn spirit_guardians_spare_the_casters_allies_and_slow_and_burn_its_foes() {
             .unwrap()
             .clone();
         assert_eq!(outcome["target"], "Frost Harpy");
-        let damage = outcome["damage"].as_u64().unwrap();
-        assert!(damage <= 24, "3d8: {outcome}");
-        burnt += damage;
+        let (dice, rolled) = last_damage(&t, "Spirit Guardians");
+        assert_eq!(dice, "3d8");
+        check_half_on_success(&outcome, rolled);
+        burnt += outcome["damage"].as_u64().unwrap();
         let slowed = caught[0]["lasting"].to_string();
         assert!(slowed.contains("halved"), "{}", caught[0]);
         assert!(hp(&t.state, "frost-harpy") <= before);
-        assert_eq!(hp(&t.state, "kraven"), hp(&t.state, "kraven").max(1));
     }
     assert!(burnt > 0, "some seed burnt the harpy");
 }
@@ -169,8 +200,10 @@ fn call_lightnings_second_bolt_is_an_action_with_no_slot_while_concentrating() {
     let second = t.ok("cast_spell", again("hedda", "Call Lightning", Some("frost-harpy"), &[]));
     let outcome = &second["effects"][0];
     assert_eq!(outcome["target"], "Frost Harpy", "{second}");
+    let (dice, rolled) = last_damage(&t, "Call Lightning");
+    assert_eq!(dice, "3d10", "the slot it was cast with");
+    check_half_on_success(outcome, rolled);
     let damage = outcome["damage"].as_u64().unwrap() as u32;
-    assert!(damage <= 30, "3d10: {second}");
     assert_eq!(hp(&t.state, "frost-harpy"), before - damage);
     assert_eq!(t.state.character("hedda").unwrap().spell_slots, slots, "no slot");
     assert_eq!(
@@ -205,6 +238,7 @@ fn spike_growth_pierces_2d4_for_each_5_ft_moved_inside() {
         for z in zones {
             let d = z["effects"][0]["damage"].as_u64().unwrap() as u32;
             assert!((2..=8).contains(&d), "2d4 piercing: {z}");
+            assert_eq!(z["effects"][0]["rolled"]["dice"], "2d4", "{z}");
             taken += d;
         }
         assert_eq!(hp(&t.state, "kraven"), before.saturating_sub(taken));
@@ -248,7 +282,7 @@ fn heat_metal_burns_the_same_creature_again_with_a_bonus_action() {
     let before = hp(&t.state, "frost-harpy");
     let r = t.ok("cast_spell", again("hedda", "Heat Metal", None, &[]));
     let damage = r["effects"][0]["damage"].as_u64().unwrap() as u32;
-    assert!((2..=16).contains(&damage), "2d8 fire: {r}");
+    assert_eq!(last_damage(&t, "Heat Metal"), ("2d8".to_owned(), u64::from(damage)));
     assert_eq!(hp(&t.state, "frost-harpy"), before - damage);
     // The bonus action is spent; the action is still Hedda's.
     let e = t.refused("cast_spell", again("hedda", "Heat Metal", None, &[]));
@@ -341,3 +375,4 @@ fn a_cheating_model_cannot_stretch_a_lasting_area() {
     let e = t.refused("cast_spell", again("hedda", "Call Lightning", Some("frost-harpy"), &[]));
     assert!(e.contains("concentrating on: Moonbeam"), "{e}");
 }
+
