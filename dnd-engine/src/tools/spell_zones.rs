@@ -214,7 +214,7 @@ fn entered(
         .map(|s| s.id.clone())
         .filter(|id| {
             effects::catches(ctx.state, to, spell, id, None)
-                && !(from != to && effects::catches(ctx.state, from, spell, id, None))
+                && !effects::catches(ctx.state, from, spell, id, None)
         })
         .collect()
 }
