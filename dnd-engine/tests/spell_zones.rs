@@ -94,7 +94,11 @@ fn moonbeam_burns_a_creature_that_starts_its_turn_in_the_beam() {
     for seed in 0..8 {
         let mut t = placed(
             &["Moonbeam"],
-            &[("hedda", (0, 0)), ("kraven", (30, 0)), ("frost-harpy", (90, 0))],
+            &[
+                ("hedda", (0, 0)),
+                ("kraven", (30, 0)),
+                ("frost-harpy", (90, 0)),
+            ],
             seed,
         );
         // The beam appears on Kraven, cast with a 3rd-level slot: nothing yet, the casting
@@ -148,7 +152,11 @@ fn spirit_guardians_spare_the_casters_allies_and_slow_and_burn_its_foes() {
     for seed in 0..6 {
         let mut t = placed(
             &["Spirit Guardians"],
-            &[("hedda", (0, 0)), ("kraven", (5, 0)), ("frost-harpy", (10, 0))],
+            &[
+                ("hedda", (0, 0)),
+                ("kraven", (5, 0)),
+                ("frost-harpy", (10, 0)),
+            ],
             seed,
         );
         t.ok("cast_spell", cast("hedda", "Spirit Guardians", None, &[]));
@@ -186,10 +194,17 @@ fn spirit_guardians_spare_the_casters_allies_and_slow_and_burn_its_foes() {
 fn call_lightnings_second_bolt_is_an_action_with_no_slot_while_concentrating() {
     let mut t = placed(
         &["Call Lightning"],
-        &[("hedda", (0, 0)), ("kraven", (0, 0)), ("frost-harpy", (60, 0))],
+        &[
+            ("hedda", (0, 0)),
+            ("kraven", (0, 0)),
+            ("frost-harpy", (60, 0)),
+        ],
         4,
     );
-    let first = t.ok("cast_spell", aimed("hedda", "Call Lightning", Some(3), "frost-harpy"));
+    let first = t.ok(
+        "cast_spell",
+        aimed("hedda", "Call Lightning", Some(3), "frost-harpy"),
+    );
     assert_eq!(first["effects"][0]["target"], "Frost Harpy", "{first}");
     let slots = t.state.character("hedda").unwrap().spell_slots.clone();
     // Round two: Hedda's action calls the next bolt, wherever the harpy now is.
@@ -197,7 +212,10 @@ fn call_lightnings_second_bolt_is_an_action_with_no_slot_while_concentrating() {
     t.ok("next_turn", json!({}));
     assert_eq!(t.turn_of(), "hedda");
     let before = hp(&t.state, "frost-harpy");
-    let second = t.ok("cast_spell", again("hedda", "Call Lightning", Some("frost-harpy"), &[]));
+    let second = t.ok(
+        "cast_spell",
+        again("hedda", "Call Lightning", Some("frost-harpy"), &[]),
+    );
     let outcome = &second["effects"][0];
     assert_eq!(outcome["target"], "Frost Harpy", "{second}");
     let (dice, rolled) = last_damage(&t, "Call Lightning");
@@ -205,13 +223,20 @@ fn call_lightnings_second_bolt_is_an_action_with_no_slot_while_concentrating() {
     check_half_on_success(outcome, rolled);
     let damage = outcome["damage"].as_u64().unwrap() as u32;
     assert_eq!(hp(&t.state, "frost-harpy"), before - damage);
-    assert_eq!(t.state.character("hedda").unwrap().spell_slots, slots, "no slot");
+    assert_eq!(
+        t.state.character("hedda").unwrap().spell_slots,
+        slots,
+        "no slot"
+    );
     assert_eq!(
         t.state.character("hedda").unwrap().concentration.as_deref(),
         Some("Call Lightning")
     );
     // Its action is spent: the bonus action does not call a third.
-    let e = t.refused("cast_spell", again("hedda", "Call Lightning", Some("frost-harpy"), &[]));
+    let e = t.refused(
+        "cast_spell",
+        again("hedda", "Call Lightning", Some("frost-harpy"), &[]),
+    );
     assert!(e.contains("takes an action"), "{e}");
 }
 
@@ -220,11 +245,18 @@ fn spike_growth_pierces_2d4_for_each_5_ft_moved_inside() {
     for seed in 0..4 {
         let mut t = placed(
             &["Spike Growth"],
-            &[("hedda", (0, 0)), ("kraven", (0, 0)), ("frost-harpy", (40, 0))],
+            &[
+                ("hedda", (0, 0)),
+                ("kraven", (0, 0)),
+                ("frost-harpy", (40, 0)),
+            ],
             seed,
         );
         // A 20-ft radius around the harpy: from x = 20 to 60.
-        t.ok("cast_spell", aimed("hedda", "Spike Growth", None, "frost-harpy"));
+        t.ok(
+            "cast_spell",
+            aimed("hedda", "Spike Growth", None, "frost-harpy"),
+        );
         t.ok("next_turn", json!({}));
         let before = hp(&t.state, "kraven");
         // Kraven walks 30 ft east: the steps ending at 20, 25 and 30 ft are in the thorns.
@@ -249,7 +281,11 @@ fn spike_growth_pierces_2d4_for_each_5_ft_moved_inside() {
 fn a_creature_entering_the_webs_saves_again() {
     let mut t = placed(
         &["Web"],
-        &[("hedda", (0, 0)), ("kraven", (0, 0)), ("frost-harpy", (40, 0))],
+        &[
+            ("hedda", (0, 0)),
+            ("kraven", (0, 0)),
+            ("frost-harpy", (40, 0)),
+        ],
         2,
     );
     t.ok("cast_spell", aimed("hedda", "Web", None, "frost-harpy"));
@@ -276,13 +312,19 @@ fn a_creature_entering_the_webs_saves_again() {
 fn heat_metal_burns_the_same_creature_again_with_a_bonus_action() {
     let mut t = Table::fight(&["hedda", "kraven"], &["hedda", "kraven", "frost-harpy"], 3);
     Arc::make_mut(&mut t.hero_mut("hedda").spells).push("Heat Metal".into());
-    t.ok("cast_spell", cast("hedda", "Heat Metal", None, &["frost-harpy"]));
+    t.ok(
+        "cast_spell",
+        cast("hedda", "Heat Metal", None, &["frost-harpy"]),
+    );
     t.ok("next_turn", json!({}));
     t.ok("next_turn", json!({}));
     let before = hp(&t.state, "frost-harpy");
     let r = t.ok("cast_spell", again("hedda", "Heat Metal", None, &[]));
     let damage = r["effects"][0]["damage"].as_u64().unwrap() as u32;
-    assert_eq!(last_damage(&t, "Heat Metal"), ("2d8".to_owned(), u64::from(damage)));
+    assert_eq!(
+        last_damage(&t, "Heat Metal"),
+        ("2d8".to_owned(), u64::from(damage))
+    );
     assert_eq!(hp(&t.state, "frost-harpy"), before - damage);
     // The bonus action is spent; the action is still Hedda's.
     let e = t.refused("cast_spell", again("hedda", "Heat Metal", None, &[]));
@@ -311,17 +353,31 @@ fn hunters_mark_lasts_8_hours_from_a_3rd_level_slot_and_24_from_a_5th() {
             "cast_spell",
             cast("hedda", "Hunter's Mark", Some(slot), &["frost-harpy"]),
         );
-        assert_eq!(mark_rounds(&t.state, "frost-harpy"), Some(rounds), "slot {slot}");
+        assert_eq!(
+            mark_rounds(&t.state, "frost-harpy"),
+            Some(rounds),
+            "slot {slot}"
+        );
     }
 }
 
 #[test]
 fn hunters_mark_moves_with_a_bonus_action_once_its_quarry_drops() {
-    let mut t = Table::fight(&["hedda", "kraven"], &["hedda", "kraven", "ogre", "frost-harpy"], 1);
+    let mut t = Table::fight(
+        &["hedda", "kraven"],
+        &["hedda", "kraven", "ogre", "frost-harpy"],
+        1,
+    );
     Arc::make_mut(&mut t.hero_mut("hedda").spells).push("Hunter's Mark".into());
-    t.ok("cast_spell", cast("hedda", "Hunter's Mark", None, &["frost-harpy"]));
+    t.ok(
+        "cast_spell",
+        cast("hedda", "Hunter's Mark", None, &["frost-harpy"]),
+    );
     // While the harpy stands, the mark stays on it.
-    let e = t.refused("cast_spell", again("hedda", "Hunter's Mark", None, &["ogre"]));
+    let e = t.refused(
+        "cast_spell",
+        again("hedda", "Hunter's Mark", None, &["ogre"]),
+    );
     assert!(e.contains("still stands"), "{e}");
     // The harpy drops; on a later turn Hedda's bonus action moves the mark to the ogre.
     t.apply(&[dnd_engine::state::Change::Damage {
@@ -334,12 +390,25 @@ fn hunters_mark_moves_with_a_bonus_action_once_its_quarry_drops() {
     }
     assert_eq!(t.turn_of(), "hedda");
     let left = mark_rounds(&t.state, "frost-harpy").unwrap();
-    let r = t.ok("cast_spell", again("hedda", "Hunter's Mark", None, &["ogre"]));
+    let r = t.ok(
+        "cast_spell",
+        again("hedda", "Hunter's Mark", None, &["ogre"]),
+    );
     assert_eq!(r["slot_level"], Value::Null, "{r}");
-    assert_eq!(mark_rounds(&t.state, "ogre"), Some(left), "what is left of the hour");
+    assert_eq!(
+        mark_rounds(&t.state, "ogre"),
+        Some(left),
+        "what is left of the hour"
+    );
     assert_eq!(mark_rounds(&t.state, "frost-harpy"), None);
-    let e = t.refused("cast_spell", again("hedda", "Hunter's Mark", None, &["kraven"]));
-    assert!(e.contains("still stands") || e.contains("bonus action"), "{e}");
+    let e = t.refused(
+        "cast_spell",
+        again("hedda", "Hunter's Mark", None, &["kraven"]),
+    );
+    assert!(
+        e.contains("still stands") || e.contains("bonus action"),
+        "{e}"
+    );
 }
 
 /// Models that call Call Lightning's bolt again without concentrating on it, or after the
@@ -349,30 +418,151 @@ fn hunters_mark_moves_with_a_bonus_action_once_its_quarry_drops() {
 fn a_cheating_model_cannot_stretch_a_lasting_area() {
     let mut t = placed(
         &["Call Lightning", "Moonbeam", "Fireball"],
-        &[("hedda", (0, 0)), ("kraven", (30, 0)), ("frost-harpy", (60, 0))],
+        &[
+            ("hedda", (0, 0)),
+            ("kraven", (30, 0)),
+            ("frost-harpy", (60, 0)),
+        ],
         1,
     );
-    let e = t.refused("cast_spell", again("hedda", "Call Lightning", Some("frost-harpy"), &[]));
+    let e = t.refused(
+        "cast_spell",
+        again("hedda", "Call Lightning", Some("frost-harpy"), &[]),
+    );
     assert!(
         e.contains("keeps no Call Lightning in play") && e.contains("concentrating on: nothing"),
         "{e}"
     );
-    let e = t.refused("cast_spell", again("hedda", "Fireball", Some("frost-harpy"), &[]));
+    let e = t.refused(
+        "cast_spell",
+        again("hedda", "Fireball", Some("frost-harpy"), &[]),
+    );
     assert!(e.contains("nothing to use again"), "{e}");
     t.ok("cast_spell", aimed("hedda", "Moonbeam", None, "kraven"));
     // Moonbeam took the action: moving it this turn is refused for that.
-    let e = t.refused("cast_spell", again("hedda", "Moonbeam", Some("frost-harpy"), &[]));
+    let e = t.refused(
+        "cast_spell",
+        again("hedda", "Moonbeam", Some("frost-harpy"), &[]),
+    );
     assert!(e.contains("takes an action"), "{e}");
     t.ok("next_turn", json!({}));
     let passed = t.ok("next_turn", json!({}));
     assert_eq!(t.turn_of(), "hedda", "{passed}");
     // The far ledge is 670 ft from the beam.
-    let e = t.refused("cast_spell", again("hedda", "Moonbeam", Some("far-ledge"), &[]));
+    let e = t.refused(
+        "cast_spell",
+        again("hedda", "Moonbeam", Some("far-ledge"), &[]),
+    );
     assert!(e.contains("moves at most 60 ft"), "{e}");
     // Moving onto the harpy (within 60 ft of Kraven's square) is allowed.
-    t.ok("cast_spell", again("hedda", "Moonbeam", Some("frost-harpy"), &[]));
+    t.ok(
+        "cast_spell",
+        again("hedda", "Moonbeam", Some("frost-harpy"), &[]),
+    );
     // Concentration moved to Moonbeam earlier: Call Lightning is not Hedda's to repeat.
-    let e = t.refused("cast_spell", again("hedda", "Call Lightning", Some("frost-harpy"), &[]));
+    let e = t.refused(
+        "cast_spell",
+        again("hedda", "Call Lightning", Some("frost-harpy"), &[]),
+    );
     assert!(e.contains("concentrating on: Moonbeam"), "{e}");
 }
 
+#[test]
+fn flaming_sphere_burns_whoever_ends_a_turn_beside_it_and_rams_with_a_bonus_action() {
+    let mut t = placed(
+        &["Flaming Sphere"],
+        &[
+            ("hedda", (0, 0)),
+            ("kraven", (30, 0)),
+            ("frost-harpy", (60, 0)),
+        ],
+        3,
+    );
+    // The sphere appears by Kraven: nothing as it appears.
+    let r = t.ok(
+        "cast_spell",
+        aimed("hedda", "Flaming Sphere", None, "kraven"),
+    );
+    assert_eq!(r["effects"], json!([]), "{r}");
+    // Kraven ends his turn within 5 ft of it: a Dexterity save against 2d6 fire.
+    t.ok("next_turn", json!({}));
+    let before = hp(&t.state, "kraven");
+    let passed = t.ok("next_turn", json!({}));
+    let caught: Vec<Value> = zone_events(&passed)
+        .into_iter()
+        .filter(|z| z["effects"][0]["target"] == "Kraven")
+        .collect();
+    assert_eq!(caught.len(), 1, "{passed}");
+    let outcome = &caught[0]["effects"][0];
+    let (dice, rolled) = last_damage(&t, "Flaming Sphere");
+    assert_eq!(dice, "2d6");
+    check_half_on_success(outcome, rolled);
+    assert_eq!(t.turn_of(), "hedda", "{passed}");
+    // Hedda's bonus action rams it into the harpy, 25 ft from the sphere; 35 ft is too far.
+    let moved_to = |x| dnd_engine::state::Change::Moved {
+        creature: "frost-harpy".into(),
+        to: at(x, 0, 0),
+    };
+    t.apply(&[moved_to(65)]);
+    let e = t.refused(
+        "cast_spell",
+        again("hedda", "Flaming Sphere", Some("frost-harpy"), &[]),
+    );
+    assert!(
+        e.contains("is 35 ft from") && e.contains("moves at most 30 ft"),
+        "{e}"
+    );
+    t.apply(&[moved_to(55)]);
+    let before = hp(&t.state, "frost-harpy");
+    let r = t.ok(
+        "cast_spell",
+        again("hedda", "Flaming Sphere", Some("frost-harpy"), &[]),
+    );
+    let outcome = &r["effects"][0];
+    assert_eq!(outcome["target"], "Frost Harpy", "{r}");
+    check_half_on_success(outcome, last_damage(&t, "Flaming Sphere").1);
+    let damage = outcome["damage"].as_u64().unwrap() as u32;
+    assert_eq!(hp(&t.state, "frost-harpy"), before - damage);
+    let e = t.refused(
+        "cast_spell",
+        again("hedda", "Flaming Sphere", Some("kraven"), &[]),
+    );
+    assert!(e.contains("takes a bonus action"), "{e}");
+}
+
+/// The same misuses from a scripted model in a whole turn: the bolt called again before any
+/// casting, then twice in the turn it was cast; each refused with what is allowed.
+#[tokio::test]
+async fn a_scripted_model_calling_the_bolt_again_is_refused() {
+    let before = placed(
+        &["Call Lightning"],
+        &[
+            ("hedda", (0, 0)),
+            ("kraven", (0, 0)),
+            ("frost-harpy", (60, 0)),
+        ],
+        1,
+    )
+    .state;
+    let call = |id: &str, args: Value| dnd_engine::llm::ToolCall::new(id, "cast_spell", args);
+    let bolt = || again("hedda", "Call Lightning", Some("frost-harpy"), &[]);
+    let calls = vec![
+        call("a", bolt()),
+        call(
+            "b",
+            aimed("hedda", "Call Lightning", Some(3), "frost-harpy"),
+        ),
+        call("c", bolt()),
+    ];
+    let played = table::scripted_turn(&before, calls, "Hedda", "Storm, answer me!").await;
+    let r = &played.results;
+    assert!(
+        r[0].contains("keeps no Call Lightning in play") && r[0].contains("cast it with a slot"),
+        "{}",
+        r[0]
+    );
+    assert!(r[1].contains("\"spell\":\"Call Lightning\""), "{}", r[1]);
+    assert!(r[2].contains("takes an action"), "{}", r[2]);
+    let hedda = played.after.character("hedda").unwrap();
+    assert_eq!(hedda.spell_slots.spent[2], 1, "one slot, for the casting");
+}
