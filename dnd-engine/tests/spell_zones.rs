@@ -206,7 +206,7 @@ fn call_lightnings_second_bolt_is_an_action_with_no_slot_while_concentrating() {
         aimed("hedda", "Call Lightning", Some(3), "frost-harpy"),
     );
     assert_eq!(first["effects"][0]["target"], "Frost Harpy", "{first}");
-    let slots = t.state.character("hedda").unwrap().spell_slots.clone();
+    let slots = t.state.character("hedda").unwrap().spell_slots;
     // Round two: Hedda's action calls the next bolt, wherever the harpy now is.
     t.ok("next_turn", json!({}));
     t.ok("next_turn", json!({}));
@@ -486,7 +486,6 @@ fn flaming_sphere_burns_whoever_ends_a_turn_beside_it_and_rams_with_a_bonus_acti
     assert_eq!(r["effects"], json!([]), "{r}");
     // Kraven ends his turn within 5 ft of it: a Dexterity save against 2d6 fire.
     t.ok("next_turn", json!({}));
-    let before = hp(&t.state, "kraven");
     let passed = t.ok("next_turn", json!({}));
     let caught: Vec<Value> = zone_events(&passed)
         .into_iter()

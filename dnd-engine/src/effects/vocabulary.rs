@@ -521,8 +521,7 @@ impl SlotDuration {
     pub fn at(base: Duration, by_slot: &[SlotDuration], slot: u8) -> Duration {
         by_slot
             .iter()
-            .filter(|d| slot >= d.from_slot)
-            .last()
+            .rfind(|d| slot >= d.from_slot)
             .map_or(base, |d| d.duration)
     }
 }
