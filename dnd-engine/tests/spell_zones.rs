@@ -113,7 +113,9 @@ fn moonbeam_burns_a_creature_that_starts_its_turn_in_the_beam() {
             TimedKind::Zone {
                 slot: 3,
                 at: Some(at(30, 0, 0)),
-                on: vec![]
+                on: vec![],
+                caught: vec![],
+                caught_in: None,
             }
         );
         assert_eq!(zone.rounds_left, Some(10), "a minute");
@@ -564,4 +566,40 @@ async fn a_scripted_model_calling_the_bolt_again_is_refused() {
     assert!(r[2].contains("takes an action"), "{}", r[2]);
     let hedda = played.after.character("hedda").unwrap();
     assert_eq!(hedda.spell_slots.spent[2], 1, "one slot, for the casting");
+}
+
+#[test]
+fn a_creature_is_caught_by_the_beam_only_the_first_time_on_a_turn() {
+    let mut t = placed(
+        &["Moonbeam"],
+        &[
+            ("hedda", (0, 0)),
+            ("kraven", (10, 0)),
+            ("frost-harpy", (30, 0)),
+        ],
+        6,
+    );
+    t.ok(
+        "cast_spell",
+        aimed("hedda", "Moonbeam", None, "frost-harpy"),
+    );
+    t.ok("next_turn", json!({}));
+    let walk = |to: &str, feet: u32| json!({"creature": "kraven", "to": to, "feet": feet});
+    // In (5 ft from the harpy, inside the 5-ft beam), out, and in again on one turn.
+    let first = t.ok("move_in_fight", walk("frost-harpy", 15));
+    assert_eq!(first["zones"].as_array().map_or(0, Vec::len), 1, "{first}");
+    let out = t.ok("move_in_fight", walk("hedda", 5));
+    assert!(out.get("zones").is_none(), "{out}");
+    let again = t.ok("move_in_fight", walk("frost-harpy", 5));
+    assert!(
+        again.get("zones").is_none(),
+        "caught once this turn: {again}"
+    );
+    // The harpy's own turn starts in the beam: a new turn, a new save.
+    let passed = t.ok("next_turn", json!({}));
+    let harpy = zone_events(&passed)
+        .iter()
+        .filter(|z| z["effects"][0]["target"] == "Frost Harpy")
+        .count();
+    assert_eq!(harpy, 1, "{passed}");
 }

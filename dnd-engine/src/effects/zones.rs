@@ -132,6 +132,8 @@ pub fn start_zone(
                 slot: casting.slot,
                 at: if rules.on_caster { None } else { at },
                 on,
+                caught: Vec::new(),
+                caught_in: None,
             },
         },
     }
@@ -256,13 +258,60 @@ pub fn may_move(again: Again, at: Option<Position>, to: Option<Position>) -> Res
     }
 }
 
-/// The zone moved to `to`, its time running on.
-pub fn moved_to(zone: &TimedEffect, to: Option<Position>) -> Change {
-    let mut effect = zone.clone();
-    if let TimedKind::Zone { at, .. } = &mut effect.kind
-        && to.is_some()
-    {
-        *at = to;
+/// The fight's turn now, as a zone counts "the first time on a turn": (round, turn index).
+pub fn turn_now(state: &GameState) -> Option<(u32, usize)> {
+    state.encounter.as_ref().map(|e| (e.round, e.turn))
+}
+
+/// Whether `id` has not yet been caught by `zone` on entering or starting a turn during the
+/// turn `now` (always, outside a fight).
+pub fn first_this_turn(zone: &TimedEffect, id: &str, now: Option<(u32, usize)>) -> bool {
+    match &zone.kind {
+        TimedKind::Zone {
+            caught, caught_in, ..
+        } => {
+            now.is_none() || *caught_in != now || !caught.iter().any(|c| c.eq_ignore_ascii_case(id))
+        }
+        _ => true,
     }
-    Change::TimedEffectStarted { effect }
+}
+
+/// `zone` moved to `to` (when `Some`), fixed on `on` (when `Some`: where no positions are
+/// kept), and with `ids` recorded as caught during the turn `now`; its time runs on.
+pub fn updated(
+    zone: &TimedEffect,
+    to: Option<Position>,
+    on: Option<Vec<String>>,
+    ids: &[String],
+    now: Option<(u32, usize)>,
+) -> TimedEffect {
+    let mut effect = zone.clone();
+    if let TimedKind::Zone {
+        at,
+        on: fixed,
+        caught,
+        caught_in,
+        ..
+    } = &mut effect.kind
+    {
+        if to.is_some() {
+            *at = to;
+        }
+        if let Some(on) = on {
+            *fixed = on;
+        }
+        if *caught_in != now {
+            caught.clear();
+            *caught_in = now;
+        }
+        for id in ids {
+            if !caught.iter().any(|c| c.eq_ignore_ascii_case(id)) {
+                caught.push(id.clone());
+            }
+        }
+        if now.is_none() {
+            caught.clear();
+        }
+    }
+    effect
 }

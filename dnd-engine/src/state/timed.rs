@@ -237,6 +237,13 @@ pub enum TimedKind {
         /// Heat Metal's holder.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         on: Vec<String>,
+        /// The creatures (ids) it caught on entering or starting a turn during the fight's turn
+        /// `caught_in` (round, turn index): each is caught so only the first time on a turn.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        caught: Vec<String>,
+        /// The turn `caught` is for.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        caught_in: Option<(u32, usize)>,
     },
 }
 

@@ -115,7 +115,7 @@ impl TimedEffect {
             TimedKind::SpellWeapon { slot, .. } => format!(
                 "a spectral weapon (level-{slot} slot): a bonus action attacks with it again"
             ),
-            TimedKind::Zone { slot, at, on } => {
+            TimedKind::Zone { slot, at, on, .. } => {
                 let place = match (at, on.is_empty()) {
                     (Some(at), _) => format!(" at ({}, {})", at.x, at.y),
                     (None, false) => format!(" on {}", on.join(", ")),

@@ -112,7 +112,7 @@ pub(super) fn again(
             caster.name, spell.name
         )));
     };
-    let TimedKind::Zone { slot, at, on } = zone.kind.clone() else {
+    let TimedKind::Zone { slot, at, on, .. } = zone.kind.clone() else {
         return Err(ToolError::new("not a lasting area".to_owned()));
     };
     let aimed = aim.or(names.first().map(String::as_str));
@@ -138,21 +138,22 @@ pub(super) fn again(
                     aimed.unwrap_or_default()
                 )));
             }
-            let mut to = zone.clone();
-            if let TimedKind::Zone { at, on, .. } = &mut to.kind {
-                if point.is_some() {
-                    *at = point;
-                } else {
-                    // No positions: the creatures named are where it now is.
-                    *on = ids(ctx, names)?;
-                }
-            }
-            let caught = if again.does == AgainDoes::Ram {
-                rammed(ctx, aimed)
+            // Where no positions are kept, the creatures named are where it now is.
+            let fixed = if point.is_some() {
+                None
             } else {
-                entered(ctx, &zone, &to, spell)
+                Some(ids(ctx, names)?)
             };
-            moved.push(Change::TimedEffectStarted { effect: to });
+            let now = effects::turn_now(ctx.state);
+            let to = effects::updated(&zone, point, fixed, &[], now);
+            let (caught, entering) = if again.does == AgainDoes::Ram {
+                (rammed(ctx, aimed), Vec::new())
+            } else {
+                let entering = entered(ctx, &zone, &to, spell, now);
+                (entering.clone(), entering)
+            };
+            let effect = effects::updated(&to, None, None, &entering, now);
+            moved.push(Change::TimedEffectStarted { effect });
             caught
         }
     };
@@ -195,12 +196,14 @@ fn rammed(ctx: &ToolContext<'_>, aimed: Option<&str>) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Who a zone moved from `from` to `to` newly catches, when entering it catches (Moonbeam).
+/// Who a zone moved from `from` to `to` newly catches, when entering it catches (Moonbeam):
+/// each only the first time on the turn `now`.
 fn entered(
     ctx: &ToolContext<'_>,
     from: &TimedEffect,
     to: &TimedEffect,
     spell: &Spell,
+    now: Option<(u32, usize)>,
 ) -> Vec<String> {
     if !effects::zone_rules(&spell.effects).is_some_and(|r| r.entering) {
         return Vec::new();
@@ -215,6 +218,7 @@ fn entered(
         .filter(|id| {
             effects::catches(ctx.state, to, spell, id, None)
                 && !effects::catches(ctx.state, from, spell, id, None)
+                && effects::first_this_turn(from, id, now)
         })
         .collect()
 }

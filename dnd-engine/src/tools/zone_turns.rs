@@ -55,7 +55,9 @@ fn at_turn(
             Moment::End => rules.turn_end,
         };
         if wanted && effects::catches(ctx.state, &zone, spell, id, None) {
-            events.extend(catch(ctx, &zone, std::slice::from_ref(&id.to_owned()), 1)?);
+            // A turn's start counts as its first time there (Moonbeam); its end does not.
+            let once = moment == Moment::Start;
+            events.extend(catch(ctx, &zone, &id.to_owned(), 1, once)?);
         }
     }
     Ok(events.into_iter().map(TurnEvent::Zone).collect())
@@ -78,28 +80,30 @@ pub(super) fn moved(
         let Some(rules) = effects::zone_rules(&spell.effects) else {
             continue;
         };
-        let who = [mover.to_owned()];
+        let who = mover.to_owned();
         if rules.per_5_ft {
             let steps = effects::steps_inside(ctx.state, &zone, spell, mover, from, to);
-            reports.extend(catch(ctx, &zone, &who, steps)?);
+            reports.extend(catch(ctx, &zone, &who, steps, false)?);
         }
         if rules.entering
             && !effects::catches(ctx.state, &zone, spell, mover, Some(from))
             && effects::catches(ctx.state, &zone, spell, mover, Some(to))
         {
-            reports.extend(catch(ctx, &zone, &who, 1)?);
+            reports.extend(catch(ctx, &zone, &who, 1, true)?);
         }
     }
     Ok(reports)
 }
 
-/// Catches `who` in `zone` `times` times (each resolved on its own: Spike Growth's 2d4 per
-/// 5 ft), while the zone still stands and its caster is a character.
+/// Catches `who` (an id) in `zone` `times` times (each resolved on its own: Spike Growth's
+/// 2d4 per 5 ft), while the zone still stands and its caster is a character; `once`: only the
+/// first time on the fight's turn (entering, or starting a turn there), which the zone records.
 fn catch(
     ctx: &mut ToolContext<'_>,
     zone: &TimedEffect,
-    who: &[String],
+    who: &str,
     times: u32,
+    once: bool,
 ) -> Result<Vec<ZoneReport>, ToolError> {
     let mut reports = Vec::new();
     for _ in 0..times {
@@ -116,7 +120,17 @@ fn catch(
         ) else {
             break;
         };
-        let cast = super::spell_zones::resolve_caught(ctx, &caster, spell, slot, Vec::new(), who)?;
+        let who = [who.to_owned()];
+        let turn = effects::turn_now(ctx.state);
+        let mut changes = Vec::new();
+        if once {
+            if !effects::first_this_turn(&now, &who[0], turn) {
+                break;
+            }
+            let effect = effects::updated(&now, None, None, &who, turn);
+            changes.push(crate::state::Change::TimedEffectStarted { effect });
+        }
+        let cast = super::spell_zones::resolve_caught(ctx, &caster, spell, slot, changes, &who)?;
         if cast.effects.is_empty() && cast.lasting.is_empty() {
             continue;
         }
