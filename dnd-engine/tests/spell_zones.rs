@@ -603,3 +603,42 @@ fn a_creature_is_caught_by_the_beam_only_the_first_time_on_a_turn() {
         .count();
     assert_eq!(harpy, 1, "{passed}");
 }
+
+#[test]
+fn stinking_cloud_asks_a_constitution_save_of_whoever_starts_its_turn_inside() {
+    let (mut held, mut free) = (0, 0);
+    for seed in 0..8 {
+        let mut t = placed(
+            &["Stinking Cloud"],
+            &[
+                ("hedda", (0, 0)),
+                ("kraven", (60, 0)),
+                ("frost-harpy", (60, 5)),
+            ],
+            seed,
+        );
+        // No save as it forms: only at the start of a turn inside.
+        let r = t.ok(
+            "cast_spell",
+            aimed("hedda", "Stinking Cloud", Some(3), "kraven"),
+        );
+        assert_eq!(r["effects"], json!([]), "{r}");
+        let passed = t.ok("next_turn", json!({}));
+        let events = passed["monster_turns"].as_array().unwrap();
+        let kraven = &events[0];
+        assert_eq!(kraven["zone"], "Stinking Cloud", "{passed}");
+        let save = &kraven["effects"][0]["save"];
+        assert_eq!(kraven["effects"][0]["target"], "Kraven", "{passed}");
+        assert_eq!(save["dc"], 13, "{passed}");
+        // A failure spends his turn retching; a success leaves it to him.
+        let failed = save["success"] == false;
+        let lost_turn = events.iter().any(|e| e["cannot_act"] == "Kraven");
+        assert_eq!(failed, lost_turn, "{passed}");
+        if failed {
+            held += 1;
+        } else {
+            free += 1;
+        }
+    }
+    assert!(held > 0 && free > 0, "{held} held, {free} free");
+}
