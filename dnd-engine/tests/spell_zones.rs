@@ -78,43 +78,43 @@ fn moonbeam_burns_a_creature_that_starts_its_turn_in_the_beam() {
 
 #[test]
 fn spirit_guardians_spare_the_casters_allies_and_slow_and_burn_its_foes() {
+    use dnd_engine::combat::positions::{Destination, plan_move};
+    let srd = dnd_engine::srd::Srd::bundled();
     let mut burnt = 0;
     for seed in 0..6 {
         let mut t = placed(
             &["Spirit Guardians"],
             &[
                 ("hedda", (0, 0)),
-                ("kraven", (5, 0)),
+                ("kraven", (-10, 0)),
                 ("frost-harpy", (10, 0)),
             ],
             seed,
         );
         t.ok("cast_spell", cast("hedda", "Spirit Guardians", None, &[]));
+        // Moving 15 ft inside the spirits' 15 ft: the ally at its speed, the foe at half (each
+        // foot costs two).
+        let toward = |who| Destination::Toward(who, 5);
+        let ally = plan_move(&t.state, srd, "kraven", toward("frost-harpy"), None).unwrap();
+        assert_eq!((ally.feet, ally.cost_ft), (15, 15));
+        let foe = plan_move(&t.state, srd, "frost-harpy", toward("kraven"), None).unwrap();
+        assert_eq!((foe.feet, foe.cost_ft), (15, 30));
         let kraven = hp(&t.state, "kraven");
         // Kraven stands in the spirits at the start of his turn: spared.
         let passed = t.ok("next_turn", json!({}));
         assert!(zone_events(&passed).is_empty(), "{passed}");
         assert_eq!(hp(&t.state, "kraven"), kraven);
         let before = hp(&t.state, "frost-harpy");
-        // The harpy's turn starts 10 ft from Hedda: a Wisdom save against 3d8 radiant, and
-        // its speed halved.
+        // The harpy's turn starts 10 ft from Hedda: a Wisdom save against 3d8 radiant.
         let passed = t.ok("next_turn", json!({}));
         let caught = zone_events(&passed);
         assert_eq!(caught.len(), 1, "{passed}");
-        let outcome = caught[0]["effects"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|o| o.get("save").is_some())
-            .unwrap()
-            .clone();
-        assert_eq!(outcome["target"], "Frost Harpy");
+        let outcome = &caught[0]["effects"][0];
+        assert_eq!(outcome["target"], "Frost Harpy", "{passed}");
         let (dice, rolled) = last_damage(&t, "Spirit Guardians");
         assert_eq!(dice, "3d8");
-        check_half_on_success(&outcome, rolled);
+        check_half_on_success(outcome, rolled);
         burnt += outcome["damage"].as_u64().unwrap();
-        let slowed = caught[0]["lasting"].to_string();
-        assert!(slowed.contains("halved"), "{}", caught[0]);
         assert!(hp(&t.state, "frost-harpy") <= before);
     }
     assert!(burnt > 0, "some seed burnt the harpy");
@@ -139,11 +139,14 @@ fn spike_growth_pierces_2d4_for_each_5_ft_moved_inside() {
         );
         t.ok("next_turn", json!({}));
         let before = hp(&t.state, "kraven");
-        // Kraven walks 30 ft east: the steps ending at 20, 25 and 30 ft are in the thorns.
+        // Kraven dashes and walks 30 ft east: the steps ending at 20, 25 and 30 ft are in the
+        // thorns, difficult terrain (45 ft of movement).
+        t.ok("dash", json!({"creature": "kraven"}));
         let m = t.ok(
             "move_in_fight",
             json!({"creature": "kraven", "to": "frost-harpy", "feet": 30}),
         );
+        assert_eq!(m["movement_spent_ft"], 45, "{m}");
         let zones = m["zones"].as_array().unwrap();
         assert_eq!(zones.len(), 3, "{m}");
         let mut taken = 0;
@@ -163,18 +166,20 @@ fn a_creature_entering_the_webs_saves_again() {
         &["Web"],
         &[
             ("hedda", (0, 0)),
-            ("kraven", (0, 0)),
+            ("kraven", (5, 0)),
             ("frost-harpy", (40, 0)),
         ],
         2,
     );
     t.ok("cast_spell", aimed("hedda", "Web", None, "frost-harpy"));
     t.ok("next_turn", json!({}));
-    // Kraven walks into the 20-ft cube around the harpy (x from 30 to 50).
+    // Kraven walks 25 ft into the 20-ft cube around the harpy (x from 30 to 50): its last
+    // 5 ft are in the webs, difficult terrain (30 ft of movement).
     let m = t.ok(
         "move_in_fight",
-        json!({"creature": "kraven", "to": "frost-harpy", "feet": 30}),
+        json!({"creature": "kraven", "to": "frost-harpy", "feet": 25}),
     );
+    assert_eq!(m["movement_spent_ft"], 30, "{m}");
     let zones = m["zones"].as_array().unwrap();
     assert_eq!(zones.len(), 1, "{m}");
     assert_eq!(zones[0]["effects"][0]["save"]["dc"], 13, "{m}");

@@ -73,6 +73,7 @@ pub use rolls::{Bonus, RepeatedSave, end_of_turn_saves, roll_bonus};
 pub use vocabulary::{ArmorChange, Dice, Duration, Effect, SlotDuration};
 pub use weapon::{WEAPON_MOVE_FT, WEAPON_REACH_FT, weapon_of, weapon_reaches};
 pub use zones::{
-    Again, AgainDoes, ZoneRules, casting_effects, catches, caught_effects, first_this_turn,
-    may_move, start_zone, steps_inside, turn_now, updated, zone_of, zone_rules, zones,
+    Again, AgainDoes, ZoneRules, casting_effects, catches, caught_effects, difficult_feet,
+    first_this_turn, may_move, start_zone, steps_inside, turn_now, updated, zone_of, zone_rules,
+    zones,
 };

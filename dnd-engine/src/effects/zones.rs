@@ -7,11 +7,13 @@
 //!
 //! - a creature starts its turn in it (`turn_start`) or ends its turn in it (`turn_end`);
 //! - a creature moves into it (`entering`), or moves inside it (`per_5_ft`: once per 5 ft);
+//!   entering and starting a turn count only the first time on a turn;
 //! - the caster uses it again on a later turn ([`Again`]): a new bolt anywhere in the spell's
 //!   range, the same creatures again, the area moved (the creatures it moves onto caught as
 //!   they enter), or rammed into a creature.
 //!
-//! The rules of where and when live here; `tools::spell_zones` finds the moments (turn
+//! Moving inside a `difficult` zone costs 2 ft a foot ([`difficult_feet`], which
+//! `combat::positions` adds to a move's cost). The rules of where and when live here; `tools::spell_zones` finds the moments (turn
 //! boundaries, a move, `cast_spell` with `again`) and commits through the one path.
 
 use serde::{Deserialize, Serialize};
@@ -44,6 +46,10 @@ pub struct ZoneRules {
     /// A creature moving in it is caught once for each 5 ft it moves there (Spike Growth).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub per_5_ft: bool,
+    /// Each foot moved inside costs 2 (difficult terrain: Spike Growth, Web, Sleet Storm;
+    /// Spirit Guardians' speed halved in the area), for the creatures it does not spare.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub difficult: bool,
     /// Centred on the caster and moving with it (Spirit Guardians).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub on_caster: bool,
@@ -231,17 +237,53 @@ pub fn steps_inside(
     let feet = round_to_5(from.exact_distance(to));
     let steps = feet / 5;
     (1..=steps)
+        .filter(|&i| covers(shape, size, aim, step_point(from, to, i, steps)))
+        .count() as u32
+}
+
+/// The feet of a straight move of `id` from `from` to `to` that lie in zones where moving
+/// costs double ([`ZoneRules::difficult`]): what the move costs beyond its feet, 5 ft for
+/// each 5-ft step that ends inside one (once, however many zones overlap there).
+pub fn difficult_feet(
+    state: &GameState,
+    srd: &crate::srd::Srd,
+    id: &str,
+    from: Position,
+    to: Position,
+) -> u32 {
+    let slowing: Vec<(TimedEffect, &Spell)> = zones(state)
+        .into_iter()
+        .filter_map(|z| {
+            let spell = srd.spell(&z.spell).ok()?;
+            zone_rules(&spell.effects)
+                .is_some_and(|r| r.difficult)
+                .then_some((z, spell))
+        })
+        .collect();
+    if slowing.is_empty() {
+        return 0;
+    }
+    let steps = round_to_5(from.exact_distance(to)) / 5;
+    (1..=steps)
         .filter(|&i| {
-            let t = f64::from(i) / f64::from(steps);
-            let lerp = |a: i32, b: i32| a + (f64::from(b - a) * t).round() as i32;
-            let point = Position {
-                x: lerp(from.x, to.x),
-                y: lerp(from.y, to.y),
-                z: lerp(from.z, to.z),
-            };
-            covers(shape, size, aim, point)
+            let point = step_point(from, to, i, steps);
+            slowing
+                .iter()
+                .any(|(z, spell)| catches(state, z, spell, id, Some(point)))
         })
         .count() as u32
+        * 5
+}
+
+/// The point `i` steps of `steps` along a straight move from `from` to `to`.
+fn step_point(from: Position, to: Position, i: u32, steps: u32) -> Position {
+    let t = f64::from(i) / f64::from(steps);
+    let lerp = |a: i32, b: i32| a + (f64::from(b - a) * t).round() as i32;
+    Position {
+        x: lerp(from.x, to.x),
+        y: lerp(from.y, to.y),
+        z: lerp(from.z, to.z),
+    }
 }
 
 /// Why a zone cannot move from `at` to `to` (`Err` with the distance) when `again` limits how
