@@ -7,6 +7,7 @@
 use serde_json::json;
 
 use dnd_engine::state::TimedKind;
+use dnd_engine::tools::results::{TurnEvent, TurnsPassed};
 
 #[path = "support/table.rs"]
 mod table;
@@ -53,6 +54,12 @@ fn moonbeam_burns_a_creature_that_starts_its_turn_in_the_beam() {
         let caught = zone_events(&passed);
         assert_eq!(caught.len(), 1, "{passed}");
         assert_eq!(caught[0]["zone"], "Moonbeam");
+        // The event reads back as its type (the offline game master reads it so).
+        let typed: TurnsPassed = serde_json::from_value(passed.clone()).unwrap();
+        assert!(
+            matches!(&typed.monster_turns[0], TurnEvent::Zone(z) if z.caster == "Hedda Stonebrow"),
+            "{passed}"
+        );
         let outcome = &caught[0]["effects"][0];
         assert_eq!(outcome["target"], "Kraven");
         assert_eq!(outcome["save"]["dc"], 13, "{outcome}");

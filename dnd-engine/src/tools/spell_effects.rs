@@ -112,8 +112,15 @@ pub(super) fn resolve_and_commit(
         .map_err(|e| ToolError::new(e.to_string()))?;
     let mut changes = p.changes;
     changes.extend(resolution.changes);
+    let mut zone = None;
     if let Some((rules, at, on)) = &p.zone {
-        changes.push(effects::start_zone(casting, rules, *at, on.clone()));
+        let change = effects::start_zone(casting, rules, *at, on.clone());
+        if let Change::TimedEffectStarted { effect } = &change {
+            let target = caster.name.clone();
+            let effect = effect.clone();
+            zone = Some(Outcome::Started { target, effect });
+        }
+        changes.push(change);
     }
     // A zone used again keeps its concentration: nothing is dropped.
     let dropped = spell
@@ -129,7 +136,7 @@ pub(super) fn resolve_and_commit(
         concentration_saves.extend(after.concentration);
     }
     // What happened at once, then what lasts.
-    let (effects, lasting): (Vec<Outcome>, Vec<Outcome>) =
+    let (effects, mut lasting): (Vec<Outcome>, Vec<Outcome>) =
         resolution.outcomes.into_iter().partition(|o| {
             matches!(
                 o,
@@ -140,6 +147,7 @@ pub(super) fn resolve_and_commit(
                     | Outcome::Pushed { .. }
             )
         });
+    lasting.extend(zone);
     let kept = crate::combat::positions::position_of(ctx.state, &caster.id).is_some();
     let mut reasons: Vec<RollReasons> = Vec::new();
     for why in resolution.reasons {
