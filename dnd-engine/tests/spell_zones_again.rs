@@ -261,6 +261,10 @@ fn a_cheating_model_cannot_stretch_a_lasting_area() {
         again("hedda", "Fireball", Some("frost-harpy"), &[]),
     );
     assert!(e.contains("nothing to use again"), "{e}");
+    let mut with_slot = again("hedda", "Call Lightning", Some("frost-harpy"), &[]);
+    with_slot["slot_level"] = json!(3);
+    let e = t.refused("cast_spell", with_slot);
+    assert!(e.contains("spends no slot"), "{e}");
     t.ok("cast_spell", aimed("hedda", "Moonbeam", None, "kraven"));
     // Moonbeam took the action: moving it this turn is refused for that.
     let e = t.refused(

@@ -70,6 +70,12 @@ pub(super) fn cast_spell(
         )));
     }
     if args.again == Some(true) {
+        if args.slot_level.is_some() || args.ritual == Some(true) || args.choice.is_some() {
+            return Err(ToolError::new(format!(
+                "using {} again spends no slot and makes no new choice: leave slot_level, ritual and choice null (or cast it anew with again null)",
+                args.spell
+            )));
+        }
         let aim = args.aim.as_deref();
         return super::spell_zones::again(ctx, &args.caster, &args.spell, aim, &args.targets);
     }
