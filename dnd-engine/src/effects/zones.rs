@@ -22,7 +22,7 @@ use super::casting::Casting;
 use super::vocabulary::{Duration, Effect};
 use crate::combat::areas::{Aim, Shape, covers};
 use crate::combat::positions::position_of;
-use crate::srd::Spell;
+use crate::srd::{Spell, Srd};
 use crate::state::{Change, GameState, Position, TimedEffect, TimedKind, round_to_5};
 
 /// What makes an area last, and when it catches a creature (the data of [`Effect::Zone`]).
@@ -154,15 +154,20 @@ pub fn zone_of<'s>(state: &'s GameState, caster: &str, spell: &str) -> Option<&'
     })
 }
 
-/// Every zone in play, on whoever keeps it.
-pub fn zones(state: &GameState) -> Vec<TimedEffect> {
+/// Every zone in play, on whoever keeps it, with its spell and the spell's zone rules (a zone
+/// of a spell `srd` does not know, or that no longer says how it lasts, is left out).
+pub fn zones<'s>(state: &GameState, srd: &'s Srd) -> Vec<(TimedEffect, &'s Spell, &'s ZoneRules)> {
     state
         .characters
         .iter()
         .flat_map(|c| &c.timed_effects)
         .chain(state.monsters.iter().flat_map(|m| &m.timed_effects))
         .filter(|e| matches!(e.kind, TimedKind::Zone { .. }))
-        .cloned()
+        .filter_map(|zone| {
+            let spell = srd.spell(&zone.spell).ok()?;
+            let rules = zone_rules(&spell.effects)?;
+            Some((zone.clone(), spell, rules))
+        })
         .collect()
 }
 
@@ -244,22 +249,9 @@ pub fn steps_inside(
 /// The feet of a straight move of `id` from `from` to `to` that lie in zones where moving
 /// costs double ([`ZoneRules::difficult`]): what the move costs beyond its feet, 5 ft for
 /// each 5-ft step that ends inside one (once, however many zones overlap there).
-pub fn difficult_feet(
-    state: &GameState,
-    srd: &crate::srd::Srd,
-    id: &str,
-    from: Position,
-    to: Position,
-) -> u32 {
-    let slowing: Vec<(TimedEffect, &Spell)> = zones(state)
-        .into_iter()
-        .filter_map(|z| {
-            let spell = srd.spell(&z.spell).ok()?;
-            zone_rules(&spell.effects)
-                .is_some_and(|r| r.difficult)
-                .then_some((z, spell))
-        })
-        .collect();
+pub fn difficult_feet(state: &GameState, srd: &Srd, id: &str, from: Position, to: Position) -> u32 {
+    let mut slowing = zones(state, srd);
+    slowing.retain(|(_, _, rules)| rules.difficult);
     if slowing.is_empty() {
         return 0;
     }
@@ -269,7 +261,7 @@ pub fn difficult_feet(
             let point = step_point(from, to, i, steps);
             slowing
                 .iter()
-                .any(|(z, spell)| catches(state, z, spell, id, Some(point)))
+                .any(|(z, spell, _)| catches(state, z, spell, id, Some(point)))
         })
         .count() as u32
         * 5

@@ -30,6 +30,35 @@ pub(super) struct Prepared<'a> {
     )>,
 }
 
+impl<'a> Prepared<'a> {
+    /// `caster`'s `spell` used again at the `slot` it was cast with (a spectral weapon's next
+    /// attack, a lasting area's next catch): its spellcasting numbers, no slot spent, `changes`
+    /// committed first.
+    pub(super) fn again(
+        caster: &'a Character,
+        spell: &'a Spell,
+        slot: u8,
+        changes: Vec<Change>,
+    ) -> Result<Prepared<'a>, ToolError> {
+        let (attack_bonus, save_dc) = caster.spellcasting().ok_or_else(|| {
+            ToolError::new(format!("{} has no spellcasting ability", caster.name))
+        })?;
+        let modifier = caster
+            .spellcasting_ability
+            .map_or(0, |a| caster.abilities.modifier(a));
+        Ok(Prepared {
+            caster,
+            spell,
+            slot: Some(slot),
+            changes,
+            attack_bonus,
+            save_dc,
+            modifier,
+            zone: None,
+        })
+    }
+}
+
 /// Casts `p.spell` on the creatures `names` (or, for an area where the fight keeps
 /// positions, those it covers from `aim`) through the effects engine, with the option
 /// `choice` names where the spell has a choice (`effects::choose`).

@@ -246,12 +246,7 @@ pub(super) fn resolve_caught(
     changes: Vec<Change>,
     caught: &[String],
 ) -> Result<SpellCast, ToolError> {
-    let (attack_bonus, save_dc) = caster
-        .spellcasting()
-        .ok_or_else(|| ToolError::new(format!("{} has no spellcasting ability", caster.name)))?;
-    let modifier = caster
-        .spellcasting_ability
-        .map_or(0, |a| caster.abilities.modifier(a));
+    let prepared = Prepared::again(caster, spell, slot, changes)?;
     let from = position_of(ctx.state, &caster.id);
     let mut targets = Vec::new();
     let mut placed = Vec::new();
@@ -273,16 +268,6 @@ pub(super) fn resolve_caught(
             cover: None,
         });
     }
-    let prepared = Prepared {
-        caster,
-        spell,
-        slot: Some(slot),
-        changes,
-        attack_bonus,
-        save_dc,
-        modifier,
-        zone: None,
-    };
     let caught_effects = effects::caught_effects(&spell.effects);
     resolve_and_commit(ctx, prepared, &caught_effects, &targets, placed)
 }

@@ -43,13 +43,7 @@ fn at_turn(
     moment: Moment,
 ) -> Result<Vec<TurnEvent>, ToolError> {
     let mut events = Vec::new();
-    for zone in effects::zones(ctx.state) {
-        let Ok(spell) = ctx.srd.spell(&zone.spell) else {
-            continue;
-        };
-        let Some(rules) = effects::zone_rules(&spell.effects) else {
-            continue;
-        };
+    for (zone, spell, rules) in effects::zones(ctx.state, ctx.srd) {
         let wanted = match moment {
             Moment::Start => rules.turn_start,
             Moment::End => rules.turn_end,
@@ -73,13 +67,7 @@ pub(super) fn moved(
     to: Position,
 ) -> Result<Vec<ZoneReport>, ToolError> {
     let mut reports = Vec::new();
-    for zone in effects::zones(ctx.state) {
-        let Ok(spell) = ctx.srd.spell(&zone.spell) else {
-            continue;
-        };
-        let Some(rules) = effects::zone_rules(&spell.effects) else {
-            continue;
-        };
+    for (zone, spell, rules) in effects::zones(ctx.state, ctx.srd) {
         let who = mover.to_owned();
         if rules.per_5_ft {
             let steps = effects::steps_inside(ctx.state, &zone, spell, mover, from, to);
