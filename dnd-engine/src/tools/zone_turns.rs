@@ -51,7 +51,7 @@ fn at_turn(
         if wanted && effects::catches(ctx.state, &zone, spell, id, None) {
             // A turn's start counts as its first time there (Moonbeam); its end does not.
             let once = moment == Moment::Start;
-            events.extend(catch(ctx, &zone, &id.to_owned(), 1, once)?);
+            events.extend(catch(ctx, &zone, id, 1, once)?);
         }
     }
     Ok(events.into_iter().map(TurnEvent::Zone).collect())
@@ -68,16 +68,15 @@ pub(super) fn moved(
 ) -> Result<Vec<ZoneReport>, ToolError> {
     let mut reports = Vec::new();
     for (zone, spell, rules) in effects::zones(ctx.state, ctx.srd) {
-        let who = mover.to_owned();
         if rules.per_5_ft {
             let steps = effects::steps_inside(ctx.state, &zone, spell, mover, from, to);
-            reports.extend(catch(ctx, &zone, &who, steps, false)?);
+            reports.extend(catch(ctx, &zone, mover, steps, false)?);
         }
         if rules.entering
             && !effects::catches(ctx.state, &zone, spell, mover, Some(from))
             && effects::catches(ctx.state, &zone, spell, mover, Some(to))
         {
-            reports.extend(catch(ctx, &zone, &who, 1, true)?);
+            reports.extend(catch(ctx, &zone, mover, 1, true)?);
         }
     }
     Ok(reports)
