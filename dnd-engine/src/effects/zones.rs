@@ -349,3 +349,108 @@ pub fn updated(
     }
     effect
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::effects::{SlotDuration, vocabulary::Duration};
+
+    fn at(x: i32) -> Option<Position> {
+        Some(Position { x, y: 0, z: 0 })
+    }
+
+    fn zone() -> TimedEffect {
+        TimedEffect {
+            source: "hedda".into(),
+            spell: "Moonbeam".into(),
+            target: "hedda".into(),
+            concentration: true,
+            rounds_left: Some(10),
+            ends_on_damage: false,
+            level: 2,
+            at_turn_end: false,
+            kind: TimedKind::Zone {
+                slot: 2,
+                at: at(30),
+                on: Vec::new(),
+                caught: Vec::new(),
+                caught_in: None,
+            },
+        }
+    }
+
+    #[test]
+    fn a_zone_moves_as_far_as_its_data_says_and_anywhere_without_positions() {
+        let moonbeam = Again {
+            does: AgainDoes::Move,
+            bonus_action: false,
+            feet: Some(60),
+        };
+        assert_eq!(may_move(moonbeam, at(30), at(90)), Ok(()));
+        assert_eq!(may_move(moonbeam, at(30), at(95)), Err(65));
+        assert_eq!(may_move(moonbeam, None, at(500)), Ok(()));
+        let bolt = Again {
+            feet: None,
+            ..moonbeam
+        };
+        assert_eq!(may_move(bolt, at(0), at(500)), Ok(()));
+    }
+
+    #[test]
+    fn a_creature_is_caught_once_a_turn_and_again_the_next() {
+        let first = zone();
+        let now = Some((1, 1));
+        assert!(first_this_turn(&first, "kraven", now));
+        let caught = updated(&first, None, None, &["kraven".into()], now);
+        assert!(!first_this_turn(&caught, "Kraven", now), "any case");
+        assert!(first_this_turn(&caught, "frost-harpy", now));
+        assert!(
+            first_this_turn(&caught, "kraven", Some((1, 2))),
+            "a new turn"
+        );
+        // Recording on a new turn forgets the old one's; moving keeps its time.
+        let later = updated(&caught, at(60), None, &["frost-harpy".into()], Some((1, 2)));
+        assert!(first_this_turn(&later, "kraven", Some((1, 2))));
+        assert_eq!(later.rounds_left, Some(10));
+        assert!(matches!(later.kind, TimedKind::Zone { at: Some(p), .. } if p.x == 60));
+    }
+
+    #[test]
+    fn the_data_says_when_a_zone_catches_and_the_casting_does_only_what_it_should() {
+        let moonbeam: Vec<Effect> = serde_json::from_str(
+            r#"[{"effect": "save", "ability": "constitution", "on_success": "half", "on_fail": [
+                  {"effect": "damage", "dice": {"count": 2, "sides": 10}, "damage_type": "radiant"}]},
+                {"effect": "zone", "duration": {"minutes": 1}, "turn_start": true,
+                 "entering": true, "again": {"does": "move", "feet": 60}}]"#,
+        )
+        .unwrap();
+        let rules = zone_rules(&moonbeam).unwrap();
+        assert!(rules.turn_start && rules.entering && !rules.at_cast);
+        assert_eq!(rules.again.unwrap().feet, Some(60));
+        assert!(casting_effects(&moonbeam).is_empty(), "it only appears");
+        assert_eq!(caught_effects(&moonbeam).len(), 1, "the save, not the zone");
+        let mut bolt = moonbeam.clone();
+        if let Effect::Zone(r) = &mut bolt[1] {
+            r.at_cast = true;
+        }
+        assert_eq!(casting_effects(&bolt).len(), 1, "the first bolt as cast");
+    }
+
+    #[test]
+    fn hunters_mark_lasts_longer_from_a_higher_slot() {
+        let longer = [
+            SlotDuration {
+                from_slot: 3,
+                duration: Duration::Hours(8),
+            },
+            SlotDuration {
+                from_slot: 5,
+                duration: Duration::Hours(24),
+            },
+        ];
+        let at = |slot| SlotDuration::at(Duration::Hours(1), &longer, slot);
+        assert_eq!(at(1), Duration::Hours(1));
+        assert_eq!(at(4), Duration::Hours(8));
+        assert_eq!(at(9), Duration::Hours(24));
+    }
+}
