@@ -274,3 +274,27 @@ fn stinking_cloud_asks_a_constitution_save_of_whoever_starts_its_turn_inside() {
     }
     assert!(held > 0 && free > 0, "{held} held, {free} free");
 }
+
+#[test]
+fn grease_asks_its_save_as_it_appears_and_of_whoever_ends_a_turn_in_it() {
+    let mut t = placed(
+        &["Grease"],
+        &[
+            ("hedda", (0, 0)),
+            ("kraven", (30, 0)),
+            ("frost-harpy", (90, 0)),
+        ],
+        2,
+    );
+    let r = t.ok("cast_spell", aimed("hedda", "Grease", None, "kraven"));
+    assert_eq!(r["effects"][0]["target"], "Kraven", "{r}");
+    assert_eq!(r["concentrating"], false, "it lasts its minute on its own");
+    // Kraven's turn starts in the grease: no save for that (only as it ends there).
+    let passed = t.ok("next_turn", json!({}));
+    assert!(zone_events(&passed).is_empty(), "{passed}");
+    let passed = t.ok("next_turn", json!({}));
+    let caught = zone_events(&passed);
+    assert_eq!(caught.len(), 1, "{passed}");
+    assert_eq!(caught[0]["effects"][0]["target"], "Kraven", "{passed}");
+    assert_eq!(caught[0]["effects"][0]["save"]["dc"], 13, "{passed}");
+}
