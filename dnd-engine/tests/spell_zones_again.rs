@@ -90,6 +90,14 @@ fn heat_metal_burns_the_same_creature_again_with_a_bonus_action() {
     // The bonus action is spent; the action is still Hedda's.
     let e = t.refused("cast_spell", again("hedda", "Heat Metal", None, &[]));
     assert!(e.contains("takes a bonus action"), "{e}");
+    // Once the harpy is down, the metal has no one left to burn.
+    t.apply(&[dnd_engine::state::Change::Damage {
+        target: dnd_engine::state::Target::Monster("frost-harpy".into()),
+        amount: 200,
+        critical: false,
+    }]);
+    let e = t.refused("cast_spell", again("hedda", "Heat Metal", None, &[]));
+    assert!(e.contains("no longer stands"), "{e}");
 }
 
 #[test]

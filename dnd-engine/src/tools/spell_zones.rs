@@ -121,7 +121,23 @@ pub(super) fn again(
     let mut moved = Vec::new();
     let caught = match again.does {
         AgainDoes::Strike => struck(ctx, &caster, spell, aimed, names)?,
-        AgainDoes::SameCreatures => on.clone(),
+        AgainDoes::SameCreatures => {
+            let standing = on
+                .iter()
+                .any(|id| creature::find(ctx.state, ctx.srd, id).is_ok_and(|c| c.standing));
+            if !standing {
+                return Err(ToolError::new(format!(
+                    "{}'s {} was fixed on {}, who no longer stands: nothing is left for it to do",
+                    caster.name,
+                    spell.name,
+                    on.iter()
+                        .map(|id| ctx.state.name_of(id))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )));
+            }
+            on.clone()
+        }
         AgainDoes::Move | AgainDoes::Ram => {
             if kept && point.is_none() {
                 return Err(ToolError::new(format!(
