@@ -298,3 +298,60 @@ fn grease_asks_its_save_as_it_appears_and_of_whoever_ends_a_turn_in_it() {
     assert_eq!(caught[0]["effects"][0]["target"], "Kraven", "{passed}");
     assert_eq!(caught[0]["effects"][0]["save"]["dc"], 13, "{passed}");
 }
+
+#[test]
+fn a_priests_spirit_guardians_catch_the_heroes_and_spare_the_monsters() {
+    use dnd_engine::rules::HitPoints;
+    use dnd_engine::state::{Change, TimedEffect};
+    let mut burnt = 0;
+    for seed in 0..6 {
+        // The harpy's place taken by a priest (DC 13) keeping Spirit Guardians cast with a
+        // 3rd-level slot, fixed on Kraven where the room keeps no positions.
+        let mut t = table::Table::fight(
+            &["kraven", "isolde"],
+            &["isolde", "kraven", "frost-harpy"],
+            seed,
+        );
+        let m = &mut std::sync::Arc::make_mut(&mut t.state.monsters)[0];
+        m.template = "priest".into();
+        m.hp = HitPoints::full(60);
+        let zone = TimedEffect {
+            source: "frost-harpy".into(),
+            spell: "Spirit Guardians".into(),
+            target: "frost-harpy".into(),
+            concentration: true,
+            rounds_left: Some(100),
+            ends_on_damage: false,
+            level: 3,
+            at_turn_end: false,
+            kind: TimedKind::Zone {
+                slot: 3,
+                at: None,
+                on: vec!["kraven".into()],
+                caught: vec![],
+                caught_in: None,
+            },
+        };
+        t.apply(&[
+            Change::Concentration {
+                character: "frost-harpy".into(),
+                spell: Some("Spirit Guardians".into()),
+            },
+            Change::TimedEffectStarted { effect: zone },
+        ]);
+        let before = hp(&t.state, "kraven");
+        let passed = t.ok("next_turn", json!({}));
+        let caught = zone_events(&passed);
+        assert_eq!(caught.len(), 1, "{passed}");
+        let outcome = &caught[0]["effects"][0];
+        assert_eq!(outcome["target"], "Kraven", "{passed}");
+        assert_eq!(outcome["save"]["dc"], 13, "the priest's DC: {passed}");
+        let (dice, rolled) = last_damage(&t, "Spirit Guardians");
+        assert_eq!(dice, "3d8");
+        check_half_on_success(outcome, rolled);
+        let damage = outcome["damage"].as_u64().unwrap() as u32;
+        assert_eq!(hp(&t.state, "kraven"), before.saturating_sub(damage));
+        burnt += damage;
+    }
+    assert!(burnt > 0);
+}

@@ -5,8 +5,11 @@
 
 use super::results::{TurnEvent, ZoneReport};
 use super::{ToolContext, ToolError};
-use crate::effects;
-use crate::state::{Position, TimedEffect, TimedKind};
+use crate::combat::positions::position_of;
+use crate::combat::targeting::SpellTarget;
+use crate::effects::{self, Caster, Casting, Outcome};
+use crate::srd::Spell;
+use crate::state::{Change, Position, TimedEffect, TimedKind};
 
 /// When in a turn a zone is asked about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -101,10 +104,7 @@ fn catch(
         let TimedKind::Zone { slot, .. } = now.kind else {
             break;
         };
-        let (Some(caster), Ok(spell)) = (
-            ctx.state.character(&zone.source).cloned(),
-            ctx.srd.spell(&zone.spell),
-        ) else {
+        let Ok(spell) = ctx.srd.spell(&zone.spell) else {
             break;
         };
         let who = [who.to_owned()];
@@ -115,19 +115,103 @@ fn catch(
                 break;
             }
             let effect = effects::updated(&now, None, None, &who, turn);
-            changes.push(crate::state::Change::TimedEffectStarted { effect });
+            changes.push(Change::TimedEffectStarted { effect });
         }
-        let cast = super::spell_zones::resolve_caught(ctx, &caster, spell, slot, changes, &who)?;
-        if cast.effects.is_empty() && cast.lasting.is_empty() {
-            continue;
+        let report = match ctx.state.character(&zone.source).cloned() {
+            Some(caster) => {
+                let cast =
+                    super::spell_zones::resolve_caught(ctx, &caster, spell, slot, changes, &who)?;
+                ZoneReport {
+                    zone: cast.spell,
+                    caster: cast.caster,
+                    effects: cast.effects,
+                    lasting: cast.lasting,
+                    concentration_saves: cast.concentration_saves,
+                }
+            }
+            None => match by_monster(ctx, &zone.source, spell, slot, changes, &who)? {
+                Some(report) => report,
+                None => break,
+            },
+        };
+        if !(report.effects.is_empty() && report.lasting.is_empty()) {
+            reports.push(report);
         }
-        reports.push(ZoneReport {
-            zone: cast.spell,
-            caster: cast.caster,
-            effects: cast.effects,
-            lasting: cast.lasting,
-            concentration_saves: cast.concentration_saves,
-        });
     }
     Ok(reports)
+}
+
+/// A zone a monster keeps (a priest's Spirit Guardians) catching `who` (ids): the monster as
+/// the caster with its spellcasting numbers, resolved and committed as its spells are. `None`
+/// when the monster is unseen or casts no spells (nothing is rolled).
+fn by_monster(
+    ctx: &mut ToolContext<'_>,
+    monster: &str,
+    spell: &Spell,
+    slot: u8,
+    mut changes: Vec<Change>,
+    who: &[String],
+) -> Result<Option<ZoneReport>, ToolError> {
+    let Ok(found) = super::creature::find(ctx.state, ctx.srd, monster) else {
+        return Ok(None);
+    };
+    let Some((template, casting)) = found
+        .template
+        .and_then(|t| Some((t, t.spellcasting.as_ref()?)))
+    else {
+        return Ok(None);
+    };
+    let caster = Caster {
+        id: found.target.id().to_owned(),
+        name: found.name.clone(),
+        attack_bonus: casting.attack_bonus,
+        save_dc: casting.save_dc,
+        modifier: template.abilities.modifier(casting.ability),
+        level: casting.caster_level,
+    };
+    let from = position_of(ctx.state, &caster.id);
+    let mut subjects = Vec::new();
+    for id in who {
+        let Ok(caught) = super::creature::find(ctx.state, ctx.srd, id) else {
+            continue;
+        };
+        if !caught.standing {
+            continue;
+        }
+        let distance_ft = match (from, position_of(ctx.state, id)) {
+            (Some(a), Some(b)) => a.distance(b),
+            _ => 5,
+        };
+        subjects.push(caught.subject(SpellTarget {
+            distance_ft,
+            attack: None,
+            cover: None,
+        }));
+    }
+    let cast = Casting {
+        caster: &caster,
+        source: &spell.name,
+        level: spell.level,
+        slot,
+        concentration: spell.concentration,
+    };
+    let caught_effects = effects::caught_effects(&spell.effects);
+    let resolution = effects::resolve(ctx.state, cast, &subjects, &caught_effects, ctx.rng)
+        .map_err(|e| ToolError::new(e.to_string()))?;
+    changes.extend(resolution.changes);
+    let after = super::damage::commit_with_follow_ups(ctx, &caster.id, changes, resolution.rolls)?;
+    let (effects, lasting) = resolution
+        .outcomes
+        .into_iter()
+        .partition(|o| !matches!(o, Outcome::Started { .. }));
+    Ok(Some(ZoneReport {
+        zone: spell.name.clone(),
+        caster: caster.name,
+        effects,
+        lasting,
+        concentration_saves: after
+            .into_iter()
+            .filter_map(|(_, a)| a.concentration)
+            .collect(),
+    }))
 }
