@@ -55,14 +55,7 @@ pub(super) fn cast(
     // Who it is fixed on: those it covered, or, where no positions are kept, those named.
     let mut on: Vec<String> = targets.iter().map(|t| t.target.id().to_owned()).collect();
     if on.is_empty() && area.is_none() {
-        for name in names {
-            on.push(
-                creature::find(ctx.state, ctx.srd, name)?
-                    .target
-                    .id()
-                    .to_owned(),
-            );
-        }
+        on = ids(ctx, names)?;
     }
     p.zone = Some((rules, at, on));
     resolve_and_commit(ctx, p, &now, &targets, placed)
