@@ -559,13 +559,19 @@ fn finish_move(
             })
             .collect()
     };
+    // Areas that last may make part of the way difficult (Spike Growth, Spirit Guardians).
+    let in_zones = if difficult {
+        0
+    } else {
+        crate::effects::difficult_feet(state, srd, id, from, to)
+    };
     Move {
         mover: id.to_owned(),
         from,
         to,
         feet,
-        cost_ft: if difficult { feet * 2 } else { feet },
-        difficult,
+        cost_ft: if difficult { feet * 2 } else { feet + in_zones },
+        difficult: difficult || in_zones > 0,
         provokes,
     }
 }

@@ -339,7 +339,7 @@ pub fn area_cover(
 }
 
 /// The point of a creature of the fight or an area of the room (id or name), with its name.
-fn aim_point(state: &GameState, aim: &str) -> Option<(crate::state::Position, String)> {
+pub fn aim_point(state: &GameState, aim: &str) -> Option<(crate::state::Position, String)> {
     if aim.trim().is_empty() {
         return None;
     }

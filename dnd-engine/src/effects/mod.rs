@@ -24,6 +24,7 @@
 //! | `weapon.rs` | [`Effect::SpellWeapon`]: the spectral weapon a caster keeps (Spiritual Weapon; Flame Blade's held in hand, `held`), where it hovers, and whether it reaches a creature on a later turn ([`weapon_reaches`]) |
 //! | `spell_attack.rs` | the interpreter's spell attack: the roll against one creature with what changes it, and on a hit its damage and the rest of what the hit does |
 //! | `special.rs` | the interpreter's arm for those special effects (advantage granted, a condition until escaped or acted, a mark, dispel, revive, push), beside `resolve.rs` |
+//! | `zones.rs` | [`Effect::Zone`]: an area that lasts (Moonbeam, Spirit Guardians, Spike Growth, Web, Call Lightning, Heat Metal), kept on its caster; whom it catches and when, and what its caster may do with it again ([`Again`]) |
 //! | `rolls.rs` | what timed effects do later: [`roll_bonus`] (Bless and Bane on attack rolls and saves; Guidance and Resistance on one roll, returned spent), [`end_of_turn_saves`] (Hold Person's repeated save) |
 //!
 //! What lasts is a `state::TimedEffect` on the creature, started and ended by `Change`s the
@@ -52,6 +53,7 @@ mod spell_attack;
 mod vocabulary;
 mod ward;
 mod weapon;
+mod zones;
 
 pub use acting::acting_ends;
 pub use casting::{Caster, Casting, Outcome, Refused, Resolution, Subject, Why};
@@ -68,5 +70,10 @@ pub use marks::mark_damage;
 pub use resolve::resolve;
 pub use riders::resolve_hit;
 pub use rolls::{Bonus, RepeatedSave, end_of_turn_saves, roll_bonus};
-pub use vocabulary::{ArmorChange, Dice, Duration, Effect};
+pub use vocabulary::{ArmorChange, Dice, Duration, Effect, SlotDuration};
 pub use weapon::{WEAPON_MOVE_FT, WEAPON_REACH_FT, weapon_of, weapon_reaches};
+pub use zones::{
+    Again, AgainDoes, ZoneRules, casting_effects, catches, caught_effects, difficult_feet,
+    first_this_turn, may_move, start_zone, steps_inside, turn_now, updated, zone_of, zone_rules,
+    zones,
+};

@@ -47,7 +47,11 @@ pub(super) fn resolve_with<R: Rng + ?Sized>(
         rolled: Vec::new(),
         taken_before,
     };
-    if casting.concentration {
+    // A zone used again (Call Lightning's next bolt) keeps the concentration it has: moving
+    // it again would end the spell's own effects.
+    let already = crate::state::concentration_of(state, &casting.caster.id)
+        .is_some_and(|on| on.eq_ignore_ascii_case(casting.source));
+    if casting.concentration && !already {
         run.out.changes.push(Change::Concentration {
             character: casting.caster.id.clone(),
             spell: Some(casting.source.to_owned()),
@@ -417,6 +421,8 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             Effect::Resistance { duration: None, .. }
             | Effect::MagicWeapon { .. }
             | Effect::MagicArmor { .. } => Dealt::default(),
+            // Started by the tool with its aim (`zones::start_zone`), never per creature.
+            Effect::Zone(_) => Dealt::default(),
         }
     }
 

@@ -8,7 +8,7 @@ use rand::Rng;
 
 use super::casting::{Outcome, Subject};
 use super::resolve::Run;
-use super::vocabulary::Effect;
+use super::vocabulary::{Effect, SlotDuration};
 use crate::state::{Change, RepeatSave, TimedKind};
 use crate::store::RollDetail;
 
@@ -37,12 +37,17 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                 };
                 self.start(s, kind, *duration, false);
             }
-            Effect::Mark { dice, duration } => {
+            Effect::Mark {
+                dice,
+                duration,
+                by_slot,
+            } => {
                 let kind = TimedKind::Marked {
                     count: dice.count,
                     sides: dice.sides,
                 };
-                self.start(s, kind, *duration, false);
+                let duration = SlotDuration::at(*duration, by_slot, self.casting.slot);
+                self.start(s, kind, duration, false);
             }
             Effect::Dispel { automatic_up_to } => {
                 let up_to = (*automatic_up_to).max(self.casting.slot);

@@ -239,6 +239,10 @@ pub enum Effect {
         dice: Dice,
         /// For how long.
         duration: Duration,
+        /// Longer with a higher slot (Hunter's Mark: 8 hours from a 3rd-level slot, 24 from a
+        /// 5th): the last whose `from_slot` the casting's slot reaches counts.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        by_slot: Vec<SlotDuration>,
     },
     /// The caster keeps a spectral weapon for a while (Spiritual Weapon): where the casting's
     /// attack struck, and on later turns a bonus action moves it up to 20 ft and repeats the
@@ -389,6 +393,12 @@ pub enum Effect {
         /// The conditions.
         conditions: Vec<Condition>,
     },
+
+    /// An area that lasts (Moonbeam, Spirit Guardians, Spike Growth, Web, Call Lightning,
+    /// Flaming Sphere, Heat Metal): the casting keeps it on the caster, and the spell's other
+    /// effects are what it does to a creature it catches, at the moments its rules name
+    /// (`effects/zones.rs`).
+    Zone(super::zones::ZoneRules),
 }
 
 fn no_damage() -> OnSave {
@@ -494,6 +504,26 @@ pub enum ArmorChange {
     Bonus(i32),
     /// AC no lower than this, whatever is worn (Barkskin: 16).
     AtLeast(i32),
+}
+
+/// A longer duration from a slot level on (`Effect::Mark`'s `by_slot`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SlotDuration {
+    /// The lowest slot that gives it.
+    pub from_slot: u8,
+    /// The duration.
+    pub duration: Duration,
+}
+
+impl SlotDuration {
+    /// The duration a casting at `slot` gets: the last of `by_slot` the slot reaches, else
+    /// `base`.
+    pub fn at(base: Duration, by_slot: &[SlotDuration], slot: u8) -> Duration {
+        by_slot
+            .iter()
+            .rfind(|d| slot >= d.from_slot)
+            .map_or(base, |d| d.duration)
+    }
 }
 
 /// How long an effect lasts.

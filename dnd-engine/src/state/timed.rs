@@ -224,6 +224,27 @@ pub enum TimedKind {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         weapon: Option<String>,
     },
+    /// An area that lasts, kept on its caster (Moonbeam, Spirit Guardians, Web, Call
+    /// Lightning): where it is and whom it was fixed on; what it does and when are its spell's
+    /// data, read by `effects::zones`.
+    Zone {
+        /// The slot the spell was cast with (its damage).
+        slot: u8,
+        /// Its centre; `None` on its caster (Spirit Guardians) or where no positions are kept.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<super::Position>,
+        /// The creatures (ids) it was fixed on: who it catches where no positions are kept, and
+        /// Heat Metal's holder.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        on: Vec<String>,
+        /// The creatures (ids) it caught on entering or starting a turn during the fight's turn
+        /// `caught_in` (round, turn index): each is caught so only the first time on a turn.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        caught: Vec<String>,
+        /// The turn `caught` is for.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        caught_in: Option<(u32, usize)>,
+    },
 }
 
 fn is_zero(n: &i32) -> bool {

@@ -115,6 +115,14 @@ impl TimedEffect {
             TimedKind::SpellWeapon { slot, .. } => format!(
                 "a spectral weapon (level-{slot} slot): a bonus action attacks with it again"
             ),
+            TimedKind::Zone { slot, at, on, .. } => {
+                let place = match (at, on.is_empty()) {
+                    (Some(at), _) => format!(" at ({}, {})", at.x, at.y),
+                    (None, false) => format!(" on {}", on.join(", ")),
+                    (None, true) => String::new(),
+                };
+                format!("a lasting area{place} (level-{slot} slot)")
+            }
             TimedKind::ConditionUntil {
                 condition,
                 escape,

@@ -272,6 +272,7 @@ fn end_turn(ctx: &mut ToolContext<'_>) -> Result<Vec<TurnEvent>, ToolError> {
     let mut log = match turn_of(ctx.state) {
         Some(id) => {
             let mut log = super::monster_turn::end_of_turn_saves(ctx, &id)?;
+            log.extend(super::zone_turns::turn_ended(ctx, &id)?);
             log.extend(timed_effect_saves(ctx, &id)?);
             log.extend(super::monster_legendary::after_turn(ctx, &id)?);
             log
@@ -279,6 +280,7 @@ fn end_turn(ctx: &mut ToolContext<'_>) -> Result<Vec<TurnEvent>, ToolError> {
         None => Vec::new(),
     };
     ctx.commit(vec![Change::TurnAdvanced])?;
+    log.extend(super::zone_turns::turn_started(ctx)?);
     log.extend(super::monster_turn::end_stale_holds(ctx)?);
     Ok(log)
 }

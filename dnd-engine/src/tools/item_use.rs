@@ -319,6 +319,7 @@ pub(super) fn read_scroll(
         attack_bonus: row.attack_bonus,
         save_dc: row.save_dc,
         modifier,
+        zone: None,
     };
     let cast = super::spell_effects::cast(ctx, prepared, None, None, targets)?;
     Ok(ItemUsed::ScrollRead {

@@ -48,10 +48,13 @@ mod sheet;
 mod spell_areas;
 mod spell_components;
 mod spell_effects;
+mod spell_marks;
 mod spell_rituals;
 mod spell_weapon;
+mod spell_zones;
 mod spells;
 mod world;
+mod zone_turns;
 
 use serde::{Deserialize, Serialize};
 

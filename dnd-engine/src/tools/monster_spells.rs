@@ -149,7 +149,9 @@ pub(super) fn cast(
         slot,
         concentration: spell.concentration,
     };
-    let resolution = effects::resolve(ctx.state, casting, &subjects, &spell.effects, ctx.rng)
+    // An area that lasts does at once only what its data says (`effects::casting_effects`).
+    let now = effects::casting_effects(&spell.effects);
+    let resolution = effects::resolve(ctx.state, casting, &subjects, &now, ctx.rng)
         .map_err(|e| ToolError::new(e.to_string()))?;
     // Shield: the darts deal a shielded hero no damage.
     let spared = |target: &crate::state::Target| shielded.iter().any(|id| id == target.id());
@@ -160,6 +162,14 @@ pub(super) fn cast(
             .filter(|c| !matches!(c, Change::Damage { target, .. } if spared(target)))
             .cloned(),
     );
+    // It stays where it was aimed (the first target), or on the monster (Spirit Guardians).
+    if let Some(rules) = effects::zone_rules(&spell.effects) {
+        let at = subjects
+            .first()
+            .and_then(|s| crate::combat::positions::position_of(ctx.state, s.target.id()));
+        let on = subjects.iter().map(|s| s.target.id().to_owned()).collect();
+        changes.push(effects::start_zone(casting, rules, at, on));
+    }
     let mut outcomes = resolution.outcomes.clone();
     for o in &mut outcomes {
         if let effects::Outcome::Damage { target, .. } = o

@@ -96,6 +96,11 @@ pub(super) fn carry_out(
         });
     }
     ctx.commit(changes)?;
+    let zones = if planned.feet > 0 {
+        super::zone_turns::moved(ctx, &planned.mover, planned.from, planned.to)?
+    } else {
+        Vec::new()
+    };
     Ok(MoveOutcome::Moved(Moved {
         moved: planned.feet > 0,
         from: place(ctx, planned.from),
@@ -106,6 +111,7 @@ pub(super) fn carry_out(
         difficult_terrain: planned.difficult,
         opportunity_attacks: attacks,
         now: super::encounter::current_turn(ctx),
+        zones,
     }))
 }
 

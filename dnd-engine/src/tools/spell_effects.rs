@@ -21,6 +21,42 @@ pub(super) struct Prepared<'a> {
     pub attack_bonus: i32,
     pub save_dc: i32,
     pub modifier: i32,
+    /// A zone the casting leaves (`effects::start_zone`): its rules, centre and the creatures
+    /// it is fixed on, started after the concentration it needs.
+    pub zone: Option<(
+        effects::ZoneRules,
+        Option<crate::state::Position>,
+        Vec<String>,
+    )>,
+}
+
+impl<'a> Prepared<'a> {
+    /// `caster`'s `spell` used again at the `slot` it was cast with (a spectral weapon's next
+    /// attack, a lasting area's next catch): its spellcasting numbers, no slot spent, `changes`
+    /// committed first.
+    pub(super) fn again(
+        caster: &'a Character,
+        spell: &'a Spell,
+        slot: u8,
+        changes: Vec<Change>,
+    ) -> Result<Prepared<'a>, ToolError> {
+        let (attack_bonus, save_dc) = caster.spellcasting().ok_or_else(|| {
+            ToolError::new(format!("{} has no spellcasting ability", caster.name))
+        })?;
+        let modifier = caster
+            .spellcasting_ability
+            .map_or(0, |a| caster.abilities.modifier(a));
+        Ok(Prepared {
+            caster,
+            spell,
+            slot: Some(slot),
+            changes,
+            attack_bonus,
+            save_dc,
+            modifier,
+            zone: None,
+        })
+    }
 }
 
 /// Casts `p.spell` on the creatures `names` (or, for an area where the fight keeps
@@ -37,6 +73,10 @@ pub(super) fn cast(
     // The caster's choice (Protection from Energy's type) first: a wrong one costs nothing.
     let effects = effects::choose(&spell.name, &spell.effects, choice)
         .map_err(|e| ToolError::new(e.to_string()))?;
+    // An area that lasts (Moonbeam) is placed and kept by its own path.
+    if let Some(rules) = effects::zone_rules(&effects).cloned() {
+        return super::spell_zones::cast(ctx, p, rules, &effects, aim, names);
+    }
     let level = p.slot.unwrap_or(spell.level);
     let limit = spell.target_limit(level, caster.level);
     // A spell on the caster alone (Shield) needs no name.
@@ -145,10 +185,22 @@ pub(super) fn resolve_and_commit(
         .map_err(|e| ToolError::new(e.to_string()))?;
     let mut changes = p.changes;
     changes.extend(resolution.changes);
+    let mut zone = None;
+    if let Some((rules, at, on)) = &p.zone {
+        let change = effects::start_zone(casting, rules, *at, on.clone());
+        if let Change::TimedEffectStarted { effect } = &change {
+            let target = caster.name.clone();
+            let effect = effect.clone();
+            zone = Some(Outcome::Started { target, effect });
+        }
+        changes.push(change);
+    }
+    // A zone used again keeps its concentration: nothing is dropped.
     let dropped = spell
         .concentration
         .then(|| caster.concentration.clone())
-        .flatten();
+        .flatten()
+        .filter(|on| !on.eq_ignore_ascii_case(&spell.name));
     // Whoever the spell hurt makes the saves damage calls for, once for all it took.
     let after = super::damage::commit_with_follow_ups(ctx, &caster.id, changes, resolution.rolls)?;
     let (mut hold_saves, mut concentration_saves) = (Vec::new(), Vec::new());
@@ -157,7 +209,7 @@ pub(super) fn resolve_and_commit(
         concentration_saves.extend(after.concentration);
     }
     // What happened at once, then what lasts.
-    let (effects, lasting): (Vec<Outcome>, Vec<Outcome>) =
+    let (effects, mut lasting): (Vec<Outcome>, Vec<Outcome>) =
         resolution.outcomes.into_iter().partition(|o| {
             matches!(
                 o,
@@ -168,6 +220,7 @@ pub(super) fn resolve_and_commit(
                     | Outcome::Pushed { .. }
             )
         });
+    lasting.extend(zone);
     let kept = crate::combat::positions::position_of(ctx.state, &caster.id).is_some();
     let mut reasons: Vec<RollReasons> = Vec::new();
     for why in resolution.reasons {

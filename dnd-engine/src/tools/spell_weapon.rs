@@ -83,12 +83,6 @@ pub(super) fn strike(
         Spend::BonusAction
     };
     super::encounter::act(ctx, &caster.id, spend)?;
-    let (attack_bonus, save_dc) = caster
-        .spellcasting()
-        .ok_or_else(|| ToolError::new(format!("{} has no spellcasting ability", caster.name)))?;
-    let modifier = caster
-        .spellcasting_ability
-        .map_or(0, |a| caster.abilities.modifier(a));
     // The weapon moves to the creature it strikes (a held one stays in hand); its time runs on.
     let moved = crate::state::TimedEffect {
         kind: TimedKind::SpellWeapon {
@@ -108,15 +102,8 @@ pub(super) fn strike(
         attack: None,
         cover: None,
     };
-    let prepared = Prepared {
-        caster: &caster,
-        spell,
-        slot: Some(slot),
-        changes: vec![Change::TimedEffectStarted { effect: moved }],
-        attack_bonus,
-        save_dc,
-        modifier,
-    };
+    let changes = vec![Change::TimedEffectStarted { effect: moved }];
+    let prepared = Prepared::again(&caster, spell, slot, changes)?;
     resolve_and_commit(ctx, prepared, &attacks, &[victim], vec![placed]).map(Some)
 }
 

@@ -46,6 +46,12 @@ pub struct CastSpellArgs {
     /// spell with no choice; a refusal lists the options.
     #[serde(default)]
     pub choice: Option<String>,
+    /// True to use again, with no slot, a lasting spell the caster keeps: Call Lightning's next
+    /// bolt (action, aim anew), Heat Metal's heat (bonus action), Moonbeam moved 60 ft (action)
+    /// or Flaming Sphere 30 ft (bonus action, aim at a creature to ram it), Hunter's Mark moved
+    /// to a new creature after its creature dropped (bonus action). Null or false to cast.
+    #[serde(default)]
+    pub again: Option<bool>,
 }
 
 pub(super) fn cast_spell(
@@ -62,6 +68,16 @@ pub(super) fn cast_spell(
             super::names::DECLARE_REACTIONS,
             spell.name
         )));
+    }
+    if args.again == Some(true) {
+        if args.slot_level.is_some() || args.ritual == Some(true) || args.choice.is_some() {
+            return Err(ToolError::new(format!(
+                "using {} again spends no slot and makes no new choice: leave slot_level, ritual and choice null (or cast it anew with again null)",
+                args.spell
+            )));
+        }
+        let aim = args.aim.as_deref();
+        return super::spell_zones::again(ctx, &args.caster, &args.spell, aim, &args.targets);
     }
     super::encounter::act_casting(ctx, &args.caster, &args.spell)?;
     // Casting ends what lasts until the caster acts (Invisibility); a refusal below restores it.
@@ -148,6 +164,7 @@ pub(super) fn cast_spell(
         attack_bonus,
         save_dc,
         modifier: ability_mod,
+        zone: None,
     };
     let (aim, choice) = (args.aim.as_deref(), args.choice.as_deref());
     super::spell_effects::cast(ctx, prepared, aim, choice, &args.targets)

@@ -246,6 +246,8 @@ pub enum TurnEvent {
         /// The conditions that hold it.
         conditions: ConditionSet,
     },
+    /// An area that lasts caught a creature starting or ending its turn in it (Moonbeam).
+    Zone(super::ZoneReport),
 }
 
 /// A save a held creature repeats against the hold (a harpy's song): at the end of its turn,
@@ -362,6 +364,9 @@ pub struct Moved {
     pub opportunity_attacks: Vec<AttackReport>,
     /// Whose turn it is now and what is left.
     pub now: TurnNow,
+    /// What the areas that last did as it entered or crossed them (Spike Growth, Moonbeam).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub zones: Vec<super::ZoneReport>,
 }
 
 /// A move an opportunity attack cut short.

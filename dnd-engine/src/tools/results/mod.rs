@@ -24,7 +24,7 @@ pub use reactions::{ReactionCast, ReactionsDeclared};
 pub use sheet::{
     AbilityLine, AttackLine, CharacterSheet, CharacterUpdated, HazardDamage, Spellcasting,
 };
-pub use spells::{RollReasons, SpellCast};
+pub use spells::{RollReasons, SpellCast, ZoneReport};
 pub use world::{
     ExitSeen, FeatureSeen, FlagSet, Flags, GoalAdvanced, GoalsAdvanced, MonsterSeen, MonsterStats,
     NpcSeen, RoomDetails, RulesEntry, StoryLogged,

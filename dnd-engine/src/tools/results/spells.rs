@@ -74,3 +74,21 @@ pub struct RollReasons {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub modifier_reasons: Vec<String>,
 }
+
+/// What an area that lasts did to a creature it caught (Moonbeam at the start of a turn,
+/// Spike Growth on a move).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ZoneReport {
+    /// The spell ("Moonbeam").
+    pub zone: String,
+    /// Its caster's name.
+    pub caster: String,
+    /// Saves and damage.
+    pub effects: Vec<crate::effects::Outcome>,
+    /// What it left (Web's restraint).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lasting: Vec<crate::effects::Outcome>,
+    /// The concentration saves its damage called for.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub concentration_saves: Vec<super::ConcentrationSave>,
+}
