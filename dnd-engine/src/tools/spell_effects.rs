@@ -102,13 +102,25 @@ pub(super) fn cast(
             .collect();
     }
     let (targets, placed): (Vec<_>, Vec<SpellTarget>) = chosen.into_iter().unzip();
-    // The casting is legal: a monster with Counterspell may answer it now.
+    unless_countered(ctx, p, &effects, &targets, placed)
+}
+
+/// A casting found legal (its targets chosen and placed): a monster with Counterspell may
+/// answer it now (`tools::monster_reactions`); unless that stops it, [`resolve_and_commit`].
+pub(super) fn unless_countered(
+    ctx: &mut ToolContext<'_>,
+    p: Prepared<'_>,
+    effects: &[crate::effects::Effect],
+    targets: &[super::creature::CreatureInfo<'_>],
+    placed: Vec<SpellTarget>,
+) -> Result<SpellCast, ToolError> {
+    let level = p.slot.unwrap_or(p.spell.level);
     let (reactions, stopped) =
-        super::monster_reactions::counter_hero_spell(ctx, &caster.id, spell, level)?;
+        super::monster_reactions::counter_hero_spell(ctx, &p.caster.id, p.spell, level)?;
     if stopped {
         return countered(ctx, p, reactions);
     }
-    let mut cast = resolve_and_commit(ctx, p, &effects, &targets, placed)?;
+    let mut cast = resolve_and_commit(ctx, p, effects, targets, placed)?;
     cast.reactions = reactions;
     Ok(cast)
 }
@@ -133,19 +145,13 @@ fn countered(
         slot_level: p.slot,
         spell_attack_bonus: p.attack_bonus,
         save_dc: p.save_dc,
-        effects: Vec::new(),
-        concentrating: false,
-        concentration_dropped: None,
         slots_left: ctx
             .state
             .character(&p.caster.id)
             .map(|c| c.spell_slots.describe_available()),
-        hold_saves: Vec::new(),
-        concentration_saves: Vec::new(),
-        reasons: Vec::new(),
-        lasting: Vec::new(),
         narrator: Some(format!("{} was countered: it has no effect", p.spell.name)),
         reactions,
+        ..SpellCast::default()
     })
 }
 

@@ -78,18 +78,14 @@ pub(super) fn move_mark(
         slot_level: None,
         spell_attack_bonus: attack_bonus,
         save_dc,
-        effects: Vec::new(),
         concentrating: true,
-        concentration_dropped: None,
         slots_left: Some(caster.spell_slots.describe_available()),
-        hold_saves: Vec::new(),
-        concentration_saves: Vec::new(),
-        reasons: Vec::new(),
         lasting: vec![Outcome::Started {
             target: new.name.clone(),
             effect: moved,
         }],
         narrator: spell.unmodelled.clone(),
+        ..SpellCast::default()
     })
 }
 

@@ -58,7 +58,7 @@ pub(super) fn cast(
         on = ids(ctx, names)?;
     }
     p.zone = Some((rules, at, on));
-    resolve_and_commit(ctx, p, &now, &targets, placed)
+    super::spell_effects::unless_countered(ctx, p, &now, &targets, placed)
 }
 
 /// `cast_spell` with `again`: a lasting spell the caster keeps, used on a later turn with no

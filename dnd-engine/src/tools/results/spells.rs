@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use crate::rules::AdvantageSources;
 
 /// A spell cast: the slot, and what it did to each target.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SpellCast {
     /// The caster's name.
     pub caster: String,
