@@ -389,6 +389,9 @@ pub enum Effect {
         /// The conditions.
         conditions: Vec<Condition>,
     },
+    /// Creatures that come to fight on the caster's side (Conjure Animals, Animate Dead):
+    /// read by `tools/spell_summons.rs` alone, never by the resolver.
+    Summon(super::Summon),
 }
 
 fn no_damage() -> OnSave {

@@ -437,6 +437,14 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
             }
             state.dice_seed = *seed;
         }
+        Change::Summoned {
+            monster,
+            initiative,
+            speed,
+        } => super::summons::summoned(state, monster, *initiative, *speed)?,
+        Change::SummonCommanded { monster, target } => {
+            super::summons::commanded(state, monster, target.as_deref())?
+        }
         Change::Remembered { fact } => Arc::make_mut(&mut state.memory).remember(fact),
         // Applied by `monster::apply` above.
         Change::MoraleChanged { .. }
@@ -452,6 +460,7 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
         && *amount > 0
     {
         super::timed::damaged(state, target.id()); // Sleep ends on damage
+        super::summons::damaged(state, target.id()); // a summon at 0 HP is gone
     }
     if matches!(
         change,
