@@ -40,7 +40,9 @@ pub fn begin(
     let surprise = super::surprise::decide(state, srd, monsters, sneaking, rng);
     let mut entries = Vec::new();
     let mut speeds = Vec::new();
-    for m in monsters {
+    // The party's summons where it is fight on its side, each with its own initiative.
+    let allies = super::summon_plan::summons_joining(state, monsters);
+    for m in monsters.iter().chain(&allies) {
         let template = srd.monster(&m.template).ok();
         let dex = template.map_or(10, |t| t.abilities.dexterity);
         entries.push(InitiativeEntry {

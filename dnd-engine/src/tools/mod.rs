@@ -48,8 +48,10 @@ mod spell_areas;
 mod spell_components;
 mod spell_effects;
 mod spell_rituals;
+mod spell_summons;
 mod spell_weapon;
 mod spells;
+mod summon_command;
 mod world;
 
 use serde::{Deserialize, Serialize};
