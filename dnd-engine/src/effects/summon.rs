@@ -28,7 +28,8 @@ pub struct Summon {
 /// One way to choose what comes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SummonOption {
-    /// The challenge rating ("1/4") each creature has; `None` when `named` lists them.
+    /// The highest challenge rating ("1/4") each creature may have; `None` when `named` lists
+    /// them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub challenge_rating: Option<String>,
     /// The SRD monsters that may be chosen (slugs: "skeleton", "zombie"); empty: any of the
@@ -103,8 +104,9 @@ impl Summon {
     }
 
     /// The option a creature with `slug`, `kind` (its creature type, "beast") and `cr` falls
-    /// under, or why none: the creature type and the challenge rating must match one option
-    /// exactly (a CR 1 beast is not one of Conjure Animals' CR 2 ones).
+    /// under, or why none: of the creature type, named by the option or of its challenge
+    /// rating or lower (the SRD's "eight beasts of challenge rating 1/4 or lower"); of those,
+    /// the one that brings the most (a wolf, CR 1/4, comes eight at a time, not one).
     pub fn option_for(
         &self,
         spell: &str,
@@ -122,15 +124,16 @@ impl Summon {
         }
         self.options
             .iter()
-            .find(|o| {
+            .filter(|o| {
                 let named = o.named.is_empty() || o.named.iter().any(|n| n == slug);
                 let rated = o
                     .challenge_rating
                     .as_deref()
                     .and_then(ChallengeRating::parse)
-                    .is_none_or(|r| r == cr);
+                    .is_none_or(|most| cr <= most);
                 named && rated
             })
+            .max_by_key(|o| o.count)
             .ok_or_else(|| {
                 SummonRefused(format!(
                     "{spell} cannot bring {slug} (challenge rating {}). Allowed: {}",
@@ -146,7 +149,7 @@ impl Summon {
         self.options
             .iter()
             .map(|o| match (&o.challenge_rating, o.named.is_empty()) {
-                (Some(cr), true) => format!("{} {kind} of CR {cr}", o.count),
+                (Some(cr), true) => format!("{} {kind} of CR {cr} or lower", o.count),
                 _ => format!("{} {}", o.count, o.named.join(" or ")),
             })
             .collect::<Vec<_>>()
@@ -187,8 +190,11 @@ mod tests {
         assert_eq!(s.count(wolves, 3, 4), 8);
         assert_eq!(s.count(wolves, 3, 5), 16);
         assert_eq!(s.count(wolves, 3, 9), 32);
-        let two = ChallengeRating::parse("3").unwrap();
-        assert!(s.option_for("Conjure Animals", "x", "beast", two).is_err());
+        let one = ChallengeRating::parse("1").unwrap();
+        let bear = s.option_for("Conjure Animals", "brown-bear", "beast", one);
+        assert_eq!(s.count(bear.unwrap(), 3, 3), 2);
+        let three = ChallengeRating::parse("3").unwrap();
+        assert!(s.option_for("Conjure Animals", "x", "beast", three).is_err());
         assert!(
             s.option_for("Conjure Animals", "goblin", "humanoid", quarter)
                 .is_err()
