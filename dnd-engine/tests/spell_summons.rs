@@ -73,7 +73,11 @@ fn conjured_wolves_fight_the_goblin_on_their_own_initiative_and_the_fight_ends()
     let wolves = summons_of(&t.state, "hedda");
     // Eight beasts of CR 1/4 or lower; a wolf has 11 HP and AC 13 (the SRD).
     assert_eq!(wolves.len(), 8, "{r}");
-    assert!(wolves.iter().all(|w| !w.hostile && w.hp.max == 11 && w.armor_class == 13));
+    assert!(
+        wolves
+            .iter()
+            .all(|w| !w.hostile && w.hp.max == 11 && w.armor_class == 13)
+    );
     assert_eq!(r["concentrating"], true);
     let created = r["lasting"][0]["creatures"].as_array().unwrap().len();
     assert_eq!(created, 8, "{r}");
@@ -96,7 +100,10 @@ fn conjured_wolves_fight_the_goblin_on_their_own_initiative_and_the_fight_ends()
         log.push_str(&t.ok("next_turn", json!({})).to_string());
     }
     assert_eq!(t.state.monster("goblin").unwrap().hp.current, 0, "{log}");
-    assert!(log.contains("\"attacker\":\"Wolf"), "a wolf attacked: {log}");
+    assert!(
+        log.contains("\"attacker\":\"Wolf"),
+        "a wolf attacked: {log}"
+    );
     // The wolves still stand, yet the fight may end: they are on the party's side. Only the
     // goblin's XP counts.
     let ended = t.ok("end_encounter", json!({}));
@@ -250,7 +257,10 @@ fn a_cheating_model_cannot_summon_or_command_outside_the_rules() {
         "command_summon",
         json!({"caster": "kraven", "summon": "wolf-hedda-1", "target": "goblin"}),
     );
-    assert!(e.contains("not a summoned creature of Kraven") && e.contains("none"), "{e}");
+    assert!(
+        e.contains("not a summoned creature of Kraven") && e.contains("none"),
+        "{e}"
+    );
     // Hedda commands it at her own ally.
     let e = t.refused(
         "command_summon",

@@ -24,7 +24,8 @@
 //!    Multiattack when it has one, else its attack action with the most average damage against
 //!    the target). An attack's average is its dice's average times the chance to hit the
 //!    target's AC.
-//! 5. **The target** ([`pick_target`]): a standing hero it can reach, the one its attack would
+//! 5. **The target** ([`pick_target`]): a standing hero (or a creature summoned on the party's
+//!    side, `summon_plan::foes_of`) it can reach, the one its attack would
 //!    drop in the fewest turns (hit points over the attack's average damage), then the lowest
 //!    AC, then the fewest hit points, then the first in the list. The encounter simulator uses
 //!    the same rule for its monsters.

@@ -359,9 +359,8 @@ pub fn hostiles(state: &GameState, id: &str) -> Vec<String> {
     let Some(encounter) = &state.encounter else {
         return Vec::new();
     };
-    let party_side = |x: &str| {
-        state.character(x).is_some() || state.monster(x).is_some_and(|m| m.is_summon())
-    };
+    let party_side =
+        |x: &str| state.character(x).is_some() || state.monster(x).is_some_and(|m| m.is_summon());
     let mine = party_side(id);
     encounter
         .order

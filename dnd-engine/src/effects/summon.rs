@@ -194,7 +194,10 @@ mod tests {
         let bear = s.option_for("Conjure Animals", "brown-bear", "beast", one);
         assert_eq!(s.count(bear.unwrap(), 3, 3), 2);
         let three = ChallengeRating::parse("3").unwrap();
-        assert!(s.option_for("Conjure Animals", "x", "beast", three).is_err());
+        assert!(
+            s.option_for("Conjure Animals", "x", "beast", three)
+                .is_err()
+        );
         assert!(
             s.option_for("Conjure Animals", "goblin", "humanoid", quarter)
                 .is_err()
@@ -215,7 +218,9 @@ mod tests {
             command: Command::BonusAction { range_ft: 60 },
         };
         let cr = ChallengeRating::parse("1/4").unwrap();
-        let o = s.option_for("Animate Dead", "zombie", "undead", cr).unwrap();
+        let o = s
+            .option_for("Animate Dead", "zombie", "undead", cr)
+            .unwrap();
         assert_eq!(s.count(o, 3, 3), 1);
         assert_eq!(s.count(o, 3, 5), 5);
         assert!(s.option_for("Animate Dead", "ghoul", "undead", cr).is_err());

@@ -11,10 +11,10 @@ use super::results::SpellCast;
 use super::{ToolContext, ToolError};
 use crate::dice::Advantage;
 use crate::effects::{Command, Outcome, Summon};
+use crate::rules::HitPoints;
 use crate::rules::ability_modifier;
 use crate::rules::initiative::{InitiativeEntry, roll_initiative};
 use crate::srd::Monster;
-use crate::rules::HitPoints;
 use crate::state::{Change, MonsterInstance, Summoned, TimedEffect, TimedKind};
 use crate::store::RollDetail;
 
@@ -57,7 +57,12 @@ pub(super) fn cast(
         }
         let monster = MonsterInstance {
             id: new_id.clone(),
-            name: format!("{} {} ({})", template.name, creatures.len() + 1, cast.caster),
+            name: format!(
+                "{} {} ({})",
+                template.name,
+                creatures.len() + 1,
+                cast.caster
+            ),
             template: template.slug.clone(),
             hp: HitPoints::full(template.hit_points),
             armor_class: template.armor_class,
@@ -156,7 +161,12 @@ fn chosen<'s>(
         ))
     })?;
     let option = summon
-        .option_for(spell, &template.slug, &template.kind, template.challenge_rating)
+        .option_for(
+            spell,
+            &template.slug,
+            &template.kind,
+            template.challenge_rating,
+        )
         .map_err(|e| ToolError::new(e.to_string()))?;
     let most = summon.count(option, level, slot);
     match asked {
