@@ -268,3 +268,29 @@ fn a_cheating_model_cannot_summon_or_command_outside_the_rules() {
     );
     assert!(e.contains("foes: goblin"), "{e}");
 }
+
+#[test]
+fn beasts_conjured_before_a_fight_join_it_as_one_group_in_the_order() {
+    let mut t = Table::new(with_goblin(), 11);
+    t.ok(
+        "cast_spell",
+        summon("hedda", "Conjure Animals", None, Some("2 wolf")),
+    );
+    let started = t.ok(
+        "start_encounter",
+        json!({"monsters": null, "sneaking": null}),
+    );
+    let order = &t.state.encounter.as_ref().unwrap().order;
+    let at = |id: &str| order.iter().position(|s| s.id == id).unwrap();
+    assert_eq!(at("wolf-hedda-2"), at("wolf-hedda-1") + 1, "{started}");
+    assert_eq!(
+        order[at("wolf-hedda-1")].initiative,
+        order[at("wolf-hedda-2")].initiative
+    );
+    assert!(order.iter().any(|s| s.id == "goblin"));
+    let snapshot = t.state.snapshot().to_json();
+    assert!(
+        snapshot.contains("\"summoned_by\":\"hedda (Conjure Animals)\""),
+        "{snapshot}"
+    );
+}

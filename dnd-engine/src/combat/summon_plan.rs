@@ -15,6 +15,7 @@
 //!   initiative its group rolled then (`tools/spell_summons.rs`).
 
 use super::monster_plan::{self, Plan};
+use crate::rules::initiative::InitiativeRoll;
 use crate::srd::Srd;
 use crate::state::{GameState, MonsterInstance};
 
@@ -119,6 +120,33 @@ pub fn plan(
         action,
         target: foes[picked].id.clone(),
     })
+}
+
+/// The summons among `allies` that roll no initiative of their own, each with the one it follows
+/// (the first creature of the same caster's same spell): `(follower, leader)` ids.
+pub fn followers(allies: &[&MonsterInstance]) -> Vec<(String, String)> {
+    let group = |m: &MonsterInstance| m.summoned.as_ref().map(|s| (s.by.clone(), s.spell.clone()));
+    allies
+        .iter()
+        .enumerate()
+        .filter_map(|(i, m)| {
+            let leader = allies[..i].iter().find(|l| group(l) == group(m))?;
+            Some((m.id.clone(), leader.id.clone()))
+        })
+        .collect()
+}
+
+/// Puts each follower right after its leader in the order, with the leader's roll.
+pub fn follow(rolls: &mut Vec<InitiativeRoll>, followers: &[(String, String)]) {
+    for (follower, leader) in followers.iter().rev() {
+        if let Some(i) = rolls.iter().position(|r| r.id == *leader) {
+            let roll = InitiativeRoll {
+                id: follower.clone(),
+                ..rolls[i].clone()
+            };
+            rolls.insert(i + 1, roll);
+        }
+    }
 }
 
 /// The party's summons where it is that are not among `monsters`: they join a fight as it
