@@ -294,3 +294,19 @@ fn beasts_conjured_before_a_fight_join_it_as_one_group_in_the_order() {
         "{snapshot}"
     );
 }
+
+#[test]
+fn summons_go_along_when_the_party_moves() {
+    let mut t = Table::new(with_goblin(), 2);
+    t.ok(
+        "cast_spell",
+        summon("hedda", "Conjure Animals", None, Some("2 wolf")),
+    );
+    t.apply(&[Change::PartyMoved {
+        exit: "east".into(),
+    }]);
+    let wolves = summons_of(&t.state, "hedda");
+    assert_eq!(wolves.len(), 2);
+    assert!(wolves.iter().all(|w| w.location == "hall-of-echoes"));
+    assert_eq!(t.state.monster("goblin").unwrap().location, "ice-chasm");
+}

@@ -311,10 +311,12 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
                 });
             }
             let to = found.to.clone();
+            let from = here.id.clone();
             location_mut(state, &to)?.visited = true;
             for c in Arc::make_mut(&mut state.characters) {
                 c.location = to.clone();
             }
+            super::summons::party_moved(state, &from, &to); // the party's summons go along
         }
         Change::FeatureFound { location, feature } => {
             feature_mut(state, location, feature)?.found = true

@@ -113,6 +113,19 @@ pub(super) fn spell_ended(state: &mut GameState, effect: &TimedEffect) {
     }
 }
 
+/// After the party went from `from` to `to`: the summons with it go along.
+pub(super) fn party_moved(state: &mut GameState, from: &str, to: &str) {
+    let along = |m: &MonsterInstance| m.is_summon() && m.is_alive() && m.location == from;
+    if !state.monsters.iter().any(along) {
+        return;
+    }
+    for m in std::sync::Arc::make_mut(&mut state.monsters) {
+        if along(m) {
+            m.location = to.to_owned();
+        }
+    }
+}
+
 /// After damage: a summon at 0 hit points is gone.
 pub(super) fn damaged(state: &mut GameState, target: &str) {
     let down = state
