@@ -310,3 +310,47 @@ fn summons_go_along_when_the_party_moves() {
     assert!(wolves.iter().all(|w| w.location == "hall-of-echoes"));
     assert_eq!(t.state.monster("goblin").unwrap().location, "ice-chasm");
 }
+
+/// The same cheats from a model through a whole turn (`GameMaster` with a scripted provider):
+/// the wrong beasts and too many are refused with what is allowed and spend nothing; the
+/// lawful casting that follows spends one 3rd-level slot and brings eight wolves; commanding
+/// them as Kraven is refused.
+#[tokio::test]
+async fn a_cheating_provider_cannot_summon_or_command_outside_the_rules() {
+    let before = goblin_fight(1).state;
+    let call = |id: &str, tool: &str, args: Value| dnd_engine::llm::ToolCall::new(id, tool, args);
+    let calls = vec![
+        call(
+            "a",
+            "cast_spell",
+            summon("hedda", "Conjure Animals", None, Some("elephant")),
+        ),
+        call(
+            "b",
+            "cast_spell",
+            summon("hedda", "Conjure Animals", None, Some("12 wolf")),
+        ),
+        call(
+            "c",
+            "cast_spell",
+            summon("hedda", "Conjure Animals", None, Some("wolf")),
+        ),
+        call(
+            "d",
+            "command_summon",
+            json!({"caster": "kraven", "summon": "wolf-hedda-1", "target": "goblin"}),
+        ),
+    ];
+    let played = table::scripted_turn(&before, calls, "Hedda", "Wolves, to me!").await;
+    let r = &played.results;
+    assert_eq!(r.len(), 4, "{r:#?}");
+    assert!(r[0].contains("8 beast of CR 1/4 or lower"), "{}", r[0]);
+    assert!(r[1].contains("at most 8 Wolf"), "{}", r[1]);
+    assert!(r[2].contains("wolf-hedda-8"), "{}", r[2]);
+    assert!(r[3].contains("not a summoned creature of Kraven"), "{}", r[3]);
+    let slots = |s: &GameState| s.character("hedda").unwrap().spell_slots;
+    let mut expected = slots(&before);
+    expected.spent[2] += 1;
+    assert_eq!(slots(&played.after), expected);
+    assert_eq!(summons_of(&played.after, "hedda").len(), 8);
+}
