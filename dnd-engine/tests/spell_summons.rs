@@ -347,10 +347,66 @@ async fn a_cheating_provider_cannot_summon_or_command_outside_the_rules() {
     assert!(r[0].contains("8 beast of CR 1/4 or lower"), "{}", r[0]);
     assert!(r[1].contains("at most 8 Wolf"), "{}", r[1]);
     assert!(r[2].contains("wolf-hedda-8"), "{}", r[2]);
-    assert!(r[3].contains("not a summoned creature of Kraven"), "{}", r[3]);
+    assert!(
+        r[3].contains("not a summoned creature of Kraven"),
+        "{}",
+        r[3]
+    );
     let slots = |s: &GameState| s.character("hedda").unwrap().spell_slots;
     let mut expected = slots(&before);
     expected.spent[2] += 1;
     assert_eq!(slots(&played.after), expected);
     assert_eq!(summons_of(&played.after, "hedda").len(), 8);
+}
+
+#[test]
+fn a_familiar_comes_one_at_a_time_fights_no_one_and_cannot_be_commanded_to() {
+    let mut t = Table::new(with_goblin(), 4);
+    Arc::make_mut(&mut t.hero_mut("hedda").spells).push("Find Familiar".into());
+    let e = t.refused(
+        "cast_spell",
+        summon("hedda", "Find Familiar", None, Some("wolf")),
+    );
+    assert!(e.contains("1 bat or owl or rat"), "{e}");
+    t.ok(
+        "cast_spell",
+        summon("hedda", "Find Familiar", None, Some("owl")),
+    );
+    // A second casting sends the owl away: a rat now, and only one familiar.
+    let r = t.ok(
+        "cast_spell",
+        summon("hedda", "Find Familiar", None, Some("rat")),
+    );
+    let familiars = summons_of(&t.state, "hedda");
+    assert_eq!(familiars.len(), 1, "{r}");
+    let rat = familiars[0].id.clone();
+    assert_eq!(familiars[0].template, "rat");
+    assert!(
+        t.state
+            .monster("owl-hedda-1")
+            .unwrap()
+            .summoned
+            .as_ref()
+            .unwrap()
+            .gone
+    );
+    // In a fight it has its own turn and takes no attack; it cannot be commanded at a foe.
+    t.ok(
+        "start_encounter",
+        json!({"monsters": null, "sneaking": null}),
+    );
+    let e = t.refused(
+        "command_summon",
+        json!({"caster": "hedda", "summon": rat, "target": "goblin"}),
+    );
+    assert!(e.contains("cannot attack"), "{e}");
+    let mut log = String::new();
+    for _ in 0..4 {
+        log.push_str(&t.ok("next_turn", json!({})).to_string());
+    }
+    assert!(
+        log.contains(&format!("\"monster\":\"{rat}\",\"no_target\"")),
+        "{log}"
+    );
+    assert!(!log.contains("\"attacker\":\"Rat"), "{log}");
 }

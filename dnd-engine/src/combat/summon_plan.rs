@@ -87,7 +87,11 @@ pub fn plan(
     in_reach: &dyn Fn(&str) -> bool,
 ) -> Option<Plan> {
     let m = state.monster(monster)?;
-    let summoned = m.summoned.as_ref().filter(|_| m.is_summon())?;
+    // A creature that cannot attack (a familiar) takes no attack.
+    let summoned = m
+        .summoned
+        .as_ref()
+        .filter(|s| m.is_summon() && !s.no_attacks)?;
     let template = srd.monster(&m.template).ok()?;
     let (action, steps) = monster_plan::attack_choice(template)?;
     let foes = hostile_foes(state, m);

@@ -1,5 +1,5 @@
 //! Summoning: a spell that brings creatures to fight on its caster's side (Conjure Animals,
-//! Animate Dead). The vocabulary ([`Summon`], in a spell's data as `Effect::Summon`) and the
+//! Animate Dead), or to stand by it (Find Familiar's familiar, which cannot attack). The vocabulary ([`Summon`], in a spell's data as `Effect::Summon`) and the
 //! rule over numbers ([`Summon::allowed`]: which creature, how many at a slot); the tools
 //! (`tools/spell_summons.rs`, the one place that reads it) build the creatures from the SRD's
 //! stat blocks, and `state::summons` keeps them until the spell ends.
@@ -19,10 +19,26 @@ pub struct Summon {
     pub options: Vec<SummonOption>,
     /// How the number grows with the slot.
     pub scaling: SummonScaling,
-    /// How long it lasts, in rounds (ten a minute).
-    pub rounds: u32,
+    /// How long it lasts, in rounds (ten a minute); `None`: until the creature drops to 0 hit
+    /// points (Find Familiar).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<u32>,
     /// What commanding a creature costs its caster, and how near it must be.
     pub command: Command,
+    /// Whether the creatures attack (a familiar cannot: it takes no attack on its turns).
+    #[serde(default = "yes", skip_serializing_if = "is_yes")]
+    pub attacks: bool,
+    /// Only one at a time: casting again sends the one there away first (Find Familiar).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub one_at_a_time: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_yes(b: &bool) -> bool {
+    *b
 }
 
 /// One way to choose what comes.
@@ -55,6 +71,8 @@ pub enum SummonScaling {
         /// How many more a level.
         more: u8,
     },
+    /// The same number whatever the slot (Find Familiar).
+    None,
 }
 
 /// What commanding a summoned creature costs.
@@ -100,6 +118,7 @@ impl Summon {
             SummonScaling::PerLevel { more } => {
                 base + u32::from(*more) * u32::from(slot.saturating_sub(level))
             }
+            SummonScaling::None => base,
         }
     }
 
@@ -175,8 +194,10 @@ mod tests {
             scaling: SummonScaling::Times {
                 at: vec![(5, 2), (7, 3), (9, 4)],
             },
-            rounds: 600,
+            rounds: Some(600),
             command: Command::Free,
+            attacks: true,
+            one_at_a_time: false,
         }
     }
 
@@ -214,8 +235,10 @@ mod tests {
                 count: 1,
             }],
             scaling: SummonScaling::PerLevel { more: 2 },
-            rounds: 14_400,
+            rounds: Some(14_400),
             command: Command::BonusAction { range_ft: 60 },
+            attacks: true,
+            one_at_a_time: false,
         };
         let cr = ChallengeRating::parse("1/4").unwrap();
         let o = s

@@ -21,6 +21,9 @@ pub struct Summoned {
     /// word does (Conjure Animals).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub bonus_action_command: bool,
+    /// It cannot attack (a familiar): it takes no attack on its turns.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_attacks: bool,
     /// The foe its caster commanded it to attack on its next turn, by id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command: Option<String>,

@@ -46,7 +46,24 @@ pub(super) fn cast(
         .character(&id)
         .map(|c| c.location.clone())
         .unwrap_or_default();
-    let mut changes = Vec::new();
+    // One at a time (a familiar): the one there goes first.
+    let mut changes: Vec<Change> = if summon.one_at_a_time {
+        ctx.state
+            .monsters
+            .iter()
+            .filter(|m| {
+                m.is_summon()
+                    && m.summoned
+                        .as_ref()
+                        .is_some_and(|s| s.by == id && s.spell == spell.name)
+            })
+            .flat_map(|m| &m.timed_effects)
+            .filter(|e| matches!(e.kind, TimedKind::Summoned))
+            .map(|e| Change::TimedEffectEnded { effect: e.clone() })
+            .collect()
+    } else {
+        Vec::new()
+    };
     let mut creatures = Vec::new();
     let mut n = 1;
     while creatures.len() < count as usize {
@@ -82,6 +99,7 @@ pub(super) fn cast(
                 by: id.clone(),
                 spell: spell.name.clone(),
                 bonus_action_command: matches!(summon.command, Command::BonusAction { .. }),
+                no_attacks: !summon.attacks,
                 command: None,
                 gone: false,
             }),
@@ -103,7 +121,7 @@ pub(super) fn cast(
                 spell: spell.name.clone(),
                 target: new_id.clone(),
                 concentration: spell.concentration,
-                rounds_left: Some(summon.rounds),
+                rounds_left: summon.rounds,
                 ends_on_damage: false,
                 level: slot,
                 at_turn_end: false,
@@ -117,6 +135,9 @@ pub(super) fn cast(
         creatures,
         initiative,
         command: match summon.command {
+            Command::Free if !summon.attacks => {
+                "it obeys its caster but cannot attack: it takes no attack on its turns".to_owned()
+            }
             Command::Free => "a word, no action: they fight the caster's foes; command_summon names the foe they attack next".to_owned(),
             Command::BonusAction { range_ft } => format!(
                 "a bonus action of the caster (within {range_ft} ft) with command_summon names the foe it attacks on its next turn; uncommanded it only defends itself"

@@ -60,6 +60,12 @@ pub(super) fn command_summon(
             ))
         })?
         .clone();
+    if summon.summoned.as_ref().is_some_and(|s| s.no_attacks) {
+        return Err(ToolError::new(format!(
+            "{} cannot attack (a familiar): there is no foe to command it at",
+            summon.name
+        )));
+    }
     let foes: Vec<&crate::state::MonsterInstance> = ctx
         .state
         .monsters
