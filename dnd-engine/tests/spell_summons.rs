@@ -195,6 +195,12 @@ fn animate_deads_zombie_defends_itself_until_commanded_then_goes_for_the_foe_nam
     );
     assert_eq!(done["action"], "command_summon", "{done}");
     assert!(t.state.encounter.as_ref().unwrap().budget.bonus_action_used);
+    // A second command this turn needs a second bonus action: refused.
+    let e = t.refused(
+        "command_summon",
+        json!({"caster": "hedda", "summon": "zombie-hedda-1", "target": "frost-harpy"}),
+    );
+    assert!(e.contains("bonus action"), "{e}");
     let passed = t.ok("next_turn", json!({})).to_string();
     assert!(
         passed.contains("\"monster\":\"zombie-hedda-1\",\"moves\""),
