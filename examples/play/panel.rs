@@ -445,6 +445,31 @@ pub fn change_lines(changes: &[Change], before: &GameState, after: &GameState) -
                     Tone::Place,
                 ));
             }
+            Change::Summoned {
+                monster,
+                initiative,
+                ..
+            } => {
+                let by = monster.summoned.as_ref().map_or_else(String::new, |s| {
+                    format!(" by {}'s {}", target_id_name(&s.by, after), s.spell)
+                });
+                let at = initiative.map_or_else(String::new, |i| format!(", initiative {i}"));
+                lines.push(PanelLine::new(
+                    format!("summoned: {}{by}, on your side{at}", monster.name),
+                    Tone::Good,
+                ));
+            }
+            Change::SummonCommanded {
+                monster,
+                target: Some(foe),
+            } => lines.push(PanelLine::new(
+                format!(
+                    "{} is commanded to attack {}",
+                    target_id_name(monster, after),
+                    target_id_name(foe, after)
+                ),
+                Tone::Plain,
+            )),
             // Bookkeeping the player does not need in the panel: the turn order moving on, the
             // clock, flags, memory, the summary, death saves (their roll is shown), concentration.
             _ => {}

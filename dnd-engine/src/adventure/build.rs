@@ -100,6 +100,7 @@ pub(super) fn new_game(adventure: &Adventure, party: &[&str]) -> Result<GameStat
                 concentration: None,
                 holds: Vec::new(),
                 timed_effects: Vec::new(),
+                summoned: None,
             });
         }
     }

@@ -40,7 +40,11 @@ pub fn begin(
     let surprise = super::surprise::decide(state, srd, monsters, sneaking, rng);
     let mut entries = Vec::new();
     let mut speeds = Vec::new();
-    for m in monsters {
+    // The party's summons where it is fight on its side; each spell's creatures roll once, as
+    // a group (the first of them rolls, the others follow it).
+    let allies = super::summon_plan::summons_joining(state, monsters);
+    let followers = super::summon_plan::followers(&allies);
+    for m in monsters.iter().chain(&allies) {
         let template = srd.monster(&m.template).ok();
         let dex = template.map_or(10, |t| t.abilities.dexterity);
         entries.push(InitiativeEntry {
@@ -52,6 +56,9 @@ pub fn begin(
         // A flier moves at its flying speed (and may go up: `positions::flies`).
         let speed = template.map_or(30, |t| super::geometry::fighting_speed(&t.speed));
         speeds.push((m.id.clone(), speed));
+        if followers.iter().any(|(f, _)| *f == m.id) {
+            entries.pop();
+        }
     }
     for c in state.characters.iter().filter(|c| !c.dead) {
         entries.push(InitiativeEntry {
@@ -62,7 +69,8 @@ pub fn begin(
         });
         speeds.push((c.id.clone(), c.speed));
     }
-    let rolls = roll_initiative(&entries, rng);
+    let mut rolls = roll_initiative(&entries, rng);
+    super::summon_plan::follow(&mut rolls, &followers);
     let mut changes: Vec<Change> = monsters
         .iter()
         .map(|m| Change::MonsterRevealed {

@@ -18,6 +18,7 @@
 //! | `effects.rs` | what the lasting effects (`state::Effect`: Dodging, Helped, Hidden, Readied, Grappling) do to a roll: [`attack_situation`], [`check_situation`], [`save_situation`], the ONE place attacks, checks and saves ask |
 //! | `encounter.rs` | [`begin`] (initiative and the changes that start a fight), [`fight_on_attack`] (an attack outside a fight starts one), [`may_end`] (no fight ends while a foe stands) |
 //! | `surprise.rs` | who is surprised as a fight starts (Stealth against passive Perception), for [`begin`] |
+//! | `summon_plan.rs` | a summoned creature's turn on the party's side ([`summon_plan::plan`]: the foe its caster commanded, or the target rule among hostile monsters), and the summons that join a fight as it starts |
 //! | `monster_plan.rs` | a monster's turn: the target rule, recharge rolls, the morale rule (flee or surrender; the pure [`monster_plan::breaks`], shared with the simulator), the plan for its action |
 //!
 //! The arithmetic of a turn's budget (action, bonus action, movement, Extra Attack, the
@@ -40,6 +41,7 @@ pub mod legendary;
 pub mod monster_plan;
 pub mod monster_spells;
 pub mod positions;
+pub mod summon_plan;
 pub mod surprise;
 pub mod targeting;
 

@@ -24,7 +24,8 @@
 //!    Multiattack when it has one, else its attack action with the most average damage against
 //!    the target). An attack's average is its dice's average times the chance to hit the
 //!    target's AC.
-//! 5. **The target** ([`pick_target`]): a standing hero it can reach, the one its attack would
+//! 5. **The target** ([`pick_target`]): a standing hero (or a creature summoned on the party's
+//!    side, `summon_plan::foes_of`) it can reach, the one its attack would
 //!    drop in the fewest turns (hit points over the attack's average damage), then the lowest
 //!    AC, then the fewest hit points, then the first in the list. The encounter simulator uses
 //!    the same rule for its monsters.
@@ -183,15 +184,16 @@ pub fn breaks(
 pub fn morale(state: &GameState, srd: &Srd, monster: &str) -> Option<Morale> {
     let m = state.monster(monster)?;
     let encounter = state.encounter.as_ref()?;
-    if !m.is_fighting() {
+    // A summon fights while its spell lasts: it obeys its caster, it does not break.
+    if !m.is_fighting() || m.is_summon() {
         return None;
     }
     let template = srd.monster(&m.template).ok()?;
     let allies_standing = encounter.order.iter().any(|slot| {
         !slot.id.eq_ignore_ascii_case(&m.id)
-            && state
-                .monster(&slot.id)
-                .is_some_and(|a| a.is_fighting() && a.conditions.can_act())
+            && state.monster(&slot.id).is_some_and(|a| {
+                a.is_fighting() && a.conditions.can_act() && a.is_summon() == m.is_summon()
+            })
     });
     let speed = encounter
         .slot(&m.id)
@@ -320,17 +322,18 @@ pub fn plan(
     let per_turn = attack.as_ref().map_or(0, |(_, steps)| {
         steps.iter().map(|(a, n)| n * damage_average(a)).sum()
     });
-    let reached: Vec<bool> = heroes.iter().map(|c| in_reach(&c.id)).collect();
+    // Its foes: the standing heroes, and the creatures summoned on their side.
+    let foes = crate::combat::summon_plan::foes_of(state, m, &heroes);
+    let reached: Vec<bool> = foes.iter().map(|f| in_reach(&f.id)).collect();
     let any_reached = reached.iter().any(|r| *r);
     let target = pick_target(
-        heroes
-            .iter()
+        foes.iter()
             .enumerate()
             .filter(|(i, _)| reached[*i] || !any_reached)
-            .map(|(i, c)| (i, c.hp.current, c.armor_class)),
+            .map(|(i, f)| (i, f.hp, f.armor_class)),
         per_turn,
     )
-    .map(|i| heroes[i]);
+    .map(|i| &foes[i]);
     let attack_value = match (&attack, target) {
         (Some((_, steps)), Some(t)) => steps
             .iter()
@@ -342,8 +345,9 @@ pub fn plan(
         _ => 0.0,
     };
     // 4. A spell, by the rule of `monster_spells`, when it does better than the attack.
+    let hero = target.and_then(|t| heroes.iter().copied().find(|c| c.id == t.id));
     if let Some(cast) =
-        crate::combat::monster_spells::plan_cast_for(state, srd, m, &heroes, target, attack_value)
+        crate::combat::monster_spells::plan_cast_for(state, srd, m, &heroes, hero, attack_value)
     {
         return Some(cast);
     }
@@ -394,6 +398,7 @@ pub fn allies_within(state: &GameState, m: &MonsterInstance, feet: u32) -> Vec<S
         .filter(|a| {
             !a.id.eq_ignore_ascii_case(&m.id)
                 && a.is_fighting()
+                && a.is_summon() == m.is_summon()
                 && a.location == m.location
                 && crate::combat::positions::distance(state, &m.id, &a.id) <= feet
         })

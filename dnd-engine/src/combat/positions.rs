@@ -352,25 +352,26 @@ pub fn cover_against<'s>(
     Ok(Some(area))
 }
 
-/// The combatants hostile to `id` that can still act: characters against the monsters of the
-/// fight, monsters against the characters. Ids.
+/// The combatants hostile to `id` that can still act: the party's side (characters and the
+/// creatures summoned for them) against the monsters of the fight, and the monsters against
+/// the party's side. Ids.
 pub fn hostiles(state: &GameState, id: &str) -> Vec<String> {
     let Some(encounter) = &state.encounter else {
         return Vec::new();
     };
-    let is_character = state.character(id).is_some();
+    let party_side =
+        |x: &str| state.character(x).is_some() || state.monster(x).is_some_and(|m| m.is_summon());
+    let mine = party_side(id);
     encounter
         .order
         .iter()
         .map(|s| s.id.clone())
+        .filter(|other| party_side(other) != mine)
         .filter(|other| match state.character(other) {
-            Some(c) => !is_character && !c.dead && c.hp.current > 0 && c.conditions.can_act(),
-            None => {
-                is_character
-                    && state
-                        .monster(other)
-                        .is_some_and(|m| m.is_alive() && m.conditions.can_act())
-            }
+            Some(c) => !c.dead && c.hp.current > 0 && c.conditions.can_act(),
+            None => state
+                .monster(other)
+                .is_some_and(|m| m.is_alive() && m.conditions.can_act()),
         })
         .collect()
 }

@@ -212,6 +212,16 @@ pub enum Outcome {
         /// Why ("undead", "more hit points than the pool has left").
         why: String,
     },
+    /// Creatures summoned to fight on the caster's side (Conjure Animals, Animate Dead).
+    Summoned {
+        /// Their ids, to command them by.
+        creatures: Vec<String>,
+        /// Their initiative in a running fight (they act as a group).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        initiative: Option<i32>,
+        /// How they are commanded.
+        command: String,
+    },
 }
 
 /// Why one roll was made as it was: the advantage sources and the bonuses added.

@@ -23,6 +23,7 @@
 //! | `movement.rs` | [`Effect::Push`]: a creature pushed away from the caster (`combat::geometry::push_away`), where positions are kept |
 //! | `weapon.rs` | [`Effect::SpellWeapon`]: the spectral weapon a caster keeps (Spiritual Weapon; Flame Blade's held in hand, `held`), where it hovers, and whether it reaches a creature on a later turn ([`weapon_reaches`]) |
 //! | `spell_attack.rs` | the interpreter's spell attack: the roll against one creature with what changes it, and on a hit its damage and the rest of what the hit does |
+//! | `summon.rs` | `Effect::Summon`'s vocabulary and its rule over numbers: which creature a summoning may bring and how many at a slot (read by `tools/spell_summons.rs`) |
 //! | `special.rs` | the interpreter's arm for those special effects (advantage granted, a condition until escaped or acted, a mark, dispel, revive, push), beside `resolve.rs` |
 //! | `zones.rs` | [`Effect::Zone`]: an area that lasts (Moonbeam, Spirit Guardians, Spike Growth, Web, Call Lightning, Heat Metal), kept on its caster; whom it catches and when, and what its caster may do with it again ([`Again`]) |
 //! | `rolls.rs` | what timed effects do later: [`roll_bonus`] (Bless and Bane on attack rolls and saves; Guidance and Resistance on one roll, returned spent), [`end_of_turn_saves`] (Hold Person's repeated save) |
@@ -50,6 +51,7 @@ mod riders;
 mod rolls;
 mod special;
 mod spell_attack;
+mod summon;
 mod vocabulary;
 mod ward;
 mod weapon;
@@ -70,6 +72,7 @@ pub use marks::mark_damage;
 pub use resolve::resolve;
 pub use riders::resolve_hit;
 pub use rolls::{Bonus, RepeatedSave, end_of_turn_saves, roll_bonus};
+pub use summon::{Command, Summon, SummonOption, SummonRefused, SummonScaling};
 pub use vocabulary::{ArmorChange, Dice, Duration, Effect, SlotDuration};
 pub use weapon::{WEAPON_MOVE_FT, WEAPON_REACH_FT, weapon_of, weapon_reaches};
 pub use zones::{

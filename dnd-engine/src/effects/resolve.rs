@@ -411,6 +411,8 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             Effect::Counter { .. } => Dealt::default(),
             // Swapped for its option before resolving (`choice.rs`), refused if left.
             Effect::OneOf { .. } => Dealt::default(),
+            // Read by the tools (`tools/spell_summons.rs`), which build the creatures.
+            Effect::Summon(_) => Dealt::default(),
             Effect::Darts { .. }
             | Effect::SpellWeapon { .. }
             | Effect::HpPool { .. }

@@ -399,6 +399,9 @@ pub enum Effect {
     /// effects are what it does to a creature it catches, at the moments its rules name
     /// (`effects/zones.rs`).
     Zone(super::zones::ZoneRules),
+    /// Creatures that come to fight on the caster's side (Conjure Animals, Animate Dead):
+    /// read by `tools/spell_summons.rs` alone, never by the resolver.
+    Summon(super::Summon),
 }
 
 fn no_damage() -> OnSave {

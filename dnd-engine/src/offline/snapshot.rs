@@ -85,8 +85,11 @@ impl World {
                 Monster {
                     id: m.id.clone(),
                     name: m.name.clone(),
-                    // A fled or surrendered monster is no longer a foe.
-                    alive: hp.is_some_and(|(c, _)| c > 0) && m.morale.is_none(),
+                    // A fled or surrendered monster is no longer a foe, and a summon on the
+                    // party's side never is one.
+                    alive: hp.is_some_and(|(c, _)| c > 0)
+                        && m.morale.is_none()
+                        && m.summoned_by.is_none(),
                     hp,
                 }
             })

@@ -311,10 +311,12 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
                 });
             }
             let to = found.to.clone();
+            let from = here.id.clone();
             location_mut(state, &to)?.visited = true;
             for c in Arc::make_mut(&mut state.characters) {
                 c.location = to.clone();
             }
+            super::summons::party_moved(state, &from, &to); // the party's summons go along
         }
         Change::FeatureFound { location, feature } => {
             feature_mut(state, location, feature)?.found = true
@@ -437,6 +439,14 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
             }
             state.dice_seed = *seed;
         }
+        Change::Summoned {
+            monster,
+            initiative,
+            speed,
+        } => super::summons::summoned(state, monster, *initiative, *speed)?,
+        Change::SummonCommanded { monster, target } => {
+            super::summons::commanded(state, monster, target.as_deref())?
+        }
         Change::Remembered { fact } => Arc::make_mut(&mut state.memory).remember(fact),
         // Applied by `monster::apply` above.
         Change::MoraleChanged { .. }
@@ -452,6 +462,7 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
         && *amount > 0
     {
         super::timed::damaged(state, target.id()); // Sleep ends on damage
+        super::summons::damaged(state, target.id()); // a summon at 0 HP is gone
     }
     if matches!(
         change,

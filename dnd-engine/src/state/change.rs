@@ -377,6 +377,29 @@ pub enum Change {
         /// The new seed.
         seed: super::DiceSeed,
     },
+    /// A creature summoned on the party's side joins the world where its caster is and, in a
+    /// fight, the order at `initiative` (`state::summons`): refused for an id in use, a
+    /// hostile creature, or a caster who is not a living character.
+    Summoned {
+        /// The creature, with [`MonsterInstance::summoned`](super::MonsterInstance::summoned)
+        /// naming its caster.
+        monster: Box<super::MonsterInstance>,
+        /// Its initiative total in a running fight (`None` outside one).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        initiative: Option<i32>,
+        /// Its speed in the fight, in feet.
+        #[serde(default)]
+        speed: u32,
+    },
+    /// A summoned creature is told which foe to attack on its next turn (`None`: no command):
+    /// refused for a creature that is not a summon.
+    SummonCommanded {
+        /// The summon.
+        monster: String,
+        /// The foe, by id.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        target: Option<String>,
+    },
 }
 
 /// Why a change could not apply. Messages name what was wrong and what would be valid, so a

@@ -25,6 +25,7 @@ mod position;
 mod reactions;
 mod revive;
 mod snapshot;
+mod summons;
 mod timed;
 mod timed_hp;
 mod timed_reads;
@@ -46,6 +47,7 @@ pub use position::{Area, Cover, Position, area_at, inside, round_to_5};
 pub use reactions::{ReactionTrigger, StandingReaction};
 pub use revive::rounds_now;
 pub use snapshot::{Snapshot, estimate_tokens};
+pub use summons::Summoned;
 pub use timed::{
     RepeatSave, RollKind, RollOn, SpeedChange, TimedEffect, TimedKind, concentration_of,
 };

@@ -118,6 +118,10 @@ pub struct MonsterView {
     /// of its pools ("level 2 slots: 1 used").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub spent: Vec<String>,
+    /// The caster whose spell summoned it to fight on the party's side, by id, with the spell:
+    /// "hedda (Conjure Animals)".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summoned_by: Option<String>,
 }
 
 /// An NPC as the LLM sees it.
@@ -250,7 +254,9 @@ impl GameState {
         let monsters = self
             .monsters
             .iter()
+            // A summon gone with its spell leaves nothing behind to show.
             .filter(|m| m.location == here_id && m.revealed)
+            .filter(|m| m.summoned.as_ref().is_none_or(|s| !s.gone))
             .map(|m| MonsterView {
                 id: m.id.clone(),
                 name: m.name.clone(),
@@ -279,6 +285,10 @@ impl GameState {
                             .map(|(pool, n)| format!("{pool}: {n} used")),
                     )
                     .collect(),
+                summoned_by: m
+                    .summoned
+                    .as_ref()
+                    .map(|s| format!("{} ({})", s.by, s.spell)),
             })
             .collect();
         let npcs = self
@@ -300,7 +310,17 @@ impl GameState {
         let encounter = self.encounter.as_ref().map(|e| EncounterView {
             round: e.round,
             turn: e.current().unwrap_or_default().to_owned(),
-            order: e.order.iter().map(|s| s.id.clone()).collect(),
+            // A summon gone with its spell has no place in the order any more.
+            order: e
+                .order
+                .iter()
+                .filter(|s| {
+                    self.monster(&s.id)
+                        .and_then(|m| m.summoned.as_ref())
+                        .is_none_or(|x| !x.gone)
+                })
+                .map(|s| s.id.clone())
+                .collect(),
             positions: super::position::describe_positions(self, e),
             left: super::budget_left(self),
             surprised: e

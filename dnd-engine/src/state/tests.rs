@@ -119,6 +119,7 @@ fn fixture() -> GameState {
             concentration: None,
             holds: Vec::new(),
             timed_effects: Vec::new(),
+            summoned: None,
             area: None,
         }]),
         locations: Arc::new(vec![hall, vault]),

@@ -245,6 +245,9 @@ pub enum TimedKind {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         caught_in: Option<(u32, usize)>,
     },
+    /// The spell that keeps a summoned creature (`state::summons`): when it ends (its
+    /// concentration, its duration), the creature is gone.
+    Summoned,
 }
 
 fn is_zero(n: &i32) -> bool {
@@ -489,6 +492,7 @@ fn target_of(state: &GameState, id: &str) -> super::Target {
 fn lift(state: &mut GameState, ended: &[TimedEffect]) {
     for e in ended {
         super::timed_hp::ended(state, e);
+        super::summons::spell_ended(state, e);
         let Some(condition) = e.condition() else {
             continue;
         };

@@ -161,6 +161,7 @@ impl TimedEffect {
             TimedKind::Marked { count, sides } => {
                 format!("marked: +{count}d{sides} from its source's weapon hits")
             }
+            TimedKind::Summoned => "summoned: gone when the spell ends".to_owned(),
         };
         let left = match self.rounds_left {
             Some(1) if self.at_turn_end => ", until the end of its source's turn".to_owned(),

@@ -59,6 +59,10 @@ pub struct MonsterInstance {
     /// Timed effects on it (Bane, Hold Person): see `state::TimedEffect`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub timed_effects: Vec<super::TimedEffect>,
+    /// Whose summon it is, when a spell brought it to fight on the party's side
+    /// (`state::summons`); `None` for every other monster.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summoned: Option<super::Summoned>,
 }
 
 fn yes() -> bool {

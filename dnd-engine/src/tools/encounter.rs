@@ -205,14 +205,15 @@ pub(super) fn end_encounter(
         return Err(ToolError::new("no fight is running"));
     };
     combat::may_end(ctx.state)?;
-    // A foe defeated is slain, routed or taken prisoner: each gives its XP.
+    // A foe defeated is slain, routed or taken prisoner: each gives its XP (a summon on the
+    // party's side gives none).
     let mut xp = 0;
     for slot in &encounter.order {
         if let Some(m) = ctx
             .state
             .monsters
             .iter()
-            .find(|m| m.id == slot.id && !m.is_fighting())
+            .find(|m| m.id == slot.id && !m.is_fighting() && m.summoned.is_none())
         {
             xp += ctx.srd.monster(&m.template).map(|t| t.xp).unwrap_or(0);
         }

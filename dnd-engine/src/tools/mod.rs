@@ -15,7 +15,8 @@
 //! | `checks.rs` | `roll_dice`, `roll_skill_check`, `roll_saving_throw` |
 //! | `combat.rs` | `roll_attack` (an attack outside a fight starts one) |
 //! | `encounter.rs` | `start_encounter`, `next_turn`, `end_encounter`, the monsters' turns, and `act`: the gate (`combat::may_act`) every acting tool calls first |
-//! | `spells.rs` | `cast_spell` (a spell with effects goes through `spell_effects.rs` and the effects engine) |
+//! | `spells.rs` | `cast_spell` (a spell with effects goes through `spell_effects.rs` and the effects engine; a summoning through `spell_summons.rs`) |
+//! | `summon_command.rs` | `command_summon` (a caster names the foe its summoned creature attacks next) |
 //! | `items.rs` | `use_item`, `check_inventory`, `add_inventory`, `update_inventory` |
 //! | `locks.rs` | `open_lock` |
 //! | `movement.rs` | `move_in_fight` (feet from the turn, difficult terrain, opportunity attacks) |
@@ -50,9 +51,11 @@ mod spell_components;
 mod spell_effects;
 mod spell_marks;
 mod spell_rituals;
+mod spell_summons;
 mod spell_weapon;
 mod spell_zones;
 mod spells;
+mod summon_command;
 mod world;
 mod zone_turns;
 

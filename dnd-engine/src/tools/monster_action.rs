@@ -270,7 +270,7 @@ fn outcome_target(o: &Outcome) -> Option<&str> {
         | Outcome::Dispelled { target, .. }
         | Outcome::Revived { target }
         | Outcome::Unaffected { target, .. } => Some(target),
-        Outcome::Pool { .. } => None,
+        Outcome::Pool { .. } | Outcome::Summoned { .. } => None,
     }
 }
 

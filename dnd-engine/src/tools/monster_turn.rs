@@ -56,10 +56,25 @@ pub(super) fn play(ctx: &mut ToolContext<'_>, monster: &str) -> Result<Vec<TurnE
     }
     keep_holds(ctx, monster, &mut log)?;
     let in_reach = |target: &str| super::combat::reaches(ctx, monster, target);
-    let Some(plan) = monster_plan::plan(ctx.state, ctx.srd, monster, &in_reach) else {
+    // A creature summoned on the party's side fights the hostile monsters (`summon_plan`).
+    let summon = ctx.state.monster(monster).is_some_and(|m| m.is_summon());
+    let planned = if summon {
+        crate::combat::summon_plan::plan(ctx.state, ctx.srd, monster, &in_reach)
+    } else {
+        monster_plan::plan(ctx.state, ctx.srd, monster, &in_reach)
+    };
+    if summon {
+        super::summon_command::command_spent(ctx, monster)?;
+    }
+    let Some(plan) = planned else {
         log.push(TurnEvent::NoTarget {
             monster: monster.to_owned(),
-            no_target: "no hero it can reach stands here".to_owned(),
+            no_target: if summon {
+                "no foe it may attack (uncommanded, it only defends itself against a foe in its reach)"
+            } else {
+                "no hero it can reach stands here"
+            }
+            .to_owned(),
         });
         return Ok(log);
     };

@@ -12,6 +12,8 @@ pub const ROLL_SAVING_THROW: &str = "roll_saving_throw";
 pub const ROLL_ATTACK: &str = "roll_attack";
 /// `cast_spell`.
 pub const CAST_SPELL: &str = "cast_spell";
+/// `command_summon`.
+pub const COMMAND_SUMMON: &str = "command_summon";
 /// `use_item`.
 pub const USE_ITEM: &str = "use_item";
 /// `open_lock`.
@@ -125,4 +127,5 @@ pub const ALL: &[&str] = &[
     GET_GAME_FLAGS,
     SET_GAME_FLAG,
     LOG_STORY_EVENT,
+    COMMAND_SUMMON,
 ];

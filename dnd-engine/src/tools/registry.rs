@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::schema::strict_schema_for;
 use super::{
     ToolContext, ToolError, actions, checks, combat, encounter, items, locks, movement, names,
-    reactions, sheet, spells, world,
+    reactions, sheet, spells, summon_command, world,
 };
 use crate::llm::ToolSpec;
 use crate::text::truncate_with_note;
@@ -303,6 +303,12 @@ static TOOLS: &[ToolDef] = &[
         "Record something the story must remember: a death, a promise, a name, a discovery.",
         world::StoryArgs,
         world::log_story_event
+    ),
+    tool!(
+        names::COMMAND_SUMMON,
+        "A caster tells its summoned creature (Conjure Animals, Animate Dead) which hostile monster to attack on its next turn; Animate Dead's command costs the caster's bonus action and reaches 60 ft. Uncommanded, conjured beasts fight the caster's foes and animated dead only defend themselves.",
+        summon_command::CommandSummonArgs,
+        summon_command::command_summon
     ),
 ];
 

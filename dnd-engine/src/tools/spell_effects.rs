@@ -70,6 +70,13 @@ pub(super) fn cast(
     names: &[String],
 ) -> Result<SpellCast, ToolError> {
     let (caster, spell) = (p.caster, p.spell);
+    // A summoning reads its choice itself (`spell_summons`).
+    if let Some(summon) = spell.effects.iter().find_map(|e| match e {
+        effects::Effect::Summon(s) => Some(s),
+        _ => None,
+    }) {
+        return super::spell_summons::cast(ctx, p, summon, choice, names);
+    }
     // The caster's choice (Protection from Energy's type) first: a wrong one costs nothing.
     let effects = effects::choose(&spell.name, &spell.effects, choice)
         .map_err(|e| ToolError::new(e.to_string()))?;

@@ -49,6 +49,8 @@ pub enum StandardAction {
     StandUp,
     /// Stabilising a dying creature (a DC 10 Wisdom (Medicine) check).
     FirstAid,
+    /// A caster commanding its summoned creature (`tools/summon_command.rs`).
+    CommandSummon,
 }
 
 /// What a shove does when it succeeds.

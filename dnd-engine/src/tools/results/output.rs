@@ -144,7 +144,8 @@ impl ToolOutput {
             | tool::SHOVE
             | tool::ESCAPE_GRAPPLE
             | tool::STAND_UP
-            | tool::FIRST_AID => ToolOutput::Action(read(name, content)?),
+            | tool::FIRST_AID
+            | tool::COMMAND_SUMMON => ToolOutput::Action(read(name, content)?),
             tool::TRIGGER_READIED => ToolOutput::Readied(read(name, content)?),
             tool::ADVANCE_NPC_GOALS => ToolOutput::Goals(read(name, content)?),
             tool::GET_GAME_FLAGS => ToolOutput::Flags(read(name, content)?),
