@@ -570,10 +570,12 @@ fn finish_move(
     }
 }
 
-/// Whether a combatant can fly (a monster with a flying speed; characters walk).
+/// Whether a combatant can fly: a monster with a flying speed, or anyone a spell lets fly (Fly,
+/// Gaseous Form: `state::flies_by_magic`); otherwise characters walk.
 pub fn flies(state: &GameState, srd: &Srd, id: &str) -> bool {
-    state
-        .monster(id)
-        .and_then(|m| srd.monster(&m.template).ok())
-        .is_some_and(|t| t.speed.fly > 0)
+    crate::state::flies_by_magic(crate::state::timed_effects(state, id))
+        || state
+            .monster(id)
+            .and_then(|m| srd.monster(&m.template).ok())
+            .is_some_and(|t| t.speed.fly > 0)
 }

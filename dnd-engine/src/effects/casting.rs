@@ -212,6 +212,16 @@ pub enum Outcome {
         /// Why ("undead", "more hit points than the pool has left").
         why: String,
     },
+    /// A creature moved by magic other than a push: teleported (Misty Step) or lifted
+    /// (Levitate).
+    Moved {
+        /// Who.
+        target: String,
+        /// How far it went.
+        feet: u32,
+        /// Where it stands now.
+        to: crate::state::Position,
+    },
 }
 
 /// Why one roll was made as it was: the advantage sources and the bonuses added.

@@ -23,6 +23,8 @@
 //! | `movement.rs` | [`Effect::Push`]: a creature pushed away from the caster (`combat::geometry::push_away`), where positions are kept |
 //! | `weapon.rs` | [`Effect::SpellWeapon`]: the spectral weapon a caster keeps (Spiritual Weapon; Flame Blade's held in hand, `held`), where it hovers, and whether it reaches a creature on a later turn ([`weapon_reaches`]) |
 //! | `spell_attack.rs` | the interpreter's spell attack: the roll against one creature with what changes it, and on a hit its damage and the rest of what the hit does |
+//! | `teleport.rs` | [`Effect::Teleport`] (Misty Step): [`teleport`] checks the point `cast_spell` names against the room (inside, within reach, unoccupied, in sight, somewhere to stand) and gives the move, before the interpreter runs |
+//! | `aloft.rs` | [`Effect::Flying`] (Fly, Gaseous Form; Levitate's hanging at 0 ft), [`Effect::Lift`] (Levitate's rise) and [`Effect::UnlessWilling`] (a save for the unwilling only); what flying does later is `state/timed_aloft.rs` |
 //! | `special.rs` | the interpreter's arm for those special effects (advantage granted, a condition until escaped or acted, a mark, dispel, revive, push), beside `resolve.rs` |
 //! | `rolls.rs` | what timed effects do later: [`roll_bonus`] (Bless and Bane on attack rolls and saves; Guidance and Resistance on one roll, returned spent), [`end_of_turn_saves`] (Hold Person's repeated save) |
 //!
@@ -32,6 +34,7 @@
 //! `combat::targeting`), calls [`resolve`], commits, and runs damage's follow-up saves.
 
 mod acting;
+mod aloft;
 mod casting;
 mod choice;
 mod counter;
@@ -49,6 +52,7 @@ mod riders;
 mod rolls;
 mod special;
 mod spell_attack;
+mod teleport;
 mod vocabulary;
 mod ward;
 mod weapon;
@@ -67,6 +71,7 @@ pub use legendary::LEGENDARY_RESISTANCE;
 pub use marks::mark_damage;
 pub use resolve::resolve;
 pub use riders::resolve_hit;
+pub use teleport::{teleport, teleport_feet};
 pub use rolls::{Bonus, RepeatedSave, end_of_turn_saves, roll_bonus};
 pub use vocabulary::{ArmorChange, Dice, Duration, Effect};
 pub use weapon::{WEAPON_MOVE_FT, WEAPON_REACH_FT, weapon_of, weapon_reaches};

@@ -206,7 +206,7 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
     }
 
     /// An effect at the top of the list, on one subject.
-    fn top(&mut self, effect: &Effect, i: usize, s: &Subject) {
+    pub(super) fn top(&mut self, effect: &Effect, i: usize, s: &Subject) {
         match effect {
             Effect::SpellAttack { on_hit, .. } => self.attack(on_hit, i, s),
             Effect::Save {
@@ -417,6 +417,12 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             Effect::Resistance { duration: None, .. }
             | Effect::MagicWeapon { .. }
             | Effect::MagicArmor { .. } => Dealt::default(),
+            // Checked and moved before the interpreter runs (`teleport.rs`).
+            Effect::Teleport { .. } => Dealt::default(),
+            Effect::Flying { .. } | Effect::Lift { .. } | Effect::UnlessWilling { .. } => {
+                self.aloft(effect, i, s);
+                Dealt::default()
+            }
         }
     }
 

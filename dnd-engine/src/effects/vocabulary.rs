@@ -389,6 +389,44 @@ pub enum Effect {
         /// The conditions.
         conditions: Vec<Condition>,
     },
+
+    // Moving creatures (`effects/teleport.rs`, `effects/aloft.rs`).
+    /// The caster vanishes and reappears at the point `cast_spell`'s `point` names, up to
+    /// `feet` away (Misty Step: 30), where the fight keeps positions: inside the room,
+    /// unoccupied, in sight (no total cover) and somewhere it can stand. No opportunity
+    /// attacks: it does not move through the space between.
+    Teleport {
+        /// How far at most.
+        feet: u32,
+    },
+    /// A speed to fly with for a while (Fly: 60 ft; Gaseous Form: 10 ft, its only speed): the
+    /// creature may leave the floor and its speed is at least this; as it ends, a creature
+    /// still in the air with nothing else holding it up comes down to the floor. A `feet` of 0
+    /// holds it in the air without a speed of its own (Levitate).
+    Flying {
+        /// The flying speed.
+        feet: u32,
+        /// Its only speed (Gaseous Form): the walking speed is replaced, not raised.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        only: bool,
+        /// For how long.
+        duration: Duration,
+    },
+    /// The creature rises `feet` straight up at once (Levitate: 20), no higher than the room
+    /// reaches, where the fight keeps positions.
+    Lift {
+        /// How far up.
+        feet: u32,
+    },
+    /// `effects` on a willing creature (one of the caster's side: a character for a character's
+    /// casting), and on any other only if it fails a save of `ability` against the caster's
+    /// spell save DC (Levitate: Constitution).
+    UnlessWilling {
+        /// The ability an unwilling creature saves with.
+        ability: Ability,
+        /// What befalls a willing creature, or an unwilling one that fails.
+        effects: Vec<Effect>,
+    },
 }
 
 fn no_damage() -> OnSave {

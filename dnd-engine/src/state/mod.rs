@@ -26,6 +26,7 @@ mod reactions;
 mod revive;
 mod snapshot;
 mod timed;
+mod timed_aloft;
 mod timed_hp;
 mod timed_reads;
 mod turn;
@@ -53,6 +54,7 @@ pub use timed_reads::{
     armor_class_with, blocks_healing, is_coated, resistances_with, roll_dice_on, speed_with,
     timed_effects, weapon_damage,
 };
+pub use timed_aloft::{flies_by_magic, held_aloft};
 pub use turn::{attacks_per_action, budget_left, left_text, speed_now};
 pub use world::{
     Disposition, Encounter, Exit, Feature, GameTime, GoalStep, InitiativeSlot, Location, Mode,

@@ -224,6 +224,16 @@ pub enum TimedKind {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         weapon: Option<String>,
     },
+    /// A speed to fly with (Fly 60 ft; Gaseous Form 10 ft, its only speed), or, at 0 ft, held in
+    /// the air without one (Levitate): read by `timed_aloft.rs`, which also brings the creature
+    /// down to the floor as the last one ends.
+    Flying {
+        /// The flying speed.
+        feet: u32,
+        /// Its only speed: the walking speed is replaced, not raised.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        only: bool,
+    },
 }
 
 fn is_zero(n: &i32) -> bool {
@@ -468,6 +478,7 @@ fn target_of(state: &GameState, id: &str) -> super::Target {
 fn lift(state: &mut GameState, ended: &[TimedEffect]) {
     for e in ended {
         super::timed_hp::ended(state, e);
+        super::timed_aloft::ended(state, e);
         let Some(condition) = e.condition() else {
             continue;
         };

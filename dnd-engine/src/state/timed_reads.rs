@@ -153,6 +153,11 @@ impl TimedEffect {
             TimedKind::Marked { count, sides } => {
                 format!("marked: +{count}d{sides} from its source's weapon hits")
             }
+            TimedKind::Flying { feet: 0, .. } => "held in the air".to_owned(),
+            TimedKind::Flying { feet, only } => {
+                let only = if *only { " (its only speed)" } else { "" };
+                format!("flying speed {feet} ft{only}")
+            }
         };
         let left = match self.rounds_left {
             Some(1) if self.at_turn_end => ", until the end of its source's turn".to_owned(),
@@ -241,10 +246,12 @@ pub fn roll_dice_on(effects: &[TimedEffect], kind: RollKind) -> Vec<(&str, u16, 
     out
 }
 
-/// A creature's speed after its timed effects: `base` plus the feet they add (not below 0),
+/// A creature's speed after its timed effects: `base` (or a flying speed that beats or
+/// replaces it, `timed_aloft.rs`) plus the feet they add (not below 0),
 /// halved, doubled, or 0 (each counted once, whatever the number of spells). Conditions apply
 /// after (`state::speed_now`).
 pub fn speed_with(effects: &[TimedEffect], base: u32) -> u32 {
+    let base = super::timed_aloft::flying_speed(effects, base);
     let (mut feet, mut halved, mut doubled) = (0i64, false, false);
     for e in effects {
         if let TimedKind::Speed { change } = e.kind {

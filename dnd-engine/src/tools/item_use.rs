@@ -320,7 +320,7 @@ pub(super) fn read_scroll(
         save_dc: row.save_dc,
         modifier,
     };
-    let cast = super::spell_effects::cast(ctx, prepared, None, None, targets)?;
+    let cast = super::spell_effects::cast(ctx, prepared, None, None, None, targets)?;
     Ok(ItemUsed::ScrollRead {
         used: stack.name.clone(),
         spell: spell.name.clone(),

@@ -25,18 +25,38 @@ pub(super) struct Prepared<'a> {
 
 /// Casts `p.spell` on the creatures `names` (or, for an area where the fight keeps
 /// positions, those it covers from `aim`) through the effects engine, with the option
-/// `choice` names where the spell has a choice (`effects::choose`).
+/// `choice` names where the spell has a choice (`effects::choose`), and the `point` a
+/// teleport goes to (`effects::teleport`).
 pub(super) fn cast(
     ctx: &mut ToolContext<'_>,
-    p: Prepared<'_>,
+    mut p: Prepared<'_>,
     aim: Option<&str>,
     choice: Option<&str>,
+    point: Option<crate::state::Position>,
     names: &[String],
 ) -> Result<SpellCast, ToolError> {
     let (caster, spell) = (p.caster, p.spell);
     // The caster's choice (Protection from Energy's type) first: a wrong one costs nothing.
     let effects = effects::choose(&spell.name, &spell.effects, choice)
         .map_err(|e| ToolError::new(e.to_string()))?;
+    // Where a teleport goes (Misty Step), checked before anything is rolled or spent.
+    let moved = match effects::teleport_feet(&effects) {
+        Some(feet) => {
+            effects::teleport(ctx.state, ctx.srd, &spell.name, &caster.id, feet, point)
+                .map_err(|e| ToolError::new(e.to_string()))?
+        }
+        None if point.is_some() => {
+            return Err(ToolError::new(format!(
+                "{} takes no one to a point: give point null (aim names where an area goes)",
+                spell.name
+            )));
+        }
+        None => None,
+    };
+    let moved = moved.map(|(change, outcome)| {
+        p.changes.push(change);
+        outcome
+    });
     let level = p.slot.unwrap_or(spell.level);
     let limit = spell.target_limit(level, caster.level);
     // A spell on the caster alone (Shield) needs no name.
@@ -62,7 +82,9 @@ pub(super) fn cast(
             .collect();
     }
     let (targets, placed): (Vec<_>, Vec<SpellTarget>) = chosen.into_iter().unzip();
-    resolve_and_commit(ctx, p, &effects, &targets, placed)
+    let mut cast = resolve_and_commit(ctx, p, &effects, &targets, placed)?;
+    cast.effects.splice(0..0, moved);
+    Ok(cast)
 }
 
 /// Resolves `effects` of `p.spell` on `targets` (placed from the caster as `placed`), commits
@@ -122,6 +144,7 @@ pub(super) fn resolve_and_commit(
                     | Outcome::Damage { .. }
                     | Outcome::Healed { .. }
                     | Outcome::Pushed { .. }
+                    | Outcome::Moved { .. }
             )
         });
     let kept = crate::combat::positions::position_of(ctx.state, &caster.id).is_some();

@@ -37,6 +37,11 @@ pub struct CastSpellArgs {
     /// the caster toward it. Null: at the first target named. Null for a spell without an area.
     #[serde(default)]
     pub aim: Option<String>,
+    /// Where a spell that teleports its caster takes it (Misty Step: up to 30 ft), in a fight
+    /// that keeps positions: a point of the room in feet, as the snapshot gives positions.
+    /// Null for any other spell, and outside such a fight.
+    #[serde(default)]
+    pub point: Option<Point>,
     /// True to cast a ritual spell as a ritual, outside a fight: no slot (slot_level null), 10
     /// minutes longer (the clock advances). Null or false for a casting with a slot.
     #[serde(default)]
@@ -46,6 +51,29 @@ pub struct CastSpellArgs {
     /// spell with no choice; a refusal lists the options.
     #[serde(default)]
     pub choice: Option<String>,
+}
+
+/// A point of the room, in feet: `x` and `y` along the floor, `z` the height above it.
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Point {
+    /// Feet along the floor (west to east).
+    pub x: i32,
+    /// Feet along the floor (south to north).
+    pub y: i32,
+    /// Feet above the floor; null for the floor.
+    #[serde(default)]
+    pub z: Option<i32>,
+}
+
+impl From<Point> for crate::state::Position {
+    fn from(p: Point) -> Self {
+        crate::state::Position {
+            x: p.x,
+            y: p.y,
+            z: p.z.unwrap_or(0),
+        }
+    }
 }
 
 pub(super) fn cast_spell(
@@ -150,7 +178,8 @@ pub(super) fn cast_spell(
         modifier: ability_mod,
     };
     let (aim, choice) = (args.aim.as_deref(), args.choice.as_deref());
-    super::spell_effects::cast(ctx, prepared, aim, choice, &args.targets)
+    let point = args.point.map(Into::into);
+    super::spell_effects::cast(ctx, prepared, aim, choice, point, &args.targets)
 }
 
 /// Adds the reasons of one roll when it has any (or the positions gave a distance).
