@@ -118,6 +118,22 @@ fn misty_step_lands_on_a_raised_area_at_its_height_within_30_ft() {
 }
 
 #[test]
+fn misty_step_aimed_at_an_area_goes_to_its_point() {
+    let state = battle(&[("isolde", at(60, 0, 0))], &[], &["Misty Step"]);
+    let mut t = Table::new(state, 3);
+    let error = t.refused(
+        "cast_spell",
+        cast("isolde", "Misty Step", &[], Some("the moon"), Value::Null),
+    );
+    assert!(error.contains("far-archway"), "the areas listed: {error}");
+    t.ok(
+        "cast_spell",
+        cast("isolde", "Misty Step", &[], Some("far-archway"), Value::Null),
+    );
+    assert_eq!(position(&t.state, "isolde"), at(80, 0, 0));
+}
+
+#[test]
 fn a_cheating_model_cannot_teleport_out_of_reach_into_a_creature_the_air_or_the_unseen() {
     let state = battle(
         &[("isolde", at(0, 0, 0))],

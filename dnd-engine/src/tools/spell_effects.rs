@@ -39,8 +39,14 @@ pub(super) fn cast(
     // The caster's choice (Protection from Energy's type) first: a wrong one costs nothing.
     let effects = effects::choose(&spell.name, &spell.effects, choice)
         .map_err(|e| ToolError::new(e.to_string()))?;
-    // Where a teleport goes (Misty Step), checked before anything is rolled or spent.
-    let moved = match effects::teleport_feet(&effects) {
+    // Where a teleport goes (Misty Step), checked before anything is rolled or spent: the
+    // point named, or the point of the area `aim` names (then no area spell's aim).
+    let teleport = effects::teleport_feet(&effects);
+    let (point, aim) = match (teleport, aim) {
+        (Some(_), Some(area)) if point.is_none() => (Some(area_point(ctx, &spell.name, area)?), None),
+        _ => (point, aim),
+    };
+    let moved = match teleport {
         Some(feet) => {
             effects::teleport(ctx.state, ctx.srd, &spell.name, &caster.id, feet, point)
                 .map_err(|e| ToolError::new(e.to_string()))?
@@ -85,6 +91,27 @@ pub(super) fn cast(
     let mut cast = resolve_and_commit(ctx, p, &effects, &targets, placed)?;
     cast.effects.splice(0..0, moved);
     Ok(cast)
+}
+
+/// The point of the room's area `name` (id or name) a teleport goes to; refused with the
+/// areas when there is none of that name.
+fn area_point(
+    ctx: &ToolContext<'_>,
+    spell: &str,
+    name: &str,
+) -> Result<crate::state::Position, ToolError> {
+    let areas = crate::combat::positions::room_areas(ctx.state);
+    areas
+        .iter()
+        .find(|a| a.id.eq_ignore_ascii_case(name) || a.name.eq_ignore_ascii_case(name))
+        .map(crate::state::Area::position)
+        .ok_or_else(|| {
+            let known: Vec<&str> = areas.iter().map(|a| a.id.as_str()).collect();
+            ToolError::new(format!(
+                "{spell} goes to a point: aim names an area of the room ({}), or point gives it in feet",
+                if known.is_empty() { "this room has none".to_owned() } else { known.join(", ") }
+            ))
+        })
 }
 
 /// Resolves `effects` of `p.spell` on `targets` (placed from the caster as `placed`), commits

@@ -34,12 +34,13 @@ pub struct CastSpellArgs {
     /// Where a spell with an area is aimed, in a fight that keeps positions: a creature or an
     /// area of the room (id or name). A sphere, cylinder or cube cast at a point is centred
     /// there (within the spell's range); a cone, a line or a cube of range Self goes out from
-    /// the caster toward it. Null: at the first target named. Null for a spell without an area.
+    /// the caster toward it. Null: at the first target named. Null for a spell without an area,
+    /// except a teleport (Misty Step), whose aim may name the area it goes to.
     #[serde(default)]
     pub aim: Option<String>,
     /// Where a spell that teleports its caster takes it (Misty Step: up to 30 ft), in a fight
-    /// that keeps positions: a point of the room in feet, as the snapshot gives positions.
-    /// Null for any other spell, and outside such a fight.
+    /// that keeps positions: a point of the room in feet (or leave it null and name an area of
+    /// the room in aim: its point). Null for any other spell, and outside such a fight.
     #[serde(default)]
     pub point: Option<Point>,
     /// True to cast a ritual spell as a ritual, outside a fight: no slot (slot_level null), 10
