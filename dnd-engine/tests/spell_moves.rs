@@ -331,3 +331,63 @@ fn gust_of_wind_pushes_those_in_its_line_who_fail_15_ft_away_and_slows_them() {
     }
     assert!(pushed > 0 && stood > 0, "{pushed} pushed, {stood} stood");
 }
+
+/// Isolde and Kraven before the rime door (locked, DC 18, its key elsewhere), Isolde knowing
+/// Arcane Lock and carrying its gold dust.
+fn before_the_rime_door() -> Table {
+    let mut t = Table::game(&["isolde", "kraven"], 4);
+    for id in ["isolde", "kraven"] {
+        t.hero_mut(id).location = "throne-of-rime".into();
+    }
+    let isolde = t.hero_mut("isolde");
+    isolde.spell_slots.max = [4, 3, 3, 0, 0, 0, 0, 0, 0];
+    Arc::make_mut(&mut isolde.spells).push("Arcane Lock".into());
+    Arc::make_mut(&mut isolde.inventory).push(dnd_engine::state::ItemStack::new("Gold dust (25 gp)", 1));
+    t
+}
+
+#[test]
+fn arcane_lock_raises_the_rime_doors_dc_by_10_for_picking_or_forcing_it() {
+    let mut t = before_the_rime_door();
+    let r = t.ok(
+        "cast_spell",
+        cast("isolde", "Arcane Lock", &[], Some("rime door"), Value::Null),
+    );
+    let locked = &r["effects"][0];
+    assert_eq!(locked["outcome"], "exit_locked", "{r}");
+    assert_eq!(locked["dc"], 28, "18 + 10: {r}");
+    assert_eq!(
+        t.state.character("isolde").unwrap().item_quantity("Gold dust (25 gp)"),
+        0,
+        "the dust is consumed"
+    );
+    let tried = t.ok(
+        "open_lock",
+        json!({"character": "kraven", "exit": "rime door", "method": "force", "advantage": null}),
+    );
+    assert_eq!(tried["result"]["dc"], 28, "{tried}");
+    // A second casting does not add up.
+    let isolde = t.hero_mut("isolde");
+    Arc::make_mut(&mut isolde.inventory).push(dnd_engine::state::ItemStack::new("Gold dust (25 gp)", 1));
+    let r = t.ok(
+        "cast_spell",
+        cast("isolde", "Arcane Lock", &[], Some("rime door"), Value::Null),
+    );
+    assert_eq!(r["effects"][0]["dc"], 28, "{r}");
+}
+
+#[test]
+fn a_cheating_model_cannot_arcane_lock_an_exit_that_is_not_there() {
+    let mut t = before_the_rime_door();
+    for (aim, expected) in [
+        (Value::Null, "name it in aim"),
+        (json!("the moon"), "rime door"),
+        (json!("crawlway"), "\"crawlway\""),
+    ] {
+        let mut args = cast("isolde", "Arcane Lock", &[], None, Value::Null);
+        args["aim"] = aim.clone();
+        let error = t.refused("cast_spell", args);
+        assert!(error.contains(expected), "{aim}: {error}");
+        assert!(!error.contains("crawlway,"), "a hidden exit stays hidden: {error}");
+    }
+}

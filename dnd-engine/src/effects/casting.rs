@@ -222,6 +222,14 @@ pub enum Outcome {
         /// Where it stands now.
         to: crate::state::Position,
     },
+    /// An exit locked by magic (Arcane Lock).
+    ExitLocked {
+        /// The exit's direction.
+        exit: String,
+        /// The DC to pick or force it now; `None`: only its key opens it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        dc: Option<i32>,
+    },
 }
 
 /// Why one roll was made as it was: the advantage sources and the bonuses added.

@@ -25,6 +25,7 @@
 //! | `spell_attack.rs` | the interpreter's spell attack: the roll against one creature with what changes it, and on a hit its damage and the rest of what the hit does |
 //! | `teleport.rs` | [`Effect::Teleport`] (Misty Step): [`teleport`] checks the point `cast_spell` names against the room (inside, within reach, unoccupied, in sight, somewhere to stand) and gives the move, before the interpreter runs |
 //! | `aloft.rs` | [`Effect::Flying`] (Fly, Gaseous Form; Levitate's hanging at 0 ft), [`Effect::Lift`] (Levitate's rise) and [`Effect::UnlessWilling`] (a save for the unwilling only); what flying does later is `state/timed_aloft.rs` |
+//! | `warding.rs` | [`Effect::LockExit`] (Arcane Lock): [`lock_exit`] checks the exit `cast_spell`'s `aim` names in the caster's room and gives the `Change::ExitWarded` that locks it and raises its DC (read by `tools/locks.rs`) |
 //! | `special.rs` | the interpreter's arm for those special effects (advantage granted, a condition until escaped or acted, a mark, dispel, revive, push), beside `resolve.rs` |
 //! | `rolls.rs` | what timed effects do later: [`roll_bonus`] (Bless and Bane on attack rolls and saves; Guidance and Resistance on one roll, returned spent), [`end_of_turn_saves`] (Hold Person's repeated save) |
 //!
@@ -55,6 +56,7 @@ mod spell_attack;
 mod teleport;
 mod vocabulary;
 mod ward;
+mod warding;
 mod weapon;
 
 pub use acting::acting_ends;
@@ -72,6 +74,7 @@ pub use marks::mark_damage;
 pub use resolve::resolve;
 pub use riders::resolve_hit;
 pub use teleport::{teleport, teleport_feet};
+pub use warding::{lock_bonus, lock_exit};
 pub use rolls::{Bonus, RepeatedSave, end_of_turn_saves, roll_bonus};
 pub use vocabulary::{ArmorChange, Dice, Duration, Effect};
 pub use weapon::{WEAPON_MOVE_FT, WEAPON_REACH_FT, weapon_of, weapon_reaches};

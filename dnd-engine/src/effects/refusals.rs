@@ -53,7 +53,10 @@ pub(super) fn refuse(
         && effects.iter().any(|e| {
             !matches!(
                 e,
-                Effect::OnlyCreatureType { .. } | Effect::TargetsWithin { .. }
+                Effect::OnlyCreatureType { .. }
+                    | Effect::TargetsWithin { .. }
+                    // On an exit, not a creature (`warding.rs`).
+                    | Effect::LockExit { .. }
             )
         });
     if needs_target && subjects.is_empty() {

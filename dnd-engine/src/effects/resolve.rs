@@ -417,8 +417,8 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             Effect::Resistance { duration: None, .. }
             | Effect::MagicWeapon { .. }
             | Effect::MagicArmor { .. } => Dealt::default(),
-            // Checked and moved before the interpreter runs (`teleport.rs`).
-            Effect::Teleport { .. } => Dealt::default(),
+            // Checked and applied before the interpreter runs (`teleport.rs`, `warding.rs`).
+            Effect::Teleport { .. } | Effect::LockExit { .. } => Dealt::default(),
             Effect::Flying { .. } | Effect::Lift { .. } | Effect::UnlessWilling { .. } => {
                 self.aloft(effect, i, s);
                 Dealt::default()

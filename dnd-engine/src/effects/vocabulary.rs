@@ -427,6 +427,12 @@ pub enum Effect {
         /// What befalls a willing creature, or an unwilling one that fails.
         effects: Vec<Effect>,
     },
+    /// An exit of the caster's room, named by `cast_spell`'s `aim`, is locked by magic (Arcane
+    /// Lock): `dc_bonus` is added to the DC to pick or force it (`effects/warding.rs`).
+    LockExit {
+        /// Added to the lock's DC.
+        dc_bonus: i32,
+    },
 }
 
 fn no_damage() -> OnSave {

@@ -119,6 +119,14 @@ pub struct Exit {
     /// The Perception DC that finds it when hidden.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub find_dc: Option<i32>,
+    /// Added to `unlock_dc` by magic on the lock (Arcane Lock: 10), set by
+    /// [`super::Change::ExitWarded`].
+    #[serde(default, skip_serializing_if = "is_zero_i32")]
+    pub lock_bonus: i32,
+}
+
+fn is_zero_i32(n: &i32) -> bool {
+    *n == 0
 }
 
 impl Exit {

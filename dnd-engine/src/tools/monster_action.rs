@@ -271,7 +271,7 @@ fn outcome_target(o: &Outcome) -> Option<&str> {
         | Outcome::Revived { target }
         | Outcome::Unaffected { target, .. }
         | Outcome::Moved { target, .. } => Some(target),
-        Outcome::Pool { .. } => None,
+        Outcome::Pool { .. } | Outcome::ExitLocked { .. } => None,
     }
 }
 

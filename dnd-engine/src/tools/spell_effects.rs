@@ -59,10 +59,21 @@ pub(super) fn cast(
         }
         None => None,
     };
-    let moved = moved.map(|(change, outcome)| {
+    // An exit locked by magic (Arcane Lock): the exit `aim` names, then no area spell's aim.
+    let (locked, aim) = match effects::lock_bonus(&effects) {
+        Some(bonus) => {
+            let location = &caster.location;
+            let done = effects::lock_exit(ctx.state, &spell.name, location, aim, bonus)
+                .map_err(|e| ToolError::new(e.to_string()))?;
+            (Some(done), None)
+        }
+        None => (None, aim),
+    };
+    let moved = moved.into_iter().chain(locked).map(|(change, outcome)| {
         p.changes.push(change);
         outcome
     });
+    let moved: Vec<Outcome> = moved.collect();
     let level = p.slot.unwrap_or(spell.level);
     let limit = spell.target_limit(level, caster.level);
     // A spell on the caster alone (Shield) needs no name.
@@ -172,6 +183,7 @@ pub(super) fn resolve_and_commit(
                     | Outcome::Healed { .. }
                     | Outcome::Pushed { .. }
                     | Outcome::Moved { .. }
+                    | Outcome::ExitLocked { .. }
             )
         });
     let kept = crate::combat::positions::position_of(ctx.state, &caster.id).is_some();
