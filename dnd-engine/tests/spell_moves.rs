@@ -391,3 +391,33 @@ fn a_cheating_model_cannot_arcane_lock_an_exit_that_is_not_there() {
         assert!(!error.contains("crawlway,"), "a hidden exit stays hidden: {error}");
     }
 }
+
+#[test]
+fn magic_circle_against_undead_gives_an_undead_foes_attacks_disadvantage_against_those_inside() {
+    use dnd_engine::combat::attack_situation;
+    use dnd_engine::dice::Advantage;
+    // Drawn before the fight (it takes a minute), where no positions are kept: the creatures
+    // named stand in it. The harpy's stat block swapped for a specter's (undead).
+    let mut state = table::seen_harpy(&["isolde", "kraven"]);
+    let isolde = table::hero_mut(&mut state, "isolde");
+    isolde.spell_slots.max = [4, 3, 3, 0, 0, 0, 0, 0, 0];
+    Arc::make_mut(&mut isolde.spells).push("Magic Circle".into());
+    Arc::make_mut(&mut isolde.inventory)
+        .push(dnd_engine::state::ItemStack::new("Powdered silver and iron (100 gp)", 1));
+    let mut t = Table::new(state, 2);
+    let harpy = |t: &Table| attack_situation(&t.state, "frost-harpy", "kraven");
+    assert_eq!(harpy(&t).sources.resolve(), Advantage::Normal, "a harpy is a monstrosity");
+    let mut args = cast("isolde", "Magic Circle", &["isolde", "kraven"], None, Value::Null);
+    args["choice"] = json!("dragons");
+    let error = t.refused("cast_spell", args.clone());
+    assert!(error.contains("\"fiend\"") && error.contains("\"all\""), "{error}");
+    args["choice"] = json!("undead");
+    let r = t.ok("cast_spell", args);
+    assert_eq!(r["lasting"].as_array().unwrap().len(), 2, "Isolde and Kraven: {r}");
+    assert_eq!(harpy(&t).sources.resolve(), Advantage::Normal, "not undead");
+    Arc::make_mut(&mut t.state.monsters)[0].template = "specter".into();
+    for hero in ["isolde", "kraven"] {
+        let against = attack_situation(&t.state, "frost-harpy", hero);
+        assert_eq!(against.sources.resolve(), Advantage::Disadvantage, "{hero}");
+    }
+}
