@@ -421,3 +421,117 @@ fn magic_circle_against_undead_gives_an_undead_foes_attacks_disadvantage_against
         assert_eq!(against.sources.resolve(), Advantage::Disadvantage, "{hero}");
     }
 }
+
+/// Isolde (knowing Glyph of Warding, with its diamond dust), Kraven and a goblin in the ice
+/// chasm, before any fight.
+fn before_the_glyph() -> Table {
+    let mut state = table::seen_harpy(&["isolde", "kraven"]);
+    let mut goblin = state.monsters[0].clone();
+    goblin.id = "goblin-a".into();
+    goblin.name = "goblin-a".into();
+    goblin.template = "goblin".into();
+    goblin.hp = HitPoints::full(60);
+    goblin.area = None;
+    Arc::make_mut(&mut state.monsters).push(goblin);
+    let isolde = table::hero_mut(&mut state, "isolde");
+    isolde.spell_slots.max = [4, 3, 3, 2, 0, 0, 0, 0, 0];
+    Arc::make_mut(&mut isolde.spells).push("Glyph of Warding".into());
+    Arc::make_mut(&mut isolde.inventory)
+        .push(dnd_engine::state::ItemStack::new("Powdered diamond (200 gp)", 2));
+    Table::new(state, 6)
+}
+
+fn glyph_args(aim: Value, choice: &str, slot: Option<u8>) -> Value {
+    let mut args = cast("isolde", "Glyph of Warding", &[], None, Value::Null);
+    args["aim"] = aim;
+    args["choice"] = json!(choice);
+    args["slot_level"] = json!(slot);
+    args
+}
+
+#[test]
+fn a_glyph_on_the_ice_bridge_bursts_when_a_goblin_walks_onto_it_and_not_for_an_ally() {
+    for seed in 0..6 {
+        let mut t = before_the_glyph();
+        t.rng = dnd_engine::dice::seeded_rng(seed);
+        // Inscribed before the fight with a 4th-level slot: 6d8 fire.
+        let r = t.ok("cast_spell", glyph_args(json!("ice-bridge"), "fire", Some(4)));
+        assert_eq!(r["lasting"].as_array().unwrap().len(), 1, "{r}");
+        let mut changes = vec![Change::EncounterStarted {
+            order: table::order(&["kraven", "goblin-a", "isolde"]),
+        }];
+        for (id, to) in [
+            ("kraven", at(15, 0, 0)),
+            ("goblin-a", at(60, 0, 0)),
+            ("isolde", at(20, 10, 0)),
+        ] {
+            changes.push(Change::Moved {
+                creature: id.into(),
+                to,
+            });
+        }
+        t.apply(&changes);
+        // Kraven, Isolde's ally, walks onto the bridge: nothing.
+        let walked = t.ok(
+            "move_in_fight",
+            json!({"creature": "kraven", "to": "ice-bridge", "feet": 10}),
+        );
+        assert_eq!(walked["to"], "the ice bridge", "{walked}");
+        assert!(walked["glyphs"].is_null(), "{walked}");
+        let hp = |t: &Table, id: &str| {
+            t.state
+                .monster(id)
+                .map(|m| m.hp.current)
+                .or_else(|| t.state.character(id).map(|c| c.hp.current))
+                .unwrap()
+        };
+        let before: Vec<u32> = ["goblin-a", "kraven", "isolde"]
+            .iter()
+            .map(|id| hp(&t, id))
+            .collect();
+        // The goblin's turn: it closes in across the bridge and sets the glyph off.
+        let next = t.ok("next_turn", json!({}));
+        let moves = &next["monster_turns"][0]["moves"];
+        let saves = moves["glyphs"].as_array().unwrap_or_else(|| panic!("{next}"));
+        let names: Vec<&str> = saves.iter().map(|o| o["target"].as_str().unwrap()).collect();
+        // Within 20 ft of the bridge's point, nearest first: the goblin and Kraven; Isolde
+        // stands 22 ft from it.
+        assert_eq!(names, ["goblin-a", "Kraven"], "{moves}");
+        let rolled = t
+            .log
+            .rolls
+            .iter()
+            .find(|r| r.label == "Glyph of Warding damage")
+            .unwrap()
+            .total as u32;
+        assert!((6..=48).contains(&rolled), "6d8: {rolled}");
+        for (o, (id, hp_then)) in saves.iter().zip(["goblin-a", "kraven"].iter().zip(&before)) {
+            let expected = if o["save"]["success"].as_bool().unwrap() {
+                rolled / 2
+            } else {
+                rolled
+            };
+            assert_eq!(o["save"]["dc"], 13, "Isolde's spell save DC: {o}");
+            assert_eq!(o["damage"].as_u64().unwrap() as u32, expected, "{o}");
+            assert_eq!(hp(&t, id), hp_then.saturating_sub(expected), "{id}");
+        }
+        assert_eq!(hp(&t, "isolde"), before[2]);
+        assert!(
+            t.state.character("isolde").unwrap().timed_effects.is_empty(),
+            "the glyph is spent"
+        );
+    }
+}
+
+#[test]
+fn a_cheating_model_cannot_inscribe_a_glyph_nowhere_or_without_its_choice() {
+    let mut t = before_the_glyph();
+    for (args, expected) in [
+        (glyph_args(Value::Null, "fire", None), "name it in aim"),
+        (glyph_args(json!("the moon"), "fire", None), "ice-bridge"),
+        (glyph_args(json!("ice-bridge"), "radiant", None), "\"thunder\""),
+    ] {
+        let error = t.refused("cast_spell", args.clone());
+        assert!(error.contains(expected), "{args}: {error}");
+    }
+}

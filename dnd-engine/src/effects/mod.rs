@@ -26,6 +26,7 @@
 //! | `teleport.rs` | [`Effect::Teleport`] (Misty Step): [`teleport`] checks the point `cast_spell` names against the room (inside, within reach, unoccupied, in sight, somewhere to stand) and gives the move, before the interpreter runs |
 //! | `aloft.rs` | [`Effect::Flying`] (Fly, Gaseous Form; Levitate's hanging at 0 ft), [`Effect::Lift`] (Levitate's rise) and [`Effect::UnlessWilling`] (a save for the unwilling only); what flying does later is `state/timed_aloft.rs` |
 //! | `warding.rs` | [`Effect::LockExit`] (Arcane Lock): [`lock_exit`] checks the exit `cast_spell`'s `aim` names in the caster's room and gives the `Change::ExitWarded` that locks it and raises its DC (read by `tools/locks.rs`) |
+//! | `glyph.rs` | [`Effect::Glyph`] (Glyph of Warding): [`inscribe`] keeps the rune on an area of the room as a timed effect on its caster; [`set_off`] finds the glyphs a hostile creature's move into their area sets off, and [`burst`] says whom each catches and with what save (run by `tools/glyphs.rs` after a move) |
 //! | `special.rs` | the interpreter's arm for those special effects (advantage granted, a condition until escaped or acted, a mark, dispel, revive, push), beside `resolve.rs` |
 //! | `rolls.rs` | what timed effects do later: [`roll_bonus`] (Bless and Bane on attack rolls and saves; Guidance and Resistance on one roll, returned spent), [`end_of_turn_saves`] (Hold Person's repeated save) |
 //!
@@ -40,6 +41,7 @@ mod casting;
 mod choice;
 mod counter;
 mod enchant;
+mod glyph;
 mod items;
 mod lasting;
 mod legendary;
@@ -64,6 +66,7 @@ pub use casting::{Caster, Casting, Outcome, Refused, Resolution, Subject, Why};
 pub use choice::{Choice, choose};
 pub use counter::{Countered, counter, counters_up_to};
 pub use enchant::{empowered, spell_weapon_plus};
+pub use glyph::{burst, glyph_of, inscribe, set_off};
 pub use items::{
     ItemData, ItemKind, MagicItem, ScrollLevel, armor_bonus, carried_resistances, plus_bonus,
     scroll_check_dc, scroll_spell, weapon_bonus,

@@ -57,6 +57,7 @@ pub(super) fn refuse(
                     | Effect::TargetsWithin { .. }
                     // On an exit, not a creature (`warding.rs`).
                     | Effect::LockExit { .. }
+                    | Effect::Glyph { .. }
             )
         });
     if needs_target && subjects.is_empty() {

@@ -418,7 +418,9 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             | Effect::MagicWeapon { .. }
             | Effect::MagicArmor { .. } => Dealt::default(),
             // Checked and applied before the interpreter runs (`teleport.rs`, `warding.rs`).
-            Effect::Teleport { .. } | Effect::LockExit { .. } => Dealt::default(),
+            Effect::Teleport { .. } | Effect::LockExit { .. } | Effect::Glyph { .. } => {
+                Dealt::default()
+            }
             Effect::Flying { .. } | Effect::Lift { .. } | Effect::UnlessWilling { .. } => {
                 self.aloft(effect, i, s);
                 Dealt::default()

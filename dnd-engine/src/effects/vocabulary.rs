@@ -433,6 +433,21 @@ pub enum Effect {
         /// Added to the lock's DC.
         dc_bonus: i32,
     },
+    /// An explosive rune on an area of the caster's room, named by `cast_spell`'s `aim`
+    /// (Glyph of Warding): when a creature hostile to the caster moves into that area, it
+    /// bursts, and every creature within `radius_ft` of the area's point makes a save of
+    /// `ability` against the caster's spell save DC, taking `dice` on a failure and half on a
+    /// success; then it is gone (`effects/glyph.rs`).
+    Glyph {
+        /// The burst's dice (grown by the slot as inscribed).
+        dice: Dice,
+        /// Their damage type.
+        damage_type: DamageType,
+        /// The burst's radius.
+        radius_ft: u32,
+        /// The save.
+        ability: Ability,
+    },
 }
 
 fn no_damage() -> OnSave {

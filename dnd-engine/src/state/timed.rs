@@ -234,6 +234,24 @@ pub enum TimedKind {
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         only: bool,
     },
+    /// An explosive rune its caster inscribed on an area of a room (Glyph of Warding), kept on
+    /// the caster until it bursts or is dispelled: read by `effects::glyph`.
+    Glyph {
+        /// The location.
+        location: String,
+        /// The area warded (its id).
+        area: String,
+        /// The burst's save and its DC.
+        save: RepeatSave,
+        /// How many dice.
+        count: u16,
+        /// Their sides.
+        sides: u16,
+        /// Their damage type.
+        damage_type: DamageType,
+        /// The burst's radius, from the area's point.
+        radius_ft: u32,
+    },
 }
 
 fn is_zero(n: &i32) -> bool {

@@ -154,6 +154,18 @@ impl TimedEffect {
                 format!("marked: +{count}d{sides} from its source's weapon hits")
             }
             TimedKind::Flying { feet: 0, .. } => "held in the air".to_owned(),
+            TimedKind::Glyph {
+                area,
+                save,
+                count,
+                sides,
+                damage_type,
+                radius_ft,
+                ..
+            } => format!(
+                "a glyph on {area}: {count}d{sides} {damage_type} in {radius_ft} ft, {} save DC {} for half",
+                save.ability, save.dc
+            ),
             TimedKind::Flying { feet, only } => {
                 let only = if *only { " (its only speed)" } else { "" };
                 format!("flying speed {feet} ft{only}")

@@ -28,6 +28,7 @@ mod combat;
 mod creature;
 mod damage;
 mod encounter;
+mod glyphs;
 mod item_use;
 mod items;
 mod locks;

@@ -96,6 +96,12 @@ pub(super) fn carry_out(
         });
     }
     ctx.commit(changes)?;
+    // A warded area entered sets its glyphs off (Glyph of Warding).
+    let glyphs = if planned.feet > 0 {
+        super::glyphs::after_move(ctx, &planned.mover, planned.from, planned.to)?
+    } else {
+        Vec::new()
+    };
     Ok(MoveOutcome::Moved(Moved {
         moved: planned.feet > 0,
         from: place(ctx, planned.from),
@@ -106,6 +112,7 @@ pub(super) fn carry_out(
         difficult_terrain: planned.difficult,
         opportunity_attacks: attacks,
         now: super::encounter::current_turn(ctx),
+        glyphs,
     }))
 }
 

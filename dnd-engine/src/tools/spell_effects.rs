@@ -69,7 +69,24 @@ pub(super) fn cast(
         }
         None => (None, aim),
     };
-    let moved = moved.into_iter().chain(locked).map(|(change, outcome)| {
+    // A glyph inscribed on the area `aim` names (Glyph of Warding), then no area spell's aim.
+    let (glyph, aim) = match effects::glyph_of(&effects) {
+        Some(glyph) => {
+            let who = caster_of(&p);
+            let casting = Casting {
+                caster: &who,
+                source: &spell.name,
+                level: spell.level,
+                slot: p.slot.unwrap_or(spell.level),
+                concentration: false,
+            };
+            let done = effects::inscribe(ctx.state, casting, glyph, &caster.location, aim)
+                .map_err(|e| ToolError::new(e.to_string()))?;
+            (Some(done), None)
+        }
+        None => (None, aim),
+    };
+    let moved = moved.into_iter().chain(locked).chain(glyph).map(|(change, outcome)| {
         p.changes.push(change);
         outcome
     });
@@ -100,8 +117,24 @@ pub(super) fn cast(
     }
     let (targets, placed): (Vec<_>, Vec<SpellTarget>) = chosen.into_iter().unzip();
     let mut cast = resolve_and_commit(ctx, p, &effects, &targets, placed)?;
-    cast.effects.splice(0..0, moved);
+    let (lasting, at_once): (Vec<Outcome>, Vec<Outcome>) = moved
+        .into_iter()
+        .partition(|o| matches!(o, Outcome::Started { .. }));
+    cast.effects.splice(0..0, at_once);
+    cast.lasting.extend(lasting);
     Ok(cast)
+}
+
+/// The caster as the effects engine takes it.
+fn caster_of(p: &Prepared<'_>) -> Caster {
+    Caster {
+        id: p.caster.id.clone(),
+        name: p.caster.name.clone(),
+        attack_bonus: p.attack_bonus,
+        save_dc: p.save_dc,
+        modifier: p.modifier,
+        level: p.caster.level,
+    }
 }
 
 /// The point of the room's area `name` (id or name) a teleport goes to; refused with the
@@ -142,14 +175,7 @@ pub(super) fn resolve_and_commit(
         .zip(&placed)
         .map(|(t, at)| t.subject(at.clone()))
         .collect();
-    let who = Caster {
-        id: caster.id.clone(),
-        name: caster.name.clone(),
-        attack_bonus: p.attack_bonus,
-        save_dc: p.save_dc,
-        modifier: p.modifier,
-        level: caster.level,
-    };
+    let who = caster_of(&p);
     let casting = Casting {
         caster: &who,
         source: &spell.name,

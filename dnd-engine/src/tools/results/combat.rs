@@ -362,6 +362,9 @@ pub struct Moved {
     pub opportunity_attacks: Vec<AttackReport>,
     /// Whose turn it is now and what is left.
     pub now: TurnNow,
+    /// What the glyphs it set off did (Glyph of Warding's burst: each save and its damage).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub glyphs: Vec<crate::effects::Outcome>,
 }
 
 /// A move an opportunity attack cut short.
