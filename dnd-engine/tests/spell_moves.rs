@@ -273,7 +273,11 @@ fn levitate_lifts_a_willing_ally_without_a_save() {
 
 #[test]
 fn gaseous_form_flies_at_10_ft_and_nothing_faster() {
-    let state = battle(&[("isolde", at(0, 0, 0))], &[], &["Gaseous Form"]);
+    let state = battle(
+        &[("isolde", at(0, 0, 0))],
+        &[],
+        &["Gaseous Form", "Magic Missile"],
+    );
     let mut t = Table::new(state, 1);
     let r = t.ok(
         "cast_spell",
@@ -281,7 +285,7 @@ fn gaseous_form_flies_at_10_ft_and_nothing_faster() {
     );
     assert_eq!(speed(&t.state, "isolde"), 10, "{r}");
     let lasting = r["lasting"].as_array().unwrap();
-    assert_eq!(lasting.len(), 4, "the flight and three saves: {r}");
+    assert_eq!(lasting.len(), 5, "the flight, three saves and the bar: {r}");
     // Up 10 ft toward the spire, no farther.
     let moved = t.ok(
         "move_in_fight",
@@ -293,6 +297,46 @@ fn gaseous_form_flies_at_10_ft_and_nothing_faster() {
         json!({"creature": "isolde", "to": "rime-spire", "feet": 5}),
     );
     assert!(error.contains("movement"), "{error}");
+    // No attack and no spell while a mist, whatever the turn has left.
+    let before = t.state.character("isolde").unwrap().spell_slots;
+    for (tool, args) in [
+        ("cast_spell", cast("isolde", "Magic Missile", &["isolde"], None, Value::Null)),
+        ("roll_attack", table::attack("isolde", "isolde")),
+    ] {
+        let error = t.refused(tool, args);
+        assert!(error.contains("cannot attack or cast spells"), "{tool}: {error}");
+    }
+    assert_eq!(t.state.character("isolde").unwrap().spell_slots, before);
+}
+
+#[test]
+fn meld_into_stone_puts_the_caster_beyond_every_attack_and_spell_until_it_steps_out() {
+    use dnd_engine::combat::positions::cover_against;
+    let state = battle(
+        &[("isolde", at(0, 0, 0)), ("kraven", at(5, 0, 0))],
+        &[("goblin-a", at(10, 0, 0))],
+        &["Meld into Stone"],
+    );
+    let mut t = Table::new(state, 1);
+    let error = t.refused(
+        "cast_spell",
+        cast("isolde", "Meld into Stone", &["kraven"], None, Value::Null),
+    );
+    assert!(error.contains("only its caster"), "{error}");
+    t.ok(
+        "cast_spell",
+        cast("isolde", "Meld into Stone", &["isolde"], None, Value::Null),
+    );
+    let shielded = cover_against(&t.state, "goblin-a", "isolde").unwrap_err();
+    assert!(shielded.to_string().contains("stone"), "{shielded}");
+    assert!(cover_against(&t.state, "goblin-a", "kraven").is_ok());
+    // She steps out: the spell ends, and the goblin can reach her again.
+    t.ok(
+        "move_in_fight",
+        json!({"creature": "isolde", "to": "goblin-a", "feet": 5}),
+    );
+    assert!(t.state.character("isolde").unwrap().timed_effects.is_empty());
+    assert!(cover_against(&t.state, "goblin-a", "isolde").is_ok());
 }
 
 #[test]

@@ -336,6 +336,16 @@ pub fn cover_against<'s>(
     source: &str,
     target: &str,
 ) -> Result<Option<&'s Area>, PositionError> {
+    // Inside stone (Meld into Stone): nothing reaches it, from anywhere.
+    if let Some(e) = crate::state::melded(crate::state::timed_effects(state, target))
+        && !source.eq_ignore_ascii_case(target)
+    {
+        return Err(PositionError::TotalCover {
+            attacker: state.name_of(source),
+            target: state.name_of(target),
+            area: format!("the stone it melded into ({})", e.spell),
+        });
+    }
     let Some(area) = area_of(state, target).filter(|a| a.cover != Cover::None) else {
         return Ok(None);
     };

@@ -1,8 +1,12 @@
-//! The interpreter's part for spells that lift creatures off the floor: a flying speed for a
-//! while ([`Effect::Flying`]: Fly, Gaseous Form; at 0 ft, Levitate's hanging), a rise straight
-//! up at once ([`Effect::Lift`], where positions are kept), and a save only for the unwilling
-//! ([`Effect::UnlessWilling`], Levitate). What the flying kind does later is the state's
-//! (`state/timed_aloft.rs`: the speed, leaving the floor, coming down as it ends).
+//! The interpreter's part for spells that change how a creature is in the room: a flying speed
+//! for a while ([`Effect::Flying`]: Fly, Gaseous Form; at 0 ft, Levitate's hanging), a rise
+//! straight up at once ([`Effect::Lift`], where positions are kept), a save only for the
+//! unwilling ([`Effect::UnlessWilling`], Levitate), no attacks or spells while in a gaseous form
+//! ([`Effect::CannotAttackOrCast`]) and a body melded into stone ([`Effect::Meld`]). What the
+//! kinds do later is read elsewhere: flying by the state (`state/timed_aloft.rs`: the speed,
+//! leaving the floor, coming down as it ends), the bar on attacks and spells by the turn's gate
+//! (`combat::may_act`), the meld by the cover rule (`combat::positions::cover_against`) and
+//! by a move, which ends it (`tools/movement.rs`).
 
 use rand::Rng;
 
@@ -39,6 +43,12 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                         to,
                     });
                 }
+            }
+            Effect::CannotAttackOrCast { duration } => {
+                self.start(s, TimedKind::CannotAttackOrCast, *duration, false);
+            }
+            Effect::Meld { duration } => {
+                self.start(s, TimedKind::Melded, *duration, false);
             }
             Effect::UnlessWilling { ability, effects } => {
                 let willing = matches!(

@@ -421,7 +421,11 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             Effect::Teleport { .. } | Effect::LockExit { .. } | Effect::Glyph { .. } => {
                 Dealt::default()
             }
-            Effect::Flying { .. } | Effect::Lift { .. } | Effect::UnlessWilling { .. } => {
+            Effect::Flying { .. }
+            | Effect::Lift { .. }
+            | Effect::UnlessWilling { .. }
+            | Effect::CannotAttackOrCast { .. }
+            | Effect::Meld { .. } => {
                 self.aloft(effect, i, s);
                 Dealt::default()
             }

@@ -448,6 +448,18 @@ pub enum Effect {
         /// The save.
         ability: Ability,
     },
+    /// The creature cannot attack or cast spells for a while (Gaseous Form): the turn's gate
+    /// refuses its attacks and its castings (`combat::may_act`).
+    CannotAttackOrCast {
+        /// For how long.
+        duration: Duration,
+    },
+    /// The caster steps into stone for a while (Meld into Stone): nothing can target it (as
+    /// total cover, `combat::positions::cover_against`), and moving out ends it.
+    Meld {
+        /// For how long.
+        duration: Duration,
+    },
 }
 
 fn no_damage() -> OnSave {

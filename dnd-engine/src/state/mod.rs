@@ -51,7 +51,7 @@ pub use timed::{
     RepeatSave, RollKind, RollOn, SpeedChange, TimedEffect, TimedKind, concentration_of,
 };
 pub use timed_reads::{
-    armor_class_with, blocks_healing, is_coated, resistances_with, roll_dice_on, speed_with,
+    armor_class_with, bars_attacks, blocks_healing, melded, is_coated, resistances_with, roll_dice_on, speed_with,
     timed_effects, weapon_damage,
 };
 pub use timed_aloft::{flies_by_magic, held_aloft};

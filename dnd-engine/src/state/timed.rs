@@ -252,6 +252,11 @@ pub enum TimedKind {
         /// The burst's radius, from the area's point.
         radius_ft: u32,
     },
+    /// The creature cannot attack or cast spells (Gaseous Form): read by [`bars_attacks`].
+    CannotAttackOrCast,
+    /// The creature is inside stone (Meld into Stone): nothing can target it; read by
+    /// [`melded`], and ended by its own move.
+    Melded,
 }
 
 fn is_zero(n: &i32) -> bool {

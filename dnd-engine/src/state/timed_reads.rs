@@ -154,6 +154,8 @@ impl TimedEffect {
                 format!("marked: +{count}d{sides} from its source's weapon hits")
             }
             TimedKind::Flying { feet: 0, .. } => "held in the air".to_owned(),
+            TimedKind::CannotAttackOrCast => "cannot attack or cast spells".to_owned(),
+            TimedKind::Melded => "inside stone: nothing can target it".to_owned(),
             TimedKind::Glyph {
                 area,
                 save,
@@ -331,4 +333,18 @@ pub fn is_coated(effects: &[TimedEffect], weapon: &str) -> bool {
     effects.iter().any(|e| {
         matches!(&e.kind, TimedKind::WeaponDamage { weapon: Some(w), .. } if w.eq_ignore_ascii_case(weapon))
     })
+}
+
+/// The effect that bars the creature's attacks and spells (Gaseous Form), if any: the one read
+/// of `TimedKind::CannotAttackOrCast`, asked by the turn's gate.
+pub fn bars_attacks(effects: &[TimedEffect]) -> Option<&TimedEffect> {
+    effects
+        .iter()
+        .find(|e| e.kind == TimedKind::CannotAttackOrCast)
+}
+
+/// The effect that holds the creature inside stone (Meld into Stone), if any: the one read of
+/// `TimedKind::Melded`, asked by the cover rule and by a move.
+pub fn melded(effects: &[TimedEffect]) -> Option<&TimedEffect> {
+    effects.iter().find(|e| e.kind == TimedKind::Melded)
 }

@@ -69,6 +69,13 @@ pub(super) fn carry_out(
 ) -> Result<MoveOutcome, ToolError> {
     let spend = combat::may_act(ctx.state, &planned.mover, Spend::Movement(planned.cost_ft))
         .map_err(|e| moving_error(ctx, &planned, e))?;
+    // Stepping out of stone ends Meld into Stone.
+    if planned.feet > 0
+        && let Some(e) = crate::state::melded(crate::state::timed_effects(ctx.state, &planned.mover))
+    {
+        let effect = e.clone();
+        ctx.commit(vec![Change::TimedEffectEnded { effect }])?;
+    }
     let mut attacks = Vec::new();
     for (foe, attack) in &planned.provokes {
         // A hostile without its reaction, or unable to act, lets the mover go.
