@@ -112,7 +112,13 @@ fn misty_step_lands_on_a_raised_area_at_its_height_within_30_ft() {
     let mut t = Table::new(state, 3);
     t.ok(
         "cast_spell",
-        cast("isolde", "Misty Step", &[], None, json!({"x": 40, "y": 15, "z": 30})),
+        cast(
+            "isolde",
+            "Misty Step",
+            &[],
+            None,
+            json!({"x": 40, "y": 15, "z": 30}),
+        ),
     );
     assert_eq!(position(&t.state, "isolde"), at(40, 15, 30));
 }
@@ -128,7 +134,13 @@ fn misty_step_aimed_at_an_area_goes_to_its_point() {
     assert!(error.contains("far-archway"), "the areas listed: {error}");
     t.ok(
         "cast_spell",
-        cast("isolde", "Misty Step", &[], Some("far-archway"), Value::Null),
+        cast(
+            "isolde",
+            "Misty Step",
+            &[],
+            Some("far-archway"),
+            Value::Null,
+        ),
     );
     assert_eq!(position(&t.state, "isolde"), at(80, 0, 0));
 }
@@ -150,7 +162,13 @@ fn a_cheating_model_cannot_teleport_out_of_reach_into_a_creature_the_air_or_the_
         (misty(json!({"x": 10, "y": 10, "z": 10})), "cannot fly"),
         (misty(json!({"x": 20, "y": -10})), "total cover"),
         (
-            cast("isolde", "Fireball", &[], Some("goblin-a"), json!({"x": 5, "y": 5})),
+            cast(
+                "isolde",
+                "Fireball",
+                &[],
+                Some("goblin-a"),
+                json!({"x": 5, "y": 5}),
+            ),
             "takes no one to a point",
         ),
     ];
@@ -203,8 +221,16 @@ fn fly_gives_a_60_ft_flying_speed_and_the_flyer_comes_down_as_it_ends() {
         character: "isolde".into(),
         spell: None,
     }]);
-    assert_eq!(position(&t.state, "kraven"), at(5, 0, 0), "down to the floor");
-    assert_eq!(position(&t.state, "isolde"), at(40, 15, 30), "still on the spire");
+    assert_eq!(
+        position(&t.state, "kraven"),
+        at(5, 0, 0),
+        "down to the floor"
+    );
+    assert_eq!(
+        position(&t.state, "isolde"),
+        at(40, 15, 30),
+        "still on the spire"
+    );
     assert_eq!(speed(&t.state, "kraven"), 30);
 }
 
@@ -245,7 +271,10 @@ fn levitate_lifts_a_goblin_that_fails_its_constitution_save_20_ft_and_holds_it_t
         assert_eq!(position(&t.state, "goblin-a"), at(20, 0, 0));
         assert_eq!(speed(&t.state, "goblin-a"), 30);
     }
-    assert!(lifted > 0 && resisted > 0, "{lifted} lifted, {resisted} resisted");
+    assert!(
+        lifted > 0 && resisted > 0,
+        "{lifted} lifted, {resisted} resisted"
+    );
 }
 
 #[test]
@@ -300,11 +329,17 @@ fn gaseous_form_flies_at_10_ft_and_nothing_faster() {
     // No attack and no spell while a mist, whatever the turn has left.
     let before = t.state.character("isolde").unwrap().spell_slots;
     for (tool, args) in [
-        ("cast_spell", cast("isolde", "Magic Missile", &["isolde"], None, Value::Null)),
+        (
+            "cast_spell",
+            cast("isolde", "Magic Missile", &["isolde"], None, Value::Null),
+        ),
         ("roll_attack", table::attack("isolde", "isolde")),
     ] {
         let error = t.refused(tool, args);
-        assert!(error.contains("cannot attack or cast spells"), "{tool}: {error}");
+        assert!(
+            error.contains("cannot attack or cast spells"),
+            "{tool}: {error}"
+        );
     }
     assert_eq!(t.state.character("isolde").unwrap().spell_slots, before);
 }
@@ -335,7 +370,13 @@ fn meld_into_stone_puts_the_caster_beyond_every_attack_and_spell_until_it_steps_
         "move_in_fight",
         json!({"creature": "isolde", "to": "goblin-a", "feet": 5}),
     );
-    assert!(t.state.character("isolde").unwrap().timed_effects.is_empty());
+    assert!(
+        t.state
+            .character("isolde")
+            .unwrap()
+            .timed_effects
+            .is_empty()
+    );
     assert!(cover_against(&t.state, "goblin-a", "isolde").is_ok());
 }
 
@@ -386,7 +427,8 @@ fn before_the_rime_door() -> Table {
     let isolde = t.hero_mut("isolde");
     isolde.spell_slots.max = [4, 3, 3, 0, 0, 0, 0, 0, 0];
     Arc::make_mut(&mut isolde.spells).push("Arcane Lock".into());
-    Arc::make_mut(&mut isolde.inventory).push(dnd_engine::state::ItemStack::new("Gold dust (25 gp)", 1));
+    Arc::make_mut(&mut isolde.inventory)
+        .push(dnd_engine::state::ItemStack::new("Gold dust (25 gp)", 1));
     t
 }
 
@@ -401,7 +443,10 @@ fn arcane_lock_raises_the_rime_doors_dc_by_10_for_picking_or_forcing_it() {
     assert_eq!(locked["outcome"], "exit_locked", "{r}");
     assert_eq!(locked["dc"], 28, "18 + 10: {r}");
     assert_eq!(
-        t.state.character("isolde").unwrap().item_quantity("Gold dust (25 gp)"),
+        t.state
+            .character("isolde")
+            .unwrap()
+            .item_quantity("Gold dust (25 gp)"),
         0,
         "the dust is consumed"
     );
@@ -412,7 +457,8 @@ fn arcane_lock_raises_the_rime_doors_dc_by_10_for_picking_or_forcing_it() {
     assert_eq!(tried["result"]["dc"], 28, "{tried}");
     // A second casting does not add up.
     let isolde = t.hero_mut("isolde");
-    Arc::make_mut(&mut isolde.inventory).push(dnd_engine::state::ItemStack::new("Gold dust (25 gp)", 1));
+    Arc::make_mut(&mut isolde.inventory)
+        .push(dnd_engine::state::ItemStack::new("Gold dust (25 gp)", 1));
     let r = t.ok(
         "cast_spell",
         cast("isolde", "Arcane Lock", &[], Some("rime door"), Value::Null),
@@ -432,7 +478,10 @@ fn a_cheating_model_cannot_arcane_lock_an_exit_that_is_not_there() {
         args["aim"] = aim.clone();
         let error = t.refused("cast_spell", args);
         assert!(error.contains(expected), "{aim}: {error}");
-        assert!(!error.contains("crawlway,"), "a hidden exit stays hidden: {error}");
+        assert!(
+            !error.contains("crawlway,"),
+            "a hidden exit stays hidden: {error}"
+        );
     }
 }
 
@@ -446,18 +495,37 @@ fn magic_circle_against_undead_gives_an_undead_foes_attacks_disadvantage_against
     let isolde = table::hero_mut(&mut state, "isolde");
     isolde.spell_slots.max = [4, 3, 3, 0, 0, 0, 0, 0, 0];
     Arc::make_mut(&mut isolde.spells).push("Magic Circle".into());
-    Arc::make_mut(&mut isolde.inventory)
-        .push(dnd_engine::state::ItemStack::new("Powdered silver and iron (100 gp)", 1));
+    Arc::make_mut(&mut isolde.inventory).push(dnd_engine::state::ItemStack::new(
+        "Powdered silver and iron (100 gp)",
+        1,
+    ));
     let mut t = Table::new(state, 2);
     let harpy = |t: &Table| attack_situation(&t.state, "frost-harpy", "kraven");
-    assert_eq!(harpy(&t).sources.resolve(), Advantage::Normal, "a harpy is a monstrosity");
-    let mut args = cast("isolde", "Magic Circle", &["isolde", "kraven"], None, Value::Null);
+    assert_eq!(
+        harpy(&t).sources.resolve(),
+        Advantage::Normal,
+        "a harpy is a monstrosity"
+    );
+    let mut args = cast(
+        "isolde",
+        "Magic Circle",
+        &["isolde", "kraven"],
+        None,
+        Value::Null,
+    );
     args["choice"] = json!("dragons");
     let error = t.refused("cast_spell", args.clone());
-    assert!(error.contains("\"fiend\"") && error.contains("\"all\""), "{error}");
+    assert!(
+        error.contains("\"fiend\"") && error.contains("\"all\""),
+        "{error}"
+    );
     args["choice"] = json!("undead");
     let r = t.ok("cast_spell", args);
-    assert_eq!(r["lasting"].as_array().unwrap().len(), 2, "Isolde and Kraven: {r}");
+    assert_eq!(
+        r["lasting"].as_array().unwrap().len(),
+        2,
+        "Isolde and Kraven: {r}"
+    );
     assert_eq!(harpy(&t).sources.resolve(), Advantage::Normal, "not undead");
     Arc::make_mut(&mut t.state.monsters)[0].template = "specter".into();
     for hero in ["isolde", "kraven"] {
@@ -480,8 +548,10 @@ fn before_the_glyph() -> Table {
     let isolde = table::hero_mut(&mut state, "isolde");
     isolde.spell_slots.max = [4, 3, 3, 2, 0, 0, 0, 0, 0];
     Arc::make_mut(&mut isolde.spells).push("Glyph of Warding".into());
-    Arc::make_mut(&mut isolde.inventory)
-        .push(dnd_engine::state::ItemStack::new("Powdered diamond (200 gp)", 2));
+    Arc::make_mut(&mut isolde.inventory).push(dnd_engine::state::ItemStack::new(
+        "Powdered diamond (200 gp)",
+        2,
+    ));
     Table::new(state, 6)
 }
 
@@ -499,7 +569,10 @@ fn a_glyph_on_the_ice_bridge_bursts_when_a_goblin_walks_onto_it_and_not_for_an_a
         let mut t = before_the_glyph();
         t.rng = dnd_engine::dice::seeded_rng(seed);
         // Inscribed before the fight with a 4th-level slot: 6d8 fire.
-        let r = t.ok("cast_spell", glyph_args(json!("ice-bridge"), "fire", Some(4)));
+        let r = t.ok(
+            "cast_spell",
+            glyph_args(json!("ice-bridge"), "fire", Some(4)),
+        );
         assert_eq!(r["lasting"].as_array().unwrap().len(), 1, "{r}");
         let mut changes = vec![Change::EncounterStarted {
             order: table::order(&["kraven", "goblin-a", "isolde"]),
@@ -536,8 +609,13 @@ fn a_glyph_on_the_ice_bridge_bursts_when_a_goblin_walks_onto_it_and_not_for_an_a
         // The goblin's turn: it closes in across the bridge and sets the glyph off.
         let next = t.ok("next_turn", json!({}));
         let moves = &next["monster_turns"][0]["moves"];
-        let saves = moves["glyphs"].as_array().unwrap_or_else(|| panic!("{next}"));
-        let names: Vec<&str> = saves.iter().map(|o| o["target"].as_str().unwrap()).collect();
+        let saves = moves["glyphs"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{next}"));
+        let names: Vec<&str> = saves
+            .iter()
+            .map(|o| o["target"].as_str().unwrap())
+            .collect();
         // Within 20 ft of the bridge's point, nearest first: the goblin and Kraven; Isolde
         // stands 22 ft from it.
         assert_eq!(names, ["goblin-a", "Kraven"], "{moves}");
@@ -561,7 +639,11 @@ fn a_glyph_on_the_ice_bridge_bursts_when_a_goblin_walks_onto_it_and_not_for_an_a
         }
         assert_eq!(hp(&t, "isolde"), before[2]);
         assert!(
-            t.state.character("isolde").unwrap().timed_effects.is_empty(),
+            t.state
+                .character("isolde")
+                .unwrap()
+                .timed_effects
+                .is_empty(),
             "the glyph is spent"
         );
     }
@@ -573,7 +655,10 @@ fn a_cheating_model_cannot_inscribe_a_glyph_nowhere_or_without_its_choice() {
     for (args, expected) in [
         (glyph_args(Value::Null, "fire", None), "name it in aim"),
         (glyph_args(json!("the moon"), "fire", None), "ice-bridge"),
-        (glyph_args(json!("ice-bridge"), "radiant", None), "\"thunder\""),
+        (
+            glyph_args(json!("ice-bridge"), "radiant", None),
+            "\"thunder\"",
+        ),
     ] {
         let error = t.refused("cast_spell", args.clone());
         assert!(error.contains(expected), "{args}: {error}");

@@ -33,8 +33,9 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             }
             Effect::Lift { feet } => {
                 if let Some((id, to)) = lifted(self.state, s.target.id(), *feet) {
-                    let went = u32::try_from(to.z - position_of(self.state, &id).map_or(0, |p| p.z))
-                        .unwrap_or(0);
+                    let went =
+                        u32::try_from(to.z - position_of(self.state, &id).map_or(0, |p| p.z))
+                            .unwrap_or(0);
                     self.out.changes.push(Change::Moved { creature: id, to });
                     let target = s.name.clone();
                     self.out.outcomes.push(Outcome::Moved {

@@ -390,19 +390,15 @@ pub enum Effect {
         conditions: Vec<Condition>,
     },
 
-    // Moving creatures (`effects/teleport.rs`, `effects/aloft.rs`).
-    /// The caster vanishes and reappears at the point `cast_spell`'s `point` names, up to
-    /// `feet` away (Misty Step: 30), where the fight keeps positions: inside the room,
-    /// unoccupied, in sight (no total cover) and somewhere it can stand. No opportunity
-    /// attacks: it does not move through the space between.
+    // Moving creatures and guarding places (`teleport.rs`, `aloft.rs`, `warding.rs`, `glyph.rs`).
+    /// The caster reappears at the point `cast_spell`'s `point` names, up to `feet` away (Misty
+    /// Step: 30), where positions are kept; no opportunity attacks.
     Teleport {
         /// How far at most.
         feet: u32,
     },
-    /// A speed to fly with for a while (Fly: 60 ft; Gaseous Form: 10 ft, its only speed): the
-    /// creature may leave the floor and its speed is at least this; as it ends, a creature
-    /// still in the air with nothing else holding it up comes down to the floor. A `feet` of 0
-    /// holds it in the air without a speed of its own (Levitate).
+    /// A flying speed for a while (Fly: 60 ft; Gaseous Form: 10 ft, its only speed; Levitate: 0,
+    /// held in the air): off the floor meanwhile, down to it as it ends.
     Flying {
         /// The flying speed.
         feet: u32,
@@ -418,9 +414,8 @@ pub enum Effect {
         /// How far up.
         feet: u32,
     },
-    /// `effects` on a willing creature (one of the caster's side: a character for a character's
-    /// casting), and on any other only if it fails a save of `ability` against the caster's
-    /// spell save DC (Levitate: Constitution).
+    /// `effects` on a willing creature (the caster's side), on another only if it fails a save
+    /// of `ability` (Levitate: Constitution).
     UnlessWilling {
         /// The ability an unwilling creature saves with.
         ability: Ability,
@@ -433,11 +428,8 @@ pub enum Effect {
         /// Added to the lock's DC.
         dc_bonus: i32,
     },
-    /// An explosive rune on an area of the caster's room, named by `cast_spell`'s `aim`
-    /// (Glyph of Warding): when a creature hostile to the caster moves into that area, it
-    /// bursts, and every creature within `radius_ft` of the area's point makes a save of
-    /// `ability` against the caster's spell save DC, taking `dice` on a failure and half on a
-    /// success; then it is gone (`effects/glyph.rs`).
+    /// An explosive rune on the area of the room `aim` names (Glyph of Warding): a hostile
+    /// creature moving in bursts it on everyone within `radius_ft` (a save for half).
     Glyph {
         /// The burst's dice (grown by the slot as inscribed).
         dice: Dice,
@@ -448,14 +440,13 @@ pub enum Effect {
         /// The save.
         ability: Ability,
     },
-    /// The creature cannot attack or cast spells for a while (Gaseous Form): the turn's gate
-    /// refuses its attacks and its castings (`combat::may_act`).
+    /// No attacks or spells for a while (Gaseous Form), refused at the turn's gate.
     CannotAttackOrCast {
         /// For how long.
         duration: Duration,
     },
-    /// The caster steps into stone for a while (Meld into Stone): nothing can target it (as
-    /// total cover, `combat::positions::cover_against`), and moving out ends it.
+    /// The caster inside stone for a while (Meld into Stone): nothing targets it (total cover);
+    /// moving out ends it.
     Meld {
         /// For how long.
         duration: Duration,

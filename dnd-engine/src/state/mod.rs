@@ -50,11 +50,11 @@ pub use snapshot::{Snapshot, estimate_tokens};
 pub use timed::{
     RepeatSave, RollKind, RollOn, SpeedChange, TimedEffect, TimedKind, concentration_of,
 };
-pub use timed_reads::{
-    armor_class_with, bars_attacks, blocks_healing, melded, is_coated, resistances_with, roll_dice_on, speed_with,
-    timed_effects, weapon_damage,
-};
 pub use timed_aloft::{flies_by_magic, held_aloft};
+pub use timed_reads::{
+    armor_class_with, bars_attacks, blocks_healing, is_coated, melded, resistances_with,
+    roll_dice_on, speed_with, timed_effects, weapon_damage,
+};
 pub use turn::{attacks_per_action, budget_left, left_text, speed_now};
 pub use world::{
     Disposition, Encounter, Exit, Feature, GameTime, GoalStep, InitiativeSlot, Location, Mode,

@@ -35,10 +35,7 @@ pub(super) fn flying_speed(effects: &[TimedEffect], base: u32) -> u32 {
 
 /// Whether the creature's timed effects give it a flying speed (Fly, Gaseous Form).
 pub fn flies_by_magic(effects: &[TimedEffect]) -> bool {
-    effects
-        .iter()
-        .filter_map(flight)
-        .any(|(feet, _)| feet > 0)
+    effects.iter().filter_map(flight).any(|(feet, _)| feet > 0)
 }
 
 /// Whether the creature's timed effects hold it in the air (Fly, Gaseous Form, Levitate).

@@ -71,7 +71,8 @@ pub(super) fn carry_out(
         .map_err(|e| moving_error(ctx, &planned, e))?;
     // Stepping out of stone ends Meld into Stone.
     if planned.feet > 0
-        && let Some(e) = crate::state::melded(crate::state::timed_effects(ctx.state, &planned.mover))
+        && let Some(e) =
+            crate::state::melded(crate::state::timed_effects(ctx.state, &planned.mover))
     {
         let effect = e.clone();
         ctx.commit(vec![Change::TimedEffectEnded { effect }])?;

@@ -43,14 +43,14 @@ pub(super) fn cast(
     // point named, or the point of the area `aim` names (then no area spell's aim).
     let teleport = effects::teleport_feet(&effects);
     let (point, aim) = match (teleport, aim) {
-        (Some(_), Some(area)) if point.is_none() => (Some(area_point(ctx, &spell.name, area)?), None),
+        (Some(_), Some(area)) if point.is_none() => {
+            (Some(area_point(ctx, &spell.name, area)?), None)
+        }
         _ => (point, aim),
     };
     let moved = match teleport {
-        Some(feet) => {
-            effects::teleport(ctx.state, ctx.srd, &spell.name, &caster.id, feet, point)
-                .map_err(|e| ToolError::new(e.to_string()))?
-        }
+        Some(feet) => effects::teleport(ctx.state, ctx.srd, &spell.name, &caster.id, feet, point)
+            .map_err(|e| ToolError::new(e.to_string()))?,
         None if point.is_some() => {
             return Err(ToolError::new(format!(
                 "{} takes no one to a point: give point null (aim names where an area goes)",
@@ -86,10 +86,14 @@ pub(super) fn cast(
         }
         None => (None, aim),
     };
-    let moved = moved.into_iter().chain(locked).chain(glyph).map(|(change, outcome)| {
-        p.changes.push(change);
-        outcome
-    });
+    let moved = moved
+        .into_iter()
+        .chain(locked)
+        .chain(glyph)
+        .map(|(change, outcome)| {
+            p.changes.push(change);
+            outcome
+        });
     let moved: Vec<Outcome> = moved.collect();
     let level = p.slot.unwrap_or(spell.level);
     let limit = spell.target_limit(level, caster.level);
