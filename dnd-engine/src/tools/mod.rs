@@ -48,6 +48,7 @@ mod sheet;
 mod spell_areas;
 mod spell_components;
 mod spell_effects;
+mod spell_places;
 mod spell_rituals;
 mod spell_weapon;
 mod spells;

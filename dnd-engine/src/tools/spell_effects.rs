@@ -39,62 +39,14 @@ pub(super) fn cast(
     // The caster's choice (Protection from Energy's type) first: a wrong one costs nothing.
     let effects = effects::choose(&spell.name, &spell.effects, choice)
         .map_err(|e| ToolError::new(e.to_string()))?;
-    // Where a teleport goes (Misty Step), checked before anything is rolled or spent: the
-    // point named, or the point of the area `aim` names (then no area spell's aim).
-    let teleport = effects::teleport_feet(&effects);
-    let (point, aim) = match (teleport, aim) {
-        (Some(_), Some(area)) if point.is_none() => {
-            (Some(area_point(ctx, &spell.name, area)?), None)
-        }
-        _ => (point, aim),
-    };
-    let moved = match teleport {
-        Some(feet) => effects::teleport(ctx.state, ctx.srd, &spell.name, &caster.id, feet, point)
-            .map_err(|e| ToolError::new(e.to_string()))?,
-        None if point.is_some() => {
-            return Err(ToolError::new(format!(
-                "{} takes no one to a point: give point null (aim names where an area goes)",
-                spell.name
-            )));
-        }
-        None => None,
-    };
-    // An exit locked by magic (Arcane Lock): the exit `aim` names, then no area spell's aim.
-    let (locked, aim) = match effects::lock_bonus(&effects) {
-        Some(bonus) => {
-            let location = &caster.location;
-            let done = effects::lock_exit(ctx.state, &spell.name, location, aim, bonus)
-                .map_err(|e| ToolError::new(e.to_string()))?;
-            (Some(done), None)
-        }
-        None => (None, aim),
-    };
-    // A glyph inscribed on the area `aim` names (Glyph of Warding), then no area spell's aim.
-    let (glyph, aim) = match effects::glyph_of(&effects) {
-        Some(glyph) => {
-            let who = caster_of(&p);
-            let casting = Casting {
-                caster: &who,
-                source: &spell.name,
-                level: spell.level,
-                slot: p.slot.unwrap_or(spell.level),
-                concentration: false,
-            };
-            let done = effects::inscribe(ctx.state, casting, glyph, &caster.location, aim)
-                .map_err(|e| ToolError::new(e.to_string()))?;
-            (Some(done), None)
-        }
-        None => (None, aim),
-    };
-    let moved = moved
-        .into_iter()
-        .chain(locked)
-        .chain(glyph)
-        .map(|(change, outcome)| {
-            p.changes.push(change);
-            outcome
-        });
-    let moved: Vec<Outcome> = moved.collect();
+    // What acts on a place (a teleport's point, an exit, a glyph's area), settled before
+    // anything is rolled; `aim` then names no area spell's aim.
+    let (placed_changes, aim) = super::spell_places::settle(ctx, &p, &effects, aim, point)?;
+    let mut moved = Vec::with_capacity(placed_changes.len());
+    for (change, outcome) in placed_changes {
+        p.changes.push(change);
+        moved.push(outcome);
+    }
     let level = p.slot.unwrap_or(spell.level);
     let limit = spell.target_limit(level, caster.level);
     // A spell on the caster alone (Shield) needs no name.
@@ -130,7 +82,7 @@ pub(super) fn cast(
 }
 
 /// The caster as the effects engine takes it.
-fn caster_of(p: &Prepared<'_>) -> Caster {
+pub(super) fn caster_of(p: &Prepared<'_>) -> Caster {
     Caster {
         id: p.caster.id.clone(),
         name: p.caster.name.clone(),
@@ -139,27 +91,6 @@ fn caster_of(p: &Prepared<'_>) -> Caster {
         modifier: p.modifier,
         level: p.caster.level,
     }
-}
-
-/// The point of the room's area `name` (id or name) a teleport goes to; refused with the
-/// areas when there is none of that name.
-fn area_point(
-    ctx: &ToolContext<'_>,
-    spell: &str,
-    name: &str,
-) -> Result<crate::state::Position, ToolError> {
-    let areas = crate::combat::positions::room_areas(ctx.state);
-    areas
-        .iter()
-        .find(|a| a.id.eq_ignore_ascii_case(name) || a.name.eq_ignore_ascii_case(name))
-        .map(crate::state::Area::position)
-        .ok_or_else(|| {
-            let known: Vec<&str> = areas.iter().map(|a| a.id.as_str()).collect();
-            ToolError::new(format!(
-                "{spell} goes to a point: aim names an area of the room ({}), or point gives it in feet",
-                if known.is_empty() { "this room has none".to_owned() } else { known.join(", ") }
-            ))
-        })
 }
 
 /// Resolves `effects` of `p.spell` on `targets` (placed from the caster as `placed`), commits
