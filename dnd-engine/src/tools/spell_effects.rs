@@ -39,14 +39,6 @@ pub(super) fn cast(
     // The caster's choice (Protection from Energy's type) first: a wrong one costs nothing.
     let effects = effects::choose(&spell.name, &spell.effects, choice)
         .map_err(|e| ToolError::new(e.to_string()))?;
-    // What acts on a place (a teleport's point, an exit, a glyph's area), settled before
-    // anything is rolled; `aim` then names no area spell's aim.
-    let (placed_changes, aim) = super::spell_places::settle(ctx, &p, &effects, aim, point)?;
-    let mut moved = Vec::with_capacity(placed_changes.len());
-    for (change, outcome) in placed_changes {
-        p.changes.push(change);
-        moved.push(outcome);
-    }
     let level = p.slot.unwrap_or(spell.level);
     let limit = spell.target_limit(level, caster.level);
     // A spell on the caster alone (Shield) needs no name.
@@ -56,7 +48,17 @@ pub(super) fn cast(
     } else {
         names.to_vec()
     };
-    let mut chosen = super::spell_areas::targets(ctx, &caster.id, spell, limit, aim, &names)?;
+    // A spell that acts on a place (a teleport's point, an exit, a glyph's area) takes `aim`
+    // for it; the creatures it names are checked first, then the place, before anything is
+    // rolled.
+    let places = super::spell_places::takes_aim(&effects);
+    let area_aim = if places { None } else { aim };
+    let mut chosen = super::spell_areas::targets(ctx, &caster.id, spell, limit, area_aim, &names)?;
+    let mut moved = Vec::new();
+    for (change, outcome) in super::spell_places::settle(ctx, &p, &effects, aim, point)? {
+        p.changes.push(change);
+        moved.push(outcome);
+    }
     // Rays and beams (Scorching Ray, Eldritch Blast): each strikes the next creature named,
     // round the list again when fewer were named than the spell has (three rays at one
     // harpy). Darts count themselves (`Effect::Darts`).

@@ -9,16 +9,23 @@ use super::{ToolContext, ToolError};
 use crate::effects::{self, Casting, Effect, Outcome};
 use crate::state::{Change, Position};
 
-/// The changes and outcomes of what `p`'s `effects` do to places, and the `aim` left for an
-/// area spell (`None` once a place took it). A `point` is refused for a spell that teleports no
-/// one.
-pub(super) fn settle<'a>(
+/// Whether `effects` act on a place that `aim` names (a teleport's area, an exit, a glyph's
+/// area), so that `aim` is not an area spell's.
+pub(super) fn takes_aim(effects: &[Effect]) -> bool {
+    effects::teleport_feet(effects).is_some()
+        || effects::lock_bonus(effects).is_some()
+        || effects::glyph_of(effects).is_some()
+}
+
+/// The changes and outcomes of what `p`'s `effects` do to places. A `point` is refused for a
+/// spell that teleports no one.
+pub(super) fn settle(
     ctx: &ToolContext<'_>,
     p: &Prepared<'_>,
     effects: &[Effect],
-    aim: Option<&'a str>,
+    aim: Option<&str>,
     point: Option<Position>,
-) -> Result<(Vec<(Change, Outcome)>, Option<&'a str>), ToolError> {
+) -> Result<Vec<(Change, Outcome)>, ToolError> {
     let (caster, spell) = (p.caster, p.spell);
     let refused = |e: effects::Refused| ToolError::new(e.to_string());
     let mut done = Vec::new();
@@ -31,7 +38,7 @@ pub(super) fn settle<'a>(
             let moved = effects::teleport(ctx.state, ctx.srd, &spell.name, &caster.id, feet, point)
                 .map_err(refused)?;
             done.extend(moved);
-            return Ok((done, None));
+            return Ok(done);
         }
         None if point.is_some() => {
             return Err(ToolError::new(format!(
@@ -45,7 +52,7 @@ pub(super) fn settle<'a>(
         let locked = effects::lock_exit(ctx.state, &spell.name, &caster.location, aim, bonus)
             .map_err(refused)?;
         done.push(locked);
-        return Ok((done, None));
+        return Ok(done);
     }
     if let Some(glyph) = effects::glyph_of(effects) {
         let who = caster_of(p);
@@ -59,9 +66,9 @@ pub(super) fn settle<'a>(
         let inscribed =
             effects::inscribe(ctx.state, casting, glyph, &caster.location, aim).map_err(refused)?;
         done.push(inscribed);
-        return Ok((done, None));
+        return Ok(done);
     }
-    Ok((done, aim))
+    Ok(done)
 }
 
 /// The point of the room's area `name` (id or name) a teleport goes to; refused with the
