@@ -314,7 +314,16 @@ fn gaseous_form_flies_at_10_ft_and_nothing_faster() {
     );
     assert_eq!(speed(&t.state, "isolde"), 10, "{r}");
     let lasting = r["lasting"].as_array().unwrap();
-    assert_eq!(lasting.len(), 5, "the flight, three saves and the bar: {r}");
+    assert_eq!(
+        lasting.len(),
+        6,
+        "the flight, three saves, the bar and the resistance: {r}"
+    );
+    // Resistance to a nonmagical attack's damage, of any type; none to a magical one.
+    let defenses = t.state.character("isolde").unwrap().defenses_now();
+    let slashing = dnd_engine::rules::DamageType::Slashing;
+    assert!(defenses.against_attack(false).resistances.contains(slashing));
+    assert!(!defenses.against_attack(true).resistances.contains(slashing));
     // Up 10 ft toward the spire, no farther.
     let moved = t.ok(
         "move_in_fight",

@@ -1,8 +1,9 @@
 //! The interpreter's part for spells that change how a creature is in the room: a flying speed
 //! for a while ([`Effect::Flying`]: Fly, Gaseous Form; at 0 ft, Levitate's hanging), a rise
 //! straight up at once ([`Effect::Lift`], where positions are kept), a save only for the
-//! unwilling ([`Effect::UnlessWilling`], Levitate), no attacks or spells while in a gaseous form
-//! ([`Effect::CannotAttackOrCast`]) and a body melded into stone ([`Effect::Meld`]). What the
+//! unwilling ([`Effect::UnlessWilling`], Levitate), no attacks or spells and resistance to
+//! nonmagical attacks while in a gaseous form ([`Effect::CannotAttackOrCast`],
+//! [`Effect::NonmagicalResistance`]) and a body melded into stone ([`Effect::Meld`]). What the
 //! kinds do later is read elsewhere: flying by the state (`state/timed_aloft.rs`: the speed,
 //! leaving the floor, coming down as it ends), the bar on attacks and spells by the turn's gate
 //! (`combat::may_act`), the meld by the cover rule (`combat::positions::cover_against`) and
@@ -50,6 +51,9 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             }
             Effect::Meld { duration } => {
                 self.start(s, TimedKind::Melded, *duration, false);
+            }
+            Effect::NonmagicalResistance { duration } => {
+                self.start(s, TimedKind::NonmagicalResistance, *duration, false);
             }
             Effect::UnlessWilling { ability, effects } => {
                 let willing = matches!(

@@ -425,7 +425,8 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             | Effect::Lift { .. }
             | Effect::UnlessWilling { .. }
             | Effect::CannotAttackOrCast { .. }
-            | Effect::Meld { .. } => {
+            | Effect::Meld { .. }
+            | Effect::NonmagicalResistance { .. } => {
                 self.aloft(effect, i, s);
                 Dealt::default()
             }

@@ -451,6 +451,11 @@ pub enum Effect {
         /// For how long.
         duration: Duration,
     },
+    /// Resistance to all damage from nonmagical attacks for a while (Gaseous Form).
+    NonmagicalResistance {
+        /// For how long.
+        duration: Duration,
+    },
 }
 
 fn no_damage() -> OnSave {

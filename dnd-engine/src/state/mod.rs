@@ -52,8 +52,8 @@ pub use timed::{
 };
 pub use timed_aloft::{flies_by_magic, held_aloft};
 pub use timed_reads::{
-    armor_class_with, bars_attacks, blocks_healing, is_coated, melded, resistances_with,
-    roll_dice_on, speed_with, timed_effects, weapon_damage,
+    armor_class_with, bars_attacks, blocks_healing, is_coated, melded, nonmagical_resistances_with,
+    resistances_with, roll_dice_on, speed_with, timed_effects, weapon_damage,
 };
 pub use turn::{attacks_per_action, budget_left, left_text, speed_now};
 pub use world::{

@@ -257,6 +257,9 @@ pub enum TimedKind {
     /// The creature is inside stone (Meld into Stone): nothing can target it; read by
     /// [`melded`], and ended by its own move.
     Melded,
+    /// Resistance to every damage type from nonmagical attacks (Gaseous Form): read by
+    /// [`nonmagical_resistances_with`].
+    NonmagicalResistance,
 }
 
 fn is_zero(n: &i32) -> bool {

@@ -156,6 +156,9 @@ impl TimedEffect {
             TimedKind::Flying { feet: 0, .. } => "held in the air".to_owned(),
             TimedKind::CannotAttackOrCast => "cannot attack or cast spells".to_owned(),
             TimedKind::Melded => "inside stone: nothing can target it".to_owned(),
+            TimedKind::NonmagicalResistance => {
+                "resistance to damage from nonmagical attacks".to_owned()
+            }
             TimedKind::Glyph {
                 area,
                 save,
@@ -347,4 +350,18 @@ pub fn bars_attacks(effects: &[TimedEffect]) -> Option<&TimedEffect> {
 /// `TimedKind::Melded`, asked by the cover rule and by a move.
 pub fn melded(effects: &[TimedEffect]) -> Option<&TimedEffect> {
     effects.iter().find(|e| e.kind == TimedKind::Melded)
+}
+
+/// The damage types a creature's timed effects make it resist from nonmagical attacks: every
+/// type under Gaseous Form, none otherwise; the one read of `TimedKind::NonmagicalResistance`,
+/// counted through `Defenses::against_attack`.
+pub fn nonmagical_resistances_with(effects: &[TimedEffect]) -> DamageTypes {
+    if effects
+        .iter()
+        .any(|e| e.kind == TimedKind::NonmagicalResistance)
+    {
+        DamageType::ALL.into_iter().collect()
+    } else {
+        DamageTypes::EMPTY
+    }
 }

@@ -82,6 +82,9 @@ impl MonsterInstance {
             resistances: template
                 .resistances
                 .union(super::resistances_with(&self.timed_effects)),
+            nonmagical_resistances: template
+                .nonmagical_resistances
+                .union(super::nonmagical_resistances_with(&self.timed_effects)),
             ..template
         }
     }
