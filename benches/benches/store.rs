@@ -92,6 +92,7 @@ fn campaign_state() -> GameState {
                 key: None,
                 hidden: false,
                 find_dc: None,
+                lock_bonus: 0,
             }],
             features: vec![],
             loot: vec![ItemStack::new("Torch", 2)],

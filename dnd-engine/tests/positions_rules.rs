@@ -136,7 +136,10 @@ fn a_self_spell_affects_only_its_caster() {
         error.contains("Misty Step has a range of Self: it affects only Isolde"),
         "{error}"
     );
-    t.ok("cast_spell", cast("isolde", "Misty Step", &[]));
+    // Where the fight keeps positions, Misty Step names where it goes.
+    let mut args = cast("isolde", "Misty Step", &[]);
+    args["point"] = json!({"x": 20, "y": 0});
+    t.ok("cast_spell", args);
 }
 
 #[test]

@@ -103,6 +103,18 @@ pub fn may_act(
     if let Some(why) = cannot_act(state, &id, &conditions) {
         return Err(CombatError::CannotAct { name, why });
     }
+    // Gaseous Form: no attack, no spell, whatever the budget holds.
+    if matches!(spend, Spend::Attack | Spend::Spell { .. })
+        && let Some(e) = crate::state::bars_attacks(crate::state::timed_effects(state, &id))
+    {
+        return Err(CombatError::CannotAct {
+            name,
+            why: format!(
+                "{}: it cannot attack or cast spells (it may still move, Dash, Dodge or Disengage)",
+                e.spell
+            ),
+        });
+    }
     if crate::state::is_surprised(state, &id) {
         return Err(CombatError::CannotAct {
             name,

@@ -336,6 +336,16 @@ pub fn cover_against<'s>(
     source: &str,
     target: &str,
 ) -> Result<Option<&'s Area>, PositionError> {
+    // Inside stone (Meld into Stone): nothing reaches it, from anywhere.
+    if let Some(e) = crate::state::melded(crate::state::timed_effects(state, target))
+        && !source.eq_ignore_ascii_case(target)
+    {
+        return Err(PositionError::TotalCover {
+            attacker: state.name_of(source),
+            target: state.name_of(target),
+            area: format!("the stone it melded into ({})", e.spell),
+        });
+    }
     let Some(area) = area_of(state, target).filter(|a| a.cover != Cover::None) else {
         return Ok(None);
     };
@@ -577,10 +587,12 @@ fn finish_move(
     }
 }
 
-/// Whether a combatant can fly (a monster with a flying speed; characters walk).
+/// Whether a combatant can fly: a monster with a flying speed, or anyone a spell lets fly (Fly,
+/// Gaseous Form: `state::flies_by_magic`); otherwise characters walk.
 pub fn flies(state: &GameState, srd: &Srd, id: &str) -> bool {
-    state
-        .monster(id)
-        .and_then(|m| srd.monster(&m.template).ok())
-        .is_some_and(|t| t.speed.fly > 0)
+    crate::state::flies_by_magic(crate::state::timed_effects(state, id))
+        || state
+            .monster(id)
+            .and_then(|m| srd.monster(&m.template).ok())
+            .is_some_and(|t| t.speed.fly > 0)
 }

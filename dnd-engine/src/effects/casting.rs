@@ -222,6 +222,24 @@ pub enum Outcome {
         /// How they are commanded.
         command: String,
     },
+    /// A creature moved by magic other than a push: teleported (Misty Step) or lifted
+    /// (Levitate).
+    Moved {
+        /// Who.
+        target: String,
+        /// How far it went.
+        feet: u32,
+        /// Where it stands now.
+        to: crate::state::Position,
+    },
+    /// An exit locked by magic (Arcane Lock).
+    ExitLocked {
+        /// The exit's direction.
+        exit: String,
+        /// The DC to pick or force it now; `None`: only its key opens it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        dc: Option<i32>,
+    },
 }
 
 /// Why one roll was made as it was: the advantage sources and the bonuses added.

@@ -24,6 +24,10 @@
 //! | `weapon.rs` | [`Effect::SpellWeapon`]: the spectral weapon a caster keeps (Spiritual Weapon; Flame Blade's held in hand, `held`), where it hovers, and whether it reaches a creature on a later turn ([`weapon_reaches`]) |
 //! | `spell_attack.rs` | the interpreter's spell attack: the roll against one creature with what changes it, and on a hit its damage and the rest of what the hit does |
 //! | `summon.rs` | `Effect::Summon`'s vocabulary and its rule over numbers: which creature a summoning may bring and how many at a slot (read by `tools/spell_summons.rs`) |
+//! | `teleport.rs` | [`Effect::Teleport`] (Misty Step): [`teleport`] checks the point `cast_spell` names against the room (inside, within reach, unoccupied, in sight, somewhere to stand) and gives the move, before the interpreter runs |
+//! | `aloft.rs` | [`Effect::Flying`] (Fly, Gaseous Form; Levitate's hanging at 0 ft), [`Effect::Lift`] (Levitate's rise) and [`Effect::UnlessWilling`] (a save for the unwilling only), [`Effect::CannotAttackOrCast`] and [`Effect::NonmagicalResistance`] (Gaseous Form), [`Effect::Meld`] (Meld into Stone); what flying does later is `state/timed_aloft.rs` |
+//! | `warding.rs` | [`Effect::LockExit`] (Arcane Lock): [`lock_exit`] checks the exit `cast_spell`'s `aim` names in the caster's room and gives the `Change::ExitWarded` that locks it and raises its DC (read by `tools/locks.rs`) |
+//! | `glyph.rs` | [`Effect::Glyph`] (Glyph of Warding): [`inscribe`] keeps the rune on an area of the room as a timed effect on its caster; [`set_off`] finds the glyphs a hostile creature's move into their area sets off, and [`burst`] says whom each catches and with what save (run by `tools/glyphs.rs` after a move) |
 //! | `special.rs` | the interpreter's arm for those special effects (advantage granted, a condition until escaped or acted, a mark, dispel, revive, push), beside `resolve.rs` |
 //! | `zones.rs` | [`Effect::Zone`]: an area that lasts (Moonbeam, Spirit Guardians, Spike Growth, Web, Call Lightning, Heat Metal), kept on its caster; whom it catches and when, and what its caster may do with it again ([`Again`]) |
 //! | `rolls.rs` | what timed effects do later: [`roll_bonus`] (Bless and Bane on attack rolls and saves; Guidance and Resistance on one roll, returned spent), [`end_of_turn_saves`] (Hold Person's repeated save) |
@@ -34,10 +38,12 @@
 //! `combat::targeting`), calls [`resolve`], commits, and runs damage's follow-up saves.
 
 mod acting;
+mod aloft;
 mod casting;
 mod choice;
 mod counter;
 mod enchant;
+mod glyph;
 mod items;
 mod lasting;
 mod legendary;
@@ -52,8 +58,10 @@ mod rolls;
 mod special;
 mod spell_attack;
 mod summon;
+mod teleport;
 mod vocabulary;
 mod ward;
+mod warding;
 mod weapon;
 mod zones;
 
@@ -62,6 +70,7 @@ pub use casting::{Caster, Casting, Outcome, Refused, Resolution, Subject, Why};
 pub use choice::{Choice, choose};
 pub use counter::{Countered, counter, counters_up_to};
 pub use enchant::{empowered, spell_weapon_plus};
+pub use glyph::{burst, glyph_of, inscribe, set_off};
 pub use items::{
     ItemData, ItemKind, MagicItem, ScrollLevel, armor_bonus, carried_resistances, plus_bonus,
     scroll_check_dc, scroll_spell, weapon_bonus,
@@ -73,7 +82,9 @@ pub use resolve::resolve;
 pub use riders::resolve_hit;
 pub use rolls::{Bonus, RepeatedSave, end_of_turn_saves, roll_bonus};
 pub use summon::{Command, Summon, SummonOption, SummonRefused, SummonScaling};
+pub use teleport::{teleport, teleport_feet};
 pub use vocabulary::{ArmorChange, Dice, Duration, Effect, SlotDuration};
+pub use warding::{lock_bonus, lock_exit};
 pub use weapon::{WEAPON_MOVE_FT, WEAPON_REACH_FT, weapon_of, weapon_reaches};
 pub use zones::{
     Again, AgainDoes, ZoneRules, casting_effects, catches, caught_effects, difficult_feet,

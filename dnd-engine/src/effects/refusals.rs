@@ -32,6 +32,17 @@ pub(super) fn refuse(
         if let Effect::TargetsWithin { feet } = effect {
             within_each_other(state, casting.source, subjects, *feet)?;
         }
+        // Meld into Stone: only the caster steps into the stone.
+        if let Effect::Meld { .. } = effect
+            && let Some(s) = subjects
+                .iter()
+                .find(|s| !s.target.id().eq_ignore_ascii_case(&casting.caster.id))
+        {
+            return Err(Refused(format!(
+                "{} melds only its caster into stone, not {}: name {} (or no one)",
+                casting.source, s.name, casting.caster.name
+            )));
+        }
         if let Effect::Revive { within_rounds } = effect {
             super::magic::may_revive(state, casting.source, subjects, *within_rounds)?;
         }
@@ -53,7 +64,11 @@ pub(super) fn refuse(
         && effects.iter().any(|e| {
             !matches!(
                 e,
-                Effect::OnlyCreatureType { .. } | Effect::TargetsWithin { .. }
+                Effect::OnlyCreatureType { .. }
+                    | Effect::TargetsWithin { .. }
+                    // On an exit, not a creature (`warding.rs`).
+                    | Effect::LockExit { .. }
+                    | Effect::Glyph { .. }
             )
         });
     if needs_target && subjects.is_empty() {

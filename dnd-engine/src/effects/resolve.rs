@@ -210,7 +210,7 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
     }
 
     /// An effect at the top of the list, on one subject.
-    fn top(&mut self, effect: &Effect, i: usize, s: &Subject) {
+    pub(super) fn top(&mut self, effect: &Effect, i: usize, s: &Subject) {
         match effect {
             Effect::SpellAttack { on_hit, .. } => self.attack(on_hit, i, s),
             Effect::Save {
@@ -425,6 +425,19 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             | Effect::MagicArmor { .. } => Dealt::default(),
             // Started by the tool with its aim (`zones::start_zone`), never per creature.
             Effect::Zone(_) => Dealt::default(),
+            // Checked and applied before the interpreter runs (`teleport.rs`, `warding.rs`).
+            Effect::Teleport { .. } | Effect::LockExit { .. } | Effect::Glyph { .. } => {
+                Dealt::default()
+            }
+            Effect::Flying { .. }
+            | Effect::Lift { .. }
+            | Effect::UnlessWilling { .. }
+            | Effect::CannotAttackOrCast { .. }
+            | Effect::Meld { .. }
+            | Effect::NonmagicalResistance { .. } => {
+                self.aloft(effect, i, s);
+                Dealt::default()
+            }
         }
     }
 

@@ -402,6 +402,72 @@ pub enum Effect {
     /// Creatures that come to fight on the caster's side (Conjure Animals, Animate Dead):
     /// read by `tools/spell_summons.rs` alone, never by the resolver.
     Summon(super::Summon),
+    // Moving creatures and guarding places (`teleport.rs`, `aloft.rs`, `warding.rs`, `glyph.rs`).
+    /// The caster reappears at the point `cast_spell`'s `point` names, up to `feet` away (Misty
+    /// Step: 30), where positions are kept; no opportunity attacks.
+    Teleport {
+        /// How far at most.
+        feet: u32,
+    },
+    /// A flying speed for a while (Fly: 60 ft; Gaseous Form: 10 ft, its only speed; Levitate: 0,
+    /// held in the air): off the floor meanwhile, down to it as it ends.
+    Flying {
+        /// The flying speed.
+        feet: u32,
+        /// Its only speed (Gaseous Form): the walking speed is replaced, not raised.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        only: bool,
+        /// For how long.
+        duration: Duration,
+    },
+    /// The creature rises `feet` straight up at once (Levitate: 20), no higher than the room
+    /// reaches, where the fight keeps positions.
+    Lift {
+        /// How far up.
+        feet: u32,
+    },
+    /// `effects` on a willing creature (the caster's side), on another only if it fails a save
+    /// of `ability` (Levitate: Constitution).
+    UnlessWilling {
+        /// The ability an unwilling creature saves with.
+        ability: Ability,
+        /// What befalls a willing creature, or an unwilling one that fails.
+        effects: Vec<Effect>,
+    },
+    /// An exit of the caster's room, named by `cast_spell`'s `aim`, is locked by magic (Arcane
+    /// Lock): `dc_bonus` is added to the DC to pick or force it (`effects/warding.rs`).
+    LockExit {
+        /// Added to the lock's DC.
+        dc_bonus: i32,
+    },
+    /// An explosive rune on the area of the room `aim` names (Glyph of Warding): a hostile
+    /// creature moving in bursts it on everyone within `radius_ft` (a save for half).
+    Glyph {
+        /// The burst's dice (grown by the slot as inscribed).
+        dice: Dice,
+        /// Their damage type.
+        damage_type: DamageType,
+        /// The burst's radius.
+        radius_ft: u32,
+        /// The save.
+        ability: Ability,
+    },
+    /// No attacks or spells for a while (Gaseous Form), refused at the turn's gate.
+    CannotAttackOrCast {
+        /// For how long.
+        duration: Duration,
+    },
+    /// The caster inside stone for a while (Meld into Stone): nothing targets it (total cover);
+    /// moving out ends it.
+    Meld {
+        /// For how long.
+        duration: Duration,
+    },
+    /// Resistance to all damage from nonmagical attacks for a while (Gaseous Form).
+    NonmagicalResistance {
+        /// For how long.
+        duration: Duration,
+    },
 }
 
 fn no_damage() -> OnSave {

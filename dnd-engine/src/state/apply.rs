@@ -448,6 +448,15 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
             super::summons::commanded(state, monster, target.as_deref())?
         }
         Change::Remembered { fact } => Arc::make_mut(&mut state.memory).remember(fact),
+        Change::ExitWarded {
+            location,
+            direction,
+            dc_bonus,
+        } => {
+            let exit = exit_mut(state, location, direction)?;
+            exit.locked = true;
+            exit.lock_bonus = exit.lock_bonus.max(*dc_bonus);
+        }
         // Applied by `monster::apply` above.
         Change::MoraleChanged { .. }
         | Change::ActionSpent { .. }

@@ -400,6 +400,16 @@ pub enum Change {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         target: Option<String>,
     },
+    /// Magic locks an exit (Arcane Lock): it is locked, and `dc_bonus` is added to the DC to
+    /// pick or force it (the higher of this and any earlier bonus counts: two do not add up).
+    ExitWarded {
+        /// The location.
+        location: String,
+        /// The exit's direction.
+        direction: String,
+        /// Added to the DC to pick or force the lock.
+        dc_bonus: i32,
+    },
 }
 
 /// Why a change could not apply. Messages name what was wrong and what would be valid, so a

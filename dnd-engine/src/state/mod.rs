@@ -27,6 +27,7 @@ mod revive;
 mod snapshot;
 mod summons;
 mod timed;
+mod timed_aloft;
 mod timed_hp;
 mod timed_reads;
 mod turn;
@@ -51,9 +52,10 @@ pub use summons::Summoned;
 pub use timed::{
     RepeatSave, RollKind, RollOn, SpeedChange, TimedEffect, TimedKind, concentration_of,
 };
+pub use timed_aloft::{flies_by_magic, held_aloft};
 pub use timed_reads::{
-    armor_class_with, blocks_healing, is_coated, resistances_with, roll_dice_on, speed_with,
-    timed_effects, weapon_damage,
+    armor_class_with, bars_attacks, blocks_healing, is_coated, melded, nonmagical_resistances_with,
+    resistances_with, roll_dice_on, speed_with, timed_effects, weapon_damage,
 };
 pub use turn::{attacks_per_action, budget_left, left_text, speed_now};
 pub use world::{

@@ -63,6 +63,7 @@ fn fixture() -> GameState {
                 key: None,
                 hidden: false,
                 find_dc: None,
+                lock_bonus: 0,
             },
             Exit {
                 direction: "crack".into(),
@@ -72,6 +73,7 @@ fn fixture() -> GameState {
                 key: None,
                 hidden: true,
                 find_dc: Some(14),
+                lock_bonus: 0,
             },
         ],
         features: vec![Feature {

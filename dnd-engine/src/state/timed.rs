@@ -248,6 +248,42 @@ pub enum TimedKind {
     /// The spell that keeps a summoned creature (`state::summons`): when it ends (its
     /// concentration, its duration), the creature is gone.
     Summoned,
+    /// A speed to fly with (Fly 60 ft; Gaseous Form 10 ft, its only speed), or, at 0 ft, held in
+    /// the air without one (Levitate): read by `timed_aloft.rs`, which also brings the creature
+    /// down to the floor as the last one ends.
+    Flying {
+        /// The flying speed.
+        feet: u32,
+        /// Its only speed: the walking speed is replaced, not raised.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        only: bool,
+    },
+    /// An explosive rune its caster inscribed on an area of a room (Glyph of Warding), kept on
+    /// the caster until it bursts or is dispelled: read by `effects::glyph`.
+    Glyph {
+        /// The location.
+        location: String,
+        /// The area warded (its id).
+        area: String,
+        /// The burst's save and its DC.
+        save: RepeatSave,
+        /// How many dice.
+        count: u16,
+        /// Their sides.
+        sides: u16,
+        /// Their damage type.
+        damage_type: DamageType,
+        /// The burst's radius, from the area's point.
+        radius_ft: u32,
+    },
+    /// The creature cannot attack or cast spells (Gaseous Form): read by [`bars_attacks`].
+    CannotAttackOrCast,
+    /// The creature is inside stone (Meld into Stone): nothing can target it; read by
+    /// [`melded`], and ended by its own move.
+    Melded,
+    /// Resistance to every damage type from nonmagical attacks (Gaseous Form): read by
+    /// [`nonmagical_resistances_with`].
+    NonmagicalResistance,
 }
 
 fn is_zero(n: &i32) -> bool {
@@ -493,6 +529,7 @@ fn lift(state: &mut GameState, ended: &[TimedEffect]) {
     for e in ended {
         super::timed_hp::ended(state, e);
         super::summons::spell_ended(state, e);
+        super::timed_aloft::ended(state, e);
         let Some(condition) = e.condition() else {
             continue;
         };

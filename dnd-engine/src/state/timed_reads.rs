@@ -162,6 +162,28 @@ impl TimedEffect {
                 format!("marked: +{count}d{sides} from its source's weapon hits")
             }
             TimedKind::Summoned => "summoned: gone when the spell ends".to_owned(),
+            TimedKind::Flying { feet: 0, .. } => "held in the air".to_owned(),
+            TimedKind::CannotAttackOrCast => "cannot attack or cast spells".to_owned(),
+            TimedKind::Melded => "inside stone: nothing can target it".to_owned(),
+            TimedKind::NonmagicalResistance => {
+                "resistance to damage from nonmagical attacks".to_owned()
+            }
+            TimedKind::Glyph {
+                area,
+                save,
+                count,
+                sides,
+                damage_type,
+                radius_ft,
+                ..
+            } => format!(
+                "a glyph on {area}: {count}d{sides} {damage_type} in {radius_ft} ft, {} save DC {} for half",
+                save.ability, save.dc
+            ),
+            TimedKind::Flying { feet, only } => {
+                let only = if *only { " (its only speed)" } else { "" };
+                format!("flying speed {feet} ft{only}")
+            }
         };
         let left = match self.rounds_left {
             Some(1) if self.at_turn_end => ", until the end of its source's turn".to_owned(),
@@ -250,10 +272,12 @@ pub fn roll_dice_on(effects: &[TimedEffect], kind: RollKind) -> Vec<(&str, u16, 
     out
 }
 
-/// A creature's speed after its timed effects: `base` plus the feet they add (not below 0),
+/// A creature's speed after its timed effects: `base` (or a flying speed that beats or
+/// replaces it, `timed_aloft.rs`) plus the feet they add (not below 0),
 /// halved, doubled, or 0 (each counted once, whatever the number of spells). Conditions apply
 /// after (`state::speed_now`).
 pub fn speed_with(effects: &[TimedEffect], base: u32) -> u32 {
+    let base = super::timed_aloft::flying_speed(effects, base);
     let (mut feet, mut halved, mut doubled) = (0i64, false, false);
     for e in effects {
         if let TimedKind::Speed { change } = e.kind {
@@ -321,4 +345,32 @@ pub fn is_coated(effects: &[TimedEffect], weapon: &str) -> bool {
     effects.iter().any(|e| {
         matches!(&e.kind, TimedKind::WeaponDamage { weapon: Some(w), .. } if w.eq_ignore_ascii_case(weapon))
     })
+}
+
+/// The effect that bars the creature's attacks and spells (Gaseous Form), if any: the one read
+/// of `TimedKind::CannotAttackOrCast`, asked by the turn's gate.
+pub fn bars_attacks(effects: &[TimedEffect]) -> Option<&TimedEffect> {
+    effects
+        .iter()
+        .find(|e| e.kind == TimedKind::CannotAttackOrCast)
+}
+
+/// The effect that holds the creature inside stone (Meld into Stone), if any: the one read of
+/// `TimedKind::Melded`, asked by the cover rule and by a move.
+pub fn melded(effects: &[TimedEffect]) -> Option<&TimedEffect> {
+    effects.iter().find(|e| e.kind == TimedKind::Melded)
+}
+
+/// The damage types a creature's timed effects make it resist from nonmagical attacks: every
+/// type under Gaseous Form, none otherwise; the one read of `TimedKind::NonmagicalResistance`,
+/// counted through `Defenses::against_attack`.
+pub fn nonmagical_resistances_with(effects: &[TimedEffect]) -> DamageTypes {
+    if effects
+        .iter()
+        .any(|e| e.kind == TimedKind::NonmagicalResistance)
+    {
+        DamageType::ALL.into_iter().collect()
+    } else {
+        DamageTypes::EMPTY
+    }
 }

@@ -86,6 +86,9 @@ impl MonsterInstance {
             resistances: template
                 .resistances
                 .union(super::resistances_with(&self.timed_effects)),
+            nonmagical_resistances: template
+                .nonmagical_resistances
+                .union(super::nonmagical_resistances_with(&self.timed_effects)),
             ..template
         }
     }
@@ -123,6 +126,14 @@ pub struct Exit {
     /// The Perception DC that finds it when hidden.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub find_dc: Option<i32>,
+    /// Added to `unlock_dc` by magic on the lock (Arcane Lock: 10), set by
+    /// [`super::Change::ExitWarded`].
+    #[serde(default, skip_serializing_if = "is_zero_i32")]
+    pub lock_bonus: i32,
+}
+
+fn is_zero_i32(n: &i32) -> bool {
+    *n == 0
 }
 
 impl Exit {

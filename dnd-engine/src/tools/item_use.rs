@@ -321,7 +321,7 @@ pub(super) fn read_scroll(
         modifier,
         zone: None,
     };
-    let cast = super::spell_effects::cast(ctx, prepared, None, None, targets)?;
+    let cast = super::spell_effects::cast(ctx, prepared, None, None, None, targets)?;
     Ok(ItemUsed::ScrollRead {
         used: stack.name.clone(),
         spell: spell.name.clone(),

@@ -77,7 +77,7 @@ pub(super) fn open_lock(
             exit.direction
         )));
     }
-    let Some(dc) = exit.unlock_dc else {
+    let Some(dc) = exit.unlock_dc.map(|dc| dc + exit.lock_bonus) else {
         return Err(ToolError::new(format!(
             "the {} cannot be picked or forced: it opens only with its key (use_item)",
             exit.direction

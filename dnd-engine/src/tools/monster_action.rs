@@ -269,8 +269,9 @@ fn outcome_target(o: &Outcome) -> Option<&str> {
         | Outcome::Pushed { target, .. }
         | Outcome::Dispelled { target, .. }
         | Outcome::Revived { target }
-        | Outcome::Unaffected { target, .. } => Some(target),
-        Outcome::Pool { .. } | Outcome::Summoned { .. } => None,
+        | Outcome::Unaffected { target, .. }
+        | Outcome::Moved { target, .. } => Some(target),
+        Outcome::Pool { .. } | Outcome::Summoned { .. } | Outcome::ExitLocked { .. } => None,
     }
 }
 

@@ -69,6 +69,14 @@ pub(super) fn carry_out(
 ) -> Result<MoveOutcome, ToolError> {
     let spend = combat::may_act(ctx.state, &planned.mover, Spend::Movement(planned.cost_ft))
         .map_err(|e| moving_error(ctx, &planned, e))?;
+    // Stepping out of stone ends Meld into Stone.
+    if planned.feet > 0
+        && let Some(e) =
+            crate::state::melded(crate::state::timed_effects(ctx.state, &planned.mover))
+    {
+        let effect = e.clone();
+        ctx.commit(vec![Change::TimedEffectEnded { effect }])?;
+    }
     let mut attacks = Vec::new();
     for (foe, attack) in &planned.provokes {
         // A hostile without its reaction, or unable to act, lets the mover go.
@@ -101,6 +109,12 @@ pub(super) fn carry_out(
     } else {
         Vec::new()
     };
+    // A warded area entered sets its glyphs off (Glyph of Warding).
+    let glyphs = if planned.feet > 0 {
+        super::glyphs::after_move(ctx, &planned.mover, planned.from, planned.to)?
+    } else {
+        Vec::new()
+    };
     Ok(MoveOutcome::Moved(Moved {
         moved: planned.feet > 0,
         from: place(ctx, planned.from),
@@ -112,6 +126,7 @@ pub(super) fn carry_out(
         opportunity_attacks: attacks,
         now: super::encounter::current_turn(ctx),
         zones,
+        glyphs,
     }))
 }
 

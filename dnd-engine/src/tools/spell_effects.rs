@@ -61,12 +61,14 @@ impl<'a> Prepared<'a> {
 
 /// Casts `p.spell` on the creatures `names` (or, for an area where the fight keeps
 /// positions, those it covers from `aim`) through the effects engine, with the option
-/// `choice` names where the spell has a choice (`effects::choose`).
+/// `choice` names where the spell has a choice (`effects::choose`), and the `point` a
+/// teleport goes to (`effects::teleport`).
 pub(super) fn cast(
     ctx: &mut ToolContext<'_>,
-    p: Prepared<'_>,
+    mut p: Prepared<'_>,
     aim: Option<&str>,
     choice: Option<&str>,
+    point: Option<crate::state::Position>,
     names: &[String],
 ) -> Result<SpellCast, ToolError> {
     let (caster, spell) = (p.caster, p.spell);
@@ -93,7 +95,17 @@ pub(super) fn cast(
     } else {
         names.to_vec()
     };
-    let mut chosen = super::spell_areas::targets(ctx, &caster.id, spell, limit, aim, &names)?;
+    // A spell that acts on a place (a teleport's point, an exit, a glyph's area) takes `aim`
+    // for it; the creatures it names are checked first, then the place, before anything is
+    // rolled.
+    let places = super::spell_places::takes_aim(&effects);
+    let area_aim = if places { None } else { aim };
+    let mut chosen = super::spell_areas::targets(ctx, &caster.id, spell, limit, area_aim, &names)?;
+    let mut moved = Vec::new();
+    for (change, outcome) in super::spell_places::settle(ctx, &p, &effects, aim, point)? {
+        p.changes.push(change);
+        moved.push(outcome);
+    }
     // Rays and beams (Scorching Ray, Eldritch Blast): each strikes the next creature named,
     // round the list again when fewer were named than the spell has (three rays at one
     // harpy). Darts count themselves (`Effect::Darts`).
@@ -109,7 +121,28 @@ pub(super) fn cast(
             .collect();
     }
     let (targets, placed): (Vec<_>, Vec<SpellTarget>) = chosen.into_iter().unzip();
-    unless_countered(ctx, p, &effects, &targets, placed)
+    let mut cast = unless_countered(ctx, p, &effects, &targets, placed)?;
+    if cast.reactions.iter().any(|r| r.succeeded) {
+        return Ok(cast); // countered: the place is left as it was
+    }
+    let (lasting, at_once): (Vec<Outcome>, Vec<Outcome>) = moved
+        .into_iter()
+        .partition(|o| matches!(o, Outcome::Started { .. }));
+    cast.effects.splice(0..0, at_once);
+    cast.lasting.extend(lasting);
+    Ok(cast)
+}
+
+/// The caster as the effects engine takes it.
+pub(super) fn caster_of(p: &Prepared<'_>) -> Caster {
+    Caster {
+        id: p.caster.id.clone(),
+        name: p.caster.name.clone(),
+        attack_bonus: p.attack_bonus,
+        save_dc: p.save_dc,
+        modifier: p.modifier,
+        level: p.caster.level,
+    }
 }
 
 /// A casting found legal (its targets chosen and placed): a monster with Counterspell may
@@ -179,14 +212,7 @@ pub(super) fn resolve_and_commit(
         .zip(&placed)
         .map(|(t, at)| t.subject(at.clone()))
         .collect();
-    let who = Caster {
-        id: caster.id.clone(),
-        name: caster.name.clone(),
-        attack_bonus: p.attack_bonus,
-        save_dc: p.save_dc,
-        modifier: p.modifier,
-        level: caster.level,
-    };
+    let who = caster_of(&p);
     let casting = Casting {
         caster: &who,
         source: &spell.name,
@@ -231,6 +257,8 @@ pub(super) fn resolve_and_commit(
                     | Outcome::Damage { .. }
                     | Outcome::Healed { .. }
                     | Outcome::Pushed { .. }
+                    | Outcome::Moved { .. }
+                    | Outcome::ExitLocked { .. }
             )
         });
     lasting.extend(zone);

@@ -34,9 +34,15 @@ pub struct CastSpellArgs {
     /// Where a spell with an area is aimed, in a fight that keeps positions: a creature or an
     /// area of the room (id or name). A sphere, cylinder or cube cast at a point is centred
     /// there (within the spell's range); a cone, a line or a cube of range Self goes out from
-    /// the caster toward it. Null: at the first target named. Null for a spell without an area.
+    /// the caster toward it. Null: at the first target named. Null for a spell without an area,
+    /// except a teleport (Misty Step), whose aim may name the area it goes to.
     #[serde(default)]
     pub aim: Option<String>,
+    /// Where a spell that teleports its caster takes it (Misty Step: up to 30 ft), in a fight
+    /// that keeps positions: a point of the room in feet (or leave it null and name an area of
+    /// the room in aim: its point). Null for any other spell, and outside such a fight.
+    #[serde(default)]
+    pub point: Option<Point>,
     /// True to cast a ritual spell as a ritual, outside a fight: no slot (slot_level null), 10
     /// minutes longer (the clock advances). Null or false for a casting with a slot.
     #[serde(default)]
@@ -52,6 +58,29 @@ pub struct CastSpellArgs {
     /// to a new creature after its creature dropped (bonus action). Null or false to cast.
     #[serde(default)]
     pub again: Option<bool>,
+}
+
+/// A point of the room, in feet: `x` and `y` along the floor, `z` the height above it.
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Point {
+    /// Feet along the floor (west to east).
+    pub x: i32,
+    /// Feet along the floor (south to north).
+    pub y: i32,
+    /// Feet above the floor; null for the floor.
+    #[serde(default)]
+    pub z: Option<i32>,
+}
+
+impl From<Point> for crate::state::Position {
+    fn from(p: Point) -> Self {
+        crate::state::Position {
+            x: p.x,
+            y: p.y,
+            z: p.z.unwrap_or(0),
+        }
+    }
 }
 
 pub(super) fn cast_spell(
@@ -167,7 +196,8 @@ pub(super) fn cast_spell(
         zone: None,
     };
     let (aim, choice) = (args.aim.as_deref(), args.choice.as_deref());
-    super::spell_effects::cast(ctx, prepared, aim, choice, &args.targets)
+    let point = args.point.map(Into::into);
+    super::spell_effects::cast(ctx, prepared, aim, choice, point, &args.targets)
 }
 
 /// Adds the reasons of one roll when it has any (or the positions gave a distance).

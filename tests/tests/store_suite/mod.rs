@@ -26,6 +26,7 @@ pub fn sample_state(title: &str) -> GameState {
             key: None,
             hidden: false,
             find_dc: None,
+            lock_bonus: 0,
         }],
         features: vec![],
         loot: vec![ItemStack::new("Torch", 3)],

@@ -367,6 +367,9 @@ pub struct Moved {
     /// What the areas that last did as it entered or crossed them (Spike Growth, Moonbeam).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub zones: Vec<super::ZoneReport>,
+    /// What the glyphs it set off did (Glyph of Warding's burst: each save and its damage).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub glyphs: Vec<crate::effects::Outcome>,
 }
 
 /// A move an opportunity attack cut short.
