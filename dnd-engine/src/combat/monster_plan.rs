@@ -322,11 +322,18 @@ pub fn plan(
     });
     let reached: Vec<bool> = heroes.iter().map(|c| in_reach(&c.id)).collect();
     let any_reached = reached.iter().any(|r| *r);
+    let open = |i: usize| reached[i] || !any_reached;
+    // A hero warded by Sanctuary is attacked only when no unwarded one is open to it.
+    let warded: Vec<bool> = heroes
+        .iter()
+        .map(|c| crate::effects::sanctuary_on(state, &m.id, &c.id).is_some())
+        .collect();
+    let any_unwarded = (0..heroes.len()).any(|i| open(i) && !warded[i]);
     let target = pick_target(
         heroes
             .iter()
             .enumerate()
-            .filter(|(i, _)| reached[*i] || !any_reached)
+            .filter(|(i, _)| open(*i) && (!warded[*i] || !any_unwarded))
             .map(|(i, c)| (i, c.hp.current, c.armor_class)),
         per_turn,
     )

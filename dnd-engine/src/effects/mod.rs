@@ -24,6 +24,11 @@
 //! | `weapon.rs` | [`Effect::SpellWeapon`]: the spectral weapon a caster keeps (Spiritual Weapon; Flame Blade's held in hand, `held`), where it hovers, and whether it reaches a creature on a later turn ([`weapon_reaches`]) |
 //! | `spell_attack.rs` | the interpreter's spell attack: the roll against one creature with what changes it, and on a hit its damage and the rest of what the hit does |
 //! | `special.rs` | the interpreter's arm for those special effects (advantage granted, a condition until escaped or acted, a mark, dispel, revive, push), beside `resolve.rs` |
+//! | `sanctuary.rs` | [`Effect::Sanctuary`]: the Wisdom save before attacking a warded creature or naming it for a harmful spell ([`sanctuary_on`]), and what ends the ward ([`sanctuary_ends`]) |
+//! | `images.rs` | [`Effect::MirrorImage`]: the duplicates an attack may strike instead ([`images_of`], [`image_threshold`], [`image_destroyed`]) |
+//! | `size.rs` | [`Effect::SaveIfUnwilling`] (only a creature not on the caster's side saves) and [`Effect::SizeChange`] (Enlarge/Reduce: [`size_damage`]) |
+//! | `bond.rs` | [`Effect::Bond`] (Warding Bond): +1 on saves inside [`roll_bonus`], the caster's share of the damage ([`bond_damage`]), the bond broken at 0 HP ([`bond_broken`]) |
+//! | `warding.rs` | the interpreter's arm for those four, beside `resolve.rs` |
 //! | `rolls.rs` | what timed effects do later: [`roll_bonus`] (Bless and Bane on attack rolls and saves; Guidance and Resistance on one roll, returned spent), [`end_of_turn_saves`] (Hold Person's repeated save) |
 //!
 //! What lasts is a `state::TimedEffect` on the creature, started and ended by `Change`s the
@@ -32,10 +37,12 @@
 //! `combat::targeting`), calls [`resolve`], commits, and runs damage's follow-up saves.
 
 mod acting;
+mod bond;
 mod casting;
 mod choice;
 mod counter;
 mod enchant;
+mod images;
 mod items;
 mod lasting;
 mod legendary;
@@ -47,17 +54,22 @@ mod refusals;
 mod resolve;
 mod riders;
 mod rolls;
+mod sanctuary;
+mod size;
 mod special;
 mod spell_attack;
 mod vocabulary;
 mod ward;
+mod warding;
 mod weapon;
 
 pub use acting::acting_ends;
+pub use bond::{bond_broken, bond_damage};
 pub use casting::{Caster, Casting, Outcome, Refused, Resolution, Subject, Why};
 pub use choice::{Choice, choose};
 pub use counter::{Countered, counter, counters_up_to};
 pub use enchant::{empowered, spell_weapon_plus};
+pub use images::{image_destroyed, image_threshold, images_of};
 pub use items::{
     ItemData, ItemKind, MagicItem, ScrollLevel, armor_bonus, carried_resistances, plus_bonus,
     scroll_check_dc, scroll_spell, weapon_bonus,
@@ -68,5 +80,7 @@ pub use marks::mark_damage;
 pub use resolve::resolve;
 pub use riders::resolve_hit;
 pub use rolls::{Bonus, RepeatedSave, end_of_turn_saves, roll_bonus};
+pub use sanctuary::{harmful, sanctuary_dc, sanctuary_ends, sanctuary_on};
+pub use size::size_damage;
 pub use vocabulary::{ArmorChange, Dice, Duration, Effect};
 pub use weapon::{WEAPON_MOVE_FT, WEAPON_REACH_FT, weapon_of, weapon_reaches};

@@ -417,6 +417,14 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             Effect::Resistance { duration: None, .. }
             | Effect::MagicWeapon { .. }
             | Effect::MagicArmor { .. } => Dealt::default(),
+            Effect::Sanctuary { .. }
+            | Effect::MirrorImage { .. }
+            | Effect::SaveIfUnwilling { .. }
+            | Effect::SizeChange { .. }
+            | Effect::Bond { .. } => {
+                self.warding(effect, i, s);
+                Dealt::default()
+            }
         }
     }
 
@@ -489,7 +497,7 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
     }
 
     #[allow(clippy::too_many_arguments)] // the fields of one `Effect::Save`
-    fn save(
+    pub(super) fn save(
         &mut self,
         ability: Ability,
         dc: Option<i32>,

@@ -389,6 +389,50 @@ pub enum Effect {
         /// The conditions.
         conditions: Vec<Condition>,
     },
+    /// A ward for a while (Sanctuary): before another creature attacks the warded creature or
+    /// names it for a harmful spell, that creature makes a Wisdom save against the caster's
+    /// spell save DC, and on a failure the attack or the spell on it is lost; the ward ends
+    /// when the warded creature attacks or casts a spell on an enemy (`effects/sanctuary.rs`).
+    Sanctuary {
+        /// For how long.
+        duration: Duration,
+    },
+    /// Illusory duplicates of the caster for a while (Mirror Image: 3): an attack against it
+    /// first rolls a d20 and strikes a duplicate instead on 6+ with three left, 8+ with two,
+    /// 11+ with one; a duplicate has AC 10 + the caster's Dexterity modifier and a hit
+    /// destroys it (`effects/images.rs`).
+    MirrorImage {
+        /// Duplicates at the start.
+        images: u8,
+        /// For how long.
+        duration: Duration,
+    },
+    /// A save only an unwilling target makes (Enlarge/Reduce: Constitution): a creature on the
+    /// caster's side takes `on_fail` without a roll; any other saves against the caster's spell
+    /// save DC, a success sparing it everything (`effects/size.rs`).
+    SaveIfUnwilling {
+        /// The ability that saves.
+        ability: Ability,
+        /// What a failure (or a willing creature) gets.
+        on_fail: Vec<Effect>,
+    },
+    /// The creature grown or shrunk for a while (Enlarge/Reduce): its weapon hits deal 1d4 more,
+    /// or 1d4 less (at least 1), read by `effects::size_damage`; the advantage on Strength
+    /// checks and saves is the spell's own `advantage` effects.
+    SizeChange {
+        /// Enlarged; otherwise reduced.
+        enlarged: bool,
+        /// For how long.
+        duration: Duration,
+    },
+    /// A bond between the caster and the creature for a while (Warding Bond): +1 on the
+    /// creature's saving throws (`effects::roll_bonus`), and whenever it takes damage its
+    /// caster takes the same (`effects::bond_damage`); the AC and the resistance are the
+    /// spell's own `armor_class` and `resistance` effects.
+    Bond {
+        /// For how long.
+        duration: Duration,
+    },
 }
 
 fn no_damage() -> OnSave {

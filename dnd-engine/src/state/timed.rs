@@ -224,6 +224,30 @@ pub enum TimedKind {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         weapon: Option<String>,
     },
+    /// Sanctuary: another creature attacking it, or naming it for a harmful spell, first makes
+    /// a Wisdom save against `dc` (its caster's, as cast), losing the attack or spell on a
+    /// failure; read by `effects::sanctuary_on`.
+    Sanctuary {
+        /// The save's DC.
+        dc: i32,
+    },
+    /// Mirror Image's duplicates: `left` of them (1 to 3), each of AC `armor_class` (10 + the
+    /// caster's Dexterity modifier, as cast); read by `effects::images_of`.
+    MirrorImages {
+        /// Duplicates left.
+        left: u8,
+        /// A duplicate's AC.
+        armor_class: i32,
+    },
+    /// Grown (or shrunk) by Enlarge/Reduce: 1d4 more (or less, at least 1) on its weapon hits;
+    /// read by `effects::size_damage`.
+    SizeChanged {
+        /// Enlarged; otherwise reduced.
+        enlarged: bool,
+    },
+    /// Warding Bond: +1 on its saving throws (`effects::roll_bonus`), and its source takes the
+    /// same damage it takes (`effects::bond_damage`).
+    Bonded,
 }
 
 fn is_zero(n: &i32) -> bool {
@@ -309,6 +333,9 @@ impl TimedKind {
                 .then_some("a ward names at least one creature type"),
             TimedKind::WeaponPlus { bonus } => {
                 (!(1..=3).contains(bonus)).then_some("a weapon's magic bonus is +1 to +3")
+            }
+            TimedKind::MirrorImages { left, .. } => {
+                (!(1..=3).contains(left)).then_some("Mirror Image keeps 1 to 3 duplicates")
             }
             TimedKind::Resistance { damage_types } => damage_types
                 .is_empty()

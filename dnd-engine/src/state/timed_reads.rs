@@ -153,6 +153,23 @@ impl TimedEffect {
             TimedKind::Marked { count, sides } => {
                 format!("marked: +{count}d{sides} from its source's weapon hits")
             }
+            TimedKind::Sanctuary { dc } => format!(
+                "warded: a creature attacking it or naming it for a harmful spell first makes a DC {dc} Wisdom save, losing the attack or spell on a failure"
+            ),
+            TimedKind::MirrorImages { left, armor_class } => format!(
+                "{left} duplicate{} (AC {armor_class}) an attack against it may strike instead",
+                if *left == 1 { "" } else { "s" }
+            ),
+            TimedKind::SizeChanged { enlarged: true } => {
+                "enlarged: +1d4 damage on its weapon hits".to_owned()
+            }
+            TimedKind::SizeChanged { enlarged: false } => {
+                "reduced: 1d4 less damage on its weapon hits (at least 1)".to_owned()
+            }
+            TimedKind::Bonded => {
+                "warding bond: +1 to saving throws, and its source takes the damage it takes"
+                    .to_owned()
+            }
         };
         let left = match self.rounds_left {
             Some(1) if self.at_turn_end => ", until the end of its source's turn".to_owned(),

@@ -153,8 +153,12 @@ pub(super) fn attack_spent(
     );
     let swings = swings_of(ctx, &who, chosen.as_deref())?;
     spend_limited(ctx, &who, chosen.as_deref())?;
+    // Sanctuary: a failed Wisdom save loses the attack (what it spent stays spent).
+    let warded = creature::find(ctx.state, ctx.srd, target)?;
+    let sanctuary = super::wards::sanctuary_save(ctx, &who, &warded)?;
+    let lost = sanctuary.as_ref().is_some_and(|w| w.lost);
     let mut outcomes = Vec::new();
-    for swing in swings {
+    for swing in swings.into_iter().filter(|_| !lost) {
         let victim = creature::find(ctx.state, ctx.srd, target)?;
         if victim.target == who.target {
             return Err(ToolError::new(format!("{} cannot attack itself", who.name)));
@@ -166,6 +170,8 @@ pub(super) fn attack_spent(
             break;
         }
         let setup = attack_setup(ctx, &who, &victim, &swing, advantage)?;
+        // Mirror Image: the swing may go at a duplicate, at the duplicate's AC.
+        let duplicate = super::wards::duplicate_struck(ctx, &victim);
         let sources = setup.sources;
         // Bless adds a d4 to the roll, Bane takes one away (`effects::roll_bonus`).
         let bonus = ctx.roll_bonus(who.target.id(), crate::state::RollKind::Attack);
@@ -180,20 +186,22 @@ pub(super) fn attack_spent(
             let (by, on) = (who.target.id(), victim.target.id());
             damage.extend(crate::effects::mark_damage(ctx.state, by, on, first.kind));
         }
+        damage.extend(super::wards::enlarged_dice(ctx, &who, &swing.damage));
         let profile = AttackProfile {
             attack_bonus: swing.bonus + bonus.total,
             damage: &damage,
             critical_range: 20,
         };
         let defense = AttackTarget {
-            armor_class: setup.armor_class,
+            armor_class: duplicate.as_ref().map_or(setup.armor_class, |(_, ac)| *ac),
             defenses: effective_defenses(&victim.defenses, &victim.conditions)
                 .against_attack(swing.magical),
             hits_are_critical: setup.hits_are_critical,
         };
         let mut result = rules_attack(&profile, &defense, sources.resolve(), ctx.rng);
+        super::wards::reduced_hit(ctx, &who, &mut result);
         // A hero hit by a monster may cast the Shield it declared, when that turns the hit.
-        let reaction = if !who.is_character() && victim.is_character() {
+        let reaction = if !who.is_character() && victim.is_character() && duplicate.is_none() {
             let (by, on) = (who.name.clone(), victim.target.id().to_owned());
             super::reactions::shield_against_hit(ctx, &by, &on, &mut result)?
         } else {
@@ -214,7 +222,12 @@ pub(super) fn attack_spent(
             RollDetail::Attack(result.clone()),
         );
         let mut changes = setup.ends; // a Help spent, a hider revealed
-        if result.hit {
+        if let (true, Some((images, _))) = (result.hit, &duplicate) {
+            changes.push(crate::effects::image_destroyed(images));
+        }
+        // A hit on a duplicate hurts no one.
+        let landed = result.hit && duplicate.is_none();
+        if landed {
             // A smite for the next hit only is spent by this one.
             changes.extend(
                 riders
@@ -228,7 +241,7 @@ pub(super) fn attack_spent(
             });
         }
         ctx.commit(changes)?;
-        let carried = if result.hit && !who.is_character() {
+        let carried = if landed && !who.is_character() {
             let id = who.target.id().to_owned();
             super::monster_action::on_hit(
                 ctx,
@@ -241,7 +254,7 @@ pub(super) fn attack_spent(
             None
         };
         let (hurt, by) = (victim.target.id().to_owned(), who.target.id().to_owned());
-        let taken = if result.hit { result.total_damage } else { 0 };
+        let taken = if landed { result.total_damage } else { 0 };
         let after_damage = super::damage::after_damage(ctx, &hurt, taken, Some(&by))?;
         let after = creature::find(ctx.state, ctx.srd, target)?;
         if victim.standing && !after.standing {
@@ -262,6 +275,10 @@ pub(super) fn attack_spent(
             };
             ctx.log.events.push(event);
         }
+        let duplicate = duplicate.map(|(_, ac)| {
+            let fate = if result.hit { "destroyed" } else { "missed" };
+            format!("struck at a duplicate (AC {ac}): {fate}")
+        });
         outcomes.push(SwingReport {
             attack: swing.name,
             result,
@@ -275,6 +292,7 @@ pub(super) fn attack_spent(
             hold_saves: after_damage.hold_saves,
             concentration_save: after_damage.concentration,
             reaction,
+            duplicate,
         });
     }
     Ok(AttackReport {
@@ -283,6 +301,7 @@ pub(super) fn attack_spent(
         attacks: outcomes,
         encounter_started: None,
         opportunity_attack: false,
+        sanctuary,
     })
 }
 

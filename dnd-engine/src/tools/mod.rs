@@ -50,6 +50,7 @@ mod spell_effects;
 mod spell_rituals;
 mod spell_weapon;
 mod spells;
+mod wards;
 mod world;
 
 use serde::{Deserialize, Serialize};

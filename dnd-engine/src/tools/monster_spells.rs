@@ -121,6 +121,36 @@ pub(super) fn cast(
             reactions,
         });
     }
+    // Sanctuary: a harmful spell is lost on a warded hero whose ward the monster fails to
+    // overcome (a Wisdom save each); with none left, only what it spent is committed.
+    let mut wasted = Vec::new();
+    if effects::harmful(&spell.effects) && spell.area.is_none() {
+        let mut kept = Vec::with_capacity(subjects.len());
+        for s in subjects {
+            let victim = creature::find(ctx.state, ctx.srd, s.target.id())?;
+            match super::wards::sanctuary_save(ctx, &who, &victim)? {
+                Some(w) if w.lost => wasted.push(effects::Outcome::Unaffected {
+                    target: s.name.clone(),
+                    why: format!(
+                        "{}: {name} failed the Wisdom save, and the spell is lost on it",
+                        w.spell
+                    ),
+                }),
+                _ => kept.push(s),
+            }
+        }
+        subjects = kept;
+        if subjects.is_empty() {
+            ctx.commit(changes)?;
+            return Ok(EffectsReport {
+                monster: name,
+                uses: spell.name.clone(),
+                slot_level: matches!(way, SpellSource::Slot(_)).then_some(slot),
+                effects: wasted,
+                reactions,
+            });
+        }
+    }
     let shielded = if spell.slug == "magic-missile" {
         let ids: Vec<String> = subjects
             .iter()
@@ -160,7 +190,8 @@ pub(super) fn cast(
             .filter(|c| !matches!(c, Change::Damage { target, .. } if spared(target)))
             .cloned(),
     );
-    let mut outcomes = resolution.outcomes.clone();
+    let mut outcomes = wasted;
+    outcomes.extend(resolution.outcomes.iter().cloned());
     for o in &mut outcomes {
         if let effects::Outcome::Damage { target, .. } = o
             && let Some(s) = subjects.iter().find(|s| &s.name == target)

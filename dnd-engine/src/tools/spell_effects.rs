@@ -47,6 +47,15 @@ pub(super) fn cast(
         names.to_vec()
     };
     let mut chosen = super::spell_areas::targets(ctx, &caster.id, spell, limit, aim, &names)?;
+    // Sanctuary: a harmful spell named at a warded creature needs the caster's Wisdom save,
+    // else it is lost on that creature (areas are not warded against).
+    let named = chosen.len();
+    let (wasted, p) = sanctuary(ctx, p, &effects, &mut chosen)?;
+    if named > 0 && chosen.is_empty() {
+        let mut cast = resolve_and_commit(ctx, p, &[], &[], Vec::new())?;
+        cast.effects = wasted;
+        return Ok(cast);
+    }
     // Rays and beams (Scorching Ray, Eldritch Blast): each strikes the next creature named,
     // round the list again when fewer were named than the spell has (three rays at one
     // harpy). Darts count themselves (`Effect::Darts`).
@@ -62,7 +71,45 @@ pub(super) fn cast(
             .collect();
     }
     let (targets, placed): (Vec<_>, Vec<SpellTarget>) = chosen.into_iter().unzip();
-    resolve_and_commit(ctx, p, &effects, &targets, placed)
+    let mut cast = resolve_and_commit(ctx, p, &effects, &targets, placed)?;
+    cast.effects.splice(0..0, wasted);
+    Ok(cast)
+}
+
+/// Sanctuary around a casting: the caster's Wisdom save against each warded creature a
+/// harmful spell without an area names (one lost is taken out of `chosen`, and said in the
+/// outcomes returned), and the caster's own Sanctuary ended in `p.changes` when the spell names
+/// a creature of the other side.
+fn sanctuary<'p>(
+    ctx: &mut ToolContext<'_>,
+    mut p: Prepared<'p>,
+    effects: &[effects::Effect],
+    chosen: &mut Vec<(super::creature::CreatureInfo<'_>, SpellTarget)>,
+) -> Result<(Vec<Outcome>, Prepared<'p>), ToolError> {
+    let mut wasted = Vec::new();
+    if !effects::harmful(effects) || p.spell.area.is_some() {
+        return Ok((wasted, p));
+    }
+    let me = super::creature::find(ctx.state, ctx.srd, &p.caster.id)?;
+    let mut kept = Vec::with_capacity(chosen.len());
+    for (t, at) in chosen.drain(..) {
+        match super::wards::sanctuary_save(ctx, &me, &t)? {
+            Some(w) if w.lost => wasted.push(Outcome::Unaffected {
+                target: t.name.clone(),
+                why: format!(
+                    "{}: {} failed the Wisdom save ({} against DC {}), and the spell is lost on it",
+                    w.spell, w.by, w.save.total, w.save.dc
+                ),
+            }),
+            _ => kept.push((t, at)),
+        }
+    }
+    *chosen = kept;
+    if chosen.iter().any(|(t, _)| !t.is_character()) {
+        p.changes
+            .extend(effects::sanctuary_ends(ctx.state, &p.caster.id));
+    }
+    Ok((wasted, p))
 }
 
 /// Resolves `effects` of `p.spell` on `targets` (placed from the caster as `placed`), commits
