@@ -388,3 +388,47 @@ fn forged_duplicates_beyond_three_are_refused_by_the_state() {
     assert!(err.to_string().contains("1 to 3"), "{err}");
     assert_eq!(t.state, before);
 }
+
+#[test]
+fn pass_without_trace_adds_10_to_the_stealth_of_the_caster_and_those_it_picks() {
+    let mut t = fight_with("Pass without Trace", 2);
+    let stealth = |t: &Table, id: &str| {
+        t.state
+            .character(id)
+            .unwrap()
+            .skill_modifier(dnd_engine::rules::Skill::Stealth)
+    };
+    let (isolde, kraven) = (stealth(&t, "isolde"), stealth(&t, "kraven"));
+    let athletics = t
+        .state
+        .character("kraven")
+        .unwrap()
+        .skill_modifier(dnd_engine::rules::Skill::Athletics);
+    t.ok(
+        "cast_spell",
+        cast("isolde", "Pass without Trace", &["isolde", "kraven"], None),
+    );
+    assert_eq!(stealth(&t, "isolde"), isolde + 10);
+    assert_eq!(stealth(&t, "kraven"), kraven + 10);
+    // Stealth alone.
+    assert_eq!(
+        t.state
+            .character("kraven")
+            .unwrap()
+            .skill_modifier(dnd_engine::rules::Skill::Athletics),
+        athletics
+    );
+    // A check through the tool counts it.
+    let rolled = t.ok(
+        "roll_skill_check",
+        json!({"creature": "kraven", "skill": "stealth", "dc": 15, "advantage": null,
+               "reason": "creeping past"}),
+    );
+    assert_eq!(rolled["result"]["modifier"], kraven + 10, "{rolled}");
+    // Concentration ends it.
+    t.apply(&[Change::Concentration {
+        character: "isolde".into(),
+        spell: None,
+    }]);
+    assert_eq!(stealth(&t, "kraven"), kraven);
+}

@@ -2,7 +2,8 @@
 //! saving throws ([`bond_save_bonus`], read inside `effects::roll_bonus`), and whenever it takes
 //! damage the caster who bound it takes the same amount ([`bond_damage`], asked by
 //! `tools::damage::after_damage` after every instance of damage). The +1 AC and the resistance
-//! to all damage are the spell's own `armor_class` and `resistance` effects.
+//! to all damage are the spell's own `armor_class` and `resistance` effects. Beside it, the
+//! other flat bonus on a roll: a skill's ([`skill_bonus`], Pass without Trace).
 
 use crate::state::{Change, GameState, Target, TimedEffect, TimedKind, timed_effects};
 
@@ -65,4 +66,21 @@ pub fn bond_broken(state: &GameState, caster: &str) -> Vec<Change> {
         }
     }
     ends
+}
+
+/// The bonus the timed effects give checks of `skill` (Pass without Trace: +10 Stealth), each
+/// spell once: read inside `Character::skill_modifier` and a monster's skill modifier.
+pub fn skill_bonus(effects: &[TimedEffect], skill: crate::rules::Skill) -> i32 {
+    let mut seen: Vec<&str> = Vec::new();
+    let mut total = 0;
+    for e in effects {
+        if let TimedKind::SkillBonus { skill: s, bonus } = e.kind
+            && s == skill
+            && !seen.contains(&e.spell.as_str())
+        {
+            seen.push(&e.spell);
+            total += bonus;
+        }
+    }
+    total
 }

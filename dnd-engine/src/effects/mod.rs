@@ -27,7 +27,7 @@
 //! | `sanctuary.rs` | [`Effect::Sanctuary`]: the Wisdom save before attacking a warded creature or naming it for a harmful spell ([`sanctuary_on`]), and what ends the ward ([`sanctuary_ends`]) |
 //! | `images.rs` | [`Effect::MirrorImage`]: the duplicates an attack may strike instead ([`images_of`], [`image_threshold`], [`image_destroyed`]) |
 //! | `size.rs` | [`Effect::SaveIfUnwilling`] (only a creature not on the caster's side saves) and [`Effect::SizeChange`] (Enlarge/Reduce: [`size_damage`]) |
-//! | `bond.rs` | [`Effect::Bond`] (Warding Bond): +1 on saves inside [`roll_bonus`], the caster's share of the damage ([`bond_damage`]), the bond broken at 0 HP ([`bond_broken`]) |
+//! | `bond.rs` | [`Effect::Bond`] (Warding Bond): +1 on saves inside [`roll_bonus`], the caster's share of the damage ([`bond_damage`]), the bond broken at 0 HP ([`bond_broken`]); [`Effect::SkillBonus`]'s flat bonus on a skill's checks ([`skill_bonus`], Pass without Trace) |
 //! | `warding.rs` | the interpreter's arm for those four, beside `resolve.rs` |
 //! | `rolls.rs` | what timed effects do later: [`roll_bonus`] (Bless and Bane on attack rolls and saves; Guidance and Resistance on one roll, returned spent), [`end_of_turn_saves`] (Hold Person's repeated save) |
 //!
@@ -64,7 +64,7 @@ mod warding;
 mod weapon;
 
 pub use acting::acting_ends;
-pub use bond::{bond_broken, bond_damage};
+pub use bond::{bond_broken, bond_damage, skill_bonus};
 pub use casting::{Caster, Casting, Outcome, Refused, Resolution, Subject, Why};
 pub use choice::{Choice, choose};
 pub use counter::{Countered, counter, counters_up_to};

@@ -421,7 +421,8 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             | Effect::MirrorImage { .. }
             | Effect::SaveIfUnwilling { .. }
             | Effect::SizeChange { .. }
-            | Effect::Bond { .. } => {
+            | Effect::Bond { .. }
+            | Effect::SkillBonus { .. } => {
                 self.warding(effect, i, s);
                 Dealt::default()
             }

@@ -433,6 +433,16 @@ pub enum Effect {
         /// For how long.
         duration: Duration,
     },
+    /// A flat bonus to checks of one skill for a while (Pass without Trace: +10 to Dexterity
+    /// (Stealth) checks), read by `effects::skill_bonus` inside every skill modifier.
+    SkillBonus {
+        /// The skill.
+        skill: crate::rules::Skill,
+        /// The bonus.
+        bonus: i32,
+        /// For how long.
+        duration: Duration,
+    },
 }
 
 fn no_damage() -> OnSave {

@@ -1,5 +1,5 @@
-//! The interpreter's arm for the wards, duplicates, size changes and bonds (Sanctuary, Mirror
-//! Image, Enlarge/Reduce, Warding Bond): each starts one timed effect on the subject, built
+//! The interpreter's arm for the wards, duplicates, size changes, bonds and skill bonuses
+//! (Sanctuary, Mirror Image, Enlarge/Reduce, Warding Bond, Pass without Trace): each starts one timed effect on the subject, built
 //! from its rule's file (`sanctuary.rs`, `images.rs`, `size.rs`, `bond.rs`), and the save only
 //! an unwilling creature makes.
 
@@ -27,6 +27,17 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             }
             // The caster as its own target is refused before (`refusals.rs`).
             Effect::Bond { duration } => Some((TimedKind::Bonded, *duration)),
+            Effect::SkillBonus {
+                skill,
+                bonus,
+                duration,
+            } => Some((
+                TimedKind::SkillBonus {
+                    skill: *skill,
+                    bonus: *bonus,
+                },
+                *duration,
+            )),
             Effect::SaveIfUnwilling { ability, on_fail } => {
                 let caster = self.casting.caster.id.clone();
                 if super::size::willing(self.state, &caster, &s.target) {

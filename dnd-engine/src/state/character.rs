@@ -282,7 +282,7 @@ impl Character {
             skill,
             proficiency,
             self.proficiency_bonus(),
-        )
+        ) + crate::effects::skill_bonus(&self.timed_effects, skill)
     }
 
     /// The modifier of a saving throw.

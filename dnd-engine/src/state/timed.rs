@@ -248,6 +248,14 @@ pub enum TimedKind {
     /// Warding Bond: +1 on its saving throws (`effects::roll_bonus`), and its source takes the
     /// same damage it takes (`effects::bond_damage`).
     Bonded,
+    /// A flat bonus to checks of one skill (Pass without Trace: +10 Stealth): read by
+    /// `effects::skill_bonus`.
+    SkillBonus {
+        /// The skill.
+        skill: crate::rules::Skill,
+        /// The bonus.
+        bonus: i32,
+    },
 }
 
 fn is_zero(n: &i32) -> bool {
@@ -333,6 +341,9 @@ impl TimedKind {
                 .then_some("a ward names at least one creature type"),
             TimedKind::WeaponPlus { bonus } => {
                 (!(1..=3).contains(bonus)).then_some("a weapon's magic bonus is +1 to +3")
+            }
+            TimedKind::SkillBonus { bonus, .. } => {
+                (*bonus == 0).then_some("a skill bonus adds something")
             }
             TimedKind::MirrorImages { left, .. } => {
                 (!(1..=3).contains(left)).then_some("Mirror Image keeps 1 to 3 duplicates")

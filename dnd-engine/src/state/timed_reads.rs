@@ -166,6 +166,7 @@ impl TimedEffect {
             TimedKind::SizeChanged { enlarged: false } => {
                 "reduced: 1d4 less damage on its weapon hits (at least 1)".to_owned()
             }
+            TimedKind::SkillBonus { skill, bonus } => format!("{bonus:+} to {skill} checks"),
             TimedKind::Bonded => {
                 "warding bond: +1 to saving throws, and its source takes the damage it takes"
                     .to_owned()
