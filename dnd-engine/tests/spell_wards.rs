@@ -432,3 +432,58 @@ fn pass_without_trace_adds_10_to_the_stealth_of_the_caster_and_those_it_picks() 
     }]);
     assert_eq!(stealth(&t, "kraven"), kraven);
 }
+
+#[test]
+fn blink_sends_its_caster_away_on_11_or_more_until_its_next_turn() {
+    let (mut away, mut stayed) = (0, 0);
+    for seed in 1..30 {
+        let mut t = fight_with("Blink", seed);
+        // Kraven is out of the harpy's way, so only Isolde may be its target.
+        t.hero_mut("kraven").hp.current = 0;
+        t.hero_mut("kraven").death_saves.stable = true;
+        t.ok("cast_spell", cast("isolde", "Blink", &[], None));
+        let before = hp(&t, "isolde");
+        t.ok("next_turn", json!({}));
+        let d20 = t
+            .log
+            .rolls
+            .iter()
+            .find(|r| r.label.contains("Ethereal Plane (11 or more)"))
+            .map(|r| r.total)
+            .expect("the d20 at the end of Isolde's turn");
+        // Back at the start of her next turn, whatever happened.
+        assert_eq!(t.turn_of(), "isolde");
+        assert!(!dnd_engine::effects::ethereal(&t.state, "isolde"));
+        if d20 >= 11 {
+            away += 1;
+            // The harpy's turn passed with her beyond its reach.
+            assert_eq!(hp(&t, "isolde"), before, "untouched while away");
+        } else {
+            stayed += 1;
+        }
+    }
+    assert!(away > 0 && stayed > 0, "{away} away, {stayed} stayed");
+}
+
+#[test]
+fn a_creature_on_the_ethereal_plane_can_neither_be_attacked_nor_attack() {
+    let mut t = fight_with("Blink", 4);
+    t.ok("cast_spell", cast("isolde", "Blink", &[], None));
+    let blink = dnd_engine::state::timed_effects(&t.state, "isolde")[0].clone();
+    t.apply(&[
+        dnd_engine::effects::blinked(&blink, 11).unwrap(),
+        Change::TurnAdvanced,
+    ]);
+    assert!(dnd_engine::effects::ethereal(&t.state, "isolde"));
+    // The d20 must reach 11.
+    assert!(dnd_engine::effects::blinked(&blink, 10).is_none());
+    let e = t.refused("roll_attack", table::attack("frost-harpy", "isolde"));
+    assert!(e.contains("Ethereal Plane"), "{e}");
+    // The harpy's planner looks past her to Kraven.
+    let all = |_: &str| true;
+    match monster_plan::plan(&t.state, Srd::bundled(), "frost-harpy", &all) {
+        Some(Plan::Attack { target, .. }) => assert_eq!(target, "kraven"),
+        Some(Plan::Save { targets, .. }) => assert_eq!(targets, vec!["kraven".to_owned()]),
+        other => panic!("{other:?}"),
+    }
+}

@@ -275,6 +275,8 @@ pub fn plan(
         .characters
         .iter()
         .filter(|c| !c.dead && c.hp.current > 0 && c.location == m.location)
+        // A hero on the Ethereal Plane (Blink) cannot be targeted.
+        .filter(|c| !crate::effects::ethereal(state, &c.id))
         .collect();
     if heroes.is_empty() {
         return None;

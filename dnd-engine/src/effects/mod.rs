@@ -28,6 +28,7 @@
 //! | `images.rs` | [`Effect::MirrorImage`]: the duplicates an attack may strike instead ([`images_of`], [`image_threshold`], [`image_destroyed`]) |
 //! | `size.rs` | [`Effect::SaveIfUnwilling`] (only a creature not on the caster's side saves) and [`Effect::SizeChange`] (Enlarge/Reduce: [`size_damage`]) |
 //! | `bond.rs` | [`Effect::Bond`] (Warding Bond): +1 on saves inside [`roll_bonus`], the caster's share of the damage ([`bond_damage`]), the bond broken at 0 HP ([`bond_broken`]); [`Effect::SkillBonus`]'s flat bonus on a skill's checks ([`skill_bonus`], Pass without Trace) |
+//! | `blink.rs` | [`Effect::Blink`]: the end-of-turn d20 to the Ethereal Plane ([`blinked`]), the return at the start of the turn ([`returned`]), and [`ethereal`] / [`apart`], the one read of who can be targeted |
 //! | `warding.rs` | the interpreter's arm for those four, beside `resolve.rs` |
 //! | `rolls.rs` | what timed effects do later: [`roll_bonus`] (Bless and Bane on attack rolls and saves; Guidance and Resistance on one roll, returned spent), [`end_of_turn_saves`] (Hold Person's repeated save) |
 //!
@@ -37,6 +38,7 @@
 //! `combat::targeting`), calls [`resolve`], commits, and runs damage's follow-up saves.
 
 mod acting;
+mod blink;
 mod bond;
 mod casting;
 mod choice;
@@ -64,6 +66,7 @@ mod warding;
 mod weapon;
 
 pub use acting::acting_ends;
+pub use blink::{BLINK_AT_LEAST, apart, blinked, blinking, ethereal, returned};
 pub use bond::{bond_broken, bond_damage, skill_bonus};
 pub use casting::{Caster, Casting, Outcome, Refused, Resolution, Subject, Why};
 pub use choice::{Choice, choose};

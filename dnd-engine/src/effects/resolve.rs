@@ -422,7 +422,8 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             | Effect::SaveIfUnwilling { .. }
             | Effect::SizeChange { .. }
             | Effect::Bond { .. }
-            | Effect::SkillBonus { .. } => {
+            | Effect::SkillBonus { .. }
+            | Effect::Blink { .. } => {
                 self.warding(effect, i, s);
                 Dealt::default()
             }

@@ -443,6 +443,13 @@ pub enum Effect {
         /// For how long.
         duration: Duration,
     },
+    /// The caster blinks for a while (Blink): at the end of each of its turns a d20, on 11 or
+    /// more it vanishes to the Ethereal Plane until the start of its next turn, where it can
+    /// neither be targeted nor target anyone (`effects/blink.rs`).
+    Blink {
+        /// For how long.
+        duration: Duration,
+    },
 }
 
 fn no_damage() -> OnSave {

@@ -27,6 +27,9 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             }
             // The caster as its own target is refused before (`refusals.rs`).
             Effect::Bond { duration } => Some((TimedKind::Bonded, *duration)),
+            Effect::Blink { duration } => {
+                Some((TimedKind::Blinking { ethereal: false }, *duration))
+            }
             Effect::SkillBonus {
                 skill,
                 bonus,

@@ -256,6 +256,13 @@ pub enum TimedKind {
         /// The bonus.
         bonus: i32,
     },
+    /// Blink: a d20 at the end of each of its turns, 11 or more sending it to the Ethereal
+    /// Plane (`ethereal`) until the start of its next turn; read by `effects::ethereal`.
+    Blinking {
+        /// On the Ethereal Plane now.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        ethereal: bool,
+    },
 }
 
 fn is_zero(n: &i32) -> bool {

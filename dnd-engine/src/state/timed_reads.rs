@@ -167,6 +167,12 @@ impl TimedEffect {
                 "reduced: 1d4 less damage on its weapon hits (at least 1)".to_owned()
             }
             TimedKind::SkillBonus { skill, bonus } => format!("{bonus:+} to {skill} checks"),
+            TimedKind::Blinking { ethereal: true } => {
+                "on the Ethereal Plane until its next turn: it can neither be targeted nor target anyone".to_owned()
+            }
+            TimedKind::Blinking { ethereal: false } => {
+                "blinking: a d20 at the end of each of its turns, on 11 or more it vanishes to the Ethereal Plane".to_owned()
+            }
             TimedKind::Bonded => {
                 "warding bond: +1 to saving throws, and its source takes the damage it takes"
                     .to_owned()

@@ -163,6 +163,9 @@ pub(super) fn attack_spent(
         if victim.target == who.target {
             return Err(ToolError::new(format!("{} cannot attack itself", who.name)));
         }
+        if let Some(why) = crate::effects::apart(ctx.state, who.target.id(), victim.target.id()) {
+            return Err(ToolError::new(why));
+        }
         if !victim.standing && !victim.is_character() {
             if outcomes.is_empty() {
                 return Err(ToolError::new(format!("{} is already dead", victim.name)));

@@ -81,6 +81,10 @@ pub(super) fn cast(
     let mut out_of_reach = None;
     for target in named {
         let victim = creature::find(ctx.state, ctx.srd, target)?;
+        if let Some(why) = effects::apart(ctx.state, &id, victim.target.id()) {
+            out_of_reach = Some(why);
+            continue;
+        }
         match spell_target(ctx.state, &id, victim.target.id(), spell) {
             Ok(at) => subjects.push(victim.subject(at)),
             Err(e) => out_of_reach = Some(e.to_string()),

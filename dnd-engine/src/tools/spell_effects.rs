@@ -47,6 +47,17 @@ pub(super) fn cast(
         names.to_vec()
     };
     let mut chosen = super::spell_areas::targets(ctx, &caster.id, spell, limit, aim, &names)?;
+    // Blink: a creature on the Ethereal Plane is out of reach: refused when named, passed over
+    // when an area covers it.
+    if let Some(why) = chosen
+        .iter()
+        .find_map(|(t, _)| effects::apart(ctx.state, &caster.id, t.target.id()))
+    {
+        if spell.area.is_none() {
+            return Err(ToolError::new(why));
+        }
+        chosen.retain(|(t, _)| !effects::ethereal(ctx.state, t.target.id()));
+    }
     // Sanctuary: a harmful spell named at a warded creature needs the caster's Wisdom save,
     // else it is lost on that creature (areas are not warded against).
     let named = chosen.len();

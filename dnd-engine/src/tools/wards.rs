@@ -1,8 +1,9 @@
 //! What the wards on a creature do to the tools that attack it or cast at it, and what a
 //! creature's size does to its weapon hits: Sanctuary's Wisdom save before an attack or a
 //! harmful spell (`effects::sanctuary_on`), Mirror Image's d20 for whether a swing strikes a
-//! duplicate (`effects::images_of`), Enlarge/Reduce's 1d4 (`effects::size_damage`). The rules
-//! are in `effects`; this rolls, records and reports them.
+//! duplicate (`effects::images_of`), Enlarge/Reduce's 1d4 (`effects::size_damage`), Blink's
+//! d20 at the end of its caster's turn (`effects::blinking`). The rules are in `effects`; this
+//! rolls, records and reports them.
 
 use super::creature::CreatureInfo;
 use super::results::WardSave;
@@ -108,4 +109,24 @@ pub(super) fn reduced_hit(
     let less = roll_recorded(ctx, "1d4", label);
     let reduced = result.total_damage.saturating_sub(less).max(1);
     result.total_damage = reduced;
+}
+
+/// Blink at the end of `creature`'s turn: the d20, recorded, and on 11 or more the creature
+/// gone to the Ethereal Plane until its next turn starts.
+pub(super) fn blink_at_turn_end(
+    ctx: &mut ToolContext<'_>,
+    creature: &str,
+) -> Result<(), ToolError> {
+    let Some(blink) = crate::effects::blinking(ctx.state, creature) else {
+        return Ok(());
+    };
+    let label = format!(
+        "{}: d20 for whether {} vanishes to the Ethereal Plane ({} or more)",
+        blink.spell,
+        ctx.state.name_of(creature),
+        crate::effects::BLINK_AT_LEAST
+    );
+    let d20 = roll_recorded(ctx, "1d20", label);
+    let d20 = u8::try_from(d20).unwrap_or(u8::MAX);
+    ctx.commit(crate::effects::blinked(&blink, d20).into_iter().collect())
 }
