@@ -487,3 +487,98 @@ fn a_creature_on_the_ethereal_plane_can_neither_be_attacked_nor_attack() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Isolde (knowing `spell`), Kraven, the harpy and a bandit, seen, out of a fight.
+fn with_bandit(spell: &str, seed: u64) -> Table {
+    use dnd_engine::rules::{CasterProgression, SpellSlots};
+    let mut t = Table::new(table::seen_harpy(&["isolde", "kraven"]), seed);
+    let isolde = t.hero_mut("isolde");
+    Arc::make_mut(&mut isolde.spells).push(spell.into());
+    isolde.spell_slots = SpellSlots::for_class(CasterProgression::Full, 7);
+    let mut bandit = t.state.monsters[0].clone();
+    bandit.id = "bandit".into();
+    bandit.name = "Bandit".into();
+    bandit.template = "bandit".into();
+    Arc::make_mut(&mut t.state.monsters).push(bandit);
+    t
+}
+
+#[test]
+fn calm_emotions_makes_a_humanoid_that_fails_its_charisma_save_stop_fighting() {
+    let (mut calmed, mut resisted) = (0, 0);
+    for seed in 1..30 {
+        let mut t = with_bandit("Calm Emotions", seed);
+        let calm = t.ok(
+            "cast_spell",
+            cast(
+                "isolde",
+                "Calm Emotions",
+                &["bandit", "frost-harpy"],
+                Some("indifferent"),
+            ),
+        );
+        let said = calm.to_string();
+        // The harpy is no humanoid: passed over without a roll.
+        assert!(said.contains("not a humanoid"), "{said}");
+        let saves = t
+            .log
+            .rolls
+            .iter()
+            .filter(|r| r.label.contains("Charisma save"))
+            .count();
+        assert_eq!(saves, 1, "the bandit alone saves: {said}");
+        let morale = t.state.monster("bandit").unwrap().morale;
+        if said.contains("\"calmed\"") {
+            calmed += 1;
+            assert_eq!(morale, dnd_engine::state::Morale::Surrendered);
+        } else {
+            resisted += 1;
+            assert_eq!(morale, dnd_engine::state::Morale::Fighting);
+        }
+    }
+    assert!(
+        calmed > 0 && resisted > 0,
+        "{calmed} calmed, {resisted} resisted"
+    );
+}
+
+#[test]
+fn calm_emotions_ends_an_allys_fear_without_a_save() {
+    let mut t = with_bandit("Calm Emotions", 3);
+    let fear = dnd_engine::state::TimedEffect {
+        source: "frost-harpy".into(),
+        spell: "Cause Fear".into(),
+        target: "kraven".into(),
+        concentration: false,
+        rounds_left: Some(10),
+        ends_on_damage: false,
+        level: 1,
+        at_turn_end: false,
+        kind: TimedKind::Condition {
+            condition: dnd_engine::rules::Condition::Frightened,
+            repeat_save: None,
+        },
+    };
+    t.apply(&[Change::TimedEffectStarted { effect: fear }]);
+    let calm = t.ok(
+        "cast_spell",
+        cast("isolde", "Calm Emotions", &["kraven"], Some("suppress")),
+    );
+    assert!(
+        !t.log.rolls.iter().any(|r| r.label.contains("Charisma")),
+        "{calm}"
+    );
+    let kraven = t.state.character("kraven").unwrap();
+    assert!(
+        !kraven
+            .conditions
+            .has(dnd_engine::rules::Condition::Frightened)
+    );
+    assert!(kraven.timed_effects.is_empty());
+    // A choice it does not have is refused, changing nothing.
+    let e = t.refused(
+        "cast_spell",
+        cast("isolde", "Calm Emotions", &["kraven"], Some("charm")),
+    );
+    assert!(e.contains("\"suppress\", \"indifferent\""), "{e}");
+}

@@ -212,6 +212,11 @@ pub enum Outcome {
         /// Why ("undead", "more hit points than the pool has left").
         why: String,
     },
+    /// A monster made indifferent (Calm Emotions): it stops fighting until it is attacked.
+    Calmed {
+        /// The target's name.
+        target: String,
+    },
 }
 
 /// Why one roll was made as it was: the advantage sources and the bonuses added.

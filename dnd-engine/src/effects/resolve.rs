@@ -423,7 +423,8 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             | Effect::SizeChange { .. }
             | Effect::Bond { .. }
             | Effect::SkillBonus { .. }
-            | Effect::Blink { .. } => {
+            | Effect::Blink { .. }
+            | Effect::Calm { .. } => {
                 self.warding(effect, i, s);
                 Dealt::default()
             }

@@ -413,6 +413,10 @@ pub enum Effect {
     SaveIfUnwilling {
         /// The ability that saves.
         ability: Ability,
+        /// Only creatures of this type are affected (Calm Emotions: "humanoid"); any other is
+        /// passed over without a roll (characters are humanoids).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        creature_type: Option<String>,
         /// What a failure (or a willing creature) gets.
         on_fail: Vec<Effect>,
     },
@@ -449,6 +453,14 @@ pub enum Effect {
     Blink {
         /// For how long.
         duration: Duration,
+    },
+    /// Strong emotions calmed (Calm Emotions, inside its save): the effects charming or
+    /// frightening the creature end, or, `indifferent`, a monster stops fighting (its morale
+    /// becomes surrendered, which an attack on it ends) (`effects/warding.rs`).
+    Calm {
+        /// Made indifferent rather than freed of charm and fear.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        indifferent: bool,
     },
 }
 

@@ -269,7 +269,8 @@ fn outcome_target(o: &Outcome) -> Option<&str> {
         | Outcome::Pushed { target, .. }
         | Outcome::Dispelled { target, .. }
         | Outcome::Revived { target }
-        | Outcome::Unaffected { target, .. } => Some(target),
+        | Outcome::Unaffected { target, .. }
+        | Outcome::Calmed { target } => Some(target),
         Outcome::Pool { .. } => None,
     }
 }
