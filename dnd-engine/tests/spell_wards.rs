@@ -582,3 +582,51 @@ fn calm_emotions_ends_an_allys_fear_without_a_save() {
     );
     assert!(e.contains("\"suppress\", \"indifferent\""), "{e}");
 }
+
+#[test]
+fn alter_self_grows_a_magical_natural_weapon_of_1d6_plus_1() {
+    let mut t = fight_with("Alter Self", 6);
+    t.ok(
+        "cast_spell",
+        cast("isolde", "Alter Self", &[], Some("natural weapons")),
+    );
+    let isolde = t.state.character("isolde").unwrap();
+    let strength = isolde.abilities.modifier(Ability::Strength);
+    let to_hit = strength + isolde.proficiency_bonus() + 1;
+    // Alter Self took her action: the claws strike on her next turn.
+    t.apply(&[
+        Change::TurnAdvanced,
+        Change::TurnAdvanced,
+        Change::TurnAdvanced,
+    ]);
+    assert_eq!(t.turn_of(), "isolde");
+    let report = t.ok(
+        "roll_attack",
+        json!({"attacker": "isolde", "target": "frost-harpy", "attack": "Natural Weapon",
+               "advantage": null}),
+    );
+    let swing = &report["attacks"][0]["result"];
+    assert_eq!(swing["attack_bonus"], to_hit, "{report}");
+    if swing["hit"] == true {
+        let dice = swing["damage"][0]["dice"].as_str().unwrap();
+        assert_eq!(dice, format!("1d6{:+}", strength + 1), "{report}");
+        assert_eq!(swing["damage"][0]["type"], "slashing");
+    }
+    // Another option leaves no weapon; without one the attack is refused with what is valid.
+    let mut u = fight_with("Alter Self", 6);
+    u.ok(
+        "cast_spell",
+        cast("isolde", "Alter Self", &[], Some("aquatic adaptation")),
+    );
+    u.apply(&[
+        Change::TurnAdvanced,
+        Change::TurnAdvanced,
+        Change::TurnAdvanced,
+    ]);
+    let e = u.refused(
+        "roll_attack",
+        json!({"attacker": "isolde", "target": "frost-harpy", "attack": "Natural Weapon",
+               "advantage": null}),
+    );
+    assert!(e.contains("valid"), "{e}");
+}

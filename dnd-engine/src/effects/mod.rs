@@ -26,7 +26,7 @@
 //! | `special.rs` | the interpreter's arm for those special effects (advantage granted, a condition until escaped or acted, a mark, dispel, revive, push), beside `resolve.rs` |
 //! | `sanctuary.rs` | [`Effect::Sanctuary`]: the Wisdom save before attacking a warded creature or naming it for a harmful spell ([`sanctuary_on`]), and what ends the ward ([`sanctuary_ends`]) |
 //! | `images.rs` | [`Effect::MirrorImage`]: the duplicates an attack may strike instead ([`images_of`], [`image_threshold`], [`image_destroyed`]) |
-//! | `size.rs` | [`Effect::SaveIfUnwilling`] (only a creature not on the caster's side saves) and [`Effect::SizeChange`] (Enlarge/Reduce: [`size_damage`]) |
+//! | `size.rs` | [`Effect::SaveIfUnwilling`] (only a creature not on the caster's side saves) and [`Effect::SizeChange`] (Enlarge/Reduce: [`size_damage`]); [`Effect::NaturalWeapon`] (Alter Self: [`natural_weapon`]) |
 //! | `bond.rs` | [`Effect::Bond`] (Warding Bond): +1 on saves inside [`roll_bonus`], the caster's share of the damage ([`bond_damage`]), the bond broken at 0 HP ([`bond_broken`]); [`Effect::SkillBonus`]'s flat bonus on a skill's checks ([`skill_bonus`], Pass without Trace) |
 //! | `blink.rs` | [`Effect::Blink`]: the end-of-turn d20 to the Ethereal Plane ([`blinked`]), the return at the start of the turn ([`returned`]), and [`ethereal`] / [`apart`], the one read of who can be targeted |
 //! | `warding.rs` | the interpreter's arm for those four, beside `resolve.rs` |
@@ -84,6 +84,6 @@ pub use resolve::resolve;
 pub use riders::resolve_hit;
 pub use rolls::{Bonus, RepeatedSave, end_of_turn_saves, roll_bonus};
 pub use sanctuary::{harmful, sanctuary_dc, sanctuary_ends, sanctuary_on};
-pub use size::size_damage;
+pub use size::{natural_weapon, size_damage};
 pub use vocabulary::{ArmorChange, Dice, Duration, Effect};
 pub use weapon::{WEAPON_MOVE_FT, WEAPON_REACH_FT, weapon_of, weapon_reaches};

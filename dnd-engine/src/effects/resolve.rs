@@ -424,7 +424,8 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             | Effect::Bond { .. }
             | Effect::SkillBonus { .. }
             | Effect::Blink { .. }
-            | Effect::Calm { .. } => {
+            | Effect::Calm { .. }
+            | Effect::NaturalWeapon { .. } => {
                 self.warding(effect, i, s);
                 Dealt::default()
             }

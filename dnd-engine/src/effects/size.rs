@@ -3,7 +3,9 @@
 //! [`Effect::SizeChange`] (`TimedKind::SizeChanged`), whose one read is [`size_damage`], asked
 //! by `roll_attack` for each weapon hit: 1d4 more when enlarged, 1d4 less (at least 1) when
 //! reduced. The advantage or disadvantage on Strength checks and saves is the spell's own
-//! `advantage` effects, read where every roll reads them.
+//! `advantage` effects, read where every roll reads them. Beside them, the other change to a
+//! creature's body: Alter Self's natural weapon ([`natural_weapon`], asked by `roll_attack`
+//! for a character's attack by that name).
 
 use super::vocabulary::Effect;
 use crate::state::{GameState, Target, TimedKind, timed_effects};
@@ -35,4 +37,23 @@ pub fn size_damage<'a>(state: &'a GameState, creature: &str) -> Option<(bool, &'
             TimedKind::SizeChanged { enlarged } => Some((enlarged, e.spell.as_str())),
             _ => None,
         })
+}
+
+/// A natural weapon `creature`'s timed effects give it by the attack name `name` (Alter Self's
+/// claws; any when `name` is `None`): (name, sides, bonus, damage type).
+pub fn natural_weapon<'a>(
+    effects: &'a [crate::state::TimedEffect],
+    name: Option<&str>,
+) -> Option<(&'a str, u16, i32, crate::rules::DamageType)> {
+    effects.iter().find_map(|e| match &e.kind {
+        TimedKind::NaturalWeapon {
+            name: n,
+            sides,
+            bonus,
+            damage_type,
+        } if name.is_none_or(|want| want.trim().eq_ignore_ascii_case(n)) => {
+            Some((n.as_str(), *sides, *bonus, *damage_type))
+        }
+        _ => None,
+    })
 }

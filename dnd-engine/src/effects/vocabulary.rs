@@ -462,6 +462,21 @@ pub enum Effect {
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         indifferent: bool,
     },
+    /// A natural weapon the creature grows for a while (Alter Self's claws): a melee attack
+    /// by `name` with Strength and proficiency, 1d`sides` + Strength of `damage_type`, magical,
+    /// `bonus` more to attack and damage; read by `effects::natural_weapon` (`effects/size.rs`).
+    NaturalWeapon {
+        /// The attack's name ("Claws").
+        name: String,
+        /// The damage die's sides (6).
+        sides: u16,
+        /// The bonus to attack and damage (+1).
+        bonus: i32,
+        /// The damage type.
+        damage_type: DamageType,
+        /// For how long.
+        duration: Duration,
+    },
 }
 
 fn no_damage() -> OnSave {

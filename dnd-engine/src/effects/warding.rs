@@ -62,6 +62,21 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                 }
                 None
             }
+            Effect::NaturalWeapon {
+                name,
+                sides,
+                bonus,
+                damage_type,
+                duration,
+            } => Some((
+                TimedKind::NaturalWeapon {
+                    name: name.clone(),
+                    sides: *sides,
+                    bonus: *bonus,
+                    damage_type: *damage_type,
+                },
+                *duration,
+            )),
             Effect::Calm { indifferent } => {
                 self.calm(*indifferent, s);
                 None

@@ -263,6 +263,18 @@ pub enum TimedKind {
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         ethereal: bool,
     },
+    /// A natural weapon it has grown (Alter Self): an attack by `name`, 1d`sides` of
+    /// `damage_type`, magical, `bonus` to attack and damage; read by `effects::natural_weapon`.
+    NaturalWeapon {
+        /// The attack's name.
+        name: String,
+        /// The damage die's sides.
+        sides: u16,
+        /// The bonus to attack and damage.
+        bonus: i32,
+        /// The damage type.
+        damage_type: DamageType,
+    },
 }
 
 fn is_zero(n: &i32) -> bool {
@@ -349,6 +361,8 @@ impl TimedKind {
             TimedKind::WeaponPlus { bonus } => {
                 (!(1..=3).contains(bonus)).then_some("a weapon's magic bonus is +1 to +3")
             }
+            TimedKind::NaturalWeapon { name, sides, .. } => (name.trim().is_empty() || *sides == 0)
+                .then_some("a natural weapon has a name and a die"),
             TimedKind::SkillBonus { bonus, .. } => {
                 (*bonus == 0).then_some("a skill bonus adds something")
             }

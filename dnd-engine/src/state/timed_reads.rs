@@ -173,6 +173,12 @@ impl TimedEffect {
             TimedKind::Blinking { ethereal: false } => {
                 "blinking: a d20 at the end of each of its turns, on 11 or more it vanishes to the Ethereal Plane".to_owned()
             }
+            TimedKind::NaturalWeapon {
+                name,
+                sides,
+                bonus,
+                damage_type,
+            } => format!("{name}: a magical natural weapon, 1d{sides} {damage_type}, {bonus:+} to attack and damage"),
             TimedKind::Bonded => {
                 "warding bond: +1 to saving throws, and its source takes the damage it takes"
                     .to_owned()

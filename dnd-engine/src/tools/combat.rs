@@ -37,11 +37,11 @@ pub struct AttackArgs {
 /// One attack to make: its name, bonus, damage, and how far it reaches (whether it is made in
 /// melee depends on the distance: `combat::positions::attack_range`).
 pub(super) struct Swing {
-    name: String,
+    pub(super) name: String,
     pub(super) bonus: i32,
     pub(super) damage: Vec<DamageDice>,
     /// A magic weapon or a spell attack; otherwise defenses against nonmagical attacks count.
-    magical: bool,
+    pub(super) magical: bool,
     /// How far it reaches (`combat::positions`).
     pub(super) reach: Reach,
 }
@@ -389,12 +389,17 @@ pub(super) fn swings_of(
             .state
             .character(id)
             .ok_or_else(|| ToolError::new("character vanished"))?;
+        // Alter Self's claws, by their name.
+        if let Some(swing) = name.and_then(|n| super::wards::natural_swing(c, n)) {
+            return Ok(vec![swing]);
+        }
         let attack = match name {
             None => c.attacks.first(),
             Some(n) => c.attacks.iter().find(|a| a.name.eq_ignore_ascii_case(n)),
         }
         .ok_or_else(|| {
-            let valid: Vec<&str> = c.attacks.iter().map(|a| a.name.as_str()).collect();
+            let mut valid: Vec<&str> = c.attacks.iter().map(|a| a.name.as_str()).collect();
+            valid.extend(crate::effects::natural_weapon(&c.timed_effects, None).map(|w| w.0));
             ToolError::new(format!(
                 "{} has no attack {:?}; valid: {}",
                 c.name,

@@ -2,7 +2,8 @@
 //! creature's size does to its weapon hits: Sanctuary's Wisdom save before an attack or a
 //! harmful spell (`effects::sanctuary_on`), Mirror Image's d20 for whether a swing strikes a
 //! duplicate (`effects::images_of`), Enlarge/Reduce's 1d4 (`effects::size_damage`), Blink's
-//! d20 at the end of its caster's turn (`effects::blinking`). The rules are in `effects`; this
+//! d20 at the end of its caster's turn (`effects::blinking`), Alter Self's natural weapon as a
+//! swing (`effects::natural_weapon`). The rules are in `effects`; this
 //! rolls, records and reports them.
 
 use super::creature::CreatureInfo;
@@ -129,4 +130,22 @@ pub(super) fn blink_at_turn_end(
     let d20 = roll_recorded(ctx, "1d20", label);
     let d20 = u8::try_from(d20).unwrap_or(u8::MAX);
     ctx.commit(crate::effects::blinked(&blink, d20).into_iter().collect())
+}
+
+/// The swing of the natural weapon `c` has by `name` (Alter Self's claws): Strength and
+/// proficiency plus its bonus to hit, its die plus Strength plus its bonus in damage, magical,
+/// in melee at 5 ft.
+pub(super) fn natural_swing(
+    c: &crate::state::Character,
+    name: &str,
+) -> Option<super::combat::Swing> {
+    let (name, sides, bonus, kind) = crate::effects::natural_weapon(&c.timed_effects, Some(name))?;
+    let strength = c.abilities.modifier(Ability::Strength);
+    Some(super::combat::Swing {
+        name: name.to_owned(),
+        bonus: strength + c.proficiency_bonus() + bonus,
+        damage: vec![DamageDice::new(1, sides, strength + bonus, kind)],
+        magical: true,
+        reach: crate::combat::positions::Reach::melee(5),
+    })
 }
