@@ -630,3 +630,42 @@ fn alter_self_grows_a_magical_natural_weapon_of_1d6_plus_1() {
     );
     assert!(e.contains("valid"), "{e}");
 }
+
+#[test]
+fn silence_deafens_those_inside_makes_them_immune_to_thunder_and_stops_verbal_spells() {
+    let mut t = with_bandit("Silence", 8);
+    Arc::make_mut(&mut t.hero_mut("isolde").spells).push("Thunderwave".into());
+    t.ok(
+        "cast_spell",
+        cast("isolde", "Silence", &["frost-harpy", "kraven"], None),
+    );
+    let kraven = t.state.character("kraven").unwrap();
+    assert!(
+        kraven
+            .conditions
+            .has(dnd_engine::rules::Condition::Deafened)
+    );
+    assert!(
+        kraven
+            .defenses_now()
+            .immunities
+            .contains(dnd_engine::rules::DamageType::Thunder)
+    );
+    // Isolde stands outside: her Thunderwave does the harpy no harm.
+    let before = hp(&t, "frost-harpy");
+    let wave = t.ok(
+        "cast_spell",
+        cast("isolde", "Thunderwave", &["frost-harpy"], None),
+    );
+    assert_eq!(hp(&t, "frost-harpy"), before, "immune to thunder: {wave}");
+    // Kraven inside cannot cast a spell with a verbal component, and nothing changes.
+    Arc::make_mut(&mut t.hero_mut("kraven").spells).push("Thunderwave".into());
+    t.hero_mut("kraven").spellcasting_ability = Some(Ability::Charisma);
+    t.hero_mut("kraven").spell_slots =
+        dnd_engine::rules::SpellSlots::for_class(dnd_engine::rules::CasterProgression::Full, 3);
+    let e = t.refused(
+        "cast_spell",
+        cast("kraven", "Thunderwave", &["frost-harpy"], None),
+    );
+    assert!(e.contains("verbal component"), "{e}");
+}

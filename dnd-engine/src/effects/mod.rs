@@ -29,6 +29,7 @@
 //! | `size.rs` | [`Effect::SaveIfUnwilling`] (only a creature not on the caster's side saves) and [`Effect::SizeChange`] (Enlarge/Reduce: [`size_damage`]); [`Effect::NaturalWeapon`] (Alter Self: [`natural_weapon`]) |
 //! | `bond.rs` | [`Effect::Bond`] (Warding Bond): +1 on saves inside [`roll_bonus`], the caster's share of the damage ([`bond_damage`]), the bond broken at 0 HP ([`bond_broken`]); [`Effect::SkillBonus`]'s flat bonus on a skill's checks ([`skill_bonus`], Pass without Trace) |
 //! | `blink.rs` | [`Effect::Blink`]: the end-of-turn d20 to the Ethereal Plane ([`blinked`]), the return at the start of the turn ([`returned`]), and [`ethereal`] / [`apart`], the one read of who can be targeted |
+//! | `silence.rs` | [`Effect::Silence`]: thunder immunity ([`silence_immunities`], inside `defenses_now`) and no verbal spells ([`silenced`]) for those inside as cast |
 //! | `warding.rs` | the interpreter's arm for those four, beside `resolve.rs` |
 //! | `rolls.rs` | what timed effects do later: [`roll_bonus`] (Bless and Bane on attack rolls and saves; Guidance and Resistance on one roll, returned spent), [`end_of_turn_saves`] (Hold Person's repeated save) |
 //!
@@ -57,6 +58,7 @@ mod resolve;
 mod riders;
 mod rolls;
 mod sanctuary;
+mod silence;
 mod size;
 mod special;
 mod spell_attack;
@@ -84,6 +86,7 @@ pub use resolve::resolve;
 pub use riders::resolve_hit;
 pub use rolls::{Bonus, RepeatedSave, end_of_turn_saves, roll_bonus};
 pub use sanctuary::{harmful, sanctuary_dc, sanctuary_ends, sanctuary_on};
+pub use silence::{hushed, silence_immunities, silenced};
 pub use size::{natural_weapon, size_damage};
 pub use vocabulary::{ArmorChange, Dice, Duration, Effect};
 pub use weapon::{WEAPON_MOVE_FT, WEAPON_REACH_FT, weapon_of, weapon_reaches};

@@ -425,7 +425,8 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             | Effect::SkillBonus { .. }
             | Effect::Blink { .. }
             | Effect::Calm { .. }
-            | Effect::NaturalWeapon { .. } => {
+            | Effect::NaturalWeapon { .. }
+            | Effect::Silence { .. } => {
                 self.warding(effect, i, s);
                 Dealt::default()
             }

@@ -477,6 +477,12 @@ pub enum Effect {
         /// For how long.
         duration: Duration,
     },
+    /// Silenced for a while (Silence, on each creature inside its sphere as cast): immune to
+    /// thunder damage and unable to cast spells with a verbal component (`effects/silence.rs`).
+    Silence {
+        /// For how long.
+        duration: Duration,
+    },
 }
 
 fn no_damage() -> OnSave {

@@ -77,6 +77,7 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                 },
                 *duration,
             )),
+            Effect::Silence { duration } => Some((TimedKind::Silenced, *duration)),
             Effect::Calm { indifferent } => {
                 self.calm(*indifferent, s);
                 None

@@ -234,6 +234,7 @@ impl Character {
         let carried = crate::effects::carried_resistances(self.carried().map(|(_, d)| d));
         crate::rules::Defenses {
             resistances: carried.union(super::resistances_with(&self.timed_effects)),
+            immunities: crate::effects::silence_immunities(&self.timed_effects),
             ..crate::rules::Defenses::default()
         }
     }

@@ -275,6 +275,9 @@ pub enum TimedKind {
         /// The damage type.
         damage_type: DamageType,
     },
+    /// Inside a Silence: immune to thunder damage, no spells with a verbal component; read by
+    /// `effects::silence_immunities` and `effects::silenced`.
+    Silenced,
 }
 
 fn is_zero(n: &i32) -> bool {

@@ -179,6 +179,10 @@ impl TimedEffect {
                 bonus,
                 damage_type,
             } => format!("{name}: a magical natural weapon, 1d{sides} {damage_type}, {bonus:+} to attack and damage"),
+            TimedKind::Silenced => {
+                "silenced: immune to thunder damage, and no spells with a verbal component"
+                    .to_owned()
+            }
             TimedKind::Bonded => {
                 "warding bond: +1 to saving throws, and its source takes the damage it takes"
                     .to_owned()

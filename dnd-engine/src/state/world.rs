@@ -82,6 +82,9 @@ impl MonsterInstance {
             resistances: template
                 .resistances
                 .union(super::resistances_with(&self.timed_effects)),
+            immunities: template
+                .immunities
+                .union(crate::effects::silence_immunities(&self.timed_effects)),
             ..template
         }
     }

@@ -64,6 +64,9 @@ pub(super) fn cast(
             allowed()
         )));
     };
+    if let Some(why) = effects::silenced(ctx.state, &id, spell) {
+        return Err(ToolError::new(why));
+    }
     // A slot named higher than the lowest left: cast with that one if there is one left.
     let way = match (slot_level, way) {
         (Some(level), SpellSource::Slot(_)) => SpellSource::Slot(level),
