@@ -150,7 +150,7 @@ fn a_harmful_spell_named_at_a_warded_creature_is_lost_on_a_failed_save() {
         };
         t.apply(&[Change::TimedEffectStarted { effect: ward }]);
         let before = hp(&t, "frost-harpy");
-        let slots = t.state.character("isolde").unwrap().spell_slots.clone();
+        let slots = t.state.character("isolde").unwrap().spell_slots;
         let flame = t.ok(
             "cast_spell",
             cast("isolde", "Sacred Flame", &["frost-harpy"], None),

@@ -8,7 +8,7 @@
 use crate::state::{Change, GameState, Target, TimedEffect, TimedKind, timed_effects};
 
 /// The spell of a bond on `creature` that adds 1 to its saves, if any (one bond counts once).
-pub(super) fn bond_save_bonus<'a>(effects: &'a [TimedEffect]) -> Option<&'a str> {
+pub(super) fn bond_save_bonus(effects: &[TimedEffect]) -> Option<&str> {
     effects
         .iter()
         .find(|e| e.kind == TimedKind::Bonded)
