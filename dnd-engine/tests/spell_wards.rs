@@ -397,3 +397,52 @@ fn forged_duplicates_beyond_three_are_refused_by_the_state() {
     assert!(err.to_string().contains("1 to 3"), "{err}");
     assert_eq!(t.state, before);
 }
+
+#[test]
+fn a_concentration_spell_lost_on_its_only_target_spends_the_slot_and_holds_nothing() {
+    let mut t = fight_with("Hold Person", 2);
+    let mut bandit = t.state.monsters[0].clone();
+    bandit.id = "bandit".into();
+    bandit.name = "Bandit".into();
+    bandit.template = "bandit".into();
+    bandit.timed_effects = vec![dnd_engine::state::TimedEffect {
+        source: "bandit".into(),
+        spell: "Sanctuary".into(),
+        target: "bandit".into(),
+        concentration: false,
+        rounds_left: Some(10),
+        ends_on_damage: false,
+        level: 1,
+        at_turn_end: false,
+        kind: TimedKind::Sanctuary { dc: 30 },
+    }];
+    Arc::make_mut(&mut t.state.monsters).push(bandit);
+    let slots = t
+        .state
+        .character("isolde")
+        .unwrap()
+        .spell_slots
+        .available(2);
+    let held = t.ok(
+        "cast_spell",
+        cast("isolde", "Hold Person", &["bandit"], None),
+    );
+    assert!(
+        held.to_string().contains("the spell is lost on it"),
+        "{held}"
+    );
+    let isolde = t.state.character("isolde").unwrap();
+    assert_eq!(
+        isolde.spell_slots.available(2),
+        slots - 1,
+        "the slot is spent"
+    );
+    assert_eq!(isolde.concentration, None, "{held}");
+    assert!(
+        !t.state
+            .monster("bandit")
+            .unwrap()
+            .conditions
+            .has(dnd_engine::rules::Condition::Paralyzed)
+    );
+}

@@ -63,9 +63,7 @@ pub(super) fn cast(
     let named = chosen.len();
     let (wasted, p) = sanctuary(ctx, p, &effects, &mut chosen)?;
     if named > 0 && chosen.is_empty() {
-        let mut cast = resolve_and_commit(ctx, p, &[], &[], Vec::new())?;
-        cast.effects = wasted;
-        return Ok(cast);
+        return wasted_cast(ctx, p, wasted);
     }
     // Rays and beams (Scorching Ray, Eldritch Blast): each strikes the next creature named,
     // round the list again when fewer were named than the spell has (three rays at one
@@ -98,12 +96,14 @@ fn sanctuary<'p>(
     chosen: &mut Vec<(super::creature::CreatureInfo<'_>, SpellTarget)>,
 ) -> Result<(Vec<Outcome>, Prepared<'p>), ToolError> {
     let mut wasted = Vec::new();
-    if !effects::harmful(effects) || p.spell.area.is_some() {
-        return Ok((wasted, p));
-    }
     let me = super::creature::find(ctx.state, ctx.srd, &p.caster.id)?;
+    let warded = effects::harmful(effects) && p.spell.area.is_none();
     let mut kept = Vec::with_capacity(chosen.len());
     for (t, at) in chosen.drain(..) {
+        if !warded {
+            kept.push((t, at));
+            continue;
+        }
         match super::wards::sanctuary_save(ctx, &me, &t)? {
             Some(w) if w.lost => wasted.push(Outcome::Unaffected {
                 target: t.name.clone(),
@@ -208,5 +208,35 @@ pub(super) fn resolve_and_commit(
         reasons,
         lasting,
         narrator: spell.narrative.clone().or_else(|| spell.unmodelled.clone()),
+    })
+}
+
+/// A casting lost on every creature it named (Sanctuary): the slot and the action spent, nothing
+/// else (no concentration on a spell that holds no one), and why in the outcomes.
+fn wasted_cast(
+    ctx: &mut ToolContext<'_>,
+    p: Prepared<'_>,
+    wasted: Vec<Outcome>,
+) -> Result<SpellCast, ToolError> {
+    let (caster, spell) = (p.caster, p.spell);
+    ctx.commit(p.changes)?;
+    Ok(SpellCast {
+        caster: caster.name.clone(),
+        spell: spell.name.clone(),
+        slot_level: p.slot,
+        spell_attack_bonus: p.attack_bonus,
+        save_dc: p.save_dc,
+        effects: wasted,
+        concentrating: false,
+        concentration_dropped: None,
+        slots_left: ctx
+            .state
+            .character(&caster.id)
+            .map(|c| c.spell_slots.describe_available()),
+        hold_saves: Vec::new(),
+        concentration_saves: Vec::new(),
+        reasons: Vec::new(),
+        lasting: Vec::new(),
+        narrator: None,
     })
 }
