@@ -350,9 +350,21 @@ pub fn plan(
             .sum(),
         _ => 0.0,
     };
-    // 4. A spell, by the rule of `monster_spells`, when it does better than the attack.
+    // 4. A spell, by the rule of `monster_spells`, when it does better than the attack; aimed
+    // past the heroes Sanctuary wards while any other stands.
+    let unwarded: Vec<&crate::state::Character> = heroes
+        .iter()
+        .zip(&warded)
+        .filter(|(_, w)| !**w)
+        .map(|(c, _)| *c)
+        .collect();
+    let aimed = if unwarded.is_empty() {
+        &heroes
+    } else {
+        &unwarded
+    };
     if let Some(cast) =
-        crate::combat::monster_spells::plan_cast_for(state, srd, m, &heroes, target, attack_value)
+        crate::combat::monster_spells::plan_cast_for(state, srd, m, aimed, target, attack_value)
     {
         return Some(cast);
     }
