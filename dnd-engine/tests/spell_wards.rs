@@ -260,19 +260,15 @@ fn enlarge_needs_no_save_from_an_ally_and_reduce_a_constitution_save_from_a_foe(
         dnd_engine::effects::size_damage(&t.state, "kraven").map(|s| s.0),
         Some(true)
     );
-    // Kraven's hit adds 1d4 of his weapon's type.
-    t.apply(&[Change::TurnAdvanced, Change::TurnAdvanced]);
-    let report = t.ok("roll_attack", table::attack("kraven", "frost-harpy"));
-    if report["attacks"][0]["result"]["hit"] == true {
-        let dealt = report["attacks"][0]["result"]["damage"].to_string();
-        assert!(
-            dealt.contains("1d4") || report.to_string().contains("d4"),
-            "{report}"
-        );
-    }
-    // Reduce on the harpy: a Constitution save (recast: concentration moves to it).
-    t.apply(&[Change::TurnAdvanced]);
+    // Isolde's next turn: Reduce on the harpy, a Constitution save (cast again, her
+    // concentration moves to it and Kraven shrinks back).
+    t.apply(&[
+        Change::TurnAdvanced,
+        Change::TurnAdvanced,
+        Change::TurnAdvanced,
+    ]);
     let reduced = t.ok("cast_spell", cast_on("frost-harpy", "reduce"));
+    assert_eq!(dnd_engine::effects::size_damage(&t.state, "kraven"), None);
     let save = &reduced["effects"][0]["save"];
     assert!(save.is_object(), "{reduced}");
     let failed = save["success"] == false;
@@ -444,5 +440,53 @@ fn a_concentration_spell_lost_on_its_only_target_spends_the_slot_and_holds_nothi
             .unwrap()
             .conditions
             .has(dnd_engine::rules::Condition::Paralyzed)
+    );
+}
+
+#[test]
+fn an_enlarged_creatures_weapon_hits_deal_1d4_more_and_a_reduced_ones_1d4_less() {
+    let (mut enlarged, mut reduced) = (0, 0);
+    for seed in 1..25 {
+        let choice = if seed % 2 == 0 { "enlarge" } else { "reduce" };
+        let mut t = fight_with("Enlarge/Reduce", seed);
+        t.ok(
+            "cast_spell",
+            cast("isolde", "Enlarge/Reduce", &["kraven"], Some(choice)),
+        );
+        t.apply(&[Change::TurnAdvanced, Change::TurnAdvanced]);
+        let harpy = hp(&t, "frost-harpy");
+        let report = t.ok("roll_attack", table::attack("kraven", "frost-harpy"));
+        let swing = &report["attacks"][0]["result"];
+        if swing["hit"] != true {
+            continue;
+        }
+        let damage = swing["damage"].as_array().unwrap();
+        let dealt = swing["total_damage"].as_u64().unwrap();
+        assert_eq!(u64::from(harpy - hp(&t, "frost-harpy")), dealt, "{report}");
+        if choice == "enlarge" {
+            enlarged += 1;
+            // A die of its own, of the weapon's type.
+            let extra = damage.last().unwrap();
+            assert_eq!(extra["dice"], "1d4", "{report}");
+            assert_eq!(extra["type"], damage[0]["type"], "{report}");
+            let sum: u64 = damage.iter().map(|d| d["taken"].as_u64().unwrap()).sum();
+            assert_eq!(dealt, sum, "{report}");
+        } else {
+            reduced += 1;
+            assert_eq!(damage.len(), 1, "{report}");
+            let less = t
+                .log
+                .rolls
+                .iter()
+                .find(|r| r.label.contains("1d4 less damage"))
+                .map(|r| r.total as u64)
+                .expect("the d4 taken off");
+            let weapon = damage[0]["taken"].as_u64().unwrap();
+            assert_eq!(dealt, weapon.saturating_sub(less).max(1), "{report}");
+        }
+    }
+    assert!(
+        enlarged > 0 && reduced > 0,
+        "{enlarged} enlarged, {reduced} reduced hits"
     );
 }
