@@ -31,7 +31,9 @@
 //!
 //! The target is picked among the heroes its attack reaches from where it stands, or among all
 //! when it reaches none; it then moves toward the one picked (positions' `approach`, through
-//! the tools' `move_into_reach`) before it attacks.
+//! the tools' `move_into_reach`) before it attacks. A hero on the Ethereal Plane (Blink) is never
+//! among them, and one Sanctuary wards only when no unwarded hero is (its spells aim the same
+//! way).
 
 use rand::Rng;
 use serde::{Deserialize, Serialize};
