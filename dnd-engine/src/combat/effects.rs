@@ -47,6 +47,9 @@ pub fn attack_situation(state: &GameState, attacker: &str, target: &str) -> Situ
     // The attacker's own attack ends what lasts until it acts (Invisibility): this roll still
     // counts it.
     s.ends.extend(crate::effects::acting_ends(state, attacker));
+    // ... and its Sanctuary.
+    s.ends
+        .extend(crate::effects::sanctuary_ends(state, attacker));
     let Some(encounter) = state.encounter.as_ref().filter(|e| !e.effects.is_empty()) else {
         return s;
     };

@@ -32,7 +32,9 @@
 //!
 //! The target is picked among the heroes its attack reaches from where it stands, or among all
 //! when it reaches none; it then moves toward the one picked (positions' `approach`, through
-//! the tools' `move_into_reach`) before it attacks.
+//! the tools' `move_into_reach`) before it attacks. A hero on the Ethereal Plane (Blink) is never
+//! among them, and one Sanctuary wards only when no unwarded hero is (its spells aim the same
+//! way).
 
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -277,6 +279,8 @@ pub fn plan(
         .characters
         .iter()
         .filter(|c| !c.dead && c.hp.current > 0 && c.location == m.location)
+        // A hero on the Ethereal Plane (Blink) cannot be targeted.
+        .filter(|c| !crate::effects::ethereal(state, &c.id))
         .collect();
     if heroes.is_empty() {
         return None;
@@ -326,10 +330,17 @@ pub fn plan(
     let foes = crate::combat::summon_plan::foes_of(state, m, &heroes);
     let reached: Vec<bool> = foes.iter().map(|f| in_reach(&f.id)).collect();
     let any_reached = reached.iter().any(|r| *r);
+    let open = |i: usize| reached[i] || !any_reached;
+    // A hero warded by Sanctuary is attacked only when no unwarded one is open to it.
+    let warded: Vec<bool> = foes
+        .iter()
+        .map(|f| crate::effects::sanctuary_on(state, &m.id, &f.id).is_some())
+        .collect();
+    let any_unwarded = (0..foes.len()).any(|i| open(i) && !warded[i]);
     let target = pick_target(
         foes.iter()
             .enumerate()
-            .filter(|(i, _)| reached[*i] || !any_reached)
+            .filter(|(i, _)| open(*i) && (!warded[*i] || !any_unwarded))
             .map(|(i, f)| (i, f.hp, f.armor_class)),
         per_turn,
     )
@@ -344,10 +355,21 @@ pub fn plan(
             .sum(),
         _ => 0.0,
     };
-    // 4. A spell, by the rule of `monster_spells`, when it does better than the attack.
+    // 4. A spell, by the rule of `monster_spells`, when it does better than the attack; aimed
+    // past the heroes Sanctuary wards while any other stands.
     let hero = target.and_then(|t| heroes.iter().copied().find(|c| c.id == t.id));
+    let unwarded: Vec<&crate::state::Character> = heroes
+        .iter()
+        .copied()
+        .filter(|c| crate::effects::sanctuary_on(state, &m.id, &c.id).is_none())
+        .collect();
+    let aimed = if unwarded.is_empty() {
+        &heroes
+    } else {
+        &unwarded
+    };
     if let Some(cast) =
-        crate::combat::monster_spells::plan_cast_for(state, srd, m, &heroes, hero, attack_value)
+        crate::combat::monster_spells::plan_cast_for(state, srd, m, aimed, hero, attack_value)
     {
         return Some(cast);
     }

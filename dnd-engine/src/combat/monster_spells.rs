@@ -174,10 +174,15 @@ pub fn castable<'s>(
             .copied()
             .unwrap_or(0)
     };
+    // Inside a Silence, no spell with a verbal component (`effects::silenced`).
+    let hushed = crate::effects::hushed(&m.timed_effects);
     let mut out = Vec::new();
     for name in spellcasting.spells() {
         let Ok(spell) = srd.spell(name) else { continue };
-        if spell.effects.is_empty() || out.iter().any(|(s, _): &(&Spell, _)| s.name == spell.name) {
+        if spell.effects.is_empty()
+            || (hushed && spell.components.verbal)
+            || out.iter().any(|(s, _): &(&Spell, _)| s.name == spell.name)
+        {
             continue;
         }
         let way = spellcasting.sources(name).into_iter().find(|w| match w {

@@ -240,6 +240,11 @@ pub enum Outcome {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         dc: Option<i32>,
     },
+    /// A monster made indifferent (Calm Emotions): it stops fighting until it is attacked.
+    Calmed {
+        /// The target's name.
+        target: String,
+    },
 }
 
 /// Why one roll was made as it was: the advantage sources and the bonuses added.

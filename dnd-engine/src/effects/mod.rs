@@ -30,6 +30,13 @@
 //! | `glyph.rs` | [`Effect::Glyph`] (Glyph of Warding): [`inscribe`] keeps the rune on an area of the room as a timed effect on its caster; [`set_off`] finds the glyphs a hostile creature's move into their area sets off, and [`burst`] says whom each catches and with what save (run by `tools/glyphs.rs` after a move) |
 //! | `special.rs` | the interpreter's arm for those special effects (advantage granted, a condition until escaped or acted, a mark, dispel, revive, push), beside `resolve.rs` |
 //! | `zones.rs` | [`Effect::Zone`]: an area that lasts (Moonbeam, Spirit Guardians, Spike Growth, Web, Call Lightning, Heat Metal), kept on its caster; whom it catches and when, and what its caster may do with it again ([`Again`]) |
+//! | `sanctuary.rs` | [`Effect::Sanctuary`]: the Wisdom save before attacking a warded creature or naming it for a harmful spell ([`sanctuary_on`]), and what ends the ward ([`sanctuary_ends`]) |
+//! | `images.rs` | [`Effect::MirrorImage`]: the duplicates an attack may strike instead ([`images_of`], [`image_threshold`], [`image_destroyed`]) |
+//! | `size.rs` | [`Effect::SaveIfUnwilling`] (only a creature not on the caster's side saves) and [`Effect::SizeChange`] (Enlarge/Reduce: [`size_damage`]); [`Effect::NaturalWeapon`] (Alter Self: [`natural_weapon`]) |
+//! | `bond.rs` | [`Effect::Bond`] (Warding Bond): +1 on saves inside [`roll_bonus`], the caster's share of the damage ([`bond_damage`]), the bond broken at 0 HP ([`bond_broken`]); [`Effect::SkillBonus`]'s flat bonus on a skill's checks ([`skill_bonus`], Pass without Trace) |
+//! | `blink.rs` | [`Effect::Blink`]: the end-of-turn d20 to the Ethereal Plane ([`blinked`]), the return at the start of the turn ([`returned`]), and [`ethereal`] / [`apart`], the one read of who can be targeted |
+//! | `silence.rs` | [`Effect::Silence`]: thunder immunity ([`silence_immunities`], inside `defenses_now`) and no verbal spells ([`silenced`]) for those inside as cast |
+//! | `wards.rs` | the interpreter's arm for those, beside `resolve.rs` |
 //! | `rolls.rs` | what timed effects do later: [`roll_bonus`] (Bless and Bane on attack rolls and saves; Guidance and Resistance on one roll, returned spent), [`end_of_turn_saves`] (Hold Person's repeated save) |
 //!
 //! What lasts is a `state::TimedEffect` on the creature, started and ended by `Change`s the
@@ -39,11 +46,14 @@
 
 mod acting;
 mod aloft;
+mod blink;
+mod bond;
 mod casting;
 mod choice;
 mod counter;
 mod enchant;
 mod glyph;
+mod images;
 mod items;
 mod lasting;
 mod legendary;
@@ -55,6 +65,9 @@ mod refusals;
 mod resolve;
 mod riders;
 mod rolls;
+mod sanctuary;
+mod silence;
+mod size;
 mod special;
 mod spell_attack;
 mod summon;
@@ -62,15 +75,19 @@ mod teleport;
 mod vocabulary;
 mod ward;
 mod warding;
+mod wards;
 mod weapon;
 mod zones;
 
 pub use acting::acting_ends;
+pub use blink::{BLINK_AT_LEAST, apart, blinked, blinking, ethereal, returned};
+pub use bond::{bond_broken, bond_damage, skill_bonus};
 pub use casting::{Caster, Casting, Outcome, Refused, Resolution, Subject, Why};
 pub use choice::{Choice, choose};
 pub use counter::{Countered, counter, counters_up_to};
 pub use enchant::{empowered, spell_weapon_plus};
 pub use glyph::{burst, glyph_of, inscribe, set_off};
+pub use images::{image_destroyed, image_threshold, images_of};
 pub use items::{
     ItemData, ItemKind, MagicItem, ScrollLevel, armor_bonus, carried_resistances, plus_bonus,
     scroll_check_dc, scroll_spell, weapon_bonus,
@@ -81,6 +98,9 @@ pub use marks::mark_damage;
 pub use resolve::resolve;
 pub use riders::resolve_hit;
 pub use rolls::{Bonus, RepeatedSave, end_of_turn_saves, roll_bonus};
+pub use sanctuary::{harmful, sanctuary_dc, sanctuary_ends, sanctuary_on};
+pub use silence::{hushed, silence_immunities, silenced};
+pub use size::{natural_weapon, size_damage};
 pub use summon::{Command, Summon, SummonOption, SummonRefused, SummonScaling};
 pub use teleport::{teleport, teleport_feet};
 pub use vocabulary::{ArmorChange, Dice, Duration, Effect, SlotDuration};

@@ -43,6 +43,16 @@ pub(super) fn refuse(
                 casting.source, s.name, casting.caster.name
             )));
         }
+        if let Effect::Bond { .. } = effect
+            && subjects
+                .iter()
+                .any(|s| s.target.id().eq_ignore_ascii_case(&casting.caster.id))
+        {
+            return Err(Refused(format!(
+                "{} binds its caster to another creature: name a willing ally, not the caster",
+                casting.source
+            )));
+        }
         if let Effect::Revive { within_rounds } = effect {
             super::magic::may_revive(state, casting.source, subjects, *within_rounds)?;
         }

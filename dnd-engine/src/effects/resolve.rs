@@ -438,6 +438,19 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                 self.aloft(effect, i, s);
                 Dealt::default()
             }
+            Effect::Sanctuary { .. }
+            | Effect::MirrorImage { .. }
+            | Effect::SaveIfUnwilling { .. }
+            | Effect::SizeChange { .. }
+            | Effect::Bond { .. }
+            | Effect::SkillBonus { .. }
+            | Effect::Blink { .. }
+            | Effect::Calm { .. }
+            | Effect::NaturalWeapon { .. }
+            | Effect::Silence { .. } => {
+                self.wards(effect, i, s);
+                Dealt::default()
+            }
         }
     }
 
@@ -510,7 +523,7 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
     }
 
     #[allow(clippy::too_many_arguments)] // the fields of one `Effect::Save`
-    fn save(
+    pub(super) fn save(
         &mut self,
         ability: Ability,
         dc: Option<i32>,

@@ -37,6 +37,13 @@ pub fn roll_bonus<R: Rng + ?Sized>(
     rng: &mut R,
 ) -> Bonus {
     let mut bonus = Bonus::default();
+    // Warding Bond's +1 on saves, flat (`bond.rs`).
+    if kind == RollKind::Save
+        && let Some(spell) = super::bond::bond_save_bonus(timed_effects(state, creature))
+    {
+        bonus.total += 1;
+        bonus.reasons.push(format!("+1: {spell}"));
+    }
     for (spell, count, sides, penalty) in roll_dice_on(timed_effects(state, creature), kind) {
         let rolled: i32 = (0..count)
             .map(|_| i32::from(rng.random_range(1..=sides.max(1))))

@@ -468,6 +468,100 @@ pub enum Effect {
         /// For how long.
         duration: Duration,
     },
+    /// A ward for a while (Sanctuary): before another creature attacks the warded creature or
+    /// names it for a harmful spell, that creature makes a Wisdom save against the caster's
+    /// spell save DC, and on a failure the attack or the spell on it is lost; the ward ends
+    /// when the warded creature attacks or casts a spell on an enemy (`effects/sanctuary.rs`).
+    Sanctuary {
+        /// For how long.
+        duration: Duration,
+    },
+    /// Illusory duplicates of the caster for a while (Mirror Image: 3): an attack against it
+    /// first rolls a d20 and strikes a duplicate instead on 6+ with three left, 8+ with two,
+    /// 11+ with one; a duplicate has AC 10 + the caster's Dexterity modifier and a hit
+    /// destroys it (`effects/images.rs`).
+    MirrorImage {
+        /// Duplicates at the start.
+        images: u8,
+        /// For how long.
+        duration: Duration,
+    },
+    /// A save only an unwilling target makes (Enlarge/Reduce: Constitution): a creature on the
+    /// caster's side takes `on_fail` without a roll; any other saves against the caster's spell
+    /// save DC, a success sparing it everything (`effects/size.rs`).
+    SaveIfUnwilling {
+        /// The ability that saves.
+        ability: Ability,
+        /// Only creatures of this type are affected (Calm Emotions: "humanoid"); any other is
+        /// passed over without a roll (characters are humanoids).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        creature_type: Option<String>,
+        /// What a failure (or a willing creature) gets.
+        on_fail: Vec<Effect>,
+    },
+    /// The creature grown or shrunk for a while (Enlarge/Reduce): its weapon hits deal 1d4 more,
+    /// or 1d4 less (at least 1), read by `effects::size_damage`; the advantage on Strength
+    /// checks and saves is the spell's own `advantage` effects.
+    SizeChange {
+        /// Enlarged; otherwise reduced.
+        enlarged: bool,
+        /// For how long.
+        duration: Duration,
+    },
+    /// A bond between the caster and the creature for a while (Warding Bond): +1 on the
+    /// creature's saving throws (`effects::roll_bonus`), and whenever it takes damage its
+    /// caster takes the same (`effects::bond_damage`); the AC and the resistance are the
+    /// spell's own `armor_class` and `resistance` effects.
+    Bond {
+        /// For how long.
+        duration: Duration,
+    },
+    /// A flat bonus to checks of one skill for a while (Pass without Trace: +10 to Dexterity
+    /// (Stealth) checks), read by `effects::skill_bonus` inside every skill modifier.
+    SkillBonus {
+        /// The skill.
+        skill: crate::rules::Skill,
+        /// The bonus.
+        bonus: i32,
+        /// For how long.
+        duration: Duration,
+    },
+    /// The caster blinks for a while (Blink): at the end of each of its turns a d20, on 11 or
+    /// more it vanishes to the Ethereal Plane until the start of its next turn, where it can
+    /// neither be targeted nor target anyone (`effects/blink.rs`).
+    Blink {
+        /// For how long.
+        duration: Duration,
+    },
+    /// Strong emotions calmed (Calm Emotions, inside its save): the effects charming or
+    /// frightening the creature end, or, `indifferent`, a monster stops fighting (its morale
+    /// becomes surrendered, which an attack on it ends) (`effects/warding.rs`).
+    Calm {
+        /// Made indifferent rather than freed of charm and fear.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        indifferent: bool,
+    },
+    /// A natural weapon the creature grows for a while (Alter Self's claws): a melee attack
+    /// by `name` with Strength and proficiency, 1d`sides` + Strength of `damage_type`, magical,
+    /// `bonus` more to attack and damage; read by `effects::natural_weapon` (`effects/size.rs`).
+    NaturalWeapon {
+        /// The attack's name ("Claws").
+        name: String,
+        /// The damage die's sides (6).
+        sides: u16,
+        /// The bonus to attack and damage (+1).
+        bonus: i32,
+        /// The damage type.
+        damage_type: DamageType,
+        /// For how long.
+        duration: Duration,
+    },
+    /// Silenced for a while (Silence, on each creature inside its sphere as cast): immune to
+    /// thunder damage and unable to cast spells with a verbal component (`effects/silence.rs`).
+    Silence {
+        /// For how long.
+        duration: Duration,
+    },
 }
 
 fn no_damage() -> OnSave {

@@ -275,6 +275,7 @@ fn a_fall_is_told_once_and_never_for_one_already_down() {
         hold_saves: Vec::new(),
         concentration_save: None,
         reaction: None,
+        duplicate: None,
     };
     let passed = TurnsPassed {
         monster_turns: vec![TurnEvent::Attack(AttackReport {
@@ -283,6 +284,7 @@ fn a_fall_is_told_once_and_never_for_one_already_down() {
             attacks: vec![swing("Claws", "0/28"), swing("Club", "0/28")],
             encounter_started: None,
             opportunity_attack: false,
+            sanctuary: None,
         })],
         now: TurnNow {
             turn_of: Some("kraven".into()),

@@ -168,6 +168,11 @@ impl Spell {
             }
             Some(_) => SpellReach::Within(5),
             None if self.deals_or_heals() => SpellReach::Within(5),
+            // A Self spell that picks creatures (Pass without Trace: "each creature you pick
+            // within 30 feet of you") reaches them as far as its text says.
+            None if self.targets.is_some() => {
+                SpellReach::Within(within_feet(&self.description).unwrap_or(5))
+            }
             None => SpellReach::CasterOnly,
         }
     }

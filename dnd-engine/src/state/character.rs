@@ -235,6 +235,7 @@ impl Character {
         crate::rules::Defenses {
             resistances: carried.union(super::resistances_with(&self.timed_effects)),
             nonmagical_resistances: super::nonmagical_resistances_with(&self.timed_effects),
+            immunities: crate::effects::silence_immunities(&self.timed_effects),
             ..crate::rules::Defenses::default()
         }
     }
@@ -283,7 +284,7 @@ impl Character {
             skill,
             proficiency,
             self.proficiency_bonus(),
-        )
+        ) + crate::effects::skill_bonus(&self.timed_effects, skill)
     }
 
     /// The modifier of a saving throw.

@@ -284,6 +284,60 @@ pub enum TimedKind {
     /// Resistance to every damage type from nonmagical attacks (Gaseous Form): read by
     /// [`nonmagical_resistances_with`].
     NonmagicalResistance,
+    /// Sanctuary: another creature attacking it, or naming it for a harmful spell, first makes
+    /// a Wisdom save against `dc` (its caster's, as cast), losing the attack or spell on a
+    /// failure; read by `effects::sanctuary_on`.
+    Sanctuary {
+        /// The save's DC.
+        dc: i32,
+    },
+    /// Mirror Image's duplicates: `left` of them (1 to 3), each of AC `armor_class` (10 + the
+    /// caster's Dexterity modifier, as cast); read by `effects::images_of`.
+    MirrorImages {
+        /// Duplicates left.
+        left: u8,
+        /// A duplicate's AC.
+        armor_class: i32,
+    },
+    /// Grown (or shrunk) by Enlarge/Reduce: 1d4 more (or less, at least 1) on its weapon hits;
+    /// read by `effects::size_damage`.
+    SizeChanged {
+        /// Enlarged; otherwise reduced.
+        enlarged: bool,
+    },
+    /// Warding Bond: +1 on its saving throws (`effects::roll_bonus`), and its source takes the
+    /// same damage it takes (`effects::bond_damage`).
+    Bonded,
+    /// A flat bonus to checks of one skill (Pass without Trace: +10 Stealth): read by
+    /// `effects::skill_bonus`.
+    SkillBonus {
+        /// The skill.
+        skill: crate::rules::Skill,
+        /// The bonus.
+        bonus: i32,
+    },
+    /// Blink: a d20 at the end of each of its turns, 11 or more sending it to the Ethereal
+    /// Plane (`ethereal`) until the start of its next turn; read by `effects::ethereal`.
+    Blinking {
+        /// On the Ethereal Plane now.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        ethereal: bool,
+    },
+    /// A natural weapon it has grown (Alter Self): an attack by `name`, 1d`sides` of
+    /// `damage_type`, magical, `bonus` to attack and damage; read by `effects::natural_weapon`.
+    NaturalWeapon {
+        /// The attack's name.
+        name: String,
+        /// The damage die's sides.
+        sides: u16,
+        /// The bonus to attack and damage.
+        bonus: i32,
+        /// The damage type.
+        damage_type: DamageType,
+    },
+    /// Inside a Silence: immune to thunder damage, no spells with a verbal component; read by
+    /// `effects::silence_immunities` and `effects::silenced`.
+    Silenced,
 }
 
 fn is_zero(n: &i32) -> bool {
@@ -369,6 +423,14 @@ impl TimedKind {
                 .then_some("a ward names at least one creature type"),
             TimedKind::WeaponPlus { bonus } => {
                 (!(1..=3).contains(bonus)).then_some("a weapon's magic bonus is +1 to +3")
+            }
+            TimedKind::NaturalWeapon { name, sides, .. } => (name.trim().is_empty() || *sides == 0)
+                .then_some("a natural weapon has a name and a die"),
+            TimedKind::SkillBonus { bonus, .. } => {
+                (*bonus == 0).then_some("a skill bonus adds something")
+            }
+            TimedKind::MirrorImages { left, .. } => {
+                (!(1..=3).contains(left)).then_some("Mirror Image keeps 1 to 3 duplicates")
             }
             TimedKind::Resistance { damage_types } => damage_types
                 .is_empty()

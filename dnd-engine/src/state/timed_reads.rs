@@ -184,6 +184,40 @@ impl TimedEffect {
                 let only = if *only { " (its only speed)" } else { "" };
                 format!("flying speed {feet} ft{only}")
             }
+            TimedKind::Sanctuary { dc } => format!(
+                "warded: a creature attacking it or naming it for a harmful spell first makes a DC {dc} Wisdom save, losing the attack or spell on a failure"
+            ),
+            TimedKind::MirrorImages { left, armor_class } => format!(
+                "{left} duplicate{} (AC {armor_class}) an attack against it may strike instead",
+                if *left == 1 { "" } else { "s" }
+            ),
+            TimedKind::SizeChanged { enlarged: true } => {
+                "enlarged: +1d4 damage on its weapon hits".to_owned()
+            }
+            TimedKind::SizeChanged { enlarged: false } => {
+                "reduced: 1d4 less damage on its weapon hits (at least 1)".to_owned()
+            }
+            TimedKind::SkillBonus { skill, bonus } => format!("{bonus:+} to {skill} checks"),
+            TimedKind::Blinking { ethereal: true } => {
+                "on the Ethereal Plane until its next turn: it can neither be targeted nor target anyone".to_owned()
+            }
+            TimedKind::Blinking { ethereal: false } => {
+                "blinking: a d20 at the end of each of its turns, on 11 or more it vanishes to the Ethereal Plane".to_owned()
+            }
+            TimedKind::NaturalWeapon {
+                name,
+                sides,
+                bonus,
+                damage_type,
+            } => format!("{name}: a magical natural weapon, 1d{sides} {damage_type}, {bonus:+} to attack and damage"),
+            TimedKind::Silenced => {
+                "silenced: immune to thunder damage, and no spells with a verbal component"
+                    .to_owned()
+            }
+            TimedKind::Bonded => {
+                "warding bond: +1 to saving throws, and its source takes the damage it takes"
+                    .to_owned()
+            }
         };
         let left = match self.rounds_left {
             Some(1) if self.at_turn_end => ", until the end of its source's turn".to_owned(),

@@ -89,6 +89,9 @@ impl MonsterInstance {
             nonmagical_resistances: template
                 .nonmagical_resistances
                 .union(super::nonmagical_resistances_with(&self.timed_effects)),
+            immunities: template
+                .immunities
+                .union(crate::effects::silence_immunities(&self.timed_effects)),
             ..template
         }
     }

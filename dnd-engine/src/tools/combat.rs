@@ -37,11 +37,11 @@ pub struct AttackArgs {
 /// One attack to make: its name, bonus, damage, and how far it reaches (whether it is made in
 /// melee depends on the distance: `combat::positions::attack_range`).
 pub(super) struct Swing {
-    name: String,
+    pub(super) name: String,
     pub(super) bonus: i32,
     pub(super) damage: Vec<DamageDice>,
     /// A magic weapon or a spell attack; otherwise defenses against nonmagical attacks count.
-    magical: bool,
+    pub(super) magical: bool,
     /// How far it reaches (`combat::positions`).
     pub(super) reach: Reach,
 }
@@ -153,11 +153,18 @@ pub(super) fn attack_spent(
     );
     let swings = swings_of(ctx, &who, chosen.as_deref())?;
     spend_limited(ctx, &who, chosen.as_deref())?;
+    // Sanctuary: a failed Wisdom save loses the attack (what it spent stays spent).
+    let warded = creature::find(ctx.state, ctx.srd, target)?;
+    let sanctuary = super::wards::sanctuary_save(ctx, &who, &warded)?;
+    let lost = sanctuary.as_ref().is_some_and(|w| w.lost);
     let mut outcomes = Vec::new();
-    for swing in swings {
+    for swing in swings.into_iter().filter(|_| !lost) {
         let victim = creature::find(ctx.state, ctx.srd, target)?;
         if victim.target == who.target {
             return Err(ToolError::new(format!("{} cannot attack itself", who.name)));
+        }
+        if let Some(why) = crate::effects::apart(ctx.state, who.target.id(), victim.target.id()) {
+            return Err(ToolError::new(why));
         }
         if !victim.standing && !victim.is_character() {
             if outcomes.is_empty() {
@@ -166,6 +173,8 @@ pub(super) fn attack_spent(
             break;
         }
         let setup = attack_setup(ctx, &who, &victim, &swing, advantage)?;
+        // Mirror Image: the swing may go at a duplicate, at the duplicate's AC.
+        let duplicate = super::wards::duplicate_struck(ctx, &victim);
         let sources = setup.sources;
         // Bless adds a d4 to the roll, Bane takes one away (`effects::roll_bonus`).
         let bonus = ctx.roll_bonus(who.target.id(), crate::state::RollKind::Attack);
@@ -180,23 +189,26 @@ pub(super) fn attack_spent(
             let (by, on) = (who.target.id(), victim.target.id());
             damage.extend(crate::effects::mark_damage(ctx.state, by, on, first.kind));
         }
+        damage.extend(super::wards::enlarged_dice(ctx, &who, &swing.damage));
         let profile = AttackProfile {
             attack_bonus: swing.bonus + bonus.total,
             damage: &damage,
             critical_range: 20,
         };
         let defense = AttackTarget {
-            armor_class: setup.armor_class,
+            armor_class: duplicate.as_ref().map_or(setup.armor_class, |(_, ac)| *ac),
             defenses: effective_defenses(&victim.defenses, &victim.conditions)
                 .against_attack(swing.magical),
             hits_are_critical: setup.hits_are_critical,
         };
         let mut result = rules_attack(&profile, &defense, sources.resolve(), ctx.rng);
-        // A hero hit by a monster may cast the Shield it declared, when that turns the hit.
-        // A monster hit by a hero may parry or cast Shield from its list, when that turns it.
+        super::wards::reduced_hit(ctx, &who, &mut result);
+        // A hero hit by a monster may cast the Shield it declared, when that turns the hit (not
+        // a duplicate struck instead); a monster hit by a hero may parry or cast Shield from
+        // its list, when that turns it.
         let (by, on) = (who.target.id().to_owned(), victim.target.id().to_owned());
         let reaction = match (who.is_character(), victim.is_character()) {
-            (false, true) => {
+            (false, true) if duplicate.is_none() => {
                 let by = who.name.clone();
                 super::reactions::shield_against_hit(ctx, &by, &on, &mut result)?
             }
@@ -221,7 +233,12 @@ pub(super) fn attack_spent(
             RollDetail::Attack(result.clone()),
         );
         let mut changes = setup.ends; // a Help spent, a hider revealed
-        if result.hit {
+        if let (true, Some((images, _))) = (result.hit, &duplicate) {
+            changes.push(crate::effects::image_destroyed(images));
+        }
+        // A hit on a duplicate hurts no one.
+        let landed = result.hit && duplicate.is_none();
+        if landed {
             // A smite for the next hit only is spent by this one.
             changes.extend(
                 riders
@@ -235,7 +252,7 @@ pub(super) fn attack_spent(
             });
         }
         ctx.commit(changes)?;
-        let carried = if result.hit && !who.is_character() {
+        let carried = if landed && !who.is_character() {
             let id = who.target.id().to_owned();
             super::monster_action::on_hit(
                 ctx,
@@ -248,7 +265,7 @@ pub(super) fn attack_spent(
             None
         };
         let (hurt, by) = (victim.target.id().to_owned(), who.target.id().to_owned());
-        let taken = if result.hit { result.total_damage } else { 0 };
+        let taken = if landed { result.total_damage } else { 0 };
         let after_damage = super::damage::after_damage(ctx, &hurt, taken, Some(&by))?;
         let after = creature::find(ctx.state, ctx.srd, target)?;
         if victim.standing && !after.standing {
@@ -269,6 +286,10 @@ pub(super) fn attack_spent(
             };
             ctx.log.events.push(event);
         }
+        let duplicate = duplicate.map(|(_, ac)| {
+            let fate = if result.hit { "destroyed" } else { "missed" };
+            format!("struck at a duplicate (AC {ac}): {fate}")
+        });
         outcomes.push(SwingReport {
             attack: swing.name,
             result,
@@ -282,6 +303,7 @@ pub(super) fn attack_spent(
             hold_saves: after_damage.hold_saves,
             concentration_save: after_damage.concentration,
             reaction,
+            duplicate,
         });
     }
     Ok(AttackReport {
@@ -290,6 +312,7 @@ pub(super) fn attack_spent(
         attacks: outcomes,
         encounter_started: None,
         opportunity_attack: false,
+        sanctuary,
     })
 }
 
@@ -374,12 +397,17 @@ pub(super) fn swings_of(
             .state
             .character(id)
             .ok_or_else(|| ToolError::new("character vanished"))?;
+        // Alter Self's claws, by their name.
+        if let Some(swing) = name.and_then(|n| super::wards::natural_swing(c, n)) {
+            return Ok(vec![swing]);
+        }
         let attack = match name {
             None => c.attacks.first(),
             Some(n) => c.attacks.iter().find(|a| a.name.eq_ignore_ascii_case(n)),
         }
         .ok_or_else(|| {
-            let valid: Vec<&str> = c.attacks.iter().map(|a| a.name.as_str()).collect();
+            let mut valid: Vec<&str> = c.attacks.iter().map(|a| a.name.as_str()).collect();
+            valid.extend(crate::effects::natural_weapon(&c.timed_effects, None).map(|w| w.0));
             ToolError::new(format!(
                 "{} has no attack {:?}; valid: {}",
                 c.name,

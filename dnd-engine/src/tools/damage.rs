@@ -58,6 +58,7 @@ pub(super) fn after_damage(
     amount: u32,
     source: Option<&str>,
 ) -> Result<AfterDamage, ToolError> {
+    bond_share(ctx, creature, amount)?;
     let standing = creature::find(ctx.state, ctx.srd, creature).is_ok_and(|c| c.standing);
     if amount == 0 || !standing {
         return Ok(AfterDamage::default());
@@ -68,6 +69,22 @@ pub(super) fn after_damage(
         hold_saves,
         concentration,
     })
+}
+
+/// Warding Bond: the casters bonded to `creature` take the `amount` it took
+/// (`effects::bond_damage`), each making its own concentration save; a caster at 0 hit points
+/// breaks its bonds (`effects::bond_broken`).
+fn bond_share(ctx: &mut ToolContext<'_>, creature: &str, amount: u32) -> Result<(), ToolError> {
+    for (caster, change) in crate::effects::bond_damage(ctx.state, creature, amount) {
+        ctx.commit(vec![change])?;
+        let broken = crate::effects::bond_broken(ctx.state, &caster);
+        if broken.is_empty() {
+            concentration_save(ctx, &caster, amount)?;
+        } else {
+            ctx.commit(broken)?;
+        }
+    }
+    Ok(())
 }
 
 /// The Constitution save a concentrating character makes on taking `amount` damage; a failure

@@ -276,12 +276,17 @@ fn end_turn(ctx: &mut ToolContext<'_>) -> Result<Vec<TurnEvent>, ToolError> {
             log.extend(super::zone_turns::turn_ended(ctx, &id)?);
             log.extend(timed_effect_saves(ctx, &id)?);
             log.extend(super::monster_legendary::after_turn(ctx, &id)?);
+            super::wards::blink_at_turn_end(ctx, &id)?;
             log
         }
         None => Vec::new(),
     };
     ctx.commit(vec![Change::TurnAdvanced])?;
     log.extend(super::zone_turns::turn_started(ctx)?);
+    // A blinking creature comes back as its turn starts.
+    if let Some(id) = turn_of(ctx.state) {
+        ctx.commit(crate::effects::returned(ctx.state, &id))?;
+    }
     log.extend(super::monster_turn::end_stale_holds(ctx)?);
     Ok(log)
 }

@@ -58,6 +58,7 @@ mod spell_weapon;
 mod spell_zones;
 mod spells;
 mod summon_command;
+mod wards;
 mod world;
 mod zone_turns;
 

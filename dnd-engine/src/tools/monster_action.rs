@@ -270,7 +270,8 @@ fn outcome_target(o: &Outcome) -> Option<&str> {
         | Outcome::Dispelled { target, .. }
         | Outcome::Revived { target }
         | Outcome::Unaffected { target, .. }
-        | Outcome::Moved { target, .. } => Some(target),
+        | Outcome::Moved { target, .. }
+        | Outcome::Calmed { target } => Some(target),
         Outcome::Pool { .. } | Outcome::Summoned { .. } | Outcome::ExitLocked { .. } => None,
     }
 }

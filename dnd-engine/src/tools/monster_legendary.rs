@@ -97,6 +97,11 @@ pub(super) fn after_turn(
             .characters
             .iter()
             .filter(|c| !c.dead && c.hp.current > 0 && c.location == location)
+            // Past a hero on the Ethereal Plane (Blink) or warded by Sanctuary.
+            .filter(|c| {
+                !crate::effects::ethereal(ctx.state, &c.id)
+                    && crate::effects::sanctuary_on(ctx.state, &id, &c.id).is_none()
+            })
             .enumerate()
             .map(|(i, c)| (i, c.id.clone(), c.hp.current, c.armor_class))
             .collect();

@@ -64,6 +64,9 @@ pub(super) fn cast(
             allowed()
         )));
     };
+    if let Some(why) = effects::silenced(ctx.state, &id, spell) {
+        return Err(ToolError::new(why));
+    }
     // A slot named higher than the lowest left: cast with that one if there is one left.
     let way = match (slot_level, way) {
         (Some(level), SpellSource::Slot(_)) => SpellSource::Slot(level),
@@ -81,6 +84,10 @@ pub(super) fn cast(
     let mut out_of_reach = None;
     for target in named {
         let victim = creature::find(ctx.state, ctx.srd, target)?;
+        if let Some(why) = effects::apart(ctx.state, &id, victim.target.id()) {
+            out_of_reach = Some(why);
+            continue;
+        }
         match spell_target(ctx.state, &id, victim.target.id(), spell) {
             Ok(at) => subjects.push(victim.subject(at)),
             Err(e) => out_of_reach = Some(e.to_string()),
@@ -120,6 +127,36 @@ pub(super) fn cast(
             effects: Vec::new(),
             reactions,
         });
+    }
+    // Sanctuary: a harmful spell is lost on a warded hero whose ward the monster fails to
+    // overcome (a Wisdom save each); with none left, only what it spent is committed.
+    let mut wasted = Vec::new();
+    if effects::harmful(&spell.effects) && spell.area.is_none() {
+        let mut kept = Vec::with_capacity(subjects.len());
+        for s in subjects {
+            let victim = creature::find(ctx.state, ctx.srd, s.target.id())?;
+            match super::wards::sanctuary_save(ctx, &who, &victim)? {
+                Some(w) if w.lost => wasted.push(effects::Outcome::Unaffected {
+                    target: s.name.clone(),
+                    why: format!(
+                        "{}: {name} failed the Wisdom save, and the spell is lost on it",
+                        w.spell
+                    ),
+                }),
+                _ => kept.push(s),
+            }
+        }
+        subjects = kept;
+        if subjects.is_empty() {
+            ctx.commit(changes)?;
+            return Ok(EffectsReport {
+                monster: name,
+                uses: spell.name.clone(),
+                slot_level: matches!(way, SpellSource::Slot(_)).then_some(slot),
+                effects: wasted,
+                reactions,
+            });
+        }
     }
     let shielded = if spell.slug == "magic-missile" {
         let ids: Vec<String> = subjects
@@ -170,7 +207,8 @@ pub(super) fn cast(
         let on = subjects.iter().map(|s| s.target.id().to_owned()).collect();
         changes.push(effects::start_zone(casting, rules, at, on));
     }
-    let mut outcomes = resolution.outcomes.clone();
+    let mut outcomes = wasted;
+    outcomes.extend(resolution.outcomes.iter().cloned());
     for o in &mut outcomes {
         if let effects::Outcome::Damage { target, .. } = o
             && let Some(s) = subjects.iter().find(|s| &s.name == target)

@@ -65,7 +65,7 @@ impl<'a> Prepared<'a> {
 /// teleport goes to (`effects::teleport`).
 pub(super) fn cast(
     ctx: &mut ToolContext<'_>,
-    mut p: Prepared<'_>,
+    p: Prepared<'_>,
     aim: Option<&str>,
     choice: Option<&str>,
     point: Option<crate::state::Position>,
@@ -101,6 +101,24 @@ pub(super) fn cast(
     let places = super::spell_places::takes_aim(&effects);
     let area_aim = if places { None } else { aim };
     let mut chosen = super::spell_areas::targets(ctx, &caster.id, spell, limit, area_aim, &names)?;
+    // Blink: a creature on the Ethereal Plane is out of reach: refused when named, passed over
+    // when an area covers it.
+    if let Some(why) = chosen
+        .iter()
+        .find_map(|(t, _)| effects::apart(ctx.state, &caster.id, t.target.id()))
+    {
+        if spell.area.is_none() {
+            return Err(ToolError::new(why));
+        }
+        chosen.retain(|(t, _)| !effects::ethereal(ctx.state, t.target.id()));
+    }
+    // Sanctuary: a harmful spell named at a warded creature needs the caster's Wisdom save,
+    // else it is lost on that creature (areas are not warded against).
+    let named = chosen.len();
+    let (wasted, mut p) = sanctuary(ctx, p, &effects, &mut chosen)?;
+    if named > 0 && chosen.is_empty() {
+        return wasted_cast(ctx, p, wasted);
+    }
     let mut moved = Vec::new();
     for (change, outcome) in super::spell_places::settle(ctx, &p, &effects, aim, point)? {
         p.changes.push(change);
@@ -129,8 +147,47 @@ pub(super) fn cast(
         .into_iter()
         .partition(|o| matches!(o, Outcome::Started { .. }));
     cast.effects.splice(0..0, at_once);
+    cast.effects.splice(0..0, wasted);
     cast.lasting.extend(lasting);
     Ok(cast)
+}
+
+/// Sanctuary around a casting: the caster's Wisdom save against each warded creature a
+/// harmful spell without an area names (one lost is taken out of `chosen`, and said in the
+/// outcomes returned), and the caster's own Sanctuary ended in `p.changes` when the spell names
+/// a creature of the other side.
+fn sanctuary<'p>(
+    ctx: &mut ToolContext<'_>,
+    mut p: Prepared<'p>,
+    effects: &[effects::Effect],
+    chosen: &mut Vec<(super::creature::CreatureInfo<'_>, SpellTarget)>,
+) -> Result<(Vec<Outcome>, Prepared<'p>), ToolError> {
+    let mut wasted = Vec::new();
+    let me = super::creature::find(ctx.state, ctx.srd, &p.caster.id)?;
+    let warded = effects::harmful(effects) && p.spell.area.is_none();
+    let mut kept = Vec::with_capacity(chosen.len());
+    for (t, at) in chosen.drain(..) {
+        if !warded {
+            kept.push((t, at));
+            continue;
+        }
+        match super::wards::sanctuary_save(ctx, &me, &t)? {
+            Some(w) if w.lost => wasted.push(Outcome::Unaffected {
+                target: t.name.clone(),
+                why: format!(
+                    "{}: {} failed the Wisdom save ({} against DC {}), and the spell is lost on it",
+                    w.spell, w.by, w.save.total, w.save.dc
+                ),
+            }),
+            _ => kept.push((t, at)),
+        }
+    }
+    *chosen = kept;
+    if chosen.iter().any(|(t, _)| !t.is_character()) {
+        p.changes
+            .extend(effects::sanctuary_ends(ctx.state, &p.caster.id));
+    }
+    Ok((wasted, p))
 }
 
 /// The caster as the effects engine takes it.
@@ -289,5 +346,29 @@ pub(super) fn resolve_and_commit(
         lasting,
         narrator: spell.narrative.clone().or_else(|| spell.unmodelled.clone()),
         reactions: Vec::new(),
+    })
+}
+
+/// A casting lost on every creature it named (Sanctuary): the slot and the action spent, nothing
+/// else (no concentration on a spell that holds no one), and why in the outcomes.
+fn wasted_cast(
+    ctx: &mut ToolContext<'_>,
+    p: Prepared<'_>,
+    wasted: Vec<Outcome>,
+) -> Result<SpellCast, ToolError> {
+    let (caster, spell) = (p.caster, p.spell);
+    ctx.commit(p.changes)?;
+    Ok(SpellCast {
+        caster: caster.name.clone(),
+        spell: spell.name.clone(),
+        slot_level: p.slot,
+        spell_attack_bonus: p.attack_bonus,
+        save_dc: p.save_dc,
+        effects: wasted,
+        slots_left: ctx
+            .state
+            .character(&caster.id)
+            .map(|c| c.spell_slots.describe_available()),
+        ..SpellCast::default()
     })
 }

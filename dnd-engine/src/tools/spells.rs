@@ -129,6 +129,9 @@ pub(super) fn cast_spell(
         .srd
         .spell(&args.spell)
         .map_err(|e| ToolError::new(e.to_string()))?;
+    if let Some(why) = crate::effects::silenced(ctx.state, &caster.id, spell) {
+        return Err(ToolError::new(why));
+    }
     if !caster
         .spells
         .iter()

@@ -303,10 +303,12 @@ pub fn skill_of(state: &GameState, srd: &Srd, id: &str, skill: Skill) -> i32 {
     else {
         return 0;
     };
+    let timed = crate::state::timed_effects(state, id);
     t.skills
         .get(&skill)
         .copied()
         .unwrap_or_else(|| t.abilities.modifier(skill.ability()))
+        + crate::effects::skill_bonus(timed, skill)
 }
 
 /// A creature's passive Perception: a character's 10 + Perception, a monster's stat block.

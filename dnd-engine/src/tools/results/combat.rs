@@ -39,6 +39,25 @@ pub struct AttackReport {
     /// Made as an opportunity attack (a reaction to a creature leaving reach).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub opportunity_attack: bool,
+    /// The Wisdom save the attacker made against the target's Sanctuary; on a failure the
+    /// attack was lost (no swings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sanctuary: Option<WardSave>,
+}
+
+/// A save against a warded creature's Sanctuary, before an attack or a harmful spell.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WardSave {
+    /// Who saved (name).
+    pub by: String,
+    /// The warded creature (name).
+    pub warded: String,
+    /// The ward's spell ("Sanctuary").
+    pub spell: String,
+    /// The Wisdom save.
+    pub save: CheckResult,
+    /// Whether the attack or the spell on the warded creature was lost (a failed save).
+    pub lost: bool,
 }
 
 /// One swing: the roll, and where it left the target.
@@ -71,6 +90,10 @@ pub struct SwingReport {
     /// into a miss).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reaction: Option<super::ReactionCast>,
+    /// Mirror Image: the swing went at one of the target's duplicates (the d20 met the
+    /// duplicates' number), in words; a hit destroyed it and the target took nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duplicate: Option<String>,
 }
 
 /// A save a monster's hit forces, and what failing it did.

@@ -17,6 +17,7 @@ pub use combat::{
     AttackOutcome, AttackReport, AttackWaiting, ConcentrationSave, EffectsReport, FightEnded,
     FightStarted, HoldSave, InitiativePlace, MoveDropped, MoveOutcome, Moved, OnHitSave,
     ReadiedAttack, SaveActionReport, SwingReport, TargetSave, TurnEvent, TurnNow, TurnsPassed,
+    WardSave,
 };
 pub use items::{Inventory, InventoryChanged, ItemRemoved, ItemTaken, ItemUsed, LockAttempt};
 pub use output::{OutputError, ToolOutput};
