@@ -1,8 +1,7 @@
 //! The interpreter's part for spells that change how a creature is in the room: a flying speed
 //! for a while ([`Effect::Flying`]: Fly, Gaseous Form; at 0 ft, Levitate's hanging), a rise
-//! straight up at once ([`Effect::Lift`], where positions are kept), a save only for the
-//! unwilling ([`Effect::UnlessWilling`], Levitate), no attacks or spells and resistance to
-//! nonmagical attacks while in a gaseous form ([`Effect::CannotAttackOrCast`],
+//! straight up at once ([`Effect::Lift`], where positions are kept), no attacks or spells and
+//! resistance to nonmagical attacks while in a gaseous form ([`Effect::CannotAttackOrCast`],
 //! [`Effect::NonmagicalResistance`]) and a body melded into stone ([`Effect::Meld`]). What the
 //! kinds do later is read elsewhere: flying by the state (`state/timed_aloft.rs`: the speed,
 //! leaving the floor, coming down as it ends), the bar on attacks and spells by the turn's gate
@@ -15,11 +14,11 @@ use super::casting::{Outcome, Subject};
 use super::resolve::Run;
 use super::vocabulary::Effect;
 use crate::combat::positions::{position_of, room_areas};
-use crate::state::{Change, GameState, Position, Target, TimedKind, inside};
+use crate::state::{Change, GameState, Position, TimedKind, inside};
 
 impl<R: Rng + ?Sized> Run<'_, '_, R> {
     /// Applies one of the lifting effects to subject `i`, `s`; any other effect is left alone.
-    pub(super) fn aloft(&mut self, effect: &Effect, i: usize, s: &Subject) {
+    pub(super) fn aloft(&mut self, effect: &Effect, s: &Subject) {
         match effect {
             Effect::Flying {
                 feet,
@@ -54,27 +53,6 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             }
             Effect::NonmagicalResistance { duration } => {
                 self.start(s, TimedKind::NonmagicalResistance, *duration, false);
-            }
-            Effect::UnlessWilling { ability, effects } => {
-                let willing = matches!(
-                    (&s.target, self.caster_target()),
-                    (Target::Character(_), Target::Character(_))
-                        | (Target::Monster(_), Target::Monster(_))
-                );
-                if willing {
-                    for e in effects {
-                        self.inner(e, i, s, None, false);
-                    }
-                } else {
-                    let save = Effect::Save {
-                        ability: *ability,
-                        dc: None,
-                        on_success: crate::srd::OnSave::None,
-                        ignores_cover: false,
-                        on_fail: effects.clone(),
-                    };
-                    self.top(&save, i, s);
-                }
             }
             _ => {}
         }

@@ -431,11 +431,10 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             }
             Effect::Flying { .. }
             | Effect::Lift { .. }
-            | Effect::UnlessWilling { .. }
             | Effect::CannotAttackOrCast { .. }
             | Effect::Meld { .. }
             | Effect::NonmagicalResistance { .. } => {
-                self.aloft(effect, i, s);
+                self.aloft(effect, s);
                 Dealt::default()
             }
             Effect::Sanctuary { .. }

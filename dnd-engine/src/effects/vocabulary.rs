@@ -426,14 +426,6 @@ pub enum Effect {
         /// How far up.
         feet: u32,
     },
-    /// `effects` on a willing creature (the caster's side), on another only if it fails a save
-    /// of `ability` (Levitate: Constitution).
-    UnlessWilling {
-        /// The ability an unwilling creature saves with.
-        ability: Ability,
-        /// What befalls a willing creature, or an unwilling one that fails.
-        effects: Vec<Effect>,
-    },
     /// An exit of the caster's room, named by `cast_spell`'s `aim`, is locked by magic (Arcane
     /// Lock): `dc_bonus` is added to the DC to pick or force it (`effects/warding.rs`).
     LockExit {

@@ -320,6 +320,7 @@ pub(super) fn read_scroll(
         save_dc: row.save_dc,
         modifier,
         zone: None,
+        again: false,
     };
     let cast = super::spell_effects::cast(ctx, prepared, None, None, None, targets)?;
     Ok(ItemUsed::ScrollRead {

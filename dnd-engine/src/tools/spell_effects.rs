@@ -28,6 +28,9 @@ pub(super) struct Prepared<'a> {
         Option<crate::state::Position>,
         Vec<String>,
     )>,
+    /// A spell in play used again (`Prepared::again`), not a new casting: its concentration
+    /// stays as it is.
+    pub again: bool,
 }
 
 impl<'a> Prepared<'a> {
@@ -55,6 +58,7 @@ impl<'a> Prepared<'a> {
             save_dc,
             modifier,
             zone: None,
+            again: true,
         })
     }
 }
@@ -269,6 +273,20 @@ pub(super) fn resolve_and_commit(
         .zip(&placed)
         .map(|(t, at)| t.subject(at.clone()))
         .collect();
+    // A new casting of the spell its caster concentrates on ends the one in play first (a
+    // second Enlarge/Reduce moves the spell); a use again keeps it.
+    let recast = !p.again
+        && spell.concentration
+        && caster
+            .concentration
+            .as_deref()
+            .is_some_and(|on| on.eq_ignore_ascii_case(&spell.name));
+    if recast {
+        ctx.commit(vec![Change::Concentration {
+            character: caster.id.clone(),
+            spell: None,
+        }])?;
+    }
     let who = caster_of(&p);
     let casting = Casting {
         caster: &who,
@@ -296,7 +314,7 @@ pub(super) fn resolve_and_commit(
         .concentration
         .then(|| caster.concentration.clone())
         .flatten()
-        .filter(|on| !on.eq_ignore_ascii_case(&spell.name));
+        .filter(|on| !(p.again && on.eq_ignore_ascii_case(&spell.name)));
     // Whoever the spell hurt makes the saves damage calls for, once for all it took.
     let after = super::damage::commit_with_follow_ups(ctx, &caster.id, changes, resolution.rolls)?;
     let (mut hold_saves, mut concentration_saves) = (Vec::new(), Vec::new());

@@ -197,6 +197,7 @@ pub(super) fn cast_spell(
         save_dc,
         modifier: ability_mod,
         zone: None,
+        again: false,
     };
     let (aim, choice) = (args.aim.as_deref(), args.choice.as_deref());
     let point = args.point.map(Into::into);
