@@ -11,7 +11,7 @@
 //! Unarmored Defense, Draconic Resilience); what features do in play is not this module's.
 //!
 //! ```
-//! use dnd_engine::character::{CharacterChoices, ScoreMethod};
+//! use dnd_engine::character::{CharacterChoices, ScoreMethod, StartingKit};
 //! use dnd_engine::rules::{AbilityScores, Skill};
 //! use dnd_engine::srd::Srd;
 //!
@@ -21,12 +21,14 @@
 //!     class: "Barbarian".into(),
 //!     scores: ScoreMethod::StandardArray { scores: AbilityScores::new(15, 13, 14, 8, 12, 10) },
 //!     skills: vec![Skill::Athletics, Skill::Survival],
+//!     equipment: StartingKit::Gold(50),
 //!     ..CharacterChoices::default()
 //! };
 //! let brannoc = choices.build(Srd::bundled()).unwrap();
 //! assert_eq!(brannoc.abilities.strength, 17, "15 and the half-orc's +2");
 //! assert_eq!(brannoc.hp.max, 14, "12 + Constitution 15's +2");
 //! assert_eq!(brannoc.armor_class, 13, "Unarmored Defense: 10 + Dex +1 + Con +2");
+//! assert_eq!(brannoc.gold, 50, "2d4 x 10 rolled instead of the kit");
 //! ```
 
 use std::collections::BTreeMap;

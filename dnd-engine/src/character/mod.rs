@@ -10,6 +10,7 @@ pub mod build_error;
 pub mod builder;
 mod choices;
 pub mod equipment;
+pub mod file;
 mod spells;
 
 pub use abilities::{
@@ -17,6 +18,9 @@ pub use abilities::{
 };
 pub use build_error::{BuildError, BuildErrors, Problem};
 pub use builder::{BackgroundChoice, CharacterChoices, KitChoice, StartingKit};
+pub use file::{
+    CharacterFileError, FileProblem, load_character_file, read_character_file, write_sheet,
+};
 
 #[cfg(test)]
 mod builder_tests;
