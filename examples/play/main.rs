@@ -25,6 +25,9 @@
 //! cancelled (Ctrl-C) writes nothing, so there is no "save before quitting".
 
 mod commands;
+mod creator;
+#[cfg(test)]
+mod creator_tests;
 mod game;
 mod input;
 mod options;
