@@ -297,8 +297,7 @@ mod tests {
         assert_eq!(tomas.abilities.wisdom, 16);
         assert_eq!(tomas.hp.max, 8 + 3 + 1, "d8 + Con +3 + Dwarven Toughness");
         assert_eq!(
-            tomas.armor_class,
-            14 + 0 + 2,
+            tomas.armor_class, 16,
             "scale mail (Dex +0 of max 2), shield"
         );
         assert_eq!(
