@@ -457,7 +457,8 @@ impl CharacterChoices {
 }
 
 /// Hit points by the fixed value: the die's maximum at 1st level, the class's average after,
-/// each with the Constitution modifier (at least 1 a level), and Dwarven Toughness's 1 a level.
+/// each with the Constitution modifier (at least 1 a level), and Dwarven Toughness's and
+/// Draconic Resilience's 1 a level.
 fn hit_points(settled: &Settled<'_>) -> u32 {
     let con = settled.abilities.modifier(Ability::Constitution);
     let first = (i32::from(settled.class.hp_at_first_level) + con).max(1);
@@ -467,7 +468,14 @@ fn hit_points(settled: &Settled<'_>) -> u32 {
         .traits()
         .iter()
         .any(|t| t.slug == "dwarven-toughness");
+    // Draconic Resilience adds 1 a sorcerer level as Dwarven Toughness does.
+    let resilience = settled.subclass
+        && (1..=settled.level).any(|l| {
+            let sub = Some(settled.class.subclass.slug.as_str());
+            let features = settled.class.features_at(l, sub);
+            features.iter().any(|f| f.slug == "draconic-resilience")
+        });
     let level = i32::from(settled.level);
-    let max = first + later * (level - 1) + if toughness { level } else { 0 };
+    let max = first + later * (level - 1) + level * (i32::from(toughness) + i32::from(resilience));
     max.max(1) as u32
 }

@@ -416,3 +416,52 @@ fn starting_gold_must_be_a_roll_the_dice_can_make() {
     value["equipment"] = json!({"gold": 205});
     assert!(problems(value).at("equipment.gold").is_some());
 }
+
+#[test]
+fn a_draconic_sorcerer_and_a_warlock_at_first_level() {
+    let sorcerer = choices(json!({
+        "name": "Vex", "race": "Dragonborn", "class": "Sorcerer", "subclass": "Draconic",
+        "scores": {"method": "standard_array", "scores": {"str": 8, "dex": 14, "con": 13, "int": 10, "wis": 12, "cha": 15}},
+        "skills": ["arcana", "intimidation"],
+        "features": {"dragon-ancestor": ["Red"]},
+        "race_traits": {"draconic-ancestry": ["red"]},
+        "equipment": {"gold": 30},
+        "cantrips": ["Fire Bolt", "Light", "Mage Hand", "Prestidigitation"],
+        "spells": ["Burning Hands", "Shield"]
+    }));
+    let vex = sorcerer
+        .build(Srd::bundled())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(vex.armor_class, 13 + 2, "Draconic Resilience: 13 + Dex");
+    assert_eq!(
+        vex.hp.max,
+        6 + 1 + 1,
+        "d6 + Con +1 + Draconic Resilience's 1"
+    );
+    let mut ambiguous = sorcerer.clone();
+    ambiguous
+        .features
+        .insert("dragon-ancestor".into(), vec!["Fire".into()]);
+    let errors = ambiguous.build(Srd::bundled()).unwrap_err();
+    assert!(
+        errors.at("features.dragon-ancestor[0]").is_some(),
+        "fire fits brass, gold and red: {errors}"
+    );
+
+    let warlock = choices(json!({
+        "name": "Morrow", "race": "Tiefling", "class": "Warlock", "subclass": "Fiend",
+        "scores": {"method": "standard_array", "scores": {"str": 8, "dex": 14, "con": 13, "int": 12, "wis": 10, "cha": 15}},
+        "skills": ["deception", "arcana"],
+        "equipment": {"gold": 40},
+        "cantrips": ["Eldritch Blast", "Chill Touch"],
+        "spells": ["Charm Person", "Burning Hands"]
+    }));
+    let morrow = warlock
+        .build(Srd::bundled())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        (morrow.spell_slots.pact_max, morrow.spell_slots.pact_level),
+        (1, 1)
+    );
+    assert_eq!(morrow.spell_slots.max, [0; 9]);
+}

@@ -47,9 +47,19 @@ fn pick(
     let mut chosen: Vec<String> = Vec::new();
     for (i, p) in picks.iter().enumerate() {
         let wanted = slugify(p);
-        let found = offer.from.iter().find(|o| {
+        let exact = offer
+            .from
+            .iter()
+            .find(|o| slugify(o) == wanted || slugify(&label(o)) == wanted);
+        // Else a short name that fits one option only ("Defense", "Red").
+        let part = |o: &&String| {
             let slug = slugify(o);
-            slug == wanted || slug.ends_with(&format!("-{wanted}")) || slugify(&label(o)) == wanted
+            slug.ends_with(&format!("-{wanted}")) || slug.contains(&format!("-{wanted}-"))
+        };
+        let partial: Vec<&String> = offer.from.iter().filter(part).collect();
+        let found = exact.or(match partial.as_slice() {
+            [one] => Some(*one),
+            _ => None,
         });
         match found {
             Some(o) if chosen.contains(o) => problems.add(

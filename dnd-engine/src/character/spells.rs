@@ -178,7 +178,10 @@ pub(crate) fn spells(
                     .spells
                     .iter()
                     .filter(|s| (1..=highest).contains(&s.level))
-                    .filter(|s| s.classes.iter().any(|c| slugify(c) == class.slug))
+                    .filter(|s| {
+                        s.classes.iter().any(|c| slugify(c) == class.slug)
+                            || (!preparing && bonus.contains(&s.name))
+                    })
                     .map(|s| s.name.clone());
                 problems.not_allowed(
                     field,
