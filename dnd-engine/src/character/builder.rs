@@ -122,6 +122,101 @@ impl Default for CharacterChoices {
     }
 }
 
+/// Chained setters, for code that makes a character step by step:
+///
+/// ```
+/// use dnd_engine::character::{CharacterChoices, ScoreMethod};
+/// use dnd_engine::rules::{AbilityScores, Skill};
+/// use dnd_engine::srd::Srd;
+///
+/// let wren = CharacterChoices::new("Wren", "Lightfoot Halfling", "Rogue")
+///     .scores(ScoreMethod::PointBuy { scores: AbilityScores::new(8, 15, 14, 12, 12, 10) })
+///     .skills([Skill::Acrobatics, Skill::Perception, Skill::Stealth, Skill::SleightOfHand])
+///     .feature("rogue-expertise-1", ["Stealth", "Perception"])
+///     .gold(60)
+///     .build(Srd::bundled())
+///     .unwrap();
+/// assert_eq!(wren.armor_class, 10 + 3, "gold, so no leather armour");
+/// ```
+impl CharacterChoices {
+    /// A level-1 character of `race` and `class` named `name`, the rest left to set.
+    pub fn new(name: &str, race: &str, class: &str) -> CharacterChoices {
+        CharacterChoices {
+            name: name.to_owned(),
+            race: race.to_owned(),
+            class: class.to_owned(),
+            ..CharacterChoices::default()
+        }
+    }
+
+    /// The level (1 to 5).
+    pub fn level(mut self, level: u8) -> Self {
+        self.level = level;
+        self
+    }
+
+    /// The subclass.
+    pub fn subclass(mut self, name: &str) -> Self {
+        self.subclass = Some(name.to_owned());
+        self
+    }
+
+    /// The background.
+    pub fn background(mut self, background: BackgroundChoice) -> Self {
+        self.background = background;
+        self
+    }
+
+    /// The scores and how they were made.
+    pub fn scores(mut self, method: ScoreMethod) -> Self {
+        self.scores = method;
+        self
+    }
+
+    /// The class skills.
+    pub fn skills(mut self, skills: impl IntoIterator<Item = Skill>) -> Self {
+        self.skills = skills.into_iter().collect();
+        self
+    }
+
+    /// A class feature's choice.
+    pub fn feature<'a>(mut self, slug: &str, picks: impl IntoIterator<Item = &'a str>) -> Self {
+        let picks = picks.into_iter().map(str::to_owned).collect();
+        self.features.insert(slug.to_owned(), picks);
+        self
+    }
+
+    /// A racial trait's choice.
+    pub fn race_trait<'a>(mut self, slug: &str, picks: impl IntoIterator<Item = &'a str>) -> Self {
+        let picks = picks.into_iter().map(str::to_owned).collect();
+        self.race_traits.insert(slug.to_owned(), picks);
+        self
+    }
+
+    /// The kit, one [`KitChoice`] per equipment choice.
+    pub fn kit(mut self, choices: Vec<KitChoice>) -> Self {
+        self.equipment = StartingKit::Kit(choices);
+        self
+    }
+
+    /// Starting gold rolled instead of the kit.
+    pub fn gold(mut self, gold: u32) -> Self {
+        self.equipment = StartingKit::Gold(gold);
+        self
+    }
+
+    /// Cantrips and spells.
+    pub fn spells<'a>(
+        mut self,
+        cantrips: impl IntoIterator<Item = &'a str>,
+        spells: impl IntoIterator<Item = &'a str>,
+    ) -> Self {
+        self.cantrips = cantrips.into_iter().map(str::to_owned).collect();
+        self.spells = spells.into_iter().map(str::to_owned).collect();
+        self
+    }
+}
+
 /// A background: one of the SRD's (the Acolyte) by name, or a custom one of two skills (the
 /// rules' way to make a background the SRD lacks, such as the pregenerated heroes' Soldier).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -240,7 +335,7 @@ impl CharacterChoices {
             abilities,
         };
         let race_picks = super::choices::race_picks(self, race, &mut problems);
-        let mut skills = self.skills(srd, &settled, &race_picks, &mut problems);
+        let mut skills = self.skill_proficiencies(srd, &settled, &race_picks, &mut problems);
         let (feature_picks, expertise) =
             super::choices::features(self, &settled, &skills, &mut problems);
         for skill in expertise {
@@ -381,7 +476,7 @@ impl CharacterChoices {
     }
 
     /// Skill proficiencies: the class's picks, the background's, the race's, with Expertise.
-    fn skills(
+    fn skill_proficiencies(
         &self,
         srd: &Srd,
         settled: &Settled<'_>,
