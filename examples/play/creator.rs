@@ -259,7 +259,7 @@ fn scores(d: &mut dyn Dialogue, rng: &mut dyn DieSource) -> Result<ScoreMethod, 
                     .map_err(|_| "type a score from 8 to 15".to_owned())?;
                 let cost = point_buy_cost(n).ok_or("point buy allows 8 to 15")?;
                 if cost > left {
-                    Err(format!("{n} costs {cost} points; {left} are left"))
+                    Err(format!("{n} costs {cost} point(s); {left} left"))
                 } else {
                     Ok(n)
                 }

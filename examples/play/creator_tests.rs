@@ -107,7 +107,7 @@ fn point_buy_over_budget_is_re_asked_and_stopping_saves_nothing() {
     let stopped = create(&mut d, Srd::bundled(), &mut seeded_rng(1));
     assert!(stopped.unwrap_err().contains("stopped"));
     assert!(
-        d.shown.contains("9 costs 1 points; 0 are left"),
+        d.shown.contains("9 costs 1 point(s); 0 left"),
         "{}",
         d.shown
     );
@@ -123,4 +123,85 @@ fn rolled_scores_come_from_the_seeded_dice() {
         "{}",
         d.shown
     );
+}
+
+/// Takes the first option of every question; gives up after 300 questions (a loop).
+struct FirstOption {
+    /// Answers to the questions whose heading is the key ("Race:").
+    opening: Vec<(&'static str, String)>,
+    heading: String,
+    asked: usize,
+    shown: String,
+}
+
+impl Dialogue for FirstOption {
+    fn ask(&mut self, question: &str) -> Option<String> {
+        self.asked += 1;
+        if self.asked > 300 {
+            return None;
+        }
+        let at = self.opening.iter().position(|(h, _)| *h == self.heading);
+        let answer = if let Some(at) = at {
+            self.opening.remove(at).1
+        } else if let Some((_, rest)) = question.split_once("one of ") {
+            rest.split([',', ')'])
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_owned()
+        } else if question.contains("8-15") {
+            "10".to_owned()
+        } else if question.starts_with("Name") {
+            "Bot".to_owned()
+        } else {
+            "1".to_owned()
+        };
+        self.shown.push_str(&format!("{question}{answer}\n"));
+        Some(answer)
+    }
+
+    fn tell(&mut self, text: &str) {
+        if !text.starts_with(' ') {
+            self.heading = text.to_owned();
+        }
+        self.shown.push_str(text);
+        self.shown.push('\n');
+    }
+}
+
+#[test]
+fn every_race_and_class_can_be_made_by_taking_the_first_options() {
+    let srd = Srd::bundled();
+    let races: Vec<String> = srd
+        .races
+        .races
+        .iter()
+        .flat_map(|r| {
+            if r.subraces.is_empty() {
+                vec![r.name.clone()]
+            } else {
+                r.subraces.iter().map(|s| s.name.clone()).collect()
+            }
+        })
+        .collect();
+    for race in &races {
+        for class in &srd.classes {
+            for method in ["1", "2", "3"] {
+                let mut d = FirstOption {
+                    opening: vec![
+                        ("Race:", race.clone()),
+                        ("Class:", class.name.clone()),
+                        ("Ability scores:", method.to_owned()),
+                    ],
+                    heading: String::new(),
+                    asked: 0,
+                    shown: String::new(),
+                };
+                let sheet = create(&mut d, srd, &mut seeded_rng(9))
+                    .unwrap_or_else(|e| panic!("{race} {}: {e}\n{}", class.name, d.shown));
+                assert_eq!(sheet.level, 1);
+                assert_eq!(sheet.class, class.slug);
+            }
+        }
+    }
 }
