@@ -7,7 +7,7 @@ use std::fmt;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{field}: {problem}")]
 pub struct BuildError {
-    /// Where the problem is, as a path into the character file ("scores.str", "skills[2]").
+    /// Where the problem is, as a path into the character file (`scores.scores.str`, `skills[2]`).
     pub field: String,
     /// What is wrong, and what is allowed.
     pub problem: Problem,
