@@ -358,8 +358,11 @@ impl CharacterChoices {
             return Err(BuildErrors(problems.0));
         }
         let id = self.id.clone().unwrap_or_else(|| {
-            let first = self.name.split_whitespace().next().unwrap_or("hero");
-            slugify(first)
+            let first = self.name.split_whitespace().next().unwrap_or_default();
+            // A name with no ASCII letter or digit ("Ænu") still needs an id.
+            Some(slugify(first))
+                .filter(|s| !s.is_empty())
+                .unwrap_or_else(|| "hero".to_owned())
         });
         let mut save_proficiencies = class.saving_throws.clone();
         save_proficiencies.sort_by_key(|a| Ability::ALL.iter().position(|b| b == a));

@@ -184,6 +184,14 @@ fn a_level_one_fighter_gets_its_kit_armour_and_attacks() {
     assert_eq!(tamsin.attack_bonus(bow), 2 + 2, "Dex +2, proficiency +2");
     assert_eq!(tamsin.gold, 15, "the acolyte's purse");
     assert!(tamsin.spells.is_empty() && tamsin.spellcasting_ability.is_none());
+    assert_eq!(tamsin.id, "tamsin", "the first word of the name");
+    let mut value = fighter();
+    value["name"] = json!("Æsa of the Fjord");
+    let named = choices(value).build(Srd::bundled()).unwrap();
+    assert_eq!(named.id, "sa", "the ASCII letters of the first word");
+    let mut value = fighter();
+    value["name"] = json!("Ææ");
+    assert_eq!(choices(value).build(Srd::bundled()).unwrap().id, "hero");
 }
 
 #[test]
