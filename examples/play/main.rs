@@ -25,6 +25,9 @@
 //! cancelled (Ctrl-C) writes nothing, so there is no "save before quitting".
 
 mod commands;
+mod creator;
+#[cfg(test)]
+mod creator_tests;
 mod game;
 mod input;
 mod options;
@@ -40,8 +43,10 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use dnd_engine::adventure::Adventure;
+use dnd_engine::character::{load_character_file, write_sheet};
 use dnd_engine::gm::{GameMaster, Summarizer};
 use dnd_engine::offline::OfflineGm;
+use dnd_engine::srd::Srd;
 use dnd_engine::store::GameStore;
 use dnd_engine::text::terminal_safe;
 use dnd_store_sqlite::SqliteStore;
@@ -92,11 +97,10 @@ fn main() -> ExitCode {
 /// game to resume or start.
 async fn setup(options: &Options) -> Result<(Game, Input), String> {
     let screen = Screen::detect();
-    let adventure = match &options.adventure {
+    let mut adventure = match &options.adventure {
         Some(path) => Adventure::load(path).map_err(|e| e.to_string())?,
         None => Adventure::built_in(),
     };
-    let character = pick_character(&adventure, options.character.as_deref())?;
     let chosen = provider::choose(options)?;
 
     let db = match &options.db {
@@ -140,7 +144,28 @@ async fn setup(options: &Options) -> Result<(Game, Input), String> {
     screen.say(Tone::Dim, &format!("save file: {}", db.display()));
     screen.line("");
 
-    let input = Input::new(storage::beside(&db, "history"));
+    let mut input = Input::new(storage::beside(&db, "history"));
+    let own = if options.new_character {
+        Some(new_character(options, &db, screen, &mut input)?)
+    } else {
+        match options.character.as_deref() {
+            Some(path) if options::is_character_file(path) => Some(
+                load_character_file(path, Srd::bundled()).map_err(|e| format!("{path}: {e}"))?,
+            ),
+            _ => None,
+        }
+    };
+    let character = match own {
+        // The player's own character joins the adventure's pregenerated ones (replacing one
+        // of the same id), so the game starts with it as with them.
+        Some(sheet) => {
+            let id = sheet.id.clone();
+            adventure.characters.retain(|c| c.id != id);
+            adventure.characters.push(sheet);
+            id
+        }
+        None => pick_character(&adventure, options.character.as_deref())?,
+    };
     let game = Game::start(
         Setup {
             screen,
@@ -152,10 +177,63 @@ async fn setup(options: &Options) -> Result<(Game, Input), String> {
             offline: chosen.offline,
             interactive: input.interactive(),
         },
-        options.character.is_some() || options.adventure.is_some(),
+        options.character.is_some() || options.adventure.is_some() || options.new_character,
     )
     .await?;
     Ok((game, input))
+}
+
+/// Runs the character wizard at the terminal and saves the sheet (`--save`, or
+/// `characters/ID.json` beside the save file), saying where.
+fn new_character(
+    options: &Options,
+    db: &std::path::Path,
+    screen: Screen,
+    input: &mut Input,
+) -> Result<dnd_engine::state::Character, String> {
+    struct Terminal<'a> {
+        screen: Screen,
+        input: &'a mut Input,
+    }
+    impl creator::Dialogue for Terminal<'_> {
+        fn ask(&mut self, question: &str) -> Option<String> {
+            match self.input.read(question) {
+                Line::Text(text) => Some(text),
+                Line::Interrupted | Line::End => None,
+            }
+        }
+        fn tell(&mut self, text: &str) {
+            self.screen.line(text);
+        }
+    }
+    let mut rng = match options.seed {
+        Some(seed) => dnd_engine::dice::seeded_rng(seed),
+        None => dnd_engine::dice::game_rng(),
+    };
+    let mut terminal = Terminal { screen, input };
+    let sheet = creator::create(&mut terminal, Srd::bundled(), &mut rng)?;
+    let path = match &options.save {
+        Some(path) => path.clone(),
+        None => db
+            .with_file_name("characters")
+            .join(format!("{}.json", sheet.id)),
+    };
+    if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(folder)
+            .map_err(|e| format!("cannot create the folder {}: {e}", folder.display()))?;
+    }
+    std::fs::write(&path, write_sheet(&sheet))
+        .map_err(|e| format!("cannot save {}: {e}", path.display()))?;
+    screen.say(
+        Tone::Dim,
+        &format!(
+            "saved {}; play it again with --character {}",
+            path.display(),
+            path.display()
+        ),
+    );
+    screen.line("");
+    Ok(sheet)
 }
 
 /// The character new games use: `--character`, else Kraven, else the adventure's first.

@@ -19,8 +19,15 @@ usage: play [OPTIONS]
   --protocol two-phase|tool-loop|strict-json
                       how the model is asked (default: two-phase, or strict-json for a
                       model that cannot call tools)
-  --character NAME    kraven (fighter, the default), isolde (wizard), hedda (cleric),
-                      wren (rogue), or a character of --adventure
+  --character NAME|FILE
+                      kraven (fighter, the default), isolde (wizard), hedda (cleric),
+                      wren (rogue), a character of --adventure, or a character file (a
+                      sheet saved by --new-character, or choices written by hand: see
+                      dnd_engine::character::file and examples/characters/)
+  --new-character     make a new 1st-level character, one question at a time, save it
+                      and play it
+  --save FILE         where --new-character saves the sheet (default: characters/ID.json
+                      in the save file's folder)
   --adventure FILE    an adventure in the JSON format of dnd_engine::adventure
   --seed N            seeds the dice: the same seed and inputs replay the same game
   --db PATH           the save file (default: play.sqlite3 in the platform's data folder)
@@ -63,6 +70,10 @@ pub struct Options {
     pub db: Option<PathBuf>,
     /// `--delay`, in milliseconds.
     pub delay_ms: u64,
+    /// `--new-character`.
+    pub new_character: bool,
+    /// `--save`.
+    pub save: Option<PathBuf>,
 }
 
 /// What the command line asks for: to play, or to see the help.
@@ -85,6 +96,8 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Command, Str
         seed: None,
         db: None,
         delay_ms: 0,
+        new_character: false,
+        save: None,
     };
     while let Some(arg) = args.next() {
         // `--flag=value` and `--flag value` both work.
@@ -125,7 +138,17 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Command, Str
                     }
                 })
             }
-            "--character" => opts.character = Some(value("--character")?.to_ascii_lowercase()),
+            "--character" => {
+                // A name is matched in lower case; a file's path is kept as typed.
+                let v = value("--character")?;
+                opts.character = Some(if is_character_file(&v) {
+                    v
+                } else {
+                    v.to_ascii_lowercase()
+                });
+            }
+            "--new-character" => opts.new_character = true,
+            "--save" => opts.save = Some(PathBuf::from(value("--save")?)),
             "--adventure" => opts.adventure = Some(PathBuf::from(value("--adventure")?)),
             "--seed" => {
                 let v = value("--seed")?;
@@ -146,6 +169,11 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Command, Str
         }
     }
     Ok(Command::Play(Box::new(opts)))
+}
+
+/// Whether a `--character` value names a file rather than a pregenerated character.
+pub fn is_character_file(value: &str) -> bool {
+    value.ends_with(".json") || value.contains('/') || value.contains('\\')
 }
 
 /// A protocol's name as the flag spells it.
@@ -186,6 +214,22 @@ mod tests {
         assert_eq!(opts.character.as_deref(), Some("isolde"));
         assert_eq!(opts.protocol, Some(Protocol::StrictJson));
         assert_eq!(opts.db, Some(PathBuf::from("/tmp/x.db")));
+        let Command::Play(opts) = parse(&[
+            "--character",
+            "Heroes/Tomas.json",
+            "--new-character",
+            "--save=a.json",
+        ])
+        .unwrap() else {
+            panic!("expected options")
+        };
+        assert_eq!(
+            opts.character.as_deref(),
+            Some("Heroes/Tomas.json"),
+            "a path keeps its case"
+        );
+        assert!(opts.new_character);
+        assert_eq!(opts.save, Some(PathBuf::from("a.json")));
     }
 
     #[test]

@@ -1,0 +1,217 @@
+//! Cantrips and spells: picked from the class's list, as many as its table allows at the
+//! level, none above the highest slot; the subclass's always-prepared spells added; and the
+//! slots.
+
+use super::build_error::{Problem, Problems};
+use super::builder::{CharacterChoices, Settled};
+use super::choices::RacePicks;
+use crate::rules::{Ability, SpellSlots};
+use crate::srd::{Preparation, Srd, slugify};
+
+/// The sheet's spell list (cantrips, the race's, the subclass's, then those picked) and slots.
+pub(crate) fn spells(
+    choices: &CharacterChoices,
+    srd: &Srd,
+    settled: &Settled<'_>,
+    race: &RacePicks,
+    feature_picks: &[String],
+    problems: &mut Problems,
+) -> (Vec<String>, SpellSlots) {
+    let class = settled.class;
+    let casting = class.spellcasting.as_ref();
+    let table = class.level(settled.level).and_then(|l| l.spells);
+    let mut list: Vec<String> = Vec::new();
+    let (Some(casting), Some(table)) = (casting.filter(|c| c.from_level <= settled.level), table)
+    else {
+        for (field, given) in [("cantrips", &choices.cantrips), ("spells", &choices.spells)] {
+            if !given.is_empty() {
+                let needed = casting.map_or(0, |c| c.from_level);
+                let what = format!("{} spellcasting", class.name);
+                let problem = if needed > 0 {
+                    Problem::TooEarly {
+                        what,
+                        needed,
+                        level: settled.level,
+                    }
+                } else {
+                    Problem::TooMany {
+                        what: format!("a {} (no spellcasting)", class.name),
+                        given: given.len(),
+                        most: 0,
+                    }
+                };
+                problems.add(field, problem);
+            }
+        }
+        list.extend(race.cantrips.iter().cloned());
+        return (list, SpellSlots::default());
+    };
+    let slots = table.slots;
+    let highest = slots
+        .iter()
+        .rposition(|n| *n > 0)
+        .map_or(0, |i| i as u8 + 1);
+    let on_list = |name: &str| {
+        srd.spells
+            .iter()
+            .filter(|s| s.classes.iter().any(|c| slugify(c) == class.slug))
+            .find(|s| slugify(&s.name) == slugify(name))
+    };
+    // The subclass's spells: always prepared for a preparing class; for a known-spells class
+    // (the warlock's expanded list) they are added to what may be picked.
+    let bonus: Vec<String> = if settled.subclass {
+        class
+            .subclass
+            .bonus_spells
+            .iter()
+            .filter(|b| b.level <= settled.level)
+            .filter(|b| {
+                b.requires
+                    .as_ref()
+                    .is_none_or(|r| feature_picks.contains(r))
+            })
+            .map(|b| b.spell.clone())
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let preparing = casting.preparation == Preparation::Prepared;
+    let cantrips_allowed = usize::from(table.cantrips_known.unwrap_or(0));
+    if choices.cantrips.len() != cantrips_allowed {
+        problems.add(
+            "cantrips",
+            Problem::WrongCount {
+                what: format!("a level-{} {}'s cantrips", settled.level, class.name),
+                given: choices.cantrips.len(),
+                expected: cantrips_allowed,
+            },
+        );
+    }
+    let mut picked_cantrips = Vec::new();
+    for (i, name) in choices.cantrips.iter().enumerate() {
+        let field = format!("cantrips[{i}]");
+        match on_list(name).filter(|s| s.level == 0) {
+            Some(s) if picked_cantrips.contains(&s.name) || race.cantrips.contains(&s.name) => {
+                problems.add(
+                    field,
+                    Problem::Duplicate {
+                        given: s.name.clone(),
+                        by: "another pick".into(),
+                    },
+                )
+            }
+            Some(s) => picked_cantrips.push(s.name.clone()),
+            None => {
+                let allowed = srd
+                    .spells
+                    .iter()
+                    .filter(|s| s.level == 0 && s.classes.iter().any(|c| slugify(c) == class.slug))
+                    .map(|s| s.name.clone());
+                problems.not_allowed(field, format!("{} cantrip", class.name), name, allowed);
+            }
+        }
+    }
+    let most = if preparing {
+        let ability = choices_modifier(settled, casting.ability);
+        let divisor = i32::from(casting.prepared_level_divisor.unwrap_or(1).max(1));
+        (ability + i32::from(settled.level) / divisor).max(1) as usize
+    } else {
+        usize::from(table.spells_known.unwrap_or(0))
+    };
+    let what = if preparing {
+        "prepared spells"
+    } else {
+        "spells known"
+    };
+    if preparing && choices.spells.len() > most {
+        problems.add(
+            "spells",
+            Problem::TooMany {
+                what: format!("a level-{} {}'s {what}", settled.level, class.name),
+                given: choices.spells.len(),
+                most,
+            },
+        );
+    } else if !preparing && choices.spells.len() != most {
+        problems.add(
+            "spells",
+            Problem::WrongCount {
+                what: format!("a level-{} {}'s {what}", settled.level, class.name),
+                given: choices.spells.len(),
+                expected: most,
+            },
+        );
+    }
+    let mut picked = Vec::new();
+    for (i, name) in choices.spells.iter().enumerate() {
+        let field = format!("spells[{i}]");
+        let expanded = !preparing && bonus.iter().any(|b| slugify(b) == slugify(name));
+        let spell = on_list(name)
+            .or_else(|| expanded.then(|| srd.spell(name).ok()).flatten())
+            .filter(|s| s.level > 0);
+        match spell {
+            Some(s) if s.level > highest => problems.add(
+                field,
+                Problem::AboveSlots {
+                    spell: s.name.clone(),
+                    spell_level: s.level,
+                    highest,
+                },
+            ),
+            Some(s) if picked.contains(&s.name) || (preparing && bonus.contains(&s.name)) => {
+                let by = if picked.contains(&s.name) {
+                    "another pick".to_owned()
+                } else {
+                    format!("the {} (always prepared)", class.subclass.name)
+                };
+                problems.add(
+                    field,
+                    Problem::Duplicate {
+                        given: s.name.clone(),
+                        by,
+                    },
+                );
+            }
+            Some(s) => picked.push(s.name.clone()),
+            None => {
+                let allowed = srd
+                    .spells
+                    .iter()
+                    .filter(|s| (1..=highest).contains(&s.level))
+                    .filter(|s| {
+                        s.classes.iter().any(|c| slugify(c) == class.slug)
+                            || (!preparing && bonus.contains(&s.name))
+                    })
+                    .map(|s| s.name.clone());
+                problems.not_allowed(
+                    field,
+                    format!("{} spell of level 1 to {highest}", class.name),
+                    name,
+                    allowed,
+                );
+            }
+        }
+    }
+    list.extend(picked_cantrips);
+    list.extend(race.cantrips.iter().cloned());
+    if preparing {
+        list.extend(bonus);
+    }
+    list.extend(picked);
+    let mut sheet = SpellSlots::default();
+    if casting.pact_magic {
+        sheet.pact_level = highest;
+        sheet.pact_max = slots
+            .get(usize::from(highest.max(1) - 1))
+            .copied()
+            .unwrap_or(0);
+    } else {
+        sheet.max[..5].copy_from_slice(&slots);
+    }
+    (list, sheet)
+}
+
+/// The modifier of an ability after racial increases.
+fn choices_modifier(settled: &Settled<'_>, ability: Ability) -> i32 {
+    settled.abilities.modifier(ability)
+}
