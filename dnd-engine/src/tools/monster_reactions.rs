@@ -20,7 +20,7 @@
 use super::results::ReactionCast;
 use super::{ToolContext, ToolError};
 use crate::combat::monster_spells::castable;
-use crate::effects::{self, Caster, Casting, Effect};
+use crate::effects::{self, Caster};
 use crate::rules::{AttackResult, Condition, Spend};
 use crate::srd::{MonsterSpellcasting, ReactionRule, Spell, SpellRange, SpellSource};
 use crate::state::{Change, MonsterInstance, ReactionTrigger};
@@ -129,42 +129,15 @@ pub(super) fn against_hit(
     let Some((spell, sc, slot)) = reaction_spell(ctx, &m, ReactionTrigger::Hit) else {
         return Ok(None);
     };
-    let bonus = spell
-        .effects
-        .iter()
-        .find_map(|e| match e {
-            Effect::ArmorClass {
-                change: effects::ArmorChange::Bonus(b),
-                ..
-            } => Some(*b),
-            _ => None,
-        })
-        .unwrap_or(0);
+    let bonus = super::reactions::shield_bonus(spell).unwrap_or(0);
     let shielded = result.target_ac + bonus;
     if result.total >= shielded {
         return Ok(None); // it would not turn the hit: the slot is kept
     }
-    let me = super::creature::find(ctx.state, ctx.srd, &m.id)?;
-    let subject = me.subject(crate::combat::targeting::SpellTarget {
-        distance_ft: 0,
-        attack: None,
-        cover: None,
-    });
+    let mut spent: Vec<Change> = spend.into_iter().collect();
+    spent.push(slot_spent(&m, sc, slot));
     let caster = caster_of(ctx, &m, sc);
-    let casting = Casting {
-        caster: &caster,
-        source: &spell.name,
-        level: spell.level,
-        slot,
-        concentration: spell.concentration,
-    };
-    let resolution = effects::resolve(ctx.state, casting, &[subject], &spell.effects, ctx.rng)
-        .map_err(|e| ToolError::new(e.to_string()))?;
-    let mut changes: Vec<Change> = spend.into_iter().collect();
-    changes.push(slot_spent(&m, sc, slot));
-    changes.extend(resolution.changes);
-    ctx.commit(changes)?;
-    ctx.log.rolls.extend(resolution.rolls);
+    super::reactions::cast_on_self(ctx, &caster, spell, slot, spent)?;
     let outcome = format!(
         "{attacker_name}'s {} now misses AC {shielded}: no damage; +{bonus} AC until the {}'s next turn",
         result.total, m.name

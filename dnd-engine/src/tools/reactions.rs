@@ -53,7 +53,7 @@ pub(crate) fn trigger_of(spell: &Spell) -> Option<ReactionTrigger> {
 }
 
 /// The AC bonus a reaction spell gives (Shield: 5).
-fn shield_bonus(spell: &Spell) -> Option<i32> {
+pub(super) fn shield_bonus(spell: &Spell) -> Option<i32> {
     spell.effects.iter().find_map(|e| match e {
         Effect::ArmorClass {
             change: ArmorChange::Bonus(b),
@@ -213,16 +213,31 @@ fn cast_shield(
     slot: u8,
     spend: Option<Change>,
 ) -> Result<(), ToolError> {
-    let me = creature::find(ctx.state, ctx.srd, &c.id)?;
-    let at = SpellTarget {
+    let mut spent: Vec<Change> = spend.into_iter().collect();
+    spent.push(Change::SlotSpent {
+        character: c.id.clone(),
+        level: slot,
+    });
+    cast_on_self(ctx, &caster_of(c), spell, slot, spent)
+}
+
+/// A reaction spell on its own caster (Shield, a hero's or a monster's): resolved by the
+/// effects engine and committed at once with `spent` (the reaction, the slot).
+pub(super) fn cast_on_self(
+    ctx: &mut ToolContext<'_>,
+    caster: &Caster,
+    spell: &Spell,
+    slot: u8,
+    spent: Vec<Change>,
+) -> Result<(), ToolError> {
+    let me = creature::find(ctx.state, ctx.srd, &caster.id)?;
+    let subject = me.subject(SpellTarget {
         distance_ft: 0,
         attack: None,
         cover: None,
-    };
-    let subject = me.subject(at);
-    let caster = caster_of(c);
+    });
     let casting = Casting {
-        caster: &caster,
+        caster,
         source: &spell.name,
         level: spell.level,
         slot,
@@ -230,11 +245,7 @@ fn cast_shield(
     };
     let resolution = effects::resolve(ctx.state, casting, &[subject], &spell.effects, ctx.rng)
         .map_err(|e| ToolError::new(e.to_string()))?;
-    let mut changes: Vec<Change> = spend.into_iter().collect();
-    changes.push(Change::SlotSpent {
-        character: c.id.clone(),
-        level: slot,
-    });
+    let mut changes = spent;
     changes.extend(resolution.changes);
     ctx.commit(changes)?;
     ctx.log.rolls.extend(resolution.rolls);
