@@ -16,6 +16,7 @@
 
 pub mod adventure;
 pub mod agents;
+pub mod character;
 pub mod combat;
 pub mod dice;
 pub mod effects;

@@ -234,6 +234,7 @@ fn same_snapshot(a: &GameState, b: &GameState) -> bool {
         memory: _,
         turn: _,
         dice_seed: _,
+        levelling: _,
     } = a;
     // `Arc`'s equality looks at the pointers first: unchanged parts compare at once.
     *title == b.title

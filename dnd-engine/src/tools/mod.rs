@@ -30,6 +30,7 @@ mod damage;
 mod encounter;
 mod item_use;
 mod items;
+mod levelling;
 mod locks;
 mod monster_action;
 mod monster_legendary;

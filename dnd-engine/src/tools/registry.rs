@@ -7,8 +7,8 @@ use serde_json::Value;
 
 use super::schema::strict_schema_for;
 use super::{
-    ToolContext, ToolError, actions, checks, combat, encounter, items, locks, movement, names,
-    reactions, sheet, spells, world,
+    ToolContext, ToolError, actions, checks, combat, encounter, items, levelling, locks, movement,
+    names, reactions, sheet, spells, world,
 };
 use crate::llm::ToolSpec;
 use crate::text::truncate_with_note;
@@ -303,6 +303,12 @@ static TOOLS: &[ToolDef] = &[
         "Record something the story must remember: a death, a promise, a name, a discovery.",
         world::StoryArgs,
         world::log_story_event
+    ),
+    tool!(
+        names::LEVEL_UP,
+        "A character takes its next level once it has the XP (or, in a milestone adventure, a milestone): hit points fixed or rolled, slots, features; name the subclass, improvement and new spells when the level asks for them (a refusal lists the options).",
+        levelling::LevelUpArgs,
+        levelling::level_up
     ),
 ];
 

@@ -143,12 +143,22 @@ pub struct TurnNow {
 }
 
 /// A fight ended (`end_encounter`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FightEnded {
     /// How many rounds it lasted.
     pub ended_after_rounds: u32,
     /// The experience the slain, routed or captured foes give.
     pub xp_from_defeated: u32,
+    /// Each share, stored on every living character who took part (even shares, whole
+    /// points).
+    #[serde(default)]
+    pub xp_each: u32,
+    /// Who shared it, by name.
+    #[serde(default)]
+    pub shared_by: Vec<String>,
+    /// Who may now take a level (`level_up`), by name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub may_level_up: Vec<String>,
 }
 
 /// One thing that happened while turns passed.

@@ -5,6 +5,7 @@
 mod checks;
 mod combat;
 mod items;
+mod levelling;
 mod output;
 mod reactions;
 mod sheet;
@@ -19,6 +20,7 @@ pub use combat::{
     ReadiedAttack, SaveActionReport, SwingReport, TargetSave, TurnEvent, TurnNow, TurnsPassed,
 };
 pub use items::{Inventory, InventoryChanged, ItemRemoved, ItemTaken, ItemUsed, LockAttempt};
+pub use levelling::LevelGained;
 pub use output::{OutputError, ToolOutput};
 pub use reactions::{ReactionCast, ReactionsDeclared};
 pub use sheet::{
