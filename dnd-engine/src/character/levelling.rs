@@ -376,7 +376,13 @@ fn improvement(
         let mut o: Vec<String> = Ability::ALL
             .iter()
             .filter(|a| c.abilities.score(**a) < 20)
-            .map(|a| format!("{} {}", a.name(), c.abilities.score(*a)))
+            .map(|a| {
+                format!(
+                    "{} (now {})",
+                    a.name().to_lowercase(),
+                    c.abilities.score(*a)
+                )
+            })
             .collect();
         o.push(format!("the feat {GRAPPLER} (Strength 13 or more)"));
         o

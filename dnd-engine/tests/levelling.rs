@@ -1,0 +1,386 @@
+//! Experience and levelling up, through the tools as a game master would call them: a won
+//! fight's XP shared among the living who fought, and `level_up`'s worked examples (Kraven the
+//! fighter from 1 to 2 with 300 XP; Isolde the wizard to 3 with new slots and two spells; an
+//! Ability Score Improvement and the Grappler feat at 4; a warlock's pact slots) and refusals
+//! (not enough XP, a spell not on the list or too high, a score above 20, level 6), each
+//! changing nothing. Then milestone levelling, where a flag grants the level and XP never
+//! gates.
+
+use serde_json::json;
+
+use dnd_engine::adventure::Adventure;
+use dnd_engine::rules::{HitDice, HitPoints};
+use dnd_engine::state::{Change, Levelling, Target, reached_milestones};
+
+#[path = "support/table.rs"]
+mod table;
+use table::Table;
+
+/// Kraven as a 1st-level fighter (12 HP, one hit die) with `xp`.
+fn kraven_at_1(xp: u32) -> Table {
+    let mut t = Table::game(&["kraven"], 3);
+    let k = t.hero_mut("kraven");
+    k.level = 1;
+    k.hp = HitPoints::full(12);
+    k.hit_dice = HitDice {
+        sides: 10,
+        total: 1,
+        spent: 0,
+    };
+    k.xp = xp;
+    t
+}
+
+#[test]
+fn a_won_fight_shares_its_xp_among_the_living_who_fought() {
+    // Kraven, Isolde and Hedda fight the harpy (200 XP); Hedda dies; Wren is not in the fight.
+    let mut t = Table::fight(
+        &["kraven", "isolde", "hedda", "wren"],
+        &["kraven", "isolde", "hedda", "frost-harpy"],
+        1,
+    );
+    let harpy_hp = t.state.monster("frost-harpy").unwrap().hp.current;
+    let hedda = t.state.character("hedda").unwrap().hp.max;
+    t.apply(&[
+        Change::Damage {
+            target: Target::Monster("frost-harpy".into()),
+            amount: harpy_hp,
+            critical: false,
+        },
+        // Twice her maximum at once: massive damage kills outright.
+        Change::Damage {
+            target: Target::Character("hedda".into()),
+            amount: hedda * 2,
+            critical: false,
+        },
+    ]);
+    assert!(t.state.character("hedda").unwrap().dead);
+    let ended = t.ok("end_encounter", json!({}));
+    assert_eq!(ended["xp_from_defeated"], 200);
+    assert_eq!(ended["xp_each"], 100, "200 XP split between the two living");
+    assert_eq!(ended["shared_by"], json!(["Kraven", "Isolde Vane"]));
+    let xp = |id: &str| t.state.character(id).unwrap().xp;
+    assert_eq!(
+        (xp("kraven"), xp("isolde"), xp("hedda"), xp("wren")),
+        (100, 100, 0, 0)
+    );
+    // The snapshot shows it with the next threshold.
+    let view = t.state.snapshot();
+    let kraven = view.party.iter().find(|c| c.id == "kraven").unwrap();
+    assert_eq!(kraven.xp, "100 XP (level 4 at 2700)");
+}
+
+#[test]
+fn kraven_goes_from_1_to_2_with_300_xp() {
+    let mut t = kraven_at_1(300);
+    let up = t.ok("level_up", json!({"character": "kraven"}));
+    // The fighter's fixed 6, Constitution 15 (+2).
+    assert_eq!(up["level"], 2);
+    assert_eq!(up["hp_gained"], 8);
+    assert_eq!(up["hp_max"], 20);
+    assert_eq!(up["hit_dice"], 2);
+    assert_eq!(up["proficiency_bonus"], 2);
+    assert_eq!(up["features"][0]["name"], "Action Surge (1 use)");
+    let k = t.state.character("kraven").unwrap();
+    assert_eq!(
+        (k.level, k.hp.max, k.hp.current, k.hit_dice.total),
+        (2, 20, 20, 2)
+    );
+    assert!(matches!(
+        t.log.changes.as_slice(),
+        [Change::LevelledUp(up)] if up.level == 2
+    ));
+}
+
+#[test]
+fn rolled_hit_points_are_the_die_plus_constitution_and_recorded() {
+    let mut t = kraven_at_1(300);
+    let up = t.ok("level_up", json!({"character": "kraven", "hp": "roll"}));
+    let gained = up["hp_gained"].as_u64().unwrap();
+    assert!((3..=12).contains(&gained), "1d10 + 2: {gained}");
+    assert_eq!(t.log.rolls.len(), 1, "the hit die is a recorded roll");
+    assert_eq!(t.log.rolls[0].total + 2, gained as i64);
+}
+
+#[test]
+fn not_enough_xp_is_refused_with_the_threshold() {
+    let mut t = kraven_at_1(299);
+    let error = t.refused("level_up", json!({"character": "kraven"}));
+    assert_eq!(error, "Kraven has 299 XP; level 2 needs 300");
+}
+
+#[test]
+fn the_fighter_names_the_champion_at_3() {
+    let mut t = kraven_at_1(900);
+    t.hero_mut("kraven").level = 2;
+    let error = t.refused("level_up", json!({"character": "kraven"}));
+    assert!(
+        error.contains("a Fighter chooses a Martial Archetype at level 3; options: Champion"),
+        "{error}"
+    );
+    let error = t.refused(
+        "level_up",
+        json!({"character": "kraven", "subclass": "Battle Master"}),
+    );
+    assert!(error.contains("options: Champion"), "{error}");
+    let up = t.ok(
+        "level_up",
+        json!({"character": "kraven", "subclass": "champion"}),
+    );
+    assert_eq!(up["subclass"], "Champion");
+    let names: Vec<&str> = up["features"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Martial Archetype", "Improved Critical"]);
+    assert_eq!(
+        t.state.character("kraven").unwrap().subclass.as_deref(),
+        Some("Champion")
+    );
+}
+
+/// Isolde as a 2nd-level wizard (3 first-level slots) with 900 XP.
+fn isolde_at_2() -> Table {
+    let mut t = Table::game(&["isolde"], 4);
+    let i = t.hero_mut("isolde");
+    i.level = 2;
+    i.xp = 900;
+    i.spell_slots.max = [3, 0, 0, 0, 0, 0, 0, 0, 0];
+    i.hit_dice.total = 2;
+    i.subclass = Some("Evocation".into());
+    t
+}
+
+#[test]
+fn isolde_reaches_3_with_second_level_slots_and_two_spells() {
+    let mut t = isolde_at_2();
+    let error = t.refused("level_up", json!({"character": "isolde"}));
+    assert!(
+        error.starts_with("spells: level 3 adds 2 spell(s) of level 1 to 2; 0 chosen; options: "),
+        "{error}"
+    );
+    let error = t.refused(
+        "level_up",
+        json!({"character": "isolde", "spells": ["Cure Wounds", "Web"]}),
+    );
+    assert!(
+        error.starts_with("spells: \"Cure Wounds\" is not on the Wizard spell list; options:"),
+        "{error}"
+    );
+    let error = t.refused(
+        "level_up",
+        json!({"character": "isolde", "spells": ["Fireball", "Web"]}),
+    );
+    assert!(
+        error.contains("Fireball is a level-3 spell; at level 3 a Wizard casts up to level 2"),
+        "{error}"
+    );
+    let error = t.refused(
+        "level_up",
+        json!({"character": "isolde", "spells": ["Misty Step", "Web"]}),
+    );
+    assert!(
+        error.contains("Isolde Vane knows Misty Step already"),
+        "{error}"
+    );
+
+    let up = t.ok(
+        "level_up",
+        json!({"character": "isolde", "spells": ["Web", "Invisibility"]}),
+    );
+    // The wizard's fixed 4, Constitution 13 (+1).
+    assert_eq!(up["hp_gained"], 5);
+    assert_eq!(up["slots"], "1st: 4, 2nd: 2");
+    assert_eq!(up["spells_learned"], json!(["Web", "Invisibility"]));
+    let i = t.state.character("isolde").unwrap();
+    assert_eq!(i.spell_slots.max[..2], [4, 2]);
+    assert!(i.spells.iter().any(|s| s == "Web"));
+}
+
+/// Kraven at 3rd level with the XP for 4th, Strength `str`.
+fn kraven_at_3(str: i32) -> Table {
+    let mut t = Table::game(&["kraven"], 5);
+    let k = t.hero_mut("kraven");
+    k.xp = 2_700;
+    k.abilities.strength = str;
+    k.subclass = Some("Champion".into());
+    t
+}
+
+#[test]
+fn an_ability_score_improvement_at_4() {
+    let mut t = kraven_at_3(16);
+    let error = t.refused("level_up", json!({"character": "kraven"}));
+    assert!(
+        error.starts_with("improvement: this level grants an Ability Score Improvement"),
+        "{error}"
+    );
+    assert!(
+        error.contains("strength (now 16)") && error.contains("Grappler"),
+        "{error}"
+    );
+    let error = t.refused(
+        "level_up",
+        json!({"character": "kraven", "improvement": {"increase": {"strength": 2, "dexterity": 1}}}),
+    );
+    assert!(error.contains("3 points asked"), "{error}");
+    // +1 Strength, +1 Constitution (15 to 16: the modifier rises to +3 for all four levels).
+    let up = t.ok(
+        "level_up",
+        json!({"character": "kraven", "improvement": {"increase": {"strength": 1, "constitution": 1}}}),
+    );
+    assert_eq!(
+        up["hp_gained"],
+        6 + 2 + 4,
+        "6 + the old +2, and +1 for each of 4 levels"
+    );
+    let k = t.state.character("kraven").unwrap();
+    assert_eq!((k.abilities.strength, k.abilities.constitution), (17, 16));
+    assert_eq!((k.level, k.hp.max), (4, 28 + 12));
+}
+
+#[test]
+fn no_score_rises_above_20_and_the_feat_replaces_the_improvement() {
+    let mut t = kraven_at_3(19);
+    let error = t.refused(
+        "level_up",
+        json!({"character": "kraven", "improvement": {"increase": {"strength": 2}}}),
+    );
+    assert!(
+        error.contains("Strength would be 21: no score rises above 20"),
+        "{error}"
+    );
+    let error = t.refused(
+        "level_up",
+        json!({"character": "kraven", "improvement": {"feat": "Great Weapon Master"}}),
+    );
+    assert!(
+        error.contains("not a feat of the SRD; options: Grappler"),
+        "{error}"
+    );
+    t.ok(
+        "level_up",
+        json!({"character": "kraven", "improvement": {"feat": "grappler"}}),
+    );
+    let k = t.state.character("kraven").unwrap();
+    assert_eq!(k.feats, ["Grappler"]);
+    assert_eq!(k.abilities.strength, 19);
+}
+
+#[test]
+fn grappler_needs_strength_13() {
+    let mut t = kraven_at_3(12);
+    let error = t.refused(
+        "level_up",
+        json!({"character": "kraven", "improvement": {"feat": "Grappler"}}),
+    );
+    assert!(
+        error.contains("Grappler needs Strength 13; Kraven has 12"),
+        "{error}"
+    );
+}
+
+#[test]
+fn level_6_is_beyond_the_class_data() {
+    let mut t = kraven_at_3(16);
+    let k = t.hero_mut("kraven");
+    k.level = 5;
+    k.xp = 20_000;
+    let error = t.refused("level_up", json!({"character": "kraven"}));
+    assert_eq!(
+        error,
+        "Kraven is a level-5 Fighter: the class data covers levels 1 to 5, so no higher level can be taken"
+    );
+}
+
+#[test]
+fn a_warlock_gains_pact_slots_of_second_level_at_3() {
+    // Kraven made a pact: a 2nd-level warlock (two 1st-level pact slots, three spells known).
+    let mut t = kraven_at_1(900);
+    let k = t.hero_mut("kraven");
+    k.class = "warlock".into();
+    k.level = 2;
+    k.spell_slots.pact_max = 2;
+    k.spell_slots.pact_level = 1;
+    k.subclass = Some("Fiend".into());
+    let up = t.ok(
+        "level_up",
+        json!({"character": "kraven", "spells": ["Hold Person"]}),
+    );
+    let k = t.state.character("kraven").unwrap();
+    assert_eq!((k.spell_slots.pact_max, k.spell_slots.pact_level), (2, 2));
+    let pact = up["features"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["name"] == "Pact Boon")
+        .unwrap();
+    assert!(
+        pact["choose"]
+            .as_str()
+            .unwrap()
+            .starts_with("choose 1 of: Pact of the Chain"),
+        "{pact}"
+    );
+}
+
+#[test]
+fn with_milestones_a_flag_grants_the_level_and_xp_never_gates() {
+    let text = Adventure::built_in_json().replacen(
+        "\"characters\"",
+        r#""levelling": "milestone",
+  "milestones": [{"id": "harpy-slain", "flag": "harpy_defeated"}],
+  "characters""#,
+        1,
+    );
+    let adventure = Adventure::from_json(&text, "glacier.json").unwrap();
+    let state = adventure.new_game(&["kraven"]).unwrap();
+    assert!(
+        matches!(&state.levelling, Levelling::Milestone { milestones } if milestones.len() == 1)
+    );
+    let mut t = Table::new(state, 6);
+    let error = t.refused("level_up", json!({"character": "kraven"}));
+    assert!(error.contains("levels come at milestones"), "{error}");
+    assert!(reached_milestones(&t.state).is_empty());
+    t.ok(
+        "set_game_flag",
+        json!({"key": "harpy_defeated", "value": true}),
+    );
+    let reached = reached_milestones(&t.state);
+    assert_eq!(
+        reached,
+        [Change::MilestoneReached {
+            milestone: "harpy-slain".into()
+        }]
+    );
+    t.apply(&reached);
+    assert_eq!(t.state.character("kraven").unwrap().milestone_levels, 1);
+    assert!(
+        t.state.apply(&reached[0]).is_err(),
+        "a milestone grants its level once"
+    );
+    // 0 XP, and still the level.
+    let up = t.ok(
+        "level_up",
+        json!({"character": "kraven", "improvement": {"increase": {"strength": 2}}}),
+    );
+    assert_eq!(up["level"], 4);
+    let k = t.state.character("kraven").unwrap();
+    assert_eq!((k.milestone_levels, k.xp), (0, 0));
+    let error = t.refused("level_up", json!({"character": "kraven"}));
+    assert!(
+        error.contains("none has been reached since the last"),
+        "{error}"
+    );
+    // Shared XP is still recorded.
+    t.apply(&[Change::XpGained {
+        character: "kraven".into(),
+        amount: 50,
+    }]);
+    assert_eq!(
+        t.state.snapshot().party[0].xp,
+        "50 XP; levels come at milestones"
+    );
+}
