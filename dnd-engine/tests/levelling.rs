@@ -223,13 +223,16 @@ fn an_ability_score_improvement_at_4() {
     );
     let error = t.refused(
         "level_up",
-        json!({"character": "kraven", "improvement": {"increase": {"strength": 2, "dexterity": 1}}}),
+        json!({"character": "kraven", "improvement": {"plus_one": ["strength", "strength"]}}),
     );
-    assert!(error.contains("3 points asked"), "{error}");
+    assert!(
+        error.contains("plus_one names two different scores"),
+        "{error}"
+    );
     // +1 Strength, +1 Constitution (15 to 16: the modifier rises to +3 for all four levels).
     let up = t.ok(
         "level_up",
-        json!({"character": "kraven", "improvement": {"increase": {"strength": 1, "constitution": 1}}}),
+        json!({"character": "kraven", "improvement": {"plus_one": ["strength", "constitution"]}}),
     );
     assert_eq!(
         up["hp_gained"],
@@ -246,7 +249,7 @@ fn no_score_rises_above_20_and_the_feat_replaces_the_improvement() {
     let mut t = kraven_at_3(19);
     let error = t.refused(
         "level_up",
-        json!({"character": "kraven", "improvement": {"increase": {"strength": 2}}}),
+        json!({"character": "kraven", "improvement": {"plus_two": "strength"}}),
     );
     assert!(
         error.contains("Strength would be 21: no score rises above 20"),
@@ -364,7 +367,7 @@ fn with_milestones_a_flag_grants_the_level_and_xp_never_gates() {
     // 0 XP, and still the level.
     let up = t.ok(
         "level_up",
-        json!({"character": "kraven", "improvement": {"increase": {"strength": 2}}}),
+        json!({"character": "kraven", "improvement": {"plus_two": "strength"}}),
     );
     assert_eq!(up["level"], 4);
     let k = t.state.character("kraven").unwrap();
@@ -382,5 +385,58 @@ fn with_milestones_a_flag_grants_the_level_and_xp_never_gates() {
     assert_eq!(
         t.state.snapshot().party[0].xp,
         "50 XP; levels come at milestones"
+    );
+}
+
+#[test]
+fn the_adventure_format_validates_levelling_and_milestones() {
+    let with = |fields: &str| {
+        let text = Adventure::built_in_json().replacen(
+            "\"characters\"",
+            &format!("{fields},\n  \"characters\""),
+            1,
+        );
+        Adventure::from_json(&text, "glacier.json")
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default()
+    };
+    assert!(
+        with(r#""levelling": "levels""#)
+            .contains("levelling: unknown variant `levels`, expected `xp` or `milestone`"),
+        "{}",
+        with(r#""levelling": "levels""#)
+    );
+    assert!(
+        with(r#""levelling": "milestone""#)
+            .contains("milestone levelling needs at least one milestone")
+    );
+    assert!(
+        with(r#""milestones": [{"id": "a", "room": "entrance"}]"#)
+            .contains("milestones: milestones grant levels only with \"levelling\": \"milestone\"")
+    );
+    let broken = with(
+        r#""levelling": "milestone", "milestones": [
+        {"id": "a", "flag": "harpy_slain"}, {"id": "b", "room": "nowhere"},
+        {"id": "c", "flag": "harpy_defeated", "room": "nowhere"}]"#,
+    );
+    assert!(
+        broken.contains("milestones[a].flag: no flag \"harpy_slain\" in `flags`"),
+        "{broken}"
+    );
+    assert!(
+        broken.contains("milestones[b].room: no room \"nowhere\""),
+        "{broken}"
+    );
+    assert!(
+        broken.contains("milestones[c]: a milestone has exactly one of `flag`"),
+        "{broken}"
+    );
+    let room = Adventure::built_in().start.clone();
+    assert_eq!(
+        with(&format!(
+            r#""levelling": "milestone", "milestones": [{{"id": "in", "room": "{room}"}}]"#
+        )),
+        ""
     );
 }

@@ -21,8 +21,8 @@
 //! let srd = Srd::bundled();
 //! let choices = LevelChoices {
 //!     hp: HpChoice::Fixed,
-//!     improvement: Some(dnd_engine::character::Improvement::Increase(
-//!         [(dnd_engine::rules::Ability::Strength, 2)].into(),
+//!     improvement: Some(dnd_engine::character::Improvement::PlusTwo(
+//!         dnd_engine::rules::Ability::Strength,
 //!     )),
 //!     ..LevelChoices::default()
 //! };
@@ -31,8 +31,6 @@
 //! assert_eq!(up.level, 4);
 //! assert_eq!(up.hp_gained, 8); // the fighter's 6, Constitution +2
 //! ```
-
-use std::collections::BTreeMap;
 
 use rand::Rng;
 
@@ -63,8 +61,10 @@ pub enum HpChoice {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Improvement {
-    /// Scores raised: +2 to one, or +1 to two.
-    Increase(BTreeMap<Ability, u8>),
+    /// +2 to one score.
+    PlusTwo(Ability),
+    /// +1 to two different scores.
+    PlusOne(Vec<Ability>),
     /// A feat by name (the SRD has one: Grappler, which needs Strength 13).
     Feat(String),
 }
@@ -419,16 +419,20 @@ fn improvement(
             }
             Ok((Vec::new(), Some(GRAPPLER.into())))
         }
-        (Some(Improvement::Increase(raises)), true) => {
-            let total: u32 = raises.values().map(|n| u32::from(*n)).sum();
-            if total != 2 || raises.values().any(|n| *n == 0) {
-                return Err(choice(
-                    "improvement",
-                    format!("{total} points asked: an improvement is +2 to one score or +1 to two"),
-                    options(),
-                ));
-            }
-            for (ability, by) in raises {
+        (Some(Improvement::PlusOne(two)), true) if two.len() != 2 || two.first() == two.get(1) => {
+            Err(choice(
+                "improvement",
+                "plus_one names two different scores (+1 each); for +2 to one score use plus_two",
+                options(),
+            ))
+        }
+        (Some(raise), true) => {
+            let raises: Vec<(Ability, u8)> = match raise {
+                Improvement::PlusTwo(a) => vec![(*a, 2)],
+                Improvement::PlusOne(two) => two.iter().map(|a| (*a, 1)).collect(),
+                Improvement::Feat(_) => Vec::new(),
+            };
+            for (ability, by) in &raises {
                 let score = c.abilities.score(*ability) + i32::from(*by);
                 if score > 20 {
                     return Err(choice(
@@ -616,19 +620,23 @@ pub fn first_legal_choices(
         .features_at(level, None)
         .iter()
         .any(|f| f.slug.contains("ability-score-improvement"));
-    let improvement = grants.then(|| {
-        let mut below: Vec<Ability> = Ability::ALL
-            .into_iter()
-            .filter(|a| c.abilities.score(*a) < 20)
-            .collect();
-        below.sort_by_key(|a| std::cmp::Reverse(c.abilities.score(*a)));
-        let raises = match below.as_slice() {
-            [first, ..] if c.abilities.score(*first) <= 18 => [(*first, 2)].into(),
-            [first, second, ..] => [(*first, 1), (*second, 1)].into(),
-            _ => BTreeMap::new(),
-        };
-        Improvement::Increase(raises)
-    });
+    let improvement = grants
+        .then(|| {
+            let mut below: Vec<Ability> = Ability::ALL
+                .into_iter()
+                .filter(|a| c.abilities.score(*a) < 20)
+                .collect();
+            below.sort_by_key(|a| std::cmp::Reverse(c.abilities.score(*a)));
+            match below.as_slice() {
+                [first, ..] if c.abilities.score(*first) <= 18 => {
+                    Some(Improvement::PlusTwo(*first))
+                }
+                [first, second, ..] => Some(Improvement::PlusOne(vec![*first, *second])),
+                // Every score at 20 or 19 but one: the feat, if Strength allows it.
+                _ => (c.abilities.strength >= 13).then(|| Improvement::Feat(GRAPPLER.into())),
+            }
+        })
+        .flatten();
     let (cantrips, leveled) = new_spell_counts(class, level);
     let highest = highest_spell_level(class, level);
     let known = |name: &str| c.spells.iter().any(|k| k.eq_ignore_ascii_case(name));

@@ -19,8 +19,8 @@ pub struct LevelUpArgs {
     pub hp: Option<HpChoice>,
     /// The subclass, at the level the class chooses it (the refusal lists it).
     pub subclass: Option<String>,
-    /// At a level with an Ability Score Improvement (4th): {"increase": {"strength": 2}},
-    /// {"increase": {"dexterity": 1, "constitution": 1}} or {"feat": "Grappler"}.
+    /// At a level with an Ability Score Improvement (4th): {"plus_two": "strength"},
+    /// {"plus_one": ["dexterity", "constitution"]} or {"feat": "Grappler"}.
     pub improvement: Option<Improvement>,
     /// New spells and cantrips, by name, as many as the level adds (the refusal lists the
     /// options).
