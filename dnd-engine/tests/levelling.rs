@@ -59,15 +59,16 @@ fn a_won_fight_shares_its_xp_among_the_living_who_fought() {
     assert_eq!(ended["xp_from_defeated"], 200);
     assert_eq!(ended["xp_each"], 100, "200 XP split between the two living");
     assert_eq!(ended["shared_by"], json!(["Kraven", "Isolde Vane"]));
+    // Each began with 3rd level's 900.
     let xp = |id: &str| t.state.character(id).unwrap().xp;
     assert_eq!(
         (xp("kraven"), xp("isolde"), xp("hedda"), xp("wren")),
-        (100, 100, 0, 0)
+        (1_000, 1_000, 900, 900)
     );
     // The snapshot shows it with the next threshold.
     let view = t.state.snapshot();
     let kraven = view.party.iter().find(|c| c.id == "kraven").unwrap();
-    assert_eq!(kraven.xp, "100 XP (level 4 at 2700)");
+    assert_eq!(kraven.xp, "1000 XP (level 4 at 2700)");
 }
 
 #[test]
@@ -364,14 +365,14 @@ fn with_milestones_a_flag_grants_the_level_and_xp_never_gates() {
         t.state.apply(&reached[0]).is_err(),
         "a milestone grants its level once"
     );
-    // 0 XP, and still the level.
+    // 900 XP, short of 4th level's 2700, and still the level.
     let up = t.ok(
         "level_up",
         json!({"character": "kraven", "improvement": {"plus_two": "strength"}}),
     );
     assert_eq!(up["level"], 4);
     let k = t.state.character("kraven").unwrap();
-    assert_eq!((k.milestone_levels, k.xp), (0, 0));
+    assert_eq!((k.milestone_levels, k.xp), (0, 900));
     let error = t.refused("level_up", json!({"character": "kraven"}));
     assert!(
         error.contains("none has been reached since the last"),
@@ -384,7 +385,7 @@ fn with_milestones_a_flag_grants_the_level_and_xp_never_gates() {
     }]);
     assert_eq!(
         t.state.snapshot().party[0].xp,
-        "50 XP; levels come at milestones"
+        "950 XP; levels come at milestones"
     );
 }
 
@@ -439,4 +440,75 @@ fn the_adventure_format_validates_levelling_and_milestones() {
         )),
         ""
     );
+}
+
+#[tokio::test]
+async fn the_offline_game_master_levels_the_party_after_a_won_fight() {
+    use dnd_engine::gm::PlayerInput;
+    // Kraven, 100 XP short of 4th level, against a harpy at 1 HP (200 XP).
+    let mut state = table::fight(&["kraven"], &["kraven", "frost-harpy"]);
+    std::sync::Arc::make_mut(&mut state.monsters)[0].hp = HitPoints::full(1);
+    let k = table::hero_mut(&mut state, "kraven");
+    k.xp = 2_600;
+    k.subclass = Some("Champion".into());
+    let (gm, store, id) = table::offline(&state).await;
+    let mut levelled = None;
+    for _ in 0..8 {
+        let outcome = gm
+            .turn(&id, PlayerInput::new("Kraven", "I attack the harpy."))
+            .await
+            .unwrap();
+        if let Some(up) = outcome.changes.iter().find_map(|c| match c {
+            Change::LevelledUp(up) => Some(up.clone()),
+            _ => None,
+        }) {
+            assert!(
+                outcome.narration.contains("level 4"),
+                "{}",
+                outcome.narration
+            );
+            levelled = Some(up);
+            break;
+        }
+    }
+    let up = levelled.expect("the fight was won and the level taken");
+    let after = dnd_engine::store::GameStore::load(store.as_ref(), &id)
+        .await
+        .unwrap();
+    let k = after.character("kraven").unwrap();
+    assert_eq!(k.xp, 2_800);
+    // Fixed hit points (6 + 2), and +2 to the highest score, Strength 16.
+    assert_eq!((k.level, k.hp.max, k.abilities.strength), (4, 36, 18));
+    assert_eq!(up.hp_gained, 8);
+}
+
+#[test]
+fn the_first_legal_choices_are_legal_for_every_class_at_every_level() {
+    use dnd_engine::character::{first_legal_choices, level_up};
+    use dnd_engine::srd::Srd;
+    let srd = Srd::bundled();
+    let base = Adventure::built_in().characters[0].clone();
+    let mut dice = dnd_engine::dice::seeded_rng(9);
+    for class in &srd.classes {
+        let mut c = base.clone();
+        c.class = class.slug.clone();
+        c.level = 1;
+        c.spells = Default::default();
+        for level in 2..=5u8 {
+            c.xp = dnd_engine::rules::experience::xp_for_level(level).unwrap();
+            let choices = first_legal_choices(&c, srd, &Levelling::Xp)
+                .unwrap_or_else(|| panic!("{} to {level}", class.slug));
+            let up = level_up(&c, srd, &Levelling::Xp, &choices, &mut dice)
+                .unwrap_or_else(|e| panic!("{} to {level}: {e}", class.slug));
+            let mut state = Adventure::built_in().new_game(&["kraven"]).unwrap();
+            *table::hero_mut(&mut state, "kraven") = c.clone();
+            state.apply_all(&up.changes).unwrap();
+            c = state.character("kraven").unwrap().clone();
+            assert_eq!(c.level, level);
+        }
+        assert!(
+            first_legal_choices(&c, srd, &Levelling::Xp).is_none(),
+            "5 is the last"
+        );
+    }
 }

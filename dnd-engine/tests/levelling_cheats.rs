@@ -12,7 +12,7 @@ use dnd_engine::state::{Change, GameState};
 #[path = "support/table.rs"]
 mod table;
 
-/// The whole party; Isolde has the XP for 4th level, the others none.
+/// The whole party; Isolde has the XP for 4th level, the others 3rd level's 900.
 fn party() -> GameState {
     let mut state = dnd_engine::adventure::Adventure::built_in()
         .new_game(&["kraven", "isolde", "hedda", "wren"])
@@ -59,7 +59,7 @@ async fn levelling_cheats_are_refused_and_change_nothing() {
     } = table::scripted_turn(&before, cheats, "Isolde", "We level up!").await;
     assert_eq!(results.len(), 7, "{results:#?}");
     let expect = [
-        "Kraven has 0 XP; level 4 needs 2700",
+        "Kraven has 900 XP; level 4 needs 2700",
         "\\\"Cure Wounds\\\" is not on the Wizard spell list; options: ",
         "level 4 adds 1 cantrip(s); 0 chosen",
         "the Arcane Tradition is chosen at level 2, not at 4",

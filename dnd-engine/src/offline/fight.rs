@@ -314,3 +314,27 @@ pub(crate) fn flee(turn: &Turn, hero: &str) -> Next {
     calls.push((tool::END_ENCOUNTER, json!({})));
     Next::Calls(calls)
 }
+
+/// After a won fight, the levels its XP earned: one `level_up` per hero the fight's end says may
+/// take one, with its first legal choices (fixed hit points, the SRD subclass, the first
+/// improvement and spells), once a turn. `None` when there is none to take.
+pub(crate) fn level_ups(turn: &Turn) -> Option<Next> {
+    if turn.ran(tool::LEVEL_UP) {
+        return None;
+    }
+    let calls: Vec<(&'static str, Value)> = turn
+        .steps()
+        .filter_map(|s| match &s.output {
+            Some(ToolOutput::FightEnded(ended)) => Some(&ended.may_level_up),
+            _ => None,
+        })
+        .flatten()
+        .filter_map(|ready| {
+            let mut args = serde_json::to_value(&ready.first_choices).ok()?;
+            args.as_object_mut()?
+                .insert("character".into(), json!(ready.character));
+            Some((tool::LEVEL_UP, args))
+        })
+        .collect();
+    (!calls.is_empty()).then_some(Next::Calls(calls))
+}

@@ -238,8 +238,15 @@ pub(super) fn end_encounter(
     let may_level_up = party
         .iter()
         .filter_map(|id| ctx.state.character(id))
-        .filter(|c| crate::character::may_level_up(&ctx.state.levelling, ctx.srd, c))
-        .map(|c| c.name.clone())
+        .filter_map(|c| {
+            let first_choices =
+                crate::character::first_legal_choices(c, ctx.srd, &ctx.state.levelling)?;
+            Some(super::results::LevelReady {
+                character: c.id.clone(),
+                level: c.level + 1,
+                first_choices,
+            })
+        })
         .collect();
     Ok(FightEnded {
         ended_after_rounds: encounter.round,

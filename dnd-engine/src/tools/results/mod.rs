@@ -16,8 +16,9 @@ pub use crate::combat::actions::ActionReport;
 pub use checks::{CheckRolled, DiceRolled, SaveRolled};
 pub use combat::{
     AttackOutcome, AttackReport, AttackWaiting, ConcentrationSave, EffectsReport, FightEnded,
-    FightStarted, HoldSave, InitiativePlace, MoveDropped, MoveOutcome, Moved, OnHitSave,
-    ReadiedAttack, SaveActionReport, SwingReport, TargetSave, TurnEvent, TurnNow, TurnsPassed,
+    FightStarted, HoldSave, InitiativePlace, LevelReady, MoveDropped, MoveOutcome, Moved,
+    OnHitSave, ReadiedAttack, SaveActionReport, SwingReport, TargetSave, TurnEvent, TurnNow,
+    TurnsPassed,
 };
 pub use items::{Inventory, InventoryChanged, ItemRemoved, ItemTaken, ItemUsed, LockAttempt};
 pub use levelling::LevelGained;
