@@ -238,12 +238,13 @@ fn same_snapshot(a: &GameState, b: &GameState) -> bool {
         flags,
         time,
         mode,
+        // The XP text reads whether levels come by XP or milestones.
+        levelling,
         // Not in the snapshot: sent in their own messages, or never sent.
         summary: _,
         memory: _,
         turn: _,
         dice_seed: _,
-        levelling: _,
     } = a;
     // `Arc`'s equality looks at the pointers first: unchanged parts compare at once.
     *title == b.title
@@ -255,4 +256,5 @@ fn same_snapshot(a: &GameState, b: &GameState) -> bool {
         && *flags == b.flags
         && *time == b.time
         && *mode == b.mode
+        && *levelling == b.levelling
 }
