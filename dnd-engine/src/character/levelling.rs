@@ -38,10 +38,11 @@ use crate::dice::{DiceExpr, Roll};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::level_spells::{learnable, new_spell_counts, slots, spells};
 use crate::rules::Ability;
 use crate::rules::experience::xp_for_level;
 use crate::srd::{Class, Srd, slugify};
-use crate::state::{AbilityIncrease, Change, Character, LevelUp, Levelling, PactSlots};
+use crate::state::{AbilityIncrease, Change, Character, LevelUp, Levelling};
 
 /// The one feat of the SRD, taken in place of an Ability Score Improvement.
 pub const GRAPPLER: &str = "Grappler";
@@ -185,7 +186,11 @@ fn options_text(options: &[String]) -> String {
     }
 }
 
-fn choice(what: &'static str, why: impl Into<String>, options: Vec<String>) -> LevelUpError {
+pub(super) fn choice(
+    what: &'static str,
+    why: impl Into<String>,
+    options: Vec<String>,
+) -> LevelUpError {
     LevelUpError::Choice {
         what,
         why: why.into(),
@@ -457,150 +462,6 @@ fn improvement(
     }
 }
 
-/// The class table's slots at `level`: levels 1 to 5, or the warlock's pact slots.
-fn slots(class: &Class, level: u8) -> (Option<[u8; 5]>, Option<PactSlots>) {
-    let Some(casting) = &class.spellcasting else {
-        return (None, None);
-    };
-    let table = class.slots_at(level);
-    if casting.pact_magic {
-        let pact = table
-            .iter()
-            .enumerate()
-            .rev()
-            .find(|(_, n)| **n > 0)
-            .map(|(i, n)| PactSlots {
-                count: *n,
-                level: i as u8 + 1,
-            });
-        (None, pact)
-    } else {
-        (Some(table), None)
-    }
-}
-
-/// How many new cantrips and spells of 1st level or higher the level adds: the class table's
-/// growth for a known-spells class, two spellbook spells a level for the wizard, the cantrips'
-/// growth for the others (who prepare from their whole list).
-fn new_spell_counts(class: &Class, level: u8) -> (usize, usize) {
-    let Some(casting) = &class.spellcasting else {
-        return (0, 0);
-    };
-    let at = |l: u8| class.level(l).and_then(|l| l.spells);
-    let (now, before) = (at(level), at(level - 1));
-    let grow = |f: fn(&crate::srd::LevelSpells) -> Option<u8>| {
-        let n = now.as_ref().and_then(f).unwrap_or(0);
-        let b = before.as_ref().and_then(f).unwrap_or(0);
-        usize::from(n.saturating_sub(b))
-    };
-    let cantrips = grow(|s| s.cantrips_known);
-    let spells = match casting.preparation {
-        crate::srd::Preparation::Known => grow(|s| s.spells_known),
-        crate::srd::Preparation::Prepared
-            if casting.ritual_casting == crate::srd::RitualCasting::Spellbook
-                && level > casting.from_level =>
-        {
-            2
-        }
-        crate::srd::Preparation::Prepared => 0,
-    };
-    (cantrips, spells)
-}
-
-/// The highest spell level the class's slots at `level` cast (0: none).
-fn highest_spell_level(class: &Class, level: u8) -> u8 {
-    match slots(class, level) {
-        (_, Some(p)) => p.level,
-        (Some(s), None) => s.iter().rposition(|n| *n > 0).map_or(0, |i| i as u8 + 1),
-        (None, None) => 0,
-    }
-}
-
-/// The spells chosen, checked: as many as the level adds, on the class's list, of a level its
-/// slots at the new level can cast, not known already, none twice.
-fn spells(
-    c: &Character,
-    class: &Class,
-    srd: &Srd,
-    level: u8,
-    chosen: &[String],
-) -> Result<Vec<String>, LevelUpError> {
-    let (cantrips, leveled) = new_spell_counts(class, level);
-    let highest = highest_spell_level(class, level);
-    let known = |name: &str| c.spells.iter().any(|k| k.eq_ignore_ascii_case(name));
-    let learnable = |cantrip: bool| -> Vec<String> {
-        srd.spells
-            .iter()
-            .filter(|s| s.classes.iter().any(|k| *k == class.slug))
-            .filter(|s| {
-                if cantrip {
-                    s.level == 0
-                } else {
-                    (1..=highest).contains(&s.level)
-                }
-            })
-            .filter(|s| !known(&s.name))
-            .map(|s| s.name.clone())
-            .collect()
-    };
-    let mut learned = Vec::new();
-    let (mut got_cantrips, mut got_spells) = (0, 0);
-    for name in chosen {
-        let spell = srd
-            .spell(name)
-            .ok()
-            .filter(|s| s.classes.iter().any(|k| *k == class.slug));
-        let Some(spell) = spell else {
-            let cantrip = got_cantrips < cantrips && got_spells >= leveled;
-            return Err(choice(
-                "spells",
-                format!("{name:?} is not on the {} spell list", class.name),
-                learnable(cantrip),
-            ));
-        };
-        if spell.level > highest {
-            return Err(choice(
-                "spells",
-                format!(
-                    "{} is a level-{} spell; at level {level} a {} casts up to level {highest}",
-                    spell.name, spell.level, class.name
-                ),
-                learnable(false),
-            ));
-        }
-        if known(&spell.name) || learned.contains(&spell.name) {
-            return Err(choice(
-                "spells",
-                format!("{} knows {} already", c.name, spell.name),
-                learnable(spell.level == 0),
-            ));
-        }
-        if spell.level == 0 {
-            got_cantrips += 1;
-        } else {
-            got_spells += 1;
-        }
-        learned.push(spell.name.clone());
-    }
-    if got_cantrips != cantrips {
-        return Err(choice(
-            "spells",
-            format!("level {level} adds {cantrips} cantrip(s); {got_cantrips} chosen"),
-            learnable(true),
-        ));
-    }
-    if got_spells != leveled {
-        return Err(choice(
-            "spells",
-            format!(
-                "level {level} adds {leveled} spell(s) of level 1 to {highest}; {got_spells} chosen"
-            ),
-            learnable(false),
-        ));
-    }
-    Ok(learned)
-}
-
 /// The first legal choices for the next level of `c` (fixed hit points, the SRD subclass, +2
 /// to the highest score below 20 or +1 to two, the first spells of the list): what the offline
 /// game master picks. `None` when the level cannot be taken.
@@ -638,19 +499,8 @@ pub fn first_legal_choices(
         })
         .flatten();
     let (cantrips, leveled) = new_spell_counts(class, level);
-    let highest = highest_spell_level(class, level);
-    let known = |name: &str| c.spells.iter().any(|k| k.eq_ignore_ascii_case(name));
     let pick = |n: usize, cantrip: bool| {
-        srd.spells
-            .iter()
-            .filter(|s| s.classes.iter().any(|k| *k == class.slug) && !known(&s.name))
-            .filter(|s| {
-                if cantrip {
-                    s.level == 0
-                } else {
-                    (1..=highest).contains(&s.level)
-                }
-            })
+        learnable(c, class, srd, level, cantrip)
             .take(n)
             .map(|s| s.name.clone())
             .collect::<Vec<_>>()

@@ -4,6 +4,7 @@
 //!
 //! [`Change`]: crate::state::Change
 
+mod level_spells;
 mod levelling;
 pub use levelling::{
     GRAPPLER, GainedFeature, HpChoice, Improvement, LevelChoices, LevelUpError, LevelledUp,
