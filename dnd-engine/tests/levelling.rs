@@ -91,6 +91,16 @@ fn kraven_goes_from_1_to_2_with_300_xp() {
         t.log.changes.as_slice(),
         [Change::LevelledUp(up)] if up.level == 2
     ));
+    // Stores keep changes as JSON: it reads back the same.
+    let text = serde_json::to_string(&t.log.changes[0]).unwrap();
+    assert!(
+        text.starts_with(r#"{"change":"levelled_up","character":"kraven","level":2"#),
+        "{text}"
+    );
+    assert_eq!(
+        serde_json::from_str::<Change>(&text).unwrap(),
+        t.log.changes[0]
+    );
 }
 
 #[test]
