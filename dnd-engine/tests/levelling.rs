@@ -522,3 +522,30 @@ fn the_first_legal_choices_are_legal_for_every_class_at_every_level() {
         );
     }
 }
+
+#[test]
+fn a_room_milestone_is_reached_where_the_party_stands_once() {
+    let start = Adventure::built_in().start.clone();
+    let text = Adventure::built_in_json().replacen(
+        "\"characters\"",
+        &format!(
+            r#""levelling": "milestone", "milestones": [{{"id": "way-in", "room": "{start}"}}],
+  "characters""#
+        ),
+        1,
+    );
+    let mut state = Adventure::from_json(&text, "glacier.json")
+        .unwrap()
+        .new_game(&["kraven", "isolde"])
+        .unwrap();
+    let reached = reached_milestones(&state);
+    assert_eq!(
+        reached,
+        [Change::MilestoneReached {
+            milestone: "way-in".into()
+        }]
+    );
+    state.apply_all(&reached).unwrap();
+    assert!(reached_milestones(&state).is_empty(), "granted once");
+    assert!(state.characters.iter().all(|c| c.milestone_levels == 1));
+}
