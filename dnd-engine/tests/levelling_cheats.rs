@@ -63,7 +63,7 @@ async fn levelling_cheats_are_refused_and_change_nothing() {
         "\\\"Cure Wounds\\\" is not on the Wizard spell list; options: ",
         "level 4 adds 1 cantrip(s); 0 chosen",
         "the Arcane Tradition is chosen at level 2, not at 4",
-        "no character \\\"gandalf\\\"; the characters are: kraven, isolde, hedda, wren",
+        "no character \\\"gandalf\\\"; valid: kraven, isolde, hedda, wren",
         "\"level\":4",
         "Isolde Vane has 2700 XP; level 5 needs 6500",
     ];

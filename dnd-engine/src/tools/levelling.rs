@@ -31,17 +31,7 @@ pub(super) fn level_up(
     args: LevelUpArgs,
     ctx: &mut ToolContext<'_>,
 ) -> Result<LevelGained, ToolError> {
-    let c = ctx
-        .state
-        .character(&args.character)
-        .cloned()
-        .ok_or_else(|| {
-            ToolError::new(format!(
-                "no character {:?}; the characters are: {}",
-                args.character,
-                ctx.state.character_ids().join(", ")
-            ))
-        })?;
+    let c = super::items::character(ctx, &args.character)?.clone();
     let choices = LevelChoices {
         hp: args.hp.unwrap_or_default(),
         subclass: args.subclass,
