@@ -307,6 +307,12 @@ fn level_6_is_beyond_the_class_data() {
         error,
         "Kraven is a level-5 Fighter: the class data covers levels 1 to 5, so no higher level can be taken"
     );
+    t.hero_mut("kraven").class = "artificer".into();
+    let error = t.refused("level_up", json!({"character": "kraven"}));
+    assert!(
+        error.starts_with("Kraven is a \"artificer\", a class with no data to level from; the classes are: barbarian, bard,"),
+        "{error}"
+    );
 }
 
 #[test]

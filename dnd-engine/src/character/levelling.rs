@@ -152,6 +152,16 @@ pub enum LevelUpError {
         /// The highest level of the data.
         highest: u8,
     },
+    /// The sheet's class has no class data.
+    #[error("{name} is a {class:?}, a class with no data to level from; the classes are: {}", .known.join(", "))]
+    UnknownClass {
+        /// The character's name.
+        name: String,
+        /// Its class as the sheet says.
+        class: String,
+        /// The classes with data.
+        known: Vec<String>,
+    },
     /// The dead do not level up.
     #[error("{0} is dead: the dead do not level up")]
     Dead(String),
@@ -241,11 +251,10 @@ pub fn level_up<R: Rng + ?Sized>(
     }
     let class = srd
         .class(&c.class)
-        .map_err(|_| LevelUpError::BeyondClassData {
+        .map_err(|_| LevelUpError::UnknownClass {
             name: c.name.clone(),
             class: c.class.clone(),
-            level: c.level,
-            highest: 0,
+            known: srd.classes.iter().map(|k| k.slug.clone()).collect(),
         })?;
     let level = c.level.saturating_add(1);
     let Some(table) = class.level(level) else {
@@ -361,10 +370,13 @@ fn subclass(
         }
         (Some(_), false) => Err(choice(
             "subclass",
-            format!(
-                "the {} is chosen at level {}, not at {level}",
-                class.subclass.kind, class.subclass.chosen_at
-            ),
+            match &c.subclass {
+                Some(chosen) => format!("{} follows the {chosen} already", c.name),
+                None => format!(
+                    "the {} is chosen at level {}, not at {level}",
+                    class.subclass.kind, class.subclass.chosen_at
+                ),
+            },
             Vec::new(),
         )),
         (None, false) => Ok(None),
