@@ -78,7 +78,7 @@ pub struct LevelUp {
     pub character: String,
     /// The new level: exactly one more than the sheet's.
     pub level: u8,
-    /// Hit points added to the maximum (and to the current): the level's die or fixed value
+    /// Hit points added to the maximum (and to the current, above 0): the level's die or fixed value
     /// with the Constitution modifier, at least 1, plus 1 a level when an improvement raised
     /// the modifier.
     pub hp_gained: u32,
@@ -243,7 +243,10 @@ fn level_up(state: &mut GameState, up: &LevelUp) -> Result<(), ChangeError> {
     }
     c.level = up.level;
     c.hp.max += up.hp_gained;
-    c.hp.current += up.hp_gained;
+    // The new hit points are there at once, except for one down at 0: levelling wakes no one.
+    if c.hp.current > 0 {
+        c.hp.current += up.hp_gained;
+    }
     c.hit_dice.total = c.hit_dice.total.saturating_add(1);
     c.abilities = abilities;
     if let Some(slots) = up.slots {
