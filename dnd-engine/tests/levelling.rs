@@ -555,3 +555,43 @@ fn a_room_milestone_is_reached_where_the_party_stands_once() {
     assert!(reached_milestones(&state).is_empty(), "granted once");
     assert!(state.characters.iter().all(|c| c.milestone_levels == 1));
 }
+
+#[tokio::test]
+async fn a_player_asks_the_offline_game_master_for_a_level() {
+    use dnd_engine::gm::PlayerInput;
+    let state = Adventure::built_in().new_game(&["kraven"]).unwrap();
+    let (gm, store, id) = table::offline(&state).await;
+    let ask = || PlayerInput::new("Kraven", "I level up.");
+    let refused = gm.turn(&id, ask()).await.unwrap();
+    assert!(
+        refused
+            .narration
+            .contains("Not yet: you have 900 XP (level 4 at 2700)."),
+        "{}",
+        refused.narration
+    );
+    assert!(
+        !refused
+            .changes
+            .iter()
+            .any(|c| matches!(c, Change::LevelledUp(_)))
+    );
+    // 1800 XP later (the story's rewards, given by hand here).
+    let mut earned = dnd_engine::store::GameStore::load(store.as_ref(), &id)
+        .await
+        .unwrap();
+    table::hero_mut(&mut earned, "kraven").xp = 2_700;
+    let id = dnd_engine::store::GameStore::create_campaign(store.as_ref(), "Glacier", &earned)
+        .await
+        .unwrap();
+    let taken = gm.turn(&id, ask()).await.unwrap();
+    assert!(
+        taken
+            .changes
+            .iter()
+            .any(|c| matches!(c, Change::LevelledUp(up) if up.level == 4)),
+        "{}",
+        taken.narration
+    );
+    assert!(taken.narration.contains("level 4"), "{}", taken.narration);
+}

@@ -85,6 +85,7 @@ pub(crate) fn plan(turn: &Turn) -> Next {
             vec![(tool::CHECK_INVENTORY, json!({"character": hero}))]
         }),
         Intent::Flee => flee(turn, &hero),
+        Intent::LevelUp => super::fight::level_up_asked(turn, &hero),
         Intent::React { spell, when } => once(turn, || {
             vec![(
                 tool::DECLARE_REACTIONS,

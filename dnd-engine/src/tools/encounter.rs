@@ -238,15 +238,7 @@ pub(super) fn end_encounter(
     let may_level_up = party
         .iter()
         .filter_map(|id| ctx.state.character(id))
-        .filter_map(|c| {
-            let first_choices =
-                crate::character::first_legal_choices(c, ctx.srd, &ctx.state.levelling)?;
-            Some(super::results::LevelReady {
-                character: c.id.clone(),
-                level: c.level + 1,
-                first_choices,
-            })
-        })
+        .filter_map(|c| level_ready(ctx, c))
         .collect();
     Ok(FightEnded {
         ended_after_rounds: encounter.round,
@@ -254,6 +246,19 @@ pub(super) fn end_encounter(
         xp_each: each,
         shared_by,
         may_level_up,
+    })
+}
+
+/// The next level of `c` with its first legal choices, when it may be taken now.
+pub(super) fn level_ready(
+    ctx: &ToolContext<'_>,
+    c: &crate::state::Character,
+) -> Option<super::results::LevelReady> {
+    let first_choices = crate::character::first_legal_choices(c, ctx.srd, &ctx.state.levelling)?;
+    Some(super::results::LevelReady {
+        character: c.id.clone(),
+        level: c.level + 1,
+        first_choices,
     })
 }
 
