@@ -70,6 +70,10 @@ fn character(id: &str, class: &str) -> Character {
         hp_drained: 0,
         last_long_rest: None,
         timed_effects: Vec::new(),
+        xp: 0,
+        milestone_levels: 0,
+        subclass: None,
+        feats: Vec::new(),
     }
 }
 
@@ -119,6 +123,7 @@ fn campaign_state() -> GameState {
         memory: Default::default(),
         turn: 0,
         dice_seed: Default::default(),
+        levelling: Default::default(),
     }
 }
 

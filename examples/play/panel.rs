@@ -423,6 +423,29 @@ pub fn change_lines(changes: &[Change], before: &GameState, after: &GameState) -
             Change::EncounterEnded => {
                 lines.push(PanelLine::new("the fight is over", Tone::Good));
             }
+            Change::XpGained { character, amount } => lines.push(PanelLine::new(
+                format!(
+                    "{}: +{amount} XP, {}",
+                    name_of(character),
+                    after.character(character).map_or_else(String::new, |c| {
+                        dnd_engine::state::progress_text(c, &after.levelling)
+                    })
+                ),
+                Tone::Good,
+            )),
+            Change::MilestoneReached { .. } => lines.push(PanelLine::new(
+                "a milestone: every living hero may take a level",
+                Tone::Good,
+            )),
+            Change::LevelledUp(up) => lines.push(PanelLine::new(
+                format!(
+                    "{} reaches level {} (+{} max HP)",
+                    name_of(&up.character),
+                    up.level,
+                    up.hp_gained
+                ),
+                Tone::Good,
+            )),
             Change::NpcDisposition { npc, disposition } => {
                 let name = after
                     .npc(npc)

@@ -43,6 +43,11 @@ pub fn print_sheet(screen: &Screen, state: &GameState, c: &Character) {
         ));
     }
     screen.wrapped("", Tone::Plain, &status);
+    screen.wrapped(
+        "",
+        Tone::Plain,
+        &dnd_engine::state::progress_text(c, &state.levelling),
+    );
     let scores: Vec<String> = Ability::ALL
         .iter()
         .map(|a| {

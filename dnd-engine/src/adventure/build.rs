@@ -67,6 +67,10 @@ pub(super) fn new_game(adventure: &Adventure, party: &[&str]) -> Result<GameStat
         .map(|mut c| {
             c.location = adventure.start.clone();
             c.inventory = Arc::new(with_carried_magic(srd, &c.inventory));
+            // A hero of level N has earned at least level N's XP: the next level is counted
+            // from there, not from nothing.
+            let floor = crate::rules::experience::xp_for_level(c.level).unwrap_or(0);
+            c.xp = c.xp.max(floor);
             c
         })
         .collect();
@@ -163,6 +167,7 @@ pub(super) fn new_game(adventure: &Adventure, party: &[&str]) -> Result<GameStat
         turn: 0,
         // A fresh secret per campaign: see `GameState::dice_seed`.
         dice_seed: crate::state::DiceSeed(crate::dice::game_rng().random()),
+        levelling: adventure.levelling(),
     })
 }
 

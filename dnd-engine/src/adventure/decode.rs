@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use super::{Adventure, AdventureNpc, MonsterSpawn, Problem, Room};
+use super::{Adventure, AdventureMilestone, AdventureNpc, MonsterSpawn, Problem, Room};
 use crate::rules::Skill;
 use crate::state::{Area, Character, Exit, Feature, ItemStack};
 
@@ -21,6 +21,8 @@ const TOP_FIELDS: &[&str] = &[
     "npcs",
     "flags",
     "characters",
+    "levelling",
+    "milestones",
 ];
 const ROOM_FIELDS: &[&str] = &[
     "id",
@@ -79,6 +81,16 @@ pub(super) fn decode(text: &str, problems: &mut Vec<Problem>) -> Option<(Adventu
     );
     let flags = optional(&mut top, "flags", "", problems).unwrap_or_default();
     let characters = list(&mut top, "characters", "", "id", false, problems, character);
+    let levelling = optional(&mut top, "levelling", "", problems).unwrap_or_default();
+    let milestones = list(
+        &mut top,
+        "milestones",
+        "",
+        "id",
+        false,
+        problems,
+        element::<AdventureMilestone>,
+    );
     let adventure = Adventure {
         title,
         summary,
@@ -87,6 +99,8 @@ pub(super) fn decode(text: &str, problems: &mut Vec<Problem>) -> Option<(Adventu
         npcs,
         flags,
         characters,
+        levelling,
+        milestones,
     };
     Some((adventure, raw_room_ids))
 }

@@ -17,6 +17,8 @@
 //! | `npcs` | *optional*: the [`AdventureNpc`]s |
 //! | `flags` | *optional*: initial world flags, any JSON values (`{"harpy_defeated": false}`) |
 //! | `characters` | *optional*: pregenerated [`Character`]s, without `location` (the party starts in `start`) |
+//! | `levelling` | *optional*: `"xp"` (the default: a character may level up once its XP reaches the SRD's table) or `"milestone"` (a level at each of the `milestones`; XP is still recorded but never gates) |
+//! | `milestones` | *optional*, with `"levelling": "milestone"` only, and then at least one: each an `id` (unique) and either a `flag` (declared in `flags`; reached when the story sets it) or a `room` (reached when the party enters it). Each grants every living character one level, once |
 //!
 //! A **room** has `id`, `title`, `short_description` (one line), `description` (the full text),
 //! and *optional* `exits`, `features`, `loot` and `monsters`:
@@ -170,6 +172,45 @@ pub struct Adventure {
     /// Pregenerated characters (their `location` is ignored: they start in `start`).
     #[serde(default, deserialize_with = "decode::pregenerated_characters")]
     pub characters: Vec<Character>,
+    /// How the characters gain levels.
+    #[serde(default, skip_serializing_if = "LevellingMode::is_xp")]
+    pub levelling: LevellingMode,
+    /// The milestones, for milestone levelling.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub milestones: Vec<AdventureMilestone>,
+}
+
+/// How an adventure's characters gain levels (its `levelling` field).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LevellingMode {
+    /// By the SRD's XP table.
+    #[default]
+    Xp,
+    /// At the adventure's milestones.
+    Milestone,
+}
+
+impl LevellingMode {
+    /// Whether it is [`LevellingMode::Xp`] (for serde's `skip_serializing_if`).
+    pub fn is_xp(&self) -> bool {
+        *self == LevellingMode::Xp
+    }
+}
+
+/// A milestone of an adventure: a flag set or a room entered grants every living character a
+/// level (milestone levelling). It becomes a [`crate::state::Milestone`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AdventureMilestone {
+    /// Stable id, unique in the adventure.
+    pub id: String,
+    /// The flag whose setting reaches it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flag: Option<String>,
+    /// The room whose entering reaches it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub room: Option<String>,
 }
 
 /// One room of an adventure; it becomes a [`crate::state::Location`].
@@ -428,6 +469,8 @@ impl Adventure {
                     npcs: Vec::new(),
                     flags: BTreeMap::new(),
                     characters: Vec::new(),
+                    levelling: LevellingMode::Xp,
+                    milestones: Vec::new(),
                 }
             }
         }
@@ -459,6 +502,25 @@ impl Adventure {
     /// 08:00, exploring. An unknown id is an error listing the valid ones.
     pub fn new_game(&self, party: &[&str]) -> Result<GameState, AdventureError> {
         build::new_game(self, party)
+    }
+
+    /// How the campaign's characters will gain levels: by XP, or at these milestones.
+    pub fn levelling(&self) -> crate::state::Levelling {
+        match self.levelling {
+            LevellingMode::Xp => crate::state::Levelling::Xp,
+            LevellingMode::Milestone => crate::state::Levelling::Milestone {
+                milestones: self
+                    .milestones
+                    .iter()
+                    .map(|m| crate::state::Milestone {
+                        id: m.id.clone(),
+                        flag: m.flag.clone(),
+                        room: m.room.clone(),
+                        reached: false,
+                    })
+                    .collect(),
+            },
+        }
     }
 
     /// The ids of the pregenerated characters.

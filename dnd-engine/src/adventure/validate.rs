@@ -72,6 +72,8 @@ pub(super) fn check(adventure: &Adventure, raw_room_ids: &[String], problems: &m
         problems,
     );
 
+    milestones(adventure, &room_exists, &no_room, problems);
+
     let items = item_names(adventure);
     for (i, room) in adventure.rooms.iter().enumerate() {
         let path = if room.id.is_empty() {
@@ -342,6 +344,64 @@ fn areas(room: &super::Room, path: &str, problems: &mut Vec<Problem>) {
                 format!("{path}.monsters[{}].area", monster.id),
                 format!("no area {area:?}; {valid}"),
             ));
+        }
+    }
+}
+
+/// Milestones only with milestone levelling, and then at least one; each with a unique id and
+/// exactly one of a declared flag or an existing room.
+fn milestones(
+    adventure: &Adventure,
+    room_exists: &dyn Fn(&str) -> bool,
+    no_room: &dyn Fn(&str) -> String,
+    problems: &mut Vec<Problem>,
+) {
+    match adventure.levelling {
+        super::LevellingMode::Xp if !adventure.milestones.is_empty() => problems.push(Problem::new(
+            "milestones",
+            "milestones grant levels only with \"levelling\": \"milestone\"; set it, or remove the milestones",
+        )),
+        super::LevellingMode::Milestone if adventure.milestones.is_empty() => {
+            problems.push(Problem::new(
+                "milestones",
+                "milestone levelling needs at least one milestone: {\"id\": ..., \"flag\": ...} or {\"id\": ..., \"room\": ...}",
+            ))
+        }
+        _ => {}
+    }
+    duplicates(
+        adventure.milestones.iter().map(|m| m.id.as_str()),
+        "milestone id",
+        |id| format!("milestones[{id}].id"),
+        problems,
+    );
+    for m in &adventure.milestones {
+        let path = format!("milestones[{}]", m.id);
+        if m.id.trim().is_empty() {
+            problems.push(Problem::new(
+                format!("{path}.id"),
+                "a milestone id may not be empty",
+            ));
+        }
+        match (&m.flag, &m.room) {
+            (Some(flag), None) if !adventure.flags.contains_key(flag) => {
+                let declared: Vec<&str> = adventure.flags.keys().map(String::as_str).collect();
+                problems.push(Problem::new(
+                    format!("{path}.flag"),
+                    format!(
+                        "no flag {flag:?} in `flags`; declare it there (false at the start), or use one of: {}",
+                        declared.join(", ")
+                    ),
+                ));
+            }
+            (None, Some(room)) if !room_exists(room) => {
+                problems.push(Problem::new(format!("{path}.room"), no_room(room)))
+            }
+            (Some(_), None) | (None, Some(_)) => {}
+            _ => problems.push(Problem::new(
+                path,
+                "a milestone has exactly one of `flag` (reached when the story sets it) or `room` (reached when the party enters it)",
+            )),
         }
     }
 }

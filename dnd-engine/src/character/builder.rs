@@ -403,6 +403,11 @@ impl CharacterChoices {
             hp_drained: 0,
             last_long_rest: None,
             timed_effects: Vec::new(),
+            // A hero made at a level starts with that level's experience.
+            xp: crate::rules::experience::xp_for_level(self.level).unwrap_or(0),
+            milestone_levels: 0,
+            subclass: subclass.then(|| class.subclass.name.clone()),
+            feats: Vec::new(),
         })
     }
 

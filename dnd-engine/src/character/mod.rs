@@ -1,9 +1,12 @@
-//! Making characters: the layer above `state` and `srd` that turns a player's choices (race,
-//! class, background, ability scores, skills, kit, spells) into a [`state::Character`] sheet
-//! by the SRD's rules, refusing every illegal choice with an error that names the field and
-//! what is allowed.
+//! Characters beyond the state's sheet: the layer above `state` and `srd` (below `tools`) that
+//! turns a player's choices (race, class, background, ability scores, skills, kit, spells) into
+//! a [`state::Character`] sheet by the SRD's rules, refusing every illegal choice with an error
+//! that names the field and what is allowed; and how a character grows (levelling), as
+//! functions that read a sheet and the class data and return the [`Change`]s to commit, so a
+//! tool stays a thin wrapper and the rules are tested without one.
 //!
 //! [`state::Character`]: crate::state::Character
+//! [`Change`]: crate::state::Change
 
 pub mod abilities;
 pub mod build_error;
@@ -11,6 +14,8 @@ pub mod builder;
 mod choices;
 pub mod equipment;
 pub mod file;
+mod level_spells;
+mod levelling;
 mod spells;
 
 pub use abilities::{
@@ -20,6 +25,10 @@ pub use build_error::{BuildError, BuildErrors, Problem};
 pub use builder::{BackgroundChoice, CharacterChoices, KitChoice, StartingKit};
 pub use file::{
     CharacterFileError, FileProblem, load_character_file, read_character_file, write_sheet,
+};
+pub use levelling::{
+    GRAPPLER, GainedFeature, HpChoice, Improvement, LevelChoices, LevelUpError, LevelledUp,
+    first_legal_choices, level_up, may_level_up,
 };
 
 #[cfg(test)]

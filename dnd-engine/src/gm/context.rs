@@ -3,7 +3,7 @@
 use std::sync::{Arc, Mutex};
 
 use crate::llm::Message;
-use crate::state::{Change, GameState, triggered_goal_steps};
+use crate::state::{Change, GameState, reached_milestones, triggered_goal_steps};
 use crate::store::HistoryEntry;
 
 /// The system prompt used when the builder is given none.
@@ -23,7 +23,8 @@ action fails.
 hint at it.";
 
 /// What code found before the model is asked: monsters in plain sight, features and exits
-/// noticed by passive Perception, NPC goal steps whose trigger has happened.
+/// noticed by passive Perception, NPC goal steps whose trigger has happened, milestones
+/// reached.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PreNarration {
     /// The changes these checks made.
@@ -91,6 +92,14 @@ pub fn pre_narration_checks(state: &mut GameState) -> PreNarration {
                 .get(n.current_step + 1)
                 .map_or("its goal is done", |s| s.description.as_str());
             out.findings.push(format!("{} moves on: {next}", n.name));
+        }
+        out.changes.push(change);
+    }
+    for change in reached_milestones(state) {
+        if let Change::MilestoneReached { milestone } = &change {
+            out.findings.push(format!(
+                "milestone {milestone:?} reached: every living hero may now take a level (level_up)"
+            ));
         }
         out.changes.push(change);
     }
@@ -229,6 +238,8 @@ fn same_snapshot(a: &GameState, b: &GameState) -> bool {
         flags,
         time,
         mode,
+        // The XP text reads whether levels come by XP or milestones.
+        levelling,
         // Not in the snapshot: sent in their own messages, or never sent.
         summary: _,
         memory: _,
@@ -245,4 +256,5 @@ fn same_snapshot(a: &GameState, b: &GameState) -> bool {
         && *flags == b.flags
         && *time == b.time
         && *mode == b.mode
+        && *levelling == b.levelling
 }

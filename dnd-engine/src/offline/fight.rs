@@ -13,7 +13,7 @@ use super::view::{Monster, Turn, World};
 use super::ways::{back_exit, movement};
 use super::words::{best, keys};
 use crate::tools::names as tool;
-use crate::tools::results::{AttackOutcome, ToolOutput};
+use crate::tools::results::{AttackOutcome, LevelReady, ToolOutput};
 
 /// Which monster an attack or spell is aimed at.
 fn aim<'a>(world: &'a World, phrase: Option<&str>) -> Option<&'a Monster> {
@@ -313,4 +313,63 @@ pub(crate) fn flee(turn: &Turn, hero: &str) -> Next {
     }
     calls.push((tool::END_ENCOUNTER, json!({})));
     Next::Calls(calls)
+}
+
+/// After a won fight, the levels its XP earned: one `level_up` per hero the fight's end says may
+/// take one, with its first legal choices (fixed hit points, the SRD subclass, the first
+/// improvement and spells), once a turn. `None` when there is none to take.
+pub(crate) fn level_ups(turn: &Turn) -> Option<Next> {
+    if turn.ran(tool::LEVEL_UP) {
+        return None;
+    }
+    let ready: Vec<LevelReady> = turn
+        .steps()
+        .filter_map(|s| match &s.output {
+            Some(ToolOutput::FightEnded(ended)) => Some(ended.may_level_up.clone()),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    level_ups_for(&ready)
+}
+
+/// One `level_up` call per character ready, with its first legal choices.
+fn level_ups_for(ready: &[LevelReady]) -> Option<Next> {
+    let calls: Vec<(&'static str, Value)> = ready
+        .iter()
+        .filter_map(|ready| {
+            let mut args = serde_json::to_value(&ready.first_choices).ok()?;
+            args.as_object_mut()?
+                .insert("character".into(), json!(ready.character));
+            Some((tool::LEVEL_UP, args))
+        })
+        .collect();
+    (!calls.is_empty()).then_some(Next::Calls(calls))
+}
+
+/// The player asks for the next level: read the sheet (which says whether it may be taken, with
+/// the first legal choices), then take it with those choices, or say what is missing.
+pub(crate) fn level_up_asked(turn: &Turn, hero: &str) -> Next {
+    match turn.rounds.len() {
+        0 => Next::Calls(vec![(
+            tool::GET_CHARACTER_STATS,
+            json!({"character": hero}),
+        )]),
+        1 => {
+            let sheet = turn.last().iter().find_map(|s| match &s.output {
+                Some(ToolOutput::Sheet(sheet)) => Some(sheet),
+                _ => None,
+            });
+            match sheet {
+                Some(sheet) => match &sheet.level_up {
+                    Some(ready) => {
+                        level_ups_for(std::slice::from_ref(ready)).unwrap_or_else(finished)
+                    }
+                    None => refuse(format!("Not yet: you have {}.", sheet.xp)),
+                },
+                None => finished(),
+            }
+        }
+        _ => finished(),
+    }
 }

@@ -76,6 +76,8 @@ pub enum Intent {
     },
     /// "inventory", "what do I carry".
     Inventory,
+    /// "I level up", "level up": take the next level, if earned.
+    LevelUp,
     /// "flee", "run away".
     Flee,
     /// "I keep Shield ready as my reaction when hit": a standing reaction, cast by the engine
@@ -104,6 +106,9 @@ pub fn parse_intent(text: &str) -> Intent {
     }
     if has_seq("long", "rest") {
         return Intent::Rest { long: true };
+    }
+    if has_seq("level", "up") || has("levelup") {
+        return Intent::LevelUp;
     }
     if has("inventory") || (has_seq("what", "do") && (has("carry") || has("have"))) {
         return Intent::Inventory;

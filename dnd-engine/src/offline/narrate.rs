@@ -279,6 +279,10 @@ fn describe(turn: &Turn, step: &Step, fallen: &mut Fallen) -> Vec<String> {
             .iter()
             .map(|r| format!("You keep {} ready on your lips.", r.spell))
             .collect(),
+        ToolOutput::LevelGained(up) => vec![format!(
+            "{} grows stronger: level {}, {} more hit points.",
+            up.character, up.level, up.hp_gained
+        )],
         _ => Vec::new(),
     }
 }

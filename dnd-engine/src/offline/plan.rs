@@ -85,6 +85,7 @@ pub(crate) fn plan(turn: &Turn) -> Next {
             vec![(tool::CHECK_INVENTORY, json!({"character": hero}))]
         }),
         Intent::Flee => flee(turn, &hero),
+        Intent::LevelUp => super::fight::level_up_asked(turn, &hero),
         Intent::React { spell, when } => once(turn, || {
             vec![(
                 tool::DECLARE_REACTIONS,
@@ -103,6 +104,11 @@ pub(crate) fn plan(turn: &Turn) -> Next {
             },
             calls => calls,
         },
+    };
+    // A turn that won a fight ends with the levels its XP earned.
+    let next = match next {
+        Next::Done { .. } => super::fight::level_ups(turn).unwrap_or(next),
+        other => other,
     };
     // Read the hero's sheet once in a while, so suggestions can show real odds.
     match next {

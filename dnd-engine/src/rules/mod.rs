@@ -15,6 +15,7 @@ pub mod damage;
 pub mod death;
 pub mod economy;
 pub mod encounter;
+pub mod experience;
 pub mod initiative;
 pub mod recharge;
 pub mod rest;

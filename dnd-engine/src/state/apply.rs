@@ -17,7 +17,7 @@ use super::world::Mode;
 use crate::rules::{Condition, apply_damage, heal};
 
 pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(), ChangeError> {
-    if super::monster::apply(state, change)? {
+    if super::monster::apply(state, change)? || super::progress::apply(state, change)? {
         return Ok(());
     }
     match change {
@@ -457,7 +457,7 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
             exit.locked = true;
             exit.lock_bonus = exit.lock_bonus.max(*dc_bonus);
         }
-        // Applied by `monster::apply` above.
+        // Applied by `monster::apply` and `progress::apply` above.
         Change::MoraleChanged { .. }
         | Change::ActionSpent { .. }
         | Change::UseSpent { .. }
@@ -465,7 +465,10 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
         | Change::ActionRecharged { .. }
         | Change::HoldStarted { .. }
         | Change::HoldEnded { .. }
-        | Change::MaxHpDrained { .. } => {}
+        | Change::MaxHpDrained { .. }
+        | Change::XpGained { .. }
+        | Change::MilestoneReached { .. }
+        | Change::LevelledUp(_) => {}
     }
     if let Change::Damage { target, amount, .. } = change
         && *amount > 0

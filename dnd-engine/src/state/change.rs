@@ -347,6 +347,24 @@ pub enum Change {
         /// How long ago it may have died, in rounds.
         within_rounds: u32,
     },
+    /// A character earns experience (its share of a won fight's XP): refused for the dead.
+    XpGained {
+        /// The character.
+        character: String,
+        /// How many points.
+        amount: u32,
+    },
+    /// A milestone of the adventure is reached (milestone levelling): every living character
+    /// may take one more level. Refused for an unknown milestone, one reached already, or in
+    /// an adventure that levels by XP.
+    MilestoneReached {
+        /// The milestone's id.
+        milestone: String,
+    },
+    /// A character gains a level (`character::levelling::level_up` builds it): refused unless
+    /// it is the next level, earned (by XP, or a milestone in milestone levelling), with hit
+    /// points in range, no score raised above 20 and no spell learned twice.
+    LevelledUp(Box<super::LevelUp>),
     /// The fight ends.
     EncounterEnded,
     /// Exploration, combat or social.

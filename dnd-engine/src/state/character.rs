@@ -164,6 +164,20 @@ pub struct Character {
     /// Timed effects on it (Bless, Mage Armor, Hold Person): see `state::TimedEffect`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub timed_effects: Vec<super::TimedEffect>,
+    /// Experience points earned ([`Change::XpGained`](super::Change::XpGained)): with XP
+    /// levelling, the next level needs `rules::experience::xp_for_next_level`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub xp: u32,
+    /// Levels granted by milestones and not taken yet (milestone levelling:
+    /// [`Change::MilestoneReached`](super::Change::MilestoneReached)).
+    #[serde(default, skip_serializing_if = "is_zero_u8")]
+    pub milestone_levels: u8,
+    /// The subclass chosen, by name ("Champion"), once the class level to choose it is reached.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subclass: Option<String>,
+    /// Feats taken in place of an Ability Score Improvement ("Grappler").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub feats: Vec<String>,
 }
 
 fn is_zero(n: &u32) -> bool {

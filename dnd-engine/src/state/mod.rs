@@ -22,6 +22,7 @@ mod lookup;
 mod memory;
 mod monster;
 mod position;
+mod progress;
 mod reactions;
 mod revive;
 mod snapshot;
@@ -45,6 +46,9 @@ pub use effects::{Effect, EffectKind, able, is_surprised};
 pub use memory::{MEMORY_LIST_LIMIT, Memory, MemoryFact};
 pub use monster::{Hold, Morale};
 pub use position::{Area, Cover, Position, area_at, inside, round_to_5};
+pub use progress::{
+    AbilityIncrease, LevelUp, Levelling, Milestone, PactSlots, progress_text, reached_milestones,
+};
 pub use reactions::{ReactionTrigger, StandingReaction};
 pub use revive::rounds_now;
 pub use snapshot::{Snapshot, estimate_tokens};
@@ -112,6 +116,9 @@ pub struct GameState {
     /// ([`Change::DiceSeeded`]) in its next turn.
     #[serde(default)]
     pub dice_seed: DiceSeed,
+    /// How the characters gain levels: by XP (the default) or at the adventure's milestones.
+    #[serde(default, skip_serializing_if = "Levelling::is_xp")]
+    pub levelling: Levelling,
 }
 
 /// A campaign's secret dice seed ([`GameState::dice_seed`]); 0 is "not set". Its `Debug` print
@@ -218,12 +225,7 @@ impl GameState {
 /// The NPC goal steps whose trigger flag is now set: one `NpcGoalAdvanced` per NPC whose
 /// current step names a flag that is true (or a non-zero number, or a non-empty text).
 pub fn triggered_goal_steps(state: &GameState) -> Vec<Change> {
-    let set = |flag: &String| match state.flags.get(flag) {
-        Some(serde_json::Value::Bool(b)) => *b,
-        Some(serde_json::Value::Number(n)) => n.as_f64().is_some_and(|n| n != 0.0),
-        Some(serde_json::Value::String(s)) => !s.is_empty(),
-        _ => false,
-    };
+    let set = |flag: &String| progress::flag_is_set(state, flag);
     state
         .npcs
         .iter()

@@ -87,6 +87,8 @@ pub struct CharacterView {
     pub items: String,
     /// Gold pieces.
     pub gold: u32,
+    /// Experience and the next level's threshold: "300 XP (level 4 at 2700)".
+    pub xp: String,
 }
 
 /// A monster as the LLM sees it: seen ones only.
@@ -248,6 +250,7 @@ impl GameState {
                         .collect(),
                     items: compact::items(&c.inventory),
                     gold: c.gold,
+                    xp: super::progress_text(c, &self.levelling),
                 }
             })
             .collect();

@@ -48,6 +48,10 @@ fn fixture() -> GameState {
         hp_drained: 0,
         last_long_rest: None,
         timed_effects: Vec::new(),
+        xp: 0,
+        milestone_levels: 0,
+        subclass: None,
+        feats: Vec::new(),
     };
     let hall = Location {
         id: "hall".into(),
@@ -150,6 +154,7 @@ fn fixture() -> GameState {
         memory: Default::default(),
         turn: 0,
         dice_seed: Default::default(),
+        levelling: Default::default(),
     }
 }
 

@@ -218,10 +218,48 @@ pub(super) fn end_encounter(
             xp += ctx.srd.monster(&m.template).map(|t| t.xp).unwrap_or(0);
         }
     }
-    ctx.commit(vec![Change::EncounterEnded])?;
+    // The SRD splits it evenly among the party members who took part; the dead get none.
+    let party: Vec<String> = encounter
+        .order
+        .iter()
+        .filter_map(|slot| ctx.state.character(&slot.id))
+        .filter(|c| !c.dead)
+        .map(|c| c.id.clone())
+        .collect();
+    let each = crate::rules::experience::share_xp(xp, party.len());
+    let mut changes = vec![Change::EncounterEnded];
+    if each > 0 {
+        changes.extend(party.iter().map(|id| Change::XpGained {
+            character: id.clone(),
+            amount: each,
+        }));
+    }
+    ctx.commit(changes)?;
+    let shared_by = party.iter().map(|id| ctx.state.name_of(id)).collect();
+    let may_level_up = party
+        .iter()
+        .filter_map(|id| ctx.state.character(id))
+        .filter_map(|c| level_ready(ctx, c))
+        .collect();
     Ok(FightEnded {
         ended_after_rounds: encounter.round,
         xp_from_defeated: xp,
+        xp_each: each,
+        shared_by,
+        may_level_up,
+    })
+}
+
+/// The next level of `c` with its first legal choices, when it may be taken now.
+pub(super) fn level_ready(
+    ctx: &ToolContext<'_>,
+    c: &crate::state::Character,
+) -> Option<super::results::LevelReady> {
+    let first_choices = crate::character::first_legal_choices(c, ctx.srd, &ctx.state.levelling)?;
+    Some(super::results::LevelReady {
+        character: c.id.clone(),
+        level: c.level + 1,
+        first_choices,
     })
 }
 

@@ -32,6 +32,7 @@ mod encounter;
 mod glyphs;
 mod item_use;
 mod items;
+mod levelling;
 mod locks;
 mod monster_action;
 mod monster_legendary;

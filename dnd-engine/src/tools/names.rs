@@ -42,6 +42,8 @@ pub const GET_MONSTER_STATS: &str = "get_monster_stats";
 pub const RULES_LOOKUP: &str = "rules_lookup";
 /// `start_encounter`.
 pub const START_ENCOUNTER: &str = "start_encounter";
+/// `level_up`.
+pub const LEVEL_UP: &str = "level_up";
 /// `next_turn`.
 pub const NEXT_TURN: &str = "next_turn";
 /// `end_encounter`.
@@ -128,4 +130,5 @@ pub const ALL: &[&str] = &[
     SET_GAME_FLAG,
     LOG_STORY_EVENT,
     COMMAND_SUMMON,
+    LEVEL_UP,
 ];

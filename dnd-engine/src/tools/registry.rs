@@ -7,8 +7,8 @@ use serde_json::Value;
 
 use super::schema::strict_schema_for;
 use super::{
-    ToolContext, ToolError, actions, checks, combat, encounter, items, locks, movement, names,
-    reactions, sheet, spells, summon_command, world,
+    ToolContext, ToolError, actions, checks, combat, encounter, items, levelling, locks, movement,
+    names, reactions, sheet, spells, summon_command, world,
 };
 use crate::llm::ToolSpec;
 use crate::text::truncate_with_note;
@@ -309,6 +309,12 @@ static TOOLS: &[ToolDef] = &[
         "A caster tells its summoned creature (Conjure Animals, Animate Dead) which hostile monster to attack on its next turn; Animate Dead's command costs the caster's bonus action and reaches 60 ft. Uncommanded, conjured beasts fight the caster's foes and animated dead only defend themselves.",
         summon_command::CommandSummonArgs,
         summon_command::command_summon
+    ),
+    tool!(
+        names::LEVEL_UP,
+        "A character takes its next level once it has the XP (or, in a milestone adventure, a milestone): hit points fixed or rolled, slots, features; name the subclass, improvement and new spells when the level asks for them (a refusal lists the options).",
+        levelling::LevelUpArgs,
+        levelling::level_up
     ),
 ];
 

@@ -90,6 +90,8 @@ pub(super) fn get_character_stats(
         spells: c.spells.as_ref().clone(),
         concentration: c.concentration.clone(),
         attacks,
+        xp: crate::state::progress_text(c, &ctx.state.levelling),
+        level_up: super::encounter::level_ready(ctx, c),
     })
 }
 

@@ -305,3 +305,30 @@ fn conditions_show_their_cause_time_left_and_what_ends_them() {
         vec!["Conditions: none"]
     );
 }
+
+#[test]
+fn xp_gained_shows_the_next_threshold_and_a_level_its_hit_points() {
+    let before = Adventure::built_in().new_game(&["kraven"]).unwrap();
+    let gained = Change::XpGained {
+        character: "kraven".into(),
+        amount: 200,
+    };
+    let mut after = before.clone();
+    after.apply(&gained).unwrap();
+    let lines = change_lines(std::slice::from_ref(&gained), &before, &after);
+    assert_eq!(lines[0].text, "Kraven: +200 XP, 1100 XP (level 4 at 2700)");
+    assert_eq!(lines[0].tone, Tone::Good);
+    let up = dnd_engine::state::LevelUp {
+        character: "kraven".into(),
+        level: 4,
+        hp_gained: 8,
+        slots: None,
+        pact_slots: None,
+        spells_learned: Vec::new(),
+        subclass: None,
+        ability_increases: Vec::new(),
+        feat: None,
+    };
+    let lines = change_lines(&[Change::LevelledUp(Box::new(up))], &after, &after);
+    assert_eq!(lines[0].text, "Kraven reaches level 4 (+8 max HP)");
+}

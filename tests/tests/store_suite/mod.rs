@@ -68,6 +68,10 @@ pub fn sample_state(title: &str) -> GameState {
             hp_drained: 0,
             last_long_rest: None,
             timed_effects: Vec::new(),
+            xp: 0,
+            milestone_levels: 0,
+            subclass: None,
+            feats: Vec::new(),
         }]),
         monsters: Arc::new(vec![]),
         locations: Arc::new(vec![room("hall", "cellar"), room("cellar", "hall")]),
@@ -80,6 +84,7 @@ pub fn sample_state(title: &str) -> GameState {
         memory: Default::default(),
         turn: 0,
         dice_seed: Default::default(),
+        levelling: Default::default(),
     }
 }
 

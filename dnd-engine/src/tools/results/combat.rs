@@ -166,12 +166,35 @@ pub struct TurnNow {
 }
 
 /// A fight ended (`end_encounter`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FightEnded {
     /// How many rounds it lasted.
     pub ended_after_rounds: u32,
     /// The experience the slain, routed or captured foes give.
     pub xp_from_defeated: u32,
+    /// Each share, stored on every living character who took part (even shares, whole
+    /// points).
+    #[serde(default)]
+    pub xp_each: u32,
+    /// Who shared it, by name.
+    #[serde(default)]
+    pub shared_by: Vec<String>,
+    /// Who may now take a level (`level_up`), each with the first legal choices.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub may_level_up: Vec<LevelReady>,
+}
+
+/// A character who may take its next level, with the first legal choices (fixed hit points,
+/// the SRD subclass, the first improvement and spells): `level_up`'s arguments as they are, or
+/// a starting point for the player's own.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LevelReady {
+    /// The character's id.
+    pub character: String,
+    /// The level it would reach.
+    pub level: u8,
+    /// The first legal choices.
+    pub first_choices: crate::character::LevelChoices,
 }
 
 /// One thing that happened while turns passed.

@@ -5,6 +5,7 @@
 mod checks;
 mod combat;
 mod items;
+mod levelling;
 mod output;
 mod reactions;
 mod sheet;
@@ -15,11 +16,12 @@ pub use crate::combat::actions::ActionReport;
 pub use checks::{CheckRolled, DiceRolled, SaveRolled};
 pub use combat::{
     AttackOutcome, AttackReport, AttackWaiting, ConcentrationSave, EffectsReport, FightEnded,
-    FightStarted, HoldSave, InitiativePlace, MoveDropped, MoveOutcome, Moved, OnHitSave,
-    ReadiedAttack, SaveActionReport, SwingReport, TargetSave, TurnEvent, TurnNow, TurnsPassed,
-    WardSave,
+    FightStarted, HoldSave, InitiativePlace, LevelReady, MoveDropped, MoveOutcome, Moved,
+    OnHitSave, ReadiedAttack, SaveActionReport, SwingReport, TargetSave, TurnEvent, TurnNow,
+    TurnsPassed, WardSave,
 };
 pub use items::{Inventory, InventoryChanged, ItemRemoved, ItemTaken, ItemUsed, LockAttempt};
+pub use levelling::LevelGained;
 pub use output::{OutputError, ToolOutput};
 pub use reactions::{ReactionCast, ReactionsDeclared};
 pub use sheet::{

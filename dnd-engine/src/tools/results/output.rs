@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::{
     ActionReport, AttackOutcome, CharacterSheet, CharacterUpdated, CheckRolled, DiceRolled,
     FightEnded, FightStarted, FlagSet, Flags, GoalsAdvanced, HazardDamage, Inventory,
-    InventoryChanged, ItemTaken, ItemUsed, LockAttempt, MonsterStats, MoveOutcome,
+    InventoryChanged, ItemTaken, ItemUsed, LevelGained, LockAttempt, MonsterStats, MoveOutcome,
     ReactionsDeclared, ReadiedAttack, RoomDetails, RulesEntry, SaveRolled, SpellCast, StoryLogged,
     TurnsPassed,
 };
@@ -73,6 +73,8 @@ pub enum ToolOutput {
     FlagSet(FlagSet),
     /// `log_story_event`.
     Story(StoryLogged),
+    /// `level_up`.
+    LevelGained(Box<LevelGained>),
 }
 
 /// Why a result could not be read back.
@@ -151,6 +153,7 @@ impl ToolOutput {
             tool::GET_GAME_FLAGS => ToolOutput::Flags(read(name, content)?),
             tool::SET_GAME_FLAG => ToolOutput::FlagSet(read(name, content)?),
             tool::LOG_STORY_EVENT => ToolOutput::Story(read(name, content)?),
+            tool::LEVEL_UP => ToolOutput::LevelGained(Box::new(read(name, content)?)),
             other => return Err(OutputError::UnknownTool(other.to_owned())),
         })
     }

@@ -53,6 +53,12 @@ pub struct CharacterSheet {
     pub concentration: Option<String>,
     /// Its attacks.
     pub attacks: Vec<AttackLine>,
+    /// Experience and the next level's threshold: "900 XP (level 4 at 2700)".
+    #[serde(default)]
+    pub xp: String,
+    /// The next level when it may be taken now, with the first legal choices for `level_up`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level_up: Option<super::LevelReady>,
 }
 
 /// One ability on the sheet.
