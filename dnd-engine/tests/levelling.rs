@@ -21,6 +21,7 @@ fn kraven_at_1(xp: u32) -> Table {
     let mut t = Table::game(&["kraven"], 3);
     let k = t.hero_mut("kraven");
     k.level = 1;
+    k.subclass = None; // a 1st-level fighter has no archetype yet
     k.hp = HitPoints::full(12);
     k.hit_dice = HitDice {
         sides: 10,

@@ -62,7 +62,7 @@ async fn levelling_cheats_are_refused_and_change_nothing() {
         "Kraven has 900 XP; level 4 needs 2700",
         "\\\"Cure Wounds\\\" is not on the Wizard spell list; options: ",
         "level 4 adds 1 cantrip(s); 0 chosen",
-        "the Arcane Tradition is chosen at level 2, not at 4",
+        "Isolde Vane follows the Evocation already",
         "no character \\\"gandalf\\\"; valid: kraven, isolde, hedda, wren",
         "\"level\":4",
         "Isolde Vane has 2700 XP; level 5 needs 6500",
