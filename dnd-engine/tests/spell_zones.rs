@@ -6,7 +6,7 @@
 
 use serde_json::json;
 
-use dnd_engine::state::TimedKind;
+use dnd_engine::state::{TimedKind, ZoneKept};
 use dnd_engine::tools::results::{TurnEvent, TurnsPassed};
 
 #[path = "support/table.rs"]
@@ -39,13 +39,13 @@ fn moonbeam_burns_a_creature_that_starts_its_turn_in_the_beam() {
         let zone = &t.state.character("hedda").unwrap().timed_effects[0];
         assert_eq!(
             zone.kind,
-            TimedKind::Zone {
+            TimedKind::Zone(Box::new(ZoneKept {
                 slot: 3,
                 at: Some(at(30, 0, 0)),
                 on: vec![],
                 caught: vec![],
                 caught_in: None,
-            }
+            }))
         );
         assert_eq!(zone.rounds_left, Some(10), "a minute");
         // Kraven's turn starts in the beam: a Constitution save against Hedda's DC 13, 2d10
@@ -324,13 +324,13 @@ fn a_priests_spirit_guardians_catch_the_heroes_and_spare_the_monsters() {
             ends_on_damage: false,
             level: 3,
             at_turn_end: false,
-            kind: TimedKind::Zone {
+            kind: TimedKind::Zone(Box::new(ZoneKept {
                 slot: 3,
                 at: None,
                 on: vec!["kraven".into()],
                 caught: vec![],
                 caught_in: None,
-            },
+            })),
         };
         t.apply(&[
             Change::Concentration {

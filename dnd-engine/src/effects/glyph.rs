@@ -10,7 +10,9 @@ use super::casting::{Casting, Outcome, Refused};
 use super::vocabulary::{Dice, Effect};
 use crate::rules::{Ability, DamageType};
 use crate::srd::OnSave;
-use crate::state::{Change, GameState, Position, RepeatSave, TimedEffect, TimedKind, area_at};
+use crate::state::{
+    Change, GameState, GlyphKept, Position, RepeatSave, TimedEffect, TimedKind, area_at,
+};
 
 /// The glyph the effects inscribe, if they do.
 pub fn glyph_of(effects: &[Effect]) -> Option<&Effect> {
@@ -70,7 +72,7 @@ pub fn inscribe(
         ends_on_damage: false,
         level: c.slot,
         at_turn_end: false,
-        kind: TimedKind::Glyph {
+        kind: TimedKind::Glyph(Box::new(GlyphKept {
             location: location.to_owned(),
             area: area.id.clone(),
             save: RepeatSave {
@@ -81,7 +83,7 @@ pub fn inscribe(
             sides,
             damage_type: *damage_type,
             radius_ft: *radius_ft,
-        },
+        })),
     };
     let outcome = Outcome::Started {
         target: c.caster.name.clone(),
@@ -108,8 +110,8 @@ pub fn set_off(state: &GameState, mover: &str, from: Position, to: Position) -> 
         .iter()
         .flat_map(|c| c.timed_effects.iter())
         .chain(state.monsters.iter().flat_map(|m| m.timed_effects.iter()))
-        .filter(|e| match &e.kind {
-            TimedKind::Glyph { location, area, .. } => {
+        .filter(|e| match e.kind.glyph() {
+            Some(GlyphKept { location, area, .. }) => {
                 location.eq_ignore_ascii_case(&room.id)
                     && area.eq_ignore_ascii_case(&entered.id)
                     && is_character(&e.source) != is_character(mover)
@@ -124,7 +126,7 @@ pub fn set_off(state: &GameState, mover: &str, from: Position, to: Position) -> 
 /// (ids, nearest first), the effects they meet (the save for half), and its save DC. `None` for
 /// another kind.
 pub fn burst(state: &GameState, glyph: &TimedEffect) -> Option<(Vec<String>, Vec<Effect>, i32)> {
-    let TimedKind::Glyph {
+    let GlyphKept {
         area,
         save,
         count,
@@ -132,10 +134,7 @@ pub fn burst(state: &GameState, glyph: &TimedEffect) -> Option<(Vec<String>, Vec
         damage_type,
         radius_ft,
         ..
-    } = &glyph.kind
-    else {
-        return None;
-    };
+    } = glyph.kind.glyph()?;
     let room = state.party_location()?;
     let centre = room.areas.iter().find(|a| a.id == *area)?.position();
     let encounter = state.encounter.as_ref()?;

@@ -23,7 +23,7 @@ use super::vocabulary::{Duration, Effect};
 use crate::combat::areas::{Aim, Shape, covers};
 use crate::combat::positions::position_of;
 use crate::srd::{Spell, Srd};
-use crate::state::{Change, GameState, Position, TimedEffect, TimedKind, round_to_5};
+use crate::state::{Change, GameState, Position, TimedEffect, TimedKind, ZoneKept, round_to_5};
 
 /// What makes an area last, and when it catches a creature (the data of [`Effect::Zone`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -134,13 +134,13 @@ pub fn start_zone(
             ends_on_damage: false,
             level: casting.slot,
             at_turn_end: rules.duration.at_turn_end(),
-            kind: TimedKind::Zone {
+            kind: TimedKind::Zone(Box::new(ZoneKept {
                 slot: casting.slot,
                 at: if rules.on_caster { None } else { at },
                 on,
                 caught: Vec::new(),
                 caught_in: None,
-            },
+            })),
         },
     }
 }
@@ -148,7 +148,7 @@ pub fn start_zone(
 /// The zone of `spell` that `caster` (an id) keeps, if it is in play.
 pub fn zone_of<'s>(state: &'s GameState, caster: &str, spell: &str) -> Option<&'s TimedEffect> {
     crate::state::timed_effects(state, caster).iter().find(|e| {
-        matches!(e.kind, TimedKind::Zone { .. })
+        matches!(e.kind, TimedKind::Zone(_))
             && e.source.eq_ignore_ascii_case(caster)
             && e.spell.eq_ignore_ascii_case(spell)
     })
@@ -162,7 +162,7 @@ pub fn zones<'s>(state: &GameState, srd: &'s Srd) -> Vec<(TimedEffect, &'s Spell
         .iter()
         .flat_map(|c| &c.timed_effects)
         .chain(state.monsters.iter().flat_map(|m| &m.timed_effects))
-        .filter(|e| matches!(e.kind, TimedKind::Zone { .. }))
+        .filter(|e| matches!(e.kind, TimedKind::Zone(_)))
         .filter_map(|zone| {
             let spell = srd.spell(&zone.spell).ok()?;
             let rules = zone_rules(&spell.effects)?;
@@ -176,9 +176,7 @@ pub fn zones<'s>(state: &GameState, srd: &'s Srd) -> Vec<(TimedEffect, &'s Spell
 pub fn placed(state: &GameState, zone: &TimedEffect, spell: &Spell) -> Option<(Shape, u32, Aim)> {
     let area = spell.area.as_ref()?;
     let shape = Shape::parse(&area.shape)?;
-    let TimedKind::Zone { at, .. } = &zone.kind else {
-        return None;
-    };
+    let ZoneKept { at, .. } = zone.kind.zone()?;
     let centre = match at {
         Some(at) => *at,
         None => position_of(state, &zone.source)?,
@@ -199,7 +197,7 @@ pub fn catches(
     if spared(state, zone, spell, id) {
         return false;
     }
-    let TimedKind::Zone { on, .. } = &zone.kind else {
+    let Some(ZoneKept { on, .. }) = zone.kind.zone() else {
         return false;
     };
     match (
@@ -300,13 +298,13 @@ pub fn turn_now(state: &GameState) -> Option<(u32, usize)> {
 /// Whether `id` has not yet been caught by `zone` on entering or starting a turn during the
 /// turn `now` (always, outside a fight).
 pub fn first_this_turn(zone: &TimedEffect, id: &str, now: Option<(u32, usize)>) -> bool {
-    match &zone.kind {
-        TimedKind::Zone {
+    match zone.kind.zone() {
+        Some(ZoneKept {
             caught, caught_in, ..
-        } => {
+        }) => {
             now.is_none() || *caught_in != now || !caught.iter().any(|c| c.eq_ignore_ascii_case(id))
         }
-        _ => true,
+        None => true,
     }
 }
 
@@ -320,13 +318,13 @@ pub fn updated(
     now: Option<(u32, usize)>,
 ) -> TimedEffect {
     let mut effect = zone.clone();
-    if let TimedKind::Zone {
+    if let Some(ZoneKept {
         at,
         on: fixed,
         caught,
         caught_in,
         ..
-    } = &mut effect.kind
+    }) = effect.kind.zone_mut()
     {
         if to.is_some() {
             *at = to;
@@ -369,13 +367,13 @@ mod tests {
             ends_on_damage: false,
             level: 2,
             at_turn_end: false,
-            kind: TimedKind::Zone {
+            kind: TimedKind::Zone(Box::new(ZoneKept {
                 slot: 2,
                 at: at(30),
                 on: Vec::new(),
                 caught: Vec::new(),
                 caught_in: None,
-            },
+            })),
         }
     }
 
@@ -412,7 +410,7 @@ mod tests {
         let later = updated(&caught, at(60), None, &["frost-harpy".into()], Some((1, 2)));
         assert!(first_this_turn(&later, "kraven", Some((1, 2))));
         assert_eq!(later.rounds_left, Some(10));
-        assert!(matches!(later.kind, TimedKind::Zone { at: Some(p), .. } if p.x == 60));
+        assert!(matches!(later.kind.zone(), Some(ZoneKept { at: Some(p), .. }) if p.x == 60));
     }
 
     #[test]

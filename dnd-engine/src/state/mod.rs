@@ -54,7 +54,8 @@ pub use revive::rounds_now;
 pub use snapshot::{Snapshot, estimate_tokens};
 pub use summons::Summoned;
 pub use timed::{
-    RepeatSave, RollKind, RollOn, SpeedChange, TimedEffect, TimedKind, concentration_of,
+    GlyphKept, RepeatSave, RollKind, RollOn, SpeedChange, TimedEffect, TimedKind, ZoneKept,
+    concentration_of,
 };
 pub use timed_aloft::{flies_by_magic, held_aloft};
 pub use timed_reads::{

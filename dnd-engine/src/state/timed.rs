@@ -227,24 +227,7 @@ pub enum TimedKind {
     /// An area that lasts, kept on its caster (Moonbeam, Spirit Guardians, Web, Call
     /// Lightning): where it is and whom it was fixed on; what it does and when are its spell's
     /// data, read by `effects::zones`.
-    Zone {
-        /// The slot the spell was cast with (its damage).
-        slot: u8,
-        /// Its centre; `None` on its caster (Spirit Guardians) or where no positions are kept.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        at: Option<super::Position>,
-        /// The creatures (ids) it was fixed on: who it catches where no positions are kept, and
-        /// Heat Metal's holder.
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        on: Vec<String>,
-        /// The creatures (ids) it caught on entering or starting a turn during the fight's turn
-        /// `caught_in` (round, turn index): each is caught so only the first time on a turn.
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        caught: Vec<String>,
-        /// The turn `caught` is for.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        caught_in: Option<(u32, usize)>,
-    },
+    Zone(Box<ZoneKept>),
     /// The spell that keeps a summoned creature (`state::summons`): when it ends (its
     /// concentration, its duration), the creature is gone.
     Summoned,
@@ -260,22 +243,7 @@ pub enum TimedKind {
     },
     /// An explosive rune its caster inscribed on an area of a room (Glyph of Warding), kept on
     /// the caster until it bursts or is dispelled: read by `effects::glyph`.
-    Glyph {
-        /// The location.
-        location: String,
-        /// The area warded (its id).
-        area: String,
-        /// The burst's save and its DC.
-        save: RepeatSave,
-        /// How many dice.
-        count: u16,
-        /// Their sides.
-        sides: u16,
-        /// Their damage type.
-        damage_type: DamageType,
-        /// The burst's radius, from the area's point.
-        radius_ft: u32,
-    },
+    Glyph(Box<GlyphKept>),
     /// The creature cannot attack or cast spells (Gaseous Form): read by [`bars_attacks`].
     CannotAttackOrCast,
     /// The creature is inside stone (Meld into Stone): nothing can target it; read by
@@ -390,6 +358,73 @@ pub struct RepeatSave {
     pub ability: Ability,
     /// The DC (the caster's, when it was cast).
     pub dc: i32,
+}
+
+impl TimedKind {
+    /// The area kept, for a [`TimedKind::Zone`].
+    pub fn zone(&self) -> Option<&ZoneKept> {
+        match self {
+            TimedKind::Zone(z) => Some(z),
+            _ => None,
+        }
+    }
+
+    /// The area kept, to change, for a [`TimedKind::Zone`].
+    pub fn zone_mut(&mut self) -> Option<&mut ZoneKept> {
+        match self {
+            TimedKind::Zone(z) => Some(z),
+            _ => None,
+        }
+    }
+
+    /// The glyph, for a [`TimedKind::Glyph`].
+    pub fn glyph(&self) -> Option<&GlyphKept> {
+        match self {
+            TimedKind::Glyph(g) => Some(g),
+            _ => None,
+        }
+    }
+}
+
+/// An area that lasts, kept on its caster ([`TimedKind::Zone`], boxed: most timed effects are
+/// far smaller, and every `Change` and outcome that carries one is as large as the largest).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ZoneKept {
+    /// The slot the spell was cast with (its damage).
+    pub slot: u8,
+    /// Its centre; `None` on its caster (Spirit Guardians) or where no positions are kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<super::Position>,
+    /// The creatures (ids) it was fixed on: who it catches where no positions are kept, and
+    /// Heat Metal's holder.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub on: Vec<String>,
+    /// The creatures (ids) it caught on entering or starting a turn during the fight's turn
+    /// `caught_in` (round, turn index): each is caught so only the first time on a turn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub caught: Vec<String>,
+    /// The turn `caught` is for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub caught_in: Option<(u32, usize)>,
+}
+
+/// A glyph inscribed on an area ([`TimedKind::Glyph`], boxed like [`ZoneKept`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GlyphKept {
+    /// The location.
+    pub location: String,
+    /// The area warded (its id).
+    pub area: String,
+    /// The burst's save and its DC.
+    pub save: RepeatSave,
+    /// How many dice.
+    pub count: u16,
+    /// Their sides.
+    pub sides: u16,
+    /// Their damage type.
+    pub damage_type: DamageType,
+    /// The burst's radius, from the area's point.
+    pub radius_ft: u32,
 }
 
 /// Which rolls [`roll_dice_on`] is asked about.

@@ -115,7 +115,8 @@ impl TimedEffect {
             TimedKind::SpellWeapon { slot, .. } => format!(
                 "a spectral weapon (level-{slot} slot): a bonus action attacks with it again"
             ),
-            TimedKind::Zone { slot, at, on, .. } => {
+            TimedKind::Zone(zone) => {
+                let super::ZoneKept { slot, at, on, .. } = &**zone;
                 let place = match (at, on.is_empty()) {
                     (Some(at), _) => format!(" at ({}, {})", at.x, at.y),
                     (None, false) => format!(" on {}", on.join(", ")),
@@ -168,18 +169,21 @@ impl TimedEffect {
             TimedKind::NonmagicalResistance => {
                 "resistance to damage from nonmagical attacks".to_owned()
             }
-            TimedKind::Glyph {
-                area,
-                save,
-                count,
-                sides,
-                damage_type,
-                radius_ft,
-                ..
-            } => format!(
-                "a glyph on {area}: {count}d{sides} {damage_type} in {radius_ft} ft, {} save DC {} for half",
-                save.ability, save.dc
-            ),
+            TimedKind::Glyph(glyph) => {
+                let super::GlyphKept {
+                    area,
+                    save,
+                    count,
+                    sides,
+                    damage_type,
+                    radius_ft,
+                    ..
+                } = &**glyph;
+                format!(
+                    "a glyph on {area}: {count}d{sides} {damage_type} in {radius_ft} ft, {} save DC {} for half",
+                    save.ability, save.dc
+                )
+            }
             TimedKind::Flying { feet, only } => {
                 let only = if *only { " (its only speed)" } else { "" };
                 format!("flying speed {feet} ft{only}")

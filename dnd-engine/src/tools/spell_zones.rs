@@ -15,7 +15,7 @@ use crate::combat::targeting::{SpellTarget, aim_point, area_cover};
 use crate::effects::{self, AgainDoes, Effect, ZoneRules};
 use crate::rules::Spend;
 use crate::srd::Spell;
-use crate::state::{Change, Character, TimedEffect, TimedKind};
+use crate::state::{Change, Character, TimedEffect};
 
 /// Casts a spell whose area lasts: placed at `aim` (or the first creature named; on the caster
 /// for Spirit Guardians), the casting's own effects on whom it covers when its data says so
@@ -105,7 +105,7 @@ pub(super) fn again(
             caster.name, spell.name
         )));
     };
-    let TimedKind::Zone { slot, at, on, .. } = zone.kind.clone() else {
+    let Some(crate::state::ZoneKept { slot, at, on, .. }) = zone.kind.zone().cloned() else {
         return Err(ToolError::new("not a lasting area".to_owned()));
     };
     let aimed = aim.or(names.first().map(String::as_str));

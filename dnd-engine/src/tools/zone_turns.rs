@@ -9,7 +9,7 @@ use crate::combat::positions::position_of;
 use crate::combat::targeting::SpellTarget;
 use crate::effects::{self, Caster, Casting, Outcome};
 use crate::srd::Spell;
-use crate::state::{Change, Position, TimedEffect, TimedKind};
+use crate::state::{Change, Position, TimedEffect};
 
 /// When in a turn a zone is asked about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -101,7 +101,7 @@ fn catch(
         let Some(now) = effects::zone_of(ctx.state, &zone.source, &zone.spell).cloned() else {
             break;
         };
-        let TimedKind::Zone { slot, .. } = now.kind else {
+        let Some(&crate::state::ZoneKept { slot, .. }) = now.kind.zone() else {
             break;
         };
         let Ok(spell) = ctx.srd.spell(&zone.spell) else {
