@@ -70,6 +70,7 @@ fn character(id: &str, class: &str) -> Character {
         hp_drained: 0,
         last_long_rest: None,
         timed_effects: Vec::new(),
+        feature_uses: Default::default(),
     }
 }
 

@@ -50,7 +50,10 @@ fn every_bundled_spell_is_classified_and_no_narrative_spell_hides_a_fight_number
     assert!(unclassified.is_empty(), "no class: {unclassified:?}");
     // Every spell is now mechanical or narrative with its reason: none is left "not modelled
     // yet".
-    let unmodelled = by_class.get(&SpellClass::Unmodelled).cloned().unwrap_or_default();
+    let unmodelled = by_class
+        .get(&SpellClass::Unmodelled)
+        .cloned()
+        .unwrap_or_default();
     assert!(unmodelled.is_empty(), "not modelled yet: {unmodelled:?}");
     let mechanical = by_class.get(&SpellClass::Full).map_or(0, Vec::len)
         + by_class.get(&SpellClass::Partial).map_or(0, Vec::len);

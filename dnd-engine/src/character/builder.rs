@@ -403,6 +403,7 @@ impl CharacterChoices {
             hp_drained: 0,
             last_long_rest: None,
             timed_effects: Vec::new(),
+            feature_uses: Default::default(),
         })
     }
 

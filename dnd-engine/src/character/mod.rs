@@ -24,3 +24,4 @@ pub use file::{
 
 #[cfg(test)]
 mod builder_tests;
+pub mod uses;

@@ -164,6 +164,10 @@ pub struct Character {
     /// Timed effects on it (Bless, Mage Armor, Hold Person): see `state::TimedEffect`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub timed_effects: Vec<super::TimedEffect>,
+    /// Class features' uses spent since their rest, by feature slug ("second-wind"): see
+    /// `character::uses`. Absent: none spent.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub feature_uses: BTreeMap<String, super::FeatureUses>,
 }
 
 fn is_zero(n: &u32) -> bool {

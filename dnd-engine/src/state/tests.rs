@@ -48,6 +48,7 @@ fn fixture() -> GameState {
         hp_drained: 0,
         last_long_rest: None,
         timed_effects: Vec::new(),
+        feature_uses: Default::default(),
     };
     let hall = Location {
         id: "hall".into(),

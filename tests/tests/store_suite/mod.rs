@@ -68,6 +68,7 @@ pub fn sample_state(title: &str) -> GameState {
             hp_drained: 0,
             last_long_rest: None,
             timed_effects: Vec::new(),
+            feature_uses: Default::default(),
         }]),
         monsters: Arc::new(vec![]),
         locations: Arc::new(vec![room("hall", "cellar"), room("cellar", "hall")]),

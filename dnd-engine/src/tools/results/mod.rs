@@ -23,7 +23,8 @@ pub use items::{Inventory, InventoryChanged, ItemRemoved, ItemTaken, ItemUsed, L
 pub use output::{OutputError, ToolOutput};
 pub use reactions::{ReactionCast, ReactionsDeclared};
 pub use sheet::{
-    AbilityLine, AttackLine, CharacterSheet, CharacterUpdated, HazardDamage, Spellcasting,
+    AbilityLine, AttackLine, CharacterSheet, CharacterUpdated, FeatureReport, HazardDamage,
+    Spellcasting,
 };
 pub use spells::{RollReasons, SpellCast, ZoneReport};
 pub use world::{
