@@ -193,3 +193,29 @@ async fn a_model_cheating_with_fighter_features_is_refused() {
         before.character("isolde").unwrap()
     );
 }
+
+/// Kraven's natural d20 and whether it was a critical, on his first attack with dice `seed`.
+fn kraven_swing(seed: u64, level: u8) -> (u64, bool) {
+    let mut t = Table::fight(&["kraven"], &["kraven", "frost-harpy"], seed);
+    t.hero_mut("kraven").level = level;
+    let report = t.ok("roll_attack", attack("kraven", "frost-harpy"));
+    let result = &report["attacks"][0]["result"];
+    (
+        result["d20"]["natural"].as_u64().unwrap(),
+        result["critical"].as_bool().unwrap(),
+    )
+}
+
+#[test]
+fn improved_critical_makes_a_champions_natural_19_a_critical_hit() {
+    // Kraven is a fighter of 3rd level: the SRD's Champion, whose weapons crit on 19-20.
+    let seed = (0..500)
+        .find(|s| kraven_swing(*s, 3).0 == 19)
+        .expect("a natural 19 in 500 seeds");
+    assert_eq!(kraven_swing(seed, 3), (19, true));
+    // The same roll at 2nd level, before the archetype: a 19 is no critical.
+    assert!(!kraven_swing(seed, 2).1);
+    // An 18 is never one.
+    let eighteen = (0..500).find(|s| kraven_swing(*s, 3).0 == 18).unwrap();
+    assert!(!kraven_swing(eighteen, 3).1);
+}

@@ -24,4 +24,5 @@ pub use file::{
 
 #[cfg(test)]
 mod builder_tests;
+pub mod features;
 pub mod uses;
