@@ -219,3 +219,43 @@ fn improved_critical_makes_a_champions_natural_19_a_critical_hit() {
     let eighteen = (0..500).find(|s| kraven_swing(*s, 3).0 == 18).unwrap();
     assert!(!kraven_swing(eighteen, 3).1);
 }
+
+/// The offline game master catches Kraven's second wind when he is below half his hit points
+/// on his turn, then strikes; above half it only strikes.
+#[tokio::test]
+async fn the_offline_game_master_uses_second_wind_below_half_hp() {
+    for (damage, expect_wind) in [(20u32, true), (5, false)] {
+        let mut state = table::fight(&["kraven", "isolde"], &["kraven", "isolde", "frost-harpy"]);
+        state
+            .apply(&Change::Damage {
+                target: Target::Character("kraven".into()),
+                amount: damage,
+                critical: false,
+            })
+            .unwrap();
+        let (gm, _, id) = table::offline(&state).await;
+        let outcome = gm
+            .turn(
+                &id,
+                dnd_engine::gm::PlayerInput::new("Kraven", "I attack the harpy."),
+            )
+            .await
+            .unwrap();
+        let wind = outcome
+            .changes
+            .iter()
+            .any(|c| matches!(c, Change::FeatureUsed { feature, .. } if feature == "second-wind"));
+        assert_eq!(wind, expect_wind, "damage {damage}: {:?}", outcome.changes);
+        assert!(
+            outcome.changes.iter().any(|c| matches!(
+                c,
+                Change::Spent {
+                    spend: dnd_engine::rules::Spend::Attack,
+                    ..
+                }
+            )),
+            "damage {damage}: the strike still comes: {:?}",
+            outcome.changes
+        );
+    }
+}

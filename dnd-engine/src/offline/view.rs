@@ -79,6 +79,8 @@ pub(crate) struct Npc {
 pub(crate) struct Hero {
     pub id: String,
     pub name: String,
+    /// Its class, lower case ("fighter"), from the snapshot's "Kraven, fighter 3".
+    pub class: String,
     pub hp: (u32, u32),
     pub down: bool,
     pub items: Vec<Item>,
