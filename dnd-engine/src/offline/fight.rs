@@ -280,15 +280,18 @@ pub(crate) fn should_dodge(now: &World, hero: &str) -> bool {
 }
 
 /// Whether the hero catches a second wind (a bonus action) before its action: a fighter in a
-/// fight below half its hit points, not yet tried this turn. With no use left the tool refuses
-/// and the strike after it goes on.
+/// fight below half its hit points with a use left (the snapshot lists spent features), not
+/// yet tried this turn.
 pub(crate) fn should_catch_breath(turn: &Turn, hero: &str) -> bool {
     let now = &turn.now;
     now.encounter.is_some()
         && !turn.ran(tool::USE_FEATURE)
-        && now
-            .hero(hero)
-            .is_some_and(|h| h.class == "fighter" && !h.down && h.hp.0 * 2 < h.hp.1)
+        && now.hero(hero).is_some_and(|h| {
+            h.class == "fighter"
+                && !h.down
+                && h.hp.0 * 2 < h.hp.1
+                && !h.spent_features.iter().any(|f| f == "second-wind")
+        })
 }
 
 /// Whether the hero should move toward its target before a weapon strike: in a fight in a room

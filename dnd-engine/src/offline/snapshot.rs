@@ -81,6 +81,7 @@ impl World {
                     hp,
                     items: read_items(&c.items).into_iter().map(item).collect(),
                     gold: c.gold,
+                    spent_features: c.spent_features.clone(),
                 }
             })
             .collect();

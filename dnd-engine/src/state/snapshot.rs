@@ -87,6 +87,9 @@ pub struct CharacterView {
     pub items: String,
     /// Gold pieces.
     pub gold: u32,
+    /// Class features with no use left until a rest, by slug ("second-wind").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spent_features: Vec<String>,
 }
 
 /// A monster as the LLM sees it: seen ones only.
@@ -248,6 +251,12 @@ impl GameState {
                         .collect(),
                     items: compact::items(&c.inventory),
                     gold: c.gold,
+                    spent_features: c
+                        .feature_uses
+                        .iter()
+                        .filter(|(_, u)| u.left() == 0)
+                        .map(|(slug, _)| slug.clone())
+                        .collect(),
                 }
             })
             .collect();
