@@ -74,6 +74,7 @@ fn character(id: &str, class: &str) -> Character {
         milestone_levels: 0,
         subclass: None,
         feats: Vec::new(),
+        feature_uses: Default::default(),
     }
 }
 

@@ -408,6 +408,7 @@ impl CharacterChoices {
             milestone_levels: 0,
             subclass: subclass.then(|| class.subclass.name.clone()),
             feats: Vec::new(),
+            feature_uses: Default::default(),
         })
     }
 

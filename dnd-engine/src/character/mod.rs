@@ -33,3 +33,5 @@ pub use levelling::{
 
 #[cfg(test)]
 mod builder_tests;
+pub mod features;
+pub mod uses;

@@ -95,7 +95,14 @@ pub(crate) fn combat(
     // On the hero's turn, a weapon strike gives way to Dodge when trading blows is lost, and
     // comes after closing in when the foe may stand beyond reach.
     let act = |target: &str| -> Vec<(&'static str, Value)> {
-        if spell.is_none() && should_dodge(now, hero) {
+        let mut calls = Vec::new();
+        if should_catch_breath(turn, hero) {
+            calls.push((
+                tool::USE_FEATURE,
+                json!({"character": hero, "feature": "second-wind"}),
+            ));
+        }
+        calls.extend(if spell.is_none() && should_dodge(now, hero) {
             vec![(tool::DODGE, json!({"creature": hero}))]
         } else if spell.is_none() && should_close_in(turn, hero, target) {
             vec![
@@ -107,7 +114,8 @@ pub(crate) fn combat(
             ]
         } else {
             vec![strike(Some(target))]
-        }
+        });
+        calls
     };
     if only_waited(turn) {
         if now.encounter.is_some() && !now.foes().is_empty() {
@@ -269,6 +277,21 @@ pub(crate) fn should_dodge(now: &World, hero: &str) -> bool {
         .iter()
         .any(|m| m.hp.is_some_and(|(hp, max)| hp * 2 > max));
     now.encounter.is_some() && alone && badly_hurt && no_healing && foe_strong
+}
+
+/// Whether the hero catches a second wind (a bonus action) before its action: a fighter in a
+/// fight below half its hit points with a use left (the snapshot lists spent features), not
+/// yet tried this turn.
+pub(crate) fn should_catch_breath(turn: &Turn, hero: &str) -> bool {
+    let now = &turn.now;
+    now.encounter.is_some()
+        && !turn.ran(tool::USE_FEATURE)
+        && now.hero(hero).is_some_and(|h| {
+            h.class == "fighter"
+                && !h.down
+                && h.hp.0 * 2 < h.hp.1
+                && !h.spent_features.iter().any(|f| f == "second-wind")
+        })
 }
 
 /// Whether the hero should move toward its target before a weapon strike: in a fight in a room

@@ -70,10 +70,18 @@ impl World {
                 Hero {
                     id: c.id.clone(),
                     name: c.who.split(',').next().unwrap_or_default().to_owned(),
+                    class: c
+                        .who
+                        .rsplit(',')
+                        .next()
+                        .and_then(|t| t.split_whitespace().next())
+                        .unwrap_or_default()
+                        .to_ascii_lowercase(),
                     down: hp.0 == 0 || c.conditions.iter().any(lost),
                     hp,
                     items: read_items(&c.items).into_iter().map(item).collect(),
                     gold: c.gold,
+                    spent_features: c.spent_features.clone(),
                 }
             })
             .collect();

@@ -79,6 +79,10 @@ pub(crate) struct Npc {
 pub(crate) struct Hero {
     pub id: String,
     pub name: String,
+    /// Its class, lower case ("fighter"), from the snapshot's "Kraven, fighter 3".
+    pub class: String,
+    /// Class features with no use left until a rest ("second-wind").
+    pub spent_features: Vec<String>,
     pub hp: (u32, u32),
     pub down: bool,
     pub items: Vec<Item>,

@@ -131,6 +131,9 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
             }
             c.hit_dice.spent += count;
         }
+        Change::FeatureUsed { .. }
+        | Change::FeatureUsesRestored { .. }
+        | Change::ActionSurged { .. } => super::feature_uses::apply(state, change)?,
         Change::PactSlotsRecovered { character } => {
             character_mut(state, character)?.spell_slots.recover_pact()
         }
@@ -156,6 +159,7 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
                 )));
             }
             c.last_long_rest = Some(now);
+            c.feature_uses.clear();
             super::monster::restore_drained(c);
             if c.inventory.iter().any(|s| s.used_today > 0) {
                 for s in Arc::make_mut(&mut c.inventory) {

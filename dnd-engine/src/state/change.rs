@@ -106,6 +106,32 @@ pub enum Change {
         /// How many.
         count: u8,
     },
+    /// One use of a class feature is spent (Second Wind, Action Surge): refused when all `of`
+    /// are spent since the rest that `restores` them.
+    FeatureUsed {
+        /// The character.
+        character: String,
+        /// The feature's slug ("second-wind").
+        feature: String,
+        /// How many uses it has between rests.
+        of: u8,
+        /// The rest that restores them.
+        restores: crate::srd::Rest,
+    },
+    /// A rest gives back class features' uses: a short rest those of a short rest, a long
+    /// rest all (the `LongRest` change does this too).
+    FeatureUsesRestored {
+        /// The character.
+        character: String,
+        /// The rest taken.
+        rest: crate::srd::Rest,
+    },
+    /// Action Surge: the fighter's action comes back this turn; refused off its turn, outside
+    /// a fight, or before its action is taken.
+    ActionSurged {
+        /// The fighter.
+        character: String,
+    },
     /// Pact slots come back (a warlock's short rest).
     PactSlotsRecovered {
         /// The warlock.

@@ -178,6 +178,10 @@ pub struct Character {
     /// Feats taken in place of an Ability Score Improvement ("Grappler").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub feats: Vec<String>,
+    /// Class features' uses spent since their rest, by feature slug ("second-wind"): see
+    /// `character::uses`. Absent: none spent.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub feature_uses: BTreeMap<String, super::FeatureUses>,
 }
 
 fn is_zero(n: &u32) -> bool {

@@ -89,6 +89,9 @@ pub struct CharacterView {
     pub gold: u32,
     /// Experience and the next level's threshold: "300 XP (level 4 at 2700)".
     pub xp: String,
+    /// Class features with no use left until a rest, by slug ("second-wind").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spent_features: Vec<String>,
 }
 
 /// A monster as the LLM sees it: seen ones only.
@@ -251,6 +254,12 @@ impl GameState {
                     items: compact::items(&c.inventory),
                     gold: c.gold,
                     xp: super::progress_text(c, &self.levelling),
+                    spent_features: c
+                        .feature_uses
+                        .iter()
+                        .filter(|(_, u)| u.left() == 0)
+                        .map(|(slug, _)| slug.clone())
+                        .collect(),
                 }
             })
             .collect();

@@ -52,6 +52,7 @@ fn fixture() -> GameState {
         milestone_levels: 0,
         subclass: None,
         feats: Vec::new(),
+        feature_uses: Default::default(),
     };
     let hall = Location {
         id: "hall".into(),

@@ -193,7 +193,7 @@ pub(super) fn attack_spent(
         let profile = AttackProfile {
             attack_bonus: swing.bonus + bonus.total,
             damage: &damage,
-            critical_range: 20,
+            critical_range: critical_range(ctx, &who, &swing),
         };
         let defense = AttackTarget {
             armor_class: duplicate.as_ref().map_or(setup.armor_class, |(_, ac)| *ac),
@@ -511,6 +511,17 @@ pub(super) struct AttackSetup {
 }
 
 /// The [`AttackSetup`] of one swing, or why it cannot be made from where the attacker stands.
+/// The lowest natural d20 that crits: a character's weapon attack reads its features
+/// (Improved Critical); a spell's attack and a monster's crit on a 20.
+pub(super) fn critical_range(ctx: &ToolContext<'_>, who: &CreatureInfo<'_>, swing: &Swing) -> u8 {
+    match ctx.state.character(who.target.id()) {
+        Some(c) if ctx.srd.spell(&swing.name).is_err() => {
+            crate::character::features::weapon_critical_range(ctx.srd, c)
+        }
+        _ => 20,
+    }
+}
+
 pub(super) fn attack_setup(
     ctx: &ToolContext<'_>,
     who: &CreatureInfo<'_>,

@@ -20,6 +20,7 @@
 //! | `items.rs` | `use_item`, `check_inventory`, `add_inventory`, `update_inventory` |
 //! | `locks.rs` | `open_lock` |
 //! | `movement.rs` | `move_in_fight` (feet from the turn, difficult terrain, opportunity attacks) |
+//! | `features.rs` | `use_feature` (Second Wind, Action Surge) |
 //! | `sheet.rs` | `get_character_stats`, `update_character`, `apply_hazard_damage` |
 //! | `world.rs` | `get_room_details`, `move_to`, `get_monster_stats`, `rules_lookup`, `advance_npc_goals`, `get_game_flags`, `set_game_flag`, `log_story_event` |
 
@@ -29,6 +30,7 @@ mod combat;
 mod creature;
 mod damage;
 mod encounter;
+mod features;
 mod glyphs;
 mod item_use;
 mod items;

@@ -28,6 +28,8 @@ pub const ADD_INVENTORY: &str = "add_inventory";
 pub const UPDATE_INVENTORY: &str = "update_inventory";
 /// `update_character`.
 pub const UPDATE_CHARACTER: &str = "update_character";
+/// `use_feature`.
+pub const USE_FEATURE: &str = "use_feature";
 /// `apply_hazard_damage`.
 pub const APPLY_HAZARD_DAMAGE: &str = "apply_hazard_damage";
 /// `get_room_details`.
@@ -102,6 +104,7 @@ pub const ALL: &[&str] = &[
     ADD_INVENTORY,
     UPDATE_INVENTORY,
     UPDATE_CHARACTER,
+    USE_FEATURE,
     APPLY_HAZARD_DAMAGE,
     GET_ROOM_DETAILS,
     MOVE_IN_FIGHT,

@@ -17,7 +17,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::checks::{SkillCheckArgs, add_situation};
-use super::combat::{AttackArgs, attack_setup, first_in_reach, swings_of, weapon_riders};
+use super::combat::{
+    AttackArgs, attack_setup, critical_range, first_in_reach, swings_of, weapon_riders,
+};
 use super::spells::CastSpellArgs;
 use super::{ToolContext, ToolLimits, TurnLog, creature};
 use crate::combat::targeting::{save_bonus, spell_attack_setup, spell_target};
@@ -91,8 +93,9 @@ fn attack_odds(state: &GameState, srd: &Srd, arguments: &Value) -> Option<Odds> 
     let advantage = setup.sources.resolve();
     // Bless adds a d4 to the attack roll, Bane takes one away.
     let extra = bonus_dice(ctx.state, who.target.id(), RollKind::Attack);
+    let crit_on = critical_range(&ctx, &who, &swing);
     let (chance, critical) = with_bonus(&extra, |b| {
-        let hits = |d20| attack_hits(d20, swing.bonus + b, armor_class, 20, false);
+        let hits = |d20| attack_hits(d20, swing.bonus + b, armor_class, crit_on, false);
         (
             chance_of(advantage, |d20| hits(d20).0),
             chance_of(advantage, |d20| hits(d20).1),

@@ -7,8 +7,8 @@ use serde_json::Value;
 
 use super::schema::strict_schema_for;
 use super::{
-    ToolContext, ToolError, actions, checks, combat, encounter, items, levelling, locks, movement,
-    names, reactions, sheet, spells, summon_command, world,
+    ToolContext, ToolError, actions, checks, combat, encounter, features, items, levelling, locks,
+    movement, names, reactions, sheet, spells, summon_command, world,
 };
 use crate::llm::ToolSpec;
 use crate::text::truncate_with_note;
@@ -141,6 +141,12 @@ static TOOLS: &[ToolDef] = &[
         "Change what the story may change on a character: prone or exhaustion from a situation, ending a condition by choice, concentration, rests outside a fight.",
         sheet::UpdateCharacterArgs,
         sheet::update_character
+    ),
+    tool!(
+        names::USE_FEATURE,
+        "A character uses a limited class feature the engine plays: second-wind (fighter, a bonus action: heals 1d10 + level, once per short rest) or action-surge (fighter 2, after the action: one more action this turn, once per short rest).",
+        features::UseFeatureArgs,
+        features::use_feature
     ),
     tool!(
         names::APPLY_HAZARD_DAMAGE,

@@ -228,6 +228,15 @@ pub(super) fn update_character(
                     amount: rest.hp_after - rest.hp_before,
                 });
             }
+            if c.feature_uses
+                .values()
+                .any(|u| u.restores == crate::srd::Rest::ShortRest)
+            {
+                changes.push(Change::FeatureUsesRestored {
+                    character: c.id.clone(),
+                    rest: crate::srd::Rest::ShortRest,
+                });
+            }
             if rest.pact_slots_recovered {
                 changes.push(Change::PactSlotsRecovered {
                     character: c.id.clone(),

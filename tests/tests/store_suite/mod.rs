@@ -72,6 +72,7 @@ pub fn sample_state(title: &str) -> GameState {
             milestone_levels: 0,
             subclass: None,
             feats: Vec::new(),
+            feature_uses: Default::default(),
         }]),
         monsters: Arc::new(vec![]),
         locations: Arc::new(vec![room("hall", "cellar"), room("cellar", "hall")]),

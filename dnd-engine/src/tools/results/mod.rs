@@ -25,7 +25,8 @@ pub use levelling::LevelGained;
 pub use output::{OutputError, ToolOutput};
 pub use reactions::{ReactionCast, ReactionsDeclared};
 pub use sheet::{
-    AbilityLine, AttackLine, CharacterSheet, CharacterUpdated, HazardDamage, Spellcasting,
+    AbilityLine, AttackLine, CharacterSheet, CharacterUpdated, FeatureReport, HazardDamage,
+    Spellcasting,
 };
 pub use spells::{RollReasons, SpellCast, ZoneReport};
 pub use world::{

@@ -6,10 +6,10 @@ use serde_json::Value;
 
 use super::{
     ActionReport, AttackOutcome, CharacterSheet, CharacterUpdated, CheckRolled, DiceRolled,
-    FightEnded, FightStarted, FlagSet, Flags, GoalsAdvanced, HazardDamage, Inventory,
-    InventoryChanged, ItemTaken, ItemUsed, LevelGained, LockAttempt, MonsterStats, MoveOutcome,
-    ReactionsDeclared, ReadiedAttack, RoomDetails, RulesEntry, SaveRolled, SpellCast, StoryLogged,
-    TurnsPassed,
+    FeatureReport, FightEnded, FightStarted, FlagSet, Flags, GoalsAdvanced, HazardDamage,
+    Inventory, InventoryChanged, ItemTaken, ItemUsed, LevelGained, LockAttempt, MonsterStats,
+    MoveOutcome, ReactionsDeclared, ReadiedAttack, RoomDetails, RulesEntry, SaveRolled, SpellCast,
+    StoryLogged, TurnsPassed,
 };
 use crate::tools::names as tool;
 
@@ -42,6 +42,8 @@ pub enum ToolOutput {
     InventoryChanged(InventoryChanged),
     /// `update_character`.
     CharacterUpdated(CharacterUpdated),
+    /// `use_feature`.
+    FeatureUsed(FeatureReport),
     /// `apply_hazard_damage`.
     Hazard(HazardDamage),
     /// `get_room_details`.
@@ -125,6 +127,7 @@ impl ToolOutput {
             tool::ADD_INVENTORY => ToolOutput::ItemAdded(read(name, content)?),
             tool::UPDATE_INVENTORY => ToolOutput::InventoryChanged(read(name, content)?),
             tool::UPDATE_CHARACTER => ToolOutput::CharacterUpdated(read(name, content)?),
+            tool::USE_FEATURE => ToolOutput::FeatureUsed(read(name, content)?),
             tool::APPLY_HAZARD_DAMAGE => ToolOutput::Hazard(read(name, content)?),
             tool::GET_ROOM_DETAILS => ToolOutput::Room(read(name, content)?),
             tool::MOVE_TO => ToolOutput::MovedTo(read(name, content)?),

@@ -135,3 +135,26 @@ pub struct HazardDamage {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub concentration_save: Option<super::ConcentrationSave>,
 }
+
+/// What `use_feature` did: the use spent, the healing rolled, the action regained.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FeatureReport {
+    /// The character's name.
+    pub character: String,
+    /// The feature's name ("Second Wind").
+    pub feature: String,
+    /// What it did, in a sentence for the narration.
+    pub effect: String,
+    /// Hit points restored (Second Wind), with the dice as rolled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub healed: Option<u32>,
+    /// The roll ("1d10+1 (7) + 1 = 8").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rolled: Option<String>,
+    /// Hit points after.
+    pub hp: HitPoints,
+    /// Uses left until the rest that restores them.
+    pub uses_left: u8,
+    /// Uses between rests.
+    pub uses_of: u8,
+}
