@@ -164,7 +164,7 @@ pub fn zones<'s>(state: &GameState, srd: &'s Srd) -> Vec<(TimedEffect, &'s Spell
         .chain(state.monsters.iter().flat_map(|m| &m.timed_effects))
         .filter(|e| matches!(e.kind, TimedKind::Zone(_)))
         .filter_map(|zone| {
-            let spell = srd.spell(&zone.spell).ok()?;
+            let spell = srd.spell_named(&zone.spell)?;
             let rules = zone_rules(&spell.effects)?;
             Some((zone.clone(), spell, rules))
         })

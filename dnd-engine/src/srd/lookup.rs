@@ -76,20 +76,30 @@ fn slug_is(name: &str, wanted: &str) -> bool {
 }
 
 /// Finds the record whose name, slug or alias has the slug of `query`.
+/// The record `query` names (by name, slug or alias, as [`find`] matches), without the
+/// suggestions a miss computes: for the checks a hot path makes ("is this attack a spell?").
+pub(crate) fn find_only<'a, T>(
+    records: &'a [T],
+    query: &str,
+    keys: impl Fn(&'a T) -> (&'a str, &'a str, &'a [String]),
+) -> Option<&'a T> {
+    let wanted = slugify(query);
+    records.iter().find(|r| {
+        let (name, slug, aliases) = keys(r);
+        slug == wanted || slug_is(name, &wanted) || aliases.iter().any(|a| slug_is(a, &wanted))
+    })
+}
+
 pub(crate) fn find<'a, T>(
     kind: &'static str,
     records: &'a [T],
     query: &str,
     keys: impl Fn(&'a T) -> (&'a str, &'a str, &'a [String]),
 ) -> Result<&'a T, LookupError> {
-    let wanted = slugify(query);
-    let matches = |record: &'a T| {
-        let (name, slug, aliases) = keys(record);
-        slug == wanted || slug_is(name, &wanted) || aliases.iter().any(|a| slug_is(a, &wanted))
-    };
-    if let Some(found) = records.iter().find(|r| matches(r)) {
+    if let Some(found) = find_only(records, query, &keys) {
         return Ok(found);
     }
+    let wanted = slugify(query);
     let mut scored: Vec<(usize, &str)> = records
         .iter()
         .filter_map(|r| {

@@ -157,6 +157,12 @@ impl Srd {
         lookup::find("spell", &self.spells, name, |s| (&s.name, &s.slug, &[]))
     }
 
+    /// The spell `name` names, if it is one: [`Srd::spell`] without the suggestions a miss
+    /// computes, for the checks made on every attack ("is this attack a spell's?").
+    pub fn spell_named(&self, name: &str) -> Option<&Spell> {
+        lookup::find_only(&self.spells, name, |s| (&s.name, &s.slug, &[]))
+    }
+
     /// A condition by name.
     pub fn condition(&self, name: &str) -> Result<&ConditionInfo, LookupError> {
         lookup::find("condition", &self.conditions, name, |c| {

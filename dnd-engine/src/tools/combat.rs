@@ -184,7 +184,7 @@ pub(super) fn attack_spent(
         let mut damage = damage;
         if let Some(first) = swing.damage.first()
             && who.is_character()
-            && ctx.srd.spell(&swing.name).is_err()
+            && ctx.srd.spell_named(&swing.name).is_none()
         {
             let (by, on) = (who.target.id(), victim.target.id());
             damage.extend(crate::effects::mark_damage(ctx.state, by, on, first.kind));
@@ -515,7 +515,7 @@ pub(super) struct AttackSetup {
 /// (Improved Critical); a spell's attack and a monster's crit on a 20.
 pub(super) fn critical_range(ctx: &ToolContext<'_>, who: &CreatureInfo<'_>, swing: &Swing) -> u8 {
     match ctx.state.character(who.target.id()) {
-        Some(c) if ctx.srd.spell(&swing.name).is_err() => {
+        Some(c) if ctx.srd.spell_named(&swing.name).is_none() => {
             crate::character::features::weapon_critical_range(ctx.srd, c)
         }
         _ => 20,

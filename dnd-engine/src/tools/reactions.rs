@@ -180,7 +180,7 @@ fn ready<'s>(
         return None;
     }
     let declared = c.reactions.iter().find(|r| r.when == when)?;
-    let spell = srd.spell(&declared.spell).ok()?;
+    let spell = srd.spell_named(&declared.spell)?;
     if !knows(c, spell) || trigger_of(spell) != Some(when) {
         return None;
     }

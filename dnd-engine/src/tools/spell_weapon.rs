@@ -23,7 +23,7 @@ pub(super) fn strike(
     target: &str,
     attack: Option<&str>,
 ) -> Result<Option<SpellCast>, ToolError> {
-    let Some(spell) = attack.and_then(|a| ctx.srd.spell(a).ok()) else {
+    let Some(spell) = attack.and_then(|a| ctx.srd.spell_named(a)) else {
         return Ok(None);
     };
     let Some(held) = spell.effects.iter().find_map(|e| match e {
