@@ -108,7 +108,7 @@ impl ScoreMethod {
                     match point_buy_cost(score) {
                         Some(cost) => spent += cost,
                         None => problems.add(
-                            format!("{field}.scores.{}", short(ability)),
+                            format!("{field}.scores.{}", ability.abbreviation()),
                             Problem::OutOfRange {
                                 given: score.into(),
                                 min: 8,
@@ -162,18 +162,6 @@ impl ScoreMethod {
             }
         }
         problems.0
-    }
-}
-
-/// The short key of an ability in the sheet format ("str").
-pub(crate) fn short(ability: Ability) -> &'static str {
-    match ability {
-        Ability::Strength => "str",
-        Ability::Dexterity => "dex",
-        Ability::Constitution => "con",
-        Ability::Intelligence => "int",
-        Ability::Wisdom => "wis",
-        Ability::Charisma => "cha",
     }
 }
 

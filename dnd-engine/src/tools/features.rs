@@ -37,17 +37,7 @@ pub(super) fn use_feature(
     args: UseFeatureArgs,
     ctx: &mut ToolContext<'_>,
 ) -> Result<FeatureReport, ToolError> {
-    let c = ctx
-        .state
-        .character(&args.character)
-        .ok_or_else(|| {
-            ToolError::new(format!(
-                "no character {:?}; valid: {}",
-                args.character,
-                ctx.state.character_ids().join(", ")
-            ))
-        })?
-        .clone();
+    let c = super::sheet::named_character(ctx.state, &args.character)?.clone();
     let (class, feature) = uses::feature_of(ctx.srd, &c, &args.feature).map_err(refused)?;
     if !PLAYED.iter().any(|p| feature.slug.starts_with(p)) {
         return Err(ToolError::new(format!(

@@ -28,17 +28,24 @@ pub struct StatsArgs {
     pub character: String,
 }
 
+/// The character a tool's argument names (id or name), or a refusal listing the valid ids.
+pub(super) fn named_character<'s>(
+    state: &'s crate::state::GameState,
+    name: &str,
+) -> Result<&'s crate::state::Character, ToolError> {
+    state.character(name).ok_or_else(|| {
+        ToolError::new(format!(
+            "no character {name:?}; valid: {}",
+            state.character_ids().join(", ")
+        ))
+    })
+}
+
 pub(super) fn get_character_stats(
     args: StatsArgs,
     ctx: &mut ToolContext<'_>,
 ) -> Result<CharacterSheet, ToolError> {
-    let c = ctx.state.character(&args.character).ok_or_else(|| {
-        ToolError::new(format!(
-            "no character {:?}; valid: {}",
-            args.character,
-            ctx.state.character_ids().join(", ")
-        ))
-    })?;
+    let c = named_character(ctx.state, &args.character)?;
     let abilities = Ability::ALL
         .iter()
         .map(|a| {
@@ -133,17 +140,7 @@ pub(super) fn update_character(
     args: UpdateCharacterArgs,
     ctx: &mut ToolContext<'_>,
 ) -> Result<CharacterUpdated, ToolError> {
-    let c = ctx
-        .state
-        .character(&args.character)
-        .ok_or_else(|| {
-            ToolError::new(format!(
-                "no character {:?}; valid: {}",
-                args.character,
-                ctx.state.character_ids().join(", ")
-            ))
-        })?
-        .clone();
+    let c = named_character(ctx.state, &args.character)?.clone();
     let target = Target::Character(c.id.clone());
     let in_a_fight = ctx.state.encounter.is_some();
     let need_condition = || {
