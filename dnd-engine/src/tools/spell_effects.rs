@@ -236,10 +236,25 @@ fn countered(
 ) -> Result<SpellCast, ToolError> {
     let slot: Vec<Change> = p
         .changes
-        .into_iter()
+        .iter()
         .filter(|c| matches!(c, Change::SlotSpent { .. }))
+        .cloned()
         .collect();
-    ctx.commit(slot)?;
+    Ok(SpellCast {
+        narrator: Some(format!("{} was countered: it has no effect", p.spell.name)),
+        reactions,
+        ..nothing_resolved(ctx, &p, slot)?
+    })
+}
+
+/// A casting that resolves nothing (countered, or lost on every creature it named): `spent`
+/// committed (the slot; the action and the time were spent before), and the result's header.
+fn nothing_resolved(
+    ctx: &mut ToolContext<'_>,
+    p: &Prepared<'_>,
+    spent: Vec<Change>,
+) -> Result<SpellCast, ToolError> {
+    ctx.commit(spent)?;
     Ok(SpellCast {
         caster: p.caster.name.clone(),
         spell: p.spell.name.clone(),
@@ -250,8 +265,6 @@ fn countered(
             .state
             .character(&p.caster.id)
             .map(|c| c.spell_slots.describe_available()),
-        narrator: Some(format!("{} was countered: it has no effect", p.spell.name)),
-        reactions,
         ..SpellCast::default()
     })
 }
@@ -371,22 +384,12 @@ pub(super) fn resolve_and_commit(
 /// else (no concentration on a spell that holds no one), and why in the outcomes.
 fn wasted_cast(
     ctx: &mut ToolContext<'_>,
-    p: Prepared<'_>,
+    mut p: Prepared<'_>,
     wasted: Vec<Outcome>,
 ) -> Result<SpellCast, ToolError> {
-    let (caster, spell) = (p.caster, p.spell);
-    ctx.commit(p.changes)?;
+    let spent = std::mem::take(&mut p.changes);
     Ok(SpellCast {
-        caster: caster.name.clone(),
-        spell: spell.name.clone(),
-        slot_level: p.slot,
-        spell_attack_bonus: p.attack_bonus,
-        save_dc: p.save_dc,
         effects: wasted,
-        slots_left: ctx
-            .state
-            .character(&caster.id)
-            .map(|c| c.spell_slots.describe_available()),
-        ..SpellCast::default()
+        ..nothing_resolved(ctx, &p, spent)?
     })
 }
