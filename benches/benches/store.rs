@@ -75,6 +75,7 @@ fn character(id: &str, class: &str) -> Character {
         subclass: None,
         feats: Vec::new(),
         feature_uses: Default::default(),
+        choices: Default::default(),
     }
 }
 

@@ -336,9 +336,9 @@ impl CharacterChoices {
         };
         let race_picks = super::choices::race_picks(self, race, &mut problems);
         let mut skills = self.skill_proficiencies(srd, &settled, &race_picks, &mut problems);
-        let (feature_picks, expertise) =
-            super::choices::features(self, &settled, &skills, &mut problems);
-        for skill in expertise {
+        let picks = super::choices::features(self, &settled, &skills, &mut problems);
+        let feature_picks = &picks.chosen;
+        for &skill in &picks.expertise {
             skills.insert(skill, Proficiency::Expertise);
         }
         let (spells, slots) = super::spells::spells(
@@ -346,13 +346,13 @@ impl CharacterChoices {
             srd,
             &settled,
             &race_picks,
-            &feature_picks,
+            feature_picks,
             &mut problems,
         );
         let kit = super::equipment::kit(self, srd, &settled, &mut problems);
         let hp_max = hit_points(&settled);
         let armor_class =
-            super::equipment::armor_class(srd, &settled, &feature_picks, &kit.inventory);
+            super::equipment::armor_class(srd, &settled, feature_picks, &kit.inventory);
         let attacks = super::equipment::attacks(srd, &settled, &kit.inventory);
         if !problems.0.is_empty() {
             return Err(BuildErrors(problems.0));
@@ -409,6 +409,12 @@ impl CharacterChoices {
             subclass: subclass.then(|| class.subclass.name.clone()),
             feats: Vec::new(),
             feature_uses: Default::default(),
+            choices: picks
+                .by_feature
+                .into_iter()
+                .chain(race_picks.by_trait)
+                .filter(|(_, v)| !v.is_empty())
+                .collect(),
         })
     }
 

@@ -16,6 +16,8 @@ pub(crate) struct RacePicks {
     pub(crate) skills: Vec<(Skill, String)>,
     /// Cantrips picked (the high elf's), by SRD name.
     pub(crate) cantrips: Vec<String>,
+    /// Every trait's picks by trait slug, as the sheet keeps them (`Character::choices`).
+    pub(crate) by_trait: BTreeMap<String, Vec<String>>,
 }
 
 /// A skill by name or slug ("Animal Handling", "animal_handling").
@@ -129,7 +131,11 @@ pub(crate) fn race_picks(
                 .extend(pick(&field, &what, given, offer, str::to_owned, problems));
         }
         for offer in [&t.proficiency_choices, &t.options].into_iter().flatten() {
-            pick(&field, &what, given, offer, str::to_owned, problems);
+            let picked = pick(&field, &what, given, offer, str::to_owned, problems);
+            out.by_trait
+                .entry(t.slug.clone())
+                .or_default()
+                .extend(picked);
         }
     }
     out
@@ -148,6 +154,17 @@ fn choosing<'a>(settled: &Settled<'a>) -> Vec<&'a ClassFeature> {
         .collect()
 }
 
+/// What the class feature choices gave.
+#[derive(Debug, Default)]
+pub(crate) struct FeaturePicks {
+    /// The option slugs (or skill names) chosen, all features together.
+    pub(crate) chosen: Vec<String>,
+    /// Skills picked for Expertise.
+    pub(crate) expertise: Vec<Skill>,
+    /// The picks by feature slug, as the sheet keeps them (`Character::choices`).
+    pub(crate) by_feature: BTreeMap<String, Vec<String>>,
+}
+
 /// Checks the class feature choices; returns the option slugs (or skill names) chosen.
 /// Expertise picks must be skills (or tools) the character is proficient in.
 pub(crate) fn features(
@@ -155,7 +172,7 @@ pub(crate) fn features(
     settled: &Settled<'_>,
     skills: &BTreeMap<Skill, Proficiency>,
     problems: &mut Problems,
-) -> (Vec<String>, Vec<Skill>) {
+) -> FeaturePicks {
     let class = settled.class;
     let open = choosing(settled);
     let same =
@@ -179,8 +196,7 @@ pub(crate) fn features(
             }
         }
     }
-    let mut chosen = Vec::new();
-    let mut expertise = Vec::new();
+    let mut out = FeaturePicks::default();
     for f in open {
         let field = format!("features.{}", f.slug);
         let Some(offer) = &f.options else { continue };
@@ -201,7 +217,7 @@ pub(crate) fn features(
                     continue;
                 };
                 if skills.contains_key(&skill) {
-                    expertise.push(skill);
+                    out.expertise.push(skill);
                 } else {
                     let allowed = skills.keys().map(|s| s.name());
                     let what = "skill the character is proficient in";
@@ -209,7 +225,8 @@ pub(crate) fn features(
                 }
             }
         }
-        chosen.extend(picked);
+        out.chosen.extend(picked.iter().cloned());
+        out.by_feature.insert(f.slug.clone(), picked);
     }
-    (chosen, expertise)
+    out
 }

@@ -1,7 +1,6 @@
-//! What a character's class features do to the numbers of a roll, read from its class and
-//! level (the sheet records no subclass yet: the SRD has one per class, taken at its level, so
-//! a fighter of 3rd level is a Champion). `tools::combat` asks here for a weapon attack's
-//! critical range.
+//! What a character's class features do to the numbers of a roll, read from its class, level,
+//! subclass and the choices it made (`Character::choices`). `tools::combat` asks here for a
+//! weapon attack's critical range.
 
 use crate::srd::Srd;
 use crate::state::Character;
@@ -14,4 +13,10 @@ pub fn weapon_critical_range(srd: &Srd, c: &Character) -> u8 {
     } else {
         20
     }
+}
+
+/// Whether `c` chose `option` (an option slug such as "fighter-fighting-style-archery", or a
+/// skill or ancestry picked) for any of its class features or racial traits.
+pub fn chose(c: &Character, option: &str) -> bool {
+    c.choices.values().flatten().any(|o| o == option)
 }

@@ -182,6 +182,12 @@ pub struct Character {
     /// `character::uses`. Absent: none spent.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub feature_uses: BTreeMap<String, super::FeatureUses>,
+    /// What the character chose for its class features and racial traits, by feature or trait
+    /// slug: option slugs for a choice among features (`"fighter-fighting-style":
+    /// ["fighter-fighting-style-archery"]`), skills for Expertise, a dragonborn's ancestry.
+    /// The features' code reads them here (`character::features`). Absent: nothing chosen.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub choices: BTreeMap<String, Vec<String>>,
 }
 
 fn is_zero(n: &u32) -> bool {

@@ -53,6 +53,7 @@ fn fixture() -> GameState {
         subclass: None,
         feats: Vec::new(),
         feature_uses: Default::default(),
+        choices: Default::default(),
     };
     let hall = Location {
         id: "hall".into(),

@@ -73,6 +73,7 @@ pub fn sample_state(title: &str) -> GameState {
             subclass: None,
             feats: Vec::new(),
             feature_uses: Default::default(),
+            choices: Default::default(),
         }]),
         monsters: Arc::new(vec![]),
         locations: Arc::new(vec![room("hall", "cellar"), room("cellar", "hall")]),
