@@ -150,6 +150,12 @@ fn a_feature_not_the_characters_or_not_its_level_is_refused_with_what_it_has() {
         other.contains("this tool plays: second-wind, action-surge"),
         "{other}"
     );
+    // Second Wind heals its user only: a target is refused, not ignored.
+    let aimed = t.refused(
+        "use_feature",
+        json!({"character": "kraven", "feature": "second-wind", "target": "isolde"}),
+    );
+    assert!(aimed.contains("Second Wind takes no target"), "{aimed}");
     assert_eq!(t.state.characters, before);
 }
 

@@ -67,6 +67,18 @@ pub enum FeatureError {
         /// The rest that restores them.
         rest: &'static str,
     },
+    /// More uses asked at once than are left (or none).
+    #[error("{name} has {left} use(s) of {feature} left; spend from 1 to {left}, not {asked}")]
+    TooFewLeft {
+        /// The character.
+        name: String,
+        /// The feature.
+        feature: String,
+        /// How many were asked.
+        asked: u8,
+        /// How many are left.
+        left: u8,
+    },
 }
 
 fn list(items: &[String]) -> String {
@@ -189,10 +201,22 @@ pub fn feature_of<'a>(
 
 /// The change that spends one use of `feature` for `c`, or why it may not.
 pub fn spend(class: &Class, feature: &ClassFeature, c: &Character) -> Result<Change, FeatureError> {
+    spend_many(class, feature, c, 1)
+}
+
+/// The change that spends `count` uses of `feature` at once (points from a pool: ki, Lay on
+/// Hands, sorcery points), or why it may not: fewer left than asked, or a count of 0.
+pub fn spend_many(
+    class: &Class,
+    feature: &ClassFeature,
+    c: &Character,
+    count: u8,
+) -> Result<Change, FeatureError> {
     let (of, restores) = uses_of(class, feature, c).ok_or_else(|| FeatureError::NotLimited {
         feature: feature.name.clone(),
     })?;
-    if uses_left(c, &feature.slug, of) == 0 {
+    let left = uses_left(c, &feature.slug, of);
+    if left == 0 {
         return Err(FeatureError::NoUsesLeft {
             name: c.name.clone(),
             feature: feature.name.clone(),
@@ -200,10 +224,19 @@ pub fn spend(class: &Class, feature: &ClassFeature, c: &Character) -> Result<Cha
             rest: rest_name(restores),
         });
     }
+    if count == 0 || count > left {
+        return Err(FeatureError::TooFewLeft {
+            name: c.name.clone(),
+            feature: feature.name.clone(),
+            asked: count,
+            left,
+        });
+    }
     Ok(Change::FeatureUsed {
         character: c.id.clone(),
         feature: feature.slug.clone(),
         of,
         restores,
+        count,
     })
 }

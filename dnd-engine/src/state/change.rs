@@ -117,6 +117,10 @@ pub enum Change {
         of: u8,
         /// The rest that restores them.
         restores: crate::srd::Rest,
+        /// Uses spent at once: 1 for a feature used whole, more from a pool (ki points,
+        /// Lay on Hands' hit points, sorcery points).
+        #[serde(default = "one")]
+        count: u8,
     },
     /// A rest gives back class features' uses: a short rest those of a short rest, a long
     /// rest all (the `LongRest` change does this too).
@@ -546,4 +550,9 @@ fn hint(known: &[String]) -> String {
     } else {
         format!("; valid: {}", known.join(", "))
     }
+}
+
+/// A feature use spends one unless it says otherwise (older saves have no count).
+fn one() -> u8 {
+    1
 }

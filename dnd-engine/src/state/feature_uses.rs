@@ -43,6 +43,7 @@ pub(super) fn apply(state: &mut GameState, change: &Change) -> Result<(), Change
             feature,
             of,
             restores,
+            count,
         } => {
             let c = character_mut(state, character)?;
             let entry = c.feature_uses.get(feature).copied().unwrap_or(FeatureUses {
@@ -50,18 +51,18 @@ pub(super) fn apply(state: &mut GameState, change: &Change) -> Result<(), Change
                 of: *of,
                 restores: *restores,
             });
-            if entry.spent >= *of {
+            if *count == 0 || entry.left() < *count {
                 return Err(ChangeError::Invalid(format!(
-                    "{} has no use of {feature} left ({} of {of} spent); it comes back after a {}",
+                    "{} has {} of {of} uses of {feature} left and cannot spend {count}; they come back after a {}",
                     c.name,
-                    entry.spent,
+                    entry.left(),
                     rest_name(*restores)
                 )));
             }
             c.feature_uses.insert(
                 feature.clone(),
                 FeatureUses {
-                    spent: entry.spent + 1,
+                    spent: entry.spent + count,
                     of: *of,
                     restores: *restores,
                 },

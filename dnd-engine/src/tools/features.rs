@@ -1,6 +1,6 @@
 //! `use_feature`: a character spends a limited class feature (`character::uses`) and the
-//! engine plays it. Second Wind (fighter 1, a bonus action: 1d10 + fighter level hit points)
-//! and Action Surge (fighter 2: one more action this turn, once its action is taken). Each
+//! engine plays it. Each feature the tool plays is one entry of [`PLAYED`]: its slug prefix and
+//! the function that plays it (the fighter's here; other classes' in their own files). Each
 //! goes through `may_act` for what it costs in a fight; a feature the character lacks, one of
 //! a higher level, or one with no use left is refused with what it may use, changing nothing.
 
@@ -13,11 +13,9 @@ use crate::character::uses::{self, FeatureError};
 use crate::combat::may_act;
 use crate::dice::DiceExpr;
 use crate::rules::Spend;
-use crate::state::{Change, Target};
+use crate::srd::{Class, ClassFeature};
+use crate::state::{Change, Character, Target};
 use crate::store::RollDetail;
-
-/// The features `use_feature` plays, by slug prefix.
-const PLAYED: &[&str] = &["second-wind", "action-surge"];
 
 /// Arguments of `use_feature`.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -25,11 +23,55 @@ const PLAYED: &[&str] = &["second-wind", "action-surge"];
 pub struct UseFeatureArgs {
     /// A character id or name.
     pub character: String,
-    /// The class feature: "second-wind" or "action-surge".
+    /// The class feature, by slug or name ("second-wind", "action-surge").
     pub feature: String,
+    /// Who or what the feature is used on, where it has a target (a character or visible
+    /// monster, id or name); null where it has none.
+    #[serde(default)]
+    pub target: Option<String>,
+    /// How much of a pool to spend, where the feature draws from one (points, hit points);
+    /// null for the feature's usual amount.
+    #[serde(default)]
+    pub amount: Option<u32>,
+    /// The option chosen, where the feature offers several (a form, a manoeuvre); null where
+    /// it offers none.
+    #[serde(default)]
+    pub option: Option<String>,
 }
 
-fn refused(e: FeatureError) -> ToolError {
+/// What a feature's player gets: the character as it was, its class and feature (checked to
+/// be the character's, at its level), and the call's arguments.
+pub(super) struct FeatureUse<'a> {
+    /// The character, before the feature.
+    pub(super) c: Character,
+    /// Its class.
+    pub(super) class: &'a Class,
+    /// The feature being used.
+    pub(super) feature: &'a ClassFeature,
+    /// The call's arguments.
+    pub(super) args: &'a UseFeatureArgs,
+}
+
+/// What a feature's player did, for the report: a sentence, and the healing and dice if any.
+#[derive(Default)]
+pub(super) struct Played {
+    /// What it did, in a sentence for the narration.
+    pub(super) effect: String,
+    /// Hit points restored.
+    pub(super) healed: Option<u32>,
+    /// The dice as rolled.
+    pub(super) rolled: Option<String>,
+}
+
+/// Plays one feature: checks, spends (its changes committed through `ctx`), and says what it
+/// did, or refuses changing nothing.
+type Player = fn(&FeatureUse<'_>, &mut ToolContext<'_>) -> Result<Played, ToolError>;
+
+/// The features `use_feature` plays, by slug prefix, each with its player.
+const PLAYED: &[(&str, Player)] = &[("second-wind", second_wind), ("action-surge", action_surge)];
+
+/// A feature's refusal as a tool error.
+pub(super) fn refused(e: FeatureError) -> ToolError {
     ToolError::new(e.to_string())
 }
 
@@ -39,78 +81,120 @@ pub(super) fn use_feature(
 ) -> Result<FeatureReport, ToolError> {
     let c = super::sheet::named_character(ctx.state, &args.character)?.clone();
     let (class, feature) = uses::feature_of(ctx.srd, &c, &args.feature).map_err(refused)?;
-    if !PLAYED.iter().any(|p| feature.slug.starts_with(p)) {
+    let Some((_, player)) = PLAYED.iter().find(|(p, _)| feature.slug.starts_with(p)) else {
+        let names: Vec<&str> = PLAYED.iter().map(|(p, _)| *p).collect();
         return Err(ToolError::new(format!(
             "{} is not used through use_feature; this tool plays: {}",
             feature.name,
-            PLAYED.join(", ")
+            names.join(", ")
         )));
-    }
-    let spent = uses::spend(class, feature, &c).map_err(refused)?;
-    let surge = feature.slug.starts_with("action-surge");
-    let mut changes = Vec::new();
-    let (mut healed, mut rolled) = (None, None);
-    let effect;
-    if surge {
-        // Gate on the turn (any spend checks whose turn it is and that it can act), then on
-        // the action: Action Surge gives a second one, so the first must be taken.
-        let Some(encounter) = ctx.state.encounter.as_ref() else {
-            return Err(ToolError::new(
-                "Action Surge gives one more action on a turn of a fight; no fight is running",
-            ));
-        };
-        let action_taken = encounter.budget.action_used;
-        may_act(ctx.state, &c.id, Spend::Movement(0)).map_err(|e| ToolError::new(e.to_string()))?;
-        if !action_taken {
-            return Err(ToolError::new(format!(
-                "{} still has the action this turn: take it first (roll_attack, take_action, cast_spell); Action Surge then gives one more",
-                c.name
-            )));
-        }
-        changes.push(spent);
-        changes.push(Change::ActionSurged {
-            character: c.id.clone(),
-        });
-        effect = format!("{} pushes on: one more action this turn", c.name);
-    } else {
-        if let Some(cost) = may_act(ctx.state, &c.id, Spend::BonusAction)
-            .map_err(|e| ToolError::new(e.to_string()))?
-        {
-            changes.push(cost);
-        }
-        changes.push(spent);
-        let expr = DiceExpr::parse(&format!("1d10+{}", c.level))
-            .map_err(|e| ToolError::new(e.to_string()))?;
-        let roll = expr
-            .roll(ctx.rng)
-            .map_err(|e| ToolError::new(e.to_string()))?;
-        let amount = u32::try_from(roll.total().max(0)).unwrap_or(0);
-        let target = Target::Character(c.id.clone());
-        ctx.record_roll(
-            format!("{} Second Wind", c.name),
-            roll.total(),
-            Some(target.clone()),
-            RollDetail::Healing(roll.clone()),
-        );
-        changes.push(Change::Heal { target, amount });
-        healed = Some(amount.min(c.hp.max.saturating_sub(c.hp.current)));
-        rolled = Some(roll.to_string());
-        effect = format!("{} catches a second wind", c.name);
-    }
-    ctx.commit(changes)?;
+    };
+    let id = c.id.clone();
+    let using = FeatureUse {
+        c,
+        class,
+        feature,
+        args: &args,
+    };
+    let played = player(&using, ctx)?;
     let after = ctx
         .state
-        .character(&c.id)
+        .character(&id)
         .ok_or_else(|| ToolError::new("character vanished"))?;
     let (of, _) = uses::uses_of(class, feature, after).unwrap_or((0, crate::srd::Rest::LongRest));
     Ok(FeatureReport {
         character: after.name.clone(),
         feature: feature.name.clone(),
-        effect,
-        healed,
-        rolled,
+        effect: played.effect,
+        healed: played.healed,
+        rolled: played.rolled,
         hp: after.hp,
         uses_left: uses::uses_left(after, &feature.slug, of),
         uses_of: of,
+    })
+}
+
+/// Refuses a target, amount or option given to a feature that takes none (a model that
+/// thinks Second Wind can heal a friend is told it cannot, rather than ignored).
+pub(super) fn takes_nothing(using: &FeatureUse<'_>) -> Result<(), ToolError> {
+    let a = using.args;
+    let given = [
+        a.target.as_ref().map(|_| "a target"),
+        a.amount.map(|_| "an amount"),
+        a.option.as_ref().map(|_| "an option"),
+    ];
+    match given.into_iter().flatten().next() {
+        Some(what) => Err(ToolError::new(format!(
+            "{} takes no {}: leave target, amount and option null",
+            using.feature.name,
+            what.trim_start_matches("a ").trim_start_matches("an ")
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Action Surge (fighter 2): one more action this turn, once the first is taken.
+fn action_surge(using: &FeatureUse<'_>, ctx: &mut ToolContext<'_>) -> Result<Played, ToolError> {
+    takes_nothing(using)?;
+    let c = &using.c;
+    let spent = uses::spend(using.class, using.feature, c).map_err(refused)?;
+    // Gate on the turn (any spend checks whose turn it is and that it can act), then on the
+    // action: Action Surge gives a second one, so the first must be taken.
+    let Some(encounter) = ctx.state.encounter.as_ref() else {
+        return Err(ToolError::new(
+            "Action Surge gives one more action on a turn of a fight; no fight is running",
+        ));
+    };
+    let action_taken = encounter.budget.action_used;
+    may_act(ctx.state, &c.id, Spend::Movement(0)).map_err(|e| ToolError::new(e.to_string()))?;
+    if !action_taken {
+        return Err(ToolError::new(format!(
+            "{} still has the action this turn: take it first (roll_attack, take_action, cast_spell); Action Surge then gives one more",
+            c.name
+        )));
+    }
+    ctx.commit(vec![
+        spent,
+        Change::ActionSurged {
+            character: c.id.clone(),
+        },
+    ])?;
+    Ok(Played {
+        effect: format!("{} pushes on: one more action this turn", c.name),
+        ..Played::default()
+    })
+}
+
+/// Second Wind (fighter 1): a bonus action that heals 1d10 + fighter level.
+fn second_wind(using: &FeatureUse<'_>, ctx: &mut ToolContext<'_>) -> Result<Played, ToolError> {
+    takes_nothing(using)?;
+    let c = &using.c;
+    let spent = uses::spend(using.class, using.feature, c).map_err(refused)?;
+    let mut changes = Vec::new();
+    if let Some(cost) =
+        may_act(ctx.state, &c.id, Spend::BonusAction).map_err(|e| ToolError::new(e.to_string()))?
+    {
+        changes.push(cost);
+    }
+    changes.push(spent);
+    let expr =
+        DiceExpr::parse(&format!("1d10+{}", c.level)).map_err(|e| ToolError::new(e.to_string()))?;
+    let roll = expr
+        .roll(ctx.rng)
+        .map_err(|e| ToolError::new(e.to_string()))?;
+    let amount = u32::try_from(roll.total().max(0)).unwrap_or(0);
+    let target = Target::Character(c.id.clone());
+    ctx.record_roll(
+        format!("{} Second Wind", c.name),
+        roll.total(),
+        Some(target.clone()),
+        RollDetail::Healing(roll.clone()),
+    );
+    changes.push(Change::Heal { target, amount });
+    ctx.commit(changes)?;
+    Ok(Played {
+        effect: format!("{} catches a second wind", c.name),
+        healed: Some(amount.min(c.hp.max.saturating_sub(c.hp.current))),
+        rolled: Some(roll.to_string()),
     })
 }
