@@ -265,3 +265,34 @@ async fn the_offline_game_master_uses_second_wind_below_half_hp() {
         );
     }
 }
+
+/// A fighter made with the builder at level 5 heals 1d10 + 5 with Second Wind: the level is
+/// the sheet's, not the pregenerated hero's.
+#[test]
+fn a_built_fighter_of_level_5_heals_by_its_own_level() {
+    let fighter = table::built(json!({
+        "name": "Brakka", "race": "Half-Orc", "class": "Fighter", "level": 5,
+        "subclass": "Champion",
+        "background": {"name": "Soldier", "skills": ["athletics", "intimidation"]},
+        "scores": {"method": "standard_array", "scores": {"str": 15, "dex": 13, "con": 14, "int": 8, "wis": 12, "cha": 10}},
+        "skills": ["perception", "survival"],
+        "features": {"fighter-fighting-style": ["Great Weapon Fighting"]},
+        "equipment": {"kit": [{"option": 1}, {"option": 2, "picks": ["Greatsword", "Longsword"]}, {"option": 2}, {"option": 2}]}
+    }));
+    assert_eq!(
+        fighter.choices["fighter-fighting-style"],
+        ["fighter-fighting-style-great-weapon-fighting"]
+    );
+    let state = table::fight_with(&["kraven"], vec![fighter], &["brakka", "frost-harpy"]);
+    let mut t = Table::new(state, 11);
+    t.hero_mut("brakka").hp.current = 1;
+    let report = t.ok("use_feature", wind("brakka"));
+    let rolled = report["rolled"].as_str().unwrap();
+    assert!(
+        rolled.ends_with(" + 5 = 8") || rolled.contains(" + 5 = "),
+        "{rolled}"
+    );
+    let healed = report["healed"].as_u64().unwrap();
+    assert!((6..=15).contains(&healed), "{healed}");
+    assert_eq!(t.hero_mut("brakka").hp.current, 1 + healed as u32);
+}

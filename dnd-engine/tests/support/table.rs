@@ -23,6 +23,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use dnd_engine::adventure::Adventure;
+use dnd_engine::character::CharacterChoices;
 use dnd_engine::dice::{GameRng, seeded_rng};
 use dnd_engine::gm::{GameMaster, PlayerInput, Protocol, TurnOutcome};
 use dnd_engine::llm::{CompletionResponse, LlmProvider, Message, ScriptedProvider, ToolCall};
@@ -158,6 +159,31 @@ pub fn fight(party: &[&str], ids: &[&str]) -> GameState {
         ogre.name = "Ogre".into();
         ogre.template = "ogre".into();
         Arc::make_mut(&mut state.monsters).push(ogre);
+    }
+    state
+        .apply(&Change::EncounterStarted { order: order(ids) })
+        .unwrap();
+    state
+}
+
+/// A hero made by the builder from `choices` (the character JSON format of
+/// `dnd_engine::character::CharacterChoices`), to play a class the adventure's heroes lack.
+pub fn built(choices: Value) -> Character {
+    let choices: CharacterChoices =
+        serde_json::from_value(choices).unwrap_or_else(|e| panic!("choices: {e}"));
+    choices
+        .build(Srd::bundled())
+        .unwrap_or_else(|e| panic!("build: {e}"))
+}
+
+/// The adventure's `party` and these `heroes` (built: [`built`]), in the party's room, against
+/// the Frost Harpy ([`seen_harpy`]) in a fight with this order (ids, first to act first).
+pub fn fight_with(party: &[&str], heroes: Vec<Character>, ids: &[&str]) -> GameState {
+    let mut state = seen_harpy(party);
+    let room = state.characters[0].location.clone();
+    for mut hero in heroes {
+        hero.location = room.clone();
+        Arc::make_mut(&mut state.characters).push(hero);
     }
     state
         .apply(&Change::EncounterStarted { order: order(ids) })
