@@ -288,10 +288,7 @@ fn a_built_fighter_of_level_5_heals_by_its_own_level() {
     t.hero_mut("brakka").hp.current = 1;
     let report = t.ok("use_feature", wind("brakka"));
     let rolled = report["rolled"].as_str().unwrap();
-    assert!(
-        rolled.ends_with(" + 5 = 8") || rolled.contains(" + 5 = "),
-        "{rolled}"
-    );
+    assert!(rolled.contains(" + 5 = "), "{rolled}");
     let healed = report["healed"].as_u64().unwrap();
     assert!((6..=15).contains(&healed), "{healed}");
     assert_eq!(t.hero_mut("brakka").hp.current, 1 + healed as u32);
