@@ -76,6 +76,8 @@ fn character(id: &str, class: &str) -> Character {
         feats: Vec::new(),
         feature_uses: Default::default(),
         choices: Default::default(),
+        spellbook: Vec::new(),
+        prepared_at: None,
     }
 }
 

@@ -415,6 +415,8 @@ impl CharacterChoices {
                 .chain(race_picks.by_trait)
                 .filter(|(_, v)| !v.is_empty())
                 .collect(),
+            spellbook: Vec::new(),
+            prepared_at: None,
         })
     }
 

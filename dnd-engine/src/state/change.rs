@@ -458,6 +458,17 @@ pub enum Change {
         /// Added to the DC to pick or force the lock.
         dc_bonus: i32,
     },
+    /// A preparing caster's new spell list after a long rest (`character::preparing`): the
+    /// whole list (cantrips and always-prepared spells kept), and a wizard's spellbook with
+    /// what it no longer prepares.
+    SpellsPrepared {
+        /// The character.
+        character: String,
+        /// Its spells now.
+        spells: Vec<String>,
+        /// Its spellbook now (empty for a class without one).
+        spellbook: Vec<String>,
+    },
 }
 
 /// Why a change could not apply. Messages name what was wrong and what would be valid, so a

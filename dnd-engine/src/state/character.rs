@@ -188,6 +188,14 @@ pub struct Character {
     /// The features' code reads them here (`character::features`). Absent: nothing chosen.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub choices: BTreeMap<String, Vec<String>>,
+    /// A wizard's spellbook: spells written in it besides those on [`spells`](Self::spells)
+    /// (its prepared ones are from the book too: `character::preparing::spellbook_of`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spellbook: Vec<String>,
+    /// When it last changed its prepared spells ([`Change::SpellsPrepared`](super::Change::SpellsPrepared)):
+    /// it may again once a long rest has begun since. Absent: never in this game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prepared_at: Option<super::GameTime>,
 }
 
 fn is_zero(n: &u32) -> bool {

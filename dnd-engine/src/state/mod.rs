@@ -23,6 +23,7 @@ mod lookup;
 mod memory;
 mod monster;
 mod position;
+mod prepared;
 mod progress;
 mod reactions;
 mod revive;

@@ -54,6 +54,8 @@ fn fixture() -> GameState {
         feats: Vec::new(),
         feature_uses: Default::default(),
         choices: Default::default(),
+        spellbook: Vec::new(),
+        prepared_at: None,
     };
     let hall = Location {
         id: "hall".into(),

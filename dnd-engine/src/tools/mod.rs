@@ -20,7 +20,9 @@
 //! | `items.rs` | `use_item`, `check_inventory`, `add_inventory`, `update_inventory` |
 //! | `locks.rs` | `open_lock` |
 //! | `movement.rs` | `move_in_fight` (feet from the turn, difficult terrain, opportunity attacks) |
-//! | `features.rs` | `use_feature` (Second Wind, Action Surge) |
+//! | `features.rs` | `use_feature` (a table of class features' players) |
+//! | `levelling.rs` | `level_up` |
+//! | `preparing.rs` | `prepare_spells` (a preparing caster's list after a long rest) |
 //! | `sheet.rs` | `get_character_stats`, `update_character`, `apply_hazard_damage` |
 //! | `world.rs` | `get_room_details`, `move_to`, `get_monster_stats`, `rules_lookup`, `advance_npc_goals`, `get_game_flags`, `set_game_flag`, `log_story_event` |
 
@@ -44,6 +46,7 @@ mod monster_turn;
 mod movement;
 pub mod names;
 mod odds;
+mod preparing;
 mod reactions;
 pub(crate) use reactions::trigger_of as reaction_trigger;
 mod registry;

@@ -46,6 +46,8 @@ pub const RULES_LOOKUP: &str = "rules_lookup";
 pub const START_ENCOUNTER: &str = "start_encounter";
 /// `level_up`.
 pub const LEVEL_UP: &str = "level_up";
+/// `prepare_spells`.
+pub const PREPARE_SPELLS: &str = "prepare_spells";
 /// `next_turn`.
 pub const NEXT_TURN: &str = "next_turn";
 /// `end_encounter`.
@@ -134,4 +136,5 @@ pub const ALL: &[&str] = &[
     LOG_STORY_EVENT,
     COMMAND_SUMMON,
     LEVEL_UP,
+    PREPARE_SPELLS,
 ];

@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::schema::strict_schema_for;
 use super::{
     ToolContext, ToolError, actions, checks, combat, encounter, features, items, levelling, locks,
-    movement, names, reactions, sheet, spells, summon_command, world,
+    movement, names, preparing, reactions, sheet, spells, summon_command, world,
 };
 use crate::llm::ToolSpec;
 use crate::text::truncate_with_note;
@@ -321,6 +321,12 @@ static TOOLS: &[ToolDef] = &[
         "A character takes its next level once it has the XP (or, in a milestone adventure, a milestone): hit points fixed or rolled, slots, features; name the subclass, improvement and new spells when the level asks for them (a refusal lists the options).",
         levelling::LevelUpArgs,
         levelling::level_up
+    ),
+    tool!(
+        names::PREPARE_SPELLS,
+        "A cleric, druid, paladin or wizard changes its prepared spells after a long rest (outside a fight, once per rest): from its class list (a wizard: its spellbook), at most its ability modifier + level; spells null lists the options.",
+        preparing::PrepareSpellsArgs,
+        preparing::prepare_spells
     ),
 ];
 

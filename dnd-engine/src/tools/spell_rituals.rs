@@ -4,11 +4,28 @@
 //! time with the casting (`Change::TimeAdvanced`).
 
 use super::{ToolContext, ToolError};
-use crate::srd::Spell;
+use crate::srd::{RitualCasting, Spell};
 use crate::state::{Change, Character};
 
-/// The classes whose spellcasting includes rituals.
-const RITUAL_CASTERS: [&str; 4] = ["bard", "cleric", "druid", "wizard"];
+/// How `caster`'s class casts rituals (the class data's `ritual_casting`): none, those it
+/// knows or has prepared, or any in its spellbook.
+fn ritual_casting(ctx: &ToolContext<'_>, caster: &Character) -> RitualCasting {
+    ctx.srd
+        .class(&caster.class)
+        .ok()
+        .and_then(|c| c.spellcasting.as_ref())
+        .map_or(RitualCasting::None, |s| s.ritual_casting)
+}
+
+/// Whether `caster` may cast `spell` as a ritual without having it prepared: a wizard's
+/// spellbook ritual (the cast path otherwise asks for a spell on the sheet).
+pub(super) fn from_spellbook(ctx: &ToolContext<'_>, caster: &Character, spell: &Spell) -> bool {
+    spell.ritual
+        && ritual_casting(ctx, caster) == RitualCasting::Spellbook
+        && crate::character::preparing::spellbook_of(caster)
+            .iter()
+            .any(|s| crate::srd::slugify(s) == spell.slug)
+}
 
 /// Minutes a casting time takes ("1 minute", "10 minutes", "1 hour"); 0 for an action, a bonus
 /// action or a reaction.
@@ -41,15 +58,10 @@ pub(super) fn ritual(
             spell.name
         )));
     }
-    if !RITUAL_CASTERS
-        .iter()
-        .any(|c| c.eq_ignore_ascii_case(&caster.class))
-    {
+    if ritual_casting(ctx, caster) == RitualCasting::None {
         return Err(ToolError::new(format!(
-            "a {} casts no rituals (only a {}): cast {} with a slot",
-            caster.class,
-            RITUAL_CASTERS.join(", a "),
-            spell.name
+            "a {} casts no rituals (a bard, cleric, druid or wizard does): cast {} with a slot",
+            caster.class, spell.name
         )));
     }
     if ctx.state.encounter.is_some() {

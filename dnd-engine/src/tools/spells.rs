@@ -132,11 +132,13 @@ pub(super) fn cast_spell(
     if let Some(why) = crate::effects::silenced(ctx.state, &caster.id, spell) {
         return Err(ToolError::new(why));
     }
-    if !caster
+    let ritual = args.ritual == Some(true);
+    let prepared = caster
         .spells
         .iter()
-        .any(|s| crate::srd::slugify(s) == spell.slug)
-    {
+        .any(|s| crate::srd::slugify(s) == spell.slug);
+    let book_ritual = ritual && super::spell_rituals::from_spellbook(ctx, &caster, spell);
+    if !prepared && !book_ritual {
         return Err(ToolError::new(format!(
             "{} does not know {}; known spells: {}",
             caster.name,
@@ -151,7 +153,6 @@ pub(super) fn cast_spell(
         .spellcasting_ability
         .map_or(0, |a| caster.abilities.modifier(a));
     let mut changes = Vec::new();
-    let ritual = args.ritual == Some(true);
     if ritual {
         changes.extend(super::spell_rituals::ritual(
             ctx,

@@ -74,6 +74,8 @@ pub fn sample_state(title: &str) -> GameState {
             feats: Vec::new(),
             feature_uses: Default::default(),
             choices: Default::default(),
+            spellbook: Vec::new(),
+            prepared_at: None,
         }]),
         monsters: Arc::new(vec![]),
         locations: Arc::new(vec![room("hall", "cellar"), room("cellar", "hall")]),

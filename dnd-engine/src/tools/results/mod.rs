@@ -7,6 +7,7 @@ mod combat;
 mod items;
 mod levelling;
 mod output;
+mod preparing;
 mod reactions;
 mod sheet;
 mod spells;
@@ -23,6 +24,7 @@ pub use combat::{
 pub use items::{Inventory, InventoryChanged, ItemRemoved, ItemTaken, ItemUsed, LockAttempt};
 pub use levelling::LevelGained;
 pub use output::{OutputError, ToolOutput};
+pub use preparing::SpellsPrepared;
 pub use reactions::{ReactionCast, ReactionsDeclared};
 pub use sheet::{
     AbilityLine, AttackLine, CharacterSheet, CharacterUpdated, FeatureReport, HazardDamage,

@@ -9,7 +9,7 @@ use super::{
     FeatureReport, FightEnded, FightStarted, FlagSet, Flags, GoalsAdvanced, HazardDamage,
     Inventory, InventoryChanged, ItemTaken, ItemUsed, LevelGained, LockAttempt, MonsterStats,
     MoveOutcome, ReactionsDeclared, ReadiedAttack, RoomDetails, RulesEntry, SaveRolled, SpellCast,
-    StoryLogged, TurnsPassed,
+    SpellsPrepared, StoryLogged, TurnsPassed,
 };
 use crate::tools::names as tool;
 
@@ -77,6 +77,8 @@ pub enum ToolOutput {
     Story(StoryLogged),
     /// `level_up`.
     LevelGained(Box<LevelGained>),
+    /// `prepare_spells`.
+    SpellsPrepared(SpellsPrepared),
 }
 
 /// Why a result could not be read back.
@@ -157,6 +159,7 @@ impl ToolOutput {
             tool::SET_GAME_FLAG => ToolOutput::FlagSet(read(name, content)?),
             tool::LOG_STORY_EVENT => ToolOutput::Story(read(name, content)?),
             tool::LEVEL_UP => ToolOutput::LevelGained(Box::new(read(name, content)?)),
+            tool::PREPARE_SPELLS => ToolOutput::SpellsPrepared(read(name, content)?),
             other => return Err(OutputError::UnknownTool(other.to_owned())),
         })
     }
