@@ -91,6 +91,10 @@ pub struct CharacterChoices {
     /// Spells of 1st level and higher, known or prepared, from the class's list.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub spells: Vec<String>,
+    /// A wizard's spellbook besides its prepared `spells`: a book holds six wizard spells at
+    /// 1st level and two more each level after, prepared ones included.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spellbook: Vec<String>,
 }
 
 fn one() -> u8 {
@@ -118,6 +122,7 @@ impl Default for CharacterChoices {
             equipment: StartingKit::default(),
             cantrips: Vec::new(),
             spells: Vec::new(),
+            spellbook: Vec::new(),
         }
     }
 }
@@ -349,6 +354,7 @@ impl CharacterChoices {
             feature_picks,
             &mut problems,
         );
+        let spellbook = super::spells::spellbook(self, srd, &settled, &spells, &mut problems);
         let kit = super::equipment::kit(self, srd, &settled, &mut problems);
         let hp_max = hit_points(&settled);
         let armor_class =
@@ -415,7 +421,7 @@ impl CharacterChoices {
                 .chain(race_picks.by_trait)
                 .filter(|(_, v)| !v.is_empty())
                 .collect(),
-            spellbook: Vec::new(),
+            spellbook,
             prepared_at: None,
         })
     }

@@ -473,3 +473,53 @@ fn a_draconic_sorcerer_and_a_warlock_at_first_level() {
     );
     assert_eq!(morrow.spell_slots.max, [0; 9]);
 }
+
+#[test]
+fn a_wizards_spellbook_holds_six_spells_and_two_a_level() {
+    let isolde = || {
+        pregenerated()
+            .into_iter()
+            .find(|(id, _)| *id == "isolde")
+            .unwrap()
+            .1
+    };
+    // Level 3: a book of 10, six of them prepared; four more may be written in.
+    let mut value = isolde();
+    value["spellbook"] = json!([
+        "Detect Magic",
+        "Burning Hands",
+        "Find Familiar",
+        "Hold Person"
+    ]);
+    let built = choices(value).build(Srd::bundled()).unwrap();
+    assert_eq!(built.spellbook.len(), 4);
+    assert!(built.spellbook.contains(&"Find Familiar".to_owned()));
+    assert!(!built.spells.contains(&"Find Familiar".to_owned()));
+    // A fifth is one too many; a cleric spell, a 3rd-level one and a prepared one are refused.
+    let mut value = isolde();
+    value["spellbook"] = json!([
+        "Detect Magic",
+        "Burning Hands",
+        "Cure Wounds",
+        "Fireball",
+        "Shield"
+    ]);
+    let text = problems(value).to_string();
+    for want in [
+        "spellbook: 5",
+        "spellbook[2]",
+        "spellbook[3]: Fireball is a level-3 spell",
+        "spellbook[4]",
+    ] {
+        assert!(text.contains(want), "{want}: {text}");
+    }
+    // Only a wizard keeps a spellbook.
+    let mut value = pregenerated()
+        .into_iter()
+        .find(|(id, _)| *id == "hedda")
+        .unwrap()
+        .1;
+    value["spellbook"] = json!(["Bless"]);
+    let text = problems(value).to_string();
+    assert!(text.contains("only a wizard keeps one"), "{text}");
+}

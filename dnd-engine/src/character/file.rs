@@ -11,8 +11,8 @@
 //! `features` (a class feature's choice by its slug: a fighting style, Expertise),
 //! `race_traits` (a racial trait's choice by its slug: a high elf's cantrip, a dwarf's tool),
 //! `equipment` (`{"kit": [{"option": n, "picks": [...]}, ...]}` for each of the class's then
-//! the background's equipment choices, or `{"gold": amount rolled}`), `cantrips` and
-//! `spells`. Skills and abilities are written in lower case (`sleight_of_hand`, `wisdom`).
+//! the background's equipment choices, or `{"gold": amount rolled}`), `cantrips`, `spells`
+//! and a wizard's `spellbook` (spells written in its book besides those prepared). Skills and abilities are written in lower case (`sleight_of_hand`, `wisdom`).
 //!
 //! ```
 //! use dnd_engine::character::read_character_file;
@@ -69,6 +69,7 @@ const FIELDS: &[(&str, bool)] = &[
     ("equipment", false),
     ("cantrips", false),
     ("spells", false),
+    ("spellbook", false),
 ];
 
 /// One problem with a character file.
@@ -235,6 +236,7 @@ pub fn read_choices(object: Map<String, Value>) -> Result<CharacterChoices, Char
     );
     field::<Vec<String>>(&object, "cantrips", "a list of spell names", p);
     field::<Vec<String>>(&object, "spells", "a list of spell names", p);
+    field::<Vec<String>>(&object, "spellbook", "a list of spell names", p);
     if !problems.is_empty() {
         return Err(CharacterFileError::Problems(problems));
     }

@@ -215,3 +215,95 @@ pub(crate) fn spells(
 fn choices_modifier(settled: &Settled<'_>, ability: Ability) -> i32 {
     settled.abilities.modifier(ability)
 }
+
+/// A wizard's spellbook beyond its prepared spells (`CharacterChoices::spellbook`): wizard
+/// spells of levels its slots cast, none twice nor already prepared, six at 1st level and two
+/// more each level in all (prepared ones counted). Only a class that casts rituals from a
+/// spellbook keeps one.
+pub(crate) fn spellbook(
+    choices: &CharacterChoices,
+    srd: &Srd,
+    settled: &Settled<'_>,
+    sheet_spells: &[String],
+    problems: &mut Problems,
+) -> Vec<String> {
+    if choices.spellbook.is_empty() {
+        return Vec::new();
+    }
+    let class = settled.class;
+    let has_book = class
+        .spellcasting
+        .as_ref()
+        .is_some_and(|c| c.ritual_casting == crate::srd::RitualCasting::Spellbook);
+    if !has_book {
+        problems.add(
+            "spellbook",
+            Problem::TooMany {
+                what: format!("a {}'s spellbook (only a wizard keeps one)", class.name),
+                given: choices.spellbook.len(),
+                most: 0,
+            },
+        );
+        return Vec::new();
+    }
+    let highest = class
+        .level(settled.level)
+        .and_then(|l| l.spells)
+        .and_then(|t| t.slots.iter().rposition(|n| *n > 0))
+        .map_or(0, |i| i as u8 + 1);
+    let prepared = sheet_spells
+        .iter()
+        .filter(|s| srd.spell(s).is_ok_and(|s| s.level > 0))
+        .count();
+    let most = (6 + 2 * usize::from(settled.level.saturating_sub(1))).saturating_sub(prepared);
+    if choices.spellbook.len() > most {
+        problems.add(
+            "spellbook",
+            Problem::TooMany {
+                what: format!(
+                    "a level-{} {}'s spellbook besides the {prepared} prepared",
+                    settled.level, class.name
+                ),
+                given: choices.spellbook.len(),
+                most,
+            },
+        );
+    }
+    let mut book: Vec<String> = Vec::new();
+    for (i, name) in choices.spellbook.iter().enumerate() {
+        let field = format!("spellbook[{i}]");
+        let spell = srd
+            .spell(name)
+            .ok()
+            .filter(|s| s.level > 0 && s.classes.iter().any(|c| slugify(c) == class.slug));
+        match spell {
+            Some(s) if s.level > highest => problems.add(
+                field,
+                Problem::AboveSlots {
+                    spell: s.name.clone(),
+                    spell_level: s.level,
+                    highest,
+                },
+            ),
+            Some(s) if book.contains(&s.name) || sheet_spells.contains(&s.name) => problems.add(
+                field,
+                Problem::Duplicate {
+                    given: s.name.clone(),
+                    by: "another pick or a prepared spell".into(),
+                },
+            ),
+            Some(s) => book.push(s.name.clone()),
+            None => {
+                let allowed = srd
+                    .spells
+                    .iter()
+                    .filter(|s| (1..=highest).contains(&s.level))
+                    .filter(|s| s.classes.iter().any(|c| slugify(c) == class.slug))
+                    .map(|s| s.name.clone());
+                let what = format!("{} spell of level 1 to {highest}", class.name);
+                problems.not_allowed(field, what, name, allowed);
+            }
+        }
+    }
+    book
+}
