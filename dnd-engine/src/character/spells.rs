@@ -6,7 +6,7 @@ use super::build_error::{Problem, Problems};
 use super::builder::{CharacterChoices, Settled};
 use super::choices::RacePicks;
 use crate::rules::{Ability, SpellSlots};
-use crate::srd::{Preparation, Srd, slugify};
+use crate::srd::{Preparation, Spell, Srd, slugify};
 
 /// The sheet's spell list (cantrips, the race's, the subclass's, then those picked) and slots.
 pub(crate) fn spells(
@@ -149,47 +149,19 @@ pub(crate) fn spells(
         let spell = on_list(name)
             .or_else(|| expanded.then(|| srd.spell(name).ok()).flatten())
             .filter(|s| s.level > 0);
-        match spell {
-            Some(s) if s.level > highest => problems.add(
-                field,
-                Problem::AboveSlots {
-                    spell: s.name.clone(),
-                    spell_level: s.level,
-                    highest,
-                },
-            ),
-            Some(s) if picked.contains(&s.name) || (preparing && bonus.contains(&s.name)) => {
-                let by = if picked.contains(&s.name) {
-                    "another pick".to_owned()
-                } else {
-                    format!("the {} (always prepared)", class.subclass.name)
-                };
-                problems.add(
-                    field,
-                    Problem::Duplicate {
-                        given: s.name.clone(),
-                        by,
-                    },
-                );
+        let taken = |s: &Spell| {
+            if picked.contains(&s.name) {
+                Some("another pick".to_owned())
+            } else if preparing && bonus.contains(&s.name) {
+                Some(format!("the {} (always prepared)", class.subclass.name))
+            } else {
+                None
             }
-            Some(s) => picked.push(s.name.clone()),
-            None => {
-                let allowed = srd
-                    .spells
-                    .iter()
-                    .filter(|s| (1..=highest).contains(&s.level))
-                    .filter(|s| {
-                        s.classes.iter().any(|c| slugify(c) == class.slug)
-                            || (!preparing && bonus.contains(&s.name))
-                    })
-                    .map(|s| s.name.clone());
-                problems.not_allowed(
-                    field,
-                    format!("{} spell of level 1 to {highest}", class.name),
-                    name,
-                    allowed,
-                );
-            }
+        };
+        let extra = |s: &Spell| !preparing && bonus.contains(&s.name);
+        let pick = LevelledPick { class, highest };
+        if let Some(name) = pick.check(srd, &field, name, spell, taken, extra, problems) {
+            picked.push(name);
         }
     }
     list.extend(picked_cantrips);
@@ -275,8 +247,47 @@ pub(crate) fn spellbook(
         let spell = srd
             .spell(name)
             .ok()
-            .filter(|s| s.level > 0 && s.classes.iter().any(|c| slugify(c) == class.slug));
-        match spell {
+            .filter(|s| s.level > 0 && on_list(s, class));
+        let taken = |s: &Spell| {
+            (book.contains(&s.name) || sheet_spells.contains(&s.name))
+                .then(|| "another pick or a prepared spell".to_owned())
+        };
+        let pick = LevelledPick { class, highest };
+        if let Some(name) = pick.check(srd, &field, name, spell, taken, |_| false, problems) {
+            book.push(name);
+        }
+    }
+    book
+}
+
+fn on_list(spell: &Spell, class: &crate::srd::Class) -> bool {
+    spell.classes.iter().any(|c| slugify(c) == class.slug)
+}
+
+/// Picks of spells of 1st level or higher for a class whose slots cast up to `highest`.
+struct LevelledPick<'a> {
+    class: &'a crate::srd::Class,
+    highest: u8,
+}
+
+impl LevelledPick<'_> {
+    /// Checks the pick `name` at `field`: `found` is the SRD spell when the class may pick it
+    /// (else what it may pick is listed, with the spells `extra` allows beside its list); too
+    /// high for its slots, or `taken` already (by what), is a problem. The spell's name when
+    /// the pick stands.
+    #[allow(clippy::too_many_arguments)]
+    fn check(
+        &self,
+        srd: &Srd,
+        field: &str,
+        name: &str,
+        found: Option<&Spell>,
+        taken: impl Fn(&Spell) -> Option<String>,
+        extra: impl Fn(&Spell) -> bool,
+        problems: &mut Problems,
+    ) -> Option<String> {
+        let (class, highest) = (self.class, self.highest);
+        match found {
             Some(s) if s.level > highest => problems.add(
                 field,
                 Problem::AboveSlots {
@@ -285,25 +296,27 @@ pub(crate) fn spellbook(
                     highest,
                 },
             ),
-            Some(s) if book.contains(&s.name) || sheet_spells.contains(&s.name) => problems.add(
-                field,
-                Problem::Duplicate {
-                    given: s.name.clone(),
-                    by: "another pick or a prepared spell".into(),
-                },
-            ),
-            Some(s) => book.push(s.name.clone()),
+            Some(s) => match taken(s) {
+                Some(by) => problems.add(
+                    field,
+                    Problem::Duplicate {
+                        given: s.name.clone(),
+                        by,
+                    },
+                ),
+                None => return Some(s.name.clone()),
+            },
             None => {
                 let allowed = srd
                     .spells
                     .iter()
                     .filter(|s| (1..=highest).contains(&s.level))
-                    .filter(|s| s.classes.iter().any(|c| slugify(c) == class.slug))
+                    .filter(|s| on_list(s, class) || extra(s))
                     .map(|s| s.name.clone());
                 let what = format!("{} spell of level 1 to {highest}", class.name);
                 problems.not_allowed(field, what, name, allowed);
             }
         }
+        None
     }
-    book
 }
