@@ -240,6 +240,10 @@ pub struct Room {
     /// Named places in the room, with coordinates, cover and terrain (optional).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub areas: Vec<Area>,
+    /// How lit it is: "bright" (the default), "dim" or "dark". In darkness a creature without
+    /// darkvision is effectively blinded.
+    #[serde(default, skip_serializing_if = "crate::state::Light::is_bright")]
+    pub light: crate::state::Light,
 }
 
 /// A monster placed in a room, built from an SRD stat block with optional overrides.

@@ -24,6 +24,7 @@ mod memory;
 mod monster;
 mod position;
 mod progress;
+mod racial;
 mod reactions;
 mod revive;
 mod snapshot;
@@ -48,6 +49,7 @@ pub use feature_uses::{FeatureUses, rest_name};
 pub use memory::{MEMORY_LIST_LIMIT, Memory, MemoryFact};
 pub use monster::{Hold, Morale};
 pub use position::{Area, Cover, Position, area_at, inside, round_to_5};
+pub use racial::{Light, RELENTLESS_ENDURANCE};
 pub use progress::{
     AbilityIncrease, LevelUp, Levelling, Milestone, PactSlots, progress_text, reached_milestones,
 };

@@ -95,6 +95,7 @@ fn fixture() -> GameState {
         loot: vec![ItemStack::new("Rope", 1)],
         visited: true,
         areas: Vec::new(),
+        light: Default::default(),
     };
     let vault = Location {
         id: "vault".into(),
@@ -106,6 +107,7 @@ fn fixture() -> GameState {
         loot: vec![],
         visited: false,
         areas: Vec::new(),
+        light: Default::default(),
     };
     GameState {
         title: "Test".into(),
