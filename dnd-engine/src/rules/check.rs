@@ -330,6 +330,23 @@ mod tests {
     use crate::dice::seeded_rng;
 
     #[test]
+    fn lucky_rerolls_the_die_that_showed_the_one() {
+        // With disadvantage, 1 and 15: the 1 is rolled again (a 12), and the lower face counts.
+        let d = D20Roll::from_faces(1, Some(15), Advantage::Disadvantage).reroll_one(12);
+        assert_eq!((d.rolls, d.natural, d.lucky_reroll), ([12, 15], 12, true));
+        // A plain 1 rolled again to a 1 stays a 1.
+        let d = D20Roll::from_faces(1, None, Advantage::Normal).reroll_one(1);
+        assert_eq!((d.natural, d.count, d.lucky_reroll), (1, 1, true));
+        // Not lucky: the 1 stands, whatever the dice.
+        let mut rng = seeded_rng(3);
+        let ones = (0..400)
+            .map(|_| D20Roll::roll_for(Advantage::Normal, false, &mut rng))
+            .filter(|d| d.natural == 1 && !d.lucky_reroll)
+            .count();
+        assert!(ones > 5, "{ones}");
+    }
+
+    #[test]
     fn meeting_the_dc_succeeds() {
         let d20 = D20Roll::from_faces(12, None, Advantage::Normal);
         assert!(check_from(d20, 3, 15).success);

@@ -164,8 +164,7 @@ pub struct SavingThrowArgs {
     pub advantage: Option<Advantage>,
     /// What the save is against.
     pub reason: Option<String>,
-    /// What it resists, where a race cares: "poison", "charm", "fear", "magic" (a spell or
-    /// other magic); empty for none of these.
+    /// What it is against where a race cares (poison, charm, fear, magic); empty for none.
     #[serde(default)]
     pub against: Vec<crate::character::race::SaveAgainst>,
 }
