@@ -74,7 +74,8 @@ fn a_built_sheet_becomes_a_combatant_with_its_numbers() {
         panic!("{:?}", c.actions[0]);
     };
     assert_eq!(name, "Greatsword");
-    assert_eq!(*to_hit, 2 + 3);
+    // Strength 17 (15 and the half-orc's +2): +3; proficiency at 5th level: +3.
+    assert_eq!(*to_hit, 3 + 3);
     let third = Combatant::from_character(&fighter(3), Srd::bundled()).unwrap();
     assert_eq!(third.actions.len(), 1);
     // The race's resistances fight too (the hill dwarf's poison), and its speed.
