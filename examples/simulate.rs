@@ -52,7 +52,10 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Options, String> {
                 opts.seed = v.parse().map_err(|_| format!("--seed {v}: not a number"))?;
             }
             flag if flag.starts_with("--") => return Err(format!("unknown option {flag}")),
-            word => match (word.strip_prefix('x').map(str::parse::<usize>), opts.monsters.last_mut()) {
+            word => match (
+                word.strip_prefix('x').map(str::parse::<usize>),
+                opts.monsters.last_mut(),
+            ) {
                 // "x3" after a monster: three of it.
                 (Some(Ok(n)), Some(last)) => last.1 = n,
                 _ => opts.monsters.push((word.to_owned(), 1)),
@@ -131,9 +134,16 @@ mod tests {
 
     #[test]
     fn characters_repeat_and_monsters_take_counts() {
-        let mut words: Vec<String> = ["--character", "a.json", "ogre", "x2", "--character", "b.json"]
-            .map(str::to_owned)
-            .to_vec();
+        let mut words: Vec<String> = [
+            "--character",
+            "a.json",
+            "ogre",
+            "x2",
+            "--character",
+            "b.json",
+        ]
+        .map(str::to_owned)
+        .to_vec();
         words.extend(["giant rat".to_owned(), "--runs".to_owned(), "50".to_owned()]);
         let opts = parse_args(words.into_iter()).unwrap();
         assert_eq!(opts.characters, ["a.json", "b.json"]);
@@ -147,16 +157,25 @@ mod tests {
     #[test]
     fn bad_usage_says_what_is_wrong() {
         assert!(parse("--character").unwrap_err().contains("needs a value"));
-        assert!(parse("--runs many goblin").unwrap_err().contains("not a number"));
+        assert!(
+            parse("--runs many goblin")
+                .unwrap_err()
+                .contains("not a number")
+        );
         assert!(parse("--character a.json").unwrap_err().contains("monster"));
-        assert!(parse("--fast goblin").unwrap_err().contains("unknown option"));
+        assert!(
+            parse("--fast goblin")
+                .unwrap_err()
+                .contains("unknown option")
+        );
     }
 
     #[test]
     fn the_example_cleric_fights_goblins() {
         let opts = parse("--runs 200 goblin x2").unwrap();
         let mut opts = opts;
-        opts.characters = vec![concat!(env!("CARGO_MANIFEST_DIR"), "/characters/dwarf_cleric.json").into()];
+        opts.characters =
+            vec![concat!(env!("CARGO_MANIFEST_DIR"), "/characters/dwarf_cleric.json").into()];
         assert_eq!(run(&opts), Ok(()));
     }
 }

@@ -574,7 +574,10 @@ fn every_racial_trait_is_played_or_narrative() {
         .filter(|t| matches!(t.status, FeatureStatus::Unmodelled { .. }))
         .map(|t| t.slug.as_str())
         .collect();
-    assert_eq!(unplayed, WAITING, "traits neither implemented nor narrative");
+    assert_eq!(
+        unplayed, WAITING,
+        "traits neither implemented nor narrative"
+    );
     for t in traits {
         assert_eq!(status_problem(&t.status), None, "{}", t.slug);
     }

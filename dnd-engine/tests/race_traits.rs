@@ -66,13 +66,22 @@ fn a_dwarf_resists_poison_and_saves_against_it_with_advantage() {
     let human = t.ok("apply_hazard_damage", poison("kraven"));
     assert_eq!(human["damage"], human["rolled"], "{human}");
 
-    let against_poison = t.ok("roll_saving_throw", save("hedda", "constitution", &["poison"]));
+    let against_poison = t.ok(
+        "roll_saving_throw",
+        save("hedda", "constitution", &["poison"]),
+    );
     assert!(reasons(&against_poison).contains("Dwarven Resilience"));
     assert_eq!(against_poison["result"]["d20"]["count"], 2);
     // Against anything else, or for a human, no advantage.
-    let plain = t.ok("roll_saving_throw", save("hedda", "constitution", &["fear"]));
+    let plain = t.ok(
+        "roll_saving_throw",
+        save("hedda", "constitution", &["fear"]),
+    );
     assert_eq!(plain["result"]["d20"]["count"], 1, "{plain}");
-    let kraven = t.ok("roll_saving_throw", save("kraven", "constitution", &["poison"]));
+    let kraven = t.ok(
+        "roll_saving_throw",
+        save("kraven", "constitution", &["poison"]),
+    );
     assert_eq!(kraven["result"]["d20"]["count"], 1, "{kraven}");
 }
 
@@ -101,7 +110,10 @@ fn brave_fey_ancestry_and_gnome_cunning_give_advantage_against_their_threat() {
         ("isolde", "wisdom", "fear"),
     ] {
         let r = t.ok("roll_saving_throw", save(who, ability, &[against]));
-        assert!(r["advantage_reasons"].get("advantage").is_none(), "{who} {against}: {r}");
+        assert!(
+            r["advantage_reasons"].get("advantage").is_none(),
+            "{who} {against}: {r}"
+        );
     }
 }
 
@@ -213,7 +225,11 @@ fn savage_attacks_adds_a_weapon_die_to_a_half_orcs_melee_critical() {
     let seed = (0..600)
         .find(|&s| greataxe_swing("Half-Orc", s).0)
         .expect("a critical in 600 swings");
-    assert_eq!(greataxe_swing("Half-Orc", seed), (true, 2), "greataxe + savage die");
+    assert_eq!(
+        greataxe_swing("Half-Orc", seed),
+        (true, 2),
+        "greataxe + savage die"
+    );
     // The same critical by a human: the weapon's damage alone.
     assert_eq!(greataxe_swing("Human", seed), (true, 1));
     // A plain hit by the half-orc: no extra die.
@@ -242,7 +258,11 @@ fn a_small_hero_swings_a_heavy_weapon_at_disadvantage() {
         "roll_attack",
         json!({"attacker": "brakka", "target": "frost-harpy", "attack": "Greataxe", "advantage": null}),
     );
-    assert!(!r["attacks"][0]["advantage_reasons"].to_string().contains("heavy"));
+    assert!(
+        !r["attacks"][0]["advantage_reasons"]
+            .to_string()
+            .contains("heavy")
+    );
 }
 
 fn breathe(who: &str, target: Option<&str>) -> Value {
@@ -265,7 +285,11 @@ fn breath_weapon_burns_for_2d6_against_a_con_dc_once_per_short_rest() {
     let r = t.ok("use_feature", breathe("rhogar", Some("frost-harpy")));
     // DC 8 + Con 2 (14 +0 racial... the dragonborn's +2 is Strength) + proficiency 2 = 12.
     let rhogar = t.state.character("rhogar").unwrap();
-    let dc = 8 + rhogar.abilities.modifier(dnd_engine::rules::Ability::Constitution) + 2;
+    let dc = 8
+        + rhogar
+            .abilities
+            .modifier(dnd_engine::rules::Ability::Constitution)
+        + 2;
     let effect = r["effect"].as_str().unwrap();
     assert!(effect.contains("breathes fire in a 15-ft cone"), "{r}");
     assert!(effect.contains(&format!("vs DC {dc}")), "{r}");
@@ -277,7 +301,10 @@ fn breath_weapon_burns_for_2d6_against_a_con_dc_once_per_short_rest() {
     assert!(budget.action_used, "the breath is an action");
     // Used: refused until a rest.
     let again = t.refused("use_feature", breathe("rhogar", Some("frost-harpy")));
-    assert!(again.contains("comes back after a short or long rest"), "{again}");
+    assert!(
+        again.contains("comes back after a short or long rest"),
+        "{again}"
+    );
     t.apply(&[Change::EncounterEnded]);
     t.ok(
         "update_character",
@@ -382,7 +409,11 @@ fn perceive(who: &str) -> Value {
 
 #[test]
 fn darkvision_sees_in_a_dark_room_where_a_human_is_blinded() {
-    let mut t = Table::fight(&["kraven", "isolde"], &["kraven", "isolde", "frost-harpy"], 13);
+    let mut t = Table::fight(
+        &["kraven", "isolde"],
+        &["kraven", "isolde", "frost-harpy"],
+        13,
+    );
     lit(&mut t, Light::Dark);
     // Kraven (human) sees nothing: his attack is at disadvantage, and the harpy (no
     // darkvision) cannot see him either: the two cancel.
@@ -390,24 +421,42 @@ fn darkvision_sees_in_a_dark_room_where_a_human_is_blinded() {
     let why = k["attacks"][0]["advantage_reasons"].to_string();
     assert!(why.contains("attacker cannot see"), "{k}");
     assert!(why.contains("target cannot see"), "{k}");
-    assert_eq!(k["attacks"][0]["result"]["d20"]["count"], 1, "they cancel: one die");
+    assert_eq!(
+        k["attacks"][0]["result"]["d20"]["count"], 1,
+        "they cancel: one die"
+    );
     // A Perception check in darkness fails for him; Isolde's darkvision sees it as dim light.
     let kp = t.ok("roll_skill_check", perceive("kraven"));
     assert_eq!(kp["result"]["success"], false);
-    assert!(kp["result"]["automatic_failure"].as_str().unwrap().contains("darkness"));
+    assert!(
+        kp["result"]["automatic_failure"]
+            .as_str()
+            .unwrap()
+            .contains("darkness")
+    );
     let ip = t.ok("roll_skill_check", perceive("isolde"));
     assert!(ip["result"].get("automatic_failure").is_none(), "{ip}");
-    assert!(ip["advantage_reasons"].to_string().contains("dim light"), "{ip}");
+    assert!(
+        ip["advantage_reasons"].to_string().contains("dim light"),
+        "{ip}"
+    );
     // In dim light the human has disadvantage on Perception; the elf sees as in bright light.
     lit(&mut t, Light::Dim);
     let kp = t.ok("roll_skill_check", perceive("kraven"));
-    assert!(kp["advantage_reasons"].to_string().contains("dim light"), "{kp}");
+    assert!(
+        kp["advantage_reasons"].to_string().contains("dim light"),
+        "{kp}"
+    );
     let ip = t.ok("roll_skill_check", perceive("isolde"));
     assert!(!ip["advantage_reasons"].to_string().contains("dim"), "{ip}");
     // And in dim light no attack changes.
     t.ok("next_turn", json!({}));
     let i = t.ok("roll_attack", attack("isolde", "frost-harpy"));
-    assert!(!i["attacks"][0]["advantage_reasons"].to_string().contains("dark"));
+    assert!(
+        !i["attacks"][0]["advantage_reasons"]
+            .to_string()
+            .contains("dark")
+    );
 }
 
 #[test]
@@ -415,11 +464,15 @@ fn a_room_states_its_light_in_the_adventure_format() {
     let mut adventure: Value =
         serde_json::from_str(include_str!("../src/adventure/wailing_glacier.json")).unwrap();
     adventure["rooms"][0]["light"] = json!("dark");
-    let parsed = dnd_engine::adventure::Adventure::from_json(&adventure.to_string(), "test.json").unwrap();
+    let parsed =
+        dnd_engine::adventure::Adventure::from_json(&adventure.to_string(), "test.json").unwrap();
     assert_eq!(parsed.rooms[0].light, Light::Dark);
     adventure["rooms"][0]["light"] = json!("pitch black");
     let problems = dnd_engine::adventure::Adventure::from_json(&adventure.to_string(), "test.json")
         .unwrap_err()
         .to_string();
-    assert!(problems.contains("rooms[0].light") || problems.contains("light"), "{problems}");
+    assert!(
+        problems.contains("rooms[0].light") || problems.contains("light"),
+        "{problems}"
+    );
 }

@@ -34,5 +34,5 @@ pub use levelling::{
 #[cfg(test)]
 mod builder_tests;
 pub mod features;
-pub mod uses;
 pub mod race;
+pub mod uses;

@@ -195,5 +195,8 @@ pub fn heavy_weapon_sources(c: &Character, weapon_is_heavy: bool) -> AdvantageSo
 
 /// The size of `c`'s race, when the race table knows it.
 pub fn race_size(c: &Character) -> Option<Size> {
-    crate::srd::Srd::bundled().race(&c.race).ok().map(|r| r.size())
+    crate::srd::Srd::bundled()
+        .race(&c.race)
+        .ok()
+        .map(|r| r.size())
 }

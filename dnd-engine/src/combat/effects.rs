@@ -45,8 +45,9 @@ pub fn attack_situation(state: &GameState, attacker: &str, target: &str) -> Situ
         sources: lasting.sources,
     };
     // Darkness (a room's light against darkvision) and Lucky (`character::race`).
-    s.sources
-        .extend(crate::character::race::attack_in_the_dark(state, attacker, target));
+    s.sources.extend(crate::character::race::attack_in_the_dark(
+        state, attacker, target,
+    ));
     s.sources.lucky = crate::character::race::lucky(state, attacker);
     // The attacker's own attack ends what lasts until it acts (Invisibility): this roll still
     // counts it.

@@ -9,7 +9,7 @@
 //! the class's Extra Attack allows, or an attack cantrip cast once. The simulator plays no
 //! class feature, spell slot or racial trait beyond these (see the module's "Not played").
 
-use super::{Combatant, Reach, SimAction, Side};
+use super::{Combatant, Reach, Side, SimAction};
 use crate::rules::Ability;
 use crate::srd::Srd;
 use crate::state::{Character, CharacterAttack};

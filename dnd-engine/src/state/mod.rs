@@ -49,10 +49,10 @@ pub use feature_uses::{FeatureUses, rest_name};
 pub use memory::{MEMORY_LIST_LIMIT, Memory, MemoryFact};
 pub use monster::{Hold, Morale};
 pub use position::{Area, Cover, Position, area_at, inside, round_to_5};
-pub use racial::{Light, RELENTLESS_ENDURANCE};
 pub use progress::{
     AbilityIncrease, LevelUp, Levelling, Milestone, PactSlots, progress_text, reached_milestones,
 };
+pub use racial::{Light, RELENTLESS_ENDURANCE};
 pub use reactions::{ReactionTrigger, StandingReaction};
 pub use revive::rounds_now;
 pub use snapshot::{Snapshot, estimate_tokens};

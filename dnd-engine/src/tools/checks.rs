@@ -76,7 +76,8 @@ pub(super) fn roll_skill_check(
     let (mut sources, mut auto_fail) = check_modifiers(&who.conditions, needs_sight, false);
     if args.skill == Skill::Perception {
         // The room's light against the looker's darkvision (`character::race`).
-        let (light, dark) = crate::character::race::perception_in_the_light(ctx.state, who.target.id());
+        let (light, dark) =
+            crate::character::race::perception_in_the_light(ctx.state, who.target.id());
         sources.extend(light);
         auto_fail = auto_fail.or(dark);
     }

@@ -9,10 +9,8 @@ use super::results::FeatureReport;
 use super::{ToolContext, ToolError, creature};
 use crate::combat::may_act;
 use crate::effects::{self, Caster, Casting, Dice, Effect, Outcome};
-use crate::rules::{
-    Ability, AdvantageSources, AttackResult, DamageDealt, DamageDice, Spend,
-};
 use crate::rules::attack::roll_damage;
+use crate::rules::{Ability, AdvantageSources, AttackResult, DamageDealt, DamageDice, Spend};
 use crate::srd::{OnSave, RacialTrait, Rest};
 use crate::state::{Change, Character};
 use crate::store::RollDetail;
@@ -31,7 +29,8 @@ pub(super) fn use_racial(
 ) -> Result<Option<FeatureReport>, ToolError> {
     let wanted = args.feature.trim();
     let Some(t) = ctx.srd.races.traits.iter().find(|t| {
-        t.parent.is_none() && (t.slug.eq_ignore_ascii_case(wanted) || t.name.eq_ignore_ascii_case(wanted))
+        t.parent.is_none()
+            && (t.slug.eq_ignore_ascii_case(wanted) || t.name.eq_ignore_ascii_case(wanted))
     }) else {
         return Ok(None);
     };
@@ -142,7 +141,10 @@ fn breath_weapon(
             c.name
         )));
     }
-    let subjects: Vec<_> = chosen.iter().map(|(info, at)| info.subject(at.clone())).collect();
+    let subjects: Vec<_> = chosen
+        .iter()
+        .map(|(info, at)| info.subject(at.clone()))
+        .collect();
     let dc = breath_dc(c);
     let dice = Dice {
         count: breath_dice(c.level),
@@ -258,9 +260,8 @@ pub(super) fn savage_attacks(
         return;
     };
     let is_weapon = ctx.srd.spell_named(&swing.name).is_none();
-    if !(result.hit && result.critical && melee && is_weapon)
-        || !c.has_racial_trait("savage-attacks")
-    {
+    let savage = result.hit && result.critical && melee && is_weapon;
+    if !(savage && c.has_racial_trait("savage-attacks")) {
         return;
     }
     let Some(first) = swing.damage.first() else {
