@@ -476,3 +476,23 @@ fn a_room_states_its_light_in_the_adventure_format() {
         "{problems}"
     );
 }
+
+#[test]
+fn darkvision_reaches_60_feet_and_no_farther() {
+    use table::{at, order, placed_fight};
+    let fire_bolt = json!({"attacker": "isolde", "target": "frost-harpy", "attack": "Fire Bolt", "advantage": null});
+    for (feet, sees) in [(50, true), (70, false)] {
+        let state = placed_fight(
+            &["isolde"],
+            order(&["isolde", "frost-harpy"]),
+            &[("isolde", at(0, 0, 0)), ("frost-harpy", at(feet, 0, 0))],
+        );
+        let mut t = Table::new(state, 14);
+        lit(&mut t, Light::Dark);
+        let r = t.ok("roll_attack", fire_bolt.clone());
+        let why = r["attacks"][0]["advantage_reasons"].to_string();
+        assert_eq!(!why.contains("attacker cannot see"), sees, "{feet} ft: {r}");
+        // The harpy has no darkvision: it never sees Isolde in the dark.
+        assert!(why.contains("target cannot see"), "{feet} ft: {r}");
+    }
+}

@@ -132,35 +132,58 @@ pub fn magic_sleep_refused(state: &GameState, creature: &str) -> Option<&'static
         .map(|_| "Fey Ancestry: magic cannot put it to sleep")
 }
 
-/// How `creature` sees where it stands: the light of the room, brightened one step by
-/// darkvision (darkness becomes dim light, dim becomes bright). Monsters see by their stat
-/// block's darkvision (`senses`), if the table gives one.
-pub fn seen_light(state: &GameState, creature: &str) -> Light {
-    let light = state.party_location().map_or(Light::Bright, |l| l.light);
-    let darkvision = match state.character(creature) {
-        Some(c) => c.darkvision_feet() > 0,
-        None => state.monster(creature).is_some_and(|m| {
-            crate::srd::Srd::bundled()
-                .monster(&m.template)
-                .is_ok_and(|t| t.senses.to_lowercase().contains("darkvision"))
-        }),
+/// How far `creature` sees in the dark, in feet: a character's Darkvision, a monster's
+/// stat block's ("darkvision 60 ft." in its senses); 0 without.
+pub fn darkvision_range(state: &GameState, creature: &str) -> u32 {
+    if let Some(c) = state.character(creature) {
+        return c.darkvision_feet();
+    }
+    let Some(m) = state.monster(creature) else {
+        return 0;
     };
-    match (light, darkvision) {
-        (Light::Dark, true) => Light::Dim,
-        (Light::Dim, true) => Light::Bright,
-        (light, _) => light,
+    let Ok(template) = crate::srd::Srd::bundled().monster(&m.template) else {
+        return 0;
+    };
+    let senses = template.senses.to_lowercase();
+    let Some(after) = senses.split("darkvision").nth(1) else {
+        return 0;
+    };
+    let digits: String = after
+        .trim_start()
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().unwrap_or(60)
+}
+
+/// How lit a thing `feet` away looks to `creature`: the room's light, one step brighter within
+/// its darkvision (darkness as dim light, dim light as bright).
+pub fn light_seen_at(state: &GameState, creature: &str, feet: u32) -> Light {
+    let light = state.party_location().map_or(Light::Bright, |l| l.light);
+    if darkvision_range(state, creature) < feet.max(1) {
+        return light;
+    }
+    match light {
+        Light::Dark => Light::Dim,
+        Light::Dim | Light::Bright => Light::Bright,
     }
 }
 
+/// How lit `creature`'s surroundings look to it ([`light_seen_at`] close by).
+pub fn seen_light(state: &GameState, creature: &str) -> Light {
+    light_seen_at(state, creature, 5)
+}
+
 /// What darkness does to an attack by `attacker` on `target`: an attacker that sees only
-/// darkness is effectively blinded (disadvantage), and a target that cannot see its attacker
-/// is attacked with advantage. Dim light changes no attack.
+/// darkness where its target stands is effectively blinded (disadvantage), and a target that
+/// cannot see its attacker is attacked with advantage. Dim light changes no attack.
 pub fn attack_in_the_dark(state: &GameState, attacker: &str, target: &str) -> AdvantageSources {
     let mut sources = AdvantageSources::default();
-    if seen_light(state, attacker) == Light::Dark {
+    let feet = crate::combat::positions::distance(state, attacker, target);
+    if light_seen_at(state, attacker, feet) == Light::Dark {
         sources.disadvantage("the attacker cannot see in the darkness");
     }
-    if seen_light(state, target) == Light::Dark {
+    if light_seen_at(state, target, feet) == Light::Dark {
         sources.advantage("the target cannot see its attacker in the darkness");
     }
     sources
