@@ -21,7 +21,9 @@
 //! | `milestones` | *optional*, with `"levelling": "milestone"` only, and then at least one: each an `id` (unique) and either a `flag` (declared in `flags`; reached when the story sets it) or a `room` (reached when the party enters it). Each grants every living character one level, once |
 //!
 //! A **room** has `id`, `title`, `short_description` (one line), `description` (the full text),
-//! and *optional* `exits`, `features`, `loot` and `monsters`:
+//! and *optional* `exits`, `features`, `loot`, `monsters`, `areas` and `light` (`"bright"`, the
+//! default, `"dim"` or `"dark"`: in darkness a creature without darkvision is effectively
+//! blinded, and dim light gives disadvantage on Perception; see `character::race`):
 //!
 //! - an **exit** is a [`crate::state::Exit`]: `direction`, `to` (a room id), and optional
 //!   `locked`, `unlock_dc`, `key` (an item name that must lie somewhere in the adventure),
