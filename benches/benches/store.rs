@@ -106,6 +106,7 @@ fn campaign_state() -> GameState {
             loot: vec![ItemStack::new("Torch", 2)],
             visited: i == 0,
             areas: Vec::new(),
+            light: Default::default(),
         })
         .collect();
     GameState {

@@ -561,3 +561,24 @@ fn no_narrative_feature_or_trait_hides_a_fight_number() {
     }
     assert!(flagged.is_empty(), "{flagged:#?}");
 }
+
+#[test]
+fn every_racial_trait_is_played_or_narrative() {
+    // Infernal Legacy waits for racial spellcasting (a spell known and cast by a race rather
+    // than a class); every other trait of the nine races is played or has no number to play.
+    const WAITING: &[&str] = &["infernal-legacy"];
+    let traits = &srd().races.traits;
+    assert_eq!(traits.len(), 38, "the SRD's 38 racial traits and options");
+    let unplayed: Vec<&str> = traits
+        .iter()
+        .filter(|t| matches!(t.status, FeatureStatus::Unmodelled { .. }))
+        .map(|t| t.slug.as_str())
+        .collect();
+    assert_eq!(
+        unplayed, WAITING,
+        "traits neither implemented nor narrative"
+    );
+    for t in traits {
+        assert_eq!(status_problem(&t.status), None, "{}", t.slug);
+    }
+}

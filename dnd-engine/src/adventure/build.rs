@@ -130,6 +130,7 @@ pub(super) fn new_game(adventure: &Adventure, party: &[&str]) -> Result<GameStat
             loot: with_carried_magic(srd, &room.loot),
             visited: room.id == adventure.start,
             areas: room.areas.clone(),
+            light: room.light,
         })
         .collect();
 

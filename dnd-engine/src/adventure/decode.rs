@@ -31,6 +31,7 @@ const ROOM_FIELDS: &[&str] = &[
     "description",
     "exits",
     "features",
+    "light",
     "loot",
     "monsters",
     "areas",
@@ -163,6 +164,8 @@ fn decode_room(value: Value, path: &str, problems: &mut Vec<Problem>) -> Option<
         problems,
         element::<Area>,
     );
+    // "bright", "dim" or "dark"; anything else is named with the path.
+    let light = optional(&mut room, "light", path, problems).unwrap_or_default();
     Some(Room {
         id: id?,
         title: title?,
@@ -173,6 +176,7 @@ fn decode_room(value: Value, path: &str, problems: &mut Vec<Problem>) -> Option<
         loot,
         monsters,
         areas,
+        light,
     })
 }
 

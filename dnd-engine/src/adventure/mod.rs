@@ -21,7 +21,9 @@
 //! | `milestones` | *optional*, with `"levelling": "milestone"` only, and then at least one: each an `id` (unique) and either a `flag` (declared in `flags`; reached when the story sets it) or a `room` (reached when the party enters it). Each grants every living character one level, once |
 //!
 //! A **room** has `id`, `title`, `short_description` (one line), `description` (the full text),
-//! and *optional* `exits`, `features`, `loot` and `monsters`:
+//! and *optional* `exits`, `features`, `loot`, `monsters`, `areas` and `light` (`"bright"`, the
+//! default, `"dim"` or `"dark"`: in darkness a creature without darkvision is effectively
+//! blinded, and dim light gives disadvantage on Perception; see `character::race`):
 //!
 //! - an **exit** is a [`crate::state::Exit`]: `direction`, `to` (a room id), and optional
 //!   `locked`, `unlock_dc`, `key` (an item name that must lie somewhere in the adventure),
@@ -240,6 +242,10 @@ pub struct Room {
     /// Named places in the room, with coordinates, cover and terrain (optional).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub areas: Vec<Area>,
+    /// How lit it is: "bright" (the default), "dim" or "dark". In darkness a creature without
+    /// darkvision is effectively blinded.
+    #[serde(default, skip_serializing_if = "crate::state::Light::is_bright")]
+    pub light: crate::state::Light,
 }
 
 /// A monster placed in a room, built from an SRD stat block with optional overrides.

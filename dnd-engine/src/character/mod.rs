@@ -35,4 +35,5 @@ pub use levelling::{
 mod builder_tests;
 pub mod features;
 pub mod preparing;
+pub mod race;
 pub mod uses;

@@ -44,6 +44,11 @@ pub fn attack_situation(state: &GameState, attacker: &str, target: &str) -> Situ
         ends: lasting.ends(),
         sources: lasting.sources,
     };
+    // Darkness (a room's light against darkvision) and Lucky (`character::race`).
+    s.sources.extend(crate::character::race::attack_in_the_dark(
+        state, attacker, target,
+    ));
+    s.sources.lucky = crate::character::race::lucky(state, attacker);
     // The attacker's own attack ends what lasts until it acts (Invisibility): this roll still
     // counts it.
     s.ends.extend(crate::effects::acting_ends(state, attacker));
@@ -108,6 +113,7 @@ pub fn ability_check_situation(
         ends: lasting.ends(),
         sources: lasting.sources,
     };
+    s.sources.lucky = crate::character::race::lucky(state, creature); // Lucky (halflings)
     let Some(encounter) = state.encounter.as_ref().filter(|e| !e.effects.is_empty()) else {
         return s;
     };
@@ -131,6 +137,7 @@ pub fn save_situation(state: &GameState, creature: &str, ability: Ability) -> Ad
     // Spells' advantage on saves (Haste on Dexterity, Beacon of Hope on Wisdom); a save spends
     // none of them (no spell here gives one for the next save only).
     let mut sources = crate::effects::roll_advantage(state, creature, Some(ability), false).sources;
+    sources.lucky = crate::character::race::lucky(state, creature);
     let Some(encounter) = state.encounter.as_ref().filter(|e| !e.effects.is_empty()) else {
         return sources;
     };

@@ -82,6 +82,11 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
                 immune_if_immune_to.filter(|c| s.condition_immunities.contains(c))
             {
                 Some(format!("immune to being {c}"))
+            } else if let Some(why) = (*condition == crate::rules::Condition::Unconscious)
+                .then(|| crate::character::race::magic_sleep_refused(self.state, s.target.id()))
+                .flatten()
+            {
+                Some(why.to_owned())
             } else if s.hp > left {
                 Some(format!(
                     "{} hit points, more than the {left} left in the pool",

@@ -539,6 +539,14 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             s.target.id(),
             ability,
         ));
+        // Dwarven Resilience, Brave, Fey Ancestry, Gnome Cunning: what the save is against.
+        let against = crate::character::race::threats_of(self.casting.source, on_fail);
+        sources.extend(crate::character::race::save_sources(
+            self.state,
+            s.target.id(),
+            ability,
+            &against,
+        ));
         let cover = s.at.cover.as_ref().filter(|_| !ignores_cover);
         let cover = save_bonus(cover, ability);
         let mut bonus = roll_bonus(self.state, s.target.id(), RollKind::Save, self.rng);

@@ -9,7 +9,7 @@ use super::resolve::Run;
 use super::rolls::{keep_spent, roll_bonus};
 use super::vocabulary::Effect;
 use crate::rules::conditions::effective_defenses;
-use crate::rules::{AttackProfile, AttackTarget, DamageDice, roll_attack};
+use crate::rules::{AttackProfile, AttackTarget, DamageDice, roll_attack_for};
 use crate::state::{Change, RollKind};
 use crate::store::RollDetail;
 
@@ -49,7 +49,8 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
         for why in range.iter().flat_map(|r| &r.disadvantage) {
             sources.disadvantage(why.clone());
         }
-        let result = roll_attack(&profile, &defense, sources.resolve(), self.rng);
+        let lucky = sources.lucky; // a halfling caster's natural 1 is rolled again
+        let result = roll_attack_for(&profile, &defense, sources.resolve(), lucky, self.rng);
         let mut modifiers = bonus.reasons;
         if cover > 0
             && let Some(area) = &s.at.cover

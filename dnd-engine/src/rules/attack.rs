@@ -266,7 +266,19 @@ pub fn roll_attack<R: Rng + ?Sized>(
     advantage: Advantage,
     rng: &mut R,
 ) -> AttackResult {
-    let d20 = D20Roll::roll(advantage, rng);
+    roll_attack_for(attack, target, advantage, false, rng)
+}
+
+/// [`roll_attack`] by a `lucky` attacker (a halfling): a natural 1 is rolled again
+/// ([`D20Roll::roll_for`]).
+pub fn roll_attack_for<R: Rng + ?Sized>(
+    attack: &AttackProfile<'_>,
+    target: &AttackTarget,
+    advantage: Advantage,
+    lucky: bool,
+    rng: &mut R,
+) -> AttackResult {
+    let d20 = D20Roll::roll_for(advantage, lucky, rng);
     let (hit, critical) = attack_hits(
         d20,
         attack.attack_bonus,

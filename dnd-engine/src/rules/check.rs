@@ -24,6 +24,10 @@ pub struct AdvantageSources {
     /// Why the roll has disadvantage.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub disadvantage: Vec<Cow<'static, str>>,
+    /// The roller is a halfling (Lucky): a natural 1 is rolled again and the new face used
+    /// ([`D20Roll::roll_for`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub lucky: bool,
 }
 
 impl AdvantageSources {
@@ -41,6 +45,7 @@ impl AdvantageSources {
     pub fn extend(&mut self, other: AdvantageSources) {
         self.advantage.extend(other.advantage);
         self.disadvantage.extend(other.disadvantage);
+        self.lucky |= other.lucky;
     }
 
     /// Adds a plain [`Advantage`] given by the caller (a spell, the GM's ruling).
@@ -82,6 +87,10 @@ pub struct D20Roll {
     pub advantage: Advantage,
     /// The face that counts.
     pub natural: u8,
+    /// A natural 1 rolled again by a halfling's Lucky: the 1 it replaced is gone from
+    /// `rolls`, and this says it was there.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub lucky_reroll: bool,
 }
 
 impl D20Roll {
@@ -91,6 +100,44 @@ impl D20Roll {
         match advantage {
             Advantage::Normal => D20Roll::from_faces(first, None, advantage),
             _ => D20Roll::from_faces(first, Some(rng.random_range(1..=20u8)), advantage),
+        }
+    }
+
+    /// Rolls the d20 of a creature's attack roll, check or save: [`roll`](Self::roll), then,
+    /// for a `lucky` roller (a halfling) whose roll came up a natural 1, the die that showed
+    /// the 1 is rolled again and the new face used, even if it is a 1 again. The one place
+    /// Lucky is played, so every roll of a halfling that goes through here gets it.
+    ///
+    /// ```
+    /// use dnd_engine::dice::{Advantage, seeded_rng};
+    /// use dnd_engine::rules::check::D20Roll;
+    ///
+    /// let mut rng = seeded_rng(1);
+    /// for _ in 0..200 {
+    ///     let d = D20Roll::roll_for(Advantage::Normal, true, &mut rng);
+    ///     assert!(d.natural != 1 || d.lucky_reroll, "a 1 stands only after the reroll");
+    /// }
+    /// ```
+    pub fn roll_for<R: Rng + ?Sized>(advantage: Advantage, lucky: bool, rng: &mut R) -> D20Roll {
+        let rolled = D20Roll::roll(advantage, rng);
+        if !lucky || rolled.natural != 1 {
+            return rolled;
+        }
+        rolled.reroll_one(rng.random_range(1..=20u8))
+    }
+
+    /// This roll with the (first) die that showed a 1 replaced by `face` (Lucky).
+    pub fn reroll_one(self, face: u8) -> D20Roll {
+        let [first, second] = self.rolls;
+        let (first, second) = if first == 1 {
+            (face, second)
+        } else {
+            (first, face)
+        };
+        let second = (self.count == 2).then_some(second);
+        D20Roll {
+            lucky_reroll: true,
+            ..D20Roll::from_faces(first, second, self.advantage)
         }
     }
 
@@ -111,6 +158,7 @@ impl D20Roll {
                     count: 2,
                     advantage,
                     natural,
+                    lucky_reroll: false,
                 }
             }
             _ => D20Roll {
@@ -118,6 +166,7 @@ impl D20Roll {
                 count: 1,
                 advantage: Advantage::Normal,
                 natural: first,
+                lucky_reroll: false,
             },
         }
     }
@@ -235,7 +284,8 @@ pub fn roll_check_with<R: Rng + ?Sized>(
     automatic_failure: Option<&'static str>,
     rng: &mut R,
 ) -> CheckResult {
-    let mut result = roll_check(modifier, dc, sources.resolve(), rng);
+    let d20 = D20Roll::roll_for(sources.resolve(), sources.lucky, rng);
+    let mut result = check_from(d20, modifier, dc);
     if let Some(reason) = automatic_failure {
         result.success = false;
         result.automatic_failure = Some(reason.into());
@@ -278,6 +328,23 @@ pub fn roll_contest<R: Rng + ?Sized>(
 mod tests {
     use super::*;
     use crate::dice::seeded_rng;
+
+    #[test]
+    fn lucky_rerolls_the_die_that_showed_the_one() {
+        // With disadvantage, 1 and 15: the 1 is rolled again (a 12), and the lower face counts.
+        let d = D20Roll::from_faces(1, Some(15), Advantage::Disadvantage).reroll_one(12);
+        assert_eq!((d.rolls, d.natural, d.lucky_reroll), ([12, 15], 12, true));
+        // A plain 1 rolled again to a 1 stays a 1.
+        let d = D20Roll::from_faces(1, None, Advantage::Normal).reroll_one(1);
+        assert_eq!((d.natural, d.count, d.lucky_reroll), (1, 1, true));
+        // Not lucky: the 1 stands, whatever the dice.
+        let mut rng = seeded_rng(3);
+        let ones = (0..400)
+            .map(|_| D20Roll::roll_for(Advantage::Normal, false, &mut rng))
+            .filter(|d| d.natural == 1 && !d.lucky_reroll)
+            .count();
+        assert!(ones > 5, "{ones}");
+    }
 
     #[test]
     fn meeting_the_dc_succeeds() {

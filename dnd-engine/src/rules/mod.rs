@@ -28,7 +28,7 @@ pub use ability::{
 };
 pub use attack::{
     AttackProfile, AttackResult, AttackTarget, DamageDealt, DamageDice, DamageDiceError,
-    roll_attack,
+    roll_attack, roll_attack_for,
 };
 pub use check::{
     AdvantageSources, CheckResult, ContestResult, D20Roll, roll_check, roll_contest,

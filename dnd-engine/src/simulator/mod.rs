@@ -46,6 +46,7 @@
 //! provokes nothing). A fight still going after [`MAX_ROUNDS`] counts as a loss for the party.
 
 mod arena;
+mod from_character;
 mod from_srd;
 
 use serde::{Deserialize, Serialize};
@@ -58,6 +59,7 @@ use crate::rules::{Ability, DamageDice};
 pub use crate::combat::monster_plan::Nerve;
 pub use crate::combat::positions::Reach;
 pub use crate::state::Position;
+pub use from_character::CharacterConversionError;
 pub use from_srd::MonsterConversionError;
 
 /// A fight that lasts longer than this many rounds is stopped and counted as a party loss.

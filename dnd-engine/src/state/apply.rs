@@ -27,7 +27,7 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
             critical,
         } => {
             let (hp, at_zero, saves) = creature_hp(state, target)?;
-            let outcome = apply_damage(hp, *amount, at_zero, *critical);
+            let mut outcome = apply_damage(hp, *amount, at_zero, *critical);
             if let Some(saves) = saves
                 && outcome.death_save_failures > 0
             {
@@ -43,6 +43,7 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
                 if c.death_saves.is_dead() {
                     c.dead = true;
                 }
+                super::racial::relentless_endurance(c, &mut outcome);
                 if outcome.dropped_to_zero {
                     c.conditions.add(Condition::Unconscious);
                 }

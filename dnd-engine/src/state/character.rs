@@ -265,7 +265,9 @@ impl Character {
     pub fn defenses_now(&self) -> crate::rules::Defenses {
         let carried = crate::effects::carried_resistances(self.carried().map(|(_, d)| d));
         crate::rules::Defenses {
-            resistances: carried.union(super::resistances_with(&self.timed_effects)),
+            resistances: carried
+                .union(super::resistances_with(&self.timed_effects))
+                .union(self.racial_resistances()),
             nonmagical_resistances: super::nonmagical_resistances_with(&self.timed_effects),
             immunities: crate::effects::silence_immunities(&self.timed_effects),
             ..crate::rules::Defenses::default()

@@ -25,6 +25,7 @@ mod monster;
 mod position;
 mod prepared;
 mod progress;
+mod racial;
 mod reactions;
 mod revive;
 mod snapshot;
@@ -52,6 +53,7 @@ pub use position::{Area, Cover, Position, area_at, inside, round_to_5};
 pub use progress::{
     AbilityIncrease, LevelUp, Levelling, Milestone, PactSlots, progress_text, reached_milestones,
 };
+pub use racial::{Light, RELENTLESS_ENDURANCE};
 pub use reactions::{ReactionTrigger, StandingReaction};
 pub use revive::rounds_now;
 pub use snapshot::{Snapshot, estimate_tokens};

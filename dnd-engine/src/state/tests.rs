@@ -97,6 +97,7 @@ fn fixture() -> GameState {
         loot: vec![ItemStack::new("Rope", 1)],
         visited: true,
         areas: Vec::new(),
+        light: Default::default(),
     };
     let vault = Location {
         id: "vault".into(),
@@ -108,6 +109,7 @@ fn fixture() -> GameState {
         loot: vec![],
         visited: false,
         areas: Vec::new(),
+        light: Default::default(),
     };
     GameState {
         title: "Test".into(),

@@ -220,6 +220,9 @@ pub struct Location {
     /// within 5 ft of everyone else).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub areas: Vec<super::Area>,
+    /// How lit it is (bright when the adventure says nothing).
+    #[serde(default, skip_serializing_if = "super::racial::Light::is_bright")]
+    pub light: super::racial::Light,
 }
 
 impl Location {

@@ -73,7 +73,14 @@ pub(super) fn roll_skill_check(
         )));
     }
     let needs_sight = matches!(args.skill, Skill::Perception | Skill::Investigation);
-    let (mut sources, auto_fail) = check_modifiers(&who.conditions, needs_sight, false);
+    let (mut sources, mut auto_fail) = check_modifiers(&who.conditions, needs_sight, false);
+    if args.skill == Skill::Perception {
+        // The room's light against the looker's darkvision (`character::race`).
+        let (light, dark) =
+            crate::character::race::perception_in_the_light(ctx.state, who.target.id());
+        sources.extend(light);
+        auto_fail = auto_fail.or(dark);
+    }
     let effects = crate::combat::ability_check_situation(
         ctx.state,
         who.target.id(),
@@ -158,6 +165,9 @@ pub struct SavingThrowArgs {
     pub advantage: Option<Advantage>,
     /// What the save is against.
     pub reason: Option<String>,
+    /// What it is against where a race cares (poison, charm, fear, magic); empty for none.
+    #[serde(default)]
+    pub against: Vec<crate::character::race::SaveAgainst>,
 }
 
 pub(super) fn roll_saving_throw(
@@ -173,6 +183,13 @@ pub(super) fn roll_saving_throw(
         args.ability,
     ));
     add_situation(&mut sources, args.advantage);
+    // Dwarven Resilience, Brave, Fey Ancestry, Gnome Cunning.
+    sources.extend(crate::character::race::save_sources(
+        ctx.state,
+        who.target.id(),
+        args.ability,
+        &args.against,
+    ));
     // Bless adds a d4, Bane takes one away (`effects::roll_bonus`).
     let bonus = ctx.roll_bonus(who.target.id(), crate::state::RollKind::Save);
     let result = roll_check_with(

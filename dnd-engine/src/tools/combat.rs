@@ -13,7 +13,8 @@ use crate::combat::positions::{self, PositionError, Reach};
 use crate::dice::Advantage;
 use crate::rules::conditions::{attack_modifiers, effective_defenses};
 use crate::rules::{
-    AdvantageSources, AttackProfile, AttackTarget, DamageDice, Spend, roll_attack as rules_attack,
+    AdvantageSources, AttackProfile, AttackTarget, DamageDice, Spend,
+    roll_attack_for as rules_attack,
 };
 use crate::state::{Change, Cover, MonsterInstance, StoryEvent, StoryKind, Target};
 use crate::store::RollDetail;
@@ -201,7 +202,17 @@ pub(super) fn attack_spent(
                 .against_attack(swing.magical),
             hits_are_critical: setup.hits_are_critical,
         };
-        let mut result = rules_attack(&profile, &defense, sources.resolve(), ctx.rng);
+        let lucky = sources.lucky; // a halfling's natural 1 is rolled again
+        let mut result = rules_attack(&profile, &defense, sources.resolve(), lucky, ctx.rng);
+        let melee = setup.range.melee;
+        super::feature_races::savage_attacks(
+            ctx,
+            &who,
+            &swing,
+            melee,
+            &defense.defenses,
+            &mut result,
+        );
         super::wards::reduced_hit(ctx, &who, &mut result);
         // A hero hit by a monster may cast the Shield it declared, when that turns the hit (not
         // a duplicate struck instead); a monster hit by a hero may parry or cast Shield from
@@ -544,6 +555,7 @@ pub(super) fn attack_setup(
     }
     let effects = crate::combat::attack_situation(ctx.state, who.target.id(), victim.target.id());
     sources.extend(effects.sources);
+    sources.extend(super::feature_races::small_with_heavy(ctx, who, swing));
     add_situation(&mut sources, advantage);
     Ok(AttackSetup {
         sources,

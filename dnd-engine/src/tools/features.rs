@@ -79,6 +79,9 @@ pub(super) fn use_feature(
     args: UseFeatureArgs,
     ctx: &mut ToolContext<'_>,
 ) -> Result<FeatureReport, ToolError> {
+    if let Some(report) = super::feature_races::use_racial(&args, ctx)? {
+        return Ok(report); // a racial trait (Breath Weapon)
+    }
     let c = super::sheet::named_character(ctx.state, &args.character)?.clone();
     let (class, feature) = uses::feature_of(ctx.srd, &c, &args.feature).map_err(refused)?;
     let Some((_, player)) = PLAYED.iter().find(|(p, _)| feature.slug.starts_with(p)) else {

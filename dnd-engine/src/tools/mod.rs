@@ -32,6 +32,7 @@ mod combat;
 mod creature;
 mod damage;
 mod encounter;
+mod feature_races;
 mod features;
 mod glyphs;
 mod item_use;

@@ -219,6 +219,7 @@ fn saving_throw(
     target: &str,
     save: ActionSave,
     against: &str,
+    threats: &[crate::character::race::SaveAgainst],
     bonus: Option<&(i32, String)>,
 ) -> Result<CheckResult, ToolError> {
     let who = creature::find(ctx.state, ctx.srd, target)?;
@@ -231,6 +232,13 @@ fn saving_throw(
         save.ability,
     ));
     add_situation(&mut sources, None);
+    // A hold's save is against its conditions (a harpy's charm: Fey Ancestry).
+    sources.extend(crate::character::race::save_sources(
+        ctx.state,
+        who.target.id(),
+        save.ability,
+        threats,
+    ));
     // Bless adds a d4, Bane takes one away, as on any save (`effects::roll_bonus`).
     let blessed = ctx.roll_bonus(who.target.id(), crate::state::RollKind::Save);
     let result = roll_check_with(
@@ -307,7 +315,7 @@ fn hold_saves(
         .collect();
     let mut log = Vec::new();
     for (monster, hold) in holds {
-        let save = ctx
+        let action = ctx
             .state
             .monster(&monster)
             .and_then(|m| ctx.srd.monster(&m.template).ok())
@@ -316,9 +324,12 @@ fn hold_saves(
                     .iter()
                     .find(|a| a.name.eq_ignore_ascii_case(&hold.action))
             })
-            .and_then(|a| a.save);
-        let Some(save) = save else { continue };
-        let result = saving_throw(ctx, creature, save, &hold.action, None)?;
+            .cloned();
+        let Some(save) = action.as_ref().and_then(|a| a.save) else {
+            continue;
+        };
+        let threats = crate::character::race::action_threats(action.as_ref());
+        let result = saving_throw(ctx, creature, save, &hold.action, &threats, None)?;
         if result.success {
             let changes = monster_plan::end_hold(ctx.state, &monster, &hold);
             ctx.commit(changes)?;

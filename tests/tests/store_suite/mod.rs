@@ -32,6 +32,7 @@ pub fn sample_state(title: &str) -> GameState {
         loot: vec![ItemStack::new("Torch", 3)],
         visited: false,
         areas: Vec::new(),
+        light: Default::default(),
     };
     GameState {
         title: title.into(),
