@@ -190,6 +190,10 @@ pub(super) fn attack_spent(
             damage.extend(crate::effects::mark_damage(ctx.state, by, on, first.kind));
         }
         damage.extend(super::wards::enlarged_dice(ctx, &who, &swing.damage));
+        // Sneak Attack: the engine's dice on a qualifying finesse or ranged attack.
+        let sneak =
+            super::feature_rogue::sneak_attack(ctx, &who, &victim, &swing, sources.resolve());
+        damage.extend(sneak.iter().flatten().map(|s| s.dice));
         let profile = AttackProfile {
             attack_bonus: swing.bonus + bonus.total,
             damage: &damage,
@@ -250,6 +254,9 @@ pub(super) fn attack_spent(
                 amount: result.total_damage,
                 critical: result.critical,
             });
+            if let Some(Ok(_)) = sneak {
+                changes.extend(super::feature_rogue::sneak_spent(ctx.state, &by));
+            }
         }
         ctx.commit(changes)?;
         let carried = if landed && !who.is_character() {
@@ -290,6 +297,7 @@ pub(super) fn attack_spent(
             let fate = if result.hit { "destroyed" } else { "missed" };
             format!("struck at a duplicate (AC {ac}): {fate}")
         });
+        let sneak_attack = super::feature_rogue::sneak_report(sneak.as_ref(), landed, result.hit);
         outcomes.push(SwingReport {
             attack: swing.name,
             result,
@@ -304,6 +312,7 @@ pub(super) fn attack_spent(
             concentration_save: after_damage.concentration,
             reaction,
             duplicate,
+            sneak_attack,
         });
     }
     Ok(AttackReport {

@@ -1,0 +1,227 @@
+//! The rogue's features through the tools, worked as the SRD gives them: Sneak Attack (added by
+//! the engine, never the model: a finesse or ranged hit with advantage, or with another enemy
+//! of the target beside it and no disadvantage; once a turn, on any turn; doubled on a
+//! critical), Cunning Action (Dash, Disengage or Hide as a bonus action) and the Thief's Fast
+//! Hands, Uncanny Dodge (the reaction that halves a hit); and a model that cheats with them,
+//! refused each time with what is allowed, changing nothing.
+
+use serde_json::{Value, json};
+
+use dnd_engine::llm::ToolCall;
+use dnd_engine::state::Change;
+
+#[path = "support/table.rs"]
+mod table;
+use table::{Table, attack};
+
+/// `attacker`'s attack at the harpy with `weapon` and `advantage` (null for none).
+fn strike(attacker: &str, weapon: &str, advantage: Value) -> Value {
+    json!({"attacker": attacker, "target": "frost-harpy", "attack": weapon, "advantage": advantage})
+}
+
+/// The first swing of an attack report.
+fn swing(report: &Value) -> &Value {
+    &report["attacks"][0]
+}
+
+fn hit(report: &Value) -> bool {
+    swing(report)["result"]["hit"].as_bool().unwrap()
+}
+
+/// The first seed in 0..300 for which `play` holds.
+fn seed_where(play: impl Fn(u64) -> bool) -> u64 {
+    (0..300).find(|s| play(*s)).expect("a seed in 300")
+}
+
+/// Wren (rogue 3) and Kraven against the harpy, Wren's turn; no positions are kept in this
+/// room, so Kraven stands within 5 ft of the harpy.
+fn wren_and_kraven(seed: u64) -> Table {
+    Table::fight(
+        &["wren", "kraven"],
+        &["wren", "kraven", "frost-harpy"],
+        seed,
+    )
+}
+
+#[test]
+fn sneak_attack_adds_2d6_with_an_ally_beside_the_target_once_a_turn() {
+    // Two hits in one turn: the second action as a fighter's Action Surge would give it.
+    let both_hit = |s| {
+        let mut t = wren_and_kraven(s);
+        let first = t.ok("roll_attack", strike("wren", "Shortsword", Value::Null));
+        t.apply(&[Change::ActionSurged {
+            character: "wren".into(),
+        }]);
+        let second = t.ok("roll_attack", strike("wren", "Shortsword", Value::Null));
+        hit(&first) && hit(&second)
+    };
+    let mut t = wren_and_kraven(seed_where(both_hit));
+    let first = t.ok("roll_attack", strike("wren", "Shortsword", Value::Null));
+    let s = swing(&first);
+    assert_eq!(
+        s["sneak_attack"], "Sneak Attack: +2d6 piercing (Kraven is within 5 ft of the target)",
+        "{first}"
+    );
+    // The shortsword's 1d6 + 3, then the 2d6 of a 3rd-level rogue.
+    let damage = s["result"]["damage"].as_array().unwrap();
+    assert_eq!(damage.len(), 2, "{s}");
+    assert_eq!(damage[1]["dice"], "2d6");
+    assert_eq!(damage[1]["faces"].as_array().unwrap().len(), 2);
+    let total: u64 = damage.iter().map(|d| d["taken"].as_u64().unwrap()).sum();
+    assert_eq!(s["result"]["total_damage"].as_u64().unwrap(), total);
+
+    t.apply(&[Change::ActionSurged {
+        character: "wren".into(),
+    }]);
+    let second = t.ok("roll_attack", strike("wren", "Shortsword", Value::Null));
+    let s = swing(&second);
+    assert_eq!(
+        s["sneak_attack"],
+        "no Sneak Attack: already dealt once this turn"
+    );
+    assert_eq!(s["result"]["damage"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn sneak_attack_needs_advantage_or_an_ally_and_no_disadvantage() {
+    // Wren alone: no ally beside the harpy. A plain attack has no opening.
+    let mut t = Table::fight(&["wren"], &["wren", "frost-harpy"], 3);
+    let plain = t.ok("roll_attack", strike("wren", "Shortsword", Value::Null));
+    assert_eq!(
+        swing(&plain)["sneak_attack"],
+        "no Sneak Attack: no advantage and no ally within 5 ft of the target"
+    );
+    // With advantage, a hit sneaks.
+    let seed = seed_where(|s| {
+        let mut t = Table::fight(&["wren"], &["wren", "frost-harpy"], s);
+        hit(&t.ok(
+            "roll_attack",
+            strike("wren", "Shortsword", json!("advantage")),
+        ))
+    });
+    let mut t = Table::fight(&["wren"], &["wren", "frost-harpy"], seed);
+    let sneaky = t.ok(
+        "roll_attack",
+        strike("wren", "Shortsword", json!("advantage")),
+    );
+    assert_eq!(
+        swing(&sneaky)["sneak_attack"],
+        "Sneak Attack: +2d6 piercing (advantage)"
+    );
+    // Kraven beside the harpy, but the attack has disadvantage: none.
+    let mut t = wren_and_kraven(3);
+    let hampered = t.ok(
+        "roll_attack",
+        strike("wren", "Shortsword", json!("disadvantage")),
+    );
+    assert_eq!(
+        swing(&hampered)["sneak_attack"],
+        "no Sneak Attack: the attack has disadvantage"
+    );
+    // An incapacitated ally opens nothing.
+    let mut t = wren_and_kraven(3);
+    t.hero_mut("kraven").hp.current = 0;
+    let alone = t.ok("roll_attack", strike("wren", "Shortsword", Value::Null));
+    assert!(
+        swing(&alone)["sneak_attack"]
+            .as_str()
+            .unwrap()
+            .contains("no ally within 5 ft"),
+        "{alone}"
+    );
+    // A fighter's attack says nothing of Sneak Attack.
+    let mut t = Table::fight(&["kraven", "wren"], &["kraven", "wren", "frost-harpy"], 3);
+    let fighter = t.ok("roll_attack", attack("kraven", "frost-harpy"));
+    assert!(swing(&fighter).get("sneak_attack").is_none(), "{fighter}");
+}
+
+#[test]
+fn a_critical_sneak_attack_doubles_its_dice() {
+    let crit = |s| {
+        let mut t = wren_and_kraven(s);
+        let r = t.ok("roll_attack", strike("wren", "Shortsword", Value::Null));
+        swing(&r)["result"]["critical"] == true
+    };
+    let mut t = wren_and_kraven(seed_where(crit));
+    let r = t.ok("roll_attack", strike("wren", "Shortsword", Value::Null));
+    let damage = swing(&r)["result"]["damage"].as_array().unwrap().clone();
+    assert_eq!(damage[1]["dice"], "2d6");
+    assert_eq!(damage[1]["faces"].as_array().unwrap().len(), 4, "{r}");
+}
+
+#[test]
+fn a_readied_attack_on_another_turn_may_sneak_again() {
+    // Wren sneaks on her turn, then readies an attack (her second action, as Action Surge
+    // would give); on the harpy's turn the readied shot sneaks again: once a turn, any turn.
+    let play = |s| -> (Table, Value, Value) {
+        let mut t = wren_and_kraven(s);
+        let own = t.ok("roll_attack", strike("wren", "Shortsword", Value::Null));
+        t.apply(&[Change::ActionSurged {
+            character: "wren".into(),
+        }]);
+        t.ok(
+            "ready_action",
+            json!({"creature": "wren", "trigger": "the harpy swoops", "attack": "Shortsword", "target": "frost-harpy"}),
+        );
+        t.apply(&[Change::TurnAdvanced, Change::TurnAdvanced]);
+        assert_eq!(t.turn_of(), "frost-harpy");
+        let readied = t.ok(
+            "trigger_readied",
+            json!({"creature": "wren", "triggered_by": "frost-harpy"}),
+        );
+        (t, own, readied)
+    };
+    let seed = seed_where(|s| {
+        let (_, own, readied) = play(s);
+        hit(&own) && hit(&readied["attack"])
+    });
+    let (_, own, readied) = play(seed);
+    assert!(
+        swing(&own)["sneak_attack"]
+            .as_str()
+            .unwrap()
+            .starts_with("Sneak Attack: +2d6"),
+        "{own}"
+    );
+    assert!(
+        swing(&readied["attack"])["sneak_attack"]
+            .as_str()
+            .unwrap()
+            .starts_with("Sneak Attack: +2d6"),
+        "{readied}"
+    );
+}
+
+/// A scripted model tries to add Sneak Attack itself: an argument roll_attack does not take,
+/// and use_feature on a feature the engine applies; both refused, and the plain attack that
+/// follows gets the engine's Sneak Attack.
+#[tokio::test]
+async fn a_model_cannot_add_sneak_attack_itself() {
+    let before = table::fight(&["wren", "kraven"], &["wren", "kraven", "frost-harpy"]);
+    let mut cheat = strike("wren", "Shortsword", Value::Null);
+    cheat["sneak_attack"] = json!(true);
+    let calls = vec![
+        ToolCall::new("a", "roll_attack", cheat),
+        ToolCall::new(
+            "b",
+            "use_feature",
+            json!({"character": "wren", "feature": "sneak-attack"}),
+        ),
+        ToolCall::new(
+            "c",
+            "roll_attack",
+            strike("wren", "Shortsword", Value::Null),
+        ),
+    ];
+    let table::Played { results, after, .. } =
+        table::scripted_turn(&before, calls, "Wren", "I stab the harpy!").await;
+    assert_eq!(results.len(), 3, "{results:#?}");
+    assert!(results[0].contains("unknown field"), "{}", results[0]);
+    assert!(
+        results[1].contains("Sneak Attack is not used through use_feature"),
+        "{}",
+        results[1]
+    );
+    assert!(results[2].contains("Sneak Attack"), "{}", results[2]);
+    assert!(after.character("wren").unwrap().feature_uses.is_empty());
+}
