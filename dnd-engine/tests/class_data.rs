@@ -129,6 +129,8 @@ fn only_played_features_say_implemented() {
         "action-surge-1-use",
         "improved-critical",
         "sneak-attack",
+        "cunning-action",
+        "fast-hands",
     ];
     let implemented: Vec<&ClassFeature> = srd()
         .classes

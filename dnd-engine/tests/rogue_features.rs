@@ -225,3 +225,174 @@ async fn a_model_cannot_add_sneak_attack_itself() {
     assert!(results[2].contains("Sneak Attack"), "{}", results[2]);
     assert!(after.character("wren").unwrap().feature_uses.is_empty());
 }
+
+fn cunning(who: &str, option: &str, target: Value) -> Value {
+    json!({"character": who, "feature": "cunning-action", "option": option, "target": target})
+}
+
+fn budget(t: &Table) -> dnd_engine::rules::TurnBudget {
+    t.state.encounter.as_ref().unwrap().budget
+}
+
+#[test]
+fn cunning_action_dashes_disengages_or_hides_with_the_bonus_action() {
+    // Attack with the action, then Dash with the bonus action: 30 ft more this turn.
+    let mut t = wren_and_kraven(4);
+    t.ok("roll_attack", strike("wren", "Shortsword", Value::Null));
+    let report = t.ok("use_feature", cunning("wren", "dash", Value::Null));
+    assert_eq!(report["feature"], "Cunning Action");
+    assert!(
+        report["effect"]
+            .as_str()
+            .unwrap()
+            .contains("(bonus action)"),
+        "{report}"
+    );
+    let b = budget(&t);
+    assert!(b.action_used && b.bonus_action_used);
+    assert_eq!(b.extra_movement_ft, 30);
+    // One bonus action a turn.
+    let again = t.refused("use_feature", cunning("wren", "disengage", Value::Null));
+    assert!(
+        again.contains("has already used the bonus action this turn"),
+        "{again}"
+    );
+
+    // Disengage with the bonus action, keeping the action.
+    let mut t = wren_and_kraven(4);
+    t.ok("use_feature", cunning("wren", "Disengage", Value::Null));
+    let b = budget(&t);
+    assert!(b.disengaged && b.bonus_action_used && !b.action_used);
+
+    // Hide: a Stealth check against the harpy's passive Perception, with the bonus action.
+    let mut t = wren_and_kraven(4);
+    let hid = t.ok("use_feature", cunning("wren", "hide", Value::Null));
+    assert!(
+        hid["rolled"].as_str().unwrap().starts_with("Stealth "),
+        "{hid}"
+    );
+    let b = budget(&t);
+    assert!(b.bonus_action_used && !b.action_used);
+    let hidden = dnd_engine::combat::is_hidden(&t.state, "wren");
+    assert_eq!(
+        hidden,
+        hid["effect"].as_str().unwrap().contains(" hides "),
+        "{hid}"
+    );
+}
+
+#[test]
+fn fast_hands_uses_an_object_or_thieves_tools_with_the_bonus_action() {
+    let mut t = wren_and_kraven(4);
+    {
+        let exit = &mut std::sync::Arc::make_mut(&mut t.state.locations)[0].exits[0];
+        exit.locked = true;
+        exit.unlock_dc = Some(2);
+    }
+    let used = t.ok(
+        "use_feature",
+        cunning("wren", "use_object", json!("the winch lever")),
+    );
+    assert!(
+        used["effect"]
+            .as_str()
+            .unwrap()
+            .contains("uses the winch lever"),
+        "{used}"
+    );
+    assert!(budget(&t).bonus_action_used && !budget(&t).action_used);
+
+    // Next round, on Wren's turn: the lock (DC 2) picked with the bonus action.
+    t.apply(&[
+        Change::TurnAdvanced,
+        Change::TurnAdvanced,
+        Change::TurnAdvanced,
+    ]);
+    assert_eq!(t.turn_of(), "wren");
+    let picked = t.ok(
+        "use_feature",
+        json!({"character": "wren", "feature": "fast-hands", "option": "thieves_tools", "target": "east"}),
+    );
+    assert!(
+        picked["effect"].as_str().unwrap().contains("opens it"),
+        "{picked}"
+    );
+    assert!(!t.state.locations[0].exits[0].locked);
+    assert!(budget(&t).bonus_action_used && !budget(&t).action_used);
+}
+
+#[test]
+fn cunning_action_refuses_what_the_rogue_may_not_do() {
+    let mut t = wren_and_kraven(4);
+    let before = t.state.clone();
+    let bare = t.refused(
+        "use_feature",
+        json!({"character": "wren", "feature": "cunning-action"}),
+    );
+    assert!(
+        bare.contains(
+            "needs an option: dash, disengage, hide, use_object (target: the object used), thieves_tools (target: the locked exit)"
+        ),
+        "{bare}"
+    );
+    let dodge = t.refused("use_feature", cunning("wren", "dodge", Value::Null));
+    assert!(dodge.contains("needs an option: dash"), "{dodge}");
+    let aimed = t.refused("use_feature", cunning("wren", "dash", json!("kraven")));
+    assert!(aimed.contains("dash takes no target"), "{aimed}");
+    let no_object = t.refused("use_feature", cunning("wren", "use_object", Value::Null));
+    assert!(
+        no_object.contains("needs a target: the object used"),
+        "{no_object}"
+    );
+    // A rogue of 2nd level has Cunning Action but no Fast Hands (the Thief's, at 3rd).
+    t.hero_mut("wren").level = 2;
+    let slow = t.refused(
+        "use_feature",
+        cunning("wren", "use_object", json!("the lever")),
+    );
+    assert!(slow.contains("needs Fast Hands"), "{slow}");
+    assert!(
+        slow.contains("options: dash, disengage, hide") && !slow.contains("use_object ("),
+        "{slow}"
+    );
+    t.hero_mut("wren").level = 1;
+    let low = t.refused("use_feature", cunning("wren", "dash", Value::Null));
+    assert!(low.contains("comes at rogue level 2"), "{low}");
+    t.hero_mut("wren").level = 3;
+    assert_eq!(t.state, before);
+}
+
+/// A scripted model plays Cunning Action wrongly: for the fighter, out of Wren's turn, twice
+/// in one turn; only the lawful Dash changes anything.
+#[tokio::test]
+async fn a_model_cheating_with_cunning_action_is_refused() {
+    let before = table::fight(&["wren", "kraven"], &["kraven", "wren", "frost-harpy"]);
+    let calls = vec![
+        ToolCall::new("a", "use_feature", cunning("kraven", "dash", Value::Null)),
+        ToolCall::new("b", "use_feature", cunning("wren", "dash", Value::Null)),
+    ];
+    let table::Played { results, after, .. } =
+        table::scripted_turn(&before, calls, "Wren", "I dart away!").await;
+    assert!(results[0].contains("has no feature"), "{}", results[0]);
+    assert!(results[1].contains("it is Kraven's turn"), "{}", results[1]);
+    assert_eq!(after.encounter, before.encounter);
+
+    let before = table::fight(&["wren", "kraven"], &["wren", "kraven", "frost-harpy"]);
+    let calls = vec![
+        ToolCall::new("a", "use_feature", cunning("wren", "dash", Value::Null)),
+        ToolCall::new("b", "use_feature", cunning("wren", "hide", Value::Null)),
+        ToolCall::new("c", "use_feature", cunning("wren", "fly", Value::Null)),
+    ];
+    let table::Played { results, after, .. } =
+        table::scripted_turn(&before, calls, "Wren", "I dash and hide!").await;
+    assert!(results[0].contains("(bonus action)"), "{}", results[0]);
+    assert!(
+        results[1].contains("has already used the bonus action"),
+        "{}",
+        results[1]
+    );
+    assert!(results[2].contains("needs an option"), "{}", results[2]);
+    let b = after.encounter.as_ref().unwrap().budget;
+    assert_eq!((b.bonus_action_used, b.extra_movement_ft), (true, 30));
+    assert!(!dnd_engine::combat::is_hidden(&after, "wren"));
+}

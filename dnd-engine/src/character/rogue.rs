@@ -12,6 +12,12 @@ use crate::state::Character;
 /// The slug of Sneak Attack in the class data.
 pub const SNEAK_ATTACK: &str = "sneak-attack";
 
+/// The slug of Cunning Action in the class data.
+pub const CUNNING_ACTION: &str = "cunning-action";
+
+/// The slug of the Thief's Fast Hands in the class data.
+pub const FAST_HANDS: &str = "fast-hands";
+
 /// The slug of Uncanny Dodge in the class data.
 pub const UNCANNY_DODGE: &str = "uncanny-dodge";
 

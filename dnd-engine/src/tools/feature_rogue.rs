@@ -4,11 +4,14 @@
 //! `EffectKind::SneakAttacked` on the encounter, keyed by the turn, so an opportunity attack on
 //! another creature's turn may sneak again, once in that turn).
 
-use super::ToolContext;
 use super::combat::Swing;
 use super::creature::CreatureInfo;
+use super::features::{FeatureUse, Played, refused};
+use super::{ToolContext, ToolError};
 use crate::character::rogue::{self, NoSneak, Sneak, SneakFacts};
+use crate::combat::actions;
 use crate::dice::Advantage;
+use crate::rules::Spend;
 use crate::state::{Change, Effect, EffectKind, GameState};
 
 /// Whether `rogue` dealt Sneak Attack in the turn being played now.
@@ -75,5 +78,133 @@ pub(super) fn sneak_report(
         Ok(_) if hit => "no Sneak Attack: the hit struck a duplicate".to_owned(),
         Ok(_) => "no Sneak Attack: the attack missed (still unused this turn)".to_owned(),
         Err(why) => why.to_string(),
+    })
+}
+
+/// What Cunning Action (rogue 2) may do with the bonus action, and with the Thief's Fast
+/// Hands (3) beside it: each option, what it takes as a target, and whether it is Fast Hands'.
+const CUNNING: &[(&str, Option<&str>, bool)] = &[
+    ("dash", None, false),
+    ("disengage", None, false),
+    ("hide", None, false),
+    ("use_object", Some("the object used"), true),
+    ("thieves_tools", Some("the locked exit"), true),
+];
+
+/// The options `c` has, in words: "dash, disengage, hide, use_object (target: the object
+/// used), ...": Fast Hands' only for a Thief of 3rd level.
+fn cunning_options(srd: &crate::srd::Srd, c: &crate::state::Character) -> String {
+    let fast_hands = crate::character::uses::feature_of(srd, c, rogue::FAST_HANDS).is_ok();
+    CUNNING
+        .iter()
+        .filter(|(_, _, fast)| fast_hands || !fast)
+        .map(|(name, target, _)| match target {
+            Some(t) => format!("{name} (target: {t})"),
+            None => (*name).to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Cunning Action (rogue 2): Dash, Disengage or Hide with the bonus action (`option`); with
+/// the Thief's Fast Hands (3) also Use an Object or thieves' tools on a lock (`option`
+/// "use_object" or "thieves_tools", `target` the object or the locked exit). Reached as
+/// "cunning-action" or "fast-hands".
+pub(super) fn cunning_action(
+    using: &FeatureUse<'_>,
+    ctx: &mut ToolContext<'_>,
+) -> Result<Played, ToolError> {
+    let c = &using.c;
+    let args = using.args;
+    let options = || cunning_options(ctx.srd, c);
+    let (cunning, _) =
+        crate::character::uses::feature_of(ctx.srd, c, rogue::CUNNING_ACTION).map_err(refused)?;
+    if args.amount.is_some() {
+        return Err(ToolError::new(format!(
+            "{} takes no amount: leave it null; options: {}",
+            cunning.name,
+            options()
+        )));
+    }
+    let wanted = args
+        .option
+        .as_deref()
+        .map(|o| o.trim().to_ascii_lowercase().replace([' ', '-'], "_"));
+    let Some(&(option, takes, fast)) = CUNNING
+        .iter()
+        .find(|(name, _, _)| wanted.as_deref() == Some(*name))
+    else {
+        return Err(ToolError::new(format!(
+            "{} needs an option: {}",
+            cunning.name,
+            options()
+        )));
+    };
+    if fast {
+        crate::character::uses::feature_of(ctx.srd, c, rogue::FAST_HANDS).map_err(|e| {
+            ToolError::new(format!(
+                "{option} as a bonus action needs Fast Hands: {e}; options: {}",
+                options()
+            ))
+        })?;
+    }
+    let target = match (takes, args.target.as_deref().map(str::trim)) {
+        (Some(_), Some(t)) if !t.is_empty() => t.to_owned(),
+        (Some(what), _) => {
+            return Err(ToolError::new(format!("{option} needs a target: {what}")));
+        }
+        (None, Some(_)) => {
+            return Err(ToolError::new(format!(
+                "{option} takes no target: leave it null"
+            )));
+        }
+        (None, None) => String::new(),
+    };
+    let outcome = match option {
+        "dash" => actions::dash_with(ctx.state, &c.id, Spend::BonusDash)?,
+        "disengage" => actions::disengage_with(ctx.state, &c.id, Spend::BonusDisengage)?,
+        "hide" => actions::hide_with(ctx.state, ctx.srd, &c.id, Spend::BonusAction, ctx.rng)?,
+        "use_object" => actions::use_object_with(ctx.state, &c.id, &target, Spend::BonusAction)?,
+        _ => return thieves_tools(ctx, c, &target),
+    };
+    let rolled = outcome
+        .report
+        .check
+        .as_ref()
+        .map(|r| format!("Stealth {}", r.total));
+    let report = super::actions::finish(ctx, outcome)?;
+    Ok(Played {
+        effect: format!("{} (bonus action)", report.text),
+        healed: None,
+        rolled,
+    })
+}
+
+/// Fast Hands with thieves' tools: `open_lock` picking the lock of `exit`, with the bonus
+/// action.
+fn thieves_tools(
+    ctx: &mut ToolContext<'_>,
+    c: &crate::state::Character,
+    exit: &str,
+) -> Result<Played, ToolError> {
+    let args = super::locks::OpenLockArgs {
+        character: c.id.clone(),
+        exit: exit.to_owned(),
+        method: super::locks::LockMethod::Pick,
+        advantage: None,
+    };
+    let attempt = super::locks::open_lock_with(args, ctx, Spend::BonusAction)?;
+    let fate = if attempt.unlocked {
+        "opens it"
+    } else {
+        "fails to open it"
+    };
+    Ok(Played {
+        effect: format!(
+            "{} picks the lock of the {} with the bonus action and {fate}",
+            attempt.character, attempt.exit
+        ),
+        healed: None,
+        rolled: Some(format!("check {}", attempt.result.total)),
     })
 }
