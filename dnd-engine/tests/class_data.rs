@@ -131,6 +131,7 @@ fn only_played_features_say_implemented() {
         "sneak-attack",
         "cunning-action",
         "fast-hands",
+        "uncanny-dodge",
     ];
     let implemented: Vec<&ClassFeature> = srd()
         .classes

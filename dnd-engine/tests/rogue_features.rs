@@ -396,3 +396,113 @@ async fn a_model_cheating_with_cunning_action_is_refused() {
     assert_eq!((b.bonus_action_used, b.extra_movement_ft), (true, 30));
     assert!(!dnd_engine::combat::is_hidden(&after, "wren"));
 }
+
+/// The harpy's turn against Wren at `level`, dice `seed`: its whole attack at her.
+fn harpy_strikes_wren(seed: u64, level: u8) -> (Table, Value) {
+    let mut t = Table::fight(
+        &["wren", "kraven"],
+        &["frost-harpy", "wren", "kraven"],
+        seed,
+    );
+    t.hero_mut("wren").level = level;
+    let report = t.ok("roll_attack", attack("frost-harpy", "wren"));
+    (t, report)
+}
+
+/// The swings of a report that hit.
+fn hits(report: &Value) -> Vec<&Value> {
+    report["attacks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["result"]["hit"] == true)
+        .collect()
+}
+
+#[test]
+fn uncanny_dodge_halves_the_first_hit_with_the_reaction() {
+    // A seed where both of the harpy's swings hit: the first is halved, the second is not
+    // (one reaction a round).
+    let seed = seed_where(|s| hits(&harpy_strikes_wren(s, 5).1).len() == 2);
+    let (t, report) = harpy_strikes_wren(seed, 5);
+    let swings = hits(&report);
+    let dodge = &swings[0]["reaction"];
+    assert_eq!(dodge["reaction"], "Uncanny Dodge", "{report}");
+    assert_eq!(dodge["by"], "Wren Ashdown");
+    let rolled: u64 = swings[0]["result"]["damage"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["taken"].as_u64().unwrap())
+        .sum();
+    let halved = swings[0]["result"]["total_damage"].as_u64().unwrap();
+    assert_eq!(halved, rolled / 2, "{report}");
+    assert!(swings[1].get("reaction").is_none(), "{report}");
+    let second = swings[1]["result"]["total_damage"].as_u64().unwrap();
+    let wren = t.state.character("wren").unwrap();
+    assert_eq!(
+        u64::from(wren.hp.max - wren.hp.current),
+        halved + second,
+        "{report}"
+    );
+    assert!(!t.state.encounter.as_ref().unwrap().has_reaction("wren"));
+
+    // The same dice at 3rd level: no Uncanny Dodge, the hit lands whole.
+    let (t3, report3) = harpy_strikes_wren(seed, 3);
+    assert!(hits(&report3)[0].get("reaction").is_none(), "{report3}");
+    assert_eq!(
+        hits(&report3)[0]["result"]["total_damage"]
+            .as_u64()
+            .unwrap(),
+        rolled
+    );
+    assert!(t3.state.encounter.as_ref().unwrap().has_reaction("wren"));
+
+    // Blinded, Wren cannot see the harpy: no dodge.
+    let mut t = Table::fight(
+        &["wren", "kraven"],
+        &["frost-harpy", "wren", "kraven"],
+        seed,
+    );
+    t.hero_mut("wren").level = 5;
+    t.apply(&[Change::ConditionAdded {
+        target: dnd_engine::state::Target::Character("wren".into()),
+        condition: dnd_engine::rules::Condition::Blinded,
+    }]);
+    let blind = t.ok("roll_attack", attack("frost-harpy", "wren"));
+    assert!(
+        blind["attacks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s.get("reaction").is_none()),
+        "{blind}"
+    );
+}
+
+/// A scripted model tries to spend Uncanny Dodge itself: too low a level, then (at 5th) a
+/// feature the engine uses when the hit comes; nothing changes.
+#[tokio::test]
+async fn a_model_cannot_play_uncanny_dodge_itself() {
+    let mut before = table::fight(&["wren", "kraven"], &["frost-harpy", "wren", "kraven"]);
+    let dodge = json!({"character": "wren", "feature": "uncanny-dodge"});
+    let calls = vec![ToolCall::new("a", "use_feature", dodge.clone())];
+    let table::Played { results, after, .. } =
+        table::scripted_turn(&before, calls, "Wren", "I duck!").await;
+    assert!(
+        results[0].contains("comes at rogue level 5; Wren Ashdown is level 3"),
+        "{}",
+        results[0]
+    );
+    assert_eq!(after.encounter, before.encounter);
+    table::hero_mut(&mut before, "wren").level = 5;
+    let calls = vec![ToolCall::new("a", "use_feature", dodge)];
+    let table::Played { results, after, .. } =
+        table::scripted_turn(&before, calls, "Wren", "I duck!").await;
+    assert!(
+        results[0].contains("Uncanny Dodge is not used through use_feature"),
+        "{}",
+        results[0]
+    );
+    assert!(after.encounter.as_ref().unwrap().has_reaction("wren"));
+}

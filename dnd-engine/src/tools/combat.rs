@@ -214,7 +214,10 @@ pub(super) fn attack_spent(
         let reaction = match (who.is_character(), victim.is_character()) {
             (false, true) if duplicate.is_none() => {
                 let by = who.name.clone();
-                super::reactions::shield_against_hit(ctx, &by, &on, &mut result)?
+                match super::reactions::shield_against_hit(ctx, &by, &on, &mut result)? {
+                    Some(shield) => Some(shield),
+                    None => super::feature_rogue::uncanny_dodge(ctx, &who, &on, &mut result)?,
+                }
             }
             (true, false) => {
                 let melee = setup.range.melee;

@@ -2,16 +2,19 @@
 //! asks [`sneak_attack`] on every swing (the rule is `character::rogue`), adds the dice to a
 //! qualifying attack, and a hit that lands spends the turn's Sneak Attack ([`sneak_spent`]: an
 //! `EffectKind::SneakAttacked` on the encounter, keyed by the turn, so an opportunity attack on
-//! another creature's turn may sneak again, once in that turn).
+//! another creature's turn may sneak again, once in that turn). Cunning Action and Fast Hands
+//! are `use_feature` options ([`cunning_action`]); Uncanny Dodge is the engine's reaction for
+//! the hero when a monster hits it ([`uncanny_dodge`]).
 
 use super::combat::Swing;
 use super::creature::CreatureInfo;
 use super::features::{FeatureUse, Played, refused};
+use super::results::ReactionCast;
 use super::{ToolContext, ToolError};
 use crate::character::rogue::{self, NoSneak, Sneak, SneakFacts};
 use crate::combat::actions;
 use crate::dice::Advantage;
-use crate::rules::Spend;
+use crate::rules::{AttackResult, Condition, Spend};
 use crate::state::{Change, Effect, EffectKind, GameState};
 
 /// Whether `rogue` dealt Sneak Attack in the turn being played now.
@@ -207,4 +210,51 @@ fn thieves_tools(
         healed: None,
         rolled: Some(format!("check {}", attempt.result.total)),
     })
+}
+
+/// Uncanny Dodge (rogue 5): a monster `attacker` hit character `victim`; the rogue, seeing the
+/// attacker (not blinded; the attacker neither invisible nor hidden) and with its reaction,
+/// halves the hit's damage. The engine uses it for the hero, as it casts a declared Shield:
+/// a monster's turn runs inside one tool call, and halving a hit is what a rogue's reaction
+/// is for. Called after Shield, which turns the hit instead when it can.
+pub(super) fn uncanny_dodge(
+    ctx: &mut ToolContext<'_>,
+    attacker: &CreatureInfo<'_>,
+    victim: &str,
+    result: &mut AttackResult,
+) -> Result<Option<ReactionCast>, ToolError> {
+    if !result.hit || result.total_damage == 0 {
+        return Ok(None);
+    }
+    let Some(c) = ctx.state.character(victim) else {
+        return Ok(None);
+    };
+    let unseen = c.conditions.has(Condition::Blinded)
+        || attacker.conditions.has(Condition::Invisible)
+        || crate::combat::is_hidden(ctx.state, attacker.target.id());
+    if unseen
+        || !c.can_act()
+        || crate::character::uses::feature_of(ctx.srd, c, rogue::UNCANNY_DODGE).is_err()
+    {
+        return Ok(None);
+    }
+    let Ok(spend) = crate::combat::may_act(ctx.state, &c.id, Spend::Reaction) else {
+        return Ok(None); // the reaction is spent this round
+    };
+    let name = c.name.clone();
+    let before = result.total_damage;
+    result.total_damage = rogue::uncanny_dodge(before);
+    ctx.commit(spend.into_iter().collect())?;
+    Ok(Some(ReactionCast {
+        by: name,
+        reaction: "Uncanny Dodge".to_owned(),
+        slot_level: None,
+        outcome: format!(
+            "halves {}'s hit: {before} damage becomes {}",
+            attacker.name, result.total_damage
+        ),
+        succeeded: true,
+        check: None,
+        slots_left: None,
+    }))
 }
