@@ -132,6 +132,8 @@ fn only_played_features_say_implemented() {
         "cunning-action",
         "fast-hands",
         "uncanny-dodge",
+        "arcane-recovery",
+        "natural-recovery",
     ];
     let implemented: Vec<&ClassFeature> = srd()
         .classes

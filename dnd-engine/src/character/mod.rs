@@ -35,4 +35,5 @@ pub use levelling::{
 mod builder_tests;
 pub mod features;
 pub mod rogue;
+pub mod slot_recovery;
 pub mod uses;

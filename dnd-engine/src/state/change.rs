@@ -458,6 +458,15 @@ pub enum Change {
         /// Added to the DC to pick or force the lock.
         dc_bonus: i32,
     },
+    /// Expended spell slots come back outside a long rest (a wizard's Arcane Recovery, a Land
+    /// druid's Natural Recovery): one slot of each level listed; refused when a listed level
+    /// has no expended slot (`state::slot_recovery`).
+    SlotsRecovered {
+        /// The caster.
+        character: String,
+        /// The level of each slot recovered ([1, 1]: two 1st-level slots).
+        levels: Vec<u8>,
+    },
 }
 
 /// Why a change could not apply. Messages name what was wrong and what would be valid, so a

@@ -26,6 +26,7 @@ mod position;
 mod progress;
 mod reactions;
 mod revive;
+mod slot_recovery;
 mod snapshot;
 mod summons;
 mod timed;
