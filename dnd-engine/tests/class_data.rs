@@ -134,6 +134,7 @@ fn only_played_features_say_implemented() {
         "uncanny-dodge",
         "arcane-recovery",
         "natural-recovery",
+        "sculpt-spells",
     ];
     let implemented: Vec<&ClassFeature> = srd()
         .classes

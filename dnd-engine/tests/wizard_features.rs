@@ -7,7 +7,7 @@
 use serde_json::{Value, json};
 
 use dnd_engine::llm::ToolCall;
-use dnd_engine::state::{Change, Character};
+use dnd_engine::state::Character;
 
 #[path = "support/table.rs"]
 mod table;
@@ -159,4 +159,135 @@ async fn a_model_cheating_with_arcane_recovery_is_refused() {
         after.character("kraven").unwrap().feature_uses,
         before.character("kraven").unwrap().feature_uses
     );
+}
+
+/// Isolde (wizard 3, Evocation) knowing Shatter, with Kraven and Wren beside the harpy, on
+/// her turn.
+fn shatter_table(seed: u64) -> Table {
+    let mut t = Table::fight(
+        &["isolde", "kraven", "wren"],
+        &["isolde", "kraven", "wren", "frost-harpy"],
+        seed,
+    );
+    std::sync::Arc::make_mut(&mut t.hero_mut("isolde").spells).push("Shatter".into());
+    t
+}
+
+fn shatter(sculpt: Value) -> Value {
+    json!({"caster": "isolde", "spell": "Shatter", "slot_level": 2,
+        "targets": ["frost-harpy", "kraven", "wren"], "aim": null, "ritual": null, "sculpt": sculpt})
+}
+
+/// The save outcome of `name` in a casting's report.
+fn save_of<'a>(cast: &'a Value, name: &str) -> &'a Value {
+    cast["effects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["target"] == name)
+        .unwrap_or_else(|| panic!("no outcome for {name}: {cast}"))
+}
+
+#[test]
+fn sculpt_spells_spares_chosen_allies_from_an_evocation() {
+    let mut t = shatter_table(5);
+    let hp = |t: &Table, id: &str| t.state.character(id).unwrap().hp.current;
+    let (kraven, wren) = (hp(&t, "kraven"), hp(&t, "wren"));
+    let harpy = t.state.monster("frost-harpy").unwrap().hp.current;
+    let cast = t.ok("cast_spell", shatter(json!(["kraven", "Wren Ashdown"])));
+    // Kraven and Wren succeed automatically and take nothing, not even half.
+    for name in ["Kraven", "Wren Ashdown"] {
+        let o = save_of(&cast, name);
+        assert_eq!(o["save"]["success"], true, "{cast}");
+        assert_eq!(o["damage"], 0, "{cast}");
+    }
+    assert_eq!((hp(&t, "kraven"), hp(&t, "wren")), (kraven, wren));
+    // The harpy takes the spell as usual: 3d8 thunder, half on a success.
+    let o = save_of(&cast, "Frost Harpy");
+    assert!(o["damage"].as_u64().unwrap() > 0, "{cast}");
+    assert!(t.state.monster("frost-harpy").unwrap().hp.current < harpy);
+
+    // Without sculpting, the same dice hurt the allies too.
+    let mut t = shatter_table(5);
+    let cast = t.ok("cast_spell", shatter(Value::Null));
+    assert!(
+        save_of(&cast, "Kraven")["damage"].as_u64().unwrap() > 0,
+        "{cast}"
+    );
+}
+
+#[test]
+fn sculpt_spells_is_refused_beyond_its_rule() {
+    let mut t = shatter_table(5);
+    let before = t.state.clone();
+    // 1 + 2 = 3 creatures at most from a 2nd-level spell.
+    let many = t.refused(
+        "cast_spell",
+        shatter(json!(["kraven", "wren", "isolde", "frost-harpy"])),
+    );
+    assert!(
+        many.contains("spares up to 3 creatures from Shatter (1 + its level), not 4"),
+        "{many}"
+    );
+    // Sleep is an enchantment.
+    let sleep = t.refused(
+        "cast_spell",
+        json!({"caster": "isolde", "spell": "Sleep", "slot_level": null, "targets": ["frost-harpy"], "aim": null, "ritual": null, "sculpt": ["kraven"]}),
+    );
+    assert!(
+        sleep.contains("evocation spells only; Sleep is enchantment"),
+        "{sleep}"
+    );
+    // A 1st-level wizard has no arcane tradition yet.
+    t.hero_mut("isolde").level = 1;
+    let low = t.refused("cast_spell", shatter(json!(["kraven"])));
+    assert!(low.contains("comes at wizard level 2"), "{low}");
+    t.hero_mut("isolde").level = 3;
+    let nobody = t.refused("cast_spell", shatter(json!(["the king"])));
+    assert!(nobody.contains("the king"), "{nobody}");
+    assert_eq!(t.state, before);
+}
+
+/// A scripted model sculpts with a wizard of no Evocation, then too many creatures, then
+/// lawfully: only the lawful casting spends a slot.
+#[tokio::test]
+async fn a_model_cheating_with_sculpt_spells_is_refused() {
+    let mut before = table::fight(
+        &["isolde", "kraven", "wren"],
+        &["isolde", "kraven", "wren", "frost-harpy"],
+    );
+    std::sync::Arc::make_mut(&mut table::hero_mut(&mut before, "isolde").spells)
+        .push("Shatter".into());
+    let mut diviner = before.clone();
+    table::hero_mut(&mut diviner, "isolde").subclass = Some("Divination".into());
+    let calls = vec![ToolCall::new("a", "cast_spell", shatter(json!(["kraven"])))];
+    let table::Played { results, after, .. } =
+        table::scripted_turn(&diviner, calls, "Isolde", "Shatter, sparing Kraven!").await;
+    assert!(
+        results[0].contains("belongs to the evocation subclass"),
+        "{}",
+        results[0]
+    );
+    assert_eq!(after.characters, diviner.characters);
+
+    let calls = vec![
+        ToolCall::new(
+            "a",
+            "cast_spell",
+            shatter(json!(["kraven", "wren", "isolde", "frost-harpy"])),
+        ),
+        ToolCall::new("b", "cast_spell", shatter(json!(["kraven", "wren"]))),
+    ];
+    let table::Played { results, after, .. } =
+        table::scripted_turn(&before, calls, "Isolde", "Shatter!").await;
+    assert!(results[0].contains("not 4"), "{}", results[0]);
+    assert!(results[1].contains("Sculpt Spells"), "{}", results[1]);
+    let isolde = after.character("isolde").unwrap();
+    assert_eq!(isolde.spell_slots.spent[1], 1);
+    for id in ["kraven", "wren"] {
+        assert_eq!(
+            after.character(id).unwrap().hp,
+            before.character(id).unwrap().hp
+        );
+    }
 }

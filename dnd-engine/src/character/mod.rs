@@ -37,3 +37,4 @@ pub mod features;
 pub mod rogue;
 pub mod slot_recovery;
 pub mod uses;
+pub mod wizard;

@@ -31,6 +31,7 @@ mod creature;
 mod damage;
 mod encounter;
 mod feature_rogue;
+mod feature_wizard;
 mod features;
 mod glyphs;
 mod item_use;
