@@ -506,3 +506,70 @@ async fn a_model_cannot_play_uncanny_dodge_itself() {
     );
     assert!(after.encounter.as_ref().unwrap().has_reaction("wren"));
 }
+
+/// The offline game master plays Wren's attack with Kraven beside the harpy: the engine adds
+/// Sneak Attack on the hit, and the narration tells it.
+#[tokio::test]
+async fn the_offline_game_master_lands_sneak_attacks_for_wren() {
+    let state = table::fight(&["wren", "kraven"], &["wren", "kraven", "frost-harpy"]);
+    let (gm, _, id) = table::offline(&state).await;
+    let outcome = gm
+        .turn(
+            &id,
+            dnd_engine::gm::PlayerInput::new("Wren", "I stab the harpy with my shortsword."),
+        )
+        .await
+        .unwrap();
+    let sneaked = outcome.changes.iter().any(|c| {
+        matches!(
+            c,
+            Change::EffectStarted { effect }
+                if effect.creature == "wren"
+                    && matches!(effect.kind, dnd_engine::state::EffectKind::SneakAttacked { .. })
+        )
+    });
+    assert!(sneaked, "{:#?}\n{}", outcome.changes, outcome.narration);
+    assert!(
+        outcome.narration.contains("(Sneak Attack)"),
+        "{}",
+        outcome.narration
+    );
+}
+
+/// Alone with the harpy, the offline game master has Wren hide with her bonus action before
+/// she strikes: unseen, her attack has advantage and sneaks.
+#[tokio::test]
+async fn the_offline_game_master_hides_wren_first_when_she_fights_alone() {
+    let state = table::fight(&["wren"], &["wren", "frost-harpy"]);
+    let (gm, _, id) = table::offline(&state).await;
+    let outcome = gm
+        .turn(
+            &id,
+            dnd_engine::gm::PlayerInput::new("Wren", "I attack the harpy."),
+        )
+        .await
+        .unwrap();
+    let hid = outcome.changes.iter().any(|c| {
+        matches!(
+            c,
+            Change::EffectStarted { effect }
+                if matches!(effect.kind, dnd_engine::state::EffectKind::Hidden { .. })
+        )
+    });
+    assert!(hid, "{:#?}\n{}", outcome.changes, outcome.narration);
+    let bonus = outcome.changes.iter().any(|c| {
+        matches!(
+            c,
+            Change::Spent {
+                spend: dnd_engine::rules::Spend::BonusAction,
+                ..
+            }
+        )
+    });
+    assert!(bonus, "{:#?}", outcome.changes);
+    assert!(
+        outcome.narration.contains("(Sneak Attack)"),
+        "{}",
+        outcome.narration
+    );
+}
