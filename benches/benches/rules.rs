@@ -241,6 +241,7 @@ fn bench_fireball(c: &mut Criterion) {
                 attack: None,
                 cover: None,
             },
+            spared: false,
         })
         .collect();
     group.bench_function("fireball_resolve", |b| {

@@ -36,4 +36,7 @@ mod builder_tests;
 pub mod features;
 pub mod preparing;
 pub mod race;
+pub mod rogue;
+pub mod slot_recovery;
 pub mod uses;
+pub mod wizard;

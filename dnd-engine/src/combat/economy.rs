@@ -277,6 +277,8 @@ fn spent_text(budget: &TurnBudget, spend: Spend) -> String {
             "has cast a spell with the bonus action this turn: only a cantrip with a casting time of 1 action may follow".into()
         }
         Spend::BonusAction
+        | Spend::BonusDash
+        | Spend::BonusDisengage
         | Spend::Spell {
             casting: CastingTime::BonusAction,
             ..

@@ -71,6 +71,9 @@ pub struct Subject {
     pub creature_type: Option<String>,
     /// Where it stands from the caster: distance, an attack's range check, cover.
     pub at: SpellTarget,
+    /// Spared by the caster's Sculpt Spells (Evocation wizard): it succeeds on the spell's
+    /// saves automatically and takes no damage where a success would halve it.
+    pub spared: bool,
 }
 
 impl Subject {

@@ -555,6 +555,11 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
         let mut result = roll_check_with(modifier, dc, &sources, auto_fail, self.rng);
         let mut modifiers: Vec<String> = cover.map(|(_, why)| why).into_iter().collect();
         modifiers.extend(bonus.reasons);
+        if s.spared {
+            // Sculpt Spells: a pocket of safety in the spell; the roll stands for the record.
+            result.success = true;
+            modifiers.push("Sculpt Spells: succeeds automatically".to_owned());
+        }
         if !result.success
             && let Some(spend) = legendary::resist(self.state, s, on_fail)
         {
@@ -594,7 +599,8 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
         });
         let repeat = Some(RepeatSave { ability, dc });
         let mut dealt = Dealt::default();
-        if !result.success || on_success == OnSave::Half {
+        // A sculpted creature takes nothing, not even the half a success would take.
+        if (!result.success || on_success == OnSave::Half) && !s.spared {
             for e in on_fail {
                 let d = self.inner(e, i, s, repeat, result.success);
                 if d.amount > 0 || d.defense != DefenseApplied::None {

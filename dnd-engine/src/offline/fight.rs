@@ -88,7 +88,7 @@ pub(crate) fn combat(
             Some(spell) => (
                 tool::CAST_SPELL,
                 json!({"caster": hero, "spell": spell, "slot_level": null,
-                       "targets": target.map_or_else(Vec::new, |t| vec![t]), "aim": null, "ritual": null, "choice": null, "again": null, "point": null}),
+                       "targets": target.map_or_else(Vec::new, |t| vec![t]), "aim": null, "ritual": null, "choice": null, "again": null, "point": null, "sculpt": null}),
             ),
         }
     };
@@ -100,6 +100,12 @@ pub(crate) fn combat(
             calls.push((
                 tool::USE_FEATURE,
                 json!({"character": hero, "feature": "second-wind", "target": null, "amount": null, "option": null}),
+            ));
+        }
+        if spell.is_none() && should_hide_first(turn, hero) {
+            calls.push((
+                tool::USE_FEATURE,
+                json!({"character": hero, "feature": "cunning-action", "target": null, "amount": null, "option": "hide"}),
             ));
         }
         calls.extend(if spell.is_none() && should_dodge(now, hero) {
@@ -292,6 +298,20 @@ pub(crate) fn should_catch_breath(turn: &Turn, hero: &str) -> bool {
                 && h.hp.0 * 2 < h.hp.1
                 && !h.spent_features.iter().any(|f| f == "second-wind")
         })
+}
+
+/// Whether a rogue hides with its bonus action (Cunning Action) before a weapon strike: in a
+/// fight with no other hero standing, so no ally beside the foe opens a Sneak Attack and only
+/// the advantage of striking unseen does; not yet tried this turn.
+pub(crate) fn should_hide_first(turn: &Turn, hero: &str) -> bool {
+    let now = &turn.now;
+    let alone = now.party.iter().all(|h| h.id == hero || h.down);
+    now.encounter.is_some()
+        && alone
+        && !turn.ran(tool::USE_FEATURE)
+        && now
+            .hero(hero)
+            .is_some_and(|h| h.class == "rogue" && !h.down)
 }
 
 /// Whether the hero should move toward its target before a weapon strike: in a fight in a room

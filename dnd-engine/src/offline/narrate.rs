@@ -405,8 +405,20 @@ fn attack(turn: &Turn, r: &AttackReport, fallen: &mut Fallen) -> Vec<String> {
             ""
         };
         let hit = swing.result.hit;
+        // Sneak Attack is the engine's: told when the report says it applied.
+        let sneak = if swing
+            .sneak_attack
+            .as_deref()
+            .is_some_and(|s| s.starts_with("Sneak Attack:"))
+        {
+            ", finding the gap in its guard (Sneak Attack),"
+        } else {
+            ""
+        };
         out.push(match (attacker == "you", hit) {
-            (true, true) => format!("Your {weapon} strikes {target}{crit} for {damage} damage."),
+            (true, true) => {
+                format!("Your {weapon} strikes {target}{crit}{sneak} for {damage} damage.")
+            }
             (true, false) => format!("Your {weapon} misses {target}."),
             (false, true) => {
                 let tail = if target == "you" {
@@ -429,8 +441,14 @@ fn attack(turn: &Turn, r: &AttackReport, fallen: &mut Fallen) -> Vec<String> {
         if let Some(reaction) = &swing.reaction {
             let by = capital(&who(turn, &reaction.by));
             let answers = if by == "You" { "answer" } else { "answers" };
+            // A reaction that turns the hit (Shield) or only lessens it (Uncanny Dodge).
+            let effect = if hit {
+                "the blow lands, but only half as hard"
+            } else {
+                "the blow glances off"
+            };
             out.push(format!(
-                "{by} {answers} with {}: the blow glances off.",
+                "{by} {answers} with {}: {effect}.",
                 reaction.reaction
             ));
         }

@@ -341,7 +341,7 @@ fn rest(turn: &Turn, hero: &str, long: bool) -> Next {
     }
     let update = |amount: Value| {
         json!({"character": hero, "update": if long { "long_rest" } else { "short_rest" },
-               "condition": null, "amount": amount})
+               "condition": null, "amount": amount, "recover_slots": null})
     };
     match turn.rounds.len() {
         // No rest during a fight, even one whose foes are all down: end it first.

@@ -276,6 +276,7 @@ fn a_fall_is_told_once_and_never_for_one_already_down() {
         concentration_save: None,
         reaction: None,
         duplicate: None,
+        sneak_attack: None,
     };
     let passed = TurnsPassed {
         monster_turns: vec![TurnEvent::Attack(AttackReport {

@@ -62,6 +62,12 @@ pub enum Spend {
         /// Whether it is a cantrip.
         cantrip: bool,
     },
+    /// Dash with the bonus action (a rogue's Cunning Action): extra movement equal to the
+    /// creature's speed now.
+    BonusDash,
+    /// Disengage with the bonus action (a rogue's Cunning Action): no opportunity attacks for
+    /// the rest of the turn.
+    BonusDisengage,
 }
 
 impl std::fmt::Display for Spend {
@@ -74,6 +80,8 @@ impl std::fmt::Display for Spend {
             Spend::Movement(feet) => write!(f, "{feet} ft of movement"),
             Spend::Dash => f.write_str("the action (Dash)"),
             Spend::Disengage => f.write_str("the action (Disengage)"),
+            Spend::BonusDash => f.write_str("the bonus action (Dash)"),
+            Spend::BonusDisengage => f.write_str("the bonus action (Disengage)"),
             Spend::Spell { casting, .. } => f.write_str(match casting {
                 CastingTime::Action => "a spell cast as an action",
                 CastingTime::BonusAction => "a spell cast as a bonus action",
@@ -155,6 +163,17 @@ impl TurnBudget {
                 self.action_used = true;
                 self.attacks_left = 0;
                 if what == Spend::Dash {
+                    self.extra_movement_ft += speed_ft;
+                } else {
+                    self.disengaged = true;
+                }
+            }
+            Spend::BonusDash | Spend::BonusDisengage => {
+                if self.bonus_action_used {
+                    return refused;
+                }
+                self.bonus_action_used = true;
+                if what == Spend::BonusDash {
                     self.extra_movement_ft += speed_ft;
                 } else {
                     self.disengaged = true;
@@ -304,6 +323,21 @@ mod tests {
         b.spend(Spend::Disengage, 25, 1).unwrap();
         assert!(b.disengaged && b.action_used);
         assert_eq!(b.movement_left(25), 25);
+    }
+
+    #[test]
+    fn cunning_action_dashes_or_disengages_with_the_bonus_action() {
+        // A rogue Dashes with its action and again with its bonus action: 3 x speed in all.
+        let mut b = TurnBudget::default();
+        b.spend(Spend::Dash, 25, 1).unwrap();
+        b.spend(Spend::BonusDash, 25, 1).unwrap();
+        assert_eq!(b.movement_left(25), 75);
+        assert!(b.spend(Spend::BonusDisengage, 25, 1).is_err());
+        // Attack with the action, Disengage with the bonus action.
+        let mut b = TurnBudget::default();
+        b.spend(Spend::Attack, 30, 1).unwrap();
+        b.spend(Spend::BonusDisengage, 30, 1).unwrap();
+        assert!(b.disengaged && b.bonus_action_used);
     }
 
     #[test]

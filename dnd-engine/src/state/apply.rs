@@ -463,6 +463,9 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
             exit.locked = true;
             exit.lock_bonus = exit.lock_bonus.max(*dc_bonus);
         }
+        Change::SlotsRecovered { character, levels } => {
+            super::slot_recovery::recover(state, character, levels)?
+        }
         // Applied by `monster::apply` and `progress::apply` above.
         Change::MoraleChanged { .. }
         | Change::ActionSpent { .. }

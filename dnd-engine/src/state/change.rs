@@ -469,6 +469,15 @@ pub enum Change {
         /// Its spellbook now (empty for a class without one).
         spellbook: Vec<String>,
     },
+    /// Expended spell slots come back outside a long rest (a wizard's Arcane Recovery, a Land
+    /// druid's Natural Recovery): one slot of each level listed; refused when a listed level
+    /// has no expended slot (`state::slot_recovery`).
+    SlotsRecovered {
+        /// The caster.
+        character: String,
+        /// The level of each slot recovered ([1, 1]: two 1st-level slots).
+        levels: Vec<u8>,
+    },
 }
 
 /// Why a change could not apply. Messages name what was wrong and what would be valid, so a

@@ -71,6 +71,13 @@ pub enum EffectKind {
     /// Caught unaware as the fight began: no movement, action or bonus action on its first
     /// turn, and no reaction until that turn ends (when this ends).
     Surprised,
+    /// It dealt Sneak Attack in the turn at `turn` (the index into the order) of the effect's
+    /// round: once a turn, whoever's turn it is. A later one replaces it; the fight's end
+    /// clears it (`character::rogue`, `tools::feature_rogue`).
+    SneakAttacked {
+        /// The turn's index into the order, in the effect's round.
+        turn: usize,
+    },
 }
 
 impl EffectKind {
@@ -80,9 +87,10 @@ impl EffectKind {
         match self {
             EffectKind::Dodging | EffectKind::Readied { .. } => Some(creature),
             EffectKind::Helped { helper, .. } => Some(helper),
-            EffectKind::Hidden { .. } | EffectKind::Grappling { .. } | EffectKind::Surprised => {
-                None
-            }
+            EffectKind::Hidden { .. }
+            | EffectKind::Grappling { .. }
+            | EffectKind::Surprised
+            | EffectKind::SneakAttacked { .. } => None,
         }
     }
 
@@ -94,7 +102,10 @@ impl EffectKind {
                 .collect(),
             EffectKind::Readied { target, .. } => target.as_deref().into_iter().collect(),
             EffectKind::Grappling { target } => vec![target],
-            EffectKind::Dodging | EffectKind::Hidden { .. } | EffectKind::Surprised => Vec::new(),
+            EffectKind::Dodging
+            | EffectKind::Hidden { .. }
+            | EffectKind::Surprised
+            | EffectKind::SneakAttacked { .. } => Vec::new(),
         }
     }
 
@@ -105,6 +116,10 @@ impl EffectKind {
             (EffectKind::Dodging, EffectKind::Dodging)
                 | (EffectKind::Hidden { .. }, EffectKind::Hidden { .. })
                 | (EffectKind::Readied { .. }, EffectKind::Readied { .. })
+                | (
+                    EffectKind::SneakAttacked { .. },
+                    EffectKind::SneakAttacked { .. }
+                )
         )
     }
 }

@@ -28,6 +28,7 @@ mod progress;
 mod racial;
 mod reactions;
 mod revive;
+mod slot_recovery;
 mod snapshot;
 mod summons;
 mod timed;

@@ -20,7 +20,10 @@ impl From<ActionError> for ToolError {
 }
 
 /// Records an outcome's rolls, commits its changes and returns its report.
-fn finish(ctx: &mut ToolContext<'_>, outcome: Outcome) -> Result<ActionReport, ToolError> {
+pub(super) fn finish(
+    ctx: &mut ToolContext<'_>,
+    outcome: Outcome,
+) -> Result<ActionReport, ToolError> {
     for roll in outcome.rolls {
         ctx.record_roll(
             roll.label,

@@ -191,6 +191,10 @@ pub(super) fn attack_spent(
             damage.extend(crate::effects::mark_damage(ctx.state, by, on, first.kind));
         }
         damage.extend(super::wards::enlarged_dice(ctx, &who, &swing.damage));
+        // Sneak Attack: the engine's dice on a qualifying finesse or ranged attack.
+        let sneak =
+            super::feature_rogue::sneak_attack(ctx, &who, &victim, &swing, sources.resolve());
+        damage.extend(sneak.iter().flatten().map(|s| s.dice));
         let profile = AttackProfile {
             attack_bonus: swing.bonus + bonus.total,
             damage: &damage,
@@ -221,7 +225,10 @@ pub(super) fn attack_spent(
         let reaction = match (who.is_character(), victim.is_character()) {
             (false, true) if duplicate.is_none() => {
                 let by = who.name.clone();
-                super::reactions::shield_against_hit(ctx, &by, &on, &mut result)?
+                match super::reactions::shield_against_hit(ctx, &by, &on, &mut result)? {
+                    Some(shield) => Some(shield),
+                    None => super::feature_rogue::uncanny_dodge(ctx, &who, &on, &mut result)?,
+                }
             }
             (true, false) => {
                 let melee = setup.range.melee;
@@ -261,6 +268,9 @@ pub(super) fn attack_spent(
                 amount: result.total_damage,
                 critical: result.critical,
             });
+            if let Some(Ok(_)) = sneak {
+                changes.extend(super::feature_rogue::sneak_spent(ctx.state, &by));
+            }
         }
         ctx.commit(changes)?;
         let carried = if landed && !who.is_character() {
@@ -301,6 +311,7 @@ pub(super) fn attack_spent(
             let fate = if result.hit { "destroyed" } else { "missed" };
             format!("struck at a duplicate (AC {ac}): {fate}")
         });
+        let sneak_attack = super::feature_rogue::sneak_report(sneak.as_ref(), landed, result.hit);
         outcomes.push(SwingReport {
             attack: swing.name,
             result,
@@ -315,6 +326,7 @@ pub(super) fn attack_spent(
             concentration_save: after_damage.concentration,
             reaction,
             duplicate,
+            sneak_attack,
         });
     }
     Ok(AttackReport {

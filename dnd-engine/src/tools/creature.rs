@@ -77,6 +77,7 @@ impl CreatureInfo<'_> {
             hp: self.hp.0,
             creature_type: self.template.map(|m| m.kind.clone()),
             at,
+            spared: false,
         }
     }
 }

@@ -50,10 +50,19 @@ pub(super) fn open_lock(
     args: OpenLockArgs,
     ctx: &mut ToolContext<'_>,
 ) -> Result<LockAttempt, ToolError> {
+    open_lock_with(args, ctx, Spend::Action)
+}
+
+/// [`open_lock`] paid with `cost`: the action, or a Thief's bonus action (Fast Hands).
+pub(super) fn open_lock_with(
+    args: OpenLockArgs,
+    ctx: &mut ToolContext<'_>,
+    cost: Spend,
+) -> Result<LockAttempt, ToolError> {
     let who = character(ctx, &args.character)?.clone();
     // Picking or forcing a lock is the character's action in a fight, on its turn; the gate
     // also refuses the down and the incapacitated, in or out of one.
-    super::encounter::act(ctx, &who.id, Spend::Action)?;
+    super::encounter::act(ctx, &who.id, cost)?;
     let here = ctx
         .state
         .location(&who.location)

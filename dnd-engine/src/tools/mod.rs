@@ -33,6 +33,8 @@ mod creature;
 mod damage;
 mod encounter;
 mod feature_races;
+mod feature_rogue;
+mod feature_wizard;
 mod features;
 mod glyphs;
 mod item_use;

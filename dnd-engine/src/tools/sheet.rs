@@ -134,6 +134,10 @@ pub struct UpdateCharacterArgs {
     pub condition: Option<Condition>,
     /// The hit dice to spend, for short_rest.
     pub amount: Option<u32>,
+    /// For short_rest: the expended slots a wizard's Arcane Recovery or a Land druid's Natural
+    /// Recovery brings back as the rest ends, by level ("1,1" or "2"); null for none.
+    #[serde(default)]
+    pub recover_slots: Option<String>,
 }
 
 pub(super) fn update_character(
@@ -159,6 +163,11 @@ pub(super) fn update_character(
     {
         return Err(ToolError::new(
             "no rest during a fight: a rest needs an hour (short) or eight (long) of calm; end the fight first (end_encounter, once no foe stands)",
+        ));
+    }
+    if args.recover_slots.is_some() && args.update != CharacterUpdate::ShortRest {
+        return Err(ToolError::new(
+            "recover_slots goes with a short_rest only (Arcane Recovery, Natural Recovery): leave it null",
         ));
     }
     let changes = match args.update {
@@ -200,6 +209,14 @@ pub(super) fn update_character(
             spell: None,
         }],
         CharacterUpdate::ShortRest => {
+            // Arcane Recovery or Natural Recovery as the rest ends: checked before any roll.
+            let recovered = match &args.recover_slots {
+                Some(levels) => {
+                    crate::character::slot_recovery::recover_slots_named(ctx.srd, &c, levels)
+                        .map_err(|e| ToolError::new(e.to_string()))?
+                }
+                None => Vec::new(),
+            };
             let count =
                 u8::try_from(need_amount()?).map_err(|_| ToolError::new("too many hit dice"))?;
             let (mut hp, mut dice, mut slots) = (c.hp, c.hit_dice, c.spell_slots);
@@ -239,6 +256,7 @@ pub(super) fn update_character(
                     character: c.id.clone(),
                 });
             }
+            changes.extend(recovered);
             changes
         }
         CharacterUpdate::LongRest => {
@@ -277,6 +295,10 @@ pub(super) fn update_character(
         conditions: after.conditions,
         hit_dice: after.hit_dice,
         concentration: after.concentration.clone(),
+        slots_left: args
+            .recover_slots
+            .as_ref()
+            .map(|_| after.spell_slots.describe_available()),
     })
 }
 

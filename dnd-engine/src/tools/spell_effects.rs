@@ -31,6 +31,8 @@ pub(super) struct Prepared<'a> {
     /// A spell in play used again (`Prepared::again`), not a new casting: its concentration
     /// stays as it is.
     pub again: bool,
+    /// The creatures (ids) the caster's Sculpt Spells spares (`tools::feature_wizard`).
+    pub sculpted: Vec<String>,
 }
 
 impl<'a> Prepared<'a> {
@@ -59,6 +61,7 @@ impl<'a> Prepared<'a> {
             modifier,
             zone: None,
             again: true,
+            sculpted: Vec::new(),
         })
     }
 }
@@ -284,7 +287,10 @@ pub(super) fn resolve_and_commit(
     let subjects: Vec<Subject> = targets
         .iter()
         .zip(&placed)
-        .map(|(t, at)| t.subject(at.clone()))
+        .map(|(t, at)| Subject {
+            spared: p.sculpted.iter().any(|id| id == t.target.id()),
+            ..t.subject(at.clone())
+        })
         .collect();
     // A new casting of the spell its caster concentrates on ends the one in play first (a
     // second Enlarge/Reduce moves the spell); a use again keeps it.

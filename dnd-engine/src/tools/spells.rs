@@ -58,6 +58,11 @@ pub struct CastSpellArgs {
     /// to a new creature after its creature dropped (bonus action). Null or false to cast.
     #[serde(default)]
     pub again: Option<bool>,
+    /// An Evocation wizard's Sculpt Spells, casting an evocation spell: up to 1 + the spell's
+    /// level creatures (ids or names) that succeed on its save and take no damage from it.
+    /// Null otherwise.
+    #[serde(default)]
+    pub sculpt: Option<Vec<String>>,
 }
 
 /// A point of the room, in feet: `x` and `y` along the floor, `z` the height above it.
@@ -99,9 +104,13 @@ pub(super) fn cast_spell(
         )));
     }
     if args.again == Some(true) {
-        if args.slot_level.is_some() || args.ritual == Some(true) || args.choice.is_some() {
+        if args.slot_level.is_some()
+            || args.ritual == Some(true)
+            || args.choice.is_some()
+            || args.sculpt.is_some()
+        {
             return Err(ToolError::new(format!(
-                "using {} again spends no slot and makes no new choice: leave slot_level, ritual and choice null (or cast it anew with again null)",
+                "using {} again spends no slot and makes no new choice: leave slot_level, ritual, choice and sculpt null (or cast it anew with again null)",
                 args.spell
             )));
         }
@@ -186,6 +195,7 @@ pub(super) fn cast_spell(
     };
     // A component with a cost must be carried, and leaves with the casting if consumed.
     changes.extend(super::spell_components::costly_component(&caster, spell)?);
+    let sculpted = super::feature_wizard::sculpted(ctx, &caster, spell, args.sculpt.as_deref())?;
     // A spell without effects (narrative, or not modelled yet) goes the same way with nothing
     // to resolve: it spends its slot and time, takes concentration, and its result says what
     // is left to the narrator.
@@ -199,6 +209,7 @@ pub(super) fn cast_spell(
         modifier: ability_mod,
         zone: None,
         again: false,
+        sculpted,
     };
     let (aim, choice) = (args.aim.as_deref(), args.choice.as_deref());
     let point = args.point.map(Into::into);

@@ -20,7 +20,7 @@ mod rolled;
 
 pub use escape::{escape_spell, spell_hold};
 pub use first_aid::first_aid;
-pub use rolled::{escape_grapple, grapple, hide, search, shove};
+pub use rolled::{escape_grapple, grapple, hide, hide_with, search, shove};
 
 use super::{CombatError, may_act};
 use crate::rules::{
@@ -342,9 +342,15 @@ fn within_5_ft(state: &GameState, a: &Who, b: &Who, what: &'static str) -> Resul
 
 /// Dash: the action, and extra movement equal to the creature's speed this turn.
 pub fn dash(state: &GameState, creature: &str) -> Result<Outcome, ActionError> {
+    dash_with(state, creature, Spend::Dash)
+}
+
+/// Dash paid with `cost`: the action ([`Spend::Dash`]) or a rogue's bonus action
+/// ([`Spend::BonusDash`], Cunning Action).
+pub fn dash_with(state: &GameState, creature: &str, cost: Spend) -> Result<Outcome, ActionError> {
     in_fight(state, "Dash", "the party moves with move_to")?;
     let w = who(state, creature)?;
-    let changes = spend(state, &w, Spend::Dash)?;
+    let changes = spend(state, &w, cost)?;
     let text = format!("{} dashes: as much movement again this turn", w.name);
     Ok(Outcome {
         changes,
@@ -356,9 +362,19 @@ pub fn dash(state: &GameState, creature: &str) -> Result<Outcome, ActionError> {
 /// Disengage: the action; its movement provokes no opportunity attacks for the rest of the
 /// turn (`TurnBudget::disengaged`).
 pub fn disengage(state: &GameState, creature: &str) -> Result<Outcome, ActionError> {
+    disengage_with(state, creature, Spend::Disengage)
+}
+
+/// Disengage paid with `cost`: the action ([`Spend::Disengage`]) or a rogue's bonus action
+/// ([`Spend::BonusDisengage`], Cunning Action).
+pub fn disengage_with(
+    state: &GameState,
+    creature: &str,
+    cost: Spend,
+) -> Result<Outcome, ActionError> {
     in_fight(state, "Disengage", "no one makes opportunity attacks")?;
     let w = who(state, creature)?;
-    let changes = spend(state, &w, Spend::Disengage)?;
+    let changes = spend(state, &w, cost)?;
     let text = format!(
         "{} disengages: moving away provokes no opportunity attacks this turn",
         w.name
@@ -545,13 +561,23 @@ pub fn trigger_readied(
 /// Use an Object: the action (outside a fight, nothing is spent). The object is the story's:
 /// an item from the inventory is used with `use_item` instead.
 pub fn use_object(state: &GameState, creature: &str, object: &str) -> Result<Outcome, ActionError> {
+    use_object_with(state, creature, object, Spend::Action)
+}
+
+/// Use an Object paid with `cost`: the action, or a Thief's bonus action (Fast Hands).
+pub fn use_object_with(
+    state: &GameState,
+    creature: &str,
+    object: &str,
+    cost: Spend,
+) -> Result<Outcome, ActionError> {
     let w = who(state, creature)?;
     if object.trim().is_empty() {
         return Err(refused(
             "name the object used (\"the lever\", \"the door\")",
         ));
     }
-    let changes = spend(state, &w, Spend::Action)?;
+    let changes = spend(state, &w, cost)?;
     let text = format!("{} uses {}", w.name, object.trim());
     Ok(Outcome {
         changes,

@@ -43,13 +43,24 @@ pub fn hide(
     creature: &str,
     rng: &mut impl Rng,
 ) -> Result<Outcome, ActionError> {
+    hide_with(state, srd, creature, Spend::Action, rng)
+}
+
+/// Hide paid with `cost`: the action, or a rogue's bonus action (Cunning Action).
+pub fn hide_with(
+    state: &GameState,
+    srd: &Srd,
+    creature: &str,
+    cost: Spend,
+    rng: &mut impl Rng,
+) -> Result<Outcome, ActionError> {
     let round = in_fight(
         state,
         "Hide",
         "sneaking is a Stealth check with roll_skill_check",
     )?;
     let w = who(state, creature)?;
-    let mut changes = spend(state, &w, Spend::Action)?;
+    let mut changes = spend(state, &w, cost)?;
     let watchers: Vec<(String, i32)> = watchers(state, &w)
         .into_iter()
         .map(|(id, name)| (name, passive_perception(state, srd, &id)))

@@ -94,6 +94,10 @@ pub struct SwingReport {
     /// duplicates' number), in words; a hit destroyed it and the target took nothing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duplicate: Option<String>,
+    /// Sneak Attack on a rogue's finesse or ranged attack: applied with its dice and why
+    /// ("Sneak Attack: +2d6 piercing (advantage)"), or why not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sneak_attack: Option<String>,
 }
 
 /// A save a monster's hit forces, and what failing it did.

@@ -107,6 +107,10 @@ pub struct CharacterUpdated {
     pub hit_dice: HitDice,
     /// Concentration after.
     pub concentration: Option<String>,
+    /// The spell slots left after a short rest that recovered some (Arcane Recovery,
+    /// Natural Recovery).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slots_left: Option<String>,
 }
 
 /// Harm from a fall or a hazard (`apply_hazard_damage`).
