@@ -34,4 +34,5 @@ pub use levelling::{
 #[cfg(test)]
 mod builder_tests;
 pub mod features;
+pub mod monk;
 pub mod uses;

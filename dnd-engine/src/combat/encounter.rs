@@ -67,7 +67,7 @@ pub fn begin(
             dexterity: c.abilities.dexterity,
             advantage: Advantage::Normal,
         });
-        speeds.push((c.id.clone(), c.speed));
+        speeds.push((c.id.clone(), crate::character::monk::speed(srd, c)));
     }
     let mut rolls = roll_initiative(&entries, rng);
     super::summon_plan::follow(&mut rolls, &followers);

@@ -458,6 +458,15 @@ pub enum Change {
         /// Added to the DC to pick or force the lock.
         dc_bonus: i32,
     },
+    /// A step of a monk's turn (`state::MonkStep`): Martial Arts' bonus strike opened by an
+    /// Attack action with an unarmed strike or monk weapon, Stunning Strike readied or spent,
+    /// Step of the Wind's Dash or Disengage. Refused off the monk's turn.
+    MonkTurn {
+        /// The monk.
+        character: String,
+        /// What happened.
+        step: super::MonkStep,
+    },
 }
 
 /// Why a change could not apply. Messages name what was wrong and what would be valid, so a

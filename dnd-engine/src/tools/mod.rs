@@ -30,6 +30,8 @@ mod combat;
 mod creature;
 mod damage;
 mod encounter;
+mod feature_monk;
+mod feature_reactions;
 mod features;
 mod glyphs;
 mod item_use;
