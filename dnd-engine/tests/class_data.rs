@@ -139,6 +139,14 @@ fn only_played_features_say_implemented() {
         "open-hand-technique",
         "slow-fall",
         "stunning-strike",
+        // The bard's (`character::bard`, `tools::feature_bard`).
+        "bardic-inspiration-d6",
+        "bardic-inspiration-d8",
+        "font-of-inspiration",
+        "jack-of-all-trades",
+        "song-of-rest-d6",
+        "cutting-words",
+        "bard-expertise-1",
     ];
     let implemented: Vec<&ClassFeature> = srd()
         .classes

@@ -63,7 +63,9 @@ pub fn begin(
     for c in state.characters.iter().filter(|c| !c.dead) {
         entries.push(InitiativeEntry {
             id: c.id.clone(),
-            bonus: c.abilities.modifier(Ability::Dexterity),
+            // Initiative is a Dexterity check: Jack of All Trades counts.
+            bonus: c.abilities.modifier(Ability::Dexterity)
+                + crate::character::bard::jack_of_all_trades(c),
             dexterity: c.abilities.dexterity,
             advantage: Advantage::Normal,
         });

@@ -25,7 +25,7 @@ use crate::store::RollDetail;
 const TECHNIQUES: &str = "\"prone\" (Dexterity save or knocked prone), \"push\" (Strength save or pushed 15 ft away), \"no-reactions\" (no reactions until the end of your next turn)";
 
 /// Refuses what a feature does not take (a target, an amount, an option), saying so.
-fn takes(using: &FeatureUse<'_>, target: bool, option: bool) -> Result<(), ToolError> {
+pub(super) fn takes(using: &FeatureUse<'_>, target: bool, option: bool) -> Result<(), ToolError> {
     let a = using.args;
     let extra = [
         (!target && a.target.is_some()).then_some("target"),

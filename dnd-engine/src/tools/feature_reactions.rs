@@ -1,7 +1,7 @@
 //! The reactions the engine takes for a character when a monster's attack hits it, in order,
 //! each only when legal and useful then: a declared Shield that turns the hit
-//! (`tools::reactions`), then Deflect Missiles against a ranged weapon hit (a monk of 3rd
-//! level). One hook for `tools::combat`, so the attack path stays one call.
+//! (`tools::reactions`), then a Lore bard's Cutting Words, then Deflect Missiles against a
+//! ranged weapon hit (a monk of 3rd level). One hook for `tools::combat`, so the attack path stays one call.
 
 use super::creature::CreatureInfo;
 use super::results::ReactionCast;
@@ -22,6 +22,9 @@ pub(super) fn against_hit(
     let by = who.name.clone();
     if let Some(cast) = super::reactions::shield_against_hit(ctx, &by, victim, result)? {
         return Ok(Some(cast));
+    }
+    if let Some(cut) = super::feature_bard::cutting_words(ctx, who, result)? {
+        return Ok(Some(cut));
     }
     // A weapon's attack (a thrown spear, an arrow), not a spell's.
     let weapon = who.template.is_some_and(|m| {

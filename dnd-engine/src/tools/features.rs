@@ -81,6 +81,10 @@ const PLAYED: &[(&str, Player)] = &[
     ("patient-defense", super::feature_monk::patient_defense),
     ("step-of-the-wind", super::feature_monk::step_of_the_wind),
     ("stunning-strike", super::feature_monk::stunning_strike),
+    (
+        "bardic-inspiration",
+        super::feature_bard::bardic_inspiration,
+    ),
 ];
 
 /// A feature's refusal as a tool error.

@@ -30,6 +30,7 @@ mod combat;
 mod creature;
 mod damage;
 mod encounter;
+mod feature_bard;
 mod feature_monk;
 mod feature_reactions;
 mod features;

@@ -144,7 +144,7 @@ static TOOLS: &[ToolDef] = &[
     ),
     tool!(
         names::USE_FEATURE,
-        "A character uses a class feature the engine plays: second-wind (fighter, a bonus action: heals 1d10 + level, once per short rest), action-surge (fighter 2, after the action: one more action this turn, once per short rest); monk, bonus actions: martial-arts (after an Attack action with fists or a monk weapon: one unarmed strike at target), flurry-of-blows (1 ki, after the Attack action: two unarmed strikes at target; Open Hand option prone, push or no-reactions), patient-defense (1 ki: Dodge), step-of-the-wind (1 ki, option dash or disengage); stunning-strike (monk 5: the next melee weapon hit this turn spends 1 ki, Constitution save or stunned).",
+        "A character uses a class feature the engine plays: second-wind (fighter, a bonus action: heals 1d10 + level, once per short rest), action-surge (fighter 2, after the action: one more action this turn, once per short rest); monk, bonus actions: martial-arts (after an Attack action with fists or a monk weapon: one unarmed strike at target), flurry-of-blows (1 ki, after the Attack action: two unarmed strikes at target; Open Hand option prone, push or no-reactions), patient-defense (1 ki: Dodge), step-of-the-wind (1 ki, option dash or disengage); stunning-strike (monk 5: the next melee weapon hit this turn spends 1 ki, Constitution save or stunned); bardic-inspiration (bard, a bonus action: target, another creature within 60 ft, holds a d6, d8 from 5th level, added to its next attack roll, check or save).",
         features::UseFeatureArgs,
         features::use_feature
     ),

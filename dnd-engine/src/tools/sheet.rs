@@ -225,10 +225,13 @@ pub(super) fn update_character(
                 },
                 Change::TimeAdvanced { minutes: 60 },
             ];
-            if rest.hp_after > rest.hp_before {
+            // Song of Rest: a bard's 1d6 more for one who spent hit dice.
+            let song = super::feature_bard::song_of_rest(ctx, &c, count)?;
+            let hp_after = (rest.hp_after + song).min(c.hp.max);
+            if hp_after > rest.hp_before {
                 changes.push(Change::Heal {
                     target,
-                    amount: rest.hp_after - rest.hp_before,
+                    amount: hp_after - rest.hp_before,
                 });
             }
             if c.feature_uses
