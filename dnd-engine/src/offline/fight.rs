@@ -99,7 +99,8 @@ pub(crate) fn combat(
         if should_catch_breath(turn, hero) {
             calls.push((
                 tool::USE_FEATURE,
-                json!({"character": hero, "feature": "second-wind"}),
+                // Every field of the tool's strict schema, as a strict model sends them.
+                json!({"character": hero, "feature": "second-wind", "target": null, "amount": null, "option": null}),
             ));
         }
         calls.extend(if spell.is_none() && should_dodge(now, hero) {
