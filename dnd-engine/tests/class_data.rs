@@ -128,6 +128,7 @@ fn only_played_features_say_implemented() {
         "second-wind",
         "action-surge-1-use",
         "improved-critical",
+        // The rogue's and the wizard's (`character::rogue`, `tools::feature_rogue`, `feature_wizard`).
         "sneak-attack",
         "cunning-action",
         "fast-hands",
@@ -135,6 +136,25 @@ fn only_played_features_say_implemented() {
         "arcane-recovery",
         "natural-recovery",
         "sculpt-spells",
+        // The monk's (`character::monk`, `tools::feature_monk`).
+        "martial-arts",
+        "ki",
+        "flurry-of-blows",
+        "patient-defense",
+        "step-of-the-wind",
+        "unarmored-movement-1",
+        "deflect-missiles",
+        "open-hand-technique",
+        "slow-fall",
+        "stunning-strike",
+        // The bard's (`character::bard`, `tools::feature_bard`).
+        "bardic-inspiration-d6",
+        "bardic-inspiration-d8",
+        "font-of-inspiration",
+        "jack-of-all-trades",
+        "song-of-rest-d6",
+        "cutting-words",
+        "bard-expertise-1",
     ];
     let implemented: Vec<&ClassFeature> = srd()
         .classes

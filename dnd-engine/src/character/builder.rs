@@ -359,7 +359,8 @@ impl CharacterChoices {
         let hp_max = hit_points(&settled);
         let armor_class =
             super::equipment::armor_class(srd, &settled, feature_picks, &kit.inventory);
-        let attacks = super::equipment::attacks(srd, &settled, &kit.inventory);
+        let mut attacks = super::equipment::attacks(srd, &settled, &kit.inventory);
+        attacks.extend(super::monk::built_unarmed_strike(class));
         if !problems.0.is_empty() {
             return Err(BuildErrors(problems.0));
         }

@@ -31,6 +31,7 @@ pub use levelling::{
     first_legal_choices, level_up, may_level_up,
 };
 
+pub mod bard;
 #[cfg(test)]
 mod builder_tests;
 pub mod features;
@@ -38,5 +39,6 @@ pub mod preparing;
 pub mod race;
 pub mod rogue;
 pub mod slot_recovery;
+pub mod monk;
 pub mod uses;
 pub mod wizard;

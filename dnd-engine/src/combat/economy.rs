@@ -145,6 +145,15 @@ pub fn may_act(
             }
     );
     if reaction {
+        if let Some(e) = crate::state::timed_effects(state, &id)
+            .iter()
+            .find(|e| e.kind == crate::state::TimedKind::NoReactions)
+        {
+            return Err(CombatError::CannotAct {
+                name,
+                why: format!("{}: it can take no reactions for now", e.spell),
+            });
+        }
         if !encounter.has_reaction(&id) {
             let own = is_current(encounter, &id).then_some(&encounter.budget);
             return Err(CombatError::Spent {

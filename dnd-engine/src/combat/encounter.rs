@@ -63,11 +63,13 @@ pub fn begin(
     for c in state.characters.iter().filter(|c| !c.dead) {
         entries.push(InitiativeEntry {
             id: c.id.clone(),
-            bonus: c.abilities.modifier(Ability::Dexterity),
+            // Initiative is a Dexterity check: Jack of All Trades counts.
+            bonus: c.abilities.modifier(Ability::Dexterity)
+                + crate::character::bard::jack_of_all_trades(c),
             dexterity: c.abilities.dexterity,
             advantage: Advantage::Normal,
         });
-        speeds.push((c.id.clone(), c.speed));
+        speeds.push((c.id.clone(), crate::character::monk::speed(srd, c)));
     }
     let mut rolls = roll_initiative(&entries, rng);
     super::summon_plan::follow(&mut rolls, &followers);

@@ -115,6 +115,17 @@ pub struct TurnBudget {
     /// The creature took the Disengage action: its movement provokes no opportunity attacks
     /// for the rest of the turn.
     pub disengaged: bool,
+    /// The Attack action was taken this turn (what Flurry of Blows follows).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub attack_action: bool,
+    /// A monk's Attack action struck with an unarmed strike or a monk weapon this turn:
+    /// Martial Arts' bonus-action strike may follow (`state::MonkStep::MartialArts`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub martial_arts: bool,
+    /// A monk readied Stunning Strike: its next melee weapon hit this turn spends 1 ki and
+    /// forces the save (`state::MonkStep::StunningStrike`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub stunning_strike: bool,
 }
 
 /// Why a spend was refused: what was asked for, with the budget as it is.
@@ -186,6 +197,7 @@ impl TurnBudget {
                     return refused;
                 } else {
                     self.action_used = true;
+                    self.attack_action = true;
                     self.attacks_left = attacks_per_action.max(1) - 1;
                 }
             }

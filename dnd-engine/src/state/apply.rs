@@ -136,6 +136,7 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
         | Change::FeatureUsesRestored { .. }
         | Change::ActionSurged { .. } => super::feature_uses::apply(state, change)?,
         Change::SpellsPrepared { .. } => super::prepared::apply(state, change)?,
+        Change::MonkTurn { character, step } => super::monk_turn::apply(state, character, *step)?,
         Change::PactSlotsRecovered { character } => {
             character_mut(state, character)?.spell_slots.recover_pact()
         }

@@ -478,6 +478,15 @@ pub enum Change {
         /// The level of each slot recovered ([1, 1]: two 1st-level slots).
         levels: Vec<u8>,
     },
+    /// A step of a monk's turn (`state::MonkStep`): Martial Arts' bonus strike opened by an
+    /// Attack action with an unarmed strike or monk weapon, Stunning Strike readied or spent,
+    /// Step of the Wind's Dash or Disengage. Refused off the monk's turn.
+    MonkTurn {
+        /// The monk.
+        character: String,
+        /// What happened.
+        step: super::MonkStep,
+    },
 }
 
 /// Why a change could not apply. Messages name what was wrong and what would be valid, so a

@@ -313,6 +313,8 @@ impl Character {
     /// The modifier of a skill check.
     pub fn skill_modifier(&self, skill: Skill) -> i32 {
         let proficiency = self.skills.get(&skill).copied().unwrap_or_default();
+        // Jack of All Trades: half the bonus where a bard has none.
+        let proficiency = crate::character::bard::with_jack_of_all_trades(self, proficiency);
         skill_modifier(
             &self.abilities,
             skill,

@@ -21,6 +21,7 @@ mod feature_uses;
 mod legacy_items;
 mod lookup;
 mod memory;
+mod monk_turn;
 mod monster;
 mod position;
 mod prepared;
@@ -49,6 +50,7 @@ pub use condition_sources::{ConditionSource, condition_sources};
 pub use effects::{Effect, EffectKind, able, is_surprised};
 pub use feature_uses::{FeatureUses, rest_name};
 pub use memory::{MEMORY_LIST_LIMIT, Memory, MemoryFact};
+pub use monk_turn::MonkStep;
 pub use monster::{Hold, Morale};
 pub use position::{Area, Cover, Position, area_at, inside, round_to_5};
 pub use progress::{

@@ -306,6 +306,9 @@ pub enum TimedKind {
     /// Inside a Silence: immune to thunder damage, no spells with a verbal component; read by
     /// `effects::silence_immunities` and `effects::silenced`.
     Silenced,
+    /// The creature can take no reactions (Open Hand Technique, until the end of the monk's
+    /// next turn): read by `combat::may_act`.
+    NoReactions,
 }
 
 fn is_zero(n: &i32) -> bool {

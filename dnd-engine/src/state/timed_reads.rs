@@ -222,6 +222,7 @@ impl TimedEffect {
                 "warding bond: +1 to saving throws, and its source takes the damage it takes"
                     .to_owned()
             }
+            TimedKind::NoReactions => "it can take no reactions".to_owned(),
         };
         let left = match self.rounds_left {
             Some(1) if self.at_turn_end => ", until the end of its source's turn".to_owned(),

@@ -224,11 +224,8 @@ pub(super) fn attack_spent(
         let (by, on) = (who.target.id().to_owned(), victim.target.id().to_owned());
         let reaction = match (who.is_character(), victim.is_character()) {
             (false, true) if duplicate.is_none() => {
-                let by = who.name.clone();
-                match super::reactions::shield_against_hit(ctx, &by, &on, &mut result)? {
-                    Some(shield) => Some(shield),
-                    None => super::feature_rogue::uncanny_dodge(ctx, &who, &on, &mut result)?,
-                }
+                let (swung, ranged) = (&swing.name, !setup.range.melee);
+                super::feature_reactions::against_hit(ctx, &who, swung, ranged, &on, &mut result)?
             }
             (true, false) => {
                 let melee = setup.range.melee;
@@ -283,7 +280,10 @@ pub(super) fn attack_spent(
                 result.total_damage,
             )?
         } else {
-            None
+            // A monk's swing: Martial Arts opened, a readied Stunning Strike on a melee hit.
+            let melee_hit =
+                landed && setup.range.melee && ctx.srd.spell_named(&swing.name).is_none();
+            super::feature_monk::after_swing(ctx, &who, &victim.target, &swing.name, melee_hit)?
         };
         let (hurt, by) = (victim.target.id().to_owned(), who.target.id().to_owned());
         let taken = if landed { result.total_damage } else { 0 };
@@ -425,8 +425,9 @@ pub(super) fn swings_of(
             return Ok(vec![swing]);
         }
         let attack = match name {
-            None => c.attacks.first(),
-            Some(n) => c.attacks.iter().find(|a| a.name.eq_ignore_ascii_case(n)),
+            None => c.attacks.first().cloned(),
+            // A monk's unarmed strike, even where the sheet does not list it.
+            Some(n) => crate::character::monk::attack_named(c, n),
         }
         .ok_or_else(|| {
             let mut valid: Vec<&str> = c.attacks.iter().map(|a| a.name.as_str()).collect();
@@ -438,6 +439,9 @@ pub(super) fn swings_of(
                 valid.join(", ")
             ))
         })?;
+        // Martial Arts: Dexterity and the martial arts die for a monk's fists and weapons.
+        let attack = crate::character::monk::martial_attack(ctx.srd, c, &attack);
+        let attack = attack.as_ref();
         return Ok(vec![Swing {
             name: attack.name.clone(),
             bonus: c.attack_bonus(attack),

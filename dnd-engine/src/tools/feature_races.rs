@@ -64,6 +64,7 @@ pub(super) fn use_racial(
         hp: after.hp,
         uses_left: uses_left(after),
         uses_of: 1,
+        strikes: Vec::new(),
     }))
 }
 
@@ -221,6 +222,7 @@ fn breath_weapon(
         ),
         healed: None,
         rolled: Some(format!("{}d6 {}", dice.count, kind.name())),
+        ..Played::default()
     })
 }
 

@@ -180,6 +180,7 @@ pub(super) fn cunning_action(
         effect: format!("{} (bonus action)", report.text),
         healed: None,
         rolled,
+        ..Played::default()
     })
 }
 
@@ -209,6 +210,7 @@ fn thieves_tools(
         ),
         healed: None,
         rolled: Some(format!("check {}", attempt.result.total)),
+        ..Played::default()
     })
 }
 

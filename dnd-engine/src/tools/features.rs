@@ -61,6 +61,11 @@ pub(super) struct Played {
     pub(super) healed: Option<u32>,
     /// The dice as rolled.
     pub(super) rolled: Option<String>,
+    /// The strikes it made (Martial Arts, Flurry of Blows).
+    pub(super) strikes: Vec<super::results::AttackReport>,
+    /// The pool it drew from, by feature slug (ki), whose uses the report gives; `None`: the
+    /// feature's own.
+    pub(super) pool: Option<&'static str>,
 }
 
 /// Plays one feature: checks, spends (its changes committed through `ctx`), and says what it
@@ -73,6 +78,15 @@ const PLAYED: &[(&str, Player)] = &[
     ("action-surge", action_surge),
     ("cunning-action", super::feature_rogue::cunning_action),
     ("fast-hands", super::feature_rogue::cunning_action),
+    ("martial-arts", super::feature_monk::martial_arts),
+    ("flurry-of-blows", super::feature_monk::flurry_of_blows),
+    ("patient-defense", super::feature_monk::patient_defense),
+    ("step-of-the-wind", super::feature_monk::step_of_the_wind),
+    ("stunning-strike", super::feature_monk::stunning_strike),
+    (
+        "bardic-inspiration",
+        super::feature_bard::bardic_inspiration,
+    ),
 ];
 
 /// A feature's refusal as a tool error.
@@ -109,7 +123,12 @@ pub(super) fn use_feature(
         .state
         .character(&id)
         .ok_or_else(|| ToolError::new("character vanished"))?;
-    let (of, _) = uses::uses_of(class, feature, after).unwrap_or((0, crate::srd::Rest::LongRest));
+    // A feature drawing from a pool reports the pool (ki points left).
+    let counted = played
+        .pool
+        .and_then(|p| uses::feature_of(ctx.srd, after, p).ok())
+        .map_or(feature, |(_, f)| f);
+    let (of, _) = uses::uses_of(class, counted, after).unwrap_or((0, crate::srd::Rest::LongRest));
     Ok(FeatureReport {
         character: after.name.clone(),
         feature: feature.name.clone(),
@@ -117,8 +136,9 @@ pub(super) fn use_feature(
         healed: played.healed,
         rolled: played.rolled,
         hp: after.hp,
-        uses_left: uses::uses_left(after, &feature.slug, of),
+        uses_left: uses::uses_left(after, &counted.slug, of),
         uses_of: of,
+        strikes: played.strikes,
     })
 }
 
@@ -204,5 +224,6 @@ fn second_wind(using: &FeatureUse<'_>, ctx: &mut ToolContext<'_>) -> Result<Play
         effect: format!("{} catches a second wind", c.name),
         healed: Some(amount.min(c.hp.max.saturating_sub(c.hp.current))),
         rolled: Some(roll.to_string()),
+        ..Played::default()
     })
 }

@@ -144,7 +144,7 @@ static TOOLS: &[ToolDef] = &[
     ),
     tool!(
         names::USE_FEATURE,
-        "A character uses a limited class or racial feature the engine plays: second-wind (fighter, a bonus action: heals 1d10 + level, once per short rest) or action-surge (fighter 2, after the action: one more action this turn, once per short rest); cunning-action (rogue 2, the bonus action: option dash, disengage or hide; a Thief also use_object or thieves_tools, target the object or the locked exit); breath-weapon (dragonborn, an action: the ancestry's cone or line aimed at target, once per short rest).",
+        "A character uses a class or racial feature the engine plays, its cost, uses and rules checked (a refusal lists what it may use). Fighter: second-wind (bonus action), action-surge (after the action). Rogue: cunning-action (bonus action, option dash, disengage or hide; a Thief also use_object or thieves_tools with target). Monk, bonus actions: martial-arts and flurry-of-blows (target; Open Hand option prone, push or no-reactions), patient-defense, step-of-the-wind (option dash or disengage); stunning-strike (readies it for the next melee hit). Bard: bardic-inspiration (bonus action, target another creature). Dragonborn: breath-weapon (action, target).",
         features::UseFeatureArgs,
         features::use_feature
     ),

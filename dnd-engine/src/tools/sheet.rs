@@ -64,10 +64,14 @@ pub(super) fn get_character_stats(
     let attacks = c
         .attacks
         .iter()
-        .map(|a| AttackLine {
-            name: a.name.clone(),
-            to_hit: c.attack_bonus(a),
-            damage: c.attack_damage(a),
+        .map(|a| {
+            // As struck: Martial Arts' ability and die for a monk.
+            let a = crate::character::monk::martial_attack(ctx.srd, c, a);
+            AttackLine {
+                name: a.name.clone(),
+                to_hit: c.attack_bonus(&a),
+                damage: c.attack_damage(&a),
+            }
         })
         .collect();
     Ok(CharacterSheet {
@@ -78,7 +82,9 @@ pub(super) fn get_character_stats(
         race: c.race.clone(),
         hp: c.hp,
         armor_class: c.armor_class_now(),
-        speed: c.conditions.speed(c.speed),
+        speed: c
+            .conditions
+            .speed(crate::character::monk::speed(ctx.srd, c)),
         proficiency_bonus: c.proficiency_bonus(),
         abilities,
         skills,
@@ -236,10 +242,13 @@ pub(super) fn update_character(
                 },
                 Change::TimeAdvanced { minutes: 60 },
             ];
-            if rest.hp_after > rest.hp_before {
+            // Song of Rest: a bard's 1d6 more for one who spent hit dice.
+            let song = super::feature_bard::song_of_rest(ctx, &c, count)?;
+            let hp_after = (rest.hp_after + song).min(c.hp.max);
+            if hp_after > rest.hp_before {
                 changes.push(Change::Heal {
                     target,
-                    amount: rest.hp_after - rest.hp_before,
+                    amount: hp_after - rest.hp_before,
                 });
             }
             if c.feature_uses
@@ -380,13 +389,24 @@ pub(super) fn apply_hazard_damage(
         }
     };
     let defenses = effective_defenses(&who.defenses, &who.conditions);
-    let rolled = roll_damage(&dice, false, &defenses, ctx.rng);
+    let mut rolled = roll_damage(&dice, false, &defenses, ctx.rng);
+    // A monk's Slow Fall (its reaction) takes five times its level off a fall.
+    let slowed = match args.cause {
+        HazardCause::Fall => super::feature_monk::slow_fall(ctx, who.target.id(), rolled.taken)?,
+        HazardCause::Hazard => 0,
+    };
+    rolled.taken -= slowed;
     let label = args.reason.as_deref().unwrap_or(match args.cause {
         HazardCause::Fall => "a fall",
         HazardCause::Hazard => "a hazard",
     });
+    let slow = if slowed > 0 {
+        format!(" (Slow Fall: {slowed} less)")
+    } else {
+        String::new()
+    };
     ctx.record_roll(
-        format!("{label}: {} to {}", dice, who.name),
+        format!("{label}: {} to {}{slow}", dice, who.name),
         i64::from(rolled.taken),
         None,
         RollDetail::Damage(rolled.clone()),

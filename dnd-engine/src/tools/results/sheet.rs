@@ -161,4 +161,7 @@ pub struct FeatureReport {
     pub uses_left: u8,
     /// Uses between rests.
     pub uses_of: u8,
+    /// The strikes the feature made (Martial Arts' bonus strike, Flurry of Blows).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub strikes: Vec<super::AttackReport>,
 }
