@@ -35,3 +35,4 @@ pub use levelling::{
 mod builder_tests;
 pub mod features;
 pub mod uses;
+pub mod wild_shape;

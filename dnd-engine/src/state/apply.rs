@@ -26,6 +26,8 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
             amount,
             critical,
         } => {
+            // A druid in a beast's shape: the beast's hit points first (`timed_shape`).
+            let amount = &super::timed_shape::beast_takes(state, target, *amount)?;
             let (hp, at_zero, saves) = creature_hp(state, target)?;
             let outcome = apply_damage(hp, *amount, at_zero, *critical);
             if let Some(saves) = saves
@@ -159,6 +161,8 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
                 )));
             }
             c.last_long_rest = Some(now);
+            super::timed_shape::revert(state, character); // the rest is taken in one's own body
+            let c = character_mut(state, character)?;
             c.feature_uses.clear();
             super::monster::restore_drained(c);
             if c.inventory.iter().any(|s| s.used_today > 0) {

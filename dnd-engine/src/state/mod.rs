@@ -32,6 +32,7 @@ mod timed;
 mod timed_aloft;
 mod timed_hp;
 mod timed_reads;
+mod timed_shape;
 mod turn;
 mod world;
 
@@ -64,6 +65,7 @@ pub use timed_reads::{
     armor_class_with, bars_attacks, blocks_healing, is_coated, melded, nonmagical_resistances_with,
     resistances_with, roll_dice_on, speed_with, timed_effects, weapon_damage,
 };
+pub use timed_shape::{ShapeForm, ShapeKept, beast_of, shape_attacks_per_action, wild_shape_of};
 pub use turn::{attacks_per_action, budget_left, left_text, speed_now};
 pub use world::{
     Disposition, Encounter, Exit, Feature, GameTime, GoalStep, InitiativeSlot, Location, Mode,

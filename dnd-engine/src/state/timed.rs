@@ -306,6 +306,9 @@ pub enum TimedKind {
     /// Inside a Silence: immune to thunder damage, no spells with a verbal component; read by
     /// `effects::silence_immunities` and `effects::silenced`.
     Silenced,
+    /// A druid in a beast's shape (Wild Shape): the beast's body on the sheet while it lasts,
+    /// the druid's kept here and given back as it ends (`state::timed_shape`).
+    WildShape(Box<super::timed_shape::ShapeKept>),
 }
 
 fn is_zero(n: &i32) -> bool {
@@ -581,6 +584,7 @@ pub(super) fn start(state: &mut GameState, effect: &TimedEffect) -> Result<(), C
         }
     }
     super::timed_hp::before_start(state, effect)?;
+    super::timed_shape::before_start(state, effect)?;
     let condition = effect.condition();
     let list = effects_mut(state, &effect.target)?;
     list.retain(|e| {
@@ -590,6 +594,7 @@ pub(super) fn start(state: &mut GameState, effect: &TimedEffect) -> Result<(), C
     });
     list.push(effect.clone());
     super::timed_hp::started(state, effect)?;
+    super::timed_shape::started(state, effect)?;
     if let Some(condition) = condition {
         let target = target_of(state, &effect.target);
         super::lookup::conditions_mut(state, &target)?.add(condition);
@@ -625,6 +630,7 @@ fn target_of(state: &GameState, id: &str) -> super::Target {
 fn lift(state: &mut GameState, ended: &[TimedEffect]) {
     for e in ended {
         super::timed_hp::ended(state, e);
+        super::timed_shape::ended(state, e);
         super::summons::spell_ended(state, e);
         super::timed_aloft::ended(state, e);
         let Some(condition) = e.condition() else {

@@ -68,7 +68,11 @@ pub(super) struct Played {
 type Player = fn(&FeatureUse<'_>, &mut ToolContext<'_>) -> Result<Played, ToolError>;
 
 /// The features `use_feature` plays, by slug prefix, each with its player.
-const PLAYED: &[(&str, Player)] = &[("second-wind", second_wind), ("action-surge", action_surge)];
+const PLAYED: &[(&str, Player)] = &[
+    ("second-wind", second_wind),
+    ("action-surge", action_surge),
+    ("wild-shape", super::feature_druid::wild_shape),
+];
 
 /// A feature's refusal as a tool error.
 pub(super) fn refused(e: FeatureError) -> ToolError {

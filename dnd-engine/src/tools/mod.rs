@@ -46,6 +46,7 @@ pub mod names;
 mod odds;
 mod reactions;
 pub(crate) use reactions::trigger_of as reaction_trigger;
+mod feature_druid;
 mod registry;
 pub mod results;
 pub mod schema;

@@ -108,6 +108,7 @@ pub(super) fn cast_spell(
         let aim = args.aim.as_deref();
         return super::spell_zones::again(ctx, &args.caster, &args.spell, aim, &args.targets);
     }
+    super::feature_druid::may_cast(ctx.state, &args.caster)?; // no spells in a beast's shape
     super::encounter::act_casting(ctx, &args.caster, &args.spell)?;
     // Casting ends what lasts until the caster acts (Invisibility); a refusal below restores it.
     let ends = crate::effects::acting_ends(ctx.state, &args.caster);
