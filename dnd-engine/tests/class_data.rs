@@ -131,6 +131,16 @@ fn only_played_features_say_implemented() {
         // The druid's, sorcerer's and warlock's (tools::feature_druid, ...).
         "wild-shape-cr-1-4-or-below-no-flying-or-swim-speed",
         "wild-shape-cr-1-2-or-below-no-flying-speed",
+        "font-of-magic",
+        "flexible-casting-creating-spell-slots",
+        "flexible-casting-converting-spell-slot",
+        "metamagic-1",
+        "metamagic-extended-spell",
+        "metamagic-heightened-spell",
+        "metamagic-quickened-spell",
+        "metamagic-subtle-spell",
+        "metamagic-twinned-spell",
+        "draconic-resilience",
     ];
     let implemented: Vec<&ClassFeature> = srd()
         .classes

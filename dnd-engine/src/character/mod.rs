@@ -34,5 +34,6 @@ pub use levelling::{
 #[cfg(test)]
 mod builder_tests;
 pub mod features;
+pub mod sorcerer;
 pub mod uses;
 pub mod wild_shape;

@@ -477,6 +477,9 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
         | Change::XpGained { .. }
         | Change::MilestoneReached { .. }
         | Change::LevelledUp(_) => {}
+        Change::FeatureUsesRegained { .. }
+        | Change::SlotCreated { .. }
+        | Change::TimedEffectExtended { .. } => super::sorcery::apply(state, change)?,
     }
     if let Change::Damage { target, amount, .. } = change
         && *amount > 0

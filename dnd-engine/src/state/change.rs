@@ -458,6 +458,32 @@ pub enum Change {
         /// Added to the DC to pick or force the lock.
         dc_bonus: i32,
     },
+    /// Spent uses of a pool come back before a rest (sorcery points from a spell slot):
+    /// refused past what is spent.
+    FeatureUsesRegained {
+        /// The character.
+        character: String,
+        /// The feature's slug ("font-of-magic").
+        feature: String,
+        /// How many come back.
+        count: u8,
+    },
+    /// A spent spell slot is whole again (Flexible Casting's points into a slot): refused when
+    /// no slot of that level is spent.
+    SlotCreated {
+        /// The caster.
+        character: String,
+        /// The slot level.
+        level: u8,
+    },
+    /// A timed effect lasts longer (Extended Spell): `rounds` left from now, refused below what
+    /// it has or for one that lasts until dispelled.
+    TimedEffectExtended {
+        /// The effect, as it is now.
+        effect: super::TimedEffect,
+        /// Its rounds left now.
+        rounds: u32,
+    },
 }
 
 /// Why a change could not apply. Messages name what was wrong and what would be valid, so a

@@ -27,6 +27,7 @@ mod progress;
 mod reactions;
 mod revive;
 mod snapshot;
+mod sorcery;
 mod summons;
 mod timed;
 mod timed_aloft;

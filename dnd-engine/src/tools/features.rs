@@ -72,6 +72,14 @@ const PLAYED: &[(&str, Player)] = &[
     ("second-wind", second_wind),
     ("action-surge", action_surge),
     ("wild-shape", super::feature_druid::wild_shape),
+    (
+        "flexible-casting-converting",
+        super::feature_sorcerer::slot_to_points,
+    ),
+    (
+        "flexible-casting-creating",
+        super::feature_sorcerer::points_to_slot,
+    ),
 ];
 
 /// A feature's refusal as a tool error.

@@ -321,6 +321,7 @@ pub(super) fn read_scroll(
         modifier,
         zone: None,
         again: false,
+        twinned: false,
     };
     let cast = super::spell_effects::cast(ctx, prepared, None, None, None, targets)?;
     Ok(ItemUsed::ScrollRead {

@@ -47,6 +47,7 @@ mod odds;
 mod reactions;
 pub(crate) use reactions::trigger_of as reaction_trigger;
 mod feature_druid;
+mod feature_sorcerer;
 mod registry;
 pub mod results;
 pub mod schema;

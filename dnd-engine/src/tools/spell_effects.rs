@@ -31,6 +31,8 @@ pub(super) struct Prepared<'a> {
     /// A spell in play used again (`Prepared::again`), not a new casting: its concentration
     /// stays as it is.
     pub again: bool,
+    /// Twinned Spell: a spell of one creature names a second (`tools::feature_sorcerer`).
+    pub twinned: bool,
 }
 
 impl<'a> Prepared<'a> {
@@ -59,6 +61,7 @@ impl<'a> Prepared<'a> {
             modifier,
             zone: None,
             again: true,
+            twinned: false,
         })
     }
 }
@@ -91,7 +94,10 @@ pub(super) fn cast(
         return super::spell_zones::cast(ctx, p, rules, &effects, aim, names);
     }
     let level = p.slot.unwrap_or(spell.level);
-    let limit = spell.target_limit(level, caster.level);
+    let mut limit = spell.target_limit(level, caster.level);
+    if p.twinned {
+        limit.max = limit.max.map(|n| n + 1); // Twinned Spell's second creature
+    }
     // A spell on the caster alone (Shield) needs no name.
     let self_only = spell.reach() == SpellReach::CasterOnly;
     let names: Vec<String> = if names.is_empty() && self_only {

@@ -58,6 +58,10 @@ pub struct CastSpellArgs {
     /// to a new creature after its creature dropped (bonus action). Null or false to cast.
     #[serde(default)]
     pub again: Option<bool>,
+    /// A sorcerer's Metamagic options for this casting, by name ("Quickened", "Twinned"): one
+    /// per spell (Empowered beside another), paid in sorcery points. Null for none.
+    #[serde(default)]
+    pub metamagic: Option<Vec<String>>,
 }
 
 /// A point of the room, in feet: `x` and `y` along the floor, `z` the height above it.
@@ -99,9 +103,13 @@ pub(super) fn cast_spell(
         )));
     }
     if args.again == Some(true) {
-        if args.slot_level.is_some() || args.ritual == Some(true) || args.choice.is_some() {
+        if args.slot_level.is_some()
+            || args.ritual == Some(true)
+            || args.choice.is_some()
+            || args.metamagic.is_some()
+        {
             return Err(ToolError::new(format!(
-                "using {} again spends no slot and makes no new choice: leave slot_level, ritual and choice null (or cast it anew with again null)",
+                "using {} again spends no slot and makes no new choice: leave slot_level, ritual, choice and metamagic null (or cast it anew with again null)",
                 args.spell
             )));
         }
@@ -109,7 +117,9 @@ pub(super) fn cast_spell(
         return super::spell_zones::again(ctx, &args.caster, &args.spell, aim, &args.targets);
     }
     super::feature_druid::may_cast(ctx.state, &args.caster)?; // no spells in a beast's shape
-    super::encounter::act_casting(ctx, &args.caster, &args.spell)?;
+    // Metamagic checked and priced first; a Quickened spell costs a bonus action.
+    let meta = super::feature_sorcerer::metamagic(ctx, &args)?;
+    meta.act_casting(ctx, &args.caster, &args.spell)?;
     // Casting ends what lasts until the caster acts (Invisibility); a refusal below restores it.
     let ends = crate::effects::acting_ends(ctx.state, &args.caster);
     if !ends.is_empty() {
@@ -130,7 +140,9 @@ pub(super) fn cast_spell(
         .srd
         .spell(&args.spell)
         .map_err(|e| ToolError::new(e.to_string()))?;
-    if let Some(why) = crate::effects::silenced(ctx.state, &caster.id, spell) {
+    if let Some(why) =
+        crate::effects::silenced(ctx.state, &caster.id, spell).filter(|_| !meta.subtle())
+    {
         return Err(ToolError::new(why));
     }
     if !caster
@@ -199,10 +211,14 @@ pub(super) fn cast_spell(
         modifier: ability_mod,
         zone: None,
         again: false,
+        twinned: meta.twinned(),
     };
     let (aim, choice) = (args.aim.as_deref(), args.choice.as_deref());
     let point = args.point.map(Into::into);
-    super::spell_effects::cast(ctx, prepared, aim, choice, point, &args.targets)
+    meta.commit(ctx, &caster, spell, &args.targets)?;
+    let cast = super::spell_effects::cast(ctx, prepared, aim, choice, point, &args.targets)?;
+    meta.after(ctx, &caster.id, spell)?;
+    Ok(cast)
 }
 
 /// Adds the reasons of one roll when it has any (or the positions gave a distance).
