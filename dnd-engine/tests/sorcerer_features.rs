@@ -17,7 +17,7 @@ mod table;
 use table::{Table, cast};
 
 /// Vex, a red-dragon draconic sorcerer of `level` who knows Quickened and Twinned Spell from
-/// 3rd level: Charisma 17 (standard array 15 + 2).
+/// 3rd level: Charisma 16 (standard array 15, dragonborn + 1).
 fn vex(level: u8) -> Character {
     let mut choices = json!({
         "name": "Vex", "race": "Dragonborn", "class": "Sorcerer", "subclass": "Draconic", "level": level,
@@ -386,10 +386,10 @@ async fn a_model_cheating_with_metamagic_is_refused() {
 }
 
 /// Draconic Resilience is the builder's: a 3rd-level draconic sorcerer of Constitution 14 has
-/// 6 + 2, then 4 + 2 twice, plus 1 a level (23), and AC 13 + Dexterity unarmoured.
+/// 6 + 1, then 4 + 1 twice, plus 1 a level (20), and AC 13 + Dexterity unarmoured.
 #[test]
 fn draconic_resilience_is_on_the_built_sheet() {
     let v = vex(3);
-    assert_eq!(v.hp.max, (6 + 2) + 2 * (4 + 2) + 3);
+    assert_eq!(v.hp.max, (6 + 1) + 2 * (4 + 1) + 3);
     assert_eq!(v.armor_class, 13 + 2);
 }
