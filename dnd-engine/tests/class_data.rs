@@ -141,6 +141,15 @@ fn only_played_features_say_implemented() {
         "metamagic-subtle-spell",
         "metamagic-twinned-spell",
         "draconic-resilience",
+        "dark-ones-blessing",
+        "eldritch-invocations",
+        "eldritch-invocation-agonizing-blast",
+        "eldritch-invocation-repelling-blast",
+        "eldritch-invocation-armor-of-shadows",
+        "eldritch-invocation-fiendish-vigor",
+        "eldritch-invocation-thirsting-blade",
+        "pact-boon",
+        "pact-of-the-blade",
     ];
     let implemented: Vec<&ClassFeature> = srd()
         .classes

@@ -36,4 +36,5 @@ mod builder_tests;
 pub mod features;
 pub mod sorcerer;
 pub mod uses;
+pub mod warlock;
 pub mod wild_shape;

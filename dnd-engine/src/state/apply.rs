@@ -480,6 +480,7 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
         Change::FeatureUsesRegained { .. }
         | Change::SlotCreated { .. }
         | Change::TimedEffectExtended { .. } => super::sorcery::apply(state, change)?,
+        Change::PactWeaponConjured { .. } => super::pact::apply(state, change)?,
     }
     if let Change::Damage { target, amount, .. } = change
         && *amount > 0

@@ -484,6 +484,14 @@ pub enum Change {
         /// Its rounds left now.
         rounds: u32,
     },
+    /// A warlock conjures its pact weapon (Pact of the Blade): its attack, named
+    /// "<weapon> (pact)", magical and proficient, replaces any pact weapon on the sheet.
+    PactWeaponConjured {
+        /// The warlock.
+        character: String,
+        /// The weapon's attack.
+        attack: super::CharacterAttack,
+    },
 }
 
 /// Why a change could not apply. Messages name what was wrong and what would be valid, so a

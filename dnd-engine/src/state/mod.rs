@@ -22,6 +22,7 @@ mod legacy_items;
 mod lookup;
 mod memory;
 mod monster;
+mod pact;
 mod position;
 mod progress;
 mod reactions;
@@ -49,6 +50,7 @@ pub use effects::{Effect, EffectKind, able, is_surprised};
 pub use feature_uses::{FeatureUses, rest_name};
 pub use memory::{MEMORY_LIST_LIMIT, Memory, MemoryFact};
 pub use monster::{Hold, Morale};
+pub use pact::pact_weapon_attacks;
 pub use position::{Area, Cover, Position, area_at, inside, round_to_5};
 pub use progress::{
     AbilityIncrease, LevelUp, Levelling, Milestone, PactSlots, progress_text, reached_milestones,

@@ -75,6 +75,7 @@ pub fn attacks_per_action(state: &GameState, id: &str) -> u8 {
     state.character(id).map_or(1, |c| {
         // A druid in a beast's shape attacks as the beast does (its Multiattack).
         super::timed_shape::shape_attacks_per_action(c)
+            .or_else(|| super::pact::pact_weapon_attacks(c)) // Thirsting Blade
             .unwrap_or_else(|| attacks_per_attack_action(&c.class, c.level))
     })
 }

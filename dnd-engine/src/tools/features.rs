@@ -80,6 +80,10 @@ const PLAYED: &[(&str, Player)] = &[
         "flexible-casting-creating",
         super::feature_sorcerer::points_to_slot,
     ),
+    (
+        "pact-of-the-blade",
+        super::feature_warlock::pact_of_the_blade,
+    ),
 ];
 
 /// A feature's refusal as a tool error.

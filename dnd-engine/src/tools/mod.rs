@@ -48,6 +48,7 @@ mod reactions;
 pub(crate) use reactions::trigger_of as reaction_trigger;
 mod feature_druid;
 mod feature_sorcerer;
+mod feature_warlock;
 mod registry;
 pub mod results;
 pub mod schema;

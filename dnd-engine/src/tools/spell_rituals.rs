@@ -44,6 +44,8 @@ pub(super) fn ritual(
     if !RITUAL_CASTERS
         .iter()
         .any(|c| c.eq_ignore_ascii_case(&caster.class))
+        // Pact of the Chain: Find Familiar as a ritual.
+        && !crate::character::warlock::known_by_pact(caster, spell)
     {
         return Err(ToolError::new(format!(
             "a {} casts no rituals (only a {}): cast {} with a slot",

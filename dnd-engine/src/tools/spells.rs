@@ -140,6 +140,9 @@ pub(super) fn cast_spell(
         .srd
         .spell(&args.spell)
         .map_err(|e| ToolError::new(e.to_string()))?;
+    // Agonizing and Repelling Blast change a warlock's Eldritch Blast.
+    let invoked = super::feature_warlock::invoked_spell(&caster, spell);
+    let spell = invoked.as_ref().unwrap_or(spell);
     if let Some(why) =
         crate::effects::silenced(ctx.state, &caster.id, spell).filter(|_| !meta.subtle())
     {
@@ -149,6 +152,7 @@ pub(super) fn cast_spell(
         .spells
         .iter()
         .any(|s| crate::srd::slugify(s) == spell.slug)
+        && !super::feature_warlock::granted(&caster, spell)
     {
         return Err(ToolError::new(format!(
             "{} does not know {}; known spells: {}",
@@ -173,7 +177,9 @@ pub(super) fn cast_spell(
             args.slot_level,
         )?);
     }
-    let slot = if spell.level == 0 || ritual {
+    // An invocation's spell at will (Armor of Shadows, Fiendish Vigor) spends no slot.
+    let at_will = super::feature_warlock::at_will(&caster, spell, args.slot_level, &args.targets)?;
+    let slot = if spell.level == 0 || ritual || at_will {
         None
     } else {
         let slot = args.slot_level.unwrap_or(spell.level);
