@@ -150,6 +150,8 @@ fn only_played_features_say_implemented() {
         "eldritch-invocation-thirsting-blade",
         "pact-boon",
         "pact-of-the-blade",
+        "metamagic-distant-spell",
+        "eldritch-invocation-eldritch-spear",
     ];
     let implemented: Vec<&ClassFeature> = srd()
         .classes

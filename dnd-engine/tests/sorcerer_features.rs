@@ -393,3 +393,60 @@ fn draconic_resilience_is_on_the_built_sheet() {
     assert_eq!(v.hp.max, (6 + 1) + 2 * (4 + 1) + 3);
     assert_eq!(v.armor_class, 13 + 2);
 }
+
+/// Distant Spell: Fire Bolt's 120 feet become 240, so a harpy 200 feet off is in reach.
+#[test]
+fn distant_spell_doubles_the_range() {
+    let mut state = table::placed_fight(
+        &["kraven"],
+        table::order(&["kraven", "frost-harpy"]),
+        &[
+            ("kraven", table::at(0, 0, 0)),
+            ("frost-harpy", table::at(200, 0, 0)),
+        ],
+    );
+    let mut hero = with_options(vex(3), &["distant", "subtle"]);
+    hero.location = state.characters[0].location.clone();
+    Arc::make_mut(&mut state.characters).push(hero);
+    state
+        .apply_all(&[
+            Change::EncounterEnded,
+            Change::EncounterStarted {
+                order: table::order(&["vex", "kraven", "frost-harpy"]),
+            },
+            Change::Moved {
+                creature: "vex".into(),
+                to: table::at(0, 0, 0),
+            },
+            Change::Moved {
+                creature: "kraven".into(),
+                to: table::at(0, 10, 0),
+            },
+            Change::Moved {
+                creature: "frost-harpy".into(),
+                to: table::at(200, 0, 0),
+            },
+        ])
+        .unwrap();
+    let mut t = Table::new(state, 8);
+    let far = t.refused(
+        "cast_spell",
+        cast("vex", "Fire Bolt", None, &["frost-harpy"]),
+    );
+    assert!(far.contains("120"), "{far}");
+    t.ok(
+        "cast_spell",
+        meta(
+            cast("vex", "Fire Bolt", None, &["frost-harpy"]),
+            &["Distant"],
+        ),
+    );
+    assert_eq!(points_left(&t), 2);
+    // A spell of range Self (Shield) has no range to double.
+    t.state.encounter.as_mut().unwrap().budget = Default::default();
+    let shield = t.refused(
+        "cast_spell",
+        meta(cast("vex", "Shield", None, &[]), &["Distant"]),
+    );
+    assert!(shield.contains("Distant Spell doubles"), "{shield}");
+}

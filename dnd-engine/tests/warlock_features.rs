@@ -386,3 +386,50 @@ async fn a_model_cheating_with_warlock_features_is_refused() {
     assert_eq!(after.character("morrow"), before.character("morrow"));
     assert_eq!(after.character("isolde"), before.character("isolde"));
 }
+
+/// Eldritch Spear: Eldritch Blast reaches 300 feet, so a harpy 200 feet off is in range.
+#[test]
+fn eldritch_spear_makes_the_blast_reach_300_feet() {
+    let mut state = table::placed_fight(
+        &["kraven"],
+        table::order(&["kraven", "frost-harpy"]),
+        &[("kraven", at(0, 0, 0)), ("frost-harpy", at(200, 0, 0))],
+    );
+    let mut hero = ash();
+    hero.location = state.characters[0].location.clone();
+    std::sync::Arc::make_mut(&mut state.characters).push(hero);
+    state
+        .apply_all(&[
+            Change::EncounterEnded,
+            Change::EncounterStarted {
+                order: table::order(&["ash", "kraven", "frost-harpy"]),
+            },
+            Change::Moved {
+                creature: "ash".into(),
+                to: at(0, 0, 0),
+            },
+            Change::Moved {
+                creature: "kraven".into(),
+                to: at(0, 10, 0),
+            },
+            Change::Moved {
+                creature: "frost-harpy".into(),
+                to: at(200, 0, 0),
+            },
+        ])
+        .unwrap();
+    let mut t = Table::new(state, 8);
+    let far = t.refused(
+        "cast_spell",
+        cast("ash", "Eldritch Blast", None, &["frost-harpy"]),
+    );
+    assert!(far.contains("120"), "{far}");
+    t.hero_mut("ash").choices.insert(
+        "eldritch-invocations".into(),
+        vec!["eldritch-invocation-eldritch-spear".into()],
+    );
+    t.ok(
+        "cast_spell",
+        cast("ash", "Eldritch Blast", None, &["frost-harpy"]),
+    );
+}

@@ -162,11 +162,32 @@ pub fn unfit(
                 )
             })
         }
-        Metamagic::Careful | Metamagic::Distant | Metamagic::Empowered => Some(format!(
-            "{} Spell is not played by the engine yet: choose Extended, Heightened, Quickened, Subtle or Twinned",
+        Metamagic::Distant => distant(spell).is_none().then(|| {
+            format!(
+                "Distant Spell doubles a range of 5 feet or more (a touch becomes 30 feet); {name}'s range is {}",
+                spell.range
+            )
+        }),
+        Metamagic::Careful | Metamagic::Empowered => Some(format!(
+            "{} Spell is not played by the engine yet: choose Distant, Extended, Heightened, Quickened, Subtle or Twinned",
             option.name()
         )),
     }
+}
+
+/// The spell with Distant Spell's range: a range in feet or miles doubled, a touch 30 feet;
+/// `None` for a range of self, sight or beyond measure.
+pub fn distant(spell: &Spell) -> Option<Spell> {
+    use crate::srd::SpellRange;
+    let range = match spell.range {
+        SpellRange::Touch => SpellRange::Feet(30),
+        SpellRange::Feet(n) => SpellRange::Feet(n.saturating_mul(2)),
+        SpellRange::Miles(n) => SpellRange::Miles(n.saturating_mul(2)),
+        _ => return None,
+    };
+    let mut spell = spell.clone();
+    spell.range = range;
+    Some(spell)
 }
 
 /// The points Flexible Casting asks for a slot of `level` at `c`'s level (2/3/5/6/7 for 1st

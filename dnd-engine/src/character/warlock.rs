@@ -48,14 +48,19 @@ pub fn offer_at(class: &Class, level: u8, feature: &ClassFeature) -> Option<Sele
 
 /// Eldritch Blast as `c` casts it with its invocations, or `None` when they change nothing:
 /// Agonizing Blast adds the Charisma modifier (the warlock's spellcasting one) to each beam's
-/// damage; Repelling Blast pushes a creature a beam hits 10 feet away.
+/// damage; Repelling Blast pushes a creature a beam hits 10 feet away; Eldritch Spear makes
+/// its range 300 feet.
 pub fn eldritch_blast(c: &Character, spell: &Spell) -> Option<Spell> {
     let agonizing = invoked(c, "agonizing-blast");
     let repelling = invoked(c, "repelling-blast");
-    if spell.slug != "eldritch-blast" || !(agonizing || repelling) {
+    let spear = invoked(c, "eldritch-spear");
+    if spell.slug != "eldritch-blast" || !(agonizing || repelling || spear) {
         return None;
     }
     let mut spell = spell.clone();
+    if spear {
+        spell.range = crate::srd::SpellRange::Feet(300);
+    }
     for effect in &mut spell.effects {
         if let Effect::SpellAttack { on_hit, .. } = effect {
             for hit in on_hit.iter_mut() {

@@ -157,6 +157,13 @@ impl MetaCast {
         self.has(Metamagic::Subtle)
     }
 
+    /// The spell as Distant Spell casts it (its range doubled), or `None` without it.
+    pub(super) fn reshaped(&self, spell: &Spell) -> Option<Spell> {
+        self.has(Metamagic::Distant)
+            .then(|| sorcerer::distant(spell))
+            .flatten()
+    }
+
     /// Twinned Spell: a second creature for a spell of one.
     pub(super) fn twinned(&self) -> bool {
         self.has(Metamagic::Twinned)

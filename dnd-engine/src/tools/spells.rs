@@ -143,6 +143,8 @@ pub(super) fn cast_spell(
     // Agonizing and Repelling Blast change a warlock's Eldritch Blast.
     let invoked = super::feature_warlock::invoked_spell(&caster, spell);
     let spell = invoked.as_ref().unwrap_or(spell);
+    let distant = meta.reshaped(spell); // Distant Spell's range
+    let spell = distant.as_ref().unwrap_or(spell);
     if let Some(why) =
         crate::effects::silenced(ctx.state, &caster.id, spell).filter(|_| !meta.subtle())
     {
