@@ -144,7 +144,7 @@ static TOOLS: &[ToolDef] = &[
     ),
     tool!(
         names::USE_FEATURE,
-        "A character uses a limited class feature the engine plays: second-wind (fighter, a bonus action: heals 1d10 + level, once per short rest) or action-surge (fighter 2, after the action: one more action this turn, once per short rest).",
+        "A character uses a class feature the engine plays: second-wind (fighter, a bonus action: heals 1d10 + level, once per short rest); action-surge (fighter 2, after the action: one more action this turn, once per short rest); wild-shape (druid 2, an action, twice per short rest: option names the beast, or \"revert\" as a bonus action); flexible-casting-converting-spell-slot or flexible-casting-creating-spell-slots (sorcerer 2, a bonus action: amount is the slot level, traded for sorcery points or bought with them); pact-of-the-blade (warlock 3, an action: option names the melee weapon conjured).",
         features::UseFeatureArgs,
         features::use_feature
     ),
