@@ -70,12 +70,7 @@ fn limits(class: &Class, level: u8) -> (f64, bool, bool) {
 }
 
 fn cr_text(cr: f64) -> String {
-    match cr {
-        x if x == 0.125 => "1/8".into(),
-        x if x == 0.25 => "1/4".into(),
-        x if x == 0.5 => "1/2".into(),
-        x => format!("{x}"),
-    }
+    crate::rules::ChallengeRating::from_f64(cr).map_or_else(|| cr.to_string(), |c| c.to_string())
 }
 
 /// The beast `name` if `c` (a druid, its feature checked by the caller) may take its shape at
