@@ -70,6 +70,8 @@ fn a_druid_becomes_a_wolf_with_its_body_and_keeps_its_mind() {
     assert_eq!((wolf.hp.current, wolf.hp.max), (11, 11));
     assert_eq!(wolf.armor_class_now(), 13);
     assert_eq!(wolf.speed, 40);
+    // In the fight, whose order kept the druid's 30 ft, it moves at the wolf's 40.
+    assert_eq!(dnd_engine::state::speed_now(&t.state, "thorn", 30), 40);
     assert_eq!(
         (
             wolf.abilities.strength,

@@ -88,7 +88,7 @@ pub(crate) fn combat(
             Some(spell) => (
                 tool::CAST_SPELL,
                 json!({"caster": hero, "spell": spell, "slot_level": null,
-                       "targets": target.map_or_else(Vec::new, |t| vec![t]), "aim": null, "ritual": null, "choice": null, "again": null, "point": null}),
+                       "targets": target.map_or_else(Vec::new, |t| vec![t]), "aim": null, "ritual": null, "choice": null, "again": null, "point": null, "metamagic": null}),
             ),
         }
     };
@@ -99,7 +99,7 @@ pub(crate) fn combat(
         if should_catch_breath(turn, hero) {
             calls.push((
                 tool::USE_FEATURE,
-                json!({"character": hero, "feature": "second-wind"}),
+                json!({"character": hero, "feature": "second-wind", "target": null, "amount": null, "option": null}),
             ));
         }
         calls.extend(if spell.is_none() && should_dodge(now, hero) {

@@ -206,6 +206,11 @@ pub(super) fn beast_takes(
     Ok(overflow)
 }
 
+/// The walking speed of a character in a beast's shape, or `None` in its own body.
+pub fn shape_speed(c: &super::Character) -> Option<u32> {
+    wild_shape_of(c).and_then(shape_of).map(|k| k.form.speed)
+}
+
 /// Attacks one Attack action makes for a character in a beast's shape (its Multiattack), or
 /// `None` in its own body.
 pub fn shape_attacks_per_action(c: &super::Character) -> Option<u8> {

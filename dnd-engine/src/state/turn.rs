@@ -65,6 +65,11 @@ pub fn speed_now(state: &GameState, id: &str, base: u32) -> u32 {
         Some(c) => c.conditions,
         None => state.monster(id).map(|m| m.conditions).unwrap_or_default(),
     };
+    // A druid in a beast's shape moves at the beast's speed, whatever the fight began with.
+    let base = state
+        .character(id)
+        .and_then(super::timed_shape::shape_speed)
+        .unwrap_or(base);
     let base = super::speed_with(super::timed_effects(state, id), base);
     conditions.speed(base)
 }
