@@ -200,6 +200,9 @@ pub(crate) fn features(
     for f in open {
         let field = format!("features.{}", f.slug);
         let Some(offer) = &f.options else { continue };
+        // Invocations: as many as the level knows, of the levels reached (`warlock`).
+        let at_level = super::warlock::offer_at(class, settled.level, f);
+        let offer = at_level.as_ref().unwrap_or(offer);
         let given = choices
             .features
             .iter()

@@ -31,14 +31,17 @@ pub use levelling::{
     first_legal_choices, level_up, may_level_up,
 };
 
-pub mod bard;
 #[cfg(test)]
 mod builder_tests;
+pub mod bard;
 pub mod features;
+pub mod monk;
 pub mod preparing;
 pub mod race;
 pub mod rogue;
 pub mod slot_recovery;
-pub mod monk;
+pub mod sorcerer;
 pub mod uses;
+pub mod warlock;
+pub mod wild_shape;
 pub mod wizard;

@@ -26,6 +26,8 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
             amount,
             critical,
         } => {
+            // A druid in a beast's shape: the beast's hit points first (`timed_shape`).
+            let amount = &super::timed_shape::beast_takes(state, target, *amount)?;
             let (hp, at_zero, saves) = creature_hp(state, target)?;
             let mut outcome = apply_damage(hp, *amount, at_zero, *critical);
             if let Some(saves) = saves
@@ -162,6 +164,8 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
                 )));
             }
             c.last_long_rest = Some(now);
+            super::timed_shape::revert(state, character); // the rest is taken in one's own body
+            let c = character_mut(state, character)?;
             c.feature_uses.clear();
             super::monster::restore_drained(c);
             if c.inventory.iter().any(|s| s.used_today > 0) {
@@ -479,6 +483,10 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
         | Change::XpGained { .. }
         | Change::MilestoneReached { .. }
         | Change::LevelledUp(_) => {}
+        Change::FeatureUsesRegained { .. }
+        | Change::SlotCreated { .. }
+        | Change::TimedEffectExtended { .. } => super::sorcery::apply(state, change)?,
+        Change::PactWeaponConjured { .. } => super::pact::apply(state, change)?,
     }
     if let Change::Damage { target, amount, .. } = change
         && *amount > 0

@@ -487,6 +487,40 @@ pub enum Change {
         /// What happened.
         step: super::MonkStep,
     },
+    /// Spent uses of a pool come back before a rest (sorcery points from a spell slot):
+    /// refused past what is spent.
+    FeatureUsesRegained {
+        /// The character.
+        character: String,
+        /// The feature's slug ("font-of-magic").
+        feature: String,
+        /// How many come back.
+        count: u8,
+    },
+    /// A spent spell slot is whole again (Flexible Casting's points into a slot): refused when
+    /// no slot of that level is spent.
+    SlotCreated {
+        /// The caster.
+        character: String,
+        /// The slot level.
+        level: u8,
+    },
+    /// A timed effect lasts longer (Extended Spell): `rounds` left from now, refused below what
+    /// it has or for one that lasts until dispelled.
+    TimedEffectExtended {
+        /// The effect, as it is now.
+        effect: super::TimedEffect,
+        /// Its rounds left now.
+        rounds: u32,
+    },
+    /// A warlock conjures its pact weapon (Pact of the Blade): its attack, named
+    /// "<weapon> (pact)", magical and proficient, replaces any pact weapon on the sheet.
+    PactWeaponConjured {
+        /// The warlock.
+        character: String,
+        /// The weapon's attack.
+        attack: super::CharacterAttack,
+    },
 }
 
 /// Why a change could not apply. Messages name what was wrong and what would be valid, so a

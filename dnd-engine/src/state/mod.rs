@@ -23,6 +23,7 @@ mod lookup;
 mod memory;
 mod monk_turn;
 mod monster;
+mod pact;
 mod position;
 mod prepared;
 mod progress;
@@ -31,11 +32,13 @@ mod reactions;
 mod revive;
 mod slot_recovery;
 mod snapshot;
+mod sorcery;
 mod summons;
 mod timed;
 mod timed_aloft;
 mod timed_hp;
 mod timed_reads;
+mod timed_shape;
 mod turn;
 mod world;
 
@@ -52,6 +55,7 @@ pub use feature_uses::{FeatureUses, rest_name};
 pub use memory::{MEMORY_LIST_LIMIT, Memory, MemoryFact};
 pub use monk_turn::MonkStep;
 pub use monster::{Hold, Morale};
+pub use pact::pact_weapon_attacks;
 pub use position::{Area, Cover, Position, area_at, inside, round_to_5};
 pub use progress::{
     AbilityIncrease, LevelUp, Levelling, Milestone, PactSlots, progress_text, reached_milestones,
@@ -70,6 +74,7 @@ pub use timed_reads::{
     armor_class_with, bars_attacks, blocks_healing, is_coated, melded, nonmagical_resistances_with,
     resistances_with, roll_dice_on, speed_with, timed_effects, weapon_damage,
 };
+pub use timed_shape::{ShapeForm, ShapeKept, beast_of, shape_attacks_per_action, wild_shape_of};
 pub use turn::{attacks_per_action, budget_left, left_text, speed_now};
 pub use world::{
     Disposition, Encounter, Exit, Feature, GameTime, GoalStep, InitiativeSlot, Location, Mode,

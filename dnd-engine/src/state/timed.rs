@@ -309,6 +309,9 @@ pub enum TimedKind {
     /// The creature can take no reactions (Open Hand Technique, until the end of the monk's
     /// next turn): read by `combat::may_act`.
     NoReactions,
+    /// A druid in a beast's shape (Wild Shape): the beast's body on the sheet while it lasts,
+    /// the druid's kept here and given back as it ends (`state::timed_shape`).
+    WildShape(Box<super::timed_shape::ShapeKept>),
 }
 
 fn is_zero(n: &i32) -> bool {
@@ -584,6 +587,7 @@ pub(super) fn start(state: &mut GameState, effect: &TimedEffect) -> Result<(), C
         }
     }
     super::timed_hp::before_start(state, effect)?;
+    super::timed_shape::before_start(state, effect)?;
     let condition = effect.condition();
     let list = effects_mut(state, &effect.target)?;
     list.retain(|e| {
@@ -593,6 +597,7 @@ pub(super) fn start(state: &mut GameState, effect: &TimedEffect) -> Result<(), C
     });
     list.push(effect.clone());
     super::timed_hp::started(state, effect)?;
+    super::timed_shape::started(state, effect)?;
     if let Some(condition) = condition {
         let target = target_of(state, &effect.target);
         super::lookup::conditions_mut(state, &target)?.add(condition);
@@ -628,6 +633,7 @@ fn target_of(state: &GameState, id: &str) -> super::Target {
 fn lift(state: &mut GameState, ended: &[TimedEffect]) {
     for e in ended {
         super::timed_hp::ended(state, e);
+        super::timed_shape::ended(state, e);
         super::summons::spell_ended(state, e);
         super::timed_aloft::ended(state, e);
         let Some(condition) = e.condition() else {

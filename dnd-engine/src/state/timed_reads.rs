@@ -218,6 +218,10 @@ impl TimedEffect {
                 "silenced: immune to thunder damage, and no spells with a verbal component"
                     .to_owned()
             }
+            TimedKind::WildShape(kept) => format!(
+                "in the shape of a {}: the beast's hit points, AC, speed, Strength, Dexterity, Constitution and attacks, the druid's mind; no spellcasting; at 0 hit points it reverts and the damage left over carries",
+                kept.beast
+            ),
             TimedKind::Bonded => {
                 "warding bond: +1 to saving throws, and its source takes the damage it takes"
                     .to_owned()

@@ -65,6 +65,11 @@ pub fn speed_now(state: &GameState, id: &str, base: u32) -> u32 {
         Some(c) => c.conditions,
         None => state.monster(id).map(|m| m.conditions).unwrap_or_default(),
     };
+    // A druid in a beast's shape moves at the beast's speed, whatever the fight began with.
+    let base = state
+        .character(id)
+        .and_then(super::timed_shape::shape_speed)
+        .unwrap_or(base);
     let base = super::speed_with(super::timed_effects(state, id), base);
     conditions.speed(base)
 }
@@ -72,9 +77,12 @@ pub fn speed_now(state: &GameState, id: &str, base: u32) -> u32 {
 /// How many attacks a combatant's Attack action makes: Extra Attack from a character's class
 /// and level; one for a monster (its Multiattack is a single action of several swings).
 pub fn attacks_per_action(state: &GameState, id: &str) -> u8 {
-    state
-        .character(id)
-        .map_or(1, |c| attacks_per_attack_action(&c.class, c.level))
+    state.character(id).map_or(1, |c| {
+        // A druid in a beast's shape attacks as the beast does (its Multiattack).
+        super::timed_shape::shape_attacks_per_action(c)
+            .or_else(|| super::pact::pact_weapon_attacks(c)) // Thirsting Blade
+            .unwrap_or_else(|| attacks_per_attack_action(&c.class, c.level))
+    })
 }
 
 /// Applies [`Change::Moved`](super::Change::Moved): a combatant of the running fight stands at

@@ -59,6 +59,7 @@ pub(super) fn after_damage(
     source: Option<&str>,
 ) -> Result<AfterDamage, ToolError> {
     bond_share(ctx, creature, amount)?;
+    super::feature_warlock::dark_ones_blessing(ctx, creature, amount, source)?;
     let standing = creature::find(ctx.state, ctx.srd, creature).is_ok_and(|c| c.standing);
     if amount == 0 || !standing {
         return Ok(AfterDamage::default());

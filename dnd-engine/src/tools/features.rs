@@ -87,6 +87,19 @@ const PLAYED: &[(&str, Player)] = &[
         "bardic-inspiration",
         super::feature_bard::bardic_inspiration,
     ),
+    ("wild-shape", super::feature_druid::wild_shape),
+    (
+        "flexible-casting-converting",
+        super::feature_sorcerer::slot_to_points,
+    ),
+    (
+        "flexible-casting-creating",
+        super::feature_sorcerer::points_to_slot,
+    ),
+    (
+        "pact-of-the-blade",
+        super::feature_warlock::pact_of_the_blade,
+    ),
 ];
 
 /// A feature's refusal as a tool error.

@@ -322,6 +322,7 @@ pub(super) fn read_scroll(
         zone: None,
         again: false,
         sculpted: Vec::new(),
+        twinned: false,
     };
     let cast = super::spell_effects::cast(ctx, prepared, None, None, None, targets)?;
     Ok(ItemUsed::ScrollRead {

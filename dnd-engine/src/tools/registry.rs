@@ -144,7 +144,7 @@ static TOOLS: &[ToolDef] = &[
     ),
     tool!(
         names::USE_FEATURE,
-        "A character uses a class or racial feature the engine plays, its cost, uses and rules checked (a refusal lists what it may use). Fighter: second-wind (bonus action), action-surge (after the action). Rogue: cunning-action (bonus action, option dash, disengage or hide; a Thief also use_object or thieves_tools with target). Monk, bonus actions: martial-arts and flurry-of-blows (target; Open Hand option prone, push or no-reactions), patient-defense, step-of-the-wind (option dash or disengage); stunning-strike (readies it for the next melee hit). Bard: bardic-inspiration (bonus action, target another creature). Dragonborn: breath-weapon (action, target).",
+        "A character uses a class or racial feature the engine plays, its cost, uses and rules checked (a refusal lists what it may use). Fighter: second-wind (bonus action), action-surge (after the action). Rogue: cunning-action (bonus action, option dash, disengage or hide; a Thief also use_object or thieves_tools with target). Monk, bonus actions: martial-arts and flurry-of-blows (target; Open Hand option prone, push or no-reactions), patient-defense, step-of-the-wind (option dash or disengage); stunning-strike (readies it for the next melee hit). Bard: bardic-inspiration (bonus action, target another creature). Druid: wild-shape (action, option the beast; option revert, bonus action). Sorcerer: flexible-casting-converting (a slot of level amount into points), flexible-casting-creating (points into a slot of level amount). Warlock: pact-of-the-blade (action, option the weapon). Dragonborn: breath-weapon (action, target).",
         features::UseFeatureArgs,
         features::use_feature
     ),

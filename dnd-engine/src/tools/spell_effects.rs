@@ -33,6 +33,8 @@ pub(super) struct Prepared<'a> {
     pub again: bool,
     /// The creatures (ids) the caster's Sculpt Spells spares (`tools::feature_wizard`).
     pub sculpted: Vec<String>,
+    /// Twinned Spell: a spell of one creature names a second (`tools::feature_sorcerer`).
+    pub twinned: bool,
 }
 
 impl<'a> Prepared<'a> {
@@ -62,6 +64,7 @@ impl<'a> Prepared<'a> {
             zone: None,
             again: true,
             sculpted: Vec::new(),
+            twinned: false,
         })
     }
 }
@@ -94,7 +97,10 @@ pub(super) fn cast(
         return super::spell_zones::cast(ctx, p, rules, &effects, aim, names);
     }
     let level = p.slot.unwrap_or(spell.level);
-    let limit = spell.target_limit(level, caster.level);
+    let mut limit = spell.target_limit(level, caster.level);
+    if p.twinned {
+        limit.max = limit.max.map(|n| n + 1); // Twinned Spell's second creature
+    }
     // A spell on the caster alone (Shield) needs no name.
     let self_only = spell.reach() == SpellReach::CasterOnly;
     let names: Vec<String> = if names.is_empty() && self_only {

@@ -58,7 +58,10 @@ pub(super) fn ritual(
             spell.name
         )));
     }
-    if ritual_casting(ctx, caster) == RitualCasting::None {
+    if ritual_casting(ctx, caster) == RitualCasting::None
+        // Pact of the Chain: Find Familiar as a ritual.
+        && !crate::character::warlock::known_by_pact(caster, spell)
+    {
         return Err(ToolError::new(format!(
             "a {} casts no rituals (a bard, cleric, druid or wizard does): cast {} with a slot",
             caster.class, spell.name

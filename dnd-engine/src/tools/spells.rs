@@ -63,6 +63,10 @@ pub struct CastSpellArgs {
     /// Null otherwise.
     #[serde(default)]
     pub sculpt: Option<Vec<String>>,
+    /// A sorcerer's Metamagic options for this casting, by name ("Quickened", "Twinned"): one
+    /// per spell (Empowered beside another), paid in sorcery points. Null for none.
+    #[serde(default)]
+    pub metamagic: Option<Vec<String>>,
 }
 
 /// A point of the room, in feet: `x` and `y` along the floor, `z` the height above it.
@@ -108,16 +112,20 @@ pub(super) fn cast_spell(
             || args.ritual == Some(true)
             || args.choice.is_some()
             || args.sculpt.is_some()
+            || args.metamagic.is_some()
         {
             return Err(ToolError::new(format!(
-                "using {} again spends no slot and makes no new choice: leave slot_level, ritual, choice and sculpt null (or cast it anew with again null)",
+                "using {} again spends no slot and makes no new choice: leave slot_level, ritual, choice, sculpt and metamagic null (or cast it anew with again null)",
                 args.spell
             )));
         }
         let aim = args.aim.as_deref();
         return super::spell_zones::again(ctx, &args.caster, &args.spell, aim, &args.targets);
     }
-    super::encounter::act_casting(ctx, &args.caster, &args.spell)?;
+    super::feature_druid::may_cast(ctx.state, &args.caster)?; // no spells in a beast's shape
+    // Metamagic checked and priced first; a Quickened spell costs a bonus action.
+    let meta = super::feature_sorcerer::metamagic(ctx, &args)?;
+    meta.act_casting(ctx, &args.caster, &args.spell)?;
     // Casting ends what lasts until the caster acts (Invisibility); a refusal below restores it.
     let ends = crate::effects::acting_ends(ctx.state, &args.caster);
     if !ends.is_empty() {
@@ -138,7 +146,14 @@ pub(super) fn cast_spell(
         .srd
         .spell(&args.spell)
         .map_err(|e| ToolError::new(e.to_string()))?;
-    if let Some(why) = crate::effects::silenced(ctx.state, &caster.id, spell) {
+    // Agonizing and Repelling Blast change a warlock's Eldritch Blast.
+    let invoked = super::feature_warlock::invoked_spell(&caster, spell);
+    let spell = invoked.as_ref().unwrap_or(spell);
+    let distant = meta.reshaped(spell); // Distant Spell's range
+    let spell = distant.as_ref().unwrap_or(spell);
+    if let Some(why) =
+        crate::effects::silenced(ctx.state, &caster.id, spell).filter(|_| !meta.subtle())
+    {
         return Err(ToolError::new(why));
     }
     let ritual = args.ritual == Some(true);
@@ -147,7 +162,7 @@ pub(super) fn cast_spell(
         .iter()
         .any(|s| crate::srd::slugify(s) == spell.slug);
     let book_ritual = ritual && super::spell_rituals::from_spellbook(ctx, &caster, spell);
-    if !prepared && !book_ritual {
+    if !prepared && !book_ritual && !super::feature_warlock::granted(&caster, spell) {
         return Err(ToolError::new(format!(
             "{} does not know {}; known spells: {}",
             caster.name,
@@ -170,7 +185,9 @@ pub(super) fn cast_spell(
             args.slot_level,
         )?);
     }
-    let slot = if spell.level == 0 || ritual {
+    // An invocation's spell at will (Armor of Shadows, Fiendish Vigor) spends no slot.
+    let at_will = super::feature_warlock::at_will(&caster, spell, args.slot_level, &args.targets)?;
+    let slot = if spell.level == 0 || ritual || at_will {
         None
     } else {
         let slot = args.slot_level.unwrap_or(spell.level);
@@ -210,10 +227,14 @@ pub(super) fn cast_spell(
         zone: None,
         again: false,
         sculpted,
+        twinned: meta.twinned(),
     };
     let (aim, choice) = (args.aim.as_deref(), args.choice.as_deref());
     let point = args.point.map(Into::into);
-    super::spell_effects::cast(ctx, prepared, aim, choice, point, &args.targets)
+    meta.commit(ctx, &caster, spell, &args.targets)?;
+    let cast = super::spell_effects::cast(ctx, prepared, aim, choice, point, &args.targets)?;
+    meta.after(ctx, &caster.id, spell)?;
+    Ok(cast)
 }
 
 /// Adds the reasons of one roll when it has any (or the positions gave a distance).
