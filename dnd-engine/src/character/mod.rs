@@ -33,5 +33,6 @@ pub use levelling::{
 
 #[cfg(test)]
 mod builder_tests;
+pub mod divine;
 pub mod features;
 pub mod uses;

@@ -222,6 +222,9 @@ impl TimedEffect {
                 "warding bond: +1 to saving throws, and its source takes the damage it takes"
                     .to_owned()
             }
+            TimedKind::Turned | TimedKind::SmiteReady { .. } | TimedKind::BlessedWeapon { .. } => {
+                super::timed_divine::describe(&self.kind)
+            }
         };
         let left = match self.rounds_left {
             Some(1) if self.at_turn_end => ", until the end of its source's turn".to_owned(),

@@ -68,7 +68,23 @@ pub(super) struct Played {
 type Player = fn(&FeatureUse<'_>, &mut ToolContext<'_>) -> Result<Played, ToolError>;
 
 /// The features `use_feature` plays, by slug prefix, each with its player.
-const PLAYED: &[(&str, Player)] = &[("second-wind", second_wind), ("action-surge", action_surge)];
+const PLAYED: &[(&str, Player)] = &[
+    ("second-wind", second_wind),
+    ("action-surge", action_surge),
+    ("channel-divinity-turn-undead", super::feature_divine::turn),
+    (
+        "channel-divinity-turn-the-unholy",
+        super::feature_divine::turn,
+    ),
+    (
+        "channel-divinity-preserve-life",
+        super::feature_divine::preserve_life,
+    ),
+    (
+        "channel-divinity-sacred-weapon",
+        super::feature_divine::sacred_weapon,
+    ),
+];
 
 /// A feature's refusal as a tool error.
 pub(super) fn refused(e: FeatureError) -> ToolError {
@@ -101,7 +117,9 @@ pub(super) fn use_feature(
         .state
         .character(&id)
         .ok_or_else(|| ToolError::new("character vanished"))?;
-    let (of, _) = uses::uses_of(class, feature, after).unwrap_or((0, crate::srd::Rest::LongRest));
+    // A Channel Divinity effect reports the pool it spends.
+    let counted = crate::character::divine::counted_as(class, feature);
+    let (of, _) = uses::uses_of(class, counted, after).unwrap_or((0, crate::srd::Rest::LongRest));
     Ok(FeatureReport {
         character: after.name.clone(),
         feature: feature.name.clone(),
@@ -109,7 +127,7 @@ pub(super) fn use_feature(
         healed: played.healed,
         rolled: played.rolled,
         hp: after.hp,
-        uses_left: uses::uses_left(after, &feature.slug, of),
+        uses_left: uses::uses_left(after, &counted.slug, of),
         uses_of: of,
     })
 }
