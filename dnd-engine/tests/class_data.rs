@@ -134,6 +134,12 @@ fn only_played_features_say_implemented() {
         "destroy-undead-cr-1-2-or-below",
         "disciple-of-life",
         "channel-divinity-preserve-life",
+        "lay-on-hands",
+        "divine-sense",
+        "divine-smite",
+        "channel-divinity",
+        "channel-divinity-sacred-weapon",
+        "channel-divinity-turn-the-unholy",
     ];
     let implemented: Vec<&ClassFeature> = srd()
         .classes

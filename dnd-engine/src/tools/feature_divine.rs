@@ -70,6 +70,8 @@ pub(super) fn turn(using: &FeatureUse<'_>, ctx: &mut ToolContext<'_>) -> Result<
     let (_, dc) = c
         .spellcasting()
         .ok_or_else(|| ToolError::new(format!("{} has no spell save DC to turn with", c.name)))?;
+    // What it spends is checked first: a turning with no use left is refused as such.
+    let changes = channel(using, ctx)?;
     let reached = turned::turnable(ctx.state, ctx.srd, &c.id, turning.kinds);
     if reached.is_empty() {
         return Err(ToolError::new(format!(
@@ -79,7 +81,6 @@ pub(super) fn turn(using: &FeatureUse<'_>, ctx: &mut ToolContext<'_>) -> Result<
             c.name
         )));
     }
-    let changes = channel(using, ctx)?;
     ctx.commit(changes)?;
     let save = ActionSave {
         ability: Ability::Wisdom,

@@ -7,6 +7,8 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+use super::feature_divine as divine;
+use super::feature_paladin as paladin;
 use super::results::FeatureReport;
 use super::{ToolContext, ToolError};
 use crate::character::uses::{self, FeatureError};
@@ -71,19 +73,13 @@ type Player = fn(&FeatureUse<'_>, &mut ToolContext<'_>) -> Result<Played, ToolEr
 const PLAYED: &[(&str, Player)] = &[
     ("second-wind", second_wind),
     ("action-surge", action_surge),
-    ("channel-divinity-turn-undead", super::feature_divine::turn),
-    (
-        "channel-divinity-turn-the-unholy",
-        super::feature_divine::turn,
-    ),
-    (
-        "channel-divinity-preserve-life",
-        super::feature_divine::preserve_life,
-    ),
-    (
-        "channel-divinity-sacred-weapon",
-        super::feature_divine::sacred_weapon,
-    ),
+    ("channel-divinity-turn-undead", divine::turn),
+    ("channel-divinity-turn-the-unholy", divine::turn),
+    ("channel-divinity-preserve-life", divine::preserve_life),
+    ("channel-divinity-sacred-weapon", divine::sacred_weapon),
+    ("divine-smite", paladin::divine_smite),
+    ("lay-on-hands", paladin::lay_on_hands),
+    ("divine-sense", paladin::divine_sense),
 ];
 
 /// A feature's refusal as a tool error.

@@ -31,6 +31,7 @@ mod creature;
 mod damage;
 mod encounter;
 mod feature_divine;
+mod feature_paladin;
 mod features;
 mod glyphs;
 mod item_use;
