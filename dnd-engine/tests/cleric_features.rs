@@ -40,6 +40,7 @@ fn fight_undead(
         m.id = (*template).into();
         m.name = template[..1].to_uppercase() + &template[1..];
         m.template = (*template).into();
+        m.kind = "undead".into();
         m.hp = HitPoints::full(*hp);
         Arc::make_mut(&mut state.monsters).push(m);
     }
@@ -374,4 +375,63 @@ fn too_low_a_level_or_out_of_turn_is_refused_changing_nothing() {
     assert_eq!(t.turn_of(), "kraven");
     let off = t.refused("use_feature", turn_undead("hedda"));
     assert!(off.contains("it is Kraven"), "{off}");
+}
+
+/// The offline game master plays Hedda's Channel Divinity on her turn: Turn Undead against an
+/// undead foe (then the monsters act), Preserve Life when Kraven is below half his hit points,
+/// and neither when nobody is hurt and no undead stands here.
+#[tokio::test]
+async fn the_offline_game_master_channels_divinity_for_hedda() {
+    let spent = |outcome: &dnd_engine::gm::TurnOutcome| {
+        outcome.changes.iter().any(|c| {
+            matches!(c, Change::FeatureUsed { feature, .. } if feature == "channel-divinity-1-rest")
+        })
+    };
+    let say = |line: &str| dnd_engine::gm::PlayerInput::new("Hedda", line);
+
+    // Undead within 30 ft: Turn Undead, and the zombie takes its turn.
+    let crypt = crypt(1).state;
+    let (gm, _, id) = table::offline(&crypt).await;
+    let outcome = gm.turn(&id, say("I smite the zombie!")).await.unwrap();
+    assert!(spent(&outcome), "{:?}", outcome.changes);
+    assert!(
+        outcome
+            .changes
+            .iter()
+            .any(|c| matches!(c, Change::TurnAdvanced)),
+        "the monsters act after: {:?}",
+        outcome.changes
+    );
+
+    // Kraven badly hurt against the harpy: Preserve Life raises him toward half.
+    let mut hurt = table::fight(&["hedda", "kraven"], &["hedda", "kraven", "frost-harpy"]);
+    hurt.apply(&Change::Damage {
+        target: Target::Character("kraven".into()),
+        amount: 24,
+        critical: false,
+    })
+    .unwrap();
+    let (gm, _, id) = table::offline(&hurt).await;
+    let outcome = gm.turn(&id, say("I attack the harpy.")).await.unwrap();
+    assert!(spent(&outcome), "{:?}", outcome.changes);
+    assert!(
+        outcome.changes.iter().any(
+            |c| matches!(c, Change::Heal { target: Target::Character(k), .. } if k == "kraven")
+        ),
+        "{:?}",
+        outcome.changes
+    );
+
+    // Nobody hurt, no undead: she strikes.
+    let calm = table::fight(&["hedda", "kraven"], &["hedda", "kraven", "frost-harpy"]);
+    let (gm, _, id) = table::offline(&calm).await;
+    let outcome = gm.turn(&id, say("I attack the harpy.")).await.unwrap();
+    assert!(!spent(&outcome), "{:?}", outcome.changes);
+    assert!(outcome.changes.iter().any(|c| matches!(
+        c,
+        Change::Spent {
+            spend: Spend::Attack,
+            ..
+        }
+    )));
 }
