@@ -144,7 +144,7 @@ static TOOLS: &[ToolDef] = &[
     ),
     tool!(
         names::USE_FEATURE,
-        "A character uses a limited class feature the engine plays: second-wind (fighter, a bonus action: heals 1d10 + level, once per short rest) or action-surge (fighter 2, after the action: one more action this turn, once per short rest).",
+        "A character uses a limited class feature the engine plays: second-wind (fighter, a bonus action: heals 1d10 + level, once per short rest) or action-surge (fighter 2, after the action: one more action this turn, once per short rest); channel-divinity-turn-undead or channel-divinity-preserve-life (cleric 2, an action; option: the split, \"kraven: 10, wren: 5\"); lay-on-hands (paladin, an action; target, and amount of hit points or option \"poison\"), divine-sense, divine-smite (paladin 2; amount: the slot level; rides the next melee weapon hit, the slot spent only if it lands), channel-divinity-sacred-weapon (option: the weapon) or channel-divinity-turn-the-unholy (Devotion 3). Target, amount and option null where the feature takes none.",
         features::UseFeatureArgs,
         features::use_feature
     ),
