@@ -198,6 +198,21 @@ fn a_turned_undead_dashes_away_takes_no_reaction_and_damage_ends_it() {
 }
 
 #[test]
+fn a_turned_undead_is_refused_its_attack_on_its_turn_but_may_dash() {
+    let mut t = zombie_at(at(0, 0, 0), at(5, 0, 0));
+    turn_by_hand(&mut t, "zombie");
+    t.apply(&[Change::TurnAdvanced]);
+    assert_eq!(t.turn_of(), "zombie");
+    let no = t.refused("roll_attack", table::attack("zombie", "hedda"));
+    assert!(
+        no.contains("turned by Hedda Stonebrow's Turn Undead"),
+        "{no}"
+    );
+    assert!(no.contains("may only Dash"), "{no}");
+    t.ok("dash", json!({"creature": "zombie"}));
+}
+
+#[test]
 fn a_turned_undead_with_nowhere_farther_to_flee_dodges() {
     // At the archway, 80 ft off: no place of the chasm is farther from Hedda.
     let mut t = zombie_at(at(0, 0, 0), at(80, 0, 0));

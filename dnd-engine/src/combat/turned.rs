@@ -35,6 +35,23 @@ pub fn refusal(state: &GameState, id: &str, spend: Spend) -> Option<String> {
     })
 }
 
+/// Why a turned creature may not spend `spend` on an action of its own (a monster's attack or
+/// Multiattack, a breath, a spell): the same refusal as [`refusal`], for a spend of the action
+/// too. Asked where a tool spends a creature's own action; the standard actions (Dash, Dodge,
+/// escaping a grapple) do not ask it.
+pub fn action_refusal(state: &GameState, id: &str, spend: Spend) -> Option<String> {
+    let id = state
+        .monster(id)
+        .map(|m| m.id.as_str())
+        .or_else(|| state.character(id).map(|c| c.id.as_str()))?;
+    let own = if spend == Spend::Action {
+        Spend::Attack
+    } else {
+        spend
+    };
+    refusal(state, id, own)
+}
+
 /// The monsters a turning by `turner` reaches: of a creature type in `kinds` ("undead",
 /// "fiend"), in the fight and standing, within 30 ft, and able to see or hear the turner (not
 /// both blinded and deafened). Ids, in the order of the state.
