@@ -301,7 +301,6 @@ fn preserve_life_shares_5_per_level_none_above_half() {
     );
     assert_eq!(report["uses_left"], 0);
     // The one use is spent: Turn Undead waits for a rest too.
-    t.hero_mut("hedda"); // same turn; the action is spent as well
     let again = t.refused("use_feature", turn_undead("hedda"));
     assert!(
         again.contains("comes back after a short or long rest"),

@@ -53,8 +53,9 @@ pub fn action_refusal(state: &GameState, id: &str, spend: Spend) -> Option<Strin
 }
 
 /// The monsters a turning by `turner` reaches: of a creature type in `kinds` ("undead",
-/// "fiend"), in the fight and standing, within 30 ft, and able to see or hear the turner (not
-/// both blinded and deafened). Ids, in the order of the state.
+/// "fiend"), seen by the party, in the fight and standing, within 30 ft, and able to see or
+/// hear the turner (not both blinded and deafened). Ids, in the order of the state. (One the
+/// party has not seen is the story's to play: the tools roll for seen creatures only.)
 pub fn turnable(state: &GameState, srd: &Srd, turner: &str, kinds: &[&str]) -> Vec<String> {
     let in_fight = |id: &str| {
         state
@@ -69,7 +70,7 @@ pub fn turnable(state: &GameState, srd: &Srd, turner: &str, kinds: &[&str]) -> V
     state
         .monsters
         .iter()
-        .filter(|m| m.is_fighting() && m.location.eq_ignore_ascii_case(&room))
+        .filter(|m| m.is_fighting() && m.revealed && m.location.eq_ignore_ascii_case(&room))
         .filter(|m| in_fight(&m.id))
         .filter(|m| {
             srd.monster(&m.template).is_ok_and(|t| {
