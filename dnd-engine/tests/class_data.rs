@@ -179,6 +179,18 @@ fn only_played_features_say_implemented() {
         "pact-of-the-blade",
         "metamagic-distant-spell",
         "eldritch-invocation-eldritch-spear",
+        // The cleric's and the paladin's (`character::divine`).
+        "channel-divinity-1-rest",
+        "channel-divinity-turn-undead",
+        "destroy-undead-cr-1-2-or-below",
+        "disciple-of-life",
+        "channel-divinity-preserve-life",
+        "lay-on-hands",
+        "divine-sense",
+        "divine-smite",
+        "channel-divinity",
+        "channel-divinity-sacred-weapon",
+        "channel-divinity-turn-the-unholy",
     ];
     let implemented: Vec<&ClassFeature> = srd()
         .classes

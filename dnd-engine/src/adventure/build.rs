@@ -105,6 +105,7 @@ pub(super) fn new_game(adventure: &Adventure, party: &[&str]) -> Result<GameStat
                 holds: Vec::new(),
                 timed_effects: Vec::new(),
                 summoned: None,
+                kind: template.kind.clone(),
             });
         }
     }

@@ -34,6 +34,7 @@ pub use levelling::{
 #[cfg(test)]
 mod builder_tests;
 pub mod bard;
+pub mod divine;
 pub mod features;
 pub mod monk;
 pub mod preparing;

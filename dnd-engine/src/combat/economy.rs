@@ -115,6 +115,10 @@ pub fn may_act(
             ),
         });
     }
+    // Turned (Turn Undead): it flees; no attack, spell, reaction or Disengage.
+    if let Some(why) = super::turned::refusal(state, &id, spend) {
+        return Err(CombatError::CannotAct { name, why });
+    }
     if crate::state::is_surprised(state, &id) {
         return Err(CombatError::CannotAct {
             name,

@@ -19,6 +19,7 @@
 //! | `encounter.rs` | [`begin`] (initiative and the changes that start a fight), [`fight_on_attack`] (an attack outside a fight starts one), [`may_end`] (no fight ends while a foe stands) |
 //! | `surprise.rs` | who is surprised as a fight starts (Stealth against passive Perception), for [`begin`] |
 //! | `summon_plan.rs` | a summoned creature's turn on the party's side ([`summon_plan::plan`]: the foe its caster commanded, or the target rule among hostile monsters), and the summons that join a fight as it starts |
+//! | `turned.rs` | Turn Undead and Turn the Unholy in a fight: whom a turning reaches ([`turned::turnable`]), what a turned creature may not spend ([`turned::refusal`], asked by [`may_act`]), where it flees ([`turned::flight`]) |
 //! | `monster_plan.rs` | a monster's turn: the target rule, recharge rolls, the morale rule (flee or surrender; the pure [`monster_plan::breaks`], shared with the simulator), the plan for its action |
 //!
 //! The arithmetic of a turn's budget (action, bonus action, movement, Extra Attack, the
@@ -44,6 +45,7 @@ pub mod positions;
 pub mod summon_plan;
 pub mod surprise;
 pub mod targeting;
+pub mod turned;
 
 pub use crate::state::budget_left;
 pub use economy::{CombatError, may_act, spell_spend};

@@ -259,12 +259,25 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             Effect::Damage { .. } => self.damage(effect, s, half),
             Effect::Heal { .. } if self.heals_nothing(s) => Dealt::default(),
             Effect::Heal { dice } => {
-                let amount = self.once(effect, dice, DamageType::Force, "heals");
+                // Disciple of Life adds to each creature a Life cleric's healing spell heals.
+                let extra = crate::character::divine::disciple_of_life_bonus(
+                    self.state,
+                    &self.casting.caster.id,
+                    if self.casting.level == 0 {
+                        0
+                    } else {
+                        self.casting.slot
+                    },
+                );
+                let amount = self.once(effect, dice, DamageType::Force, "heals") + extra;
                 self.out.changes.push(Change::Heal {
                     target: s.target.clone(),
                     amount,
                 });
-                let rolled = self.dice(dice, DamageType::Force).dice_text();
+                let mut rolled = self.dice(dice, DamageType::Force).dice_text();
+                if extra > 0 {
+                    rolled.push_str(&format!(" + {extra} (Disciple of Life)"));
+                }
                 self.out.outcomes.push(Outcome::Healed {
                     target: s.name.clone(),
                     healed: amount,

@@ -95,6 +95,12 @@ pub(crate) fn combat(
     // On the hero's turn, a weapon strike gives way to Dodge when trading blows is lost, and
     // comes after closing in when the foe may stand beyond reach.
     let act = |target: &str| -> Vec<(&'static str, Value)> {
+        // A cleric's Channel Divinity takes the action in place of the strike.
+        if spell.is_none()
+            && let Some(call) = super::divine::channel_divinity(turn, hero)
+        {
+            return vec![call];
+        }
         let mut calls = Vec::new();
         if should_catch_breath(turn, hero) {
             calls.push((
@@ -216,6 +222,9 @@ pub(crate) fn combat(
             finished()
         };
     }
+    if let Some(next) = super::divine::after_channel(turn, hero, target.map(|t| t.id.as_str())) {
+        return next;
+    }
     let struck = last_named(turn, tool::ROLL_ATTACK).or_else(|| last_named(turn, tool::CAST_SPELL));
     if let Some(step) = struck {
         if !step.ok || now.encounter.is_none() {
@@ -237,7 +246,7 @@ pub(crate) fn combat(
 }
 
 /// Ends a won fight: `end_encounter`, the "<monster>_defeated" flags, a line in the story log.
-fn victory(turn: &Turn, hero: &str) -> Vec<(&'static str, Value)> {
+pub(crate) fn victory(turn: &Turn, hero: &str) -> Vec<(&'static str, Value)> {
     let now = &turn.now;
     let mut calls = vec![(tool::END_ENCOUNTER, json!({}))];
     let who = now.hero(hero).map_or(hero, |h| h.name.as_str());

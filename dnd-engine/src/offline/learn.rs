@@ -262,8 +262,11 @@ impl World {
         let mut monsters = Vec::new();
         for m in &r.monsters {
             self.hostile.insert(m.id.clone(), m.hostile);
-            let hp = self.monster(&m.id).and_then(|x| x.hp);
+            let known = self.monster(&m.id);
+            let hp = known.and_then(|x| x.hp);
+            let kind = known.map(|x| x.kind.clone()).unwrap_or_default();
             monsters.push(Monster {
+                kind,
                 name: m.name.clone(),
                 id: m.id.clone(),
                 hp: if m.alive {

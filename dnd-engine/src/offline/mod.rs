@@ -60,6 +60,7 @@
 //! # });
 //! ```
 
+mod divine;
 mod fight;
 mod intent;
 mod learn;

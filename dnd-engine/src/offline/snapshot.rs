@@ -77,6 +77,13 @@ impl World {
                         .and_then(|t| t.split_whitespace().next())
                         .unwrap_or_default()
                         .to_ascii_lowercase(),
+                    level: c
+                        .who
+                        .rsplit(',')
+                        .next()
+                        .and_then(|t| t.split_whitespace().nth(1))
+                        .and_then(|n| n.parse().ok())
+                        .unwrap_or(0),
                     down: hp.0 == 0 || c.conditions.iter().any(lost),
                     hp,
                     items: read_items(&c.items).into_iter().map(item).collect(),
@@ -99,6 +106,7 @@ impl World {
                         && m.morale.is_none()
                         && m.summoned_by.is_none(),
                     hp,
+                    kind: m.kind.to_ascii_lowercase(),
                 }
             })
             .collect();

@@ -63,6 +63,8 @@ pub(crate) struct Monster {
     pub name: String,
     pub hp: Option<(u32, u32)>,
     pub alive: bool,
+    /// Its creature type, lower case ("undead"), as the snapshot gives it; empty when unknown.
+    pub kind: String,
 }
 
 /// An NPC where the party is.
@@ -81,6 +83,8 @@ pub(crate) struct Hero {
     pub name: String,
     /// Its class, lower case ("fighter"), from the snapshot's "Kraven, fighter 3".
     pub class: String,
+    /// Its level, from the same (0 when it does not read).
+    pub level: u8,
     /// Class features with no use left until a rest ("second-wind").
     pub spent_features: Vec<String>,
     pub hp: (u32, u32),

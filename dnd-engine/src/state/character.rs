@@ -293,6 +293,7 @@ impl Character {
             || self.magic_weapon_bonus(attack) > 0
             || super::timed_reads::is_coated(&self.timed_effects, &attack.name)
             || crate::effects::empowered(&self.timed_effects, &attack.name).is_some()
+            || super::blessed_weapon_bonus(&self.timed_effects, &attack.name) > 0
     }
 
     /// The ability modifier `attack` rolls with: its own, or a spell's where one empowers the
@@ -359,6 +360,7 @@ impl Character {
             }
             + attack.magic_bonus
             + self.magic_weapon_bonus(attack)
+            + super::blessed_weapon_bonus(&self.timed_effects, &attack.name)
     }
 
     /// The damage of one of its attacks, with the ability modifier and magic bonus folded in.

@@ -36,6 +36,7 @@ mod sorcery;
 mod summons;
 mod timed;
 mod timed_aloft;
+mod timed_divine;
 mod timed_hp;
 mod timed_reads;
 mod timed_shape;
@@ -70,6 +71,7 @@ pub use timed::{
     concentration_of,
 };
 pub use timed_aloft::{flies_by_magic, held_aloft};
+pub use timed_divine::{blessed_weapon_bonus, smite_ready, turned_by};
 pub use timed_reads::{
     armor_class_with, bars_attacks, blocks_healing, is_coated, melded, nonmagical_resistances_with,
     resistances_with, roll_dice_on, speed_with, timed_effects, weapon_damage,

@@ -127,6 +127,9 @@ pub struct MonsterView {
     /// "hedda (Conjure Animals)".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summoned_by: Option<String>,
+    /// Its creature type ("undead"), where the game keeps it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub kind: String,
 }
 
 /// An NPC as the LLM sees it.
@@ -301,6 +304,7 @@ impl GameState {
                     .summoned
                     .as_ref()
                     .map(|s| format!("{} ({})", s.by, s.spell)),
+                kind: m.kind.clone(),
             })
             .collect();
         let npcs = self

@@ -133,6 +133,7 @@ fn fixture() -> GameState {
             timed_effects: Vec::new(),
             summoned: None,
             area: None,
+            kind: "beast".into(),
         }]),
         locations: Arc::new(vec![hall, vault]),
         npcs: Arc::new(vec![Npc {

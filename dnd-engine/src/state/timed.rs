@@ -312,6 +312,24 @@ pub enum TimedKind {
     /// A druid in a beast's shape (Wild Shape): the beast's body on the sheet while it lasts,
     /// the druid's kept here and given back as it ends (`state::timed_shape`).
     WildShape(Box<super::timed_shape::ShapeKept>),
+    /// Turned by its source's Channel Divinity (Turn Undead, Turn the Unholy): it moves away
+    /// from its source, takes no reactions and acts only to Dash (or Dodge where it cannot get
+    /// away); ends on damage. Read by `state::turned_by` (the gate and the monster's turn).
+    Turned,
+    /// A Divine Smite readied: the creature's next melee weapon hit spends a spell slot of
+    /// `slot` level for radiant dice (`character::divine::smite_dice`); a miss spends nothing.
+    SmiteReady {
+        /// The slot's level.
+        slot: u8,
+    },
+    /// A weapon blessed (Sacred Weapon): `bonus` to attack rolls with it, and it counts as
+    /// magical; read by `state::blessed_weapon_bonus`.
+    BlessedWeapon {
+        /// The weapon, by name on the sheet.
+        weapon: String,
+        /// The bonus to attack rolls.
+        bonus: i32,
+    },
 }
 
 fn is_zero(n: &i32) -> bool {

@@ -227,6 +227,9 @@ impl TimedEffect {
                     .to_owned()
             }
             TimedKind::NoReactions => "it can take no reactions".to_owned(),
+            TimedKind::Turned | TimedKind::SmiteReady { .. } | TimedKind::BlessedWeapon { .. } => {
+                super::timed_divine::describe(&self.kind)
+            }
         };
         let left = match self.rounds_left {
             Some(1) if self.at_turn_end => ", until the end of its source's turn".to_owned(),

@@ -63,6 +63,11 @@ pub struct MonsterInstance {
     /// (`state::summons`); `None` for every other monster.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summoned: Option<super::Summoned>,
+    /// Its creature type, as its stat block gives it ("undead", "humanoid (goblinoid)"): kept
+    /// so the snapshot shows what anyone looking would know (what Turn Undead or a favored
+    /// enemy reads); empty in a game saved before it was kept.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub kind: String,
 }
 
 fn yes() -> bool {

@@ -195,6 +195,10 @@ pub(super) fn attack_spent(
         let sneak =
             super::feature_rogue::sneak_attack(ctx, &who, &victim, &swing, sources.resolve());
         damage.extend(sneak.iter().flatten().map(|s| s.dice));
+        // A readied Divine Smite rides a melee weapon hit; its slot is spent only if it lands.
+        let smite =
+            super::feature_paladin::smite_rider(ctx, &who, &victim, &swing.name, setup.range.melee);
+        damage.extend(smite.as_ref().map(|(dice, _)| *dice));
         let profile = AttackProfile {
             attack_bonus: swing.bonus + bonus.total,
             damage: &damage,
@@ -260,6 +264,7 @@ pub(super) fn attack_spent(
                     .into_iter()
                     .map(|effect| Change::TimedEffectEnded { effect }),
             );
+            changes.extend(smite.into_iter().flat_map(|(_, spent)| spent));
             changes.push(Change::Damage {
                 target: victim.target.clone(),
                 amount: result.total_damage,

@@ -25,6 +25,11 @@ pub(super) fn act(
     creature: &str,
     spend: Spend,
 ) -> Result<(), ToolError> {
+    // A turned monster's own actions (an attack, a breath) are refused here; its Dash and Dodge
+    // are the standard actions' (`combat::actions`), which do not come this way.
+    if let Some(why) = combat::turned::action_refusal(ctx.state, creature, spend) {
+        return Err(ToolError::new(why));
+    }
     if let Some(change) = combat::may_act(ctx.state, creature, spend)? {
         ctx.commit(vec![change])?;
     }

@@ -7,6 +7,8 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 
+use super::feature_divine as divine;
+use super::feature_paladin as paladin;
 use super::results::FeatureReport;
 use super::{ToolContext, ToolError};
 use crate::character::uses::{self, FeatureError};
@@ -100,6 +102,13 @@ const PLAYED: &[(&str, Player)] = &[
         "pact-of-the-blade",
         super::feature_warlock::pact_of_the_blade,
     ),
+    ("channel-divinity-turn-undead", divine::turn),
+    ("channel-divinity-turn-the-unholy", divine::turn),
+    ("channel-divinity-preserve-life", divine::preserve_life),
+    ("channel-divinity-sacred-weapon", divine::sacred_weapon),
+    ("divine-smite", paladin::divine_smite),
+    ("lay-on-hands", paladin::lay_on_hands),
+    ("divine-sense", paladin::divine_sense),
 ];
 
 /// A feature's refusal as a tool error.
@@ -136,11 +145,12 @@ pub(super) fn use_feature(
         .state
         .character(&id)
         .ok_or_else(|| ToolError::new("character vanished"))?;
-    // A feature drawing from a pool reports the pool (ki points left).
+    // A feature drawing from another's uses reports that pool: ki points left, the Channel
+    // Divinity of one of its effects.
     let counted = played
         .pool
         .and_then(|p| uses::feature_of(ctx.srd, after, p).ok())
-        .map_or(feature, |(_, f)| f);
+        .map_or_else(|| crate::character::divine::counted_as(class, feature), |(_, f)| f);
     let (of, _) = uses::uses_of(class, counted, after).unwrap_or((0, crate::srd::Rest::LongRest));
     Ok(FeatureReport {
         character: after.name.clone(),

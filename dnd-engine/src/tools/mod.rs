@@ -38,6 +38,8 @@ mod feature_wizard;
 mod feature_bard;
 mod feature_monk;
 mod feature_reactions;
+mod feature_divine;
+mod feature_paladin;
 mod features;
 mod glyphs;
 mod item_use;

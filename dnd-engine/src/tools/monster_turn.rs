@@ -54,6 +54,11 @@ pub(super) fn play(ctx: &mut ToolContext<'_>, monster: &str) -> Result<Vec<TurnE
         });
         return Ok(log);
     }
+    // Turned (Turn Undead): it flees its turner instead of its plan.
+    if let Some(fled) = super::feature_divine::turned_turn(ctx, monster)? {
+        log.extend(fled);
+        return Ok(log);
+    }
     keep_holds(ctx, monster, &mut log)?;
     let in_reach = |target: &str| super::combat::reaches(ctx, monster, target);
     // A creature summoned on the party's side fights the hostile monsters (`summon_plan`).
@@ -214,7 +219,7 @@ pub(super) fn end_stale_holds(ctx: &mut ToolContext<'_>) -> Result<Option<TurnEv
 
 /// Rolls `target`'s save against a monster's action (conditions count, as on any save), with
 /// a cover `bonus` and its reason, and records it.
-fn saving_throw(
+pub(super) fn saving_throw(
     ctx: &mut ToolContext<'_>,
     target: &str,
     save: ActionSave,

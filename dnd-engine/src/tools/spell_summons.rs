@@ -103,6 +103,7 @@ pub(super) fn cast(
                 command: None,
                 gone: false,
             }),
+            kind: template.kind.clone(),
         };
         changes.push(Change::Summoned {
             monster: Box::new(monster),

@@ -298,6 +298,13 @@ pub enum TurnEvent {
     },
     /// An area that lasts caught a creature starting or ending its turn in it (Moonbeam).
     Zone(super::ZoneReport),
+    /// A turned monster (Turn Undead) fled its turner, or Dodged where it could not.
+    Turned {
+        /// Its id.
+        monster: String,
+        /// What it did, in a sentence.
+        turned: String,
+    },
 }
 
 /// A save a held creature repeats against the hold (a harpy's song): at the end of its turn,
