@@ -31,6 +31,7 @@ pub use levelling::{
     first_legal_choices, level_up, may_level_up,
 };
 
+pub mod barbarian;
 #[cfg(test)]
 mod builder_tests;
 pub mod features;

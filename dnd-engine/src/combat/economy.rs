@@ -115,6 +115,15 @@ pub fn may_act(
             ),
         });
     }
+    // Rage: no spells while it lasts.
+    if matches!(spend, Spend::Spell { .. })
+        && crate::state::raging(crate::state::timed_effects(state, &id)).is_some()
+    {
+        return Err(CombatError::CannotAct {
+            name,
+            why: "raging: no spells while the rage lasts (a minute, or until a turn passes without attacking or being hurt)".into(),
+        });
+    }
     if crate::state::is_surprised(state, &id) {
         return Err(CombatError::CannotAct {
             name,

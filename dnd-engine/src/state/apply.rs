@@ -134,6 +134,7 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
         Change::FeatureUsed { .. }
         | Change::FeatureUsesRestored { .. }
         | Change::ActionSurged { .. } => super::feature_uses::apply(state, change)?,
+        Change::RageKeptUp { character } => super::rage::fed(state, character)?,
         Change::PactSlotsRecovered { character } => {
             character_mut(state, character)?.spell_slots.recover_pact()
         }
@@ -395,6 +396,7 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
         Change::TurnAdvanced => {
             // What lasts "until the end of your turn" ends before the next turn begins.
             super::timed::turn_ended(state);
+            super::rage::turn_ended(state);
             let e = state
                 .encounter
                 .as_mut()
@@ -478,6 +480,7 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
         && *amount > 0
     {
         super::timed::damaged(state, target.id()); // Sleep ends on damage
+        super::rage::kept_up(state, target.id()); // hurt: the rage goes on
         super::summons::damaged(state, target.id()); // a summon at 0 HP is gone
     }
     if matches!(
@@ -492,6 +495,7 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
         super::effects::drop_lost_concentration(state);
         super::timed::orphans_end(state); // nor a spell its caster stopped concentrating on
     }
+    super::rage::prune(state); // no rage outlives consciousness, its turn, or its marker
     Ok(())
 }
 

@@ -24,6 +24,7 @@ mod memory;
 mod monster;
 mod position;
 mod progress;
+mod rage;
 mod reactions;
 mod revive;
 mod snapshot;
@@ -51,6 +52,7 @@ pub use position::{Area, Cover, Position, area_at, inside, round_to_5};
 pub use progress::{
     AbilityIncrease, LevelUp, Levelling, Milestone, PactSlots, progress_text, reached_milestones,
 };
+pub use rage::{RAGE, raging};
 pub use reactions::{ReactionTrigger, StandingReaction};
 pub use revive::rounds_now;
 pub use snapshot::{Snapshot, estimate_tokens};

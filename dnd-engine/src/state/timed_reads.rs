@@ -222,6 +222,15 @@ impl TimedEffect {
                 "warding bond: +1 to saving throws, and its source takes the damage it takes"
                     .to_owned()
             }
+            TimedKind::Raging {
+                damage, frenzied, ..
+            } => format!(
+                "raging: +{damage} damage on melee weapon hits with Strength, no spellcasting{}",
+                if *frenzied { ", frenzied (exhaustion when it ends)" } else { "" }
+            ),
+            TimedKind::Reckless => {
+                "reckless: advantage on its melee weapon attacks with Strength this turn".to_owned()
+            }
         };
         let left = match self.rounds_left {
             Some(1) if self.at_turn_end => ", until the end of its source's turn".to_owned(),

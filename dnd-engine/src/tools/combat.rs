@@ -190,6 +190,9 @@ pub(super) fn attack_spent(
             damage.extend(crate::effects::mark_damage(ctx.state, by, on, first.kind));
         }
         damage.extend(super::wards::enlarged_dice(ctx, &who, &swing.damage));
+        let melee = setup.range.melee;
+        let rage =
+            super::feature_barbarian::on_attack(ctx, &who, &victim, &swing, melee, &mut damage);
         let profile = AttackProfile {
             attack_bonus: swing.bonus + bonus.total,
             damage: &damage,
@@ -233,6 +236,7 @@ pub(super) fn attack_spent(
             RollDetail::Attack(result.clone()),
         );
         let mut changes = setup.ends; // a Help spent, a hider revealed
+        changes.extend(rage); // a raging barbarian's attack keeps the rage up
         if let (true, Some((images, _))) = (result.hit, &duplicate) {
             changes.push(crate::effects::image_destroyed(images));
         }
@@ -544,6 +548,7 @@ pub(super) fn attack_setup(
     }
     let effects = crate::combat::attack_situation(ctx.state, who.target.id(), victim.target.id());
     sources.extend(effects.sources);
+    super::feature_barbarian::attack_sources(ctx, who, swing, range.melee, &mut sources);
     add_situation(&mut sources, advantage);
     Ok(AttackSetup {
         sources,

@@ -68,7 +68,13 @@ pub(super) struct Played {
 type Player = fn(&FeatureUse<'_>, &mut ToolContext<'_>) -> Result<Played, ToolError>;
 
 /// The features `use_feature` plays, by slug prefix, each with its player.
-const PLAYED: &[(&str, Player)] = &[("second-wind", second_wind), ("action-surge", action_surge)];
+const PLAYED: &[(&str, Player)] = &[
+    ("second-wind", second_wind),
+    ("action-surge", action_surge),
+    ("rage", super::feature_barbarian::rage),
+    ("reckless-attack", super::feature_barbarian::reckless_attack),
+    ("frenzy", super::feature_barbarian::frenzy),
+];
 
 /// A feature's refusal as a tool error.
 pub(super) fn refused(e: FeatureError) -> ToolError {

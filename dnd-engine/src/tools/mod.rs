@@ -30,6 +30,7 @@ mod combat;
 mod creature;
 mod damage;
 mod encounter;
+mod feature_barbarian;
 mod features;
 mod glyphs;
 mod item_use;
