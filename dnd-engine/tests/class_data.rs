@@ -135,6 +135,22 @@ fn only_played_features_say_implemented() {
         "danger-sense",
         "frenzy",
         "fast-movement",
+        // Fighting styles (tests/fighting_styles.rs).
+        "fighter-fighting-style",
+        "fighter-fighting-style-archery",
+        "fighter-fighting-style-defense",
+        "fighter-fighting-style-dueling",
+        "fighter-fighting-style-great-weapon-fighting",
+        "fighter-fighting-style-protection",
+        "ranger-fighting-style",
+        "ranger-fighting-style-archery",
+        "ranger-fighting-style-defense",
+        "ranger-fighting-style-dueling",
+        "paladin-fighting-style",
+        "fighting-style-defense",
+        "fighting-style-dueling",
+        "fighting-style-great-weapon-fighting",
+        "fighting-style-protection",
     ];
     let implemented: Vec<&ClassFeature> = srd()
         .classes

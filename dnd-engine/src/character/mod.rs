@@ -35,4 +35,5 @@ pub mod barbarian;
 #[cfg(test)]
 mod builder_tests;
 pub mod features;
+pub mod fighting_style;
 pub mod uses;

@@ -205,6 +205,14 @@ pub(super) fn attack_spent(
             hits_are_critical: setup.hits_are_critical,
         };
         let mut result = rules_attack(&profile, &defense, sources.resolve(), ctx.rng);
+        super::feature_fighting::great_weapon(
+            ctx,
+            &who,
+            &swing,
+            melee,
+            &defense.defenses,
+            &mut result,
+        );
         super::wards::reduced_hit(ctx, &who, &mut result);
         // A hero hit by a monster may cast the Shield it declared, when that turns the hit (not
         // a duplicate struck instead); a monster hit by a hero may parry or cast Shield from
@@ -419,10 +427,11 @@ pub(super) fn swings_of(
                 valid.join(", ")
             ))
         })?;
+        let (bonus, damage) = super::feature_fighting::swing_numbers(ctx, c, attack);
         return Ok(vec![Swing {
             name: attack.name.clone(),
-            bonus: c.attack_bonus(attack),
-            damage: vec![c.attack_damage(attack)],
+            bonus,
+            damage: vec![damage],
             magical: c.attack_is_magical(attack),
             reach: Reach::of_character_attack(ctx.srd, attack),
         }]);
@@ -549,12 +558,14 @@ pub(super) fn attack_setup(
     let effects = crate::combat::attack_situation(ctx.state, who.target.id(), victim.target.id());
     sources.extend(effects.sources);
     super::feature_barbarian::attack_sources(ctx, who, swing, range.melee, &mut sources);
+    let mut ends = effects.ends;
+    super::feature_fighting::protection(ctx, who, victim, &mut sources, &mut ends);
     add_situation(&mut sources, advantage);
     Ok(AttackSetup {
         sources,
         armor_class: victim.armor_class + range.armor_bonus(),
         hits_are_critical: modifiers.hit_is_critical,
-        ends: effects.ends,
+        ends,
         range,
     })
 }

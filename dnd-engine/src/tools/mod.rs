@@ -31,6 +31,7 @@ mod creature;
 mod damage;
 mod encounter;
 mod feature_barbarian;
+mod feature_fighting;
 mod features;
 mod glyphs;
 mod item_use;
