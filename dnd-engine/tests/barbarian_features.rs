@@ -259,6 +259,21 @@ fn a_frenzied_rage_grants_a_bonus_attack_and_exhaustion_after() {
 }
 
 #[test]
+fn extra_attack_at_5th_level_is_two_attacks_of_one_action() {
+    let mut t = fight(5, 6);
+    t.ok("roll_attack", axe("frost-harpy"));
+    assert_eq!(t.state.encounter.as_ref().unwrap().budget.attacks_left, 1);
+    t.ok("roll_attack", axe("frost-harpy"));
+    let third = t.refused("roll_attack", axe("frost-harpy"));
+    assert!(third.contains("already used the action"), "{third}");
+    // At 4th level, one.
+    let mut t = fight(4, 6);
+    t.ok("roll_attack", axe("frost-harpy"));
+    let second = t.refused("roll_attack", axe("frost-harpy"));
+    assert!(second.contains("already used the action"), "{second}");
+}
+
+#[test]
 fn fast_movement_and_unarmored_defense_are_on_the_built_sheet() {
     let five = brannoc(5);
     assert_eq!(five.speed, 40, "a half-orc's 30 ft and Fast Movement's 10");
@@ -312,5 +327,28 @@ async fn a_model_cheating_with_barbarian_features_is_refused() {
     assert_eq!(
         after.character("isolde").unwrap(),
         before.character("isolde").unwrap()
+    );
+}
+
+/// A scripted model swings three times with one Attack action of a 5th-level barbarian: the
+/// class table's Extra Attack allows two, the third is refused.
+#[tokio::test]
+async fn a_model_taking_a_third_attack_with_extra_attack_is_refused() {
+    let before = table::fight_with(
+        &["isolde"],
+        vec![brannoc(5)],
+        &["brannoc", "isolde", "frost-harpy"],
+    );
+    let cheats = (0..3)
+        .map(|i| ToolCall::new(format!("s{i}"), "roll_attack", axe("frost-harpy")))
+        .collect();
+    let table::Played { results, .. } =
+        table::scripted_turn(&before, cheats, "Brannoc", "I swing and swing again!").await;
+    assert!(!results[0].contains("\"error\""), "{}", results[0]);
+    assert!(!results[1].contains("\"error\""), "{}", results[1]);
+    assert!(
+        results[2].contains("already used the action"),
+        "{}",
+        results[2]
     );
 }
