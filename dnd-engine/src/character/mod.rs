@@ -27,8 +27,8 @@ pub use file::{
     CharacterFileError, FileProblem, load_character_file, read_character_file, write_sheet,
 };
 pub use levelling::{
-    GRAPPLER, GainedFeature, HpChoice, Improvement, LevelChoices, LevelUpError, LevelledUp,
-    first_legal_choices, level_up, may_level_up,
+    FeaturePick, GRAPPLER, GainedFeature, HpChoice, Improvement, LevelChoices, LevelUpError,
+    LevelledUp, first_legal_choices, level_up, may_level_up,
 };
 
 pub mod barbarian;
@@ -36,4 +36,5 @@ pub mod barbarian;
 mod builder_tests;
 pub mod features;
 pub mod fighting_style;
+mod level_features;
 pub mod uses;
