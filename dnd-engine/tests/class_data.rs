@@ -159,6 +159,12 @@ fn only_played_features_say_implemented() {
         "monk-extra-attack",
         "paladin-extra-attack",
         "ranger-extra-attack",
+        // The ranger's (tests/ranger_features.rs).
+        "favored-enemy-1-type",
+        "natural-explorer-1-terrain-type",
+        "hunters-prey",
+        "hunters-prey-colossus-slayer",
+        "primeval-awareness",
         // Fighting styles (tests/fighting_styles.rs).
         "fighter-fighting-style",
         "fighter-fighting-style-archery",

@@ -323,9 +323,9 @@ fn the_random_calls_are_mostly_well_formed() {
     let state = Adventure::built_in().new_game(&["kraven"]).unwrap();
     let names = names(&state);
     let mut tools_ok = std::collections::BTreeSet::new();
-    // Two fixed runs: which tools one run reaches shifts whenever a schema gains a field (the
+    // Three fixed runs: which tools one run reaches shifts whenever a schema gains a field (the
     // draws move along the stream), so the spread of tools is counted over both.
-    for seed in [7, 8] {
+    for seed in [7, 8, 9] {
         let mut picker = GameRng::seed_from_u64(seed);
         let mut t = Table::new(state.clone(), seed);
         let mut ok = 0;

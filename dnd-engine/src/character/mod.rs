@@ -37,4 +37,5 @@ mod builder_tests;
 pub mod features;
 pub mod fighting_style;
 mod level_features;
+pub mod ranger;
 pub mod uses;

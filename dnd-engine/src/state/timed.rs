@@ -325,6 +325,9 @@ pub enum TimedKind {
     /// `character::barbarian::attack_sources` (attacks against it are a companion
     /// `Advantage` on `AttacksAgainst`).
     Reckless,
+    /// A once-a-turn feature spent this turn (Colossus Slayer): nothing but the record, ended
+    /// with its source's turn; read by `character::ranger`.
+    UsedThisTurn,
 }
 
 fn is_zero(n: &i32) -> bool {

@@ -228,6 +228,7 @@ impl TimedEffect {
                 "raging: +{damage} damage on melee weapon hits with Strength, no spellcasting{}",
                 if *frenzied { ", frenzied (exhaustion when it ends)" } else { "" }
             ),
+            TimedKind::UsedThisTurn => "used once this turn".to_owned(),
             TimedKind::Reckless => {
                 "reckless: advantage on its melee weapon attacks with Strength this turn".to_owned()
             }

@@ -193,6 +193,8 @@ pub(super) fn attack_spent(
         let melee = setup.range.melee;
         let rage =
             super::feature_barbarian::on_attack(ctx, &who, &victim, &swing, melee, &mut damage);
+        let slayer =
+            super::feature_ranger::colossus_slayer(ctx, &who, &victim, &swing, &mut damage);
         let profile = AttackProfile {
             attack_bonus: swing.bonus + bonus.total,
             damage: &damage,
@@ -251,6 +253,7 @@ pub(super) fn attack_spent(
         // A hit on a duplicate hurts no one.
         let landed = result.hit && duplicate.is_none();
         if landed {
+            changes.extend(slayer); // Colossus Slayer, once a turn
             // A smite for the next hit only is spent by this one.
             changes.extend(
                 riders

@@ -74,6 +74,10 @@ const PLAYED: &[(&str, Player)] = &[
     ("rage", super::feature_barbarian::rage),
     ("reckless-attack", super::feature_barbarian::reckless_attack),
     ("frenzy", super::feature_barbarian::frenzy),
+    (
+        "primeval-awareness",
+        super::feature_ranger::primeval_awareness,
+    ),
 ];
 
 /// A feature's refusal as a tool error.

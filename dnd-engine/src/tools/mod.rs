@@ -32,6 +32,7 @@ mod damage;
 mod encounter;
 mod feature_barbarian;
 mod feature_fighting;
+mod feature_ranger;
 mod features;
 mod glyphs;
 mod item_use;
