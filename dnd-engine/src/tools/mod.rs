@@ -20,7 +20,7 @@
 //! | `items.rs` | `use_item`, `check_inventory`, `add_inventory`, `update_inventory` |
 //! | `locks.rs` | `open_lock` |
 //! | `movement.rs` | `move_in_fight` (feet from the turn, difficult terrain, opportunity attacks) |
-//! | `features.rs` | `use_feature` (Second Wind, Action Surge) |
+//! | `features.rs` | `use_feature` (Second Wind, Action Surge; the barbarian's and ranger's in `feature_barbarian.rs`, `feature_ranger.rs`; fighting styles on attacks in `feature_fighting.rs`) |
 //! | `sheet.rs` | `get_character_stats`, `update_character`, `apply_hazard_damage` |
 //! | `world.rs` | `get_room_details`, `move_to`, `get_monster_stats`, `rules_lookup`, `advance_npc_goals`, `get_game_flags`, `set_game_flag`, `log_story_event` |
 

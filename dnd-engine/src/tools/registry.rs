@@ -144,7 +144,7 @@ static TOOLS: &[ToolDef] = &[
     ),
     tool!(
         names::USE_FEATURE,
-        "A character uses a limited class feature the engine plays: second-wind (fighter, a bonus action: heals 1d10 + level, once per short rest) or action-surge (fighter 2, after the action: one more action this turn, once per short rest).",
+        "A character uses a class feature the engine plays: second-wind (fighter, a bonus action: heals 1d10 + level, once per short rest); action-surge (fighter 2, after the action: one more action this turn); rage (barbarian, a bonus action; option \"frenzy\" for a Berserker); reckless-attack (barbarian 2, before the first attack of a turn); frenzy (a frenzied rage: a bonus-action melee attack at target, option the weapon); primeval-awareness (ranger 3, an action; amount the slot level).",
         features::UseFeatureArgs,
         features::use_feature
     ),
