@@ -99,7 +99,7 @@ pub(crate) fn combat(
         if should_catch_breath(turn, hero) {
             calls.push((
                 tool::USE_FEATURE,
-                json!({"character": hero, "feature": "second-wind"}),
+                json!({"character": hero, "feature": "second-wind", "target": null, "amount": null, "option": null}),
             ));
         }
         calls.extend(if spell.is_none() && should_dodge(now, hero) {
