@@ -328,10 +328,13 @@ fn a_warlock_gains_pact_slots_of_second_level_at_3() {
     k.subclass = Some("Fiend".into());
     let up = t.ok(
         "level_up",
-        json!({"character": "kraven", "spells": ["Hold Person"]}),
+        // The Pact Boon's pick is asked for with the level (`character::level_features`).
+        json!({"character": "kraven", "spells": ["Hold Person"],
+               "features": [{"feature": "pact-boon", "picks": ["Pact of the Tome"]}]}),
     );
     let k = t.state.character("kraven").unwrap();
     assert_eq!((k.spell_slots.pact_max, k.spell_slots.pact_level), (2, 2));
+    assert_eq!(k.choices["pact-boon"], ["pact-of-the-tome"]);
     let pact = up["features"]
         .as_array()
         .unwrap()

@@ -384,7 +384,8 @@ impl CharacterChoices {
             save_proficiencies,
             hp: HitPoints::full(hp_max),
             armor_class,
-            speed: race.speed(),
+            speed: race.speed()
+                + super::barbarian::fast_movement_ft(srd, &class.slug, self.level, &kit.inventory),
             conditions: Default::default(),
             death_saves: Default::default(),
             dead: false,

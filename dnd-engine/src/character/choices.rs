@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use super::build_error::{Problem, Problems};
 use super::builder::{CharacterChoices, Settled};
 use crate::rules::{Proficiency, Skill};
-use crate::srd::{ClassFeature, Race, Selection, slugify};
+use crate::srd::{Class, ClassFeature, Race, Selection, slugify};
 
 /// What the race's choices gave.
 #[derive(Debug, Default)]
@@ -173,20 +173,42 @@ pub(crate) fn features(
     skills: &BTreeMap<Skill, Proficiency>,
     problems: &mut Problems,
 ) -> FeaturePicks {
-    let class = settled.class;
     let open = choosing(settled);
+    let class = settled.class;
+    feature_picks(
+        class,
+        &open,
+        settled.level,
+        &choices.features,
+        skills,
+        problems,
+    )
+}
+
+/// Checks `given` (picks by feature slug or name) against the features with a choice that are
+/// `open` to a character of `class` at `level`: one code path for the builder and for a level
+/// gained (`level_features`). Every feature open needs its picks; a key naming no open
+/// feature is refused with those that are.
+pub(crate) fn feature_picks(
+    class: &Class,
+    open: &[&ClassFeature],
+    level: u8,
+    given: &BTreeMap<String, Vec<String>>,
+    skills: &BTreeMap<Skill, Proficiency>,
+    problems: &mut Problems,
+) -> FeaturePicks {
     let same =
         |key: &str, f: &ClassFeature| slugify(key) == f.slug || slugify(key) == slugify(&f.name);
-    for key in choices.features.keys() {
+    for key in given.keys() {
         let field = format!("features.{key}");
         match class.features.iter().find(|f| same(key, f)) {
             Some(f) if open.iter().any(|o| o.slug == f.slug) => {}
-            Some(f) if f.level > settled.level => problems.add(
+            Some(f) if f.level > level => problems.add(
                 field,
                 Problem::TooEarly {
                     what: format!("feature {}", f.name),
                     needed: f.level,
-                    level: settled.level,
+                    level,
                 },
             ),
             _ => {
@@ -197,14 +219,13 @@ pub(crate) fn features(
         }
     }
     let mut out = FeaturePicks::default();
-    for f in open {
+    for f in open.iter().copied() {
         let field = format!("features.{}", f.slug);
         let Some(offer) = &f.options else { continue };
         // Invocations: as many as the level knows, of the levels reached (`warlock`).
-        let at_level = super::warlock::offer_at(class, settled.level, f);
+        let at_level = super::warlock::offer_at(class, level, f);
         let offer = at_level.as_ref().unwrap_or(offer);
-        let given = choices
-            .features
+        let given = given
             .iter()
             .find(|(k, _)| same(k, f))
             .map_or(&[][..], |(_, v)| v.as_slice());

@@ -7,7 +7,7 @@
 //! is missing or wrong, naming the options: the subclass at its level, an Ability Score
 //! Improvement (+2 to one score or +1 to two, none above 20) or the SRD feat Grappler at 4th
 //! level, the new spells (from the class's list, of a level it can cast, as many as the class
-//! table adds).
+//! table adds), the picks of the new features with a choice (`level_features`).
 //!
 //! ```
 //! use dnd_engine::adventure::Adventure;
@@ -81,6 +81,20 @@ pub struct LevelChoices {
     pub improvement: Option<Improvement>,
     /// The new spells and cantrips, as many as the level adds.
     pub spells: Vec<String>,
+    /// Picks for the class features with a choice the level brings (the tool's form:
+    /// `[{"feature": "ranger-fighting-style", "picks": ["Archery"]}]`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub features: Vec<FeaturePick>,
+}
+
+/// What was picked for one class feature with a choice.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FeaturePick {
+    /// The feature, by slug or name ("ranger-fighting-style", "Hunter's Prey").
+    pub feature: String,
+    /// The options picked, by name or slug ("Archery", "Colossus Slayer").
+    pub picks: Vec<String>,
 }
 
 /// A feature the new level brings, from the class data.
@@ -272,6 +286,12 @@ pub fn level_up<R: Rng + ?Sized>(
         .iter()
         .any(|f| f.slug.contains("ability-score-improvement"));
     let (ability_increases, feat) = improvement(c, grants_improvement, choices)?;
+    let picks = choices
+        .features
+        .iter()
+        .map(|p| (p.feature.clone(), p.picks.clone()))
+        .collect();
+    let gains = super::level_features::gains(c, srd, class, level, &features, &picks)?;
 
     let con_before = c.abilities.modifier(Ability::Constitution);
     let con_raise = ability_increases
@@ -307,6 +327,10 @@ pub fn level_up<R: Rng + ?Sized>(
         subclass: subclass.clone(),
         ability_increases,
         feat,
+        choices: gains.choices,
+        expertise: gains.expertise,
+        speed_gained: gains.speed_gained,
+        armor_class_gained: gains.armor_class_gained,
     };
     Ok(LevelledUp {
         changes: vec![Change::LevelledUp(Box::new(up))],
@@ -519,10 +543,12 @@ pub fn first_legal_choices(
     };
     let mut spells = pick(cantrips, true);
     spells.extend(pick(leveled, false));
+    let gained = class.features_at(level, subclass.as_deref().or(c.subclass.as_deref()));
     Some(LevelChoices {
         hp: HpChoice::Fixed,
         subclass,
         improvement,
         spells,
+        features: super::level_features::default_picks(c, &gained),
     })
 }

@@ -27,18 +27,22 @@ pub use file::{
     CharacterFileError, FileProblem, load_character_file, read_character_file, write_sheet,
 };
 pub use levelling::{
-    GRAPPLER, GainedFeature, HpChoice, Improvement, LevelChoices, LevelUpError, LevelledUp,
-    first_legal_choices, level_up, may_level_up,
+    FeaturePick, GRAPPLER, GainedFeature, HpChoice, Improvement, LevelChoices, LevelUpError,
+    LevelledUp, first_legal_choices, level_up, may_level_up,
 };
 
+pub mod barbarian;
+pub mod bard;
 #[cfg(test)]
 mod builder_tests;
-pub mod bard;
 pub mod divine;
 pub mod features;
+pub mod fighting_style;
+mod level_features;
 pub mod monk;
 pub mod preparing;
 pub mod race;
+pub mod ranger;
 pub mod rogue;
 pub mod slot_recovery;
 pub mod sorcerer;

@@ -119,6 +119,15 @@ pub fn may_act(
     if let Some(why) = super::turned::refusal(state, &id, spend) {
         return Err(CombatError::CannotAct { name, why });
     }
+    // Rage: no spells while it lasts.
+    if matches!(spend, Spend::Spell { .. })
+        && crate::state::raging(crate::state::timed_effects(state, &id)).is_some()
+    {
+        return Err(CombatError::CannotAct {
+            name,
+            why: "raging: no spells while the rage lasts (a minute, or until a turn passes without attacking or being hurt)".into(),
+        });
+    }
     if crate::state::is_surprised(state, &id) {
         return Err(CombatError::CannotAct {
             name,

@@ -68,7 +68,7 @@ pub(crate) fn plan(turn: &Turn) -> Next {
                 (
                     tool::ROLL_SKILL_CHECK,
                     json!({"creature": hero, "skill": if *investigate { "investigation" } else { "perception" },
-                           "dc": SEARCH_DC, "advantage": null, "reason": "searching the area"}),
+                           "dc": SEARCH_DC, "advantage": null, "reason": "searching the area", "subject": null}),
                 ),
                 (tool::GET_ROOM_DETAILS, json!({"detail": "full"})),
             ]

@@ -111,7 +111,7 @@ pub(crate) fn suggestions(turn: &Turn) -> Value {
                     reason: Some("there may be more here than meets the eye".into()),
                     mechanic: Some((
                         ROLL_SKILL_CHECK,
-                        json!({"creature": hero_id, "skill": "perception", "dc": SEARCH_DC, "advantage": null, "reason": "a careful search"}),
+                        json!({"creature": hero_id, "skill": "perception", "dc": SEARCH_DC, "advantage": null, "reason": "a careful search", "subject": null}),
                     )),
                 });
             }

@@ -1,5 +1,6 @@
 //! The action economy of a turn in combat: one action, one bonus action, movement up to the
-//! creature's speed, and one reaction a round; the attacks one Attack action makes; and the
+//! creature's speed, and one reaction a round; the attacks one Attack action makes (the class
+//! data's count, `srd::Class::attacks_per_attack_action`); and the
 //! limit on spells cast in a turn when one of them is a bonus action.
 //!
 //! [`TurnBudget`] is what a creature has spent so far in its turn (all zero when the turn
@@ -144,7 +145,7 @@ impl TurnBudget {
 
     /// Spends `what`, or refuses and changes nothing. `speed_ft` is the creature's speed now;
     /// `attacks_per_action` how many attacks its Attack action makes (see
-    /// [`attacks_per_attack_action`]). A reaction is not a turn's: the encounter spends it.
+    /// `srd::Class::attacks_per_attack_action`). A reaction is not a turn's: the encounter spends it.
     pub fn spend(
         &mut self,
         what: Spend,
@@ -248,39 +249,9 @@ impl TurnBudget {
     }
 }
 
-/// How many attacks one Attack action makes, by the SRD's Extra Attack: a fighter makes 2 from
-/// level 5, 3 from 11 and 4 at 20; a barbarian, monk, paladin or ranger 2 from level 5; anyone
-/// else 1. The class is matched without regard to case.
-pub fn attacks_per_attack_action(class: &str, level: u8) -> u8 {
-    match class.trim().to_ascii_lowercase().as_str() {
-        "fighter" => match level {
-            20.. => 4,
-            11.. => 3,
-            5.. => 2,
-            _ => 1,
-        },
-        "barbarian" | "monk" | "paladin" | "ranger" if level >= 5 => 2,
-        _ => 1,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn extra_attack_by_class_and_level() {
-        assert_eq!(attacks_per_attack_action("fighter", 3), 1);
-        assert_eq!(attacks_per_attack_action("Fighter", 5), 2);
-        assert_eq!(attacks_per_attack_action("fighter", 11), 3);
-        assert_eq!(attacks_per_attack_action("fighter", 20), 4);
-        for class in ["barbarian", "monk", "paladin", "ranger"] {
-            assert_eq!(attacks_per_attack_action(class, 4), 1);
-            assert_eq!(attacks_per_attack_action(class, 5), 2);
-            assert_eq!(attacks_per_attack_action(class, 20), 2);
-        }
-        assert_eq!(attacks_per_attack_action("wizard", 20), 1);
-    }
 
     #[test]
     fn a_level_5_fighter_attacks_twice_with_one_action_then_stops() {

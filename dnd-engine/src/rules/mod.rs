@@ -40,7 +40,7 @@ pub use damage::{
     heal,
 };
 pub use death::{DeathSaveOutcome, DeathSaveRoll, DeathSaves};
-pub use economy::{CastingTime, Overspent, Spend, TurnBudget, attacks_per_attack_action};
+pub use economy::{CastingTime, Overspent, Spend, TurnBudget};
 pub use encounter::{Difficulty, EncounterDifficulty, encounter_difficulty};
 pub use initiative::{InitiativeEntry, InitiativeRoll, roll_initiative};
 pub use recharge::{RechargeRoll, roll_recharge};

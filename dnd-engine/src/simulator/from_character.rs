@@ -59,7 +59,8 @@ impl Combatant {
         let swings = if is_spell {
             1
         } else {
-            crate::rules::attacks_per_attack_action(&c.class, c.level)
+            srd.class(&c.class)
+                .map_or(1, |class| class.attacks_per_attack_action(c.level))
         };
         let mut combatant = Combatant::new(&c.name, Side::Party, c.hp.max, c.armor_class_now())
             .with_initiative(

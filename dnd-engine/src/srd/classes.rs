@@ -470,6 +470,20 @@ impl Class {
         self.levels.iter().find(|l| l.level == n)
     }
 
+    /// How many attacks one Attack action makes at class level `level`: one, and the level
+    /// table's `extra_attacks` (Extra Attack) of the highest bundled level at or below it. The
+    /// one place this number is kept (the turn budget spends it: `state::attacks_per_action`).
+    pub fn attacks_per_attack_action(&self, level: u8) -> u8 {
+        let extra = self
+            .levels
+            .iter()
+            .filter(|l| l.level <= level)
+            .max_by_key(|l| l.level)
+            .and_then(|l| l.numbers.extra_attacks)
+            .unwrap_or(0);
+        1 + extra
+    }
+
     /// A feature by slug.
     pub fn feature(&self, slug: &str) -> Option<&ClassFeature> {
         self.features.iter().find(|f| f.slug == slug)

@@ -139,6 +139,7 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
         | Change::ActionSurged { .. } => super::feature_uses::apply(state, change)?,
         Change::SpellsPrepared { .. } => super::prepared::apply(state, change)?,
         Change::MonkTurn { character, step } => super::monk_turn::apply(state, character, *step)?,
+        Change::RageKeptUp { character } => super::rage::fed(state, character)?,
         Change::PactSlotsRecovered { character } => {
             character_mut(state, character)?.spell_slots.recover_pact()
         }
@@ -402,6 +403,7 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
         Change::TurnAdvanced => {
             // What lasts "until the end of your turn" ends before the next turn begins.
             super::timed::turn_ended(state);
+            super::rage::turn_ended(state);
             let e = state
                 .encounter
                 .as_mut()
@@ -492,6 +494,7 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
         && *amount > 0
     {
         super::timed::damaged(state, target.id()); // Sleep ends on damage
+        super::rage::kept_up(state, target.id()); // hurt: the rage goes on
         super::summons::damaged(state, target.id()); // a summon at 0 HP is gone
     }
     if matches!(
@@ -506,6 +509,7 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
         super::effects::drop_lost_concentration(state);
         super::timed::orphans_end(state); // nor a spell its caster stopped concentrating on
     }
+    super::rage::prune(state); // no rage outlives consciousness, its turn, or its marker
     Ok(())
 }
 

@@ -521,6 +521,12 @@ pub enum Change {
         /// The weapon's attack.
         attack: super::CharacterAttack,
     },
+    /// A raging character attacked a hostile creature: its rage lasts past the end of this
+    /// turn (`state::rage`); refused for a character that is not raging.
+    RageKeptUp {
+        /// The character.
+        character: String,
+    },
 }
 
 /// Why a change could not apply. Messages name what was wrong and what would be valid, so a

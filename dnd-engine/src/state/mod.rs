@@ -28,6 +28,7 @@ mod position;
 mod prepared;
 mod progress;
 mod racial;
+mod rage;
 mod reactions;
 mod revive;
 mod slot_recovery;
@@ -62,6 +63,7 @@ pub use progress::{
     AbilityIncrease, LevelUp, Levelling, Milestone, PactSlots, progress_text, reached_milestones,
 };
 pub use racial::{Light, RELENTLESS_ENDURANCE};
+pub use rage::{RAGE, raging};
 pub use reactions::{ReactionTrigger, StandingReaction};
 pub use revive::rounds_now;
 pub use snapshot::{Snapshot, estimate_tokens};

@@ -72,7 +72,7 @@ pub struct PactSlots {
 
 /// What one level up writes on a sheet ([`Change::LevelledUp`]): built by
 /// `character::levelling::level_up` from the class data and the player's choices.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LevelUp {
     /// The character.
     pub character: String,
@@ -100,6 +100,27 @@ pub struct LevelUp {
     /// A feat taken in place of the improvement.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub feat: Option<String>,
+    /// What was chosen for the class features with a choice this level brings (a fighting
+    /// style, Hunter's Prey), by feature slug, added to `Character::choices`.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub choices: std::collections::BTreeMap<String, Vec<String>>,
+    /// Skills the character is proficient in that become expertise (Expertise).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub expertise: Vec<crate::rules::Skill>,
+    /// Feet added to the speed (Fast Movement).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub speed_gained: u32,
+    /// Added to the Armor Class (the Defense fighting style, taken in armour).
+    #[serde(default, skip_serializing_if = "is_zero_i32")]
+    pub armor_class_gained: i32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+fn is_zero_i32(n: &i32) -> bool {
+    *n == 0
 }
 
 /// A character's experience in words, for the snapshot and the sheet: "1,200 XP (level 4 at
@@ -241,6 +262,26 @@ fn level_up(state: &mut GameState, up: &LevelUp) -> Result<(), ChangeError> {
     {
         return invalid(format!("already knows {known}"));
     }
+    if let Some(chosen) = up.choices.keys().find(|k| c.choices.contains_key(*k)) {
+        return invalid(format!("chose its {chosen} already"));
+    }
+    if let Some(skill) = up.expertise.iter().find(|s| !c.skills.contains_key(s)) {
+        return invalid(format!(
+            "is not proficient in {}: expertise doubles a proficiency it has",
+            skill.name()
+        ));
+    }
+    if up.speed_gained > 10 || !(0..=1).contains(&up.armor_class_gained) {
+        return invalid("a level adds at most 10 ft of speed and 1 AC".into());
+    }
+    for skill in &up.expertise {
+        c.skills
+            .insert(*skill, crate::rules::Proficiency::Expertise);
+    }
+    c.choices
+        .extend(up.choices.iter().map(|(k, v)| (k.clone(), v.clone())));
+    c.speed += up.speed_gained;
+    c.armor_class += up.armor_class_gained;
     c.level = up.level;
     c.hp.max += up.hp_gained;
     // The new hit points are there at once, except for one down at 0: levelling wakes no one.

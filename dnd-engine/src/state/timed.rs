@@ -330,6 +330,28 @@ pub enum TimedKind {
         /// The bonus to attack rolls.
         bonus: i32,
     },
+    /// A barbarian's Rage (`state::rage`, `character::barbarian`): `damage` more on its melee
+    /// weapon hits with Strength, no spellcasting; its companions named "Rage" give the
+    /// resistance and the advantage on Strength checks and saves. It ends early when its
+    /// creature is knocked unconscious, or a turn of its ends without its having attacked or
+    /// taken damage since its last (`kept_up`); a frenzied rage leaves a level of exhaustion.
+    Raging {
+        /// The rage damage (the class table's, at the level it began).
+        damage: i32,
+        /// Attacked or took damage since the start of its creature's current turn.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        kept_up: bool,
+        /// A Berserker's frenzy: a bonus-action melee attack each turn, exhaustion after.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        frenzied: bool,
+    },
+    /// Reckless Attack: advantage on its melee weapon attacks using Strength this turn; read by
+    /// `character::barbarian::attack_sources` (attacks against it are a companion
+    /// `Advantage` on `AttacksAgainst`).
+    Reckless,
+    /// A once-a-turn feature spent this turn (Colossus Slayer): nothing but the record, ended
+    /// with its source's turn; read by `character::ranger`.
+    UsedThisTurn,
 }
 
 fn is_zero(n: &i32) -> bool {
@@ -652,6 +674,7 @@ fn lift(state: &mut GameState, ended: &[TimedEffect]) {
     for e in ended {
         super::timed_hp::ended(state, e);
         super::timed_shape::ended(state, e);
+        super::rage::ended(state, e);
         super::summons::spell_ended(state, e);
         super::timed_aloft::ended(state, e);
         let Some(condition) = e.condition() else {
@@ -681,7 +704,7 @@ fn lift(state: &mut GameState, ended: &[TimedEffect]) {
 
 /// Ends every timed effect `ends` picks, on every creature, and lifts their conditions.
 /// Touches nothing (no copy of the lists) when none is picked.
-fn end_where(state: &mut GameState, ends: impl Fn(&TimedEffect) -> bool) {
+pub(super) fn end_where(state: &mut GameState, ends: impl Fn(&TimedEffect) -> bool) {
     let any = state
         .characters
         .iter()

@@ -230,6 +230,16 @@ impl TimedEffect {
             TimedKind::Turned | TimedKind::SmiteReady { .. } | TimedKind::BlessedWeapon { .. } => {
                 super::timed_divine::describe(&self.kind)
             }
+            TimedKind::Raging {
+                damage, frenzied, ..
+            } => format!(
+                "raging: +{damage} damage on melee weapon hits with Strength, no spellcasting{}",
+                if *frenzied { ", frenzied (exhaustion when it ends)" } else { "" }
+            ),
+            TimedKind::UsedThisTurn => "used once this turn".to_owned(),
+            TimedKind::Reckless => {
+                "reckless: advantage on its melee weapon attacks with Strength this turn".to_owned()
+            }
         };
         let left = match self.rounds_left {
             Some(1) if self.at_turn_end => ", until the end of its source's turn".to_owned(),

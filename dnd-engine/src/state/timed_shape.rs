@@ -85,7 +85,9 @@ fn current_form(c: &super::Character) -> ShapeForm {
         ],
         attacks: c.attacks.clone(),
         skills: c.skills.clone(),
-        attacks_per_action: crate::rules::attacks_per_attack_action(&c.class, c.level),
+        attacks_per_action: crate::srd::Srd::bundled()
+            .class(&c.class)
+            .map_or(1, |class| class.attacks_per_attack_action(c.level)),
     }
 }
 

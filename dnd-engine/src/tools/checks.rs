@@ -58,6 +58,10 @@ pub struct SkillCheckArgs {
     pub advantage: Option<Advantage>,
     /// What the check is for.
     pub reason: Option<String>,
+    /// What it is about, where a feature cares: a creature (id or name) or creature type
+    /// tracked or recalled (a ranger's Favored Enemy), or a terrain (Natural Explorer); null
+    /// otherwise.
+    pub subject: Option<String>,
 }
 
 pub(super) fn roll_skill_check(
@@ -87,10 +91,12 @@ pub(super) fn roll_skill_check(
         Some(args.skill.ability()),
     );
     sources.extend(effects.sources);
+    let subject = args.subject.as_deref();
+    let explorer = super::feature_ranger::check_about(ctx, &who, args.skill, subject, &mut sources);
     add_situation(&mut sources, args.advantage);
     // Guidance adds a d4 (`effects::roll_bonus`).
     let bonus = ctx.roll_bonus(who.target.id(), crate::state::RollKind::Check);
-    let modifier = who.skill(args.skill) + bonus.total;
+    let modifier = who.skill(args.skill) + bonus.total + explorer;
     let result = roll_check_with(modifier, args.dc, &sources, auto_fail, ctx.rng);
     let note = if bonus.reasons.is_empty() {
         String::new()

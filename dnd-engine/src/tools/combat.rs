@@ -199,6 +199,11 @@ pub(super) fn attack_spent(
         let smite =
             super::feature_paladin::smite_rider(ctx, &who, &victim, &swing.name, setup.range.melee);
         damage.extend(smite.as_ref().map(|(dice, _)| *dice));
+        let melee = setup.range.melee;
+        let rage =
+            super::feature_barbarian::on_attack(ctx, &who, &victim, &swing, melee, &mut damage);
+        let slayer =
+            super::feature_ranger::colossus_slayer(ctx, &who, &victim, &swing, &mut damage);
         let profile = AttackProfile {
             attack_bonus: swing.bonus + bonus.total,
             damage: &damage,
@@ -212,7 +217,8 @@ pub(super) fn attack_spent(
         };
         let lucky = sources.lucky; // a halfling's natural 1 is rolled again
         let mut result = rules_attack(&profile, &defense, sources.resolve(), lucky, ctx.rng);
-        let melee = setup.range.melee;
+        let defenses = &defense.defenses;
+        super::feature_fighting::great_weapon(ctx, &who, &swing, melee, defenses, &mut result);
         super::feature_races::savage_attacks(
             ctx,
             &who,
@@ -252,12 +258,14 @@ pub(super) fn attack_spent(
             RollDetail::Attack(result.clone()),
         );
         let mut changes = setup.ends; // a Help spent, a hider revealed
+        changes.extend(rage); // a raging barbarian's attack keeps the rage up
         if let (true, Some((images, _))) = (result.hit, &duplicate) {
             changes.push(crate::effects::image_destroyed(images));
         }
         // A hit on a duplicate hurts no one.
         let landed = result.hit && duplicate.is_none();
         if landed {
+            changes.extend(slayer); // Colossus Slayer, once a turn
             // A smite for the next hit only is spent by this one.
             changes.extend(
                 riders
@@ -447,10 +455,11 @@ pub(super) fn swings_of(
         // Martial Arts: Dexterity and the martial arts die for a monk's fists and weapons.
         let attack = crate::character::monk::martial_attack(ctx.srd, c, &attack);
         let attack = attack.as_ref();
+        let (bonus, damage) = super::feature_fighting::swing_numbers(ctx, c, attack);
         return Ok(vec![Swing {
             name: attack.name.clone(),
-            bonus: c.attack_bonus(attack),
-            damage: vec![c.attack_damage(attack)],
+            bonus,
+            damage: vec![damage],
             magical: c.attack_is_magical(attack),
             reach: Reach::of_character_attack(ctx.srd, attack),
         }]);
@@ -577,12 +586,15 @@ pub(super) fn attack_setup(
     let effects = crate::combat::attack_situation(ctx.state, who.target.id(), victim.target.id());
     sources.extend(effects.sources);
     sources.extend(super::feature_races::small_with_heavy(ctx, who, swing));
+    super::feature_barbarian::attack_sources(ctx, who, swing, range.melee, &mut sources);
+    let mut ends = effects.ends;
+    super::feature_fighting::protection(ctx, who, victim, &mut sources, &mut ends);
     add_situation(&mut sources, advantage);
     Ok(AttackSetup {
         sources,
         armor_class: victim.armor_class + range.armor_bonus(),
         hits_are_critical: modifiers.hit_is_critical,
-        ends: effects.ends,
+        ends,
         range,
     })
 }

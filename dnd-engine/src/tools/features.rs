@@ -109,6 +109,13 @@ const PLAYED: &[(&str, Player)] = &[
     ("divine-smite", paladin::divine_smite),
     ("lay-on-hands", paladin::lay_on_hands),
     ("divine-sense", paladin::divine_sense),
+    ("rage", super::feature_barbarian::rage),
+    ("reckless-attack", super::feature_barbarian::reckless_attack),
+    ("frenzy", super::feature_barbarian::frenzy),
+    (
+        "primeval-awareness",
+        super::feature_ranger::primeval_awareness,
+    ),
 ];
 
 /// A feature's refusal as a tool error.
@@ -150,7 +157,10 @@ pub(super) fn use_feature(
     let counted = played
         .pool
         .and_then(|p| uses::feature_of(ctx.srd, after, p).ok())
-        .map_or_else(|| crate::character::divine::counted_as(class, feature), |(_, f)| f);
+        .map_or_else(
+            || crate::character::divine::counted_as(class, feature),
+            |(_, f)| f,
+        );
     let (of, _) = uses::uses_of(class, counted, after).unwrap_or((0, crate::srd::Rest::LongRest));
     Ok(FeatureReport {
         character: after.name.clone(),

@@ -5,7 +5,7 @@ use serde::Deserialize;
 
 use super::results::LevelGained;
 use super::{ToolContext, ToolError};
-use crate::character::{HpChoice, Improvement, LevelChoices, level_up as next_level};
+use crate::character::{FeaturePick, HpChoice, Improvement, LevelChoices, level_up as next_level};
 use crate::store::RollDetail;
 
 /// Arguments of `level_up`.
@@ -25,6 +25,9 @@ pub struct LevelUpArgs {
     /// New spells and cantrips, by name, as many as the level adds (the refusal lists the
     /// options).
     pub spells: Option<Vec<String>>,
+    /// Picks for the new level's features with a choice: [{"feature": "ranger-fighting-style",
+    /// "picks": ["Archery"]}] (the refusal lists the options); null when the level brings none.
+    pub features: Option<Vec<FeaturePick>>,
 }
 
 pub(super) fn level_up(
@@ -37,6 +40,7 @@ pub(super) fn level_up(
         subclass: args.subclass,
         improvement: args.improvement,
         spells: args.spells.unwrap_or_default(),
+        features: args.features.unwrap_or_default(),
     };
     let levelling = ctx.state.levelling.clone();
     let up = next_level(&c, ctx.srd, &levelling, &choices, ctx.rng)

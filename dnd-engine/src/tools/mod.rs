@@ -20,9 +20,9 @@
 //! | `items.rs` | `use_item`, `check_inventory`, `add_inventory`, `update_inventory` |
 //! | `locks.rs` | `open_lock` |
 //! | `movement.rs` | `move_in_fight` (feet from the turn, difficult terrain, opportunity attacks) |
-//! | `features.rs` | `use_feature` (a table of class features' players) |
 //! | `levelling.rs` | `level_up` |
 //! | `preparing.rs` | `prepare_spells` (a preparing caster's list after a long rest) |
+//! | `features.rs` | `use_feature`: a table of class and racial features' players, each class's in its `feature_<class>.rs` (fighting styles on attacks in `feature_fighting.rs`, the reactions taken for a hero in `feature_reactions.rs`) |
 //! | `sheet.rs` | `get_character_stats`, `update_character`, `apply_hazard_damage` |
 //! | `world.rs` | `get_room_details`, `move_to`, `get_monster_stats`, `rules_lookup`, `advance_npc_goals`, `get_game_flags`, `set_game_flag`, `log_story_event` |
 
@@ -32,14 +32,17 @@ mod combat;
 mod creature;
 mod damage;
 mod encounter;
+mod feature_barbarian;
+mod feature_bard;
+mod feature_divine;
+mod feature_fighting;
+mod feature_monk;
+mod feature_paladin;
 mod feature_races;
+mod feature_ranger;
+mod feature_reactions;
 mod feature_rogue;
 mod feature_wizard;
-mod feature_bard;
-mod feature_monk;
-mod feature_reactions;
-mod feature_divine;
-mod feature_paladin;
 mod features;
 mod glyphs;
 mod item_use;

@@ -328,6 +328,7 @@ fn xp_gained_shows_the_next_threshold_and_a_level_its_hit_points() {
         subclass: None,
         ability_increases: Vec::new(),
         feat: None,
+        ..Default::default()
     };
     let lines = change_lines(&[Change::LevelledUp(Box::new(up))], &after, &after);
     assert_eq!(lines[0].text, "Kraven reaches level 4 (+8 max HP)");

@@ -1,0 +1,116 @@
+//! What a level's class features write on the sheet when it is gained: the choices the new
+//! features ask for (a paladin's or ranger's fighting style at 2nd level, a Hunter's prey at
+//! 3rd, a bard's Expertise), checked by the builder's code (`choices::feature_picks`, one
+//! path) and refused with the options when missing or wrong; the skills Expertise doubles;
+//! Fast Movement's speed; the Defense style's +1 AC in armour.
+
+use std::collections::BTreeMap;
+
+use super::build_error::Problems;
+use super::levelling::{FeaturePick, LevelUpError, choice};
+use crate::rules::Skill;
+use crate::srd::{ArmorCategory, Class, ClassFeature, Srd};
+use crate::state::Character;
+
+/// What the new level's features write on the sheet (`state::LevelUp`'s fields of the same
+/// names).
+#[derive(Debug, Default)]
+pub(super) struct FeatureGains {
+    /// Picks by feature slug.
+    pub(super) choices: BTreeMap<String, Vec<String>>,
+    /// Skills that become expertise.
+    pub(super) expertise: Vec<Skill>,
+    /// Feet of speed added.
+    pub(super) speed_gained: u32,
+    /// Armor Class added.
+    pub(super) armor_class_gained: i32,
+}
+
+/// The features with a choice among `gained` (an Ability Score Improvement is chosen through
+/// the level's improvement, not here).
+fn with_choice<'a>(gained: &[&'a ClassFeature]) -> Vec<&'a ClassFeature> {
+    gained
+        .iter()
+        .copied()
+        .filter(|f| f.options.is_some() && f.parent.is_none())
+        .filter(|f| !f.slug.contains("ability-score-improvement"))
+        .collect()
+}
+
+/// Every option of the features with a choice, as "feature-slug: Option Name", for a refusal.
+fn options(class: &Class, open: &[&ClassFeature]) -> Vec<String> {
+    open.iter()
+        .flat_map(|f| {
+            let from = f.options.as_ref().map_or(&[][..], |o| o.from.as_slice());
+            from.iter().map(move |o| {
+                let name = class.feature(o).map_or(o.as_str(), |x| x.name.as_str());
+                format!("{}: {name}", f.slug)
+            })
+        })
+        .collect()
+}
+
+/// The gains of the features `gained` at `level` by `c`, with the player's `picks` (by feature
+/// slug or name), or why the picks are refused.
+pub(super) fn gains(
+    c: &Character,
+    srd: &Srd,
+    class: &Class,
+    level: u8,
+    gained: &[&ClassFeature],
+    picks: &BTreeMap<String, Vec<String>>,
+) -> Result<FeatureGains, LevelUpError> {
+    let open = with_choice(gained);
+    let mut problems = Problems::default();
+    let chosen =
+        super::choices::feature_picks(class, &open, level, picks, &c.skills, &mut problems);
+    if let Some(first) = problems.0.first() {
+        return Err(choice("features", first.to_string(), options(class, &open)));
+    }
+    let had_fast = super::barbarian::fast_movement_ft(srd, &class.slug, c.level, &c.inventory);
+    let fast = super::barbarian::fast_movement_ft(srd, &class.slug, level, &c.inventory);
+    let in_armour = c.inventory.iter().any(|s| {
+        srd.armor(&s.name)
+            .is_ok_and(|a| a.category != ArmorCategory::Shield)
+    });
+    let defense = chosen
+        .chosen
+        .iter()
+        .any(|p| p.ends_with("fighting-style-defense"));
+    Ok(FeatureGains {
+        choices: chosen.by_feature,
+        expertise: chosen.expertise,
+        speed_gained: fast - had_fast,
+        armor_class_gained: i32::from(defense && in_armour),
+    })
+}
+
+/// The picks the offline game master makes for the features with a choice at `level`: each
+/// feature's first options (for Hunter's Prey, Colossus Slayer, the one the engine plays; for
+/// Expertise, the first skills the character is proficient in).
+pub(super) fn default_picks(c: &Character, gained: &[&ClassFeature]) -> Vec<FeaturePick> {
+    with_choice(gained)
+        .into_iter()
+        .filter_map(|f| {
+            let offer = f.options.as_ref()?;
+            let n = usize::from(offer.choose);
+            let picks: Vec<String> = if f.slug.contains("expertise") {
+                c.skills
+                    .iter()
+                    .filter(|(_, p)| **p != crate::rules::Proficiency::Expertise)
+                    .map(|(s, _)| s.name().to_owned())
+                    .take(n)
+                    .collect()
+            } else {
+                let mut from = offer.from.clone();
+                // The option the engine plays goes first.
+                from.sort_by_key(|o| !o.ends_with("colossus-slayer"));
+                from.into_iter().take(n).collect()
+            };
+            Some(FeaturePick {
+                feature: f.slug.clone(),
+                picks,
+            })
+        })
+        .collect()
+}
