@@ -140,12 +140,7 @@ fn a_rage_ends_after_a_turn_without_attacking_and_lasts_past_one_with_an_attack(
 fn a_rage_ends_when_the_barbarian_drops_and_forbids_spells() {
     let mut t = fight(1, 3);
     t.ok("use_feature", feature("brannoc", "rage"));
-    let hp = t.state.character("brannoc").unwrap().hp.current;
-    t.apply(&[Change::Damage {
-        target: Target::Character("brannoc".into()),
-        amount: hp,
-        critical: false,
-    }]);
+    knock_out(&mut t);
     assert!(!rages(&t), "knocked unconscious: the rage ends");
     assert!(
         t.state
@@ -246,12 +241,7 @@ fn a_frenzied_rage_grants_a_bonus_attack_and_exhaustion_after() {
     let budget = t.state.encounter.as_ref().unwrap().budget;
     assert!(budget.bonus_action_used && !budget.action_used);
     // The rage ends (knocked out): a level of exhaustion.
-    let hp = t.state.character("brannoc").unwrap().hp.current;
-    t.apply(&[Change::Damage {
-        target: Target::Character("brannoc".into()),
-        amount: hp,
-        critical: false,
-    }]);
+    knock_out(&mut t);
     assert_eq!(
         t.state.character("brannoc").unwrap().conditions.exhaustion,
         1
@@ -351,4 +341,20 @@ async fn a_model_taking_a_third_attack_with_extra_attack_is_refused() {
         "{}",
         results[2]
     );
+}
+
+/// Drops Brannoc to 0 HP: the first blow to 0 leaves the half-orc at 1 (Relentless
+/// Endurance, and he keeps raging), the second knocks him out.
+fn knock_out(t: &mut Table) {
+    let hp = t.state.character("brannoc").unwrap().hp.current;
+    let blow = |amount| Change::Damage {
+        target: Target::Character("brannoc".into()),
+        amount,
+        critical: false,
+    };
+    t.apply(&[blow(hp)]);
+    assert_eq!(t.state.character("brannoc").unwrap().hp.current, 1);
+    assert!(rages(t), "Relentless Endurance: still up, still raging");
+    t.apply(&[blow(1)]);
+    assert_eq!(t.state.character("brannoc").unwrap().hp.current, 0);
 }
