@@ -179,9 +179,8 @@ pub(super) fn frenzy(
         ))
     })?
     .to_owned();
-    if let Some(cost) = may_act(ctx.state, &c.id, Spend::BonusAction).map_err(act_error)? {
-        ctx.commit(vec![cost])?;
-    }
+    let cost = super::features::costing(ctx, &c.id, Spend::BonusAction)?;
+    ctx.commit(cost)?;
     let report = super::combat::attack_spent(ctx, &c.id, target, Some(&weapon), None)?;
     let swing = report.attacks.first();
     let hit = swing.is_some_and(|s| s.result.hit);

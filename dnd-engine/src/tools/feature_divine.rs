@@ -17,11 +17,6 @@ use crate::state::{Change, Target, TimedEffect, TimedKind};
 /// A minute, in rounds.
 const MINUTE: u32 = 10;
 
-/// The gate's refusal as a tool error.
-fn gate(e: crate::combat::CombatError) -> ToolError {
-    ToolError::new(e.to_string())
-}
-
 /// Refuses "channel-divinity" alone, which names no effect of the pool: the effects the
 /// character has are listed.
 fn named_effect(using: &FeatureUse<'_>) -> Result<(), ToolError> {
@@ -49,10 +44,7 @@ fn channel(using: &FeatureUse<'_>, ctx: &ToolContext<'_>) -> Result<Vec<Change>,
     let pool = divine::channel_divinity_pool(using.class)
         .ok_or_else(|| ToolError::new(format!("{} has no Channel Divinity", using.class.name)))?;
     let spent = uses::spend(using.class, pool, c).map_err(refused)?;
-    let mut changes = Vec::new();
-    if let Some(cost) = may_act(ctx.state, &c.id, Spend::Action).map_err(gate)? {
-        changes.push(cost);
-    }
+    let mut changes = super::features::costing(ctx, &c.id, Spend::Action)?;
     changes.push(spent);
     Ok(changes)
 }

@@ -7,7 +7,6 @@ use super::features::{FeatureUse, Played, refused};
 use super::{ToolContext, ToolError};
 use crate::character::uses;
 use crate::character::wild_shape::{beast_allowed, hours, no_spells_in_shape, wild_shape_effect};
-use crate::combat::may_act;
 use crate::rules::Spend;
 use crate::state::{Change, GameState, wild_shape_of};
 
@@ -39,12 +38,7 @@ pub(super) fn wild_shape(
     let beast = beast_allowed(ctx.srd, using.class, c, option)
         .map_err(|e| ToolError::new(e.to_string()))?;
     let spent = uses::spend(using.class, using.feature, c).map_err(refused)?;
-    let mut changes = Vec::new();
-    if let Some(cost) =
-        may_act(ctx.state, &c.id, Spend::Action).map_err(|e| ToolError::new(e.to_string()))?
-    {
-        changes.push(cost);
-    }
+    let mut changes = super::features::costing(ctx, &c.id, Spend::Action)?;
     changes.push(spent);
     changes.push(Change::TimedEffectStarted {
         effect: wild_shape_effect(c, beast),
@@ -74,12 +68,7 @@ fn revert(using: &FeatureUse<'_>, ctx: &mut ToolContext<'_>) -> Result<Played, T
             c.name
         )));
     };
-    let mut changes = Vec::new();
-    if let Some(cost) =
-        may_act(ctx.state, &c.id, Spend::BonusAction).map_err(|e| ToolError::new(e.to_string()))?
-    {
-        changes.push(cost);
-    }
+    let mut changes = super::features::costing(ctx, &c.id, Spend::BonusAction)?;
     changes.push(Change::TimedEffectEnded { effect });
     ctx.commit(changes)?;
     Ok(Played {

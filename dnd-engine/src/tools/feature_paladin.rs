@@ -13,7 +13,7 @@
 use super::features::{FeatureUse, Played, refused, takes_nothing};
 use super::{ToolContext, ToolError, creature};
 use crate::character::{divine, uses};
-use crate::combat::{may_act, positions};
+use crate::combat::positions;
 use crate::rules::{Condition, DamageDice, DamageType, Spend};
 use crate::state::{Change, TimedEffect, TimedKind};
 
@@ -230,12 +230,7 @@ pub(super) fn lay_on_hands(
         }
     };
     let spent = uses::spend_many(using.class, using.feature, c, count).map_err(refused)?;
-    let mut changes = Vec::new();
-    if let Some(cost) =
-        may_act(ctx.state, &c.id, Spend::Action).map_err(|e| ToolError::new(e.to_string()))?
-    {
-        changes.push(cost);
-    }
+    let mut changes = super::features::costing(ctx, &c.id, Spend::Action)?;
     changes.extend([spent, change]);
     ctx.commit(changes)?;
     Ok(Played {
@@ -256,12 +251,7 @@ pub(super) fn divine_sense(
     takes_nothing(using)?;
     let c = &using.c;
     let spent = uses::spend(using.class, using.feature, c).map_err(refused)?;
-    let mut changes = Vec::new();
-    if let Some(cost) =
-        may_act(ctx.state, &c.id, Spend::Action).map_err(|e| ToolError::new(e.to_string()))?
-    {
-        changes.push(cost);
-    }
+    let mut changes = super::features::costing(ctx, &c.id, Spend::Action)?;
     changes.push(spent);
     let sensed: Vec<String> = ctx
         .state

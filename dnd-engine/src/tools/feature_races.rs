@@ -7,7 +7,6 @@
 use super::features::{Played, UseFeatureArgs};
 use super::results::FeatureReport;
 use super::{ToolContext, ToolError, creature};
-use crate::combat::may_act;
 use crate::effects::{self, Caster, Casting, Dice, Effect, Outcome};
 use crate::rules::attack::roll_damage;
 use crate::rules::{Ability, AdvantageSources, AttackResult, DamageDealt, DamageDice, Spend};
@@ -126,12 +125,7 @@ fn breath_weapon(
             c.name
         )));
     }
-    let mut changes = Vec::new();
-    if let Some(cost) =
-        may_act(ctx.state, &c.id, Spend::Action).map_err(|e| ToolError::new(e.to_string()))?
-    {
-        changes.push(cost);
-    }
+    let mut changes = super::features::costing(ctx, &c.id, Spend::Action)?;
     let shape = breath_area(ctx, &breath.shape, breath.size_feet)?;
     let names: Vec<String> = aim.split(',').map(|s| s.trim().to_owned()).collect();
     let limit = shape.target_limit(0, c.level);

@@ -118,6 +118,18 @@ const PLAYED: &[(&str, Player)] = &[
     ),
 ];
 
+/// What acting with `spend` costs character `id` now, as the first of the changes a feature
+/// commits at once: the turn's spend in a fight (`may_act` refuses out of turn or when it is
+/// spent), nothing outside one.
+pub(super) fn costing(
+    ctx: &ToolContext<'_>,
+    id: &str,
+    spend: Spend,
+) -> Result<Vec<Change>, ToolError> {
+    let cost = may_act(ctx.state, id, spend).map_err(|e| ToolError::new(e.to_string()))?;
+    Ok(cost.into_iter().collect())
+}
+
 /// A feature's refusal as a tool error.
 pub(super) fn refused(e: FeatureError) -> ToolError {
     ToolError::new(e.to_string())
@@ -231,12 +243,7 @@ fn second_wind(using: &FeatureUse<'_>, ctx: &mut ToolContext<'_>) -> Result<Play
     takes_nothing(using)?;
     let c = &using.c;
     let spent = uses::spend(using.class, using.feature, c).map_err(refused)?;
-    let mut changes = Vec::new();
-    if let Some(cost) =
-        may_act(ctx.state, &c.id, Spend::BonusAction).map_err(|e| ToolError::new(e.to_string()))?
-    {
-        changes.push(cost);
-    }
+    let mut changes = costing(ctx, &c.id, Spend::BonusAction)?;
     changes.push(spent);
     let expr =
         DiceExpr::parse(&format!("1d10+{}", c.level)).map_err(|e| ToolError::new(e.to_string()))?;
