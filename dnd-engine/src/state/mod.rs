@@ -39,6 +39,7 @@ mod timed;
 mod timed_aloft;
 mod timed_divine;
 mod timed_hp;
+mod timed_kind;
 mod timed_reads;
 mod timed_shape;
 mod turn;

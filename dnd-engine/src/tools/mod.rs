@@ -14,6 +14,7 @@
 //! | `actions.rs` | the standard actions: `dash`, `disengage`, `dodge`, `help`, `hide`, `ready_action`, `trigger_readied`, `search`, `use_object`, `grapple`, `shove`, `escape_grapple`, `stand_up`, `first_aid` (rules in `combat::actions`) |
 //! | `checks.rs` | `roll_dice`, `roll_skill_check`, `roll_saving_throw` |
 //! | `combat.rs` | `roll_attack` (an attack outside a fight starts one) |
+//! | `swings.rs` | what an attack swings with (a character's weapon and its numbers, a monster's action or Multiattack), and whether it reaches |
 //! | `encounter.rs` | `start_encounter`, `next_turn`, `end_encounter`, the monsters' turns, and `act`: the gate (`combat::may_act`) every acting tool calls first |
 //! | `spells.rs` | `cast_spell` (a spell with effects goes through `spell_effects.rs` and the effects engine; a summoning through `spell_summons.rs`) |
 //! | `summon_command.rs` | `command_summon` (a caster names the foe its summoned creature attacks next) |
@@ -78,6 +79,7 @@ mod spell_weapon;
 mod spell_zones;
 mod spells;
 mod summon_command;
+mod swings;
 mod wards;
 mod world;
 mod zone_turns;
