@@ -225,6 +225,7 @@ fn only_played_features_say_implemented() {
         "eldritch-invocation-thirsting-blade",
         "pact-boon",
         "pact-of-the-blade",
+        "eldritch-invocation-devils-sight",
         "metamagic-distant-spell",
         "eldritch-invocation-eldritch-spear",
         // The cleric's and the paladin's (`character::divine`).

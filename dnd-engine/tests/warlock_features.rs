@@ -433,3 +433,43 @@ fn eldritch_spear_makes_the_blast_reach_300_feet() {
         cast("ash", "Eldritch Blast", None, &["frost-harpy"]),
     );
 }
+
+/// Devil's Sight: a human warlock sees normally in a dark room (no failed Perception, no dim
+/// light), where one without it sees nothing.
+#[test]
+fn devils_sight_sees_normally_in_darkness() {
+    let human = |name: &str, invocations: &[&str]| {
+        let mut c = choices(name, 2, invocations);
+        c["race"] = json!("Human");
+        table::built(c)
+    };
+    let seer = human("Vex", &["Devil's Sight", "Agonizing Blast"]);
+    let blind = human("Quill", &["Repelling Blast", "Agonizing Blast"]);
+    let mut state = table::seen_harpy(&["kraven"]);
+    let room = state.characters[0].location.clone();
+    for mut hero in [seer, blind] {
+        hero.location = room.clone();
+        std::sync::Arc::make_mut(&mut state.characters).push(hero);
+    }
+    std::sync::Arc::make_mut(&mut state.locations)
+        .iter_mut()
+        .find(|l| l.id == room)
+        .unwrap()
+        .light = dnd_engine::state::Light::Dark;
+    let mut t = Table::new(state, 5);
+    let look = |who: &str| json!({"creature": who, "skill": "perception", "dc": 10, "advantage": null, "reason": null});
+    let vex = t.ok("roll_skill_check", look("vex"));
+    assert!(vex["result"].get("automatic_failure").is_none(), "{vex}");
+    assert!(
+        !vex["advantage_reasons"].to_string().contains("dim"),
+        "{vex}"
+    );
+    let quill = t.ok("roll_skill_check", look("quill"));
+    assert!(
+        quill["result"]["automatic_failure"]
+            .as_str()
+            .unwrap()
+            .contains("darkness"),
+        "{quill}"
+    );
+}

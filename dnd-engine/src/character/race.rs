@@ -156,10 +156,20 @@ pub fn darkvision_range(state: &GameState, creature: &str) -> u32 {
     digits.parse().unwrap_or(60)
 }
 
+/// How far a warlock's Devil's Sight sees normally in darkness, magical or not.
+pub const DEVILS_SIGHT_FT: u32 = 120;
+
 /// How lit a thing `feet` away looks to `creature`: the room's light, one step brighter within
-/// its darkvision (darkness as dim light, dim light as bright).
+/// its darkvision (darkness as dim light, dim light as bright); darkness within a warlock's
+/// Devil's Sight is seen normally.
 pub fn light_seen_at(state: &GameState, creature: &str, feet: u32) -> Light {
     let light = state.party_location().map_or(Light::Bright, |l| l.light);
+    let devils_sight = state
+        .character(creature)
+        .is_some_and(|c| super::warlock::invoked(c, "devils-sight"));
+    if light == Light::Dark && devils_sight && feet <= DEVILS_SIGHT_FT {
+        return Light::Bright;
+    }
     if darkvision_range(state, creature) < feet.max(1) {
         return light;
     }
