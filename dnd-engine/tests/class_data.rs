@@ -226,6 +226,7 @@ fn only_played_features_say_implemented() {
         "pact-boon",
         "pact-of-the-blade",
         "eldritch-invocation-devils-sight",
+        "bonus-cantrip",
         "metamagic-distant-spell",
         "eldritch-invocation-eldritch-spear",
         // The cleric's and the paladin's (`character::divine`).

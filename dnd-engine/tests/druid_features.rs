@@ -28,11 +28,13 @@ fn thorn(level: u8) -> Character {
         "spells": ["Cure Wounds", "Thunderwave"]
     });
     if level >= 2 {
+        // The Land's Bonus Cantrip: one more.
         choices["subclass"] = json!("Land");
         choices["features"] = json!({"circle-of-the-land": ["Arctic"]});
+        choices["cantrips"] = json!(["Shillelagh", "Produce Flame", "Guidance"]);
     }
     if level >= 4 {
-        choices["cantrips"] = json!(["Shillelagh", "Produce Flame", "Guidance"]);
+        choices["cantrips"] = json!(["Shillelagh", "Produce Flame", "Guidance", "Druidcraft"]);
     }
     table::built(choices)
 }

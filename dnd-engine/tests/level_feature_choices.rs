@@ -221,3 +221,49 @@ async fn a_model_levelling_with_wrong_feature_picks_is_refused() {
         before.character("aldric").unwrap()
     );
 }
+
+/// The Circle of the Land's Bonus Cantrip: the level that brings the circle (druid 2) teaches
+/// one cantrip beyond the class table's (which adds none at 2nd); the builder counts it too.
+#[test]
+fn a_land_druid_learns_its_bonus_cantrip_with_the_circle() {
+    let thorn = table::built(json!({
+        "name": "Thorn", "race": "Human", "class": "Druid", "level": 1,
+        "background": {"name": "Hermit", "skills": ["medicine", "religion"]},
+        "scores": {"method": "standard_array", "scores": {"str": 8, "dex": 13, "con": 14, "int": 10, "wis": 15, "cha": 12}},
+        "skills": ["nature", "perception"],
+        "equipment": {"gold": 20},
+        "cantrips": ["Shillelagh", "Produce Flame"],
+        "spells": ["Cure Wounds", "Thunderwave"]
+    }));
+    let mut t = Table::new(game(thorn, 300), 2);
+    let circle = json!([{"feature": "circle-of-the-land", "picks": ["Arctic"]}]);
+    let args = |spells: Value| json!({"character": "thorn", "subclass": "Land", "features": circle, "spells": spells});
+    let none = t.refused("level_up", args(json!([])));
+    assert!(
+        none.contains("Guidance"),
+        "the cantrips are offered: {none}"
+    );
+    t.ok("level_up", args(json!(["Guidance"])));
+    let spells = &t.state.character("thorn").unwrap().spells;
+    assert!(spells.iter().any(|s| s == "Guidance"), "{spells:?}");
+    // Made at 2nd level, a Land druid picks three cantrips, not the table's two.
+    let made: dnd_engine::character::CharacterChoices = serde_json::from_value(json!({
+        "name": "Fern", "race": "Human", "class": "Druid", "level": 2, "subclass": "Land",
+        "background": {"name": "Hermit", "skills": ["medicine", "religion"]},
+        "scores": {"method": "standard_array", "scores": {"str": 8, "dex": 13, "con": 14, "int": 10, "wis": 15, "cha": 12}},
+        "skills": ["nature", "perception"],
+        "features": {"circle-of-the-land": ["Arctic"]},
+        "equipment": {"gold": 20},
+        "cantrips": ["Shillelagh", "Produce Flame"],
+        "spells": ["Cure Wounds"]
+    }))
+    .unwrap();
+    let e = made
+        .build(dnd_engine::srd::Srd::bundled())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("2 chosen; a level-2 Druid's cantrips takes 3"),
+        "{e}"
+    );
+}

@@ -26,7 +26,7 @@ fn druid() -> Character {
         "skills": ["nature", "survival"],
         "features": {"circle-of-the-land": ["Arctic"]},
         "equipment": {"kit": [{"option": 1}, {"option": 1}, {"option": 1, "picks": ["Sprig of Mistletoe"]}, {"option": 1, "picks": ["Amulet"]}, {"option": 1}]},
-        "cantrips": ["Shillelagh", "Produce Flame"],
+        "cantrips": ["Shillelagh", "Produce Flame", "Guidance"],
         "spells": ["Cure Wounds", "Entangle", "Faerie Fire", "Moonbeam", "Barkskin"]
     }))
 }

@@ -56,6 +56,14 @@ pub(super) fn new_spell_counts(class: &Class, level: u8) -> (usize, usize) {
     (cantrips, spells)
 }
 
+/// The feature that adds a cantrip known beyond the class table's (the Land druid's).
+pub(super) const BONUS_CANTRIP: &str = "bonus-cantrip";
+
+/// Cantrips the level's `features` add beyond the class table's (Bonus Cantrip).
+pub(super) fn bonus_cantrips(features: &[&crate::srd::ClassFeature]) -> usize {
+    features.iter().filter(|f| f.slug == BONUS_CANTRIP).count()
+}
+
 /// The highest spell level the class's slots at `level` cast (0: none).
 fn highest_spell_level(class: &Class, level: u8) -> u8 {
     match slots(class, level) {
@@ -65,16 +73,18 @@ fn highest_spell_level(class: &Class, level: u8) -> u8 {
     }
 }
 
-/// The spells chosen, checked: as many as the level adds, on the class's list, of a level its
-/// slots at the new level can cast, not known already, none twice.
+/// The spells chosen, checked: as many as the level adds (and `bonus` more cantrips), on the
+/// class's list, of a level its slots at the new level can cast, not known already, none twice.
 pub(super) fn spells(
     c: &Character,
     class: &Class,
     srd: &Srd,
     level: u8,
+    bonus: usize,
     chosen: &[String],
 ) -> Result<Vec<String>, LevelUpError> {
     let (cantrips, leveled) = new_spell_counts(class, level);
+    let cantrips = cantrips + bonus;
     let highest = highest_spell_level(class, level);
     let known = |name: &str| c.spells.iter().any(|k| k.eq_ignore_ascii_case(name));
     let learnable = |cantrip: bool| -> Vec<String> {

@@ -38,7 +38,7 @@ use crate::dice::{DiceExpr, Roll};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::level_spells::{learnable, new_spell_counts, slots, spells};
+use super::level_spells::{bonus_cantrips, learnable, new_spell_counts, slots, spells};
 use crate::rules::Ability;
 use crate::rules::experience::xp_for_level;
 use crate::srd::{Class, Srd, slugify};
@@ -316,7 +316,8 @@ pub fn level_up<R: Rng + ?Sized>(
         ((die + con_before).max(1) + (con_after - con_before) * i32::from(level)).max(1) as u32;
 
     let (slots, pact_slots) = slots(class, level);
-    let spells_learned = spells(c, class, srd, level, &choices.spells)?;
+    let bonus = bonus_cantrips(&features);
+    let spells_learned = spells(c, class, srd, level, bonus, &choices.spells)?;
     let up = LevelUp {
         character: c.id.clone(),
         level,
@@ -535,6 +536,8 @@ pub fn first_legal_choices(
         })
         .flatten();
     let (cantrips, leveled) = new_spell_counts(class, level);
+    let sub = subclass.as_deref().or(c.subclass.as_deref());
+    let cantrips = cantrips + bonus_cantrips(&class.features_at(level, sub));
     let pick = |n: usize, cantrip: bool| {
         learnable(c, class, srd, level, cantrip)
             .take(n)

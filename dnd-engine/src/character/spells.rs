@@ -76,7 +76,12 @@ pub(crate) fn spells(
         Vec::new()
     };
     let preparing = casting.preparation == Preparation::Prepared;
-    let cantrips_allowed = usize::from(table.cantrips_known.unwrap_or(0));
+    // A subclass may add one (the Land druid's Bonus Cantrip).
+    let sub = settled.subclass.then_some(class.subclass.name.as_str());
+    let bonus_cantrips = (1..=settled.level)
+        .map(|l| super::level_spells::bonus_cantrips(&class.features_at(l, sub)))
+        .sum::<usize>();
+    let cantrips_allowed = usize::from(table.cantrips_known.unwrap_or(0)) + bonus_cantrips;
     if choices.cantrips.len() != cantrips_allowed {
         problems.add(
             "cantrips",
