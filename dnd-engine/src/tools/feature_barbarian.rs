@@ -54,10 +54,7 @@ pub(super) fn rage(using: &FeatureUse<'_>, ctx: &mut ToolContext<'_>) -> Result<
     }
     let spent = uses::spend(using.class, using.feature, c).map_err(refused)?;
     let damage = barbarian::rage_damage(ctx.srd, c).unwrap_or(2);
-    let mut changes: Vec<Change> = may_act(ctx.state, &c.id, Spend::BonusAction)
-        .map_err(act_error)?
-        .into_iter()
-        .collect();
+    let mut changes = super::features::costing(ctx, &c.id, Spend::BonusAction)?;
     changes.push(spent);
     // No concentration while raging.
     if c.concentration.is_some() {

@@ -5,8 +5,7 @@
 //! hit.
 
 use super::creature::{self, CreatureInfo};
-use super::feature_monk::takes;
-use super::features::{FeatureUse, Played, refused};
+use super::features::{FeatureUse, Played, refused, takes};
 use super::results::ReactionCast;
 use super::{ToolContext, ToolError};
 use crate::character::bard::{self, INSPIRATION, INSPIRATION_EFFECT};

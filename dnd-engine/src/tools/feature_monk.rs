@@ -6,7 +6,7 @@
 //! hit) and of a ranged weapon hit on one (Deflect Missiles).
 
 use super::creature::{self, CreatureInfo};
-use super::features::{FeatureUse, Played, refused};
+use super::features::{FeatureUse, Played, refused, takes};
 use super::results::{AttackReport, OnHitSave, ReactionCast};
 use super::{ToolContext, ToolError};
 use crate::character::monk::{self, KI, UNARMED_STRIKE};
@@ -23,23 +23,6 @@ use crate::store::RollDetail;
 
 /// The Open Hand Technique's options, as `use_feature`'s `option` names them.
 const TECHNIQUES: &str = "\"prone\" (Dexterity save or knocked prone), \"push\" (Strength save or pushed 15 ft away), \"no-reactions\" (no reactions until the end of your next turn)";
-
-/// Refuses what a feature does not take (a target, an amount, an option), saying so.
-pub(super) fn takes(using: &FeatureUse<'_>, target: bool, option: bool) -> Result<(), ToolError> {
-    let a = using.args;
-    let extra = [
-        (!target && a.target.is_some()).then_some("target"),
-        a.amount.map(|_| "amount"),
-        (!option && a.option.is_some()).then_some("option"),
-    ];
-    match extra.into_iter().flatten().next() {
-        Some(what) => Err(ToolError::new(format!(
-            "{} takes no {what}: leave it null",
-            using.feature.name
-        ))),
-        None => Ok(()),
-    }
-}
 
 /// The change that spends `count` ki points of `c`, or why it may not.
 fn spend_ki(ctx: &ToolContext<'_>, c: &Character, count: u8) -> Result<Change, ToolError> {

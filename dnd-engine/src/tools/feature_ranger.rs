@@ -8,7 +8,6 @@ use super::creature::CreatureInfo;
 use super::features::{FeatureUse, Played};
 use super::{ToolContext, ToolError};
 use crate::character::ranger::{self, COLOSSUS_SLAYER};
-use crate::combat::may_act;
 use crate::rules::{AdvantageSources, DamageDice, Skill, Spend};
 use crate::state::{Change, TimedEffect, TimedKind};
 
@@ -104,10 +103,7 @@ pub(super) fn primeval_awareness(
             }
         ))
     })?;
-    let mut changes: Vec<Change> = may_act(ctx.state, &c.id, Spend::Action)
-        .map_err(|e| ToolError::new(e.to_string()))?
-        .into_iter()
-        .collect();
+    let mut changes = super::features::costing(ctx, &c.id, Spend::Action)?;
     changes.push(Change::SlotSpent {
         character: c.id.clone(),
         level: slot,

@@ -10,7 +10,6 @@ use super::spells::CastSpellArgs;
 use super::{ToolContext, ToolError};
 use crate::character::sorcerer::{self, HIGHEST_CREATED_SLOT, Metamagic};
 use crate::character::uses;
-use crate::combat::may_act;
 use crate::rules::{CastingTime, Spend};
 use crate::srd::{Class, ClassFeature, Spell};
 use crate::state::{Change, Character, RollOn, TimedEffect, TimedKind};
@@ -44,11 +43,6 @@ fn slot_level(using: &FeatureUse<'_>, highest: u8) -> Result<u8, ToolError> {
     }
 }
 
-/// The bonus action Flexible Casting costs in a fight, if any.
-fn bonus_action(ctx: &ToolContext<'_>, c: &Character) -> Result<Option<Change>, ToolError> {
-    may_act(ctx.state, &c.id, Spend::BonusAction).map_err(|e| ToolError::new(e.to_string()))
-}
-
 /// Flexible Casting: a spell slot into sorcery points (its level in points, never past the
 /// pool's maximum).
 pub(super) fn slot_to_points(
@@ -78,7 +72,7 @@ pub(super) fn slot_to_points(
             spent
         )));
     }
-    let mut changes: Vec<Change> = bonus_action(ctx, c)?.into_iter().collect();
+    let mut changes = super::features::costing(ctx, &c.id, Spend::BonusAction)?;
     changes.push(Change::SlotSpent {
         character: c.id.clone(),
         level,
@@ -124,7 +118,7 @@ pub(super) fn points_to_slot(
         )));
     }
     let spent = uses::spend_many(class, font_feature, c, price).map_err(refused)?;
-    let mut changes: Vec<Change> = bonus_action(ctx, c)?.into_iter().collect();
+    let mut changes = super::features::costing(ctx, &c.id, Spend::BonusAction)?;
     changes.push(spent);
     changes.push(Change::SlotCreated {
         character: c.id.clone(),

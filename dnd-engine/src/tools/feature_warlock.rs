@@ -7,7 +7,6 @@
 use super::features::{FeatureUse, Played};
 use super::{ToolContext, ToolError};
 use crate::character::warlock;
-use crate::combat::may_act;
 use crate::rules::Spend;
 use crate::srd::Spell;
 use crate::state::{Change, Character, Target};
@@ -86,10 +85,7 @@ pub(super) fn pact_of_the_blade(
         .weapon(form)
         .map_err(|e| ToolError::new(e.to_string()))?;
     let attack = warlock::pact_weapon(c, weapon).map_err(ToolError::new)?;
-    let mut changes: Vec<Change> = may_act(ctx.state, &c.id, Spend::Action)
-        .map_err(|e| ToolError::new(e.to_string()))?
-        .into_iter()
-        .collect();
+    let mut changes = super::features::costing(ctx, &c.id, Spend::Action)?;
     let name = attack.name.clone();
     changes.push(Change::PactWeaponConjured {
         character: c.id.clone(),

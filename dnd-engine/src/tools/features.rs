@@ -190,17 +190,22 @@ pub(super) fn use_feature(
 /// Refuses a target, amount or option given to a feature that takes none (a model that
 /// thinks Second Wind can heal a friend is told it cannot, rather than ignored).
 pub(super) fn takes_nothing(using: &FeatureUse<'_>) -> Result<(), ToolError> {
+    takes(using, false, false)
+}
+
+/// Refuses what a feature does not take: a target unless `target`, an option unless
+/// `option`, and any amount (the features that draw an amount check it themselves).
+pub(super) fn takes(using: &FeatureUse<'_>, target: bool, option: bool) -> Result<(), ToolError> {
     let a = using.args;
-    let given = [
-        a.target.as_ref().map(|_| "a target"),
-        a.amount.map(|_| "an amount"),
-        a.option.as_ref().map(|_| "an option"),
+    let extra = [
+        (!target && a.target.is_some()).then_some("target"),
+        a.amount.map(|_| "amount"),
+        (!option && a.option.is_some()).then_some("option"),
     ];
-    match given.into_iter().flatten().next() {
+    match extra.into_iter().flatten().next() {
         Some(what) => Err(ToolError::new(format!(
-            "{} takes no {}: leave target, amount and option null",
-            using.feature.name,
-            what.trim_start_matches("a ").trim_start_matches("an ")
+            "{} takes no {what}: leave it null",
+            using.feature.name
         ))),
         None => Ok(()),
     }
