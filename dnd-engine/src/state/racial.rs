@@ -7,12 +7,15 @@
 //! The race table is the bundled SRD's (`Srd::bundled`): races are fixed rules data, not an
 //! adventure's content, and reading them here spares every roll's caller a table to pass.
 
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
 use serde::{Deserialize, Serialize};
 
 use super::Character;
 use super::feature_uses::FeatureUses;
 use crate::rules::{DamageOutcome, DamageType, DamageTypes};
-use crate::srd::{RacialTrait, Rest, Srd};
+use crate::srd::{RacialTrait, Rest, Srd, slugify};
 
 /// The trait slug of Relentless Endurance, also its key in `Character::feature_uses`.
 pub const RELENTLESS_ENDURANCE: &str = "relentless-endurance";
@@ -20,15 +23,22 @@ pub const RELENTLESS_ENDURANCE: &str = "relentless-endurance";
 impl Character {
     /// Its race's traits and its subrace's (none for a race the table does not know).
     pub fn racial_traits(&self) -> Vec<&'static RacialTrait> {
-        Srd::bundled()
-            .race(&self.race)
-            .map(|r| r.traits())
-            .unwrap_or_default()
+        match traits_by_race().get(&slugify(&self.race)) {
+            Some(traits) => traits.clone(),
+            // A race written otherwise ("Hill Dwarves"): the lookup that forgives spelling.
+            None => Srd::bundled()
+                .race(&self.race)
+                .map(|r| r.traits())
+                .unwrap_or_default(),
+        }
     }
 
     /// Whether its race or subrace has the trait `slug` ("lucky", "darkvision").
     pub fn has_racial_trait(&self, slug: &str) -> bool {
-        self.racial_traits().iter().any(|t| t.slug == slug)
+        match traits_by_race().get(&slugify(&self.race)) {
+            Some(traits) => traits.iter().any(|t| t.slug == slug),
+            None => self.racial_traits().iter().any(|t| t.slug == slug),
+        }
     }
 
     /// A dragonborn's ancestry, the option of `draconic-ancestry` it chose.
@@ -64,6 +74,24 @@ impl Character {
             .find(|t| t.slug == "darkvision")
             .map_or(0, |t| t.range_feet.unwrap_or(60))
     }
+}
+
+/// Each race's and subrace's traits by the slug of its name, built once from the bundled
+/// table: traits are read on every attack, save and hit, where the lookup that forgives
+/// spelling would make its comparisons and allocations each time.
+fn traits_by_race() -> &'static HashMap<String, Vec<&'static RacialTrait>> {
+    static MAP: OnceLock<HashMap<String, Vec<&'static RacialTrait>>> = OnceLock::new();
+    MAP.get_or_init(|| {
+        let srd = Srd::bundled();
+        let names = srd
+            .races
+            .races
+            .iter()
+            .flat_map(|r| std::iter::once(&r.name).chain(r.subraces.iter().map(|s| &s.name)));
+        names
+            .filter_map(|name| Some((slugify(name), srd.race(name).ok()?.traits())))
+            .collect()
+    })
 }
 
 /// Relentless Endurance (half-orc): damage that drops `c` to 0 hit points without killing it
