@@ -242,6 +242,7 @@ fn bench_fireball(c: &mut Criterion) {
                 cover: None,
             },
             spared: false,
+            careful: false,
         })
         .collect();
     group.bench_function("fireball_resolve", |b| {

@@ -168,11 +168,39 @@ pub fn unfit(
                 spell.range
             )
         }),
-        Metamagic::Careful | Metamagic::Empowered => Some(format!(
-            "{} Spell is not played by the engine yet: choose Distant, Extended, Heightened, Quickened, Subtle or Twinned",
-            option.name()
-        )),
+        Metamagic::Careful | Metamagic::Empowered
+            if crate::effects::zone_rules(&spell.effects).is_some() =>
+        {
+            Some(format!(
+                "{} Spell shapes what a spell does as it is cast; {name} lasts as an area that catches creatures later, which it does not reach: cast it without {}",
+                option.name(),
+                option.name()
+            ))
+        }
+        Metamagic::Careful => spell_save(spell).is_none().then(|| {
+            format!("Careful Spell spares creatures from a spell's save; {name} asks for no save")
+        }),
+        Metamagic::Empowered => (!deals_damage(&spell.effects)).then(|| {
+            format!("Empowered Spell rerolls a spell's damage dice; {name} rolls no damage")
+        }),
     }
+}
+
+/// Whether effects roll damage anywhere: on a hit, a failed save, darts, or a choice's option.
+fn deals_damage(effects: &[Effect]) -> bool {
+    effects.iter().any(|e| match e {
+        Effect::Damage { .. } | Effect::Darts { .. } => true,
+        Effect::SpellAttack { on_hit, .. } => deals_damage(on_hit),
+        Effect::Save { on_fail, .. } => deals_damage(on_fail),
+        Effect::OneOf { options } => options.iter().any(|o| deals_damage(&o.effects)),
+        _ => false,
+    })
+}
+
+/// How many creatures Careful Spell protects, and how many dice Empowered Spell rerolls: the
+/// Charisma modifier, at least 1.
+pub fn charisma_count(c: &Character) -> u8 {
+    u8::try_from(c.abilities.modifier(Ability::Charisma).max(1)).unwrap_or(1)
 }
 
 /// The spell with Distant Spell's range: a range in feet or miles doubled, a touch 30 feet;

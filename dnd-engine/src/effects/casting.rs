@@ -74,6 +74,9 @@ pub struct Subject {
     /// Spared by the caster's Sculpt Spells (Evocation wizard): it succeeds on the spell's
     /// saves automatically and takes no damage where a success would halve it.
     pub spared: bool,
+    /// Chosen by the caster's Careful Spell (sorcerer): it succeeds on the spell's saves
+    /// automatically, and takes what a success takes.
+    pub careful: bool,
 }
 
 impl Subject {

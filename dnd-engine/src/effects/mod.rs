@@ -37,6 +37,7 @@
 //! | `blink.rs` | [`Effect::Blink`]: the end-of-turn d20 to the Ethereal Plane ([`blinked`]), the return at the start of the turn ([`returned`]), and [`ethereal`] / [`apart`], the one read of who can be targeted |
 //! | `silence.rs` | [`Effect::Silence`]: thunder immunity ([`silence_immunities`], inside `defenses_now`) and no verbal spells ([`silenced`]) for those inside as cast |
 //! | `wards.rs` | the interpreter's arm for those, beside `resolve.rs` |
+//! | `metamagic.rs` | a sorcerer's Metamagic inside the interpreter: Empowered Spell's rerolls of the lowest damage dice ([`resolve_empowered`], [`reroll_lowest`]); Careful Spell is [`Subject::careful`] |
 //! | `rolls.rs` | what timed effects do later: [`roll_bonus`] (Bless and Bane on attack rolls and saves; Guidance and Resistance on one roll, returned spent), [`end_of_turn_saves`] (Hold Person's repeated save) |
 //!
 //! What lasts is a `state::TimedEffect` on the creature, started and ended by `Change`s the
@@ -59,6 +60,7 @@ mod lasting;
 mod legendary;
 mod magic;
 mod marks;
+mod metamagic;
 mod movement;
 mod pool;
 mod refusals;
@@ -95,6 +97,7 @@ pub use items::{
 pub use lasting::{Lasting, attack_advantage, roll_advantage};
 pub use legendary::LEGENDARY_RESISTANCE;
 pub use marks::mark_damage;
+pub use metamagic::{reroll_lowest, resolve_empowered};
 pub use resolve::resolve;
 pub use riders::resolve_hit;
 pub use rolls::{Bonus, RepeatedSave, end_of_turn_saves, roll_bonus};

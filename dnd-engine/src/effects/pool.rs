@@ -27,15 +27,13 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
         let dice = self.dice(dice, kind);
         for k in 0..n {
             let s = &subjects[k % subjects.len()];
-            let dealt = roll_damage(
-                &dice,
-                false,
-                &effective_defenses(&s.defenses, &s.conditions),
-                self.rng,
-            );
+            let defenses = effective_defenses(&s.defenses, &s.conditions);
+            let mut dealt = roll_damage(&dice, false, &defenses, self.rng);
+            let said = self.empower(&mut dealt, &defenses); // Empowered Spell
+            let said = said.map_or_else(String::new, |s| format!(" ({s})"));
             let by = self.caster_target();
             self.record(
-                format!("{} hits {}", c.source, s.name),
+                format!("{} hits {}{said}", c.source, s.name),
                 i64::from(dealt.taken),
                 Some(by),
                 RollDetail::Damage(dealt.clone()),

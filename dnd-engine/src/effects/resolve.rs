@@ -27,15 +27,18 @@ pub fn resolve<R: Rng + ?Sized>(
     effects: &[Effect],
     rng: &mut R,
 ) -> Result<Resolution, Refused> {
-    resolve_with(state, casting, subjects, effects, 0, rng)
+    resolve_with(state, casting, subjects, effects, 0, 0, rng)
 }
 
+/// [`resolve`] with the damage a hit dealt before (`riders.rs`) and Empowered Spell's
+/// `rerolls` (`metamagic.rs`).
 pub(super) fn resolve_with<R: Rng + ?Sized>(
     state: &GameState,
     casting: Casting<'_>,
     subjects: &[Subject],
     effects: &[Effect],
     taken_before: u32,
+    rerolls: u8,
     rng: &mut R,
 ) -> Result<Resolution, Refused> {
     let held = super::refusals::refuse(state, casting, subjects, effects)?;
@@ -46,6 +49,7 @@ pub(super) fn resolve_with<R: Rng + ?Sized>(
         out: Resolution::for_subjects(subjects.len()),
         rolled: Vec::new(),
         taken_before,
+        rerolls,
     };
     // A zone used again (Call Lightning's next bolt) keeps the concentration it has: moving
     // it again would end the spell's own effects.
@@ -111,6 +115,8 @@ pub(super) struct Run<'a, 'c, R: ?Sized> {
     rolled: Vec<(usize, u32, Option<DamageDealt>)>,
     /// Damage each subject took before these effects (the hit that carried them).
     pub(super) taken_before: u32,
+    /// Empowered Spell's damage dice left to roll again (`metamagic.rs`).
+    pub(super) rerolls: u8,
 }
 
 impl<R: Rng + ?Sized> Run<'_, '_, R> {
@@ -180,9 +186,12 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
         }
         let dice = self.dice(dice, kind);
         let by = self.caster_target();
-        let label = format!("{} {label}", self.casting.source);
+        let mut label = format!("{} {label}", self.casting.source);
         let (total, dealt) = if matches!(effect, Effect::Damage { .. }) {
-            let dealt = roll_damage(&dice, false, &Defenses::default(), self.rng);
+            let mut dealt = roll_damage(&dice, false, &Defenses::default(), self.rng);
+            if let Some(said) = self.empower(&mut dealt, &Defenses::default()) {
+                label = format!("{label} ({said})");
+            }
             self.record(
                 label,
                 i64::from(dealt.rolled),
@@ -572,6 +581,10 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             // Sculpt Spells: a pocket of safety in the spell; the roll stands for the record.
             result.success = true;
             modifiers.push("Sculpt Spells: succeeds automatically".to_owned());
+        } else if s.careful {
+            // Careful Spell: the sorcerer's chosen creature succeeds; a success's half stands.
+            result.success = true;
+            modifiers.push("Careful Spell: succeeds automatically".to_owned());
         }
         if !result.success
             && let Some(spend) = legendary::resist(self.state, s, on_fail)

@@ -25,7 +25,7 @@ pub fn resolve_hit<R: Rng + ?Sized>(
     rng: &mut R,
 ) -> Result<Resolution, Refused> {
     let subjects = std::slice::from_ref(subject);
-    resolve_with(state, casting, subjects, effects, taken, rng)
+    resolve_with(state, casting, subjects, effects, taken, 0, rng)
 }
 
 impl<R: Rng + ?Sized> Run<'_, '_, R> {

@@ -50,8 +50,9 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             sources.disadvantage(why.clone());
         }
         let lucky = sources.lucky; // a halfling caster's natural 1 is rolled again
-        let result = roll_attack_for(&profile, &defense, sources.resolve(), lucky, self.rng);
+        let mut result = roll_attack_for(&profile, &defense, sources.resolve(), lucky, self.rng);
         let mut modifiers = bonus.reasons;
+        modifiers.extend(self.empower_hit(&mut result, &defense.defenses)); // Empowered Spell
         if cover > 0
             && let Some(area) = &s.at.cover
         {

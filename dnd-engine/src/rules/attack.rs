@@ -183,6 +183,19 @@ pub struct DamageDealt {
     pub taken: u32,
     /// Which defense changed it.
     pub defense: DefenseApplied,
+    /// Dice rolled again whose new face stands (a sorcerer's Empowered Spell): `faces` holds
+    /// the new faces, this what each was first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rerolled: Vec<Reroll>,
+}
+
+/// One damage die rolled again: its first face and the face that stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reroll {
+    /// The face first rolled.
+    pub was: u16,
+    /// The face rolled again, which counts.
+    pub now: u16,
 }
 
 /// The outcome of one attack roll.
@@ -256,6 +269,7 @@ pub fn damage_from_faces(
         rolled,
         taken,
         defense,
+        rerolled: Vec::new(),
     }
 }
 

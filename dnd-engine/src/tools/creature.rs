@@ -78,6 +78,7 @@ impl CreatureInfo<'_> {
             creature_type: self.template.map(|m| m.kind.clone()),
             at,
             spared: false,
+            careful: false,
         }
     }
 }

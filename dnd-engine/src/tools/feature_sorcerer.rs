@@ -3,7 +3,10 @@
 //! for as many sorcery points as its level, `flexible-casting-creating-spell-slots` spends
 //! 2/3/5/6/7 points to make a spent slot of 1st to 5th level whole again. Metamagic through
 //! `cast_spell`'s `metamagic` argument ([`metamagic`]): checked and priced before anything is
-//! spent, the points spent with the casting. The rules are `character::sorcerer`'s.
+//! spent, the points spent with the casting. Careful Spell's creatures are named in
+//! `cast_spell`'s `careful` and must be among those the spell affects ([`careful_among`]);
+//! Empowered Spell's rerolls are the engine's (`effects::reroll_lowest`). The rules are
+//! `character::sorcerer`'s.
 
 use super::features::{FeatureUse, Played, refused};
 use super::spells::CastSpellArgs;
@@ -139,6 +142,10 @@ pub(super) fn points_to_slot(
 pub(super) struct MetaCast {
     options: Vec<Metamagic>,
     spend: Option<Change>,
+    /// Careful Spell's creatures, by id.
+    careful: Vec<String>,
+    /// Empowered Spell's dice to roll again.
+    rerolls: u8,
 }
 
 impl MetaCast {
@@ -161,6 +168,16 @@ impl MetaCast {
     /// Twinned Spell: a second creature for a spell of one.
     pub(super) fn twinned(&self) -> bool {
         self.has(Metamagic::Twinned)
+    }
+
+    /// Careful Spell: the creatures (ids) that succeed on the spell's save.
+    pub(super) fn careful(&self) -> Vec<String> {
+        self.careful.clone()
+    }
+
+    /// Empowered Spell: how many damage dice the engine may roll again (0 without it).
+    pub(super) fn rerolls(&self) -> u8 {
+        self.rerolls
     }
 
     /// Spends what casting costs in the turn: a bonus action for a Quickened spell, the
@@ -332,6 +349,7 @@ pub(super) fn metamagic(
             return Err(ToolError::new(why));
         }
     }
+    let careful = careful_named(ctx, c, &options, args.careful.as_deref())?;
     let cost: u8 = options.iter().map(|m| m.cost(slot)).sum();
     let (class, font_feature) = font(ctx, c)?;
     let spend = uses::spend_many(class, font_feature, c, cost).map_err(|e| {
@@ -340,8 +358,87 @@ pub(super) fn metamagic(
             names(&options)
         ))
     })?;
+    let rerolls = if options.contains(&Metamagic::Empowered) {
+        sorcerer::charisma_count(c)
+    } else {
+        0
+    };
     Ok(MetaCast {
         options,
         spend: Some(spend),
+        careful,
+        rerolls,
     })
+}
+
+/// Careful Spell's creatures from `cast_spell`'s `careful`, by id: named only with Careful
+/// Spell, at least one and at most the Charisma modifier (at least 1), each once.
+fn careful_named(
+    ctx: &ToolContext<'_>,
+    c: &Character,
+    options: &[Metamagic],
+    named: Option<&[String]>,
+) -> Result<Vec<String>, ToolError> {
+    let most = usize::from(sorcerer::charisma_count(c));
+    let named = match (options.contains(&Metamagic::Careful), named) {
+        (false, None) => return Ok(Vec::new()),
+        (false, Some(_)) => {
+            return Err(ToolError::new(
+                "careful names the creatures of Careful Spell: add \"Careful\" to metamagic, or leave careful null",
+            ));
+        }
+        (true, None) | (true, Some([])) => {
+            return Err(ToolError::new(format!(
+                "Careful Spell needs careful: the creatures (1 to {most}, {}'s Charisma modifier) that succeed on the spell's save",
+                c.name
+            )));
+        }
+        (true, Some(named)) => named,
+    };
+    if named.len() > most {
+        return Err(ToolError::new(format!(
+            "Careful Spell protects up to {most} creature(s) ({}'s Charisma modifier, at least 1): {} were named",
+            c.name,
+            named.len()
+        )));
+    }
+    let mut ids: Vec<String> = Vec::with_capacity(named.len());
+    for name in named {
+        let id = super::creature::find(ctx.state, ctx.srd, name)?
+            .target
+            .id()
+            .to_owned();
+        if ids.contains(&id) {
+            return Err(ToolError::new(format!(
+                "{name} is named twice in careful: name each creature once"
+            )));
+        }
+        ids.push(id);
+    }
+    Ok(ids)
+}
+
+/// Refuses Careful Spell's creatures that are not among those `spell` affects (`chosen`: named
+/// or covered by its area), saying which it affects.
+pub(super) fn careful_among<T>(
+    spell: &Spell,
+    careful: &[String],
+    chosen: &[(super::creature::CreatureInfo<'_>, T)],
+) -> Result<(), ToolError> {
+    let Some(outside) = careful
+        .iter()
+        .find(|id| !chosen.iter().any(|(t, _)| t.target.id() == id.as_str()))
+    else {
+        return Ok(());
+    };
+    let affected: Vec<&str> = chosen.iter().map(|(t, _)| t.name.as_str()).collect();
+    Err(ToolError::new(format!(
+        "Careful Spell protects creatures the spell affects, and {outside} is not among those {} affects here ({}): name them in careful",
+        spell.name,
+        if affected.is_empty() {
+            "none".to_owned()
+        } else {
+            affected.join(", ")
+        }
+    )))
 }

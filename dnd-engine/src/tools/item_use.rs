@@ -323,6 +323,8 @@ pub(super) fn read_scroll(
         again: false,
         sculpted: Vec::new(),
         twinned: false,
+        careful: Vec::new(),
+        rerolls: 0,
     };
     let cast = super::spell_effects::cast(ctx, prepared, None, None, None, targets)?;
     Ok(ItemUsed::ScrollRead {

@@ -35,6 +35,10 @@ pub(super) struct Prepared<'a> {
     pub sculpted: Vec<String>,
     /// Twinned Spell: a spell of one creature names a second (`tools::feature_sorcerer`).
     pub twinned: bool,
+    /// The creatures (ids) the caster's Careful Spell protects: they succeed on its save.
+    pub careful: Vec<String>,
+    /// Empowered Spell: how many damage dice may be rolled again (0 without it).
+    pub rerolls: u8,
 }
 
 impl<'a> Prepared<'a> {
@@ -65,6 +69,8 @@ impl<'a> Prepared<'a> {
             again: true,
             sculpted: Vec::new(),
             twinned: false,
+            careful: Vec::new(),
+            rerolls: 0,
         })
     }
 }
@@ -114,6 +120,7 @@ pub(super) fn cast(
     let places = super::spell_places::takes_aim(&effects);
     let area_aim = if places { None } else { aim };
     let mut chosen = super::spell_areas::targets(ctx, &caster.id, spell, limit, area_aim, &names)?;
+    super::feature_sorcerer::careful_among(spell, &p.careful, &chosen)?;
     // Blink: a creature on the Ethereal Plane is out of reach: refused when named, passed over
     // when an area covers it.
     if let Some(why) = chosen
@@ -295,6 +302,7 @@ pub(super) fn resolve_and_commit(
         .zip(&placed)
         .map(|(t, at)| Subject {
             spared: p.sculpted.iter().any(|id| id == t.target.id()),
+            careful: p.careful.iter().any(|id| id == t.target.id()),
             ..t.subject(at.clone())
         })
         .collect();
@@ -320,8 +328,9 @@ pub(super) fn resolve_and_commit(
         slot: level,
         concentration: spell.concentration,
     };
-    let resolution = effects::resolve(ctx.state, casting, &subjects, effects, ctx.rng)
-        .map_err(|e| ToolError::new(e.to_string()))?;
+    let resolution =
+        effects::resolve_empowered(ctx.state, casting, &subjects, effects, p.rerolls, ctx.rng)
+            .map_err(|e| ToolError::new(e.to_string()))?;
     let mut changes = p.changes;
     changes.extend(resolution.changes);
     let mut zone = None;

@@ -67,6 +67,11 @@ pub struct CastSpellArgs {
     /// per spell (Empowered beside another), paid in sorcery points. Null for none.
     #[serde(default)]
     pub metamagic: Option<Vec<String>>,
+    /// With Careful Spell in metamagic: the creatures (ids or names) among those the spell
+    /// affects that succeed on its save, up to the sorcerer's Charisma modifier (at least 1).
+    /// Null otherwise.
+    #[serde(default)]
+    pub careful: Option<Vec<String>>,
 }
 
 /// A point of the room, in feet: `x` and `y` along the floor, `z` the height above it.
@@ -113,9 +118,10 @@ pub(super) fn cast_spell(
             || args.choice.is_some()
             || args.sculpt.is_some()
             || args.metamagic.is_some()
+            || args.careful.is_some()
         {
             return Err(ToolError::new(format!(
-                "using {} again spends no slot and makes no new choice: leave slot_level, ritual, choice, sculpt and metamagic null (or cast it anew with again null)",
+                "using {} again spends no slot and makes no new choice: leave slot_level, ritual, choice, sculpt, metamagic and careful null (or cast it anew with again null)",
                 args.spell
             )));
         }
@@ -228,6 +234,8 @@ pub(super) fn cast_spell(
         again: false,
         sculpted,
         twinned: meta.twinned(),
+        careful: meta.careful(),
+        rerolls: meta.rerolls(),
     };
     let (aim, choice) = (args.aim.as_deref(), args.choice.as_deref());
     let point = args.point.map(Into::into);
