@@ -38,6 +38,7 @@
 //! | `silence.rs` | [`Effect::Silence`]: thunder immunity ([`silence_immunities`], inside `defenses_now`) and no verbal spells ([`silenced`]) for those inside as cast |
 //! | `wards.rs` | the interpreter's arm for those, beside `resolve.rs` |
 //! | `metamagic.rs` | a sorcerer's Metamagic inside the interpreter: Empowered Spell's rerolls of the lowest damage dice ([`resolve_empowered`], [`reroll_lowest`]); Careful Spell is [`Subject::careful`] |
+//! | `inspired.rs` | a Bardic Inspiration die held (`TimedKind::Inspired`) added to the roll it can turn: a failed check or save ([`inspire_check`]) or a missed attack ([`inspire_attack`]) the die's largest face could still carry |
 //! | `rolls.rs` | what timed effects do later: [`roll_bonus`] (Bless and Bane on attack rolls and saves; Guidance and Resistance on one roll, returned spent), [`end_of_turn_saves`] (Hold Person's repeated save) |
 //!
 //! What lasts is a `state::TimedEffect` on the creature, started and ended by `Change`s the
@@ -55,6 +56,7 @@ mod counter;
 mod enchant;
 mod glyph;
 mod images;
+mod inspired;
 mod items;
 mod lasting;
 mod legendary;
@@ -90,6 +92,7 @@ pub use counter::{Countered, counter, counters_up_to};
 pub use enchant::{empowered, spell_weapon_plus};
 pub use glyph::{burst, glyph_of, inscribe, set_off};
 pub use images::{image_destroyed, image_threshold, images_of};
+pub use inspired::{Inspired, inspire_attack, inspire_check};
 pub use items::{
     ItemData, ItemKind, MagicItem, ScrollLevel, armor_bonus, carried_resistances, plus_bonus,
     scroll_check_dc, scroll_spell, weapon_bonus,

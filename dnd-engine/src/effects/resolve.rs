@@ -586,6 +586,12 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             result.success = true;
             modifiers.push("Careful Spell: succeeds automatically".to_owned());
         }
+        // Bardic Inspiration, where the die could turn the failure.
+        let (id, already) = (s.target.id(), &self.out.changes);
+        if let Some(i) = super::inspire_check(self.state, id, &mut result, already, self.rng) {
+            self.out.changes.push(i.spent);
+            modifiers.push(i.reason);
+        }
         if !result.success
             && let Some(spend) = legendary::resist(self.state, s, on_fail)
         {

@@ -145,10 +145,16 @@ pub fn end_of_turn_saves<R: Rng + ?Sized>(
             }
         }
         let modifier = saves[ability as usize] + bonus.total;
-        let result = roll_check_with(modifier, save.dc, &sources, auto_fail, rng);
+        let mut result = roll_check_with(modifier, save.dc, &sources, auto_fail, rng);
+        // Bardic Inspiration, where the die could turn the failure.
+        let inspired = super::inspire_check(state, creature, &mut result, &changes, rng);
+        let note = inspired.map_or_else(String::new, |i| {
+            changes.push(i.spent);
+            format!(" ({})", i.reason)
+        });
         rolls.push(RollRecord::new(
             format!(
-                "{} {ability} save to end {}",
+                "{} {ability} save to end {}{note}",
                 state.name_of(creature),
                 effect.spell
             ),

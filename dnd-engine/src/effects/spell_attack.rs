@@ -52,7 +52,16 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
         let lucky = sources.lucky; // a halfling caster's natural 1 is rolled again
         let mut result = roll_attack_for(&profile, &defense, sources.resolve(), lucky, self.rng);
         let mut modifiers = bonus.reasons;
-        modifiers.extend(self.empower_hit(&mut result, &defense.defenses)); // Empowered Spell
+        // Bardic Inspiration on a miss it could turn, then Empowered Spell on the hit's dice.
+        let already = &self.out.changes;
+        let inspired = super::inspire_attack(
+            self.state, &caster.id, &mut result, &profile, &defense, already, self.rng,
+        );
+        if let Some(i) = inspired {
+            self.out.changes.push(i.spent);
+            modifiers.push(i.reason);
+        }
+        modifiers.extend(self.empower_hit(&mut result, &defense.defenses));
         if cover > 0
             && let Some(area) = &s.at.cover
         {

@@ -328,6 +328,13 @@ pub enum TimedKind {
     /// A once-a-turn feature spent this turn (Colossus Slayer): nothing but the record, ended
     /// with its source's turn; read by `character::ranger`.
     UsedThisTurn,
+    /// A Bardic Inspiration die its creature holds: rolled and added to the first of its attack
+    /// rolls, checks or saves that fails by no more than the die's largest face, then spent
+    /// (`effects::inspire_check`, `effects::inspire_attack`).
+    Inspired {
+        /// The die's sides.
+        sides: u16,
+    },
 }
 
 fn is_zero(n: &i32) -> bool {

@@ -237,6 +237,9 @@ impl TimedEffect {
                 if *frenzied { ", frenzied (exhaustion when it ends)" } else { "" }
             ),
             TimedKind::UsedThisTurn => "used once this turn".to_owned(),
+            TimedKind::Inspired { sides } => format!(
+                "a d{sides} of inspiration, added to an attack roll, check or save that fails by {sides} or less"
+            ),
             TimedKind::Reckless => {
                 "reckless: advantage on its melee weapon attacks with Strength this turn".to_owned()
             }

@@ -95,9 +95,11 @@ pub(super) fn roll_skill_check(
     let explorer = super::feature_ranger::check_about(ctx, &who, args.skill, subject, &mut sources);
     add_situation(&mut sources, args.advantage);
     // Guidance adds a d4 (`effects::roll_bonus`).
-    let bonus = ctx.roll_bonus(who.target.id(), crate::state::RollKind::Check);
+    let mut bonus = ctx.roll_bonus(who.target.id(), crate::state::RollKind::Check);
     let modifier = who.skill(args.skill) + bonus.total + explorer;
-    let result = roll_check_with(modifier, args.dc, &sources, auto_fail, ctx.rng);
+    let mut result = roll_check_with(modifier, args.dc, &sources, auto_fail, ctx.rng);
+    // Bardic Inspiration, where the die could turn a failure.
+    bonus.reasons.extend(super::feature_bard::inspired_check(ctx, who.target.id(), &mut result));
     let note = if bonus.reasons.is_empty() {
         String::new()
     } else {
@@ -197,14 +199,15 @@ pub(super) fn roll_saving_throw(
         &args.against,
     ));
     // Bless adds a d4, Bane takes one away (`effects::roll_bonus`).
-    let bonus = ctx.roll_bonus(who.target.id(), crate::state::RollKind::Save);
-    let result = roll_check_with(
+    let mut bonus = ctx.roll_bonus(who.target.id(), crate::state::RollKind::Save);
+    let mut result = roll_check_with(
         who.save(args.ability) + bonus.total,
         args.dc,
         &sources,
         auto_fail,
         ctx.rng,
     );
+    bonus.reasons.extend(super::feature_bard::inspired_check(ctx, who.target.id(), &mut result));
     let label = format!("{} {} save", who.name, args.ability);
     ctx.record_roll(
         &label,

@@ -180,7 +180,7 @@ pub(super) fn attack_spent(
         let duplicate = super::wards::duplicate_struck(ctx, &victim);
         let sources = setup.sources;
         // Bless adds a d4 to the roll, Bane takes one away (`effects::roll_bonus`).
-        let bonus = ctx.roll_bonus(who.target.id(), crate::state::RollKind::Attack);
+        let mut bonus = ctx.roll_bonus(who.target.id(), crate::state::RollKind::Attack);
         // Divine Favor's and Branding Smite's dice ride on a character's weapon hits.
         let (damage, riders) = weapon_riders(ctx.state, &who, &swing);
         // A mark the attacker put on the target adds its dice to a weapon hit (Hunter's Mark).
@@ -219,6 +219,8 @@ pub(super) fn attack_spent(
         };
         let lucky = sources.lucky; // a halfling's natural 1 is rolled again
         let mut result = rules_attack(&profile, &defense, sources.resolve(), lucky, ctx.rng);
+        let by = who.target.id(); // Bardic Inspiration, where the die could turn a miss
+        bonus.reasons.extend(super::feature_bard::inspired_attack(ctx, by, &mut result, &profile, &defense));
         let defenses = &defense.defenses;
         super::feature_fighting::great_weapon(ctx, &who, &swing, melee, defenses, &mut result);
         super::feature_races::savage_attacks(

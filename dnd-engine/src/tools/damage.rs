@@ -103,16 +103,18 @@ fn concentration_save(
     let dc = concentration_dc(amount);
     // Bless adds a d4, Bane takes one away, as on any save (`effects::roll_bonus`).
     let blessed = ctx.roll_bonus(who.target.id(), crate::state::RollKind::Save);
-    let result = roll_check_with(
+    let mut result = roll_check_with(
         who.save(Ability::Constitution) + blessed.total,
         dc,
         &sources,
         auto_fail,
         ctx.rng,
     );
+    let inspired = super::feature_bard::inspired_check(ctx, who.target.id(), &mut result);
+    let note = inspired.map_or_else(String::new, |why| format!(" ({why})"));
     let (name, id) = (who.name.to_owned(), who.target.id().to_owned());
     ctx.record_roll(
-        format!("{name} Constitution save to keep {spell}"),
+        format!("{name} Constitution save to keep {spell}{note}"),
         i64::from(result.total),
         Some(who.target.clone()),
         RollDetail::Save(result.clone()),

@@ -1,8 +1,9 @@
 //! The bard's features in play (the rules are `character::bard`'s): Bardic Inspiration given
-//! through `use_feature`, kept on its holder as a one-roll die (`TimedKind::RollDice` with
-//! `next_only`, the mechanism Guidance uses, so every attack, check and save path spends it
-//! once); Song of Rest on a short rest; Cutting Words as the engine's reaction to a monster's
-//! hit.
+//! through `use_feature`, kept on its holder (`TimedKind::Inspired`) for ten minutes until an
+//! attack roll, check or save of its fails by no more than the die could make up: then the
+//! engine rolls it and adds it ([`inspired_check`], [`inspired_attack`], called by each roll's
+//! path after the d20; `effects::inspired` holds the rule); Song of Rest on a short rest;
+//! Cutting Words as the engine's reaction to a monster's hit.
 
 use super::creature::{self, CreatureInfo};
 use super::features::{FeatureUse, Played, refused, takes};
@@ -23,7 +24,8 @@ const TEN_MINUTES: u32 = 100;
 
 /// Bardic Inspiration (bard 1): a bonus action; a creature other than the bard, within 60 ft
 /// and able to hear, holds a d6 (d8 from 5th level) for 10 minutes, one die at a time, added
-/// to its next attack roll, ability check or saving throw.
+/// to the first of its attack rolls, ability checks or saving throws that fails by no more
+/// than the die could make up.
 pub(super) fn bardic_inspiration(
     using: &FeatureUse<'_>,
     ctx: &mut ToolContext<'_>,
@@ -80,26 +82,46 @@ pub(super) fn bardic_inspiration(
             ends_on_damage: false,
             level: 0,
             at_turn_end: false,
-            kind: TimedKind::RollDice {
-                count: 1,
-                sides,
-                penalty: false,
-                attacks: true,
-                saves: true,
-                checks: true,
-                next_only: true,
-            },
+            kind: TimedKind::Inspired { sides },
         },
     };
     ctx.commit(cost.into_iter().chain([spent, die]).collect())?;
     Ok(Played {
         effect: format!(
-            "{} inspires {}: a d{sides} on its next attack roll, ability check or saving throw within 10 minutes",
+            "{} inspires {}: a d{sides} the engine adds to its first attack roll, ability check or saving throw within 10 minutes that fails by {sides} or less",
             c.name, ally.name
         ),
         pool: Some(INSPIRATION),
         ..Played::default()
     })
+}
+
+/// Bardic Inspiration on a check or save `creature` has rolled: where it failed by no more than
+/// the die it holds could make up, the die rolled and added, and spent (committed here, with
+/// the roll; ending an effect that is there cannot be refused). What to say beside the roll.
+pub(super) fn inspired_check(
+    ctx: &mut ToolContext<'_>,
+    creature: &str,
+    result: &mut crate::rules::CheckResult,
+) -> Option<String> {
+    let inspired = crate::effects::inspire_check(ctx.state, creature, result, &[], ctx.rng)?;
+    let _ = ctx.commit(vec![inspired.spent]);
+    Some(inspired.reason)
+}
+
+/// Bardic Inspiration on an attack roll `creature` missed with (`profile` against `target`):
+/// as [`inspired_check`], a miss it turns into a hit rolling the hit's damage.
+pub(super) fn inspired_attack(
+    ctx: &mut ToolContext<'_>,
+    creature: &str,
+    result: &mut AttackResult,
+    profile: &crate::rules::AttackProfile<'_>,
+    target: &crate::rules::AttackTarget,
+) -> Option<String> {
+    let inspired =
+        crate::effects::inspire_attack(ctx.state, creature, result, profile, target, &[], ctx.rng)?;
+    let _ = ctx.commit(vec![inspired.spent]);
+    Some(inspired.reason)
 }
 
 /// Song of Rest (bard 2): a creature that spends hit dice on a short rest, with a conscious bard

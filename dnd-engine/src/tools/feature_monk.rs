@@ -284,13 +284,14 @@ fn forced_save(
         ability,
     ));
     let bonus = ctx.roll_bonus(victim.target.id(), RollKind::Save);
-    let save = roll_check_with(
+    let mut save = roll_check_with(
         victim.save(ability) + bonus.total,
         dc,
         &sources,
         auto_fail,
         ctx.rng,
     );
+    super::feature_bard::inspired_check(ctx, victim.target.id(), &mut save); // Bardic Inspiration
     ctx.record_roll(
         format!("{} {ability} save against {what}", victim.name),
         i64::from(save.total),

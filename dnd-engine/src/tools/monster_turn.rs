@@ -245,14 +245,16 @@ pub(super) fn saving_throw(
         threats,
     ));
     // Bless adds a d4, Bane takes one away, as on any save (`effects::roll_bonus`).
-    let blessed = ctx.roll_bonus(who.target.id(), crate::state::RollKind::Save);
-    let result = roll_check_with(
+    let mut blessed = ctx.roll_bonus(who.target.id(), crate::state::RollKind::Save);
+    let mut result = roll_check_with(
         who.save(save.ability) + bonus.map_or(0, |b| b.0) + blessed.total,
         save.dc,
         &sources,
         auto_fail,
         ctx.rng,
     );
+    let inspired = super::feature_bard::inspired_check(ctx, who.target.id(), &mut result);
+    blessed.reasons.extend(inspired);
     let notes: Vec<&str> = bonus
         .map(|b| b.1.as_str())
         .into_iter()

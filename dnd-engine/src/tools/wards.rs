@@ -36,10 +36,12 @@ pub(super) fn sanctuary_save(
     ));
     let bonus = ctx.roll_bonus(who.target.id(), RollKind::Save);
     let modifier = who.save(Ability::Wisdom) + bonus.total;
-    let save = roll_check_with(modifier, dc, &sources, auto_fail, ctx.rng);
+    let mut save = roll_check_with(modifier, dc, &sources, auto_fail, ctx.rng);
+    let inspired = super::feature_bard::inspired_check(ctx, who.target.id(), &mut save);
+    let note = inspired.map_or_else(String::new, |why| format!(" ({why})"));
     ctx.record_roll(
         format!(
-            "{} Wisdom save against {spell} on {}",
+            "{} Wisdom save against {spell} on {}{note}",
             who.name, target.name
         ),
         i64::from(save.total),
