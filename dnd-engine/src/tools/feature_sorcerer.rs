@@ -293,6 +293,9 @@ pub(super) fn metamagic(
     args: &CastSpellArgs,
 ) -> Result<MetaCast, ToolError> {
     let Some(asked) = args.metamagic.as_ref().filter(|m| !m.is_empty()) else {
+        if args.careful.is_some() {
+            return Err(careful_unasked());
+        }
         return Ok(MetaCast::default());
     };
     let c = super::sheet::named_character(ctx.state, &args.caster)?;
@@ -382,11 +385,7 @@ fn careful_named(
     let most = usize::from(sorcerer::charisma_count(c));
     let named = match (options.contains(&Metamagic::Careful), named) {
         (false, None) => return Ok(Vec::new()),
-        (false, Some(_)) => {
-            return Err(ToolError::new(
-                "careful names the creatures of Careful Spell: add \"Careful\" to metamagic, or leave careful null",
-            ));
-        }
+        (false, Some(_)) => return Err(careful_unasked()),
         (true, None) | (true, Some([])) => {
             return Err(ToolError::new(format!(
                 "Careful Spell needs careful: the creatures (1 to {most}, {}'s Charisma modifier) that succeed on the spell's save",
@@ -418,9 +417,17 @@ fn careful_named(
     Ok(ids)
 }
 
+/// `careful` named without Careful Spell in `metamagic`.
+fn careful_unasked() -> ToolError {
+    ToolError::new(
+        "careful names the creatures of Careful Spell: add \"Careful\" to metamagic, or leave careful null",
+    )
+}
+
 /// Refuses Careful Spell's creatures that are not among those `spell` affects (`chosen`: named
 /// or covered by its area), saying which it affects.
 pub(super) fn careful_among<T>(
+    state: &crate::state::GameState,
     spell: &Spell,
     careful: &[String],
     chosen: &[(super::creature::CreatureInfo<'_>, T)],
@@ -432,6 +439,7 @@ pub(super) fn careful_among<T>(
         return Ok(());
     };
     let affected: Vec<&str> = chosen.iter().map(|(t, _)| t.name.as_str()).collect();
+    let outside = state.name_of(outside);
     Err(ToolError::new(format!(
         "Careful Spell protects creatures the spell affects, and {outside} is not among those {} affects here ({}): name them in careful",
         spell.name,

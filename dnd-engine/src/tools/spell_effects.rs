@@ -120,7 +120,7 @@ pub(super) fn cast(
     let places = super::spell_places::takes_aim(&effects);
     let area_aim = if places { None } else { aim };
     let mut chosen = super::spell_areas::targets(ctx, &caster.id, spell, limit, area_aim, &names)?;
-    super::feature_sorcerer::careful_among(spell, &p.careful, &chosen)?;
+    super::feature_sorcerer::careful_among(ctx.state, spell, &p.careful, &chosen)?;
     // Blink: a creature on the Ethereal Plane is out of reach: refused when named, passed over
     // when an area covers it.
     if let Some(why) = chosen
