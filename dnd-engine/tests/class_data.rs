@@ -228,6 +228,8 @@ fn only_played_features_say_implemented() {
         "eldritch-invocation-devils-sight",
         "bonus-cantrip",
         "metamagic-distant-spell",
+        "metamagic-careful-spell",
+        "metamagic-empowered-spell",
         "eldritch-invocation-eldritch-spear",
         // The cleric's and the paladin's (`character::divine`).
         "channel-divinity-1-rest",

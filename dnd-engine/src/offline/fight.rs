@@ -88,7 +88,7 @@ pub(crate) fn combat(
             Some(spell) => (
                 tool::CAST_SPELL,
                 json!({"caster": hero, "spell": spell, "slot_level": null,
-                       "targets": target.map_or_else(Vec::new, |t| vec![t]), "aim": null, "ritual": null, "choice": null, "again": null, "point": null, "sculpt": null, "metamagic": null}),
+                       "targets": target.map_or_else(Vec::new, |t| vec![t]), "aim": null, "ritual": null, "choice": null, "again": null, "point": null, "sculpt": null, "metamagic": null, "careful": null}),
             ),
         }
     };

@@ -101,7 +101,7 @@ impl OfflinePlayer {
             }
             let value = expected(
                 names::CAST_SPELL,
-                serde_json::json!({"caster": hero.id, "spell": name, "slot_level": null, "targets": [foe], "aim": null, "ritual": null, "choice": null, "again": null, "point": null, "sculpt": null, "metamagic": null}),
+                serde_json::json!({"caster": hero.id, "spell": name, "slot_level": null, "targets": [foe], "aim": null, "ritual": null, "choice": null, "again": null, "point": null, "sculpt": null, "metamagic": null, "careful": null}),
             );
             let bar = if spell.level == 0 {
                 weapon
