@@ -106,13 +106,20 @@ fn bardic_inspiration_gives_another_a_d6_spent_on_a_roll_it_can_turn() {
         let swing = t.ok("roll_attack", attack("kraven", "frost-harpy"));
         let label = t.log.rolls.last().unwrap().label.clone();
         let inspired = label.contains("Bardic Inspiration (1d6)");
-        assert_eq!(die_on(&t.state, "kraven").is_none(), inspired, "{label} {swing}");
+        assert_eq!(
+            die_on(&t.state, "kraven").is_none(),
+            inspired,
+            "{label} {swing}"
+        );
         if inspired {
             spent = true;
             break;
         }
     }
-    assert!(spent, "a miss within 6 of the harpy's AC in six swings at seed 3");
+    assert!(
+        spent,
+        "a miss within 6 of the harpy's AC in six swings at seed 3"
+    );
 }
 
 #[test]

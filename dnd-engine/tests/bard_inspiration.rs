@@ -73,12 +73,20 @@ fn the_die_waits_through_a_success_and_a_hopeless_failure_then_turns_a_near_miss
     // A success needs no die.
     let easy = t.ok("roll_saving_throw", save(1));
     assert_eq!(easy["result"]["success"], true);
-    assert_eq!(die_on(&t.state, "kraven"), Some(6), "kept through a success");
+    assert_eq!(
+        die_on(&t.state, "kraven"),
+        Some(6),
+        "kept through a success"
+    );
     // DC 30 is out of a d6's reach from any total Kraven rolls (at most 20 + 3).
     let hopeless = t.ok("roll_saving_throw", save(30));
     assert_eq!(hopeless["result"]["success"], false);
     assert!(total(&hopeless) + 6 < 30, "{hopeless}");
-    assert_eq!(die_on(&t.state, "kraven"), Some(6), "kept through a failure it cannot turn");
+    assert_eq!(
+        die_on(&t.state, "kraven"),
+        Some(6),
+        "kept through a failure it cannot turn"
+    );
     // The same d20 against a DC one above its total: the die goes on, and carries it.
     let dc = i32::try_from(third).unwrap() + 1;
     let near = t.ok("roll_saving_throw", save(dc));
@@ -87,7 +95,9 @@ fn the_die_waits_through_a_success_and_a_hopeless_failure_then_turns_a_near_miss
     assert_eq!(near["result"]["success"], true, "{near}");
     let reasons = near["modifier_reasons"].to_string();
     assert!(
-        reasons.contains(&format!("+{added}: Bardic Inspiration (1d6) on a {third} against {dc}")),
+        reasons.contains(&format!(
+            "+{added}: Bardic Inspiration (1d6) on a {third} against {dc}"
+        )),
         "{reasons}"
     );
     assert_eq!(die_on(&t.state, "kraven"), None, "spent");
@@ -140,14 +150,22 @@ fn a_natural_one_keeps_the_die() {
     t.ok("next_turn", json!({}));
     t.ok("roll_attack", attack("kraven", "frost-harpy"));
     assert!(!last_attack(&t).hit);
-    assert_eq!(die_on(&t.state, "kraven"), Some(6), "a natural 1 misses whatever is added");
+    assert_eq!(
+        die_on(&t.state, "kraven"),
+        Some(6),
+        "a natural 1 misses whatever is added"
+    );
 }
 
 #[test]
 fn the_die_is_gone_after_ten_minutes() {
     let mut t = table(2, true);
     t.apply(&[Change::EncounterEnded, Change::TimeAdvanced { minutes: 9 }]);
-    assert_eq!(die_on(&t.state, "kraven"), Some(6), "nine minutes: still held");
+    assert_eq!(
+        die_on(&t.state, "kraven"),
+        Some(6),
+        "nine minutes: still held"
+    );
     t.apply(&[Change::TimeAdvanced { minutes: 1 }]);
     assert_eq!(die_on(&t.state, "kraven"), None, "ten minutes: gone unused");
 }

@@ -93,7 +93,10 @@ fn careful_spell_lets_kraven_succeed_on_burning_hands_for_half() {
         .unwrap()
         .label
         .clone();
-    assert!(label.contains("Careful Spell: succeeds automatically"), "{label}");
+    assert!(
+        label.contains("Careful Spell: succeeds automatically"),
+        "{label}"
+    );
     // The harpy was not chosen: its save is its own roll.
     let harpy = save_of(&out, "Frost Harpy");
     let d20 = harpy["save"]["total"].as_i64().unwrap();
@@ -149,7 +152,10 @@ fn empowered_spell_rerolls_the_lowest_dice_of_burning_hands() {
     let mut faces = dealt.faces.to_vec();
     faces.sort_unstable();
     assert_eq!(faces, kept);
-    assert_eq!(dealt.rolled, faces.iter().map(|f| u32::from(*f)).sum::<u32>());
+    assert_eq!(
+        dealt.rolled,
+        faces.iter().map(|f| u32::from(*f)).sum::<u32>()
+    );
     let harpy = save_of(&out, "Frost Harpy");
     let full = if harpy["save"]["success"] == true {
         dealt.rolled / 2
@@ -187,7 +193,11 @@ fn empowered_spell_goes_beside_careful_and_shares_three_dice_among_darts() {
         .count();
     assert_eq!(rerolled, low.min(3), "{rolls:?}");
     for (label, d) in &rolls {
-        assert_eq!(d.rerolled.is_empty(), !label.contains("Empowered Spell"), "{label}");
+        assert_eq!(
+            d.rerolled.is_empty(),
+            !label.contains("Empowered Spell"),
+            "{label}"
+        );
         assert_eq!(d.rolled, u32::from(d.faces[0]) + 1);
     }
 }
@@ -224,7 +234,11 @@ fn careful_and_empowered_are_refused_where_they_do_not_fit() {
             "add \"Careful\" to metamagic",
         ),
         (
-            meta(cast("vex", "Mage Armor", None, &["vex"]), &["Empowered"], None),
+            meta(
+                cast("vex", "Mage Armor", None, &["vex"]),
+                &["Empowered"],
+                None,
+            ),
             "Mage Armor rolls no damage",
         ),
         (
@@ -250,7 +264,11 @@ fn careful_and_empowered_are_refused_where_they_do_not_fit() {
     }]);
     let poor = t.refused(
         "cast_spell",
-        meta(hands(&["frost-harpy", "kraven"]), &["Careful"], Some(&["kraven"])),
+        meta(
+            hands(&["frost-harpy", "kraven"]),
+            &["Careful"],
+            Some(&["kraven"]),
+        ),
     );
     assert!(poor.contains("Careful costs 1 sorcery point(s)"), "{poor}");
 }
@@ -311,7 +329,10 @@ async fn a_model_cheating_with_careful_and_empowered_is_refused() {
     assert!(!results[4].contains("\"error\""), "{}", results[4]);
     assert_eq!(points_left(&after), 1, "only the lawful casting's 2 points");
     assert_eq!(after.character("vex").unwrap().spell_slots.available(1), 3);
-    assert_eq!(after.character("kraven").unwrap().feature_uses, before.character("kraven").unwrap().feature_uses);
+    assert_eq!(
+        after.character("kraven").unwrap().feature_uses,
+        before.character("kraven").unwrap().feature_uses
+    );
 }
 
 /// The worked example: Burning Hands from a 2nd-level slot (4d6) at seed 55 falls 2, 1, 3, 1.
@@ -340,8 +361,16 @@ fn empowered_spell_worked_example_rerolls_three_of_four_low_dice() {
     assert_eq!(dealt.rolled, 19);
     // The record serializes both: the faces that stand and what the rerolled ones were.
     let record = serde_json::to_value(&dealt).unwrap();
-    assert_eq!(record["rerolled"][0], json!({"was": 1, "now": 6}), "{record}");
+    assert_eq!(
+        record["rerolled"][0],
+        json!({"was": 1, "now": 6}),
+        "{record}"
+    );
     let harpy = save_of(&out, "Frost Harpy");
-    let taken = if harpy["save"]["success"] == true { 9 } else { 19 };
+    let taken = if harpy["save"]["success"] == true {
+        9
+    } else {
+        19
+    };
     assert_eq!(harpy["damage"], taken, "{out}");
 }

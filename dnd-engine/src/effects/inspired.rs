@@ -100,7 +100,14 @@ pub fn inspire_attack<R: Rng + ?Sized>(
     if result.hit || result.d20.natural == 1 {
         return None;
     }
-    let inspired = roll_on(state, creature, result.total, result.target_ac, already, rng)?;
+    let inspired = roll_on(
+        state,
+        creature,
+        result.total,
+        result.target_ac,
+        already,
+        rng,
+    )?;
     result.total += inspired.added;
     if result.total >= result.target_ac {
         result.hit = true;

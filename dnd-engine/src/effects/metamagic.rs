@@ -41,9 +41,7 @@ pub fn reroll_lowest<R: Rng + ?Sized>(
     left: &mut u8,
     rng: &mut R,
 ) -> Vec<Reroll> {
-    let mut order: Vec<usize> = (0..faces.len())
-        .filter(|&i| low(faces[i], sides))
-        .collect();
+    let mut order: Vec<usize> = (0..faces.len()).filter(|&i| low(faces[i], sides)).collect();
     order.sort_by_key(|&i| faces[i]); // stable: ties in the order rolled
     let mut out = Vec::new();
     for i in order.into_iter().take(usize::from(*left)) {
@@ -68,7 +66,11 @@ pub(super) fn describe(rerolled: &[Reroll]) -> String {
 impl<R: Rng + ?Sized> Run<'_, '_, R> {
     /// Empowered Spell on one damage roll (while rerolls are left): its low dice rolled again
     /// and the damage counted again against `defenses`. What it says for the roll's label.
-    pub(super) fn empower(&mut self, dealt: &mut DamageDealt, defenses: &Defenses) -> Option<String> {
+    pub(super) fn empower(
+        &mut self,
+        dealt: &mut DamageDealt,
+        defenses: &Defenses,
+    ) -> Option<String> {
         if self.rerolls == 0 {
             return None;
         }

@@ -55,7 +55,13 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
         // Bardic Inspiration on a miss it could turn, then Empowered Spell on the hit's dice.
         let already = &self.out.changes;
         let inspired = super::inspire_attack(
-            self.state, &caster.id, &mut result, &profile, &defense, already, self.rng,
+            self.state,
+            &caster.id,
+            &mut result,
+            &profile,
+            &defense,
+            already,
+            self.rng,
         );
         if let Some(i) = inspired {
             self.out.changes.push(i.spent);

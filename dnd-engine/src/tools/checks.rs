@@ -99,7 +99,11 @@ pub(super) fn roll_skill_check(
     let modifier = who.skill(args.skill) + bonus.total + explorer;
     let mut result = roll_check_with(modifier, args.dc, &sources, auto_fail, ctx.rng);
     // Bardic Inspiration, where the die could turn a failure.
-    bonus.reasons.extend(super::feature_bard::inspired_check(ctx, who.target.id(), &mut result));
+    bonus.reasons.extend(super::feature_bard::inspired_check(
+        ctx,
+        who.target.id(),
+        &mut result,
+    ));
     let note = if bonus.reasons.is_empty() {
         String::new()
     } else {
@@ -207,7 +211,11 @@ pub(super) fn roll_saving_throw(
         auto_fail,
         ctx.rng,
     );
-    bonus.reasons.extend(super::feature_bard::inspired_check(ctx, who.target.id(), &mut result));
+    bonus.reasons.extend(super::feature_bard::inspired_check(
+        ctx,
+        who.target.id(),
+        &mut result,
+    ));
     let label = format!("{} {} save", who.name, args.ability);
     ctx.record_roll(
         &label,

@@ -220,7 +220,13 @@ pub(super) fn attack_spent(
         let lucky = sources.lucky; // a halfling's natural 1 is rolled again
         let mut result = rules_attack(&profile, &defense, sources.resolve(), lucky, ctx.rng);
         let by = who.target.id(); // Bardic Inspiration, where the die could turn a miss
-        bonus.reasons.extend(super::feature_bard::inspired_attack(ctx, by, &mut result, &profile, &defense));
+        bonus.reasons.extend(super::feature_bard::inspired_attack(
+            ctx,
+            by,
+            &mut result,
+            &profile,
+            &defense,
+        ));
         let defenses = &defense.defenses;
         super::feature_fighting::great_weapon(ctx, &who, &swing, melee, defenses, &mut result);
         super::feature_races::savage_attacks(
