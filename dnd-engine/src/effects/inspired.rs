@@ -8,6 +8,9 @@
 
 use rand::{Rng, RngExt};
 
+use super::casting::Subject;
+use super::resolve::Run;
+
 use crate::rules::attack::roll_damage;
 use crate::rules::{AttackProfile, AttackResult, AttackTarget, CheckResult};
 use crate::state::{Change, GameState, TimedEffect, TimedKind, timed_effects};
@@ -120,4 +123,21 @@ pub fn inspire_attack<R: Rng + ?Sized>(
         result.total_damage = result.damage.iter().map(|d| d.taken).sum();
     }
     Some(inspired)
+}
+
+impl<R: Rng + ?Sized> Run<'_, '_, R> {
+    /// Bardic Inspiration on `s`'s save against the casting, where the die could turn a
+    /// failure: added, its spending among the casting's changes (once, however many saves).
+    pub(super) fn inspired_save(
+        &mut self,
+        s: &Subject,
+        result: &mut CheckResult,
+        modifiers: &mut Vec<String>,
+    ) {
+        let (id, already) = (s.target.id(), &self.out.changes);
+        if let Some(i) = inspire_check(self.state, id, result, already, self.rng) {
+            self.out.changes.push(i.spent);
+            modifiers.push(i.reason);
+        }
+    }
 }

@@ -11,7 +11,7 @@ use super::casting::{Casting, Refused, Resolution, Subject};
 use super::resolve::{Run, resolve_with};
 use super::vocabulary::Effect;
 use crate::rules::attack::{Reroll, damage_from_faces};
-use crate::rules::{AttackResult, DamageDealt, Defenses};
+use crate::rules::{AttackResult, CheckResult, DamageDealt, Defenses};
 use crate::state::GameState;
 
 /// [`resolve`](super::resolve) with Empowered Spell: up to `rerolls` of the casting's damage
@@ -64,6 +64,20 @@ pub(super) fn describe(rerolled: &[Reroll]) -> String {
 }
 
 impl<R: Rng + ?Sized> Run<'_, '_, R> {
+    /// Careful Spell on `s`'s save against the casting: a chosen creature succeeds (a
+    /// success's half damage stands); the roll stays for the record.
+    pub(super) fn careful_save(
+        &mut self,
+        s: &Subject,
+        result: &mut CheckResult,
+        modifiers: &mut Vec<String>,
+    ) {
+        if s.careful {
+            result.success = true;
+            modifiers.push("Careful Spell: succeeds automatically".to_owned());
+        }
+    }
+
     /// Empowered Spell on one damage roll (while rerolls are left): its low dice rolled again
     /// and the damage counted again against `defenses`. What it says for the roll's label.
     pub(super) fn empower(

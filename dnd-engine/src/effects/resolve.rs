@@ -581,17 +581,10 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
             // Sculpt Spells: a pocket of safety in the spell; the roll stands for the record.
             result.success = true;
             modifiers.push("Sculpt Spells: succeeds automatically".to_owned());
-        } else if s.careful {
-            // Careful Spell: the sorcerer's chosen creature succeeds; a success's half stands.
-            result.success = true;
-            modifiers.push("Careful Spell: succeeds automatically".to_owned());
+        } else {
+            self.careful_save(s, &mut result, &mut modifiers); // Careful Spell
         }
-        // Bardic Inspiration, where the die could turn the failure.
-        let (id, already) = (s.target.id(), &self.out.changes);
-        if let Some(i) = super::inspire_check(self.state, id, &mut result, already, self.rng) {
-            self.out.changes.push(i.spent);
-            modifiers.push(i.reason);
-        }
+        self.inspired_save(s, &mut result, &mut modifiers); // Bardic Inspiration
         if !result.success
             && let Some(spend) = legendary::resist(self.state, s, on_fail)
         {

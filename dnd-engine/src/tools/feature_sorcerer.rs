@@ -293,7 +293,7 @@ pub(super) fn metamagic(
     args: &CastSpellArgs,
 ) -> Result<MetaCast, ToolError> {
     let Some(asked) = args.metamagic.as_ref().filter(|m| !m.is_empty()) else {
-        if args.careful.is_some() {
+        if args.careful.as_ref().is_some_and(|named| !named.is_empty()) {
             return Err(careful_unasked());
         }
         return Ok(MetaCast::default());
@@ -384,7 +384,7 @@ fn careful_named(
 ) -> Result<Vec<String>, ToolError> {
     let most = usize::from(sorcerer::charisma_count(c));
     let named = match (options.contains(&Metamagic::Careful), named) {
-        (false, None) => return Ok(Vec::new()),
+        (false, None | Some([])) => return Ok(Vec::new()),
         (false, Some(_)) => return Err(careful_unasked()),
         (true, None) | (true, Some([])) => {
             return Err(ToolError::new(format!(
