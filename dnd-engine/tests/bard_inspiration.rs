@@ -169,3 +169,60 @@ fn the_die_is_gone_after_ten_minutes() {
     t.apply(&[Change::TimeAdvanced { minutes: 1 }]);
     assert_eq!(die_on(&t.state, "kraven"), None, "ten minutes: gone unused");
 }
+
+/// Kraven's Constitution save in the last casting's outcomes: (total, DC, success).
+fn kraven_save(cast: &Value) -> (i64, i64, bool) {
+    let save = cast["effects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["outcome"] == "save" && e["target"] == "Kraven")
+        .unwrap_or_else(|| panic!("no save: {cast}"));
+    let s = &save["save"];
+    (
+        s["total"].as_i64().unwrap(),
+        s["dc"].as_i64().unwrap(),
+        s["success"].as_bool().unwrap(),
+    )
+}
+
+#[test]
+fn a_spells_save_takes_the_die_inside_the_effects_engine() {
+    // Vesna's Thunderwave catches Kraven: a seed where his save falls one short without the
+    // die, and one where it succeeds.
+    let thunder = || table::cast("vesna", "Thunderwave", None, &["kraven"]);
+    let plain = |seed: u64| {
+        let mut t = table(seed, false);
+        kraven_save(&t.ok("cast_spell", thunder()))
+    };
+    let short = (1..400)
+        .find(|&s| {
+            let (total, dc, _) = plain(s);
+            total == dc - 1
+        })
+        .expect("a save one short");
+    let mut t = table(short, true);
+    let out = t.ok("cast_spell", thunder());
+    let (total, dc, success) = kraven_save(&out);
+    assert!(success && total >= dc, "{out}");
+    assert_eq!(die_on(&t.state, "kraven"), None, "spent on the save");
+    let label = t
+        .log
+        .rolls
+        .iter()
+        .find(|r| r.label.starts_with("Kraven Constitution save"))
+        .unwrap()
+        .label
+        .clone();
+    assert!(label.contains("Bardic Inspiration (1d6)"), "{label}");
+
+    let made = (1..400).find(|&s| plain(s).2).expect("a save made");
+    let mut t = table(made, true);
+    let out = t.ok("cast_spell", thunder());
+    assert!(kraven_save(&out).2, "{out}");
+    assert_eq!(
+        die_on(&t.state, "kraven"),
+        Some(6),
+        "kept through a save made"
+    );
+}
