@@ -170,6 +170,8 @@ pub(super) fn new_game(adventure: &Adventure, party: &[&str]) -> Result<GameStat
         // A fresh secret per campaign: see `GameState::dice_seed`.
         dice_seed: crate::state::DiceSeed(crate::dice::game_rng().random()),
         levelling: adventure.levelling(),
+        endings: Arc::new(adventure.endings.clone()),
+        ended: None,
     })
 }
 

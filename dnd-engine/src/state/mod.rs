@@ -34,6 +34,7 @@ mod revive;
 mod slot_recovery;
 mod snapshot;
 mod sorcery;
+mod story;
 mod summons;
 mod timed;
 mod timed_aloft;
@@ -68,6 +69,7 @@ pub use rage::{RAGE, raging};
 pub use reactions::{ReactionTrigger, StandingReaction};
 pub use revive::rounds_now;
 pub use snapshot::{Snapshot, estimate_tokens};
+pub use story::{Ending, StoryEffect, ending_reached};
 pub use summons::Summoned;
 pub use timed::{
     GlyphKept, RepeatSave, RollKind, RollOn, SpeedChange, TimedEffect, TimedKind, ZoneKept,
@@ -138,6 +140,12 @@ pub struct GameState {
     /// How the characters gain levels: by XP (the default) or at the adventure's milestones.
     #[serde(default, skip_serializing_if = "Levelling::is_xp")]
     pub levelling: Levelling,
+    /// The ways the adventure can end ([`story::Ending`]); empty for an open-ended game.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub endings: Arc<Vec<story::Ending>>,
+    /// The id of the ending reached, once the adventure is over ([`Change::AdventureEnded`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended: Option<String>,
 }
 
 /// A campaign's secret dice seed ([`GameState::dice_seed`]); 0 is "not set". Its `Debug` print

@@ -1,0 +1,188 @@
+//! The story as data: what a goal step, a puzzle, a trap or a broken object does to the world
+//! ([`StoryEffect`]), the adventure's endings ([`Ending`]), and the changes only the story makes
+//! ([`Change::NpcMoved`], [`Change::MonsterProvoked`], [`Change::AdventureEnded`]).
+//!
+//! An effect is resolved into ordinary [`Change`]s by `tools::story`, so every one of them is
+//! checked by [`GameState::apply`] like any other change, and an adventure file names them
+//! with ids the validator checks when it loads.
+//!
+//! [`Change::NpcMoved`]: super::Change::NpcMoved
+//! [`Change::MonsterProvoked`]: super::Change::MonsterProvoked
+//! [`Change::AdventureEnded`]: super::Change::AdventureEnded
+//! [`Change`]: super::Change
+//! [`GameState::apply`]: super::GameState::apply
+
+use serde::{Deserialize, Serialize};
+
+use super::change::ChangeError;
+use super::lookup::{monster_mut, npc_mut};
+use super::{Change, Disposition, GameState, ItemStack};
+
+/// One thing the story does to the world. In an adventure file each is an object with one key,
+/// the effect's name: `{"reveal_exit": {"room": "hall", "direction": "crawlway"}}`,
+/// `{"set_flag": {"flag": "riddle_answered", "value": true}}`, `{"end": {"ending": "freed"}}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum StoryEffect {
+    /// A hidden exit becomes known (and usable, if not locked).
+    RevealExit {
+        /// The room it leaves from.
+        room: String,
+        /// Its direction.
+        direction: String,
+    },
+    /// A hidden feature becomes known.
+    RevealFeature {
+        /// The room it is in.
+        room: String,
+        /// Its id.
+        feature: String,
+    },
+    /// A locked exit opens.
+    UnlockExit {
+        /// The room it leaves from.
+        room: String,
+        /// Its direction.
+        direction: String,
+    },
+    /// Items appear in the pack of the hero who acted (or the first hero standing).
+    GiveItem {
+        /// What, and how many.
+        item: ItemStack,
+    },
+    /// Items leave the pack of whichever hero carries them (as many as there are, up to
+    /// `quantity`).
+    TakeItem {
+        /// The item's name.
+        item: String,
+        /// How many.
+        #[serde(default = "one")]
+        quantity: u32,
+    },
+    /// A world flag is set.
+    SetFlag {
+        /// The flag (declared in the adventure's `flags`).
+        flag: String,
+        /// Its new value.
+        value: serde_json::Value,
+    },
+    /// An NPC's attitude changes.
+    Attitude {
+        /// The NPC.
+        npc: String,
+        /// The new attitude.
+        disposition: Disposition,
+    },
+    /// The party learns what an NPC wants.
+    RevealGoal {
+        /// The NPC.
+        npc: String,
+    },
+    /// An NPC moves on to its next goal step (whose own effects then happen).
+    AdvanceGoal {
+        /// The NPC.
+        npc: String,
+    },
+    /// An NPC goes somewhere else.
+    MoveNpc {
+        /// The NPC.
+        npc: String,
+        /// The room it goes to.
+        room: String,
+    },
+    /// These monsters turn on the party: seen, hostile, and a fight starts where the party is
+    /// if they are there.
+    StartFight {
+        /// The monsters' ids.
+        monsters: Vec<String>,
+    },
+    /// The adventure ends with this ending.
+    End {
+        /// The ending's id (one of the adventure's `endings`).
+        ending: String,
+    },
+}
+
+fn one() -> u32 {
+    1
+}
+
+impl StoryEffect {
+    /// The effect's name as an adventure file writes it ("reveal_exit").
+    pub fn name(&self) -> &'static str {
+        match self {
+            StoryEffect::RevealExit { .. } => "reveal_exit",
+            StoryEffect::RevealFeature { .. } => "reveal_feature",
+            StoryEffect::UnlockExit { .. } => "unlock_exit",
+            StoryEffect::GiveItem { .. } => "give_item",
+            StoryEffect::TakeItem { .. } => "take_item",
+            StoryEffect::SetFlag { .. } => "set_flag",
+            StoryEffect::Attitude { .. } => "attitude",
+            StoryEffect::RevealGoal { .. } => "reveal_goal",
+            StoryEffect::AdvanceGoal { .. } => "advance_goal",
+            StoryEffect::MoveNpc { .. } => "move_npc",
+            StoryEffect::StartFight { .. } => "start_fight",
+            StoryEffect::End { .. } => "end",
+        }
+    }
+}
+
+/// One way the adventure can end.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ending {
+    /// Stable id, unique in the adventure ("singer-freed").
+    pub id: String,
+    /// Its title ("The Song Ends").
+    pub title: String,
+    /// What the game master tells when it is reached.
+    pub description: String,
+}
+
+/// Applies the story's own changes; any other change is left alone.
+pub(super) fn apply(state: &mut GameState, change: &Change) -> Result<(), ChangeError> {
+    match change {
+        Change::NpcMoved { npc, location } => {
+            if !state.locations.iter().any(|l| &l.id == location) {
+                let ids: Vec<&str> = state.locations.iter().map(|l| l.id.as_str()).collect();
+                return Err(ChangeError::Invalid(format!(
+                    "no room {location:?}; the rooms are: {}",
+                    ids.join(", ")
+                )));
+            }
+            npc_mut(state, npc)?.location = location.clone();
+        }
+        Change::MonsterProvoked { monster } => {
+            let m = monster_mut(state, monster)?;
+            m.hostile = true;
+            m.revealed = true;
+        }
+        Change::AdventureEnded { ending } => {
+            if let Some(done) = &state.ended {
+                return Err(ChangeError::Invalid(format!(
+                    "the adventure has already ended ({done})"
+                )));
+            }
+            if !state.endings.iter().any(|e| &e.id == ending) {
+                let ids: Vec<&str> = state.endings.iter().map(|e| e.id.as_str()).collect();
+                return Err(ChangeError::Invalid(format!(
+                    "no ending {ending:?}; the endings are: {}",
+                    if ids.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        ids.join(", ")
+                    }
+                )));
+            }
+            state.ended = Some(ending.clone());
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The ending reached, if the adventure is over.
+pub fn ending_reached(state: &GameState) -> Option<&Ending> {
+    let id = state.ended.as_ref()?;
+    state.endings.iter().find(|e| &e.id == id)
+}
