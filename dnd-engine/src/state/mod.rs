@@ -69,7 +69,7 @@ pub use rage::{RAGE, raging};
 pub use reactions::{ReactionTrigger, StandingReaction};
 pub use revive::rounds_now;
 pub use snapshot::{Snapshot, estimate_tokens};
-pub use story::{Ending, StoryEffect, ending_reached};
+pub use story::{Ending, StoryEffect, ending_reached, flag_holds};
 pub use summons::Summoned;
 pub use timed::{
     GlyphKept, RepeatSave, RollKind, RollOn, SpeedChange, TimedEffect, TimedKind, ZoneKept,

@@ -186,3 +186,24 @@ pub fn ending_reached(state: &GameState) -> Option<&Ending> {
     let id = state.ended.as_ref()?;
     state.endings.iter().find(|e| &e.id == id)
 }
+
+/// Whether a flag's value says something happened: `true`, a number other than 0, a text that
+/// is not empty. A flag at its resting value (`false`, 0, "") is not shown to the model: the
+/// adventure's list of flags names people and secrets the party has not met.
+pub fn flag_holds(value: &serde_json::Value) -> bool {
+    match value {
+        serde_json::Value::Bool(b) => *b,
+        serde_json::Value::Number(n) => n.as_f64().is_some_and(|n| n != 0.0),
+        serde_json::Value::String(s) => !s.is_empty(),
+        serde_json::Value::Null => false,
+        serde_json::Value::Array(a) => !a.is_empty(),
+        serde_json::Value::Object(o) => !o.is_empty(),
+    }
+}
+
+impl GameState {
+    /// The world flags that hold ([`flag_holds`]): what the model may see of the flags.
+    pub fn flags_holding(&self) -> impl Iterator<Item = (&String, &serde_json::Value)> {
+        self.flags.iter().filter(|(_, v)| flag_holds(v))
+    }
+}

@@ -289,8 +289,13 @@ pub(super) fn advance_npc_goals(
 }
 
 pub(super) fn get_game_flags(_args: NoArgs, ctx: &mut ToolContext<'_>) -> Result<Flags, ToolError> {
+    // Only what has happened: a flag at rest names what the party has not met.
     Ok(Flags {
-        flags: ctx.state.flags.as_ref().clone(),
+        flags: ctx
+            .state
+            .flags_holding()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
     })
 }
 
@@ -340,11 +345,11 @@ pub(super) fn set_game_flag(
     let flags = &ctx.state.flags;
     if !flags.contains_key(&args.key) && flags.len() >= ctx.limits.max_flags {
         return Err(ToolError::new(format!(
-            "the world already holds {} flags, the most it keeps; change one that exists instead ({})",
+            "the world already holds {} flags, the most it keeps; change one that holds instead ({})",
             flags.len(),
-            flags
-                .keys()
-                .map(String::as_str)
+            ctx.state
+                .flags_holding()
+                .map(|(k, _)| k.as_str())
                 .collect::<Vec<_>>()
                 .join(", ")
         )));
