@@ -149,3 +149,29 @@ fn effects_on_the_step_an_npc_starts_at_are_refused() {
         "{error}"
     );
 }
+
+#[test]
+fn the_harpys_defeat_sets_its_flag_by_the_engine_once() {
+    let mut t = Table::fight(&["kraven"], &["kraven", "frost-harpy"], 3);
+    assert_eq!(t.state.flags["harpy_defeated"], json!(false));
+    // Whatever ends her fight (here a blow the table deals), the next call plays her defeat.
+    let hp = t.state.monster("frost-harpy").unwrap().hp.current;
+    t.apply(&[dnd_engine::state::Change::Damage {
+        target: dnd_engine::state::Target::Monster("frost-harpy".into()),
+        amount: hp,
+        critical: false,
+    }]);
+    t.ok("get_game_flags", json!({}));
+    assert_eq!(t.state.flags["harpy_defeated"], json!(true));
+    assert!(
+        t.state.story.on_defeat.get("frost-harpy").is_none(),
+        "played once"
+    );
+    // Set back by hand, it stays: the defeat is not played twice.
+    t.ok(
+        "set_game_flag",
+        json!({"key": "harpy_defeated", "value": false}),
+    );
+    t.ok("get_game_flags", json!({}));
+    assert_eq!(t.state.flags["harpy_defeated"], json!(false));
+}

@@ -35,7 +35,8 @@
 //! - **loot** is a list of [`crate::state::ItemStack`]s: `name`, `quantity`, optional `note`;
 //! - a **monster** is a [`MonsterSpawn`]: `id` (unique in the adventure), `srd` (an SRD monster
 //!   name), optional `name`, `hit_points`, `armor_class` overrides, `hostile` (default true)
-//!   and `area` (the room's area it stands in when a fight starts; default the first);
+//!   `area` (the room's area it stands in when a fight starts; default the first) and
+//!   `on_defeat` (story effects the engine plays once it is dead, fled or surrendered);
 //! - an **area** is a [`crate::state::Area`], a named place for fights: `id` (unique in its
 //!   room), `name`, `x` and `y` in feet along the floor, optional `z` (height above the floor,
 //!   default 0: only fliers reach an area above it), `radius_ft` (how far it reaches, 5 to 100,
@@ -287,6 +288,10 @@ pub struct MonsterSpawn {
     /// The id of the room's area it stands in when a fight starts (default: the first).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub area: Option<String>,
+    /// What happens once it is out of the fight (dead, fled or surrendered): story effects
+    /// the engine plays once (`{"set_flag": {"flag": "harpy_defeated", "value": true}}`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub on_defeat: Vec<crate::state::StoryEffect>,
 }
 
 fn yes() -> bool {

@@ -30,6 +30,12 @@ pub(super) fn check(adventure: &Adventure, problems: &mut Vec<Problem>) {
             ));
         }
     }
+    for room in &adventure.rooms {
+        for m in &room.monsters {
+            let path = format!("rooms[{}].monsters[{}].on_defeat", room.id, m.id);
+            effects(adventure, &m.on_defeat, &path, problems);
+        }
+    }
     for npc in &adventure.npcs {
         for (i, step) in npc.goal_steps.iter().enumerate() {
             let path = format!("npcs[{}].goal_steps[{i}].effects", npc.id);

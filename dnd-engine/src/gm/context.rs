@@ -231,8 +231,7 @@ fn same_snapshot(a: &GameState, b: &GameState) -> bool {
         // The XP text reads whether levels come by XP or milestones.
         levelling,
         // The snapshot tells the ending once one is reached.
-        endings,
-        ended,
+        story,
         // Not in the snapshot: sent in their own messages, or never sent.
         summary: _,
         memory: _,
@@ -250,6 +249,5 @@ fn same_snapshot(a: &GameState, b: &GameState) -> bool {
         && *time == b.time
         && *mode == b.mode
         && *levelling == b.levelling
-        && *endings == b.endings
-        && *ended == b.ended
+        && *story == b.story
 }

@@ -491,7 +491,8 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
         Change::PactWeaponConjured { .. } => super::pact::apply(state, change)?,
         Change::NpcMoved { .. }
         | Change::MonsterProvoked { .. }
-        | Change::AdventureEnded { .. } => super::story::apply(state, change)?,
+        | Change::AdventureEnded { .. }
+        | Change::DefeatPlayed { .. } => super::story::apply(state, change)?,
     }
     if let Change::Damage { target, amount, .. } = change
         && *amount > 0

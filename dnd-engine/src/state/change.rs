@@ -545,6 +545,11 @@ pub enum Change {
         /// The ending's id.
         ending: String,
     },
+    /// What a monster's defeat sets in motion has been played (it is not played again).
+    DefeatPlayed {
+        /// The monster.
+        monster: String,
+    },
 }
 
 /// Why a change could not apply. Messages name what was wrong and what would be valid, so a

@@ -1,6 +1,7 @@
 //! The story as data: what a goal step, a puzzle, a trap or a broken object does to the world
 //! ([`StoryEffect`]), the adventure's endings ([`Ending`]), and the changes only the story makes
-//! ([`Change::NpcMoved`], [`Change::MonsterProvoked`], [`Change::AdventureEnded`]).
+//! ([`Change::NpcMoved`], [`Change::MonsterProvoked`], [`Change::AdventureEnded`],
+//! [`Change::DefeatPlayed`]).
 //!
 //! An effect is resolved into ordinary [`Change`]s by `tools::story`, so every one of them is
 //! checked by [`GameState::apply`] like any other change, and an adventure file names them
@@ -9,8 +10,12 @@
 //! [`Change::NpcMoved`]: super::Change::NpcMoved
 //! [`Change::MonsterProvoked`]: super::Change::MonsterProvoked
 //! [`Change::AdventureEnded`]: super::Change::AdventureEnded
+//! [`Change::DefeatPlayed`]: super::Change::DefeatPlayed
 //! [`Change`]: super::Change
 //! [`GameState::apply`]: super::GameState::apply
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -139,6 +144,28 @@ pub struct Ending {
     pub description: String,
 }
 
+/// The story's own data in a campaign, beside the world it changes.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Story {
+    /// The ways the adventure can end; empty for an open-ended game.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub endings: Vec<Ending>,
+    /// The id of the ending reached, once the adventure is over ([`Change::AdventureEnded`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended: Option<String>,
+    /// What happens when a monster is out of the fight (dead, fled or surrendered), by the
+    /// monster's id; each list is played once, then removed ([`Change::DefeatPlayed`]).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub on_defeat: BTreeMap<String, Vec<StoryEffect>>,
+}
+
+impl Story {
+    /// Whether it holds nothing (for serde's `skip_serializing_if`).
+    pub fn is_empty(&self) -> bool {
+        *self == Story::default()
+    }
+}
+
 /// Applies the story's own changes; any other change is left alone.
 pub(super) fn apply(state: &mut GameState, change: &Change) -> Result<(), ChangeError> {
     match change {
@@ -158,13 +185,13 @@ pub(super) fn apply(state: &mut GameState, change: &Change) -> Result<(), Change
             m.revealed = true;
         }
         Change::AdventureEnded { ending } => {
-            if let Some(done) = &state.ended {
+            if let Some(done) = &state.story.ended {
                 return Err(ChangeError::Invalid(format!(
                     "the adventure has already ended ({done})"
                 )));
             }
-            if !state.endings.iter().any(|e| &e.id == ending) {
-                let ids: Vec<&str> = state.endings.iter().map(|e| e.id.as_str()).collect();
+            if !state.story.endings.iter().any(|e| &e.id == ending) {
+                let ids: Vec<&str> = state.story.endings.iter().map(|e| e.id.as_str()).collect();
                 return Err(ChangeError::Invalid(format!(
                     "no ending {ending:?}; the endings are: {}",
                     if ids.is_empty() {
@@ -174,7 +201,15 @@ pub(super) fn apply(state: &mut GameState, change: &Change) -> Result<(), Change
                     }
                 )));
             }
-            state.ended = Some(ending.clone());
+            Arc::make_mut(&mut state.story).ended = Some(ending.clone());
+        }
+        Change::DefeatPlayed { monster } => {
+            if !state.story.on_defeat.contains_key(monster) {
+                return Err(ChangeError::Invalid(format!(
+                    "nothing waits on {monster}'s defeat"
+                )));
+            }
+            Arc::make_mut(&mut state.story).on_defeat.remove(monster);
         }
         _ => {}
     }
@@ -183,8 +218,8 @@ pub(super) fn apply(state: &mut GameState, change: &Change) -> Result<(), Change
 
 /// The ending reached, if the adventure is over.
 pub fn ending_reached(state: &GameState) -> Option<&Ending> {
-    let id = state.ended.as_ref()?;
-    state.endings.iter().find(|e| &e.id == id)
+    let id = state.story.ended.as_ref()?;
+    state.story.endings.iter().find(|e| &e.id == id)
 }
 
 /// Whether a flag's value says something happened: `true`, a number other than 0, a text that

@@ -163,8 +163,7 @@ fn fixture() -> GameState {
         turn: 0,
         dice_seed: Default::default(),
         levelling: Default::default(),
-        endings: Default::default(),
-        ended: None,
+        story: Default::default(),
     }
 }
 

@@ -1,7 +1,7 @@
 //! The story played by the engine: [`play`] turns an adventure's [`StoryEffect`]s into changes
-//! (and a fight, when one starts), and [`follow_triggers`] moves NPCs on to their next goal
-//! step whenever the world reaches the step's trigger, after every tool call, so a goal never
-//! waits for the model to remember it.
+//! (and a fight, when one starts), and [`follow_triggers`], after every tool call, plays what a
+//! monster's defeat sets in motion and moves NPCs on to their next goal step whenever the
+//! world reaches the step's trigger, so the story never waits for the model to remember it.
 //!
 //! What happened comes back as short lines the model reads ("Brother Aldous: shows the
 //! crawlway"). Only what the party can witness is told: an NPC's step is told when the NPC
@@ -222,6 +222,19 @@ pub(super) fn advance(
 pub(super) fn follow_triggers(ctx: &mut ToolContext<'_>) -> Result<Vec<String>, ToolError> {
     let mut told = Vec::new();
     for _ in 0..MAX_TRIGGER_ROUNDS {
+        // A monster out of the fight (dead, fled, surrendered) sets its story in motion.
+        let defeated: Vec<(String, Vec<StoryEffect>)> = ctx
+            .state
+            .story
+            .on_defeat
+            .iter()
+            .filter(|(id, _)| ctx.state.monster(id).is_some_and(|m| !m.is_fighting()))
+            .map(|(id, effects)| (id.clone(), effects.clone()))
+            .collect();
+        for (monster, effects) in defeated {
+            ctx.commit(vec![Change::DefeatPlayed { monster }])?;
+            play_at(ctx, &effects, None, 0, &mut told)?;
+        }
         let due: Vec<String> = crate::state::triggered_goal_steps(ctx.state)
             .into_iter()
             .filter_map(|c| match c {
