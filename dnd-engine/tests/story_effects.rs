@@ -164,7 +164,7 @@ fn the_harpys_defeat_sets_its_flag_by_the_engine_once() {
     t.ok("get_game_flags", json!({}));
     assert_eq!(t.state.flags["harpy_defeated"], json!(true));
     assert!(
-        t.state.story.on_defeat.get("frost-harpy").is_none(),
+        !t.state.story.on_defeat.contains_key("frost-harpy"),
         "played once"
     );
     // Set back by hand, it stays: the defeat is not played twice.
