@@ -3,7 +3,7 @@
 use super::{Adventure, AdventureError, Problem};
 use crate::rules::HitPoints;
 use crate::srd::Srd;
-use crate::state::{GameState, GameTime, ItemStack, Location, Mode, MonsterInstance, Npc};
+use crate::state::{GameState, GameTime, ItemStack, Location, Mode, MonsterInstance, Npc, Story};
 use std::sync::Arc;
 
 use rand::RngExt;
@@ -170,6 +170,17 @@ pub(super) fn new_game(adventure: &Adventure, party: &[&str]) -> Result<GameStat
         // A fresh secret per campaign: see `GameState::dice_seed`.
         dice_seed: crate::state::DiceSeed(crate::dice::game_rng().random()),
         levelling: adventure.levelling(),
+        story: Arc::new(Story {
+            endings: adventure.endings.clone(),
+            ended: None,
+            on_defeat: adventure
+                .rooms
+                .iter()
+                .flat_map(|r| &r.monsters)
+                .filter(|m| !m.on_defeat.is_empty())
+                .map(|m| (m.id.clone(), m.on_defeat.clone()))
+                .collect(),
+        }),
     })
 }
 

@@ -23,6 +23,7 @@ const TOP_FIELDS: &[&str] = &[
     "characters",
     "levelling",
     "milestones",
+    "endings",
 ];
 const ROOM_FIELDS: &[&str] = &[
     "id",
@@ -92,6 +93,15 @@ pub(super) fn decode(text: &str, problems: &mut Vec<Problem>) -> Option<(Adventu
         problems,
         element::<AdventureMilestone>,
     );
+    let endings = list(
+        &mut top,
+        "endings",
+        "",
+        "id",
+        false,
+        problems,
+        element::<crate::state::Ending>,
+    );
     let adventure = Adventure {
         title,
         summary,
@@ -102,6 +112,7 @@ pub(super) fn decode(text: &str, problems: &mut Vec<Problem>) -> Option<(Adventu
         characters,
         levelling,
         milestones,
+        endings,
     };
     Some((adventure, raw_room_ids))
 }

@@ -19,6 +19,7 @@
 //! | `characters` | *optional*: pregenerated [`Character`]s, without `location` (the party starts in `start`) |
 //! | `levelling` | *optional*: `"xp"` (the default: a character may level up once its XP reaches the SRD's table) or `"milestone"` (a level at each of the `milestones`; XP is still recorded but never gates) |
 //! | `milestones` | *optional*, with `"levelling": "milestone"` only, and then at least one: each an `id` (unique) and either a `flag` (declared in `flags`; reached when the story sets it) or a `room` (reached when the party enters it). Each grants every living character one level, once |
+//! | `endings` | *optional*: the ways the adventure ends, each an `id` (unique), a `title` and a `description`; reached by an `end` story effect |
 //!
 //! A **room** has `id`, `title`, `short_description` (one line), `description` (the full text),
 //! and *optional* `exits`, `features`, `loot`, `monsters`, `areas` and `light` (`"bright"`, the
@@ -34,7 +35,8 @@
 //! - **loot** is a list of [`crate::state::ItemStack`]s: `name`, `quantity`, optional `note`;
 //! - a **monster** is a [`MonsterSpawn`]: `id` (unique in the adventure), `srd` (an SRD monster
 //!   name), optional `name`, `hit_points`, `armor_class` overrides, `hostile` (default true)
-//!   and `area` (the room's area it stands in when a fight starts; default the first);
+//!   `area` (the room's area it stands in when a fight starts; default the first) and
+//!   `on_defeat` (story effects the engine plays once it is dead, fled or surrendered);
 //! - an **area** is a [`crate::state::Area`], a named place for fights: `id` (unique in its
 //!   room), `name`, `x` and `y` in feet along the floor, optional `z` (height above the floor,
 //!   default 0: only fliers reach an area above it), `radius_ft` (how far it reaches, 5 to 100,
@@ -47,7 +49,18 @@
 //! An **NPC** has the fields of a [`crate::state::Npc`] with `room` in place of `location`:
 //! `id`, `name`, `description`, `disposition` (`hostile`, `unfriendly`, `indifferent`,
 //! `friendly`, `helpful`), `room`, optional `goal`, `goal_revealed`, `goal_steps` (each a
-//! `description` and an optional `trigger_flag`) and `current_step`.
+//! `description`, an optional `trigger_flag`, and optional `effects`) and `current_step`. A
+//! step whose trigger flag is set moves on by itself after the tool call that set it, and the
+//! `effects` of the step the NPC reaches happen then, played by the engine.
+//!
+//! A **story effect** is an object with one key, the effect's name
+//! ([`crate::state::StoryEffect`]): `reveal_exit` and `unlock_exit` (`room`, `direction`),
+//! `reveal_feature` (`room`, `feature`), `give_item` (`item`: a stack, to the hero who acted),
+//! `take_item` (`item`, `quantity`), `set_flag` (`flag`, declared in `flags`, and `value`),
+//! `attitude` (`npc`, `disposition`), `reveal_goal`, `advance_goal` (`npc`), `move_npc` (`npc`,
+//! `room`), `start_fight` (`monsters`: ids) and `end` (`ending`). Each names only what the
+//! adventure has, or the file is refused with the effect's path:
+//! `{"reveal_exit": {"room": "hall-of-echoes", "direction": "crawlway"}}`.
 //!
 //! A **character** is a [`Character`] as the state stores it (see the built-in file for four
 //! complete sheets). Skills are snake case (`sleight_of_hand`) with `proficient` or
@@ -137,6 +150,7 @@
 
 mod build;
 mod decode;
+mod story_checks;
 mod validate;
 
 use std::collections::BTreeMap;
@@ -180,6 +194,9 @@ pub struct Adventure {
     /// The milestones, for milestone levelling.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub milestones: Vec<AdventureMilestone>,
+    /// The ways the adventure can end, reached by a story effect `{"end": {"ending": id}}`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub endings: Vec<crate::state::Ending>,
 }
 
 /// How an adventure's characters gain levels (its `levelling` field).
@@ -271,6 +288,10 @@ pub struct MonsterSpawn {
     /// The id of the room's area it stands in when a fight starts (default: the first).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub area: Option<String>,
+    /// What happens once it is out of the fight (dead, fled or surrendered): story effects
+    /// the engine plays once (`{"set_flag": {"flag": "harpy_defeated", "value": true}}`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub on_defeat: Vec<crate::state::StoryEffect>,
 }
 
 fn yes() -> bool {
@@ -423,6 +444,7 @@ impl Adventure {
         let decoded = decode::decode(text, &mut problems);
         if let Some((adventure, raw_room_ids)) = &decoded {
             validate::check(adventure, raw_room_ids, &mut problems);
+            story_checks::check(adventure, &mut problems);
         }
         match decoded {
             Some((adventure, _)) if problems.is_empty() => Ok(adventure),
@@ -477,6 +499,7 @@ impl Adventure {
                     characters: Vec::new(),
                     levelling: LevellingMode::Xp,
                     milestones: Vec::new(),
+                    endings: Vec::new(),
                 }
             }
         }
@@ -492,6 +515,7 @@ impl Adventure {
     pub fn validate(&self, source_name: &str) -> Result<(), AdventureError> {
         let mut problems = Vec::new();
         validate::check(self, &[], &mut problems);
+        story_checks::check(self, &mut problems);
         if problems.is_empty() {
             Ok(())
         } else {

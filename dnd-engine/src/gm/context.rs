@@ -3,7 +3,7 @@
 use std::sync::{Arc, Mutex};
 
 use crate::llm::Message;
-use crate::state::{Change, GameState, reached_milestones, triggered_goal_steps};
+use crate::state::{Change, GameState, reached_milestones};
 use crate::store::HistoryEntry;
 
 /// The system prompt used when the builder is given none.
@@ -83,18 +83,8 @@ pub fn pre_narration_checks(state: &mut GameState) -> PreNarration {
             }
         }
     }
-    for change in triggered_goal_steps(state) {
-        if let Change::NpcGoalAdvanced { npc } = &change
-            && let Some(n) = state.npc(npc)
-        {
-            let next = n
-                .goal_steps
-                .get(n.current_step + 1)
-                .map_or("its goal is done", |s| s.description.as_str());
-            out.findings.push(format!("{} moves on: {next}", n.name));
-        }
-        out.changes.push(change);
-    }
+    // NPC goal steps move on in the tools themselves (`tools::story::follow_triggers`), with
+    // their effects, the moment a call reaches their trigger.
     for change in reached_milestones(state) {
         if let Change::MilestoneReached { milestone } = &change {
             out.findings.push(format!(
@@ -240,6 +230,8 @@ fn same_snapshot(a: &GameState, b: &GameState) -> bool {
         mode,
         // The XP text reads whether levels come by XP or milestones.
         levelling,
+        // The snapshot tells the ending once one is reached.
+        story,
         // Not in the snapshot: sent in their own messages, or never sent.
         summary: _,
         memory: _,
@@ -257,4 +249,5 @@ fn same_snapshot(a: &GameState, b: &GameState) -> bool {
         && *time == b.time
         && *mode == b.mode
         && *levelling == b.levelling
+        && *story == b.story
 }

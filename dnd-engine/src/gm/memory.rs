@@ -158,37 +158,6 @@ pub fn memory_block(state: &GameState) -> Option<String> {
     Some(format!("Memory (kept by code):\n{}", lines.join("\n")))
 }
 
-/// What slipped into narration that should not have: a DC or AC number, or an internal id.
-pub fn leaks(narration: &str, state: &GameState) -> Vec<String> {
-    let mut found = Vec::new();
-    let words: Vec<&str> = narration
-        .split(|c: char| !c.is_alphanumeric() && c != '-' && c != '_')
-        .collect();
-    for pair in words.windows(2) {
-        if matches!(pair[0], "DC" | "AC") && pair[1].parse::<u32>().is_ok() {
-            found.push(format!("{} {}", pair[0], pair[1]));
-        }
-    }
-    let ids = state
-        .locations
-        .iter()
-        .flat_map(|l| {
-            std::iter::once(l.id.as_str()).chain(l.features.iter().map(|f| f.id.as_str()))
-        })
-        .chain(state.monsters.iter().map(|m| m.id.as_str()))
-        .chain(state.npcs.iter().map(|n| n.id.as_str()));
-    for id in ids {
-        // Only ids that look internal: plain words ("throne") are fair narration.
-        if (id.contains('-') || id.contains('_'))
-            && words.contains(&id)
-            && !found.iter().any(|f| f == id)
-        {
-            found.push(id.to_owned());
-        }
-    }
-    found
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -207,28 +176,5 @@ mod tests {
             "{summary}"
         );
         assert!(!summary.contains("turn 3 "));
-    }
-
-    #[test]
-    fn leaks_are_found() {
-        let state = crate::adventure::Adventure::built_in()
-            .new_game(&["kraven"])
-            .unwrap();
-        let l = leaks(
-            "You need DC 15 to see the frost-harpy near the ice-chasm.",
-            &state,
-        );
-        assert!(l.contains(&"DC 15".to_owned()), "{l:?}");
-        assert!(
-            l.contains(&"frost-harpy".to_owned()) && l.contains(&"ice-chasm".to_owned()),
-            "{l:?}"
-        );
-        assert!(
-            leaks(
-                "The harpy shrieks over the chasm; your blade is a DC comic.",
-                &state
-            )
-            .is_empty()
-        );
     }
 }

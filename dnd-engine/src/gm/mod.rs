@@ -16,6 +16,7 @@ mod memory;
 mod outcome;
 mod protocol;
 mod recent;
+mod scrub;
 mod strict;
 
 use std::sync::Arc;
@@ -25,12 +26,13 @@ use futures::stream::{self, BoxStream, StreamExt};
 use rand::RngExt;
 
 pub use context::{DEFAULT_SYSTEM_PROMPT, PreNarration, build_context, pre_narration_checks};
-pub use memory::{SUMMARY_MAX_BYTES, Summarizer, fold_by_code, leaks, memory_block};
+pub use memory::{SUMMARY_MAX_BYTES, Summarizer, fold_by_code, memory_block};
 pub use outcome::{
     ACTION_LIST_SCHEMA, ActionList, ActionMechanic, ActionSuggestion, GameResponse,
     SUGGESTION_MAX_BYTES, SuggestedAction, TraceStep, TurnOutcome,
 };
 pub use protocol::Protocol;
+pub use scrub::{Scrubbed, Scrubber, Secrets, leaks, scrub};
 pub use strict::{
     STRICT_ANSWER_SCHEMA, STRICT_NARRATION_SCHEMA, StrictAction, StrictAnswer, StrictNarration,
 };
@@ -510,14 +512,17 @@ impl GameMaster {
             Protocol::ToolLoop => self.narrative_phase(&mut run).await?,
             Protocol::StrictJson => self.strict_json_turn(&mut run).await?,
         }
-        let slipped = leaks(&run.narration, run.state);
-        if !slipped.is_empty() {
+        // What the player reads never holds a DC, an AC or an internal id (`scrub`): the
+        // streamed text was scrubbed sentence by sentence the same way.
+        let scrubbed = scrub::scrub(&run.narration, &scrub::Secrets::of(run.state));
+        if !scrubbed.removed.is_empty() {
             run.trace.push(TraceStep::Note {
                 text: format!(
-                    "the narration mentions what it should not: {}",
-                    slipped.join(", ")
+                    "taken out of the narration before the player saw it: {}",
+                    scrubbed.removed.join(", ")
                 ),
             });
+            run.narration = scrubbed.text;
         }
         for change in memory::memory_changes(run.state, &run.log.events) {
             if run.state.apply(&change).is_ok() {

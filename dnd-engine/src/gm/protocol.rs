@@ -10,6 +10,7 @@ use futures::channel::mpsc::UnboundedSender;
 use serde_json::Value;
 
 use super::outcome::{ACTION_LIST_SCHEMA, ActionList, SuggestedAction, TraceStep};
+use super::scrub::{Scrubber, Secrets};
 use super::{GameMaster, GmError};
 use crate::dice::GameRng;
 use crate::llm::{
@@ -183,28 +184,35 @@ impl GameMaster {
             (Some(sink), true) => {
                 let mut events = self.provider.stream(request);
                 let mut done = None;
-                // What the player is shown stops at the narration bound, as the narration does.
+                // What the player is shown stops at the narration bound, as the narration does,
+                // and is scrubbed sentence by sentence before it is shown (`scrub`).
                 let mut room = self.limits.max_narration_bytes;
+                let mut scrubber = Scrubber::new(Secrets::of(run.state));
+                let show = |text: String, room: &mut usize| {
+                    let mut text = text;
+                    if *room == 0 || text.is_empty() {
+                        return;
+                    }
+                    if text.len() > *room {
+                        text.truncate(crate::text::floor_char_boundary(&text, *room));
+                        text.push_str(&format!(
+                            "… (narration cut at {} bytes)",
+                            self.limits.max_narration_bytes
+                        ));
+                        *room = 0;
+                    } else {
+                        *room -= text.len();
+                    }
+                    let _ = sink.unbounded_send(text);
+                };
                 while let Some(event) = events.next().await {
                     match event.map_err(GmError::Provider)? {
-                        StreamEvent::TextDelta(mut text) if room > 0 => {
-                            if text.len() > room {
-                                text.truncate(crate::text::floor_char_boundary(&text, room));
-                                text.push_str(&format!(
-                                    "… (narration cut at {} bytes)",
-                                    self.limits.max_narration_bytes
-                                ));
-                                room = 0;
-                            } else {
-                                room -= text.len();
-                            }
-                            let _ = sink.unbounded_send(text);
-                        }
-                        StreamEvent::TextDelta(_) => {}
+                        StreamEvent::TextDelta(text) => show(scrubber.push(&text), &mut room),
                         StreamEvent::ToolCall(_) => {}
                         StreamEvent::Done(response) => done = Some(response),
                     }
                 }
+                show(scrubber.finish(), &mut room);
                 done.ok_or_else(|| {
                     GmError::Provider(LlmError::bad_response(
                         "the stream ended without its final response",

@@ -1,7 +1,7 @@
 //! Fights: start the encounter if none runs, wait for the hero's turn (the offline game master
 //! plays no other seat, so other heroes' turns pass with `next_turn`), strike once (a weapon or
 //! a spell: one attack, the Attack action of a level-3 hero), then let the monsters act through
-//! `next_turn`, or end the fight, set the `<monster>_defeated` flag and log the victory; Dodge
+//! `next_turn`, or end the fight and log the victory; Dodge
 //! instead of a strike when the hero is alone, badly hurt and without healing
 //! ([`should_dodge`]); and flight: Disengage on the hero's turn, then the party leaves the way
 //! it came and the fight ends.
@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use super::plan::{Next, finished, last_named, refuse};
 use super::view::{Monster, Turn, World};
 use super::ways::{back_exit, movement};
-use super::words::{best, keys};
+use super::words::best;
 use crate::tools::names as tool;
 use crate::tools::results::{AttackOutcome, LevelReady, ToolOutput};
 
@@ -245,7 +245,8 @@ pub(crate) fn combat(
     finished()
 }
 
-/// Ends a won fight: `end_encounter`, the "<monster>_defeated" flags, a line in the story log.
+/// Ends a won fight: `end_encounter` and a line in the story log. What a defeat sets in motion
+/// (a flag, a door) is the adventure's, played by the engine (`on_defeat`).
 pub(crate) fn victory(turn: &Turn, hero: &str) -> Vec<(&'static str, Value)> {
     let now = &turn.now;
     let mut calls = vec![(tool::END_ENCOUNTER, json!({}))];
@@ -256,15 +257,6 @@ pub(crate) fn victory(turn: &Turn, hero: &str) -> Vec<(&'static str, Value)> {
         .iter()
         .filter(|m| !m.alive && order.contains(&m.id))
     {
-        let names = keys(&format!("{} {}", m.id, m.name));
-        for (key, _) in now.flags.iter().filter(|(k, _)| now.flag_pending(k)) {
-            let Some(prefix) = key.strip_suffix("_defeated") else {
-                continue;
-            };
-            if prefix.split('_').all(|p| names.iter().any(|n| n == p)) {
-                calls.push((tool::SET_GAME_FLAG, json!({"key": key, "value": true})));
-            }
-        }
         calls.push((
             tool::LOG_STORY_EVENT,
             json!({"kind": "combat", "text": format!("{who} defeated {}.", m.name)}),

@@ -26,8 +26,8 @@
 //!    flee, or unknown (`intent.rs`; `words.rs` matches phrases to names).
 //! 3. In the narrative phase, the planner (`plan.rs`, with `fight.rs` and `ways.rs`) picks the
 //!    next round of tool calls from the intent and the results so far (start the fight, then
-//!    swing, then let the monsters act through `next_turn`, or end the fight and set the
-//!    `<monster>_defeated` flag), or decides the turn is done; then the narration
+//!    swing, then let the monsters act through `next_turn`, or end the fight; a defeat's flag
+//!    is the adventure's `on_defeat`, played by the engine), or decides the turn is done; then the narration
 //!    (`narrate.rs`) fills templates with the results and the adventure's own descriptions, in
 //!    the second person, without DCs, ACs or ids.
 //! 4. In the action phase (a request for the `action_list` JSON), `suggest.rs` computes 2 to 5

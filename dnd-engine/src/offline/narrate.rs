@@ -31,6 +31,7 @@ pub(crate) fn narrate(turn: &Turn, lead: &[String], tail: &[String]) -> String {
     let mut fallen = Fallen::default();
     for step in turn.steps() {
         parts.extend(describe(turn, step, &mut fallen));
+        parts.extend(step.story.iter().map(|line| sanitize(line)));
     }
     parts.extend(tail.iter().cloned());
     let hero_down = turn

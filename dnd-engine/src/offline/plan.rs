@@ -281,9 +281,6 @@ fn talk(turn: &Turn, hero: &str, words: &str) -> Next {
                 json!({"kind": "social", "text": format!("{who} spoke with {}.", npc.name)}),
             ),
         ]),
-        1 if turn.ran(tool::SET_GAME_FLAG) => {
-            Next::Calls(vec![(tool::ADVANCE_NPC_GOALS, json!({"npc": null}))])
-        }
         _ => finished(),
     }
 }
@@ -291,11 +288,7 @@ fn talk(turn: &Turn, hero: &str, words: &str) -> Next {
 fn give(turn: &Turn, hero: &str, words: &str) -> Next {
     let now = &turn.now;
     if !turn.rounds.is_empty() {
-        return if turn.rounds.len() == 1 && turn.ran(tool::SET_GAME_FLAG) {
-            Next::Calls(vec![(tool::ADVANCE_NPC_GOALS, json!({"npc": null}))])
-        } else {
-            finished()
-        };
+        return finished();
     }
     let Some(npc) = best(
         words,

@@ -101,6 +101,8 @@ pub(crate) struct Step {
     pub ok: bool,
     /// The result, typed by its tool; `None` for a refusal.
     pub output: Option<ToolOutput>,
+    /// What the story did because of the call (`tools::results::STORY`).
+    pub story: Vec<String>,
 }
 
 /// The world as the offline game master sees it.
@@ -262,6 +264,7 @@ fn rounds(messages: &[Message]) -> Vec<Vec<Step>> {
                     call: call.clone(),
                     ok: output.is_some(),
                     output,
+                    story: crate::tools::results::story_lines(&result),
                 }
             })
             .collect();

@@ -489,6 +489,10 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
         | Change::SlotCreated { .. }
         | Change::TimedEffectExtended { .. } => super::sorcery::apply(state, change)?,
         Change::PactWeaponConjured { .. } => super::pact::apply(state, change)?,
+        Change::NpcMoved { .. }
+        | Change::MonsterProvoked { .. }
+        | Change::AdventureEnded { .. }
+        | Change::DefeatPlayed { .. } => super::story::apply(state, change)?,
     }
     if let Change::Damage { target, amount, .. } = change
         && *amount > 0

@@ -527,6 +527,29 @@ pub enum Change {
         /// The character.
         character: String,
     },
+    /// An NPC goes to another room (a story effect, `state::story`).
+    NpcMoved {
+        /// The NPC.
+        npc: String,
+        /// The room it goes to.
+        location: String,
+    },
+    /// A monster turns on the party: hostile and seen (a story effect).
+    MonsterProvoked {
+        /// The monster.
+        monster: String,
+    },
+    /// The adventure ends with one of its endings; refused for an ending the adventure does
+    /// not have, or a second time.
+    AdventureEnded {
+        /// The ending's id.
+        ending: String,
+    },
+    /// What a monster's defeat sets in motion has been played (it is not played again).
+    DefeatPlayed {
+        /// The monster.
+        monster: String,
+    },
 }
 
 /// Why a change could not apply. Messages name what was wrong and what would be valid, so a

@@ -34,6 +34,7 @@ mod revive;
 mod slot_recovery;
 mod snapshot;
 mod sorcery;
+mod story;
 mod summons;
 mod timed;
 mod timed_aloft;
@@ -68,6 +69,7 @@ pub use rage::{RAGE, raging};
 pub use reactions::{ReactionTrigger, StandingReaction};
 pub use revive::rounds_now;
 pub use snapshot::{Snapshot, estimate_tokens};
+pub use story::{Ending, Story, StoryEffect, ending_reached, flag_holds};
 pub use summons::Summoned;
 pub use timed::{
     GlyphKept, RepeatSave, RollKind, RollOn, SpeedChange, TimedEffect, TimedKind, ZoneKept,
@@ -138,6 +140,10 @@ pub struct GameState {
     /// How the characters gain levels: by XP (the default) or at the adventure's milestones.
     #[serde(default, skip_serializing_if = "Levelling::is_xp")]
     pub levelling: Levelling,
+    /// The story's own data: endings, the ending reached, what a defeat sets in motion
+    /// ([`Story`]; shared: copied only when the story moves).
+    #[serde(default, skip_serializing_if = "Story::is_empty")]
+    pub story: Arc<Story>,
 }
 
 /// A campaign's secret dice seed ([`GameState::dice_seed`]); 0 is "not set". Its `Debug` print

@@ -32,6 +32,9 @@ pub struct Snapshot {
     /// World flags.
     #[serde(default, skip_serializing_if = "serde_json::Map::is_empty")]
     pub flags: serde_json::Map<String, serde_json::Value>,
+    /// The ending reached, once the adventure is over: its title and what the game master tells.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended: Option<String>,
 }
 
 /// The party's location as the LLM sees it.
@@ -354,11 +357,15 @@ impl GameState {
             encounter,
             mode: self.mode,
             time: self.time.describe(),
+            // Every flag still: the offline game master reads the pending ones to know what to
+            // set. Once the engine sets them itself (defeats, gifts, puzzles), only the flags
+            // that hold are shown (`flags_holding`).
             flags: self
                 .flags
                 .iter()
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect(),
+            ended: super::ending_reached(self).map(|e| format!("{}: {}", e.title, e.description)),
         }
     }
 }

@@ -147,6 +147,7 @@ fn fixture() -> GameState {
             goal_steps: vec![GoalStep {
                 description: "Begs for help".into(),
                 trigger_flag: None,
+                effects: Vec::new(),
             }],
             current_step: 0,
         }]),
@@ -162,6 +163,7 @@ fn fixture() -> GameState {
         turn: 0,
         dice_seed: Default::default(),
         levelling: Default::default(),
+        story: Default::default(),
     }
 }
 

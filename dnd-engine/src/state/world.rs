@@ -271,6 +271,10 @@ pub struct GoalStep {
     /// A world flag that, once set, moves the NPC past this step.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trigger_flag: Option<String>,
+    /// What happens in the world when the NPC reaches this step (the crawlway shown, the key
+    /// given, a flag set), resolved by the engine, never by the model.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub effects: Vec<super::StoryEffect>,
 }
 
 /// A non-player character.

@@ -78,6 +78,7 @@ mod spell_summons;
 mod spell_weapon;
 mod spell_zones;
 mod spells;
+mod story;
 mod summon_command;
 mod swings;
 mod wards;

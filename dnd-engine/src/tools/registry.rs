@@ -288,7 +288,7 @@ static TOOLS: &[ToolDef] = &[
     ),
     tool!(
         names::ADVANCE_NPC_GOALS,
-        "Move an NPC to the next step of its goal, or advance every NPC whose trigger has happened.",
+        "Move an NPC where the party is to the next step of its goal, when that step waits on no trigger (steps with a trigger move on by themselves).",
         world::NpcGoalArgs,
         world::advance_npc_goals
     ),
@@ -389,7 +389,13 @@ pub fn call_tool(name: &str, arguments: &str, ctx: &mut ToolContext<'_>) -> Tool
         ctx.log.events.len(),
         ctx.log.new_items,
     );
-    match (tool.run)(arguments, ctx) {
+    // What the call set in motion in the story (an NPC's goal step whose trigger it reached)
+    // is part of the call: refused with it if the story cannot follow.
+    let ran = (tool.run)(arguments, ctx).and_then(|content| {
+        let told = super::story::follow_triggers(ctx)?;
+        Ok(with_story(content, told))
+    });
+    match ran {
         Ok(content) => ToolResult { ok: true, content },
         Err(error) => {
             *ctx.state = saved_state;
@@ -399,6 +405,21 @@ pub fn call_tool(name: &str, arguments: &str, ctx: &mut ToolContext<'_>) -> Tool
             ctx.log.new_items = new_items;
             refused(error.message)
         }
+    }
+}
+
+/// The result with what the story did because of it, under `"story"` (a result that is not an
+/// object is wrapped as `{"result": ..., "story": [...]}`).
+fn with_story(content: Value, told: Vec<String>) -> Value {
+    if told.is_empty() {
+        return content;
+    }
+    match content {
+        Value::Object(mut map) => {
+            map.insert(super::results::STORY.into(), Value::from(told));
+            Value::Object(map)
+        }
+        other => serde_json::json!({"result": other, super::results::STORY: told}),
     }
 }
 

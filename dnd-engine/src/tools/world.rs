@@ -11,7 +11,7 @@ use super::results::{
     NpcSeen, RoomDetails, RulesEntry, StoryLogged,
 };
 use super::{ToolContext, ToolError};
-use crate::state::{Change, StoryEvent, StoryKind};
+use crate::state::{Change, Npc, StoryEvent, StoryKind};
 
 /// How much of a room to describe.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
@@ -218,8 +218,9 @@ pub(super) fn rules_lookup(
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NpcGoalArgs {
-    /// The NPC to move to its next goal step; null to advance every NPC whose current step's
-    /// trigger flag is set.
+    /// An NPC where the party is, whose current goal step waits on no trigger: it moves to its
+    /// next step (and what that step does happens). Null: nothing to force; steps with a
+    /// trigger move on by themselves when the world reaches it.
     pub npc: Option<String>,
 }
 
@@ -227,40 +228,74 @@ pub(super) fn advance_npc_goals(
     args: NpcGoalArgs,
     ctx: &mut ToolContext<'_>,
 ) -> Result<GoalsAdvanced, ToolError> {
-    let changes: Vec<Change> = match &args.npc {
-        Some(name) => {
-            let npc = ctx.state.npc(name).ok_or_else(|| {
-                let ids: Vec<&str> = ctx.state.npcs.iter().map(|n| n.id.as_str()).collect();
-                ToolError::new(format!("no NPC {name:?}; valid: {}", ids.join(", ")))
-            })?;
-            vec![Change::NpcGoalAdvanced {
-                npc: npc.id.clone(),
-            }]
-        }
-        None => crate::state::triggered_goal_steps(ctx.state),
+    let Some(name) = &args.npc else {
+        return Ok(GoalsAdvanced {
+            advanced: Vec::new(),
+            story: Vec::new(),
+        });
     };
-    ctx.commit(changes.clone())?;
-    let advanced = changes
+    let here = ctx.state.party_location().map(|l| l.id.clone());
+    let present: Vec<&Npc> = ctx
+        .state
+        .npcs
         .iter()
-        .filter_map(|c| match c {
-            Change::NpcGoalAdvanced { npc } => ctx.state.npc(npc),
-            _ => None,
-        })
-        .map(|n| GoalAdvanced {
+        .filter(|n| Some(&n.location) == here.as_ref())
+        .collect();
+    // Only NPCs the party stands with are named: an error never lists who it has not met.
+    let npc = present
+        .iter()
+        .find(|n| n.id.eq_ignore_ascii_case(name) || n.name.eq_ignore_ascii_case(name))
+        .ok_or_else(|| {
+            let ids: Vec<&str> = present.iter().map(|n| n.id.as_str()).collect();
+            ToolError::new(format!(
+                "no NPC {name:?} where the party is; here: {}",
+                if ids.is_empty() {
+                    "nobody".to_owned()
+                } else {
+                    ids.join(", ")
+                }
+            ))
+        })?;
+    let Some(step) = npc.goal_steps.get(npc.current_step) else {
+        return Err(ToolError::new(format!(
+            "{} has no goal step left to move on from",
+            npc.name
+        )));
+    };
+    if step.trigger_flag.is_some() {
+        return Err(ToolError::new(format!(
+            "{} moves on when the story reaches it, not when asked: their step waits on something the party must do",
+            npc.name
+        )));
+    }
+    let id = npc.id.clone();
+    let mut told = Vec::new();
+    super::story::advance(ctx, &id, None, 0, &mut told)?;
+    let n = ctx
+        .state
+        .npc(&id)
+        .ok_or_else(|| ToolError::new(format!("no NPC {id:?}")))?;
+    Ok(GoalsAdvanced {
+        advanced: vec![GoalAdvanced {
             npc: n.name.clone(),
             now: n
                 .goal_steps
                 .get(n.current_step)
                 .map(|s| s.description.clone()),
             goal_done: n.current_step >= n.goal_steps.len(),
-        })
-        .collect();
-    Ok(GoalsAdvanced { advanced })
+        }],
+        story: told,
+    })
 }
 
 pub(super) fn get_game_flags(_args: NoArgs, ctx: &mut ToolContext<'_>) -> Result<Flags, ToolError> {
+    // Only what has happened: a flag at rest names what the party has not met.
     Ok(Flags {
-        flags: ctx.state.flags.as_ref().clone(),
+        flags: ctx
+            .state
+            .flags_holding()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
     })
 }
 
@@ -310,11 +345,11 @@ pub(super) fn set_game_flag(
     let flags = &ctx.state.flags;
     if !flags.contains_key(&args.key) && flags.len() >= ctx.limits.max_flags {
         return Err(ToolError::new(format!(
-            "the world already holds {} flags, the most it keeps; change one that exists instead ({})",
+            "the world already holds {} flags, the most it keeps; change one that holds instead ({})",
             flags.len(),
-            flags
-                .keys()
-                .map(String::as_str)
+            ctx.state
+                .flags_holding()
+                .map(|(k, _)| k.as_str())
                 .collect::<Vec<_>>()
                 .join(", ")
         )));

@@ -23,7 +23,7 @@ pub use combat::{
 };
 pub use items::{Inventory, InventoryChanged, ItemRemoved, ItemTaken, ItemUsed, LockAttempt};
 pub use levelling::LevelGained;
-pub use output::{OutputError, ToolOutput};
+pub use output::{OutputError, STORY, ToolOutput, story_lines};
 pub use preparing::SpellsPrepared;
 pub use reactions::{ReactionCast, ReactionsDeclared};
 pub use sheet::{

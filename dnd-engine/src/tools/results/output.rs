@@ -97,6 +97,25 @@ pub enum OutputError {
     },
 }
 
+/// The key under which a result carries what the story did because of the call (an NPC's goal
+/// step reached, its effects the party witnessed): short lines, beside the tool's own fields.
+pub const STORY: &str = "story";
+
+/// The story lines of a result (empty when the call set nothing in motion).
+pub fn story_lines(content: &Value) -> Vec<String> {
+    content
+        .get(STORY)
+        .and_then(Value::as_array)
+        .map(|lines| {
+            lines
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 impl ToolOutput {
     /// Reads the result `content` of a successful call to `tool`.
     ///

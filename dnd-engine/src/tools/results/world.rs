@@ -119,6 +119,9 @@ pub enum RulesEntry {
 pub struct GoalsAdvanced {
     /// Each one, in order.
     pub advanced: Vec<GoalAdvanced>,
+    /// What the story did because of it (the new step's effects the party witnessed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub story: Vec<String>,
 }
 
 /// One NPC moved to its next goal step.

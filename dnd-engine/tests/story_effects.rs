@@ -1,0 +1,177 @@
+//! The story played by the engine: an NPC's goal step moves on the moment a tool call reaches
+//! its trigger, and what the step does (an exit shown, a feature found) happens in the state,
+//! not in the model's words. `advance_npc_goals` forces only a step with no trigger, of an NPC
+//! the party stands with, and its refusals name nobody the party has not met.
+
+#[path = "support/table.rs"]
+mod table;
+
+use serde_json::json;
+use table::Table;
+
+use dnd_engine::adventure::Adventure;
+
+/// The built-in game with the party moved into the Hall of Echoes.
+fn in_the_hall() -> Table {
+    let mut t = Table::game(&["kraven"], 7);
+    t.ok("move_to", json!({"exit": "east"}));
+    t
+}
+
+fn crawlway_hidden(t: &Table) -> bool {
+    t.state
+        .location("hall-of-echoes")
+        .and_then(|l| l.exit("crawlway"))
+        .is_some_and(|e| e.hidden)
+}
+
+#[test]
+fn a_keepsake_given_shows_the_crawlway_through_the_goal_steps_effects() {
+    let mut t = in_the_hall();
+    // Kraven's passive Perception (10) is below the crawlway's DC 14: it stays hidden.
+    assert!(crawlway_hidden(&t));
+    let result = t.ok(
+        "set_game_flag",
+        json!({"key": "aldous_given_keepsake", "value": true}),
+    );
+    let story = result["story"].as_array().expect("the story is told");
+    assert!(
+        story[0]
+            .as_str()
+            .unwrap()
+            .starts_with("Brother Aldous shows the crawlway"),
+        "{story:?}"
+    );
+    assert!(!crawlway_hidden(&t), "the step's effect revealed the exit");
+    let throne_side = t
+        .state
+        .location("throne-of-rime")
+        .and_then(|l| l.exit("crawlway"))
+        .unwrap();
+    assert!(!throne_side.hidden);
+    let aldous = t.state.npc("aldous").unwrap();
+    assert_eq!(aldous.current_step, 1);
+    // And the party can now take it.
+    t.ok("move_to", json!({"exit": "crawlway"}));
+    assert_eq!(t.state.party_location().unwrap().id, "throne-of-rime");
+}
+
+#[test]
+fn a_trigger_reached_far_from_the_npc_moves_it_on_without_telling_the_party() {
+    let mut t = Table::game(&["kraven"], 7);
+    let result = t.ok(
+        "set_game_flag",
+        json!({"key": "aldous_given_keepsake", "value": true}),
+    );
+    assert!(
+        result.get("story").is_some(),
+        "the revealed exit is told: {result}"
+    );
+    let told = result["story"].to_string();
+    assert!(
+        !told.contains("Aldous"),
+        "Aldous is not where the party is: {told}"
+    );
+    assert_eq!(t.state.npc("aldous").unwrap().current_step, 1);
+}
+
+#[test]
+fn advance_npc_goals_refuses_npcs_the_party_has_not_met_without_naming_them() {
+    let mut t = Table::game(&["kraven"], 7);
+    let before = t.state.clone();
+    let error = t.refused("advance_npc_goals", json!({"npc": "sigrun"}));
+    assert!(error.contains("nobody"), "{error}");
+    // The model's own word comes back; nothing of who is really there does.
+    assert!(!error.contains("Sigrun of the Oath"), "{error}");
+    assert!(
+        !error.contains("aldous") && !error.contains("Aldous"),
+        "{error}"
+    );
+    assert_eq!(t.state, before);
+}
+
+#[test]
+fn advance_npc_goals_refuses_a_step_that_waits_on_its_trigger() {
+    let mut t = in_the_hall();
+    let before = t.state.clone();
+    let error = t.refused("advance_npc_goals", json!({"npc": "aldous"}));
+    assert!(
+        error.contains("moves on when the story reaches it"),
+        "{error}"
+    );
+    assert_eq!(t.state, before);
+    // Null forces nothing.
+    let none = t.ok("advance_npc_goals", json!({"npc": null}));
+    assert_eq!(none["advanced"], json!([]));
+}
+
+#[test]
+fn an_effect_naming_nothing_real_is_refused_when_the_adventure_loads() {
+    let text = Adventure::built_in_json().replacen(
+        r#"{ "reveal_exit": { "room": "hall-of-echoes", "direction": "crawlway" } }"#,
+        r#"{ "reveal_exit": { "room": "hall-of-echoes", "direction": "chimney" } }"#,
+        1,
+    );
+    let error = Adventure::from_json(&text, "glacier.json")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("npcs[aldous].goal_steps[1].effects[0].reveal_exit: no exit \"chimney\" in \"hall-of-echoes\"; its exits are: west, down, crawlway"),
+        "{error}"
+    );
+
+    let text = Adventure::built_in_json().replacen(
+        r#"{ "reveal_exit": { "room": "hall-of-echoes", "direction": "crawlway" } }"#,
+        r#"{ "end": { "ending": "spring-flood" } }"#,
+        1,
+    );
+    let error = Adventure::from_json(&text, "glacier.json")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("no ending \"spring-flood\" in `endings`"),
+        "{error}"
+    );
+}
+
+#[test]
+fn effects_on_the_step_an_npc_starts_at_are_refused() {
+    let text = Adventure::built_in_json().replacen(
+        r#"{ "description": "Mutters at his brazier and snaps at anyone who comes near.", "trigger_flag": "aldous_given_keepsake" }"#,
+        r#"{ "description": "Mutters.", "trigger_flag": "aldous_given_keepsake", "effects": [{ "set_flag": { "flag": "wailing", "value": false } }] }"#,
+        1,
+    );
+    let error = Adventure::from_json(&text, "glacier.json")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("npcs[aldous].goal_steps[0].effects: step 0 is where aldous starts"),
+        "{error}"
+    );
+}
+
+#[test]
+fn the_harpys_defeat_sets_its_flag_by_the_engine_once() {
+    let mut t = Table::fight(&["kraven"], &["kraven", "frost-harpy"], 3);
+    assert_eq!(t.state.flags["harpy_defeated"], json!(false));
+    // Whatever ends her fight (here a blow the table deals), the next call plays her defeat.
+    let hp = t.state.monster("frost-harpy").unwrap().hp.current;
+    t.apply(&[dnd_engine::state::Change::Damage {
+        target: dnd_engine::state::Target::Monster("frost-harpy".into()),
+        amount: hp,
+        critical: false,
+    }]);
+    t.ok("get_game_flags", json!({}));
+    assert_eq!(t.state.flags["harpy_defeated"], json!(true));
+    assert!(
+        !t.state.story.on_defeat.contains_key("frost-harpy"),
+        "played once"
+    );
+    // Set back by hand, it stays: the defeat is not played twice.
+    t.ok(
+        "set_game_flag",
+        json!({"key": "harpy_defeated", "value": false}),
+    );
+    t.ok("get_game_flags", json!({}));
+    assert_eq!(t.state.flags["harpy_defeated"], json!(false));
+}
