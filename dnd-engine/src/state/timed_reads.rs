@@ -237,6 +237,7 @@ impl TimedEffect {
                 if *frenzied { ", frenzied (exhaustion when it ends)" } else { "" }
             ),
             TimedKind::UsedThisTurn => "used once this turn".to_owned(),
+            TimedKind::Struck { at, weapon } => format!("attacked {at} with its {weapon}"),
             TimedKind::Reckless => {
                 "reckless: advantage on its melee weapon attacks with Strength this turn".to_owned()
             }
