@@ -203,7 +203,10 @@ fn giant_killer_strikes_back_at_a_large_attacker_with_the_reaction() {
     let reaction = reaction_of(&report);
     assert_eq!(reaction["reaction"], "Giant Killer", "{report}");
     assert!(
-        reaction["outcome"].as_str().unwrap().contains("strikes back"),
+        reaction["outcome"]
+            .as_str()
+            .unwrap()
+            .contains("strikes back"),
         "{reaction}"
     );
     let encounter = t.state.encounter.as_ref().unwrap();
@@ -234,10 +237,7 @@ fn giant_killer_waits_for_a_big_creature_beside_the_ranger() {
     // The harpy is Medium: no Giant Killer.
     let mut t = giant_fight("Giant Killer", "frost-harpy", 4);
     let report = t.ok("roll_attack", swing("frost-harpy", "sira", "Claws"));
-    assert!(
-        !report.to_string().contains("Giant Killer"),
-        "{report}"
-    );
+    assert!(!report.to_string().contains("Giant Killer"), "{report}");
     assert!(t.state.encounter.as_ref().unwrap().has_reaction("sira"));
     // A Colossus Slayer does not strike back at the ogre.
     let mut t = giant_fight("Colossus Slayer", "ogre", 4);
@@ -246,7 +246,11 @@ fn giant_killer_waits_for_a_big_creature_beside_the_ranger() {
     // An ogre throwing a javelin from 30 ft away is not beside Sira.
     let mut state = chasm(vec![sira("Giant Killer")], &[("ogre", "ogre")]);
     let places = [("sira", at(0, 0, 0)), ("ogre", at(30, 0, 0))];
-    begin(&mut state, &["ogre", "sira", "frost-harpy", "isolde"], &places);
+    begin(
+        &mut state,
+        &["ogre", "sira", "frost-harpy", "isolde"],
+        &places,
+    );
     let mut t = Table::new(state, 4);
     let report = t.ok("roll_attack", swing("ogre", "sira", "Javelin"));
     assert!(!report.to_string().contains("Giant Killer"), "{report}");
@@ -311,7 +315,10 @@ fn the_familiar_strikes_with_its_reaction_for_one_of_the_warlocks_attacks() {
     );
     assert_eq!(strike["attacks"][0]["attack"], "Sting", "{report}");
     let encounter = t.state.encounter.as_ref().unwrap();
-    assert!(encounter.budget.action_used, "Wren's Attack action is taken");
+    assert!(
+        encounter.budget.action_used,
+        "Wren's Attack action is taken"
+    );
     assert!(!encounter.has_reaction(&imp), "the imp's reaction is spent");
     let hit = strike["attacks"][0]["result"]["hit"] == true;
     let after = t.state.monster("frost-harpy").unwrap().hp.current;
@@ -358,16 +365,12 @@ fn the_familiar_needs_its_reaction_and_the_pact() {
 #[tokio::test]
 async fn a_model_cheating_with_hunters_prey_and_the_chain_is_refused() {
     let mut before = chasm(
-        vec![
-            sira("Horde Breaker"),
-            wren("Pact of the Blade"),
-            {
-                let mut w = wren("Pact of the Chain");
-                w.id = "vesh".into();
-                w.name = "Vesh".into();
-                w
-            },
-        ],
+        vec![sira("Horde Breaker"), wren("Pact of the Blade"), {
+            let mut w = wren("Pact of the Chain");
+            w.id = "vesh".into();
+            w.name = "Vesh".into();
+            w
+        }],
         &[("near", "goblin")],
     );
     begin(
@@ -388,7 +391,12 @@ async fn a_model_cheating_with_hunters_prey_and_the_chain_is_refused() {
         ),
         call(
             "d",
-            use_feature("sira", "hunters-prey-giant-killer", Some("frost-harpy"), None),
+            use_feature(
+                "sira",
+                "hunters-prey-giant-killer",
+                Some("frost-harpy"),
+                None,
+            ),
         ),
         call(
             "e",
@@ -453,7 +461,10 @@ fn the_special_forms_match_the_reference_numbers() {
             .iter()
             .filter_map(|a| {
                 let bonus = a["attack_bonus"].as_i64()?;
-                Some((bonus, a["damage"][0]["damage_dice"].as_str()?.replace(' ', "")))
+                Some((
+                    bonus,
+                    a["damage"][0]["damage_dice"].as_str()?.replace(' ', ""),
+                ))
             })
             .collect();
         let ours: Vec<(i64, String)> = m

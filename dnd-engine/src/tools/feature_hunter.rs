@@ -166,7 +166,11 @@ pub(super) fn horde_breaker(
         return Err(refusal(format!("{} is not beside it", second.name)));
     }
     let weapon = weapon.to_owned();
-    ctx.commit(vec![this_turn(&c.id, HORDE_BREAKER, TimedKind::UsedThisTurn)])?;
+    ctx.commit(vec![this_turn(
+        &c.id,
+        HORDE_BREAKER,
+        TimedKind::UsedThisTurn,
+    )])?;
     let report = super::combat::attack_spent(ctx, &c.id, &id, Some(&weapon), None)?;
     Ok(Played {
         effect: format!(
