@@ -14,36 +14,20 @@
 
 use super::combat::Swing;
 use super::creature::{self, CreatureInfo};
+use super::feature_ranger::{own_turn, this_turn};
 use super::features::{FeatureUse, Played};
 use super::results::ReactionCast;
 use super::{ToolContext, ToolError};
 use crate::character::ranger::{self, HORDE_BREAKER, HUNTER_REACH_FT, STRUCK};
 use crate::combat::positions::distance;
 use crate::rules::{Condition, Spend};
-use crate::state::{Change, TimedEffect, TimedKind};
+use crate::state::{Change, TimedKind};
 
 /// The Hunter's Prey option Horde Breaker.
 const HORDE_BREAKER_SLUG: &str = "hunters-prey-horde-breaker";
 
 /// The Hunter's Prey option Giant Killer.
 const GIANT_KILLER_SLUG: &str = "hunters-prey-giant-killer";
-
-/// A marker on `c` that ends with its own turn.
-fn this_turn(c: &str, spell: &str, kind: TimedKind) -> Change {
-    Change::TimedEffectStarted {
-        effect: TimedEffect {
-            source: c.to_owned(),
-            spell: spell.to_owned(),
-            target: c.to_owned(),
-            concentration: false,
-            rounds_left: Some(1),
-            ends_on_damage: false,
-            level: 0,
-            at_turn_end: true,
-            kind,
-        },
-    }
-}
 
 /// The record of a Horde Breaker's weapon swing at `victim` on its own turn (hit or miss),
 /// which [`horde_breaker`] follows; `None` for anyone else, a spell's attack, or off its turn.
@@ -55,12 +39,7 @@ pub(super) fn struck(
 ) -> Option<Change> {
     let c = ctx.state.character(who.target.id())?;
     let weapon = ctx.srd.spell_named(&swing.name).is_none();
-    let own_turn = ctx
-        .state
-        .encounter
-        .as_ref()
-        .and_then(|e| e.current())
-        .is_some_and(|now| now.eq_ignore_ascii_case(&c.id));
+    let own_turn = own_turn(ctx, &c.id);
     let hunter = ranger::hunts_with(ctx.srd, c, HORDE_BREAKER_SLUG);
     (weapon && own_turn && hunter && !ranger::horde_breaker_used(c)).then(|| {
         let kind = TimedKind::Struck {
