@@ -480,3 +480,33 @@ fn the_special_forms_match_the_reference_numbers() {
         assert_eq!(ours, attacks, "{form}");
     }
 }
+
+/// The imp's Sting carries its DC 11 Constitution save against 3d6 poison on a hit, as its
+/// stat block's effects say.
+#[test]
+fn the_imps_sting_carries_its_poison_save() {
+    let strike = |seed| {
+        let (mut t, _) = chained_fight(seed);
+        let args = use_feature("wren", "pact-of-the-chain", Some("frost-harpy"), None);
+        t.ok("use_feature", args)["strikes"][0]["attacks"][0].clone()
+    };
+    let hit = (0..100)
+        .map(strike)
+        .find(|s| s["result"]["hit"] == true)
+        .expect("a hit in 100 seeds");
+    let save = &hit["on_hit_save"];
+    assert_eq!(save["save"]["dc"], 11, "{hit}");
+    // The 3d6 (half of it on a success) lands on the harpy besides the sting's own damage.
+    let poison = &save["effect"][0];
+    assert_eq!(poison["change"], "damage", "{hit}");
+    assert_eq!(poison["target"]["id"], "frost-harpy", "{hit}");
+    let most = if save["save"]["success"] == true {
+        9
+    } else {
+        18
+    };
+    assert!(
+        (1..=most).contains(&poison["amount"].as_i64().unwrap()),
+        "{hit}"
+    );
+}
