@@ -510,3 +510,48 @@ fn the_imps_sting_carries_its_poison_save() {
         "{hit}"
     );
 }
+
+/// A brown bear (Large) whose first swing of its multiattack Sira's Giant Killer fells makes
+/// no second swing.
+#[test]
+fn a_giant_felled_by_giant_killer_swings_no_more() {
+    let bear_at = |seed| {
+        let mut state = chasm(vec![sira("Giant Killer")], &[("bear", "brown-bear")]);
+        begin(&mut state, &["bear", "sira", "frost-harpy", "isolde"], &[]);
+        let mut t = Table::new(state, seed);
+        Arc::make_mut(&mut t.state.monsters)
+            .iter_mut()
+            .find(|m| m.id == "bear")
+            .unwrap()
+            .hp = dnd_engine::rules::HitPoints::full(1);
+        let report = t.ok(
+            "roll_attack",
+            json!({"attacker": "bear", "target": "sira", "attack": null, "advantage": null}),
+        );
+        (report, t)
+    };
+    let (report, t) = (0..100)
+        .map(bear_at)
+        .find(|(r, _)| r["attacks"][0]["reaction"]["succeeded"] == true)
+        .expect("a Giant Killer hit in 100 seeds");
+    assert_eq!(report["attacks"].as_array().unwrap().len(), 1, "{report}");
+    assert!(!t.state.monster("bear").unwrap().is_alive());
+    // Unhurt, the bear makes both swings (bite and claws), Giant Killer after the first.
+    let mut state = chasm(vec![sira("Giant Killer")], &[("bear", "brown-bear")]);
+    begin(&mut state, &["bear", "sira", "frost-harpy", "isolde"], &[]);
+    let mut t = Table::new(state, 1);
+    let report = t.ok(
+        "roll_attack",
+        json!({"attacker": "bear", "target": "sira", "attack": null, "advantage": null}),
+    );
+    let swings = report["attacks"].as_array().unwrap();
+    assert_eq!(swings.len(), 2, "{report}");
+    assert_eq!(
+        swings[0]["reaction"]["reaction"], "Giant Killer",
+        "{report}"
+    );
+    assert!(
+        swings[1]["reaction"].is_null(),
+        "one reaction a round: {report}"
+    );
+}
