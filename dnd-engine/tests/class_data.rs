@@ -262,6 +262,10 @@ fn only_played_features_say_implemented() {
         "hunters-prey",
         "hunters-prey-colossus-slayer",
         "primeval-awareness",
+        // Horde Breaker, Giant Killer and the Pact of the Chain (tests/hunter_chain.rs).
+        "hunters-prey-horde-breaker",
+        "hunters-prey-giant-killer",
+        "pact-of-the-chain",
         // Fighting styles (tests/fighting_styles.rs).
         "fighter-fighting-style",
         "fighter-fighting-style-archery",

@@ -40,6 +40,7 @@ pub mod features;
 pub mod fighting_style;
 mod level_features;
 pub mod monk;
+pub mod pact_chain;
 pub mod preparing;
 pub mod race;
 pub mod ranger;

@@ -5,11 +5,15 @@
 //! on a weapon hit on a creature below its hit point maximum) and Primeval Awareness (which of
 //! its creature types are about). A check says what it is about through its `subject` (a
 //! creature, a creature type or a terrain: `tools::checks`); the rest of Natural Explorer
-//! (travel, foraging) is narrative: the engine has no overland travel.
+//! (travel, foraging) is narrative: the engine has no overland travel. The other two
+//! techniques of Hunter's Prey are read here and played by `tools::feature_hunter`: Horde
+//! Breaker (once a turn, one more attack with the weapon just used at another creature within
+//! 5 feet of its target) and Giant Killer (the reaction's attack at a Large or larger creature
+//! within 5 feet that attacks the ranger).
 
 use crate::rules::{Ability, Proficiency, Skill};
-use crate::srd::Srd;
-use crate::state::{Character, GameState};
+use crate::srd::{Size, Srd};
+use crate::state::{Character, GameState, TimedKind};
 
 /// The name of the timed marker that says Colossus Slayer was used this turn.
 pub const COLOSSUS_SLAYER: &str = "Colossus Slayer";
@@ -116,6 +120,43 @@ pub fn colossus_slayer(srd: &Srd, c: &Character, hp: (u32, u32)) -> bool {
         && super::uses::feature_of(srd, c, "hunters-prey").is_ok()
         && hp.0 < hp.1
         && !c.timed_effects.iter().any(|e| e.spell == COLOSSUS_SLAYER)
+}
+
+/// The name of the timed marker that says Horde Breaker was used this turn.
+pub const HORDE_BREAKER: &str = "Horde Breaker";
+
+/// The name of the record of a weapon attack this turn (`TimedKind::Struck`).
+pub const STRUCK: &str = "Hunter's Prey: struck";
+
+/// How near the original target Horde Breaker's second creature, and a Giant Killer's
+/// attacker, must be (the SRD: "within 5 feet").
+pub const HUNTER_REACH_FT: u32 = 5;
+
+/// Whether `c` took the Hunter's Prey `option` ("hunters-prey-horde-breaker") and has the
+/// feature at its level and subclass.
+pub fn hunts_with(srd: &Srd, c: &Character, option: &str) -> bool {
+    super::features::chose(c, option) && super::uses::feature_of(srd, c, "hunters-prey").is_ok()
+}
+
+/// Whether `c` has used Horde Breaker this turn.
+pub fn horde_breaker_used(c: &Character) -> bool {
+    c.timed_effects.iter().any(|e| e.spell == HORDE_BREAKER)
+}
+
+/// The weapon attacks `c` made this turn, recorded for Horde Breaker: (whom, weapon).
+pub fn struck_this_turn(c: &Character) -> Vec<(&str, &str)> {
+    c.timed_effects
+        .iter()
+        .filter_map(|e| match &e.kind {
+            TimedKind::Struck { at, weapon } => Some((at.as_str(), weapon.as_str())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Giant Killer's size test: a Large or larger creature.
+pub fn giant(size: Size) -> bool {
+    size >= Size::Large
 }
 
 /// Which of Primeval Awareness's creature types are among the living monsters of the game

@@ -335,6 +335,15 @@ pub enum TimedKind {
         /// The die's sides.
         sides: u16,
     },
+    /// A weapon attack its creature made this turn (Horde Breaker follows one): at whom, with
+    /// what; nothing but the record, ended with its source's turn; read by
+    /// `character::ranger::struck_this_turn`.
+    Struck {
+        /// The creature attacked, by id.
+        at: String,
+        /// The weapon, by name on the sheet.
+        weapon: String,
+    },
 }
 
 fn is_zero(n: &i32) -> bool {

@@ -240,6 +240,7 @@ impl TimedEffect {
             TimedKind::Inspired { sides } => format!(
                 "a d{sides} of inspiration, added to an attack roll, check or save that fails by {sides} or less"
             ),
+            TimedKind::Struck { at, weapon } => format!("attacked {at} with its {weapon}"),
             TimedKind::Reckless => {
                 "reckless: advantage on its melee weapon attacks with Strength this turn".to_owned()
             }

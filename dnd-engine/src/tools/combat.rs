@@ -206,6 +206,7 @@ pub(super) fn attack_spent(
             super::feature_barbarian::on_attack(ctx, &who, &victim, &swing, melee, &mut damage);
         let slayer =
             super::feature_ranger::colossus_slayer(ctx, &who, &victim, &swing, &mut damage);
+        let struck = super::feature_hunter::struck(ctx, &who, &victim, &swing);
         let profile = AttackProfile {
             attack_bonus: swing.bonus + bonus.total,
             damage: &damage,
@@ -269,6 +270,7 @@ pub(super) fn attack_spent(
         );
         let mut changes = setup.ends; // a Help spent, a hider revealed
         changes.extend(rage); // a raging barbarian's attack keeps the rage up
+        changes.extend(struck); // what Horde Breaker follows
         if let (true, Some((images, _))) = (result.hit, &duplicate) {
             changes.push(crate::effects::image_destroyed(images));
         }
@@ -311,6 +313,8 @@ pub(super) fn attack_spent(
         let (hurt, by) = (victim.target.id().to_owned(), who.target.id().to_owned());
         let taken = if landed { result.total_damage } else { 0 };
         let after_damage = super::damage::after_damage(ctx, &hurt, taken, Some(&by))?;
+        // Giant Killer: a hunter's reaction strikes back at a big attacker beside it.
+        let reaction = super::feature_hunter::giant_killer(ctx, &who, &hurt, reaction)?;
         let after = creature::find(ctx.state, ctx.srd, target)?;
         if victim.standing && !after.standing {
             let text = if after.is_character() {
@@ -351,6 +355,10 @@ pub(super) fn attack_spent(
             duplicate,
             sneak_attack,
         });
+        // An attacker felled mid-multiattack (by Giant Killer) swings no more.
+        if !creature::find(ctx.state, ctx.srd, attacker).is_ok_and(|a| a.standing) {
+            break;
+        }
     }
     Ok(AttackReport {
         attacker: who.name.to_owned(),

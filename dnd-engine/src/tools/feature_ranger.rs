@@ -46,25 +46,35 @@ pub(super) fn colossus_slayer(
     }
     let kind = swing.damage.first()?.kind;
     damage.push(DamageDice::new(1, 8, 0, kind));
-    let own_turn = ctx
-        .state
+    let own = own_turn(ctx, &c.id);
+    own.then(|| this_turn(&c.id, COLOSSUS_SLAYER, TimedKind::UsedThisTurn))
+}
+
+/// Whether it is character `id`'s turn in a fight.
+pub(super) fn own_turn(ctx: &ToolContext<'_>, id: &str) -> bool {
+    ctx.state
         .encounter
         .as_ref()
         .and_then(|e| e.current())
-        .is_some_and(|now| now.eq_ignore_ascii_case(&c.id));
-    own_turn.then(|| Change::TimedEffectStarted {
+        .is_some_and(|now| now.eq_ignore_ascii_case(id))
+}
+
+/// A marker `spell` of `kind` on character `c` that ends with its own turn (a once-a-turn
+/// feature spent, a record of the turn).
+pub(super) fn this_turn(c: &str, spell: &str, kind: TimedKind) -> Change {
+    Change::TimedEffectStarted {
         effect: TimedEffect {
-            source: c.id.clone(),
-            spell: COLOSSUS_SLAYER.to_owned(),
-            target: c.id.clone(),
+            source: c.to_owned(),
+            spell: spell.to_owned(),
+            target: c.to_owned(),
             concentration: false,
             rounds_left: Some(1),
             ends_on_damage: false,
             level: 0,
             at_turn_end: true,
-            kind: TimedKind::UsedThisTurn,
+            kind,
         },
-    })
+    }
 }
 
 /// Primeval Awareness (ranger 3): an action and a spell slot (`amount`, its level; null for the

@@ -116,6 +116,11 @@ const PLAYED: &[(&str, Player)] = &[
         "primeval-awareness",
         super::feature_ranger::primeval_awareness,
     ),
+    (
+        "hunters-prey-horde-breaker",
+        super::feature_hunter::horde_breaker,
+    ),
+    ("pact-of-the-chain", super::feature_chain::familiar_attack),
 ];
 
 /// What acting with `spend` costs character `id` now, as the first of the changes a feature

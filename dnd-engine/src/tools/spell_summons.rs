@@ -35,6 +35,8 @@ pub(super) fn cast(
             summon.describe()
         )));
     }
+    // The Pact of the Chain's special forms: a chain warlock's familiar may take them.
+    let summon = &super::feature_chain::familiar_forms(ctx, caster, spell, summon, choice)?;
     let (template, count) = chosen(ctx, summon, &spell.name, spell.level, slot, choice)?;
     let id = caster.id.clone();
     let mut cast = super::spell_effects::resolve_and_commit(ctx, p, &[], &[], Vec::new())?;
