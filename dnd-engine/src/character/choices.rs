@@ -257,7 +257,7 @@ pub(crate) fn feature_picks(
                     .into_iter()
                     .filter(|s| !skills.contains_key(s) && !out.proficiencies.contains(s))
                     .map(|s| s.name());
-                let what = "skill the character is not proficient in yet";
+                let what = "new skill (one the character is not proficient in)";
                 problems.not_allowed(format!("{field}[{i}]"), what, skill.name(), allowed);
             }
             // A skill an invocation gives that the character has already adds nothing.

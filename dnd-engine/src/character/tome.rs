@@ -28,11 +28,19 @@ const TOME_CANTRIPS: usize = 3;
 /// How many rituals the Book of Ancient Secrets starts with.
 const ANCIENT_RITUALS: usize = 2;
 
+/// The book's choice a pick's key names: the option's slug or name, the invocation's without
+/// its "Eldritch Invocation" ("Book of Ancient Secrets").
+fn book_key(key: &str) -> Option<&'static str> {
+    let key = slugify(key);
+    [TOME, ANCIENT_SECRETS]
+        .into_iter()
+        .find(|b| *b == key || *b == format!("eldritch-invocation-{key}"))
+}
+
 /// Whether a pick's key names one of the book's choices (checked here, not as a feature's
 /// options).
 pub(crate) fn is_book_key(key: &str) -> bool {
-    let key = slugify(key);
-    key == TOME || key == ANCIENT_SECRETS
+    book_key(key).is_some()
 }
 
 /// What the book `key` may hold: cantrips of any class's list (Pact of the Tome), or
@@ -86,7 +94,7 @@ pub(crate) fn book_picks(
         .filter(|k| chose(k) && (*k == TOME || tome))
         .collect();
     for key in given.keys().filter(|k| is_book_key(k)) {
-        if !open.contains(&slugify(key).as_str()) {
+        if !book_key(key).is_some_and(|k| open.contains(&k)) {
             let what = "Book of Shadows choice (asked with its pact boon or invocation)";
             problems.not_allowed(format!("features.{key}"), what, key, open.clone());
         }
@@ -95,7 +103,7 @@ pub(crate) fn book_picks(
     for key in open {
         let picks = given
             .iter()
-            .find(|(k, _)| slugify(k) == key)
+            .find(|(k, _)| book_key(k) == Some(key))
             .map_or(&[][..], |(_, v)| v.as_slice());
         let picked = spells(srd, key, picks, known, problems);
         out.insert(key.to_owned(), picked);
