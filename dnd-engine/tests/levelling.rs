@@ -332,7 +332,8 @@ fn a_warlock_gains_pact_slots_of_second_level_at_3() {
         "level_up",
         // The Pact Boon's pick is asked for with the level (`character::level_features`).
         json!({"character": "kraven", "spells": ["Hold Person"],
-               "features": [{"feature": "pact-boon", "picks": ["Pact of the Tome"]}]}),
+               "features": [{"feature": "pact-boon", "picks": ["Pact of the Tome"]},
+                            {"feature": "pact-of-the-tome", "picks": ["Guidance", "Light", "Mending"]}]}),
     );
     let k = t.state.character("kraven").unwrap();
     assert_eq!((k.spell_slots.pact_max, k.spell_slots.pact_level), (2, 2));
