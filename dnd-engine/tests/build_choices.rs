@@ -8,11 +8,13 @@
 
 use serde_json::{Value, json};
 
-use dnd_engine::character::{BuildErrors, CharacterChoices, Problem};
+use dnd_engine::character::{
+    BuildErrors, CharacterChoices, Problem, first_legal_choices, level_up,
+};
 use dnd_engine::llm::ToolCall;
 use dnd_engine::rules::{Proficiency, Skill};
 use dnd_engine::srd::Srd;
-use dnd_engine::state::{Change, Character, GameState};
+use dnd_engine::state::{Change, Character, GameState, Levelling};
 
 #[path = "support/table.rs"]
 mod table;
@@ -26,14 +28,16 @@ fn warlock(name: &str, level: u8, features: Value) -> Value {
         "Hellish Rebuke",
         "Expeditious Retreat",
         "Hold Person",
+        "Unseen Servant",
     ];
+    let cantrips = ["Eldritch Blast", "Chill Touch", "Mage Hand"];
     json!({
         "name": name, "race": "Human", "class": "Warlock", "subclass": "Fiend", "level": level,
         "scores": {"method": "standard_array", "scores": {"str": 8, "dex": 14, "con": 13, "int": 12, "wis": 10, "cha": 15}},
         "skills": ["arcana", "history"],
         "features": features,
         "equipment": {"gold": 40},
-        "cantrips": ["Eldritch Blast", "Chill Touch"],
+        "cantrips": cantrips[..if level >= 4 { 3 } else { 2 }],
         "spells": spells[..usize::from(level) + 1],
     })
 }
@@ -446,6 +450,77 @@ fn the_book_of_ancient_secrets_needs_the_tome_and_casts_its_rituals_only_as_ritu
     assert!(minutes(&t) >= began + 10, "a ritual's 10 minutes");
     let no = t.refused("cast_spell", cast("nyx", "Detect Magic", Some(1), &[]));
     assert!(no.contains("Nyx does not know Detect Magic"), "{no}");
+}
+
+#[test]
+fn a_warlock_reaching_5_learns_a_third_invocation_such_as_the_book_of_ancient_secrets() {
+    let tome = tome_features(
+        &["Agonizing Blast", "Devil's Sight"],
+        &["Guidance", "Sacred Flame", "Vicious Mockery"],
+    );
+    let mut t = at_rest(build(warlock("Nyx", 4, tome)).unwrap(), 6_500);
+    let up = |invocations: &[&str], rituals: Option<&[&str]>| {
+        let mut features = vec![json!({"feature": "eldritch-invocations", "picks": invocations})];
+        if let Some(rituals) = rituals {
+            features.push(json!({"feature": "Book of Ancient Secrets", "picks": rituals}));
+        }
+        json!({"character": "nyx", "spells": ["Counterspell"], "features": features})
+    };
+    let error = t.refused("level_up", up(&[], None));
+    assert!(
+        error.contains("0 chosen; new invocation at level 5 takes 1; options: "),
+        "{error}"
+    );
+    assert!(error.contains("Mire the Mind"), "{error}");
+    assert!(!error.contains("Devil's Sight"), "known already: {error}");
+    let error = t.refused("level_up", up(&["Devil's Sight"], None));
+    assert!(error.contains("\"Devil's Sight\" is not a new invocation"), "{error}");
+    let error = t.refused("level_up", up(&["Book of Ancient Secrets"], None));
+    assert!(error.contains("takes 2; options: Alarm"), "{error}");
+    assert_eq!(t.state.character("nyx").unwrap().level, 4, "nothing changed");
+
+    t.ok(
+        "level_up",
+        up(&["Book of Ancient Secrets"], Some(&["Identify", "Alarm"])),
+    );
+    let nyx = t.state.character("nyx").unwrap();
+    assert_eq!(nyx.choices["eldritch-invocations"].len(), 3);
+    assert_eq!(
+        nyx.choices["eldritch-invocation-book-of-ancient-secrets"],
+        ["Identify", "Alarm"]
+    );
+    let mut ritual = cast("nyx", "Alarm", None, &[]);
+    ritual["ritual"] = json!(true);
+    t.ok("cast_spell", ritual);
+
+    // A Blade warlock may not take it; Beguiling Influence at 5th gives its skills.
+    let blade = json!({"eldritch-invocations": ["Agonizing Blast", "Devil's Sight"], "pact-boon": ["Pact of the Blade"]});
+    let mut t = at_rest(build(warlock("Ash", 4, blade)).unwrap(), 6_500);
+    let mut secrets = up(&["Book of Ancient Secrets"], Some(&["Identify", "Alarm"]));
+    secrets["character"] = json!("ash");
+    let error = t.refused("level_up", secrets);
+    assert!(error.contains("missing: Pact of the Tome"), "{error}");
+    let mut beguiling = up(&["Beguiling Influence"], None);
+    beguiling["character"] = json!("ash");
+    t.ok("level_up", beguiling);
+    let ash = t.state.character("ash").unwrap();
+    assert_eq!(skill(ash, Skill::Persuasion), Some(Proficiency::Proficient));
+
+    // The offline game master's choices pick the third invocation too.
+    let wick = build(warlock(
+        "Wick",
+        4,
+        json!({"eldritch-invocations": ["Agonizing Blast", "Armor of Shadows"], "pact-boon": ["Pact of the Chain"]}),
+    ))
+    .unwrap();
+    let mut t = at_rest(wick, 6_500);
+    let wick = t.state.character("wick").unwrap().clone();
+    let first = first_legal_choices(&wick, Srd::bundled(), &Levelling::Xp).unwrap();
+    let up = level_up(&wick, Srd::bundled(), &Levelling::Xp, &first, &mut t.rng).unwrap();
+    t.apply(&up.changes);
+    let wick = t.state.character("wick").unwrap();
+    assert_eq!(wick.level, 5);
+    assert_eq!(wick.choices["eldritch-invocations"].len(), 3);
 }
 
 #[test]

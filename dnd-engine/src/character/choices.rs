@@ -28,7 +28,7 @@ pub(crate) fn skill_named(name: &str) -> Option<Skill> {
 
 /// Checks `picks` against a selection: the right count, each allowed, none twice. Returns the
 /// allowed entries matched, in the order picked.
-fn pick(
+pub(crate) fn pick(
     field: &str,
     what: &str,
     picks: &[String],

@@ -7,6 +7,8 @@
 use std::collections::BTreeMap;
 
 use super::build_error::Problems;
+use super::invocations_gained;
+use super::warlock::INVOCATIONS;
 use super::levelling::{FeaturePick, LevelUpError, choice};
 use crate::rules::Skill;
 use crate::srd::{ArmorCategory, Class, ClassFeature, Srd};
@@ -22,6 +24,8 @@ pub(super) struct FeatureGains {
     pub(super) expertise: Vec<Skill>,
     /// Skills the character becomes proficient in (Bonus Proficiencies, Beguiling Influence).
     pub(super) proficiencies: Vec<Skill>,
+    /// Picks appended to a feature's earlier ones (a warlock's third invocation).
+    pub(super) added: BTreeMap<String, Vec<String>>,
     /// Feet of speed added.
     pub(super) speed_gained: u32,
     /// Armor Class added.
@@ -63,12 +67,26 @@ pub(super) fn gains(
     picks: &BTreeMap<String, Vec<String>>,
 ) -> Result<FeatureGains, LevelUpError> {
     let open = with_choice(gained);
+    // A warlock's invocation on a later level is asked apart (`invocations_gained`).
+    let later = invocations_gained::count(class, level) > 0;
+    let for_features: BTreeMap<String, Vec<String>> = picks
+        .iter()
+        .filter(|(k, _)| !(later && invocations_gained::is_key(k)))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
     let mut problems = Problems::default();
     let mut chosen =
-        super::choices::feature_picks(class, &open, level, picks, &c.skills, &mut problems);
+        super::choices::feature_picks(class, &open, level, &for_features, &c.skills, &mut problems);
     if let Some(first) = problems.0.first() {
         return Err(choice("features", first.to_string(), options(class, &open)));
     }
+    let invoked = invocations_gained::learned(class, c, level, picks)?;
+    for skill in super::granted::skills_from(INVOCATIONS, &invoked) {
+        if !c.skills.contains_key(&skill) && !chosen.proficiencies.contains(&skill) {
+            chosen.proficiencies.push(skill);
+        }
+    }
+    chosen.chosen.extend(invoked.iter().cloned());
     // The Book of Shadows' cantrips and rituals, asked with the boon or invocation chosen now.
     let had: Vec<String> = c.choices.values().flatten().cloned().collect();
     let book = super::tome::book_picks(srd, &chosen.chosen, &had, picks, &c.spells, &mut problems);
@@ -94,6 +112,11 @@ pub(super) fn gains(
         choices: chosen.by_feature,
         expertise: chosen.expertise,
         proficiencies: chosen.proficiencies,
+        added: if invoked.is_empty() {
+            BTreeMap::new()
+        } else {
+            BTreeMap::from([(INVOCATIONS.to_owned(), invoked)])
+        },
         speed_gained: fast - had_fast,
         armor_class_gained: i32::from(defense && in_armour),
     })

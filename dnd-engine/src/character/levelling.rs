@@ -340,6 +340,7 @@ pub fn level_up<R: Rng + ?Sized>(
         choices: gains.choices,
         expertise: gains.expertise,
         skills_gained: gains.proficiencies,
+        added: gains.added,
         speed_gained: gains.speed_gained,
         armor_class_gained: gains.armor_class_gained,
     };
@@ -557,11 +558,13 @@ pub fn first_legal_choices(
     let mut spells = pick(cantrips, true);
     spells.extend(pick(leveled, false));
     let gained = class.features_at(level, subclass.as_deref().or(c.subclass.as_deref()));
+    let mut features = super::level_features::default_picks(c, &gained);
+    features.extend(super::invocations_gained::default_pick(class, c, level));
     Some(LevelChoices {
         hp: HpChoice::Fixed,
         subclass,
         improvement,
         spells,
-        features: super::level_features::default_picks(c, &gained),
+        features,
     })
 }

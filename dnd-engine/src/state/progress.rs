@@ -110,6 +110,10 @@ pub struct LevelUp {
     /// Spells written in the spellbook, not prepared (a wizard's new spells).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub written: Vec<String>,
+    /// Picks appended to a feature's earlier ones in `Character::choices`, by feature slug (a
+    /// warlock's third invocation at 5th level).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub added: std::collections::BTreeMap<String, Vec<String>>,
     /// Skills the character becomes proficient in (Bonus Proficiencies, Beguiling Influence).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub skills_gained: Vec<crate::rules::Skill>,
@@ -279,6 +283,13 @@ fn level_up(state: &mut GameState, up: &LevelUp) -> Result<(), ChangeError> {
     if let Some(skill) = up.skills_gained.iter().find(|s| c.skills.contains_key(s)) {
         return invalid(format!("is proficient in {} already", skill.name()));
     }
+    let twice = up.added.iter().find_map(|(k, v)| {
+        let had = c.choices.get(k)?;
+        v.iter().find(|o| had.contains(o))
+    });
+    if let Some(option) = twice {
+        return invalid(format!("chose {option} already"));
+    }
     if let Some(chosen) = up.choices.keys().find(|k| c.choices.contains_key(*k)) {
         return invalid(format!("chose its {chosen} already"));
     }
@@ -306,6 +317,9 @@ fn level_up(state: &mut GameState, up: &LevelUp) -> Result<(), ChangeError> {
     }
     c.choices
         .extend(up.choices.iter().map(|(k, v)| (k.clone(), v.clone())));
+    for (k, v) in &up.added {
+        c.choices.entry(k.clone()).or_default().extend(v.iter().cloned());
+    }
     c.speed += up.speed_gained;
     c.armor_class += up.armor_class_gained;
     c.level = up.level;
