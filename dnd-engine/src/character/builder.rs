@@ -75,7 +75,8 @@ pub struct CharacterChoices {
     #[serde(default)]
     pub skills: Vec<Skill>,
     /// The choices of class features, by feature slug or name: option slugs or names for a
-    /// choice among features ("fighter-fighting-style": ["Defense"]), skills for Expertise.
+    /// choice among features ("fighter-fighting-style": ["Defense"]), skills for Expertise and
+    /// Bonus Proficiencies, spells for "pact-of-the-tome" and "book-of-ancient-secrets".
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub features: BTreeMap<String, Vec<String>>,
     /// The choices of racial traits, by trait slug: a high elf's cantrip, a half-elf's two
