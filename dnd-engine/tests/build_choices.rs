@@ -94,9 +94,7 @@ fn tome_features(invocations: &[&str], cantrips: &[&str]) -> Value {
 
 #[test]
 fn a_lore_bard_built_at_3_takes_three_skills_it_lacks() {
-    let features = |bonus: &[&str]| {
-        json!({"bard-expertise-1": ["Arcana", "Performance"], "bonus-proficiencies": bonus})
-    };
+    let features = |bonus: &[&str]| json!({"bard-expertise-1": ["Arcana", "Performance"], "bonus-proficiencies": bonus});
     let vesna = build(bard(3, features(&["Arcana", "History", "Nature"]))).unwrap();
     assert_eq!(vesna.choices["bonus-proficiencies"].len(), 3);
     // Expertise may double a skill the same level's Bonus Proficiencies gives.
@@ -225,7 +223,10 @@ fn beguiling_influence_makes_deception_and_persuasion_proficient_on_checks() {
     assert_eq!(gained["level"], 2);
     let wick = t.state.character("wick").unwrap();
     assert_eq!(skill(wick, Skill::Deception), Some(Proficiency::Proficient));
-    assert_eq!(skill(wick, Skill::Persuasion), Some(Proficiency::Proficient));
+    assert_eq!(
+        skill(wick, Skill::Persuasion),
+        Some(Proficiency::Proficient)
+    );
 
     // Proficient in Deception already, the invocation adds Persuasion only.
     let mut choices = warlock(
@@ -236,7 +237,10 @@ fn beguiling_influence_makes_deception_and_persuasion_proficient_on_checks() {
     choices["skills"] = json!(["deception", "history"]);
     let sly = build(choices).unwrap();
     assert_eq!(skill(&sly, Skill::Deception), Some(Proficiency::Proficient));
-    assert_eq!(skill(&sly, Skill::Persuasion), Some(Proficiency::Proficient));
+    assert_eq!(
+        skill(&sly, Skill::Persuasion),
+        Some(Proficiency::Proficient)
+    );
 }
 
 #[test]
@@ -329,11 +333,17 @@ fn the_tomes_cantrips_are_cast_as_known() {
         table::fight_with(&["kraven"], vec![nyx], &["nyx", "kraven", "frost-harpy"]),
         11,
     );
-    let flame = t.ok("cast_spell", cast("nyx", "Sacred Flame", None, &["frost-harpy"]));
+    let flame = t.ok(
+        "cast_spell",
+        cast("nyx", "Sacred Flame", None, &["frost-harpy"]),
+    );
     assert!(flame.to_string().contains("Sacred Flame"), "{flame}");
     // A cantrip of another list it did not put in its book stays another class's.
     t.apply(&[Change::EncounterEnded]);
-    let no = t.refused("cast_spell", cast("nyx", "Fire Bolt", None, &["frost-harpy"]));
+    let no = t.refused(
+        "cast_spell",
+        cast("nyx", "Fire Bolt", None, &["frost-harpy"]),
+    );
     assert!(no.contains("Nyx does not know Fire Bolt"), "{no}");
 }
 
@@ -371,7 +381,11 @@ fn a_warlock_levelling_to_3_with_the_tome_is_asked_for_its_cantrips() {
         up("Pact of the Blade", Some(&["Guidance", "Mending", "Light"])),
     );
     assert!(error.contains("Book of Shadows choice"), "{error}");
-    assert_eq!(t.state.character("vale").unwrap().level, 2, "nothing changed");
+    assert_eq!(
+        t.state.character("vale").unwrap().level,
+        2,
+        "nothing changed"
+    );
 
     t.ok(
         "level_up",
@@ -380,7 +394,10 @@ fn a_warlock_levelling_to_3_with_the_tome_is_asked_for_its_cantrips() {
     let vale = t.state.character("vale").unwrap();
     assert_eq!(vale.level, 3);
     assert_eq!(vale.choices["pact-boon"], ["pact-of-the-tome"]);
-    assert_eq!(vale.choices["pact-of-the-tome"], ["Guidance", "Mending", "Light"]);
+    assert_eq!(
+        vale.choices["pact-of-the-tome"],
+        ["Guidance", "Mending", "Light"]
+    );
     t.ok("cast_spell", cast("vale", "Guidance", None, &["kraven"]));
 }
 
@@ -474,10 +491,17 @@ fn a_warlock_reaching_5_learns_a_third_invocation_such_as_the_book_of_ancient_se
     assert!(error.contains("Mire the Mind"), "{error}");
     assert!(!error.contains("Devil's Sight"), "known already: {error}");
     let error = t.refused("level_up", up(&["Devil's Sight"], None));
-    assert!(error.contains("\"Devil's Sight\" is not a new invocation"), "{error}");
+    assert!(
+        error.contains("\"Devil's Sight\" is not a new invocation"),
+        "{error}"
+    );
     let error = t.refused("level_up", up(&["Book of Ancient Secrets"], None));
     assert!(error.contains("takes 2; options: Alarm"), "{error}");
-    assert_eq!(t.state.character("nyx").unwrap().level, 4, "nothing changed");
+    assert_eq!(
+        t.state.character("nyx").unwrap().level,
+        4,
+        "nothing changed"
+    );
 
     t.ok(
         "level_up",
@@ -671,7 +695,10 @@ async fn a_model_cheating_at_these_choices_is_refused_and_changes_nothing() {
         call("d", secrets),
         // A skill the bard has, four skills, Lore's skills with no college.
         call("e", lore(json!(["Insight", "Arcana", "Nature"]))),
-        call("f", lore(json!(["History", "Arcana", "Nature", "Medicine"]))),
+        call(
+            "f",
+            lore(json!(["History", "Arcana", "Nature", "Medicine"])),
+        ),
         call(
             "g",
             json!({"character": "vesna", "spells": ["Longstrider"], "features": [
@@ -701,6 +728,9 @@ async fn a_model_cheating_at_these_choices_is_refused_and_changes_nothing() {
     }
     let vale = after.character("vale").unwrap();
     assert_eq!(vale.level, 3);
-    assert_eq!(vale.choices["pact-of-the-tome"], ["Guidance", "Mending", "Light"]);
+    assert_eq!(
+        vale.choices["pact-of-the-tome"],
+        ["Guidance", "Mending", "Light"]
+    );
     assert_eq!(after.character("vesna"), before.character("vesna"));
 }

@@ -40,9 +40,7 @@ fn offer(class: &Class, c: &Character, level: u8, n: usize) -> Option<Selection>
     let feature = class.feature(INVOCATIONS)?;
     let known = c.choices.get(INVOCATIONS);
     let mut offer = super::warlock::offer_at(class, level, feature)?;
-    offer
-        .from
-        .retain(|o| !known.is_some_and(|k| k.contains(o)));
+    offer.from.retain(|o| !known.is_some_and(|k| k.contains(o)));
     offer.choose = u8::try_from(n).unwrap_or(u8::MAX);
     Some(offer)
 }

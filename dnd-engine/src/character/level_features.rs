@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 
 use super::build_error::Problems;
 use super::invocations_gained;
-use super::warlock::INVOCATIONS;
 use super::levelling::{FeaturePick, LevelUpError, choice};
+use super::warlock::INVOCATIONS;
 use crate::rules::Skill;
 use crate::srd::{ArmorCategory, Class, ClassFeature, Srd};
 use crate::state::Character;
@@ -161,6 +161,5 @@ pub(super) fn default_picks(c: &Character, gained: &[&ClassFeature]) -> Vec<Feat
 
 /// The skills among a feature's options (skill names or slugs).
 fn from_skills(from: &[String]) -> impl Iterator<Item = Skill> + '_ {
-    from.iter()
-        .filter_map(|o| super::choices::skill_named(o))
+    from.iter().filter_map(|o| super::choices::skill_named(o))
 }

@@ -315,10 +315,9 @@ pub fn level_up<R: Rng + ?Sized>(
     // Draconic Resilience adds one a level.
     let sub = subclass.as_deref().or(c.subclass.as_deref());
     let resilience = i32::from(super::granted::draconic_resilience(class, sub, level));
-    let hp_gained = ((die + con_before).max(1)
-        + (con_after - con_before) * i32::from(level)
-        + resilience)
-        .max(1) as u32;
+    let hp_gained =
+        ((die + con_before).max(1) + (con_after - con_before) * i32::from(level) + resilience)
+            .max(1) as u32;
 
     let (slots, pact_slots) = slots(class, level);
     let bonus = bonus_cantrips(&features);

@@ -38,7 +38,6 @@ mod builder_tests;
 pub mod divine;
 pub mod features;
 pub mod fighting_style;
-mod invocations_gained;
 mod level_features;
 pub mod monk;
 pub mod preparing;
@@ -51,5 +50,8 @@ pub mod uses;
 pub mod warlock;
 pub mod wild_shape;
 pub mod wizard;
+
+// What a build or a level writes on the sheet by itself (tests/build_choices.rs).
 pub mod granted;
+mod invocations_gained;
 pub mod tome;

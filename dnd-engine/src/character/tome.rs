@@ -122,7 +122,10 @@ fn spells(
 ) -> Vec<String> {
     let field = format!("features.{key}");
     let (count, what) = if key == TOME {
-        (TOME_CANTRIPS, "Pact of the Tome: cantrips of any class's list")
+        (
+            TOME_CANTRIPS,
+            "Pact of the Tome: cantrips of any class's list",
+        )
     } else {
         (
             ANCIENT_RITUALS,

@@ -318,7 +318,10 @@ fn level_up(state: &mut GameState, up: &LevelUp) -> Result<(), ChangeError> {
     c.choices
         .extend(up.choices.iter().map(|(k, v)| (k.clone(), v.clone())));
     for (k, v) in &up.added {
-        c.choices.entry(k.clone()).or_default().extend(v.iter().cloned());
+        c.choices
+            .entry(k.clone())
+            .or_default()
+            .extend(v.iter().cloned());
     }
     c.speed += up.speed_gained;
     c.armor_class += up.armor_class_gained;
