@@ -503,10 +503,16 @@ fn a_warlock_reaching_5_learns_a_third_invocation_such_as_the_book_of_ancient_se
         "nothing changed"
     );
 
-    t.ok(
+    let gained = t.ok(
         "level_up",
         up(&["Book of Ancient Secrets"], Some(&["Identify", "Alarm"])),
     );
+    let listed = gained["features"].to_string();
+    assert!(
+        listed.contains("choose 1 of: Eldritch Invocation: Armor of Shadows"),
+        "{gained}"
+    );
+    assert!(!listed.contains("Agonizing"), "known already: {gained}");
     let nyx = t.state.character("nyx").unwrap();
     assert_eq!(nyx.choices["eldritch-invocations"].len(), 3);
     assert_eq!(

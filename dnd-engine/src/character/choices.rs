@@ -245,14 +245,16 @@ pub(crate) fn feature_picks(
         if f.slug.contains("expertise") {
             expertise.push((field.clone(), picked.clone()));
         }
-        for (i, skill) in super::granted::skills_from(&f.slug, &picked)
-            .into_iter()
-            .enumerate()
-        {
+        for skill in super::granted::skills_from(&f.slug, &picked) {
             let had = skills.contains_key(&skill) || out.proficiencies.contains(&skill);
             if !had {
                 out.proficiencies.push(skill);
             } else if super::granted::picks_skills(&f.slug) {
+                // The index of the pick as given, as `pick`'s problems name it.
+                let i = given
+                    .iter()
+                    .position(|g| skill_named(g) == Some(skill))
+                    .unwrap_or_default();
                 let allowed = Skill::ALL
                     .into_iter()
                     .filter(|s| !skills.contains_key(s) && !out.proficiencies.contains(s))

@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 
 use super::build_error::Problems;
-use super::levelling::{FeaturePick, LevelUpError, choice};
+use super::levelling::{FeaturePick, GainedFeature, LevelUpError, choice};
 use super::warlock::INVOCATIONS;
 use crate::srd::{Class, Selection, slugify};
 use crate::state::Character;
@@ -94,5 +94,27 @@ pub(super) fn default_pick(class: &Class, c: &Character, level: u8) -> Option<Fe
     Some(FeaturePick {
         feature: INVOCATIONS.to_owned(),
         picks,
+    })
+}
+
+/// The new invocations as a feature the level brings, for the narration: `None` when the level
+/// adds none.
+pub(super) fn gained(class: &Class, c: &Character, level: u8) -> Option<GainedFeature> {
+    let n = count(class, level);
+    let offer = offer(class, c, level, n).filter(|_| n > 0)?;
+    let feature = class.feature(INVOCATIONS)?;
+    let names: Vec<String> = offer
+        .from
+        .iter()
+        .map(|o| {
+            class
+                .feature(o)
+                .map_or_else(|| o.clone(), |f| f.name.clone())
+        })
+        .collect();
+    Some(GainedFeature {
+        name: feature.name.clone(),
+        description: format!("{n} more invocation(s) known from level {level}."),
+        choose: Some(format!("choose {n} of: {}", names.join(", "))),
     })
 }

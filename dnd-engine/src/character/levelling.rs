@@ -368,6 +368,7 @@ pub fn level_up<R: Rng + ?Sized>(
                     format!("choose {} of: {}", o.choose, names.join(", "))
                 }),
             })
+            .chain(super::invocations_gained::gained(class, c, level))
             .collect(),
         spells_learned,
     })
