@@ -40,7 +40,8 @@ fn bard(level: u8) -> Character {
     }
     let mut features = json!({});
     if level >= 3 {
-        features = json!({"bard-expertise-1": ["Performance", "Persuasion"]});
+        features = json!({"bard-expertise-1": ["Performance", "Persuasion"],
+            "bonus-proficiencies": ["Arcana", "History", "Investigation"]});
     }
     table::built(json!({
         "name": "Vesna", "race": "Human", "class": "Bard", "level": level,

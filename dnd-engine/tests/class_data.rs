@@ -282,6 +282,12 @@ fn only_played_features_say_implemented() {
         "fighting-style-dueling",
         "fighting-style-great-weapon-fighting",
         "fighting-style-protection",
+        // Choices made when building and levelling (tests/build_choices.rs).
+        "bonus-proficiencies",
+        "druidic",
+        "eldritch-invocation-beguiling-influence",
+        "eldritch-invocation-book-of-ancient-secrets",
+        "pact-of-the-tome",
     ];
     let implemented: Vec<&ClassFeature> = srd()
         .classes

@@ -208,7 +208,9 @@ fn isolde_reaches_3_with_second_level_slots_and_two_spells() {
     assert_eq!(up["spells_learned"], json!(["Web", "Invisibility"]));
     let i = t.state.character("isolde").unwrap();
     assert_eq!(i.spell_slots.max[..2], [4, 2]);
-    assert!(i.spells.iter().any(|s| s == "Web"));
+    // Written in the spellbook, to prepare after a long rest; not prepared at once.
+    assert!(i.spellbook.iter().any(|s| s == "Web"));
+    assert!(!i.spells.iter().any(|s| s == "Web"));
 }
 
 /// Kraven at 3rd level with the XP for 4th, Strength `str`.
@@ -330,7 +332,8 @@ fn a_warlock_gains_pact_slots_of_second_level_at_3() {
         "level_up",
         // The Pact Boon's pick is asked for with the level (`character::level_features`).
         json!({"character": "kraven", "spells": ["Hold Person"],
-               "features": [{"feature": "pact-boon", "picks": ["Pact of the Tome"]}]}),
+               "features": [{"feature": "pact-boon", "picks": ["Pact of the Tome"]},
+                            {"feature": "pact-of-the-tome", "picks": ["Guidance", "Light", "Mending"]}]}),
     );
     let k = t.state.character("kraven").unwrap();
     assert_eq!((k.spell_slots.pact_max, k.spell_slots.pact_level), (2, 2));

@@ -75,7 +75,8 @@ pub struct CharacterChoices {
     #[serde(default)]
     pub skills: Vec<Skill>,
     /// The choices of class features, by feature slug or name: option slugs or names for a
-    /// choice among features ("fighter-fighting-style": ["Defense"]), skills for Expertise.
+    /// choice among features ("fighter-fighting-style": ["Defense"]), skills for Expertise and
+    /// Bonus Proficiencies, spells for "pact-of-the-tome" and "book-of-ancient-secrets".
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub features: BTreeMap<String, Vec<String>>,
     /// The choices of racial traits, by trait slug: a high elf's cantrip, a half-elf's two
@@ -343,6 +344,17 @@ impl CharacterChoices {
         let mut skills = self.skill_proficiencies(srd, &settled, &race_picks, &mut problems);
         let picks = super::choices::features(self, &settled, &skills, &mut problems);
         let feature_picks = &picks.chosen;
+        let book = super::tome::book_picks(
+            srd,
+            feature_picks,
+            &[],
+            &self.features,
+            &self.cantrips,
+            &mut problems,
+        );
+        for &skill in &picks.proficiencies {
+            skills.insert(skill, Proficiency::Proficient);
+        }
         for &skill in &picks.expertise {
             skills.insert(skill, Proficiency::Expertise);
         }
@@ -421,6 +433,7 @@ impl CharacterChoices {
                 .by_feature
                 .into_iter()
                 .chain(race_picks.by_trait)
+                .chain(book)
                 .filter(|(_, v)| !v.is_empty())
                 .collect(),
             spellbook,
@@ -589,12 +602,10 @@ fn hit_points(settled: &Settled<'_>) -> u32 {
         .iter()
         .any(|t| t.slug == "dwarven-toughness");
     // Draconic Resilience adds 1 a sorcerer level as Dwarven Toughness does.
-    let resilience = settled.subclass
-        && (1..=settled.level).any(|l| {
-            let sub = Some(settled.class.subclass.slug.as_str());
-            let features = settled.class.features_at(l, sub);
-            features.iter().any(|f| f.slug == "draconic-resilience")
-        });
+    let sub = settled
+        .subclass
+        .then_some(settled.class.subclass.slug.as_str());
+    let resilience = super::granted::draconic_resilience(settled.class, sub, settled.level);
     let level = i32::from(settled.level);
     let max = first + later * (level - 1) + level * (i32::from(toughness) + i32::from(resilience));
     max.max(1) as u32

@@ -28,7 +28,7 @@ pub(crate) fn skill_named(name: &str) -> Option<Skill> {
 
 /// Checks `picks` against a selection: the right count, each allowed, none twice. Returns the
 /// allowed entries matched, in the order picked.
-fn pick(
+pub(crate) fn pick(
     field: &str,
     what: &str,
     picks: &[String],
@@ -161,6 +161,9 @@ pub(crate) struct FeaturePicks {
     pub(crate) chosen: Vec<String>,
     /// Skills picked for Expertise.
     pub(crate) expertise: Vec<Skill>,
+    /// Skills the picks make the character proficient in (Bonus Proficiencies, Beguiling
+    /// Influence: `granted`), none it was proficient in already.
+    pub(crate) proficiencies: Vec<Skill>,
     /// The picks by feature slug, as the sheet keeps them (`Character::choices`).
     pub(crate) by_feature: BTreeMap<String, Vec<String>>,
 }
@@ -199,7 +202,8 @@ pub(crate) fn feature_picks(
 ) -> FeaturePicks {
     let same =
         |key: &str, f: &ClassFeature| slugify(key) == f.slug || slugify(key) == slugify(&f.name);
-    for key in given.keys() {
+    // The Book of Shadows' picks are checked apart (`tome`), against the spell lists.
+    for key in given.keys().filter(|k| !super::tome::is_book_key(k)) {
         let field = format!("features.{key}");
         match class.features.iter().find(|f| same(key, f)) {
             Some(f) if open.iter().any(|o| o.slug == f.slug) => {}
@@ -219,6 +223,9 @@ pub(crate) fn feature_picks(
         }
     }
     let mut out = FeaturePicks::default();
+    // Expertise may double a skill another feature of the same level gives (a Lore bard's),
+    // so its picks are checked once every feature's skills are known.
+    let mut expertise = Vec::new();
     for f in open.iter().copied() {
         let field = format!("features.{}", f.slug);
         let Some(offer) = &f.options else { continue };
@@ -236,21 +243,47 @@ pub(crate) fn feature_picks(
         };
         let picked = pick(&field, &f.name, given, offer, label, problems);
         if f.slug.contains("expertise") {
-            for (i, p) in picked.iter().enumerate() {
-                let Some(skill) = skill_named(p) else {
-                    continue;
-                };
-                if skills.contains_key(&skill) {
-                    out.expertise.push(skill);
-                } else {
-                    let allowed = skills.keys().map(|s| s.name());
-                    let what = "skill the character is proficient in";
-                    problems.not_allowed(format!("{field}[{i}]"), what, p, allowed);
-                }
+            expertise.push((field.clone(), picked.clone()));
+        }
+        for skill in super::granted::skills_from(&f.slug, &picked) {
+            let had = skills.contains_key(&skill) || out.proficiencies.contains(&skill);
+            if !had {
+                out.proficiencies.push(skill);
+            } else if super::granted::picks_skills(&f.slug) {
+                // The index of the pick as given, as `pick`'s problems name it.
+                let i = given
+                    .iter()
+                    .position(|g| skill_named(g) == Some(skill))
+                    .unwrap_or_default();
+                let allowed = Skill::ALL
+                    .into_iter()
+                    .filter(|s| !skills.contains_key(s) && !out.proficiencies.contains(s))
+                    .map(|s| s.name());
+                let what = "new skill (one the character is not proficient in)";
+                problems.not_allowed(format!("{field}[{i}]"), what, skill.name(), allowed);
             }
+            // A skill an invocation gives that the character has already adds nothing.
         }
         out.chosen.extend(picked.iter().cloned());
         out.by_feature.insert(f.slug.clone(), picked);
+    }
+    for (field, picked) in expertise {
+        for (i, p) in picked.iter().enumerate() {
+            let Some(skill) = skill_named(p) else {
+                continue;
+            };
+            if skills.contains_key(&skill) || out.proficiencies.contains(&skill) {
+                out.expertise.push(skill);
+            } else {
+                let allowed = skills
+                    .keys()
+                    .chain(&out.proficiencies)
+                    .map(|s| s.name())
+                    .collect::<Vec<_>>();
+                let what = "skill the character is proficient in";
+                problems.not_allowed(format!("{field}[{i}]"), what, p, allowed);
+            }
+        }
     }
     out
 }

@@ -7,7 +7,9 @@
 use std::collections::BTreeMap;
 
 use super::build_error::Problems;
+use super::invocations_gained;
 use super::levelling::{FeaturePick, LevelUpError, choice};
+use super::warlock::INVOCATIONS;
 use crate::rules::Skill;
 use crate::srd::{ArmorCategory, Class, ClassFeature, Srd};
 use crate::state::Character;
@@ -20,6 +22,10 @@ pub(super) struct FeatureGains {
     pub(super) choices: BTreeMap<String, Vec<String>>,
     /// Skills that become expertise.
     pub(super) expertise: Vec<Skill>,
+    /// Skills the character becomes proficient in (Bonus Proficiencies, Beguiling Influence).
+    pub(super) proficiencies: Vec<Skill>,
+    /// Picks appended to a feature's earlier ones (a warlock's third invocation).
+    pub(super) added: BTreeMap<String, Vec<String>>,
     /// Feet of speed added.
     pub(super) speed_gained: u32,
     /// Armor Class added.
@@ -61,12 +67,37 @@ pub(super) fn gains(
     picks: &BTreeMap<String, Vec<String>>,
 ) -> Result<FeatureGains, LevelUpError> {
     let open = with_choice(gained);
+    // A warlock's invocation on a later level is asked apart (`invocations_gained`).
+    let later = invocations_gained::count(class, level) > 0;
+    let for_features: BTreeMap<String, Vec<String>> = picks
+        .iter()
+        .filter(|(k, _)| !(later && invocations_gained::is_key(k)))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
     let mut problems = Problems::default();
-    let chosen =
-        super::choices::feature_picks(class, &open, level, picks, &c.skills, &mut problems);
+    let mut chosen =
+        super::choices::feature_picks(class, &open, level, &for_features, &c.skills, &mut problems);
     if let Some(first) = problems.0.first() {
         return Err(choice("features", first.to_string(), options(class, &open)));
     }
+    let invoked = invocations_gained::learned(class, c, level, picks)?;
+    for skill in super::granted::skills_from(INVOCATIONS, &invoked) {
+        if !c.skills.contains_key(&skill) && !chosen.proficiencies.contains(&skill) {
+            chosen.proficiencies.push(skill);
+        }
+    }
+    chosen.chosen.extend(invoked.iter().cloned());
+    // The Book of Shadows' cantrips and rituals, asked with the boon or invocation chosen now.
+    let had: Vec<String> = c.choices.values().flatten().cloned().collect();
+    let book = super::tome::book_picks(srd, &chosen.chosen, &had, picks, &c.spells, &mut problems);
+    if let Some(first) = problems.0.first() {
+        let key = [super::tome::ANCIENT_SECRETS, super::tome::TOME]
+            .into_iter()
+            .find(|k| first.field.contains(k));
+        let offer = key.map_or_else(Vec::new, |k| super::tome::offer_names(srd, k));
+        return Err(choice("features", first.to_string(), offer));
+    }
+    chosen.by_feature.extend(book);
     let had_fast = super::barbarian::fast_movement_ft(srd, &class.slug, c.level, &c.inventory);
     let fast = super::barbarian::fast_movement_ft(srd, &class.slug, level, &c.inventory);
     let in_armour = c.inventory.iter().any(|s| {
@@ -80,6 +111,12 @@ pub(super) fn gains(
     Ok(FeatureGains {
         choices: chosen.by_feature,
         expertise: chosen.expertise,
+        proficiencies: chosen.proficiencies,
+        added: if invoked.is_empty() {
+            BTreeMap::new()
+        } else {
+            BTreeMap::from([(INVOCATIONS.to_owned(), invoked)])
+        },
         speed_gained: fast - had_fast,
         armor_class_gained: i32::from(defense && in_armour),
     })
@@ -94,7 +131,14 @@ pub(super) fn default_picks(c: &Character, gained: &[&ClassFeature]) -> Vec<Feat
         .filter_map(|f| {
             let offer = f.options.as_ref()?;
             let n = usize::from(offer.choose);
-            let picks: Vec<String> = if f.slug.contains("expertise") {
+            let picks: Vec<String> = if super::granted::picks_skills(&f.slug) {
+                // Skills it is not proficient in yet, in the offer's order.
+                from_skills(&offer.from)
+                    .filter(|s| !c.skills.contains_key(s))
+                    .map(|s| s.name().to_owned())
+                    .take(n)
+                    .collect()
+            } else if f.slug.contains("expertise") {
                 c.skills
                     .iter()
                     .filter(|(_, p)| **p != crate::rules::Proficiency::Expertise)
@@ -113,4 +157,9 @@ pub(super) fn default_picks(c: &Character, gained: &[&ClassFeature]) -> Vec<Feat
             })
         })
         .collect()
+}
+
+/// The skills among a feature's options (skill names or slugs).
+fn from_skills(from: &[String]) -> impl Iterator<Item = Skill> + '_ {
+    from.iter().filter_map(|o| super::choices::skill_named(o))
 }

@@ -56,6 +56,23 @@ pub(super) fn new_spell_counts(class: &Class, level: u8) -> (usize, usize) {
     (cantrips, spells)
 }
 
+/// `learned` split into the spells written in a spellbook (a wizard's of 1st level or higher)
+/// and those known at once (cantrips, and every spell of a class without a spellbook).
+pub(super) fn split_written(
+    class: &Class,
+    srd: &Srd,
+    learned: &[String],
+) -> (Vec<String>, Vec<String>) {
+    let book = class
+        .spellcasting
+        .as_ref()
+        .is_some_and(|s| s.ritual_casting == crate::srd::RitualCasting::Spellbook);
+    learned
+        .iter()
+        .cloned()
+        .partition(|name| book && srd.spell(name).is_ok_and(|s| s.level > 0))
+}
+
 /// The feature that adds a cantrip known beyond the class table's (the Land druid's).
 pub(super) const BONUS_CANTRIP: &str = "bonus-cantrip";
 
@@ -86,7 +103,12 @@ pub(super) fn spells(
     let (cantrips, leveled) = new_spell_counts(class, level);
     let cantrips = cantrips + bonus;
     let highest = highest_spell_level(class, level);
-    let known = |name: &str| c.spells.iter().any(|k| k.eq_ignore_ascii_case(name));
+    let known = |name: &str| {
+        c.spells
+            .iter()
+            .chain(&c.spellbook)
+            .any(|k| k.eq_ignore_ascii_case(name))
+    };
     let learnable = |cantrip: bool| -> Vec<String> {
         learnable(c, class, srd, level, cantrip)
             .map(|s| s.name.clone())
@@ -170,5 +192,10 @@ pub(super) fn learnable<'a>(
                 (1..=highest).contains(&s.level)
             }
         })
-        .filter(move |s| !c.spells.iter().any(|k| k.eq_ignore_ascii_case(&s.name)))
+        .filter(move |s| {
+            !c.spells
+                .iter()
+                .chain(&c.spellbook)
+                .any(|k| k.eq_ignore_ascii_case(&s.name))
+        })
 }

@@ -311,25 +311,35 @@ pub fn level_up<R: Rng + ?Sized>(
     let die = hp_roll
         .as_ref()
         .map_or(i32::from(class.hp_per_level), |r| r.total() as i32);
-    // A raised Constitution modifier adds its point for every level, this one included.
+    // A raised Constitution modifier adds its point for every level, this one included;
+    // Draconic Resilience adds one a level.
+    let sub = subclass.as_deref().or(c.subclass.as_deref());
+    let resilience = i32::from(super::granted::draconic_resilience(class, sub, level));
     let hp_gained =
-        ((die + con_before).max(1) + (con_after - con_before) * i32::from(level)).max(1) as u32;
+        ((die + con_before).max(1) + (con_after - con_before) * i32::from(level) + resilience)
+            .max(1) as u32;
 
     let (slots, pact_slots) = slots(class, level);
     let bonus = bonus_cantrips(&features);
     let spells_learned = spells(c, class, srd, level, bonus, &choices.spells)?;
+    // A wizard writes its new spells in its spellbook, to prepare after a long rest; its
+    // cantrips are known at once.
+    let (written, known) = super::level_spells::split_written(class, srd, &spells_learned);
     let up = LevelUp {
         character: c.id.clone(),
         level,
         hp_gained,
         slots,
         pact_slots,
-        spells_learned: spells_learned.clone(),
+        spells_learned: known,
+        written,
         subclass: subclass.clone(),
         ability_increases,
         feat,
         choices: gains.choices,
         expertise: gains.expertise,
+        skills_gained: gains.proficiencies,
+        added: gains.added,
         speed_gained: gains.speed_gained,
         armor_class_gained: gains.armor_class_gained,
     };
@@ -358,6 +368,7 @@ pub fn level_up<R: Rng + ?Sized>(
                     format!("choose {} of: {}", o.choose, names.join(", "))
                 }),
             })
+            .chain(super::invocations_gained::gained(class, c, level))
             .collect(),
         spells_learned,
     })
@@ -547,11 +558,13 @@ pub fn first_legal_choices(
     let mut spells = pick(cantrips, true);
     spells.extend(pick(leveled, false));
     let gained = class.features_at(level, subclass.as_deref().or(c.subclass.as_deref()));
+    let mut features = super::level_features::default_picks(c, &gained);
+    features.extend(super::invocations_gained::default_pick(class, c, level));
     Some(LevelChoices {
         hp: HpChoice::Fixed,
         subclass,
         improvement,
         spells,
-        features: super::level_features::default_picks(c, &gained),
+        features,
     })
 }

@@ -51,3 +51,8 @@ pub mod uses;
 pub mod warlock;
 pub mod wild_shape;
 pub mod wizard;
+
+// What a build or a level writes on the sheet by itself (tests/build_choices.rs).
+pub mod granted;
+mod invocations_gained;
+pub mod tome;

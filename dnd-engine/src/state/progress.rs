@@ -107,6 +107,16 @@ pub struct LevelUp {
     /// Skills the character is proficient in that become expertise (Expertise).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub expertise: Vec<crate::rules::Skill>,
+    /// Spells written in the spellbook, not prepared (a wizard's new spells).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub written: Vec<String>,
+    /// Picks appended to a feature's earlier ones in `Character::choices`, by feature slug (a
+    /// warlock's third invocation at 5th level).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub added: std::collections::BTreeMap<String, Vec<String>>,
+    /// Skills the character becomes proficient in (Bonus Proficiencies, Beguiling Influence).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skills_gained: Vec<crate::rules::Skill>,
     /// Feet added to the speed (Fast Movement).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub speed_gained: u32,
@@ -262,10 +272,32 @@ fn level_up(state: &mut GameState, up: &LevelUp) -> Result<(), ChangeError> {
     {
         return invalid(format!("already knows {known}"));
     }
+    if let Some(known) = up.written.iter().find(|s| {
+        c.spells
+            .iter()
+            .chain(&c.spellbook)
+            .any(|k| k.eq_ignore_ascii_case(s))
+    }) {
+        return invalid(format!("has {known} already"));
+    }
+    if let Some(skill) = up.skills_gained.iter().find(|s| c.skills.contains_key(s)) {
+        return invalid(format!("is proficient in {} already", skill.name()));
+    }
+    let twice = up.added.iter().find_map(|(k, v)| {
+        let had = c.choices.get(k)?;
+        v.iter().find(|o| had.contains(o))
+    });
+    if let Some(option) = twice {
+        return invalid(format!("chose {option} already"));
+    }
     if let Some(chosen) = up.choices.keys().find(|k| c.choices.contains_key(*k)) {
         return invalid(format!("chose its {chosen} already"));
     }
-    if let Some(skill) = up.expertise.iter().find(|s| !c.skills.contains_key(s)) {
+    if let Some(skill) = up
+        .expertise
+        .iter()
+        .find(|s| !c.skills.contains_key(s) && !up.skills_gained.contains(s))
+    {
         return invalid(format!(
             "is not proficient in {}: expertise doubles a proficiency it has",
             skill.name()
@@ -274,12 +306,23 @@ fn level_up(state: &mut GameState, up: &LevelUp) -> Result<(), ChangeError> {
     if up.speed_gained > 10 || !(0..=1).contains(&up.armor_class_gained) {
         return invalid("a level adds at most 10 ft of speed and 1 AC".into());
     }
+    for skill in &up.skills_gained {
+        c.skills
+            .insert(*skill, crate::rules::Proficiency::Proficient);
+    }
+    c.spellbook.extend(up.written.iter().cloned());
     for skill in &up.expertise {
         c.skills
             .insert(*skill, crate::rules::Proficiency::Expertise);
     }
     c.choices
         .extend(up.choices.iter().map(|(k, v)| (k.clone(), v.clone())));
+    for (k, v) in &up.added {
+        c.choices
+            .entry(k.clone())
+            .or_default()
+            .extend(v.iter().cloned());
+    }
     c.speed += up.speed_gained;
     c.armor_class += up.armor_class_gained;
     c.level = up.level;

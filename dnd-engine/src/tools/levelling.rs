@@ -26,7 +26,9 @@ pub struct LevelUpArgs {
     /// options).
     pub spells: Option<Vec<String>>,
     /// Picks for the new level's features with a choice: [{"feature": "ranger-fighting-style",
-    /// "picks": ["Archery"]}] (the refusal lists the options); null when the level brings none.
+    /// "picks": ["Archery"]}]; also "bonus-proficiencies" (a Lore bard's three skills),
+    /// "pact-of-the-tome" (three cantrips), "book-of-ancient-secrets" (two 1st-level rituals), a
+    /// warlock's new "eldritch-invocations" (the refusal lists the options); null when none.
     pub features: Option<Vec<FeaturePick>>,
 }
 

@@ -89,6 +89,7 @@ pub(super) fn get_character_stats(
         abilities,
         skills,
         passive_perception: c.passive_perception(),
+        languages: crate::character::granted::languages(ctx.srd, c),
         conditions: c.conditions,
         death_saves: c.death_saves,
         dead: c.dead,

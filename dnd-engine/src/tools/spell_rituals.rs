@@ -18,13 +18,15 @@ fn ritual_casting(ctx: &ToolContext<'_>, caster: &Character) -> RitualCasting {
 }
 
 /// Whether `caster` may cast `spell` as a ritual without having it prepared: a wizard's
-/// spellbook ritual (the cast path otherwise asks for a spell on the sheet).
+/// spellbook ritual, or a warlock's Book of Ancient Secrets one (the cast path otherwise asks
+/// for a spell on the sheet).
 pub(super) fn from_spellbook(ctx: &ToolContext<'_>, caster: &Character, spell: &Spell) -> bool {
-    spell.ritual
+    let wizard = spell.ritual
         && ritual_casting(ctx, caster) == RitualCasting::Spellbook
         && crate::character::preparing::spellbook_of(caster)
             .iter()
-            .any(|s| crate::srd::slugify(s) == spell.slug)
+            .any(|s| crate::srd::slugify(s) == spell.slug);
+    wizard || crate::character::tome::ancient_ritual(caster, spell)
 }
 
 /// Minutes a casting time takes ("1 minute", "10 minutes", "1 hour"); 0 for an action, a bonus
@@ -61,6 +63,7 @@ pub(super) fn ritual(
     if ritual_casting(ctx, caster) == RitualCasting::None
         // Pact of the Chain: Find Familiar as a ritual.
         && !crate::character::warlock::known_by_pact(caster, spell)
+        && !crate::character::tome::ancient_ritual(caster, spell)
     {
         return Err(ToolError::new(format!(
             "a {} casts no rituals (a bard, cleric, druid or wizard does): cast {} with a slot",

@@ -35,6 +35,9 @@ pub struct CharacterSheet {
     pub skills: BTreeMap<String, i32>,
     /// Passive Perception.
     pub passive_perception: i32,
+    /// The languages it speaks (its race's, Druidic for a druid).
+    #[serde(default)]
+    pub languages: Vec<String>,
     /// Conditions.
     pub conditions: ConditionSet,
     /// Death saving throws so far.
