@@ -50,3 +50,4 @@ pub mod uses;
 pub mod warlock;
 pub mod wild_shape;
 pub mod wizard;
+pub mod granted_spells;

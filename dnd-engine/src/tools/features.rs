@@ -8,6 +8,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::feature_divine as divine;
+use super::feature_invocations as invocations;
 use super::feature_paladin as paladin;
 use super::results::FeatureReport;
 use super::{ToolContext, ToolError};
@@ -116,6 +117,8 @@ const PLAYED: &[(&str, Player)] = &[
         "primeval-awareness",
         super::feature_ranger::primeval_awareness,
     ),
+    ("eldritch-invocation-one-with-shadows", invocations::one_with_shadows),
+    ("eldritch-invocation-gaze-of-two-minds", invocations::gaze_of_two_minds),
 ];
 
 /// What acting with `spend` costs character `id` now, as the first of the changes a feature

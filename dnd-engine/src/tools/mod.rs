@@ -83,6 +83,8 @@ mod swings;
 mod wards;
 mod world;
 mod zone_turns;
+mod spell_granted;
+mod feature_invocations;
 
 use serde::{Deserialize, Serialize};
 
@@ -172,6 +174,13 @@ pub struct ToolContext<'a> {
 impl ToolContext<'_> {
     /// Applies changes to the working state, all or nothing, and records them.
     pub fn commit(&mut self, changes: Vec<Change>) -> Result<(), ToolError> {
+        // Moving, acting or reacting ends One with Shadows' invisibility, first.
+        let ends = feature_invocations::shadows_end(self.state, &changes);
+        let changes = if ends.is_empty() {
+            changes
+        } else {
+            ends.into_iter().chain(changes).collect()
+        };
         self.state
             .apply_all(&changes)
             .map_err(|(_, error)| ToolError::new(error.to_string()))?;
