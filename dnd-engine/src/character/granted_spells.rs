@@ -31,26 +31,25 @@ impl Granted {
 }
 
 /// Every grant of `c`'s class features (those it has, an option only when chosen) and racial
-/// traits, with whether its level is reached.
-fn all(srd: &Srd, c: &Character) -> Vec<(Granted, bool)> {
+/// traits, with the level it needs (the feature's and the spell's own).
+fn all(srd: &Srd, c: &Character) -> Vec<(Granted, u8)> {
     let mut out = Vec::new();
     if let Ok(class) = srd.class(&c.class) {
         for f in class.features.iter().filter(|f| !f.casts.is_empty()) {
             if f.parent.is_some() && !super::features::chose(c, &f.slug) {
                 continue;
             }
-            let reached = match super::uses::feature_of(srd, c, &f.slug) {
-                Ok(_) => true,
-                Err(super::uses::FeatureError::TooLowLevel { .. }) => false,
+            match super::uses::feature_of(srd, c, &f.slug) {
+                Ok(_) | Err(super::uses::FeatureError::TooLowLevel { .. }) => {}
                 Err(_) => continue, // another subclass's
-            };
+            }
             for spell in &f.casts {
                 let granted = Granted {
                     spell: spell.clone(),
                     by: f.name.clone(),
                     key: f.slug.clone(),
                 };
-                out.push((granted, reached && c.level >= spell.from_level));
+                out.push((granted, f.level.max(spell.from_level)));
             }
         }
     }
@@ -61,7 +60,7 @@ fn all(srd: &Srd, c: &Character) -> Vec<(Granted, bool)> {
                 by: t.name.clone(),
                 key: format!("{}-{}", t.slug, slugify(&spell.spell)),
             };
-            out.push((granted, c.level >= spell.from_level));
+            out.push((granted, spell.from_level));
         }
     }
     out
@@ -71,7 +70,7 @@ fn all(srd: &Srd, c: &Character) -> Vec<(Granted, bool)> {
 pub fn granted_spells(srd: &Srd, c: &Character) -> Vec<Granted> {
     all(srd, c)
         .into_iter()
-        .filter_map(|(g, reached)| reached.then_some(g))
+        .filter_map(|(g, needs)| (c.level >= needs).then_some(g))
         .collect()
 }
 
@@ -79,20 +78,20 @@ pub fn granted_spells(srd: &Srd, c: &Character) -> Vec<Granted> {
 /// which level it comes when `c` has the feature or trait but not yet that level.
 pub fn grant_of(srd: &Srd, c: &Character, slug: &str) -> Result<Option<Granted>, String> {
     let mut early = None;
-    for (g, reached) in all(srd, c) {
+    for (g, needs) in all(srd, c) {
         if slugify(&g.spell.spell) != slug {
             continue;
         }
-        if reached {
+        if c.level >= needs {
             return Ok(Some(g));
         }
-        early.get_or_insert(g);
+        early.get_or_insert((g, needs));
     }
     match early {
         None => Ok(None),
-        Some(g) => Err(format!(
-            "{} casts {} from character level {} (and its feature's own level); {} is level {}",
-            g.by, g.spell.spell, g.spell.from_level, c.name, c.level
+        Some((g, needs)) => Err(format!(
+            "{} casts {} from level {needs}; {} is level {}",
+            g.by, g.spell.spell, c.name, c.level
         )),
     }
 }
