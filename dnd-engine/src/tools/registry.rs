@@ -90,13 +90,13 @@ static TOOLS: &[ToolDef] = &[
     ),
     tool!(
         names::CAST_SPELL,
-        "Cast a spell the caster knows: spends the slot, resolves attack or save per target, rolls damage or healing, tracks concentration.",
+        "Cast a spell the caster knows, or one a feature or trait grants (an invocation's once a long rest with a warlock slot; a tiefling's Infernal Legacy, no slot): spends the slot, resolves attack or save per target, rolls damage or healing, tracks concentration.",
         spells::CastSpellArgs,
         spells::cast_spell
     ),
     tool!(
         names::DECLARE_REACTIONS,
-        "Declare what a character casts as its reaction during monsters' turns (Shield when hit, Counterspell when a creature casts a spell), replacing any earlier declaration; the engine casts it only when legal (spell known, a slot, the reaction unspent, in range), Shield only when it turns the hit into a miss.",
+        "Declare what a character casts as its reaction during monsters' turns (Shield when hit, Counterspell when a creature casts a spell, Hellish Rebuke when damaged), replacing any earlier declaration; the engine casts it only when legal (spell known, a slot, the reaction unspent, in range), Shield only when it turns the hit into a miss.",
         reactions::DeclareReactionsArgs,
         reactions::declare_reactions
     ),
@@ -144,7 +144,7 @@ static TOOLS: &[ToolDef] = &[
     ),
     tool!(
         names::USE_FEATURE,
-        "A character uses a class or racial feature the engine plays, its cost, uses and rules checked (a refusal lists what it may use). Fighter: second-wind (bonus action), action-surge (after the action). Barbarian: rage (bonus action; option frenzy for a Berserker), reckless-attack (before the first attack of a turn), frenzy (a frenzied rage's bonus-action attack at target, option the weapon). Ranger: primeval-awareness (action, amount the slot level). Rogue: cunning-action (bonus action, option dash, disengage or hide; a Thief also use_object or thieves_tools with target). Monk, bonus actions: martial-arts and flurry-of-blows (target; Open Hand option prone, push or no-reactions), patient-defense, step-of-the-wind (option dash or disengage); stunning-strike (readies it for the next melee hit). Bard: bardic-inspiration (bonus action, target another creature). Cleric and paladin: channel-divinity-turn-undead, -preserve-life (option the split, \"kraven: 10, wren: 5\"), -turn-the-unholy, -sacred-weapon (option the weapon); divine-smite (amount the slot level, readied for the next melee hit); lay-on-hands (action, target, amount, or option poison); divine-sense (action). Druid: wild-shape (action, option the beast; option revert, bonus action). Sorcerer: flexible-casting-converting (a slot of level amount into points), flexible-casting-creating (points into a slot of level amount). Warlock: pact-of-the-blade (action, option the weapon). Dragonborn: breath-weapon (action, target).",
+        "A character uses a class or racial feature the engine plays, its cost, uses and rules checked (a refusal lists what it may use). Fighter: second-wind (bonus action), action-surge (after the action). Barbarian: rage (bonus action; option frenzy for a Berserker), reckless-attack (before the first attack of a turn), frenzy (a frenzied rage's bonus-action attack at target, option the weapon). Ranger: primeval-awareness (action, amount the slot level). Rogue: cunning-action (bonus action, option dash, disengage or hide; a Thief also use_object or thieves_tools with target). Monk, bonus actions: martial-arts and flurry-of-blows (target; Open Hand option prone, push or no-reactions), patient-defense, step-of-the-wind (option dash or disengage); stunning-strike (readies it for the next melee hit). Bard: bardic-inspiration (bonus action, target another creature). Cleric and paladin: channel-divinity-turn-undead, -preserve-life (option the split, \"kraven: 10, wren: 5\"), -turn-the-unholy, -sacred-weapon (option the weapon); divine-smite (amount the slot level, readied for the next melee hit); lay-on-hands (action, target, amount, or option poison); divine-sense (action). Druid: wild-shape (action, option the beast; option revert, bonus action). Sorcerer: flexible-casting-converting (a slot of level amount into points), flexible-casting-creating (points into a slot of level amount). Warlock: pact-of-the-blade (action, option the weapon), one-with-shadows (action, in dim light or darkness), gaze-of-two-minds (action, target an ally). Dragonborn: breath-weapon (action, target).",
         features::UseFeatureArgs,
         features::use_feature
     ),
