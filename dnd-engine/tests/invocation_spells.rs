@@ -209,8 +209,20 @@ fn infernal_legacy_gives_thaumaturgy_at_will_and_darkness_once_a_day_at_5th_leve
     let dark = t.refused("cast_spell", cast("azra", "Darkness", None, &[]));
     assert!(dark.contains("from level 5") && dark.contains("level 3"), "{dark}");
 
-    // Vesper, 5th level: Darkness as a 2nd-level spell, no slot, once a long rest.
+    // Vesper, 5th level: Darkness as a 2nd-level spell, no slot, once a long rest; her sheet
+    // lists what her blood and her invocations grant.
     let mut t = Table::new(fight(vesper()), 4);
+    let sheet = t.ok("get_character_stats", json!({"character": "vesper"}));
+    let granted = sheet["granted_spells"].to_string();
+    for line in [
+        "Thaumaturgy (Infernal Legacy: at will)",
+        "Darkness (Infernal Legacy: once a long rest as level 2, no slot; 1 left)",
+        "Bane (Eldritch Invocation: Thief of Five Fates: once a long rest with a warlock slot; 1 left)",
+        "Slow (",
+        "Bestow Curse (",
+    ] {
+        assert!(granted.contains(line), "{line}: {granted}");
+    }
     let darkness = t.ok("cast_spell", cast("vesper", "Darkness", None, &[]));
     assert_eq!(darkness["slot_level"], 2, "{darkness}");
     let v = t.state.character("vesper").unwrap();
@@ -379,6 +391,16 @@ fn gaze_of_two_minds_blinds_and_deafens_the_warlock_until_the_end_of_its_next_tu
     }
     assert_eq!(t.turn_of(), "nyx");
     assert_eq!(senses(&t), (true, true));
+    // An action on that turn keeps the link to the end of the next.
+    t.ok(
+        "use_feature",
+        feature("nyx", "gaze-of-two-minds", Some("kraven")),
+    );
+    for _ in 0..2 {
+        t.ok("next_turn", json!({}));
+        assert_eq!(senses(&t), (true, true));
+    }
+    assert_eq!(t.turn_of(), "nyx");
     // The end of that turn ends it.
     t.ok("next_turn", json!({}));
     assert_eq!(senses(&t), (false, false));

@@ -121,6 +121,20 @@ pub fn spend(c: &Character, g: &Granted) -> Result<Option<Change>, String> {
     }
 }
 
+/// `g` for `c`'s sheet: "Hellish Rebuke (Infernal Legacy: once a long rest as level 2, no
+/// slot; 1 left)".
+pub fn describe(c: &Character, g: &Granted) -> String {
+    let how = match g.spell.cast {
+        GrantedCasting::AtWill => "at will".to_owned(),
+        GrantedCasting::DailyAs(level) => {
+            format!("once a long rest as level {level}, no slot")
+        }
+        GrantedCasting::DailyWithWarlockSlot => "once a long rest with a warlock slot".to_owned(),
+    };
+    let left = uses_left(c, g).map_or(String::new(), |n| format!("; {n} left"));
+    format!("{} ({}: {how}{left})", g.spell.spell, g.by)
+}
+
 /// `c` as it casts `g`: with the grant's ability (a tiefling's Charisma) in place of its
 /// class's, for the spell's attack bonus, save DC and modifier.
 pub fn caster_for(c: &Character, g: &Granted) -> Character {

@@ -105,7 +105,8 @@ pub(super) fn shadows_end(state: &GameState, changes: &[Change]) -> Vec<Change> 
 
 /// Gaze of Two Minds: an action touching a willing humanoid (an ally: another character, or
 /// a humanoid that is not hostile); until the end of the warlock's next turn it perceives
-/// through the ally's senses and is blinded and deafened as to its own surroundings.
+/// through the ally's senses and is blinded and deafened as to its own surroundings. An action
+/// on a later turn while it lasts keeps the link (no touch needed) to the end of the next.
 pub(super) fn gaze_of_two_minds(
     using: &FeatureUse<'_>,
     ctx: &mut ToolContext<'_>,
@@ -134,14 +135,21 @@ pub(super) fn gaze_of_two_minds(
             ally.name
         )));
     }
+    // Already linked: the action renews it from afar, in place of the old one.
+    let linked: Vec<Change> = crate::state::timed_effects(ctx.state, &c.id)
+        .iter()
+        .filter(|e| e.spell == GAZE)
+        .map(|e| Change::TimedEffectEnded { effect: e.clone() })
+        .collect();
     let distance = crate::combat::positions::distance(ctx.state, &c.id, ally.target.id());
-    if distance > 5 {
+    if distance > 5 && linked.is_empty() {
         return Err(ToolError::new(format!(
             "Gaze of Two Minds is a touch: {} is {distance} ft from {}; move within 5 ft",
             ally.name, c.name
         )));
     }
     let mut changes = super::features::costing(ctx, &c.id, Spend::Action)?;
+    changes.extend(linked);
     for condition in [Condition::Blinded, Condition::Deafened] {
         changes.push(Change::TimedEffectStarted {
             effect: TimedEffect {
