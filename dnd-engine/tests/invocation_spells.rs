@@ -494,3 +494,48 @@ fn refused_as(results: &[String], wants: &[&str]) {
         assert!(results[i].contains(want), "call {i}: {}", results[i]);
     }
 }
+
+/// A tiefling warlock who also knows Hellish Rebuke answers first with Infernal Legacy's free
+/// casting, then, that spent, with a warlock slot (3rd level: 4d10).
+#[test]
+fn a_tiefling_warlock_rebukes_first_for_free_then_with_a_slot() {
+    let mut answers: Vec<Value> = Vec::new();
+    for seed in 0..40 {
+        let mut hero = vesper();
+        Arc::make_mut(&mut hero.spells).push("Hellish Rebuke".into());
+        let state = table::fight_with(&["kraven"], vec![hero], &["vesper", "frost-harpy"]);
+        let mut t = Table::new(state, seed);
+        goblin(&mut t);
+        Arc::make_mut(&mut t.state.characters).retain(|c| c.id != "kraven");
+        t.hero_mut("vesper").hp = HitPoints::full(200);
+        t.ok(
+            "declare_reactions",
+            json!({"character": "vesper", "reactions": [{"spell": "Hellish Rebuke", "when": "damaged"}]}),
+        );
+        answers.clear();
+        for _ in 0..12 {
+            let r = t.ok("next_turn", json!({}));
+            let swings = r["monster_turns"][0]["attacks"].as_array().cloned();
+            answers.extend(
+                swings
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|s| s.get("reaction").cloned()),
+            );
+            if answers.len() == 2 {
+                break;
+            }
+        }
+        if answers.len() < 2 {
+            continue;
+        }
+        assert!(answers[0]["slot_level"].is_null(), "{answers:?}");
+        assert!(answers[0]["outcome"].to_string().contains("Infernal Legacy"));
+        assert_eq!(answers[1]["slot_level"], 3, "{answers:?}");
+        let v = t.state.character("vesper").unwrap();
+        assert_eq!(v.spell_slots.pact_spent, 1);
+        assert_eq!(uses_left(&t, "vesper", "infernal-legacy-hellish-rebuke"), Some(0));
+        return;
+    }
+    panic!("the goblin did not hurt Vesper twice in 40 seeds: {answers:?}");
+}

@@ -302,12 +302,9 @@ pub(super) fn attack_spent(
         };
         let (hurt, by) = (victim.target.id().to_owned(), who.target.id().to_owned());
         let taken = if landed { result.total_damage } else { 0 };
-        let after_damage = super::damage::after_damage(ctx, &hurt, taken, Some(&by))?;
-        // A hero hurt may answer with the Hellish Rebuke it declared.
-        let reaction = match reaction {
-            None => super::spell_granted::rebuke(ctx, &hurt, &by, taken)?,
-            done => done,
-        };
+        let mut after_damage = super::damage::after_damage(ctx, &hurt, taken, Some(&by))?;
+        // A hero hurt may have answered with the Hellish Rebuke it declared.
+        let reaction = reaction.or(after_damage.rebuke.take());
         let after = creature::find(ctx.state, ctx.srd, target)?;
         if victim.standing && !after.standing {
             let text = if after.is_character() {

@@ -88,6 +88,7 @@ fn allowed(srd: &Srd, c: &Character) -> String {
             Some(format!("{} when {}", s.name, when.name()))
         })
         .collect();
+    out.extend(super::spell_granted::declarable_now(srd, c)); // Infernal Legacy's
     if out.is_empty() {
         out.push("nothing (no known reaction spell with a slot left)".to_owned());
     }
@@ -119,7 +120,7 @@ pub(super) fn declare_reactions(
         };
         let spell = ctx.srd.spell(&r.spell).map_err(|e| refuse(e.to_string()))?;
         // Infernal Legacy's Hellish Rebuke: a daily casting with no slot.
-        let granted = super::spell_granted::declarable(ctx, &c, spell);
+        let granted = super::spell_granted::declarable(ctx.srd, &c, spell);
         if !knows(&c, spell) && !granted {
             return Err(refuse(format!("{} does not know {}", c.name, spell.name)));
         }

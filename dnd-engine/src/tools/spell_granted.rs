@@ -1,10 +1,11 @@
 //! The spells a feature or trait grants (`character::granted_spells`) through the tools:
 //! `cast_spell` asks [`casting`] whether a casting is a granted one (found by itself: the
 //! spell is not on the caster's sheet, or the free daily casting is there to take), and the
-//! attack path asks [`rebuke`] whether a character hurt by a monster answers with the Hellish
-//! Rebuke it declared as its reaction (`declare_reactions`, when "damaged"): from Infernal
-//! Legacy's daily casting as a 2nd-level spell with no slot, else from its own spells with its
-//! lowest slot.
+//! damage's follow-ups (`tools::damage::after_damage`: an attack, a monster's spell or
+//! action) ask [`rebuke`] whether a character hurt by a hostile monster answers with the
+//! Hellish Rebuke it declared as its reaction (`declare_reactions`, when "damaged"): from
+//! Infernal Legacy's daily casting as a 2nd-level spell with no slot, else from its own spells
+//! with its lowest slot.
 
 use super::results::ReactionCast;
 use super::{ToolContext, ToolError, creature};
@@ -12,7 +13,7 @@ use crate::character::granted_spells::{self as granted, Granted};
 use crate::combat::targeting::SpellTarget;
 use crate::effects::{self, Casting, Effect};
 use crate::rules::{Condition, Spend};
-use crate::srd::{GrantedCasting, Spell, SpellRange, slugify};
+use crate::srd::{GrantedCasting, Spell, SpellRange, Srd, slugify};
 use crate::state::{Change, Character, ReactionTrigger};
 
 /// A granted casting: the caster as it casts the spell (with the grant's ability), the slot
@@ -139,17 +140,18 @@ fn warlock_slot(
 
 /// Whether `c` may declare `spell` as a standing reaction through a grant with a casting left
 /// (Infernal Legacy's Hellish Rebuke).
-pub(super) fn declarable(ctx: &ToolContext<'_>, c: &Character, spell: &Spell) -> bool {
-    granted::grant_of(ctx.srd, c, &spell.slug)
+pub(super) fn declarable(srd: &Srd, c: &Character, spell: &Spell) -> bool {
+    granted::grant_of(srd, c, &spell.slug)
         .ok()
         .flatten()
         .is_some_and(|g| granted::uses_left(c, &g) != Some(0))
 }
 
-/// Character `victim` (id) has just taken `taken` damage from monster `attacker` (id): the
-/// Hellish Rebuke it declared for "damaged", cast by the engine when legal then (able to act,
-/// its reaction unspent, the attacker standing within the spell's range and seen, a daily
-/// casting or a slot left), at the attacker. `None` when it does not answer.
+/// Character `victim` (id) has just taken `taken` damage from `attacker` (id): the Hellish
+/// Rebuke it declared for "damaged", cast by the engine when legal then (a hostile monster
+/// standing within the spell's range and seen; the character able to act, its reaction
+/// unspent, a daily casting or a slot left), at the attacker. `None` when it does not answer
+/// (never at an ally: the engine does not choose to burn a friend).
 pub(super) fn rebuke(
     ctx: &mut ToolContext<'_>,
     victim: &str,
@@ -159,6 +161,9 @@ pub(super) fn rebuke(
     let Some(c) = ctx.state.character(victim).cloned() else {
         return Ok(None);
     };
+    if !ctx.state.monster(attacker).is_some_and(|m| m.hostile) {
+        return Ok(None);
+    }
     let declared = c
         .reactions
         .iter()
@@ -258,6 +263,19 @@ pub(super) fn rebuke(
 
 fn grant_name(g: Option<&Granted>) -> &str {
     g.map_or("its grant", |g| g.by.as_str())
+}
+
+/// The granted spells `c` may declare as standing reactions now, with their triggers
+/// ("Hellish Rebuke when damaged").
+pub(super) fn declarable_now(srd: &Srd, c: &Character) -> Vec<String> {
+    granted::granted_spells(srd, c)
+        .iter()
+        .filter_map(|g| {
+            let spell = srd.spell(&g.spell.spell).ok()?;
+            let when = super::reactions::trigger_of(spell)?;
+            declarable(srd, c, spell).then(|| format!("{} when {}", spell.name, when.name()))
+        })
+        .collect()
 }
 
 /// Whether `effects` deal damage, directly or on a failed save or a hit: a reaction spell that
