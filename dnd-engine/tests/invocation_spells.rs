@@ -116,14 +116,14 @@ fn thief_of_five_fates_casts_bane_once_a_long_rest_with_a_warlock_slot() {
     let vesper = warlock("Vesper", 2, &["Thief of Five Fates", "Agonizing Blast"]);
     assert!(!vesper.spells.iter().any(|s| s == "Bane"));
     let mut t = Table::new(fight(vesper), 1);
-    let bane = t.ok(
-        "cast_spell",
-        cast("vesper", "Bane", None, &["frost-harpy"]),
-    );
+    let bane = t.ok("cast_spell", cast("vesper", "Bane", None, &["frost-harpy"]));
     assert_eq!(bane["slot_level"], 1, "{bane}");
     assert_eq!(bane["save_dc"], 13, "{bane}");
     let note = bane["narrator"].as_str().unwrap();
-    assert!(note.contains("Thief of Five Fates") && note.contains("warlock slot"), "{note}");
+    assert!(
+        note.contains("Thief of Five Fates") && note.contains("warlock slot"),
+        "{note}"
+    );
     let v = t.state.character("vesper").unwrap();
     assert_eq!(v.spell_slots.pact_spent, 1, "a warlock slot spent");
     assert_eq!(v.concentration.as_deref(), Some("Bane"));
@@ -133,10 +133,7 @@ fn thief_of_five_fates_casts_bane_once_a_long_rest_with_a_warlock_slot() {
     // Once a long rest: refused the next round with a slot left, changing nothing.
     next_round(&mut t);
     let before = t.state.character("vesper").unwrap().clone();
-    let again = t.refused(
-        "cast_spell",
-        cast("vesper", "Bane", None, &["frost-harpy"]),
-    );
+    let again = t.refused("cast_spell", cast("vesper", "Bane", None, &["frost-harpy"]));
     assert!(again.contains("once a long rest"), "{again}");
     assert_eq!(t.state.character("vesper").unwrap(), &before);
 
@@ -148,10 +145,7 @@ fn thief_of_five_fates_casts_bane_once_a_long_rest_with_a_warlock_slot() {
         },
     ]);
     assert_eq!(uses_left(&t, "vesper", key), None);
-    t.ok(
-        "cast_spell",
-        cast("vesper", "Bane", None, &["frost-harpy"]),
-    );
+    t.ok("cast_spell", cast("vesper", "Bane", None, &["frost-harpy"]));
 }
 
 #[test]
@@ -163,13 +157,16 @@ fn mire_the_mind_and_sign_of_ill_omen_take_the_warlocks_3rd_level_slots() {
         cast("vesper", "Slow", Some(4), &["frost-harpy"]),
     );
     assert!(low.contains("of level 3"), "{low}");
-    let slow = t.ok(
-        "cast_spell",
-        cast("vesper", "Slow", None, &["frost-harpy"]),
-    );
+    let slow = t.ok("cast_spell", cast("vesper", "Slow", None, &["frost-harpy"]));
     // Charisma +3 and proficiency +3: DC 14.
-    assert_eq!((slow["slot_level"].clone(), slow["save_dc"].clone()), (json!(3), json!(14)));
-    assert_eq!(t.state.character("vesper").unwrap().spell_slots.pact_spent, 1);
+    assert_eq!(
+        (slow["slot_level"].clone(), slow["save_dc"].clone()),
+        (json!(3), json!(14))
+    );
+    assert_eq!(
+        t.state.character("vesper").unwrap().spell_slots.pact_spent,
+        1
+    );
 
     next_round(&mut t);
     let mut curse = cast("vesper", "Bestow Curse", Some(3), &["frost-harpy"]);
@@ -185,12 +182,12 @@ fn mire_the_mind_and_sign_of_ill_omen_take_the_warlocks_3rd_level_slots() {
 
     // No warlock slot left: Bane is refused, and its daily casting kept.
     next_round(&mut t);
-    let none = t.refused(
-        "cast_spell",
-        cast("vesper", "Bane", None, &["frost-harpy"]),
-    );
+    let none = t.refused("cast_spell", cast("vesper", "Bane", None, &["frost-harpy"]));
     assert!(none.contains("none left"), "{none}");
-    assert_eq!(uses_left(&t, "vesper", "eldritch-invocation-thief-of-five-fates"), None);
+    assert_eq!(
+        uses_left(&t, "vesper", "eldritch-invocation-thief-of-five-fates"),
+        None
+    );
 }
 
 #[test]
@@ -200,14 +197,20 @@ fn infernal_legacy_gives_thaumaturgy_at_will_and_darkness_once_a_day_at_5th_leve
     for _ in 0..2 {
         next_round(&mut t);
         let wonder = t.ok("cast_spell", cast("azra", "Thaumaturgy", None, &[]));
-        assert!(wonder["narrator"].as_str().unwrap().contains("at will"), "{wonder}");
+        assert!(
+            wonder["narrator"].as_str().unwrap().contains("at will"),
+            "{wonder}"
+        );
         // Charisma +2 and proficiency +2.
         assert_eq!(wonder["save_dc"], 12, "{wonder}");
     }
     // Darkness waits for 5th level.
     next_round(&mut t);
     let dark = t.refused("cast_spell", cast("azra", "Darkness", None, &[]));
-    assert!(dark.contains("from level 5") && dark.contains("level 3"), "{dark}");
+    assert!(
+        dark.contains("from level 5") && dark.contains("level 3"),
+        "{dark}"
+    );
 
     // Vesper, 5th level: Darkness as a 2nd-level spell, no slot, once a long rest; her sheet
     // lists what her blood and her invocations grant.
@@ -264,7 +267,10 @@ fn hellish_rebuke_answers_a_goblins_blow_once_a_day_as_a_2nd_level_spell() {
             "cast_spell",
             cast("azra", "Hellish Rebuke", None, &["frost-harpy"]),
         );
-        assert!(direct.contains("declare_reactions") && direct.contains("damaged"), "{direct}");
+        assert!(
+            direct.contains("declare_reactions") && direct.contains("damaged"),
+            "{direct}"
+        );
         t.ok(
             "declare_reactions",
             json!({"character": "azra", "reactions": [{"spell": "Hellish Rebuke", "when": "damaged"}]}),
@@ -295,10 +301,16 @@ fn hellish_rebuke_answers_a_goblins_blow_once_a_day_as_a_2nd_level_spell() {
         assert!(reaction["slot_level"].is_null(), "no slot: {r}");
         let outcome = reaction["outcome"].as_str().unwrap();
         // Charisma +2 and proficiency +2: DC 12; 3d10 fire as a 2nd-level spell.
-        assert!(outcome.contains("DC 12") && outcome.contains("as level 2"), "{outcome}");
+        assert!(
+            outcome.contains("DC 12") && outcome.contains("as level 2"),
+            "{outcome}"
+        );
         let goblin = t.state.monster("frost-harpy").unwrap();
         assert!((1..=30).contains(&(60 - goblin.hp.current)), "{r}");
-        assert_eq!(uses_left(&t, "azra", "infernal-legacy-hellish-rebuke"), Some(0));
+        assert_eq!(
+            uses_left(&t, "azra", "infernal-legacy-hellish-rebuke"),
+            Some(0)
+        );
         // Azra's turn gives her reaction back; through the goblin's next turns, no second
         // rebuke: once a long rest.
         let hp = t.state.monster("frost-harpy").unwrap().hp.current;
@@ -379,7 +391,10 @@ fn gaze_of_two_minds_blinds_and_deafens_the_warlock_until_the_end_of_its_next_tu
         "use_feature",
         feature("nyx", "gaze-of-two-minds", Some("kraven")),
     );
-    assert!(gaze["effect"].as_str().unwrap().contains("narrator"), "{gaze}");
+    assert!(
+        gaze["effect"].as_str().unwrap().contains("narrator"),
+        "{gaze}"
+    );
     let senses = |t: &Table| {
         let c = t.state.character("nyx").unwrap().conditions;
         (c.has(Condition::Blinded), c.has(Condition::Deafened))
@@ -436,8 +451,16 @@ async fn a_model_cheating_with_granted_spells_and_invocations_is_refused() {
         })
         .unwrap();
     let cheats = vec![
-        ToolCall::new("a", "cast_spell", cast("vesper", "Bane", None, &["frost-harpy"])),
-        ToolCall::new("b", "cast_spell", cast("vesper", "Slow", None, &["frost-harpy"])),
+        ToolCall::new(
+            "a",
+            "cast_spell",
+            cast("vesper", "Bane", None, &["frost-harpy"]),
+        ),
+        ToolCall::new(
+            "b",
+            "cast_spell",
+            cast("vesper", "Slow", None, &["frost-harpy"]),
+        ),
         ToolCall::new("e", "use_feature", feature("nyx", "one-with-shadows", None)),
         ToolCall::new(
             "f",
@@ -530,11 +553,18 @@ fn a_tiefling_warlock_rebukes_first_for_free_then_with_a_slot() {
             continue;
         }
         assert!(answers[0]["slot_level"].is_null(), "{answers:?}");
-        assert!(answers[0]["outcome"].to_string().contains("Infernal Legacy"));
+        assert!(
+            answers[0]["outcome"]
+                .to_string()
+                .contains("Infernal Legacy")
+        );
         assert_eq!(answers[1]["slot_level"], 3, "{answers:?}");
         let v = t.state.character("vesper").unwrap();
         assert_eq!(v.spell_slots.pact_spent, 1);
-        assert_eq!(uses_left(&t, "vesper", "infernal-legacy-hellish-rebuke"), Some(0));
+        assert_eq!(
+            uses_left(&t, "vesper", "infernal-legacy-hellish-rebuke"),
+            Some(0)
+        );
         return;
     }
     panic!("the goblin did not hurt Vesper twice in 40 seeds: {answers:?}");

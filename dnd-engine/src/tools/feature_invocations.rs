@@ -41,7 +41,10 @@ pub(super) fn one_with_shadows(
     takes(using, false, false)?;
     let c = &using.c;
     invoked(c, "one-with-shadows", ONE_WITH_SHADOWS)?;
-    let light = ctx.state.party_location().map_or(Light::Bright, |l| l.light);
+    let light = ctx
+        .state
+        .party_location()
+        .map_or(Light::Bright, |l| l.light);
     if light == Light::Bright {
         return Err(ToolError::new(format!(
             "One with Shadows needs dim light or darkness; {} stands in bright light",

@@ -117,8 +117,14 @@ const PLAYED: &[(&str, Player)] = &[
         "primeval-awareness",
         super::feature_ranger::primeval_awareness,
     ),
-    ("eldritch-invocation-one-with-shadows", invocations::one_with_shadows),
-    ("eldritch-invocation-gaze-of-two-minds", invocations::gaze_of_two_minds),
+    (
+        "eldritch-invocation-one-with-shadows",
+        invocations::one_with_shadows,
+    ),
+    (
+        "eldritch-invocation-gaze-of-two-minds",
+        invocations::gaze_of_two_minds,
+    ),
 ];
 
 /// What acting with `spend` costs character `id` now, as the first of the changes a feature

@@ -62,6 +62,7 @@ mod preparing;
 mod reactions;
 pub(crate) use reactions::trigger_of as reaction_trigger;
 mod feature_druid;
+mod feature_invocations;
 mod feature_sorcerer;
 mod feature_warlock;
 mod registry;
@@ -71,6 +72,7 @@ mod sheet;
 mod spell_areas;
 mod spell_components;
 mod spell_effects;
+mod spell_granted;
 mod spell_marks;
 mod spell_places;
 mod spell_rituals;
@@ -83,8 +85,6 @@ mod swings;
 mod wards;
 mod world;
 mod zone_turns;
-mod spell_granted;
-mod feature_invocations;
 
 use serde::{Deserialize, Serialize};
 

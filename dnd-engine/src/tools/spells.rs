@@ -99,8 +99,8 @@ pub(super) fn cast_spell(
     // Counterspell answers a spell being cast, which only the reaction window sees.
     // So does Hellish Rebuke being damaged.
     if let Ok(spell) = ctx.srd.spell(&args.spell)
-        && let Some(when) = super::reactions::trigger_of(spell)
-            .filter(|w| *w != crate::state::ReactionTrigger::Hit)
+        && let Some(when) =
+            super::reactions::trigger_of(spell).filter(|w| *w != crate::state::ReactionTrigger::Hit)
     {
         return Err(ToolError::new(format!(
             "{} is cast as a reaction ({}): declare it with {} ({{\"spell\": \"{}\", \"when\": \"{}\"}}) and the engine casts it during monsters' turns",
