@@ -238,8 +238,26 @@ pub(super) fn cast_on_self(
     spent: Vec<Change>,
 ) -> Result<(), ToolError> {
     let me = creature::find(ctx.state, ctx.srd, &caster.id)?;
-    let subject = me.subject(SpellTarget {
-        distance_ft: 0,
+    let resolution = resolve_on(ctx, caster, spell, slot, &me, 0)?;
+    let mut changes = spent;
+    changes.extend(resolution.changes);
+    ctx.commit(changes)?;
+    ctx.log.rolls.extend(resolution.rolls);
+    Ok(())
+}
+
+/// A reaction spell of `caster` cast with `slot` on the one creature `on`, `distance_ft` away,
+/// resolved by the effects engine; nothing committed.
+pub(super) fn resolve_on(
+    ctx: &mut ToolContext<'_>,
+    caster: &Caster,
+    spell: &Spell,
+    slot: u8,
+    on: &creature::CreatureInfo<'_>,
+    distance_ft: u32,
+) -> Result<effects::Resolution, ToolError> {
+    let subject = on.subject(SpellTarget {
+        distance_ft,
         attack: None,
         cover: None,
     });
@@ -250,13 +268,8 @@ pub(super) fn cast_on_self(
         slot,
         concentration: spell.concentration,
     };
-    let resolution = effects::resolve(ctx.state, casting, &[subject], &spell.effects, ctx.rng)
-        .map_err(|e| ToolError::new(e.to_string()))?;
-    let mut changes = spent;
-    changes.extend(resolution.changes);
-    ctx.commit(changes)?;
-    ctx.log.rolls.extend(resolution.rolls);
-    Ok(())
+    effects::resolve(ctx.state, casting, &[subject], &spell.effects, ctx.rng)
+        .map_err(|e| ToolError::new(e.to_string()))
 }
 
 fn slots_left(state: &GameState, id: &str) -> String {

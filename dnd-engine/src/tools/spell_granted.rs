@@ -10,8 +10,7 @@
 use super::results::ReactionCast;
 use super::{ToolContext, ToolError, creature};
 use crate::character::granted_spells::{self as granted, Granted};
-use crate::combat::targeting::SpellTarget;
-use crate::effects::{self, Casting, Effect};
+use crate::effects::Effect;
 use crate::rules::{Condition, Spend};
 use crate::srd::{GrantedCasting, Spell, SpellRange, Srd, slugify};
 use crate::state::{Change, Character, ReactionTrigger};
@@ -212,20 +211,7 @@ pub(super) fn rebuke(
         }
     };
     let caster = super::reactions::caster_of(&caster);
-    let subject = foe.subject(SpellTarget {
-        distance_ft: distance,
-        attack: None,
-        cover: None,
-    });
-    let casting = Casting {
-        caster: &caster,
-        source: &spell.name,
-        level: spell.level,
-        slot,
-        concentration: spell.concentration,
-    };
-    let resolution = effects::resolve(ctx.state, casting, &[subject], &spell.effects, ctx.rng)
-        .map_err(|e| ToolError::new(e.to_string()))?;
+    let resolution = super::reactions::resolve_on(ctx, &caster, spell, slot, &foe, distance)?;
     let dealt: u32 = resolution
         .changes
         .iter()
