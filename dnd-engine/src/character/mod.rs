@@ -38,6 +38,7 @@ mod builder_tests;
 pub mod divine;
 pub mod features;
 pub mod fighting_style;
+pub mod granted_spells;
 mod level_features;
 pub mod monk;
 pub mod pact_chain;

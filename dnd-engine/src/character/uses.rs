@@ -124,6 +124,8 @@ pub fn usable(class: &Class, c: &Character) -> Vec<String> {
         .features
         .iter()
         .filter(|f| f.level <= c.level && f.subclass.is_none())
+        // An option (an invocation with a daily spell) only when chosen.
+        .filter(|f| f.parent.is_none() || super::features::chose(c, &f.slug))
         .filter_map(|f| {
             let (of, _) = uses_of(class, f, c)?;
             Some(format!(
@@ -148,10 +150,16 @@ pub fn feature_of<'a>(
         usable: Vec::new(),
     })?;
     let wanted_slug = wanted.trim().to_ascii_lowercase().replace(' ', "-");
+    // An invocation by its own name ("one-with-shadows").
+    let invocation = format!("eldritch-invocation-{wanted_slug}");
     let feature = class
         .features
         .iter()
-        .find(|f| f.slug == wanted_slug || f.name.eq_ignore_ascii_case(wanted.trim()))
+        .find(|f| {
+            f.slug == wanted_slug
+                || f.name.eq_ignore_ascii_case(wanted.trim())
+                || (f.parent.is_some() && f.slug == invocation)
+        })
         // "action-surge" names the feature whatever its count ("action-surge-1-use").
         // The count at the character's level, or the first one (refused below as too high).
         .or_else(|| {

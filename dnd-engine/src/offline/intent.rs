@@ -85,8 +85,8 @@ pub enum Intent {
     React {
         /// The spell, as said ("shield").
         spell: String,
-        /// When: on a spell being cast if the words say so ("when a spell is cast"), else
-        /// when hit.
+        /// When: on a spell being cast if the words say so ("when a spell is cast"), on being
+        /// damaged ("when damaged"), else when hit.
         when: crate::state::ReactionTrigger,
     },
     /// Anything else: narrated gently, with suggestions.
@@ -120,6 +120,8 @@ pub fn parse_intent(text: &str) -> Intent {
             .any(|t| t == "spell" || t == "cast" || t == "casts")
         {
             crate::state::ReactionTrigger::SpellCast
+        } else if after.iter().any(|t| t == "damaged" || t == "hurt") {
+            crate::state::ReactionTrigger::Damaged
         } else {
             crate::state::ReactionTrigger::Hit
         };

@@ -132,6 +132,7 @@ impl OfflinePlayer {
                     let words = match when {
                         ReactionTrigger::Hit => "when hit",
                         ReactionTrigger::SpellCast => "when a spell is cast",
+                        ReactionTrigger::Damaged => "when damaged",
                     };
                     format!("I keep {} ready as my reaction {words}.", spell.name)
                 })

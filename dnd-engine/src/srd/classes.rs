@@ -402,6 +402,9 @@ pub struct ClassFeature {
     /// What the player picks when gaining it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub options: Option<Selection>,
+    /// Spells it lets the character cast (an invocation's Bane once a long rest).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub casts: Vec<super::GrantedSpell>,
     /// What the engine does with it.
     #[serde(flatten)]
     pub status: FeatureStatus,

@@ -12,6 +12,7 @@ mod classify;
 mod conditional;
 mod five_e_database;
 mod gear;
+mod granted;
 mod hero_data;
 mod lookup;
 mod magic_items;
@@ -38,6 +39,7 @@ pub use five_e_database::{
     parse_monsters, parse_spells, spell_effects, spell_effects_report,
 };
 pub use gear::MundaneItem;
+pub use granted::{GrantedCasting, GrantedSpell};
 pub use hero_data::HeroDataError;
 pub use lookup::{LookupError, slugify};
 pub use monster_reactions::{MonsterReaction, ReactionRule};

@@ -141,6 +141,9 @@ pub struct RacialTrait {
     /// How often it can be used, if limited.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub uses: Option<Uses>,
+    /// Spells it lets the character cast (Infernal Legacy's).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub casts: Vec<super::GrantedSpell>,
     /// What the engine does with it.
     #[serde(flatten)]
     pub status: FeatureStatus,

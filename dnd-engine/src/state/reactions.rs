@@ -14,6 +14,9 @@ pub enum ReactionTrigger {
     Hit,
     /// A creature within the spell's range casts a spell (Counterspell).
     SpellCast,
+    /// A creature the character can see, within the spell's range, damages it (Hellish
+    /// Rebuke).
+    Damaged,
 }
 
 impl ReactionTrigger {
@@ -22,6 +25,7 @@ impl ReactionTrigger {
         match self {
             Self::Hit => "hit",
             Self::SpellCast => "spell_cast",
+            Self::Damaged => "damaged",
         }
     }
 }

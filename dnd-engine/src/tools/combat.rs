@@ -312,7 +312,9 @@ pub(super) fn attack_spent(
         };
         let (hurt, by) = (victim.target.id().to_owned(), who.target.id().to_owned());
         let taken = if landed { result.total_damage } else { 0 };
-        let after_damage = super::damage::after_damage(ctx, &hurt, taken, Some(&by))?;
+        let mut after_damage = super::damage::after_damage(ctx, &hurt, taken, Some(&by))?;
+        // A hero hurt may have answered with the Hellish Rebuke it declared.
+        let reaction = reaction.or(after_damage.rebuke.take());
         // Giant Killer: a hunter's reaction strikes back at a big attacker beside it.
         let reaction = super::feature_hunter::giant_killer(ctx, &who, &hurt, reaction)?;
         let after = creature::find(ctx.state, ctx.srd, target)?;

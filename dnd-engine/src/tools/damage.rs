@@ -19,6 +19,8 @@ pub(super) struct AfterDamage {
     pub hold_saves: Vec<HoldSave>,
     /// Its concentration save, if it was concentrating.
     pub concentration: Option<ConcentrationSave>,
+    /// The Hellish Rebuke it answered with, a character hurt by a hostile monster.
+    pub rebuke: Option<super::results::ReactionCast>,
 }
 
 /// Commits `changes` and `rolls` at once, then makes the saves damage calls for (held
@@ -66,9 +68,14 @@ pub(super) fn after_damage(
     }
     let hold_saves = super::monster_turn::saves_on_damage(ctx, creature, source)?;
     let concentration = concentration_save(ctx, creature, amount)?;
+    let rebuke = match source {
+        Some(by) => super::spell_granted::rebuke(ctx, creature, by, amount)?,
+        None => None,
+    };
     Ok(AfterDamage {
         hold_saves,
         concentration,
+        rebuke,
     })
 }
 

@@ -8,6 +8,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::feature_divine as divine;
+use super::feature_invocations as invocations;
 use super::feature_paladin as paladin;
 use super::results::FeatureReport;
 use super::{ToolContext, ToolError};
@@ -121,6 +122,14 @@ const PLAYED: &[(&str, Player)] = &[
         super::feature_hunter::horde_breaker,
     ),
     ("pact-of-the-chain", super::feature_chain::familiar_attack),
+    (
+        "eldritch-invocation-one-with-shadows",
+        invocations::one_with_shadows,
+    ),
+    (
+        "eldritch-invocation-gaze-of-two-minds",
+        invocations::gaze_of_two_minds,
+    ),
 ];
 
 /// What acting with `spend` costs character `id` now, as the first of the changes a feature

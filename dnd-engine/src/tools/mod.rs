@@ -64,6 +64,7 @@ mod preparing;
 mod reactions;
 pub(crate) use reactions::trigger_of as reaction_trigger;
 mod feature_druid;
+mod feature_invocations;
 mod feature_sorcerer;
 mod feature_warlock;
 mod registry;
@@ -73,6 +74,7 @@ mod sheet;
 mod spell_areas;
 mod spell_components;
 mod spell_effects;
+mod spell_granted;
 mod spell_marks;
 mod spell_places;
 mod spell_rituals;
@@ -175,6 +177,13 @@ pub struct ToolContext<'a> {
 impl ToolContext<'_> {
     /// Applies changes to the working state, all or nothing, and records them.
     pub fn commit(&mut self, changes: Vec<Change>) -> Result<(), ToolError> {
+        // Moving, acting or reacting ends One with Shadows' invisibility, first.
+        let ends = feature_invocations::shadows_end(self.state, &changes);
+        let changes = if ends.is_empty() {
+            changes
+        } else {
+            ends.into_iter().chain(changes).collect()
+        };
         self.state
             .apply_all(&changes)
             .map_err(|(_, error)| ToolError::new(error.to_string()))?;

@@ -34,14 +34,15 @@ pub struct DeclareReactionsArgs {
     /// The character: id or name.
     pub character: String,
     /// What it will cast as its reaction during monsters' turns, replacing any earlier
-    /// declaration (empty: none): Shield with when "hit", Counterspell with when "spell_cast".
+    /// declaration (empty: none): Shield with when "hit", Counterspell with when "spell_cast",
+    /// Hellish Rebuke with when "damaged".
     /// The engine casts one only when it is legal then, and Shield only when it turns the hit.
     pub reactions: Vec<StandingReaction>,
 }
 
 /// The trigger the engine casts `spell` on, from its data: a reaction that counters a spell
-/// (Counterspell) on a spell being cast; a reaction that raises AC (Shield) on a hit. `None`
-/// for any other spell.
+/// (Counterspell) on a spell being cast; a reaction that raises AC (Shield) on a hit; one
+/// that deals damage (Hellish Rebuke) on being damaged. `None` for any other spell.
 pub(crate) fn trigger_of(spell: &Spell) -> Option<ReactionTrigger> {
     if CastingTime::parse(&spell.casting_time) != Some(CastingTime::Reaction) {
         return None;
@@ -49,7 +50,10 @@ pub(crate) fn trigger_of(spell: &Spell) -> Option<ReactionTrigger> {
     if effects::counters_up_to(&spell.effects, spell.level).is_some() {
         return Some(ReactionTrigger::SpellCast);
     }
-    shield_bonus(spell).map(|_| ReactionTrigger::Hit)
+    if shield_bonus(spell).is_some() {
+        return Some(ReactionTrigger::Hit);
+    }
+    super::spell_granted::deals_damage(&spell.effects).then_some(ReactionTrigger::Damaged)
 }
 
 /// The AC bonus a reaction spell gives (Shield: 5).
@@ -84,6 +88,7 @@ fn allowed(srd: &Srd, c: &Character) -> String {
             Some(format!("{} when {}", s.name, when.name()))
         })
         .collect();
+    out.extend(super::spell_granted::declarable_now(srd, c)); // Infernal Legacy's
     if out.is_empty() {
         out.push("nothing (no known reaction spell with a slot left)".to_owned());
     }
@@ -114,12 +119,14 @@ pub(super) fn declare_reactions(
             ))
         };
         let spell = ctx.srd.spell(&r.spell).map_err(|e| refuse(e.to_string()))?;
-        if !knows(&c, spell) {
+        // Infernal Legacy's Hellish Rebuke: a daily casting with no slot.
+        let granted = super::spell_granted::declarable(ctx.srd, &c, spell);
+        if !knows(&c, spell) && !granted {
             return Err(refuse(format!("{} does not know {}", c.name, spell.name)));
         }
         let Some(when) = trigger_of(spell) else {
             return Err(refuse(format!(
-                "{} is not a reaction the engine casts during monsters' turns (it casts Shield when hit and Counterspell when a spell is cast)",
+                "{} is not a reaction the engine casts during monsters' turns (it casts Shield when hit, Counterspell when a spell is cast, Hellish Rebuke when damaged)",
                 spell.name
             )));
         };
@@ -131,7 +138,7 @@ pub(super) fn declare_reactions(
                 r.when.name()
             )));
         }
-        if lowest_slot(&c, spell.level).is_none() {
+        if lowest_slot(&c, spell.level).is_none() && !granted {
             return Err(refuse(format!(
                 "{} has no slot of level {} or higher left for {} (left: {})",
                 c.name,
@@ -190,7 +197,7 @@ fn ready<'s>(
 }
 
 /// The caster of a reaction spell, for the effects engine.
-fn caster_of(c: &Character) -> Caster {
+pub(super) fn caster_of(c: &Character) -> Caster {
     let (attack_bonus, save_dc) = c.spellcasting().unwrap_or((0, 10));
     Caster {
         id: c.id.clone(),
@@ -231,8 +238,26 @@ pub(super) fn cast_on_self(
     spent: Vec<Change>,
 ) -> Result<(), ToolError> {
     let me = creature::find(ctx.state, ctx.srd, &caster.id)?;
-    let subject = me.subject(SpellTarget {
-        distance_ft: 0,
+    let resolution = resolve_on(ctx, caster, spell, slot, &me, 0)?;
+    let mut changes = spent;
+    changes.extend(resolution.changes);
+    ctx.commit(changes)?;
+    ctx.log.rolls.extend(resolution.rolls);
+    Ok(())
+}
+
+/// A reaction spell of `caster` cast with `slot` on the one creature `on`, `distance_ft` away,
+/// resolved by the effects engine; nothing committed.
+pub(super) fn resolve_on(
+    ctx: &mut ToolContext<'_>,
+    caster: &Caster,
+    spell: &Spell,
+    slot: u8,
+    on: &creature::CreatureInfo<'_>,
+    distance_ft: u32,
+) -> Result<effects::Resolution, ToolError> {
+    let subject = on.subject(SpellTarget {
+        distance_ft,
         attack: None,
         cover: None,
     });
@@ -243,13 +268,8 @@ pub(super) fn cast_on_self(
         slot,
         concentration: spell.concentration,
     };
-    let resolution = effects::resolve(ctx.state, casting, &[subject], &spell.effects, ctx.rng)
-        .map_err(|e| ToolError::new(e.to_string()))?;
-    let mut changes = spent;
-    changes.extend(resolution.changes);
-    ctx.commit(changes)?;
-    ctx.log.rolls.extend(resolution.rolls);
-    Ok(())
+    effects::resolve(ctx.state, casting, &[subject], &spell.effects, ctx.rng)
+        .map_err(|e| ToolError::new(e.to_string()))
 }
 
 fn slots_left(state: &GameState, id: &str) -> String {

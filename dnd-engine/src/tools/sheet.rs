@@ -102,6 +102,10 @@ pub(super) fn get_character_stats(
                 save_dc,
             }),
         spells: c.spells.as_ref().clone(),
+        granted_spells: crate::character::granted_spells::granted_spells(ctx.srd, c)
+            .iter()
+            .map(|g| crate::character::granted_spells::describe(c, g))
+            .collect(),
         concentration: c.concentration.clone(),
         attacks,
         xp: crate::state::progress_text(c, &ctx.state.levelling),

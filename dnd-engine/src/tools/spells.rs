@@ -102,14 +102,21 @@ pub(super) fn cast_spell(
     ctx: &mut ToolContext<'_>,
 ) -> Result<SpellCast, ToolError> {
     // Counterspell answers a spell being cast, which only the reaction window sees.
+    // So does Hellish Rebuke being damaged.
     if let Ok(spell) = ctx.srd.spell(&args.spell)
-        && super::reactions::trigger_of(spell) == Some(crate::state::ReactionTrigger::SpellCast)
+        && let Some(when) =
+            super::reactions::trigger_of(spell).filter(|w| *w != crate::state::ReactionTrigger::Hit)
     {
         return Err(ToolError::new(format!(
-            "{} is cast as a reaction when a creature casts a spell: declare it with {} ({{\"spell\": \"{}\", \"when\": \"spell_cast\"}}) and the engine casts it during monsters' turns",
+            "{} is cast as a reaction ({}): declare it with {} ({{\"spell\": \"{}\", \"when\": \"{}\"}}) and the engine casts it during monsters' turns",
             spell.name,
+            match when {
+                crate::state::ReactionTrigger::SpellCast => "when a creature casts a spell",
+                _ => "when a creature it can see damages it",
+            },
             super::names::DECLARE_REACTIONS,
-            spell.name
+            spell.name,
+            when.name()
         )));
     }
     if args.again == Some(true) {
@@ -168,7 +175,10 @@ pub(super) fn cast_spell(
         .iter()
         .any(|s| crate::srd::slugify(s) == spell.slug);
     let book_ritual = ritual && super::spell_rituals::from_spellbook(ctx, &caster, spell);
-    if !prepared && !book_ritual && !super::feature_warlock::granted(&caster, spell) {
+    let own = prepared || book_ritual || super::feature_warlock::granted(&caster, spell);
+    // A spell granted by a feature or trait (Thief of Five Fates, Infernal Legacy).
+    let granted = super::spell_granted::casting(ctx, &caster, spell, args.slot_level, own, ritual)?;
+    if !own && granted.is_none() {
         return Err(ToolError::new(format!(
             "{} does not know {}; known spells: {}",
             caster.name,
@@ -176,6 +186,7 @@ pub(super) fn cast_spell(
             caster.spells.join(", ")
         )));
     }
+    let caster = granted.as_ref().map_or(caster, |g| g.caster.clone());
     let (attack_bonus, save_dc) = caster
         .spellcasting()
         .ok_or_else(|| ToolError::new(format!("{} has no spellcasting ability", caster.name)))?;
@@ -193,7 +204,10 @@ pub(super) fn cast_spell(
     }
     // An invocation's spell at will (Armor of Shadows, Fiendish Vigor) spends no slot.
     let at_will = super::feature_warlock::at_will(&caster, spell, args.slot_level, &args.targets)?;
-    let slot = if spell.level == 0 || ritual || at_will {
+    let slot = if let Some(g) = &granted {
+        changes.extend(g.changes.iter().cloned());
+        g.slot
+    } else if spell.level == 0 || ritual || at_will {
         None
     } else {
         let slot = args.slot_level.unwrap_or(spell.level);
@@ -240,8 +254,14 @@ pub(super) fn cast_spell(
     let (aim, choice) = (args.aim.as_deref(), args.choice.as_deref());
     let point = args.point.map(Into::into);
     meta.commit(ctx, &caster, spell, &args.targets)?;
-    let cast = super::spell_effects::cast(ctx, prepared, aim, choice, point, &args.targets)?;
+    let mut cast = super::spell_effects::cast(ctx, prepared, aim, choice, point, &args.targets)?;
     meta.after(ctx, &caster.id, spell)?;
+    if let Some(g) = granted {
+        cast.narrator = Some(match cast.narrator.take() {
+            Some(n) => format!("{}; {n}", g.note),
+            None => g.note,
+        });
+    }
     Ok(cast)
 }
 

@@ -52,6 +52,10 @@ pub struct CharacterSheet {
     pub spellcasting: Option<Spellcasting>,
     /// Spells known.
     pub spells: Vec<String>,
+    /// Spells a feature or trait grants beyond those, with how they are cast ("Hellish Rebuke
+    /// (Infernal Legacy: once a long rest as level 2, no slot; 1 left)").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub granted_spells: Vec<String>,
     /// The spell it concentrates on.
     pub concentration: Option<String>,
     /// Its attacks.
