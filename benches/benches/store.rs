@@ -129,6 +129,7 @@ fn campaign_state() -> GameState {
         turn: 0,
         dice_seed: Default::default(),
         levelling: Default::default(),
+        story: Default::default(),
     }
 }
 

@@ -90,6 +90,7 @@ pub fn sample_state(title: &str) -> GameState {
         turn: 0,
         dice_seed: Default::default(),
         levelling: Default::default(),
+        story: Default::default(),
     }
 }
 
