@@ -180,6 +180,8 @@ pub(super) fn new_game(adventure: &Adventure, party: &[&str]) -> Result<GameStat
                 .filter(|m| !m.on_defeat.is_empty())
                 .map(|m| (m.id.clone(), m.on_defeat.clone()))
                 .collect(),
+            puzzles: adventure.puzzles.clone(),
+            puzzle_tries: Default::default(),
         }),
     })
 }

@@ -24,6 +24,8 @@ const TOP_FIELDS: &[&str] = &[
     "levelling",
     "milestones",
     "endings",
+    "puzzles",
+    "$schema",
 ];
 const ROOM_FIELDS: &[&str] = &[
     "id",
@@ -102,6 +104,16 @@ pub(super) fn decode(text: &str, problems: &mut Vec<Problem>) -> Option<(Adventu
         problems,
         element::<crate::state::Ending>,
     );
+    let puzzles = list(
+        &mut top,
+        "puzzles",
+        "",
+        "id",
+        false,
+        problems,
+        element::<crate::state::Puzzle>,
+    );
+    let schema = optional::<String>(&mut top, "$schema", "", problems);
     let adventure = Adventure {
         title,
         summary,
@@ -113,6 +125,8 @@ pub(super) fn decode(text: &str, problems: &mut Vec<Problem>) -> Option<(Adventu
         levelling,
         milestones,
         endings,
+        puzzles,
+        schema,
     };
     Some((adventure, raw_room_ids))
 }

@@ -150,13 +150,19 @@
 
 mod build;
 mod decode;
+mod puzzle_checks;
+mod reach;
+mod schema;
 mod story_checks;
 mod validate;
+
+pub use schema::{SCHEMA_FILE, json_schema};
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::state::{Area, Character, Disposition, Exit, Feature, GameState, GoalStep, ItemStack};
@@ -167,7 +173,7 @@ const WAILING_GLACIER_JSON: &str = include_str!("wailing_glacier.json");
 /// An adventure: the places, monsters, people and pregenerated characters a campaign starts
 /// from. Build one with [`Adventure::from_json`] (which validates), then start a game with
 /// [`Adventure::new_game`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Adventure {
     /// The adventure's name ("The Wailing Glacier").
@@ -187,6 +193,7 @@ pub struct Adventure {
     pub flags: BTreeMap<String, serde_json::Value>,
     /// Pregenerated characters (their `location` is ignored: they start in `start`).
     #[serde(default, deserialize_with = "decode::pregenerated_characters")]
+    #[schemars(schema_with = "schema::characters")]
     pub characters: Vec<Character>,
     /// How the characters gain levels.
     #[serde(default, skip_serializing_if = "LevellingMode::is_xp")]
@@ -197,10 +204,17 @@ pub struct Adventure {
     /// The ways the adventure can end, reached by a story effect `{"end": {"ending": id}}`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub endings: Vec<crate::state::Ending>,
+    /// Riddles and word-locks, judged by the engine (`answer_puzzle`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub puzzles: Vec<crate::state::Puzzle>,
+    /// Where an editor finds the format's JSON Schema (`"$schema": "adventure.schema.json"`);
+    /// the engine ignores it.
+    #[serde(rename = "$schema", default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<String>,
 }
 
 /// How an adventure's characters gain levels (its `levelling` field).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum LevellingMode {
     /// By the SRD's XP table.
@@ -219,7 +233,7 @@ impl LevellingMode {
 
 /// A milestone of an adventure: a flag set or a room entered grants every living character a
 /// level (milestone levelling). It becomes a [`crate::state::Milestone`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AdventureMilestone {
     /// Stable id, unique in the adventure.
@@ -233,7 +247,7 @@ pub struct AdventureMilestone {
 }
 
 /// One room of an adventure; it becomes a [`crate::state::Location`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Room {
     /// Stable id, unique in the adventure ("ice-chasm").
@@ -266,7 +280,7 @@ pub struct Room {
 }
 
 /// A monster placed in a room, built from an SRD stat block with optional overrides.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MonsterSpawn {
     /// Stable id, unique in the adventure ("frost-harpy").
@@ -300,7 +314,7 @@ fn yes() -> bool {
 
 /// A non-player character of an adventure: a [`crate::state::Npc`] with `room` in place of
 /// `location`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AdventureNpc {
     /// Stable id, unique in the adventure.
@@ -445,6 +459,10 @@ impl Adventure {
         if let Some((adventure, raw_room_ids)) = &decoded {
             validate::check(adventure, raw_room_ids, &mut problems);
             story_checks::check(adventure, &mut problems);
+            puzzle_checks::check(adventure, &mut problems);
+            if problems.is_empty() {
+                reach::check(adventure, &mut problems);
+            }
         }
         match decoded {
             Some((adventure, _)) if problems.is_empty() => Ok(adventure),
@@ -500,6 +518,8 @@ impl Adventure {
                     levelling: LevellingMode::Xp,
                     milestones: Vec::new(),
                     endings: Vec::new(),
+                    puzzles: Vec::new(),
+                    schema: None,
                 }
             }
         }
@@ -516,6 +536,10 @@ impl Adventure {
         let mut problems = Vec::new();
         validate::check(self, &[], &mut problems);
         story_checks::check(self, &mut problems);
+        puzzle_checks::check(self, &mut problems);
+        if problems.is_empty() {
+            reach::check(self, &mut problems);
+        }
         if problems.is_empty() {
             Ok(())
         } else {

@@ -3,6 +3,12 @@
 //! name, and a sentence naming by id something the party has not found (a hidden feature, a
 //! monster unseen, an NPC not met, a room never reached) is dropped whole.
 //!
+//! A sentence that says the answer of a puzzle not yet solved is dropped whole too, but only
+//! for answers that could not be said by chance: a phrase of two words or more once articles
+//! and filler are dropped ("the river of stars"), or any answer of a puzzle marked `secret`.
+//! A one-word answer such as "ice" is a word narration needs (the glacier is made of it), so
+//! it is kept unless its author marks the puzzle secret.
+//!
 //! The model's text streams to the player as it comes; [`Scrubber`] holds it back to the end of
 //! each sentence and lets it through scrubbed, so what was streamed and the narration kept are
 //! the same words.
@@ -14,6 +20,8 @@ use crate::state::GameState;
 #[derive(Debug, Clone, Default)]
 pub struct Secrets {
     ids: Vec<(String, Option<String>)>,
+    /// The answers of unsolved puzzles narration must not say: (puzzle id, its words).
+    answers: Vec<(String, Vec<String>)>,
 }
 
 impl Secrets {
@@ -40,7 +48,19 @@ impl Secrets {
         ids.retain(|(id, _)| id.contains('-') || id.contains('_'));
         // The longest first, so "hall-of-echoes-stair" is not read as "hall-of-echoes".
         ids.sort_by_key(|(id, _)| std::cmp::Reverse(id.len()));
-        Secrets { ids }
+        let answers = state
+            .story
+            .puzzles
+            .iter()
+            .filter(|p| !state.puzzle_tries(&p.id).solved)
+            .flat_map(|p| {
+                p.answers
+                    .iter()
+                    .map(|a| (p.id.clone(), crate::state::answer_words(a)))
+                    .filter(move |(_, words)| words.len() >= 2 || (p.secret && !words.is_empty()))
+            })
+            .collect();
+        Secrets { ids, answers }
     }
 }
 
@@ -179,6 +199,18 @@ fn scrub_sentence(sentence: &str, secrets: &Secrets, removed: &mut Vec<String>) 
     }
     for n in &numbers {
         note(removed, n);
+    }
+    let words = crate::state::answer_words(sentence);
+    let says_answer = secrets.answers.iter().find(|(_, answer)| {
+        words.windows(answer.len()).any(|w| {
+            w.iter()
+                .zip(answer)
+                .all(|(g, a)| crate::state::puzzle_word_matches(g, a))
+        })
+    });
+    if let Some((puzzle, _)) = says_answer {
+        note(removed, &format!("the answer to {puzzle}"));
+        return String::new();
     }
     if named.iter().any(|(_, name)| name.is_none()) {
         // The sentence before kept its own trailing space: the text around still reads.

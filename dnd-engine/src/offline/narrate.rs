@@ -284,6 +284,11 @@ fn describe(turn: &Turn, step: &Step, fallen: &mut Fallen) -> Vec<String> {
             "{} grows stronger: level {}, {} more hit points.",
             up.character, up.level, up.hp_gained
         )],
+        ToolOutput::Puzzle(answered) => vec![match (answered.solved, answered.locked) {
+            (true, _) => format!("{}'s answer rings true.", answered.character),
+            (false, true) => "That is not it, and no answer will be heard again.".into(),
+            (false, false) => "That is not the answer.".into(),
+        }],
         _ => Vec::new(),
     }
 }

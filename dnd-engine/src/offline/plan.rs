@@ -262,9 +262,22 @@ fn talk(turn: &Turn, hero: &str, words: &str) -> Next {
         return refuse("Your words echo off the ice; no one here answers.");
     };
     let who = now.hero(hero).map_or(hero, |h| h.name.as_str());
-    let answer = mentions(words, "ice") || mentions(words, "glacier");
-    match turn.rounds.len() {
-        0 if answer && now.flag_pending("riddle_answered") => Next::Calls(vec![
+    // "I answer Sigrun: ice": the words after the colon are the answer, judged by the engine.
+    let guessed = mentions(words, "ice") || mentions(words, "glacier");
+    let answering = guessed || mentions(words, "answer");
+    let said = words.rsplit_once(':').map_or(words, |(_, said)| said);
+    match (turn.rounds.len(), now.puzzles.first()) {
+        (0, Some(puzzle)) if answering => Next::Calls(vec![
+            (
+                tool::LOG_STORY_EVENT,
+                json!({"kind": "social", "text": format!("{who} answered {}'s riddle.", npc.name)}),
+            ),
+            (
+                tool::ANSWER_PUZZLE,
+                json!({"character": hero, "puzzle": puzzle, "answer": said.trim()}),
+            ),
+        ]),
+        (0, _) if guessed && now.flag_pending("riddle_answered") => Next::Calls(vec![
             (
                 tool::LOG_STORY_EVENT,
                 json!({"kind": "social", "text": format!("{who} answered {}'s riddle: ice.", npc.name)}),
@@ -274,7 +287,7 @@ fn talk(turn: &Turn, hero: &str, words: &str) -> Next {
                 json!({"key": "riddle_answered", "value": true}),
             ),
         ]),
-        0 => Next::Calls(vec![
+        (0, _) => Next::Calls(vec![
             (tool::GET_ROOM_DETAILS, json!({"detail": "overview"})),
             (
                 tool::LOG_STORY_EVENT,

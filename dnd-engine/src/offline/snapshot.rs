@@ -127,5 +127,6 @@ impl World {
             .iter()
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
+        self.puzzles = s.puzzles.iter().map(|p| p.id.clone()).collect();
     }
 }

@@ -136,6 +136,8 @@ pub(crate) struct World {
     /// The last distance seen between two combatants (ids, in either order), from the attacks
     /// of this fight; forgotten for a creature once it moves.
     pub distances: BTreeMap<(String, String), u32>,
+    /// The ids of the puzzles before the party, as the snapshot listed them.
+    pub puzzles: Vec<String>,
 }
 
 /// Everything the offline game master reads from one request.

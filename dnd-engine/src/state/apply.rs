@@ -493,6 +493,9 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
         | Change::MonsterProvoked { .. }
         | Change::AdventureEnded { .. }
         | Change::DefeatPlayed { .. } => super::story::apply(state, change)?,
+        Change::PuzzleAnswered { puzzle, solved } => {
+            super::puzzle::answered(state, puzzle, *solved)?
+        }
     }
     if let Change::Damage { target, amount, .. } = change
         && *amount > 0

@@ -550,6 +550,14 @@ pub enum Change {
         /// The monster.
         monster: String,
     },
+    /// An answer to a puzzle was judged (`state::puzzle`): right (it is solved) or wrong (one
+    /// attempt spent); refused for a puzzle solved or out of attempts.
+    PuzzleAnswered {
+        /// The puzzle's id.
+        puzzle: String,
+        /// Whether the answer was right.
+        solved: bool,
+    },
 }
 
 /// Why a change could not apply. Messages name what was wrong and what would be valid, so a

@@ -34,6 +34,7 @@ mod revive;
 mod slot_recovery;
 mod snapshot;
 mod sorcery;
+mod puzzle;
 mod story;
 mod summons;
 mod timed;
@@ -68,7 +69,11 @@ pub use racial::{Light, RELENTLESS_ENDURANCE};
 pub use rage::{RAGE, raging};
 pub use reactions::{ReactionTrigger, StandingReaction};
 pub use revive::rounds_now;
-pub use snapshot::{Snapshot, estimate_tokens};
+pub use snapshot::{PuzzleView, Snapshot, estimate_tokens};
+pub use puzzle::{
+    Puzzle, PuzzleProgress, PuzzleTries, answer_matches, answer_words,
+    word_matches as puzzle_word_matches,
+};
 pub use story::{Ending, Story, StoryEffect, ending_reached, flag_holds};
 pub use summons::Summoned;
 pub use timed::{

@@ -93,7 +93,7 @@ impl Cover {
 }
 
 /// A named place in a room ("the ice bridge", "the spire of rime").
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Area {
     /// Stable id, unique in its room ("ice-bridge").

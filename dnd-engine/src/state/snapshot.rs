@@ -35,6 +35,25 @@ pub struct Snapshot {
     /// The ending reached, once the adventure is over: its title and what the game master tells.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ended: Option<String>,
+    /// The puzzles before the party, unsolved: answered with `answer_puzzle` (their answers
+    /// are never here).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub puzzles: Vec<PuzzleView>,
+}
+
+/// A puzzle before the party, as the LLM sees it: the question, never the answers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PuzzleView {
+    /// Its id, for `answer_puzzle`.
+    pub id: String,
+    /// The NPC who asks it, by name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub asked_by: Option<String>,
+    /// The question.
+    pub question: String,
+    /// Wrong answers left before it locks, when there is a limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attempts_left: Option<u32>,
 }
 
 /// The party's location as the LLM sees it.
@@ -366,6 +385,20 @@ impl GameState {
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect(),
             ended: super::ending_reached(self).map(|e| format!("{}: {}", e.title, e.description)),
+            puzzles: self
+                .puzzles_here()
+                .into_iter()
+                .map(|p| PuzzleView {
+                    id: p.id.clone(),
+                    asked_by: p
+                        .npc
+                        .as_deref()
+                        .and_then(|n| self.npc(n))
+                        .map(|n| n.name.clone()),
+                    question: p.question.clone(),
+                    attempts_left: p.attempts_left(self.puzzle_tries(&p.id)),
+                })
+                .collect(),
         }
     }
 }

@@ -26,7 +26,7 @@ use super::{Change, Disposition, GameState, ItemStack};
 /// One thing the story does to the world. In an adventure file each is an object with one key,
 /// the effect's name: `{"reveal_exit": {"room": "hall", "direction": "crawlway"}}`,
 /// `{"set_flag": {"flag": "riddle_answered", "value": true}}`, `{"end": {"ending": "freed"}}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum StoryEffect {
     /// A hidden exit becomes known (and usable, if not locked).
@@ -133,7 +133,7 @@ impl StoryEffect {
 }
 
 /// One way the adventure can end.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Ending {
     /// Stable id, unique in the adventure ("singer-freed").
@@ -157,6 +157,12 @@ pub struct Story {
     /// monster's id; each list is played once, then removed ([`Change::DefeatPlayed`]).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub on_defeat: BTreeMap<String, Vec<StoryEffect>>,
+    /// The adventure's puzzles (`state::puzzle`), answers included: never shown to the model.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub puzzles: Vec<super::Puzzle>,
+    /// How far the party has got with each puzzle, by id.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub puzzle_tries: super::PuzzleProgress,
 }
 
 impl Story {

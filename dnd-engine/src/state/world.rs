@@ -113,7 +113,7 @@ impl MonsterInstance {
 }
 
 /// A way out of a location.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Exit {
     /// Direction or name, as players say it ("north", "down", "ice bridge").
     pub direction: String,
@@ -137,6 +137,7 @@ pub struct Exit {
     /// Added to `unlock_dc` by magic on the lock (Arcane Lock: 10), set by
     /// [`super::Change::ExitWarded`].
     #[serde(default, skip_serializing_if = "is_zero_i32")]
+    #[schemars(skip)] // the engine's, not an author's
     pub lock_bonus: i32,
 }
 
@@ -152,7 +153,7 @@ impl Exit {
 }
 
 /// A trap on a feature: what it does to whoever sets it off.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Trap {
     /// The save it allows.
     pub save: Ability,
@@ -162,11 +163,12 @@ pub struct Trap {
     pub damage: DamageDice,
     /// Whether it has gone off or been disarmed.
     #[serde(default)]
+    #[schemars(skip)] // the engine's, not an author's
     pub spent: bool,
 }
 
 /// Something in a location worth a look: an object, a secret, a trap.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Feature {
     /// Stable id within the location ("cracked-ice").
     pub id: String,
@@ -182,6 +184,7 @@ pub struct Feature {
     pub find_dc: Option<i32>,
     /// Whether the party has found it (hidden features only reach the LLM once found).
     #[serde(default)]
+    #[schemars(skip)] // the engine's, not an author's
     pub found: bool,
     /// A trap, if it is one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -264,7 +267,7 @@ pub enum Disposition {
 }
 
 /// One step of an NPC's goal, advanced by code.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct GoalStep {
     /// What the NPC does at this step.
     pub description: String,

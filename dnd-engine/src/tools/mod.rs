@@ -61,6 +61,7 @@ mod movement;
 pub mod names;
 mod odds;
 mod preparing;
+mod puzzles;
 mod reactions;
 pub(crate) use reactions::trigger_of as reaction_trigger;
 mod feature_druid;

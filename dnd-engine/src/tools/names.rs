@@ -48,6 +48,8 @@ pub const START_ENCOUNTER: &str = "start_encounter";
 pub const LEVEL_UP: &str = "level_up";
 /// `prepare_spells`.
 pub const PREPARE_SPELLS: &str = "prepare_spells";
+/// `answer_puzzle`.
+pub const ANSWER_PUZZLE: &str = "answer_puzzle";
 /// `next_turn`.
 pub const NEXT_TURN: &str = "next_turn";
 /// `end_encounter`.
@@ -137,4 +139,5 @@ pub const ALL: &[&str] = &[
     COMMAND_SUMMON,
     LEVEL_UP,
     PREPARE_SPELLS,
+    ANSWER_PUZZLE,
 ];

@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::schema::strict_schema_for;
 use super::{
     ToolContext, ToolError, actions, checks, combat, encounter, features, items, levelling, locks,
-    movement, names, preparing, reactions, sheet, spells, summon_command, world,
+    movement, names, preparing, puzzles, reactions, sheet, spells, summon_command, world,
 };
 use crate::llm::ToolSpec;
 use crate::text::truncate_with_note;
@@ -328,6 +328,12 @@ static TOOLS: &[ToolDef] = &[
         preparing::PrepareSpellsArgs,
         preparing::prepare_spells
     ),
+    tool!(
+        names::ANSWER_PUZZLE,
+        "Pass the player's answer to a riddle or word-lock listed under puzzles in the state, in their own words; the engine judges it and plays what follows. Never answer for them.",
+        puzzles::AnswerPuzzleArgs,
+        puzzles::answer_puzzle
+    ),
 ];
 
 /// The name of every tool, in the order the LLM sees them.
@@ -416,7 +422,13 @@ fn with_story(content: Value, told: Vec<String>) -> Value {
     }
     match content {
         Value::Object(mut map) => {
-            map.insert(super::results::STORY.into(), Value::from(told));
+            // A result may carry story lines of its own (a puzzle's effects): these follow.
+            let mut lines = match map.remove(super::results::STORY) {
+                Some(Value::Array(own)) => own,
+                _ => Vec::new(),
+            };
+            lines.extend(told.into_iter().map(Value::from));
+            map.insert(super::results::STORY.into(), Value::Array(lines));
             Value::Object(map)
         }
         other => serde_json::json!({"result": other, super::results::STORY: told}),

@@ -8,6 +8,7 @@ mod items;
 mod levelling;
 mod output;
 mod preparing;
+mod puzzles;
 mod reactions;
 mod sheet;
 mod spells;
@@ -25,6 +26,7 @@ pub use items::{Inventory, InventoryChanged, ItemRemoved, ItemTaken, ItemUsed, L
 pub use levelling::LevelGained;
 pub use output::{OutputError, STORY, ToolOutput, story_lines};
 pub use preparing::SpellsPrepared;
+pub use puzzles::PuzzleAnswered;
 pub use reactions::{ReactionCast, ReactionsDeclared};
 pub use sheet::{
     AbilityLine, AttackLine, CharacterSheet, CharacterUpdated, FeatureReport, HazardDamage,
