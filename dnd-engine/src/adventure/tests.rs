@@ -440,7 +440,9 @@ fn a_key_must_lie_somewhere() {
     v["rooms"][0]["exits"][0]["locked"] = json!(true);
     v["rooms"][0]["exits"][0]["key"] = json!("Bone Key");
     assert!(one_problem(&v).contains("exits[north].key: the key \"Bone Key\" lies nowhere"));
-    v["rooms"][1]["loot"] = json!([{"name": "bone key", "quantity": 1}]);
+    // On this side of the door: a key locked behind its own door is unreachable content
+    // (`tests/puzzles_reach.rs`).
+    v["rooms"][0]["loot"] = json!([{"name": "bone key", "quantity": 1}]);
     assert!(problems(&v).is_empty());
 }
 
@@ -449,7 +451,8 @@ fn junk_never_panics() {
     let text = Adventure::built_in_json();
     let mut cut = 0;
     while cut < text.len() {
-        if text.is_char_boundary(cut) {
+        // A cut that leaves only the trailing newline out is the whole file.
+        if text.is_char_boundary(cut) && !text[cut..].trim().is_empty() {
             assert!(Adventure::from_json(&text[..cut], "cut.json").is_err());
         }
         cut += if cut < 600 { 1 } else { 17 };

@@ -270,6 +270,8 @@ fn a_walk_through_the_glacier_uses_every_tool_correctly() {
     assert_eq!(kraven(&t.state).item_quantity("Silver Locket"), 0);
     let answer = t.turn("Kraven", "I answer Sigrun: \"The answer is ice.\"");
     assert_eq!(t.state.flags["riddle_answered"], Value::Bool(true));
+    // Judged by the engine (`answer_puzzle`), not set by the game master.
+    assert!(t.state.puzzle_tries("sigrun-riddle").solved);
     assert!(answer.contains("stands aside"), "{answer}");
     t.turn("Kraven", "I take the rime key");
     assert_eq!(kraven(&t.state).item_quantity("Rime Key"), 1);
