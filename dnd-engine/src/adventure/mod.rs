@@ -20,6 +20,8 @@
 //! | `levelling` | *optional*: `"xp"` (the default: a character may level up once its XP reaches the SRD's table) or `"milestone"` (a level at each of the `milestones`; XP is still recorded but never gates) |
 //! | `milestones` | *optional*, with `"levelling": "milestone"` only, and then at least one: each an `id` (unique) and either a `flag` (declared in `flags`; reached when the story sets it) or a `room` (reached when the party enters it). Each grants every living character one level, once |
 //! | `endings` | *optional*: the ways the adventure ends, each an `id` (unique), a `title` and a `description`; reached by an `end` story effect |
+//! | `puzzles` | *optional*: riddles and word-locks ([`crate::state::Puzzle`]), judged by the engine |
+//! | `$schema` | *optional*: where an editor finds the format's JSON Schema, `adventure.schema.json` at the `dnd-engine` crate's root (the built-in file says `"../../adventure.schema.json"`); the engine ignores it |
 //!
 //! A **room** has `id`, `title`, `short_description` (one line), `description` (the full text),
 //! and *optional* `exits`, `features`, `loot`, `monsters`, `areas` and `light` (`"bright"`, the
@@ -62,6 +64,18 @@
 //! adventure has, or the file is refused with the effect's path:
 //! `{"reveal_exit": {"room": "hall-of-echoes", "direction": "crawlway"}}`.
 //!
+//! A **puzzle** has `id` (unique), `room` (where it is asked), optional `npc` (who asks it: it
+//! is then before the party wherever that NPC stands, and `room` is where the NPC starts),
+//! `question` (shown to the model while the party is before it), `answers` (at least one),
+//! optional `secret`, `attempts` (wrong answers before it locks for good; no limit without),
+//! `on_success` and `on_failure` (story effects; `on_failure` plays on each wrong answer). The
+//! model passes the player's words to `answer_puzzle` and the engine judges them forgivingly:
+//! case, punctuation, articles and a spoken answer's filler ("the answer is") do not count, nor
+//! a plural, nor one typo in a word of five letters or more (`state::puzzle`). The answers
+//! never reach the model; narration that says an unsolved answer of two words or more, or any
+//! answer of a `secret` puzzle, loses the sentence (`gm::scrub`), so mark a one-word answer
+//! `secret` only when narration would not say the word by chance.
+//!
 //! A **character** is a [`Character`] as the state stores it (see the built-in file for four
 //! complete sheets). Skills are snake case (`sleight_of_hand`) with `proficient` or
 //! `expertise`; attacks name an ability and damage dice such as `{"dice": "2d6", "type":
@@ -82,6 +96,13 @@
 //! Every DC is 1 to 30. [`Adventure::from_json`] reports every problem it finds at once, each
 //! with a path such as `rooms[ice-chasm].exits[north].to` (lists are indexed by id, direction
 //! or name where there is one, by position otherwise).
+//!
+//! Once nothing else is wrong, the file is refused for content the party could never reach
+//! (`adventure::reach`): a room no route leads to from `start` (an exit counts when it can be
+//! found: not hidden, a `find_dc`, or a `reveal_exit` effect; and opened: not locked, an
+//! `unlock_dc`, an `unlock_exit` effect, or its `key` lying somewhere reachable), a hidden
+//! feature or exit with no `find_dc` and no effect revealing it, and an ending no `end` effect
+//! names: `rooms[vault]: no route reaches it from the start room "hall": ...`.
 //!
 //! # Example
 //!
@@ -147,19 +168,72 @@
 //!     "cellar.json: rooms[stairs].exits[down].to: no room \"celar\"; the rooms are: stairs, cellar"
 //! );
 //! ```
+//!
+//! # Example: a puzzle and its effects
+//!
+//! A door that opens for a word: the answer unlocks it and ends the adventure; a wrong one
+//! wakes the door (a flag). Without the puzzle's `on_success` the vault could never be reached
+//! and the ending never happen: the file is refused, each problem with its path.
+//!
+//! ```
+//! use dnd_engine::adventure::Adventure;
+//!
+//! let text = r#"{
+//!   "title": "The Star Door",
+//!   "start": "hall",
+//!   "rooms": [
+//!     {"id": "hall", "title": "Hall", "short_description": "A black door.",
+//!      "description": "Silver letters turn slowly on the door.",
+//!      "exits": [{"direction": "door", "to": "vault", "locked": true}]},
+//!     {"id": "vault", "title": "Vault", "short_description": "Stars.",
+//!      "description": "The night sky, indoors.",
+//!      "exits": [{"direction": "out", "to": "hall"}]}
+//!   ],
+//!   "flags": {"door_woken": false},
+//!   "endings": [{"id": "starlit", "title": "Starlit", "description": "You step into the sky."}],
+//!   "puzzles": [
+//!     {"id": "star-lock", "room": "hall", "attempts": 3,
+//!      "question": "The letters ask: what flows at night and never wets a stone?",
+//!      "answers": ["the river of stars", "the milky way"],
+//!      "on_success": [{"unlock_exit": {"room": "hall", "direction": "door"}}, {"end": {"ending": "starlit"}}],
+//!      "on_failure": [{"set_flag": {"flag": "door_woken", "value": true}}]}
+//!   ],
+//!   "characters": [
+//!     {"id": "tam", "name": "Tam", "class": "fighter", "level": 1, "race": "human",
+//!      "abilities": {"str": 16, "dex": 12, "con": 14, "int": 10, "wis": 11, "cha": 9},
+//!      "hp": {"current": 12, "max": 12}, "armor_class": 16, "speed": 30,
+//!      "hit_dice": {"sides": 10, "total": 1, "spent": 0}}
+//!   ]
+//! }"#;
+//!
+//! let game = Adventure::from_json(text, "door.json").expect("valid").new_game(&[]).unwrap();
+//! let snapshot = game.snapshot();
+//! assert_eq!(snapshot.puzzles[0].id, "star-lock");
+//! assert!(snapshot.puzzles[0].question.ends_with("never wets a stone?"));
+//! assert!(!snapshot.to_json().contains("river of stars"), "the answers stay in the engine");
+//!
+//! let success = r#"[{"unlock_exit": {"room": "hall", "direction": "door"}}, {"end": {"ending": "starlit"}}]"#;
+//! let error = Adventure::from_json(&text.replace(success, "[]"), "door.json").unwrap_err();
+//! let problems: Vec<String> = error.problems.iter().map(|p| p.to_string()).collect();
+//! assert_eq!(problems, [
+//!     "rooms[vault]: no route reaches it from the start room \"hall\": rooms[hall].exits[door] is locked, with no key, no unlock_dc and no unlock_exit effect",
+//!     "endings[starlit]: no `end` effect reaches this ending; end the adventure with {\"end\": {\"ending\": ...}} in a goal step, a puzzle's on_success or a monster's on_defeat",
+//! ]);
+//! ```
 
 mod build;
 mod decode;
+mod error;
 mod puzzle_checks;
 mod reach;
 mod schema;
 mod story_checks;
 mod validate;
 
+pub use error::{AdventureError, Problem};
 pub use schema::{SCHEMA_FILE, json_schema};
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::path::Path;
 
 use schemars::JsonSchema;
@@ -340,67 +414,6 @@ pub struct AdventureNpc {
     #[serde(default)]
     pub current_step: usize,
 }
-
-/// One thing wrong with an adventure file: where, and what.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Problem {
-    /// Where: `rooms[ice-chasm].exits[north].to`; empty for the file as a whole.
-    pub path: String,
-    /// What was wrong and what would be valid.
-    pub message: String,
-}
-
-impl Problem {
-    fn new(path: impl Into<String>, message: impl Into<String>) -> Problem {
-        Problem {
-            path: path.into(),
-            message: message.into(),
-        }
-    }
-}
-
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.path.is_empty() {
-            f.write_str(&self.message)
-        } else {
-            write!(f, "{}: {}", self.path, self.message)
-        }
-    }
-}
-
-/// Why an adventure could not be loaded or started: every problem found, each displayed on
-/// its own line as `file: path: message`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AdventureError {
-    /// The file (or other source) the adventure came from.
-    pub source_name: String,
-    /// Everything wrong with it (never empty).
-    pub problems: Vec<Problem>,
-}
-
-impl AdventureError {
-    fn one(source_name: &str, path: impl Into<String>, message: impl Into<String>) -> Self {
-        AdventureError {
-            source_name: source_name.to_owned(),
-            problems: vec![Problem::new(path, message)],
-        }
-    }
-}
-
-impl fmt::Display for AdventureError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, problem) in self.problems.iter().enumerate() {
-            if i > 0 {
-                writeln!(f)?;
-            }
-            write!(f, "{}: {problem}", self.source_name)?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for AdventureError {}
 
 /// The largest adventure read by [`Adventure::load`] and [`Adventure::from_json`], in bytes
 /// (4 MiB): the built-in five-room adventure is about 22 KB, and everything in an adventure is
