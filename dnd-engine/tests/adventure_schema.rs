@@ -82,13 +82,17 @@ fn violations(schema: &Value, root: &Value, instance: &Value, path: &str, out: &
     {
         out.push(format!("{path}: {instance} is not {constant}"));
     }
-    if let (Some(min), Some(n)) = (schema.get("minimum").and_then(Value::as_f64), instance.as_f64())
-        && n < min
+    if let (Some(min), Some(n)) = (
+        schema.get("minimum").and_then(Value::as_f64),
+        instance.as_f64(),
+    ) && n < min
     {
         out.push(format!("{path}: {n} is below {min}"));
     }
-    if let (Some(max), Some(n)) = (schema.get("maximum").and_then(Value::as_f64), instance.as_f64())
-        && n > max
+    if let (Some(max), Some(n)) = (
+        schema.get("maximum").and_then(Value::as_f64),
+        instance.as_f64(),
+    ) && n > max
     {
         out.push(format!("{path}: {n} is above {max}"));
     }
@@ -110,7 +114,9 @@ fn violations(schema: &Value, root: &Value, instance: &Value, path: &str, out: &
     if let Some(Value::Array(one)) = schema.get("oneOf") {
         let matching = one.iter().filter(|s| passes(s)).count();
         if matching != 1 {
-            out.push(format!("{path}: matches {matching} of oneOf, not exactly one"));
+            out.push(format!(
+                "{path}: matches {matching} of oneOf, not exactly one"
+            ));
         }
     }
     if let Value::Object(fields) = instance {
@@ -181,7 +187,10 @@ fn the_schema_refuses_what_the_loader_refuses() {
     let mut typo = glacier();
     typo["rooms"][0]["exitz"] = json!([]);
     let found = check(&typo);
-    assert!(found.iter().any(|v| v.contains("exitz: not allowed")), "{found:?}");
+    assert!(
+        found.iter().any(|v| v.contains("exitz: not allowed")),
+        "{found:?}"
+    );
 
     let mut no_answers = glacier();
     no_answers["puzzles"][0]

@@ -199,9 +199,15 @@ fn a_right_answer_with_a_typo_opens_the_lock_and_plays_every_effect() {
     );
     assert_eq!(opened["solved"], json!(true));
     let story = opened["story"].to_string();
-    assert!(story.contains("The way door in Vault Door opens"), "{story}");
+    assert!(
+        story.contains("The way door in Vault Door opens"),
+        "{story}"
+    );
     assert!(story.contains("Hero receives 1 × Star Key"), "{story}");
-    assert_eq!(t.state.character("hero").unwrap().item_quantity("Star Key"), 1);
+    assert_eq!(
+        t.state.character("hero").unwrap().item_quantity("Star Key"),
+        1
+    );
     assert!(
         t.state.location("vault").unwrap().features[0].is_known(),
         "the niche revealed"
@@ -352,7 +358,8 @@ fn a_room_behind_a_door_nothing_opens_is_refused_with_its_path() {
 #[test]
 fn a_hidden_exit_or_feature_nothing_finds_and_an_ending_nothing_reaches_are_refused() {
     let mut v = vault();
-    v["puzzles"][0]["on_success"] = json!([{"unlock_exit": {"room": "vault-door", "direction": "door"}}]);
+    v["puzzles"][0]["on_success"] =
+        json!([{"unlock_exit": {"room": "vault-door", "direction": "door"}}]);
     v["rooms"][0]["exits"][0]["hidden"] = json!(true);
     v["endings"] = json!([{"id": "crowned", "title": "Crowned", "description": "You wear it."}]);
     assert_eq!(

@@ -42,7 +42,11 @@ pub struct AdventureError {
 }
 
 impl AdventureError {
-    pub(super) fn one(source_name: &str, path: impl Into<String>, message: impl Into<String>) -> Self {
+    pub(super) fn one(
+        source_name: &str,
+        path: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
         AdventureError {
             source_name: source_name.to_owned(),
             problems: vec![Problem::new(path, message)],

@@ -179,7 +179,11 @@ fn reachable<'a>(adventure: &'a Adventure, story: &Story) -> (BTreeSet<&'a str>,
     // go on until a pass adds nothing (at most one pass per room).
     loop {
         let before = (reached.len(), items.len());
-        for room in adventure.rooms.iter().filter(|r| reached.contains(r.id.as_str())) {
+        for room in adventure
+            .rooms
+            .iter()
+            .filter(|r| reached.contains(r.id.as_str()))
+        {
             items.extend(room.loot.iter().map(|i| i.name.to_lowercase()));
             for f in room
                 .features
@@ -190,7 +194,11 @@ fn reachable<'a>(adventure: &'a Adventure, story: &Story) -> (BTreeSet<&'a str>,
             }
         }
         let mut next = Vec::new();
-        for room in adventure.rooms.iter().filter(|r| reached.contains(r.id.as_str())) {
+        for room in adventure
+            .rooms
+            .iter()
+            .filter(|r| reached.contains(r.id.as_str()))
+        {
             for e in &room.exits {
                 if story.findable_exit(&room.id, e) && story.shut(&room.id, e, &items).is_none() {
                     next.push(e.to.as_str());
@@ -213,7 +221,11 @@ fn why_unreached(
     target: &str,
 ) -> String {
     let mut reasons = Vec::new();
-    for room in adventure.rooms.iter().filter(|r| reached.contains(r.id.as_str())) {
+    for room in adventure
+        .rooms
+        .iter()
+        .filter(|r| reached.contains(r.id.as_str()))
+    {
         for e in room.exits.iter().filter(|e| e.to == target) {
             let at = format!("rooms[{}].exits[{}]", room.id, e.direction);
             if !story.findable_exit(&room.id, e) {

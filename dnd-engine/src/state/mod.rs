@@ -27,6 +27,7 @@ mod pact;
 mod position;
 mod prepared;
 mod progress;
+mod puzzle;
 mod racial;
 mod rage;
 mod reactions;
@@ -34,7 +35,6 @@ mod revive;
 mod slot_recovery;
 mod snapshot;
 mod sorcery;
-mod puzzle;
 mod story;
 mod summons;
 mod timed;
@@ -65,15 +65,15 @@ pub use position::{Area, Cover, Position, area_at, inside, round_to_5};
 pub use progress::{
     AbilityIncrease, LevelUp, Levelling, Milestone, PactSlots, progress_text, reached_milestones,
 };
+pub use puzzle::{
+    Puzzle, PuzzleProgress, PuzzleTries, answer_matches, answer_words,
+    word_matches as puzzle_word_matches,
+};
 pub use racial::{Light, RELENTLESS_ENDURANCE};
 pub use rage::{RAGE, raging};
 pub use reactions::{ReactionTrigger, StandingReaction};
 pub use revive::rounds_now;
 pub use snapshot::{PuzzleView, Snapshot, estimate_tokens};
-pub use puzzle::{
-    Puzzle, PuzzleProgress, PuzzleTries, answer_matches, answer_words,
-    word_matches as puzzle_word_matches,
-};
 pub use story::{Ending, Story, StoryEffect, ending_reached, flag_holds};
 pub use summons::Summoned;
 pub use timed::{

@@ -142,8 +142,8 @@ fn one_typo_apart(a: &str, b: &str) -> bool {
     for (i, row) in d.iter_mut().enumerate() {
         row[0] = i;
     }
-    for j in 0..=b.len() {
-        d[0][j] = j;
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
     }
     for i in 1..=a.len() {
         for j in 1..=b.len() {
@@ -189,7 +189,11 @@ impl GameState {
 
 /// Applies [`Change::PuzzleAnswered`](super::Change::PuzzleAnswered): refused for a puzzle
 /// that does not exist, is solved, or has no attempt left.
-pub(super) fn answered(state: &mut GameState, puzzle: &str, solved: bool) -> Result<(), ChangeError> {
+pub(super) fn answered(
+    state: &mut GameState,
+    puzzle: &str,
+    solved: bool,
+) -> Result<(), ChangeError> {
     let Some(p) = state.story.puzzles.iter().find(|p| p.id == puzzle) else {
         return Err(ChangeError::Invalid(format!("no puzzle {puzzle:?}")));
     };

@@ -4,6 +4,7 @@
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::PuzzleAnswered;
 use super::{
     ActionReport, AttackOutcome, CharacterSheet, CharacterUpdated, CheckRolled, DiceRolled,
     FeatureReport, FightEnded, FightStarted, FlagSet, Flags, GoalsAdvanced, HazardDamage,
@@ -11,7 +12,6 @@ use super::{
     MoveOutcome, ReactionsDeclared, ReadiedAttack, RoomDetails, RulesEntry, SaveRolled, SpellCast,
     SpellsPrepared, StoryLogged, TurnsPassed,
 };
-use super::PuzzleAnswered;
 use crate::tools::names as tool;
 
 /// A tool's result, typed by the tool that gave it.
