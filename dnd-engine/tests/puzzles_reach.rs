@@ -248,6 +248,11 @@ fn narration_saying_a_secret_answer_is_scrubbed_until_the_puzzle_is_solved() {
         before.removed,
         vec!["the answer to sphinx", "the answer to star-lock"]
     );
+    // A puzzle's id is internal: unmet, its sentence goes.
+    assert_eq!(
+        scrub("The star-lock hums. You wait.", &Secrets::of(&t.state)).text,
+        "You wait."
+    );
     // "ice" and "the glacier" are everyday words in the glacier: never scrubbed.
     let glacier = Table::game(&["kraven"], 1);
     let plain = "The glacier groans. Ice cracks.";

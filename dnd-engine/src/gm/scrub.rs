@@ -44,6 +44,13 @@ impl Secrets {
             let known = Some(n.location.as_str()) == here || met.iter().any(|m| m == &n.name);
             ids.push((n.id.clone(), known.then(|| n.name.clone())));
         }
+        // A puzzle's id is the party's once it has stood before the puzzle.
+        let before: Vec<&str> = state.puzzles_here().iter().map(|p| p.id.as_str()).collect();
+        for p in &state.story.puzzles {
+            let tries = state.puzzle_tries(&p.id);
+            let known = before.contains(&p.id.as_str()) || tries.solved || tries.failed > 0;
+            ids.push((p.id.clone(), known.then(|| "the puzzle".to_owned())));
+        }
         // Plain words ("throne") are fair narration: only ids that look internal are watched.
         ids.retain(|(id, _)| id.contains('-') || id.contains('_'));
         // The longest first, so "hall-of-echoes-stair" is not read as "hall-of-echoes".
