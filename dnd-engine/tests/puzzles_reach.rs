@@ -269,8 +269,9 @@ fn narration_saying_a_secret_answer_is_scrubbed_until_the_puzzle_is_solved() {
     );
 }
 
-/// A model that answers for the player, guesses a list, and names a puzzle the party has not
-/// met: the engine judges the list wrong, refuses the rest, and the riddle stays unsolved.
+/// A model that answers for the player, guesses a list, names a puzzle the party has not met,
+/// and sets the riddle's flag by hand: the engine judges the list wrong, refuses the rest, and
+/// the riddle stays unsolved.
 #[tokio::test]
 async fn a_cheating_model_cannot_solve_a_riddle_for_the_player() {
     let before = in_the_hall().state;
@@ -290,9 +291,14 @@ async fn a_cheating_model_cannot_solve_a_riddle_for_the_player() {
             "answer_puzzle",
             json!({"character": "kraven", "puzzle": "sigrun-riddle"}),
         ),
+        ToolCall::new(
+            "d",
+            "set_game_flag",
+            json!({"key": "riddle_answered", "value": true}),
+        ),
     ];
     let played = table::scripted_turn(&before, calls, "Kraven", "Sigrun? Any ideas?").await;
-    assert_eq!(played.results.len(), 3, "{:#?}", played.results);
+    assert_eq!(played.results.len(), 4, "{:#?}", played.results);
     assert!(
         played.results[0].contains("\"solved\":false"),
         "{}",
@@ -309,6 +315,12 @@ async fn a_cheating_model_cannot_solve_a_riddle_for_the_player() {
         played.results[2].contains("missing field `answer`"),
         "{}",
         played.results[2]
+    );
+    assert!(
+        played.results[3].contains("set by the engine")
+            && played.results[3].contains("never by hand"),
+        "{}",
+        played.results[3]
     );
     assert!(!played.after.puzzle_tries("sigrun-riddle").solved);
     assert_eq!(played.after.flags["riddle_answered"], json!(false));

@@ -263,8 +263,8 @@ fn talk(turn: &Turn, hero: &str, words: &str) -> Next {
     };
     let who = now.hero(hero).map_or(hero, |h| h.name.as_str());
     // "I answer Sigrun: ice": the words after the colon are the answer, judged by the engine.
-    let guessed = mentions(words, "ice") || mentions(words, "glacier");
-    let answering = guessed || mentions(words, "answer");
+    let answering =
+        mentions(words, "answer") || mentions(words, "ice") || mentions(words, "glacier");
     let said = words.rsplit_once(':').map_or(words, |(_, said)| said);
     match (turn.rounds.len(), now.puzzles.first()) {
         (0, Some(puzzle)) if answering => Next::Calls(vec![
@@ -275,16 +275,6 @@ fn talk(turn: &Turn, hero: &str, words: &str) -> Next {
             (
                 tool::ANSWER_PUZZLE,
                 json!({"character": hero, "puzzle": puzzle, "answer": said.trim()}),
-            ),
-        ]),
-        (0, _) if guessed && now.flag_pending("riddle_answered") => Next::Calls(vec![
-            (
-                tool::LOG_STORY_EVENT,
-                json!({"kind": "social", "text": format!("{who} answered {}'s riddle: ice.", npc.name)}),
-            ),
-            (
-                tool::SET_GAME_FLAG,
-                json!({"key": "riddle_answered", "value": true}),
             ),
         ]),
         (0, _) => Next::Calls(vec![

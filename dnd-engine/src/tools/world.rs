@@ -342,6 +342,19 @@ pub(super) fn set_game_flag(
             ctx.limits.max_flag_bytes
         )));
     }
+    // A puzzle's success is the engine's to judge: its flag is not set by hand.
+    let judged = ctx.state.story.puzzles.iter().any(|p| {
+        !ctx.state.puzzle_tries(&p.id).solved
+            && p.on_success.iter().any(
+                |e| matches!(e, crate::state::StoryEffect::SetFlag { flag, .. } if *flag == args.key),
+            )
+    });
+    if judged {
+        return Err(ToolError::new(format!(
+            "the flag {:?} is set by the engine when the story reaches it (a puzzle solved through answer_puzzle), never by hand",
+            args.key
+        )));
+    }
     let flags = &ctx.state.flags;
     if !flags.contains_key(&args.key) && flags.len() >= ctx.limits.max_flags {
         return Err(ToolError::new(format!(
