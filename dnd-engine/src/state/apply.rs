@@ -493,6 +493,9 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
         | Change::MonsterProvoked { .. }
         | Change::AdventureEnded { .. }
         | Change::DefeatPlayed { .. } => super::story::apply(state, change)?,
+        Change::TrapNoticed { .. } | Change::ObjectDamaged { .. } => {
+            super::traps::apply(state, change)?
+        }
     }
     if let Change::Damage { target, amount, .. } = change
         && *amount > 0

@@ -43,6 +43,7 @@ mod timed_hp;
 mod timed_kind;
 mod timed_reads;
 mod timed_shape;
+mod traps;
 mod turn;
 mod world;
 
@@ -71,6 +72,7 @@ pub use revive::rounds_now;
 pub use snapshot::{Snapshot, estimate_tokens};
 pub use story::{Ending, Story, StoryEffect, ending_reached, flag_holds};
 pub use summons::Summoned;
+pub use traps::{Disarm, FeatureObject, TrapTrigger};
 pub use timed::{
     GlyphKept, RepeatSave, RollKind, RollOn, SpeedChange, TimedEffect, TimedKind, ZoneKept,
     concentration_of,

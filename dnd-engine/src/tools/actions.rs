@@ -253,7 +253,10 @@ pub(super) fn use_object(
     ctx: &mut ToolContext<'_>,
 ) -> Result<ActionReport, ToolError> {
     let outcome = actions::use_object(ctx.state, &args.creature, &args.object)?;
-    finish(ctx, outcome)
+    let report = finish(ctx, outcome)?;
+    // Using a trapped feature sets its trap off, or is refused once the trap is known.
+    super::traps::on_touch(ctx, &args.creature, &args.object)?;
+    Ok(report)
 }
 
 /// Arguments of `grapple`.

@@ -84,6 +84,7 @@ mod spell_zones;
 mod spells;
 mod story;
 mod summon_command;
+mod traps;
 mod swings;
 mod wards;
 mod world;
@@ -158,6 +159,9 @@ pub struct TurnLog {
     pub events: Vec<StoryEvent>,
     /// Items that appeared from nowhere so far this turn.
     pub new_items: u32,
+    /// What the party witnessed during the tool call in progress (a trap going off), told
+    /// under the result's `"story"` once the call succeeds (`registry::call_tool`).
+    pub told: Vec<String>,
 }
 
 /// What a handler works with: the turn's working state and everything else it may use.

@@ -48,6 +48,10 @@ pub const START_ENCOUNTER: &str = "start_encounter";
 pub const LEVEL_UP: &str = "level_up";
 /// `prepare_spells`.
 pub const PREPARE_SPELLS: &str = "prepare_spells";
+/// `disarm_trap`.
+pub const DISARM_TRAP: &str = "disarm_trap";
+/// `attack_object`.
+pub const ATTACK_OBJECT: &str = "attack_object";
 /// `next_turn`.
 pub const NEXT_TURN: &str = "next_turn";
 /// `end_encounter`.
@@ -137,4 +141,6 @@ pub const ALL: &[&str] = &[
     COMMAND_SUMMON,
     LEVEL_UP,
     PREPARE_SPELLS,
+    DISARM_TRAP,
+    ATTACK_OBJECT,
 ];

@@ -111,6 +111,8 @@ pub struct MoveArgs {
 
 pub(super) fn move_to(args: MoveArgs, ctx: &mut ToolContext<'_>) -> Result<RoomDetails, ToolError> {
     super::encounter::leave_fight(ctx)?;
+    // The way out may cross a trap (the glacier's thin ice on the way north).
+    super::traps::on_leaving(ctx, &args.exit)?;
     ctx.commit(vec![
         Change::PartyMoved {
             exit: args.exit.clone(),
@@ -133,6 +135,7 @@ pub(super) fn move_to(args: MoveArgs, ctx: &mut ToolContext<'_>) -> Result<RoomD
         })
         .collect();
     ctx.commit(seen)?;
+    super::traps::on_entering(ctx)?;
     get_room_details(
         RoomArgs {
             detail: Some(Detail::Full),

@@ -11,6 +11,7 @@ mod preparing;
 mod reactions;
 mod sheet;
 mod spells;
+mod traps;
 mod world;
 
 pub use crate::combat::actions::ActionReport;
@@ -31,6 +32,7 @@ pub use sheet::{
     Spellcasting,
 };
 pub use spells::{RollReasons, SpellCast, ZoneReport};
+pub use traps::{ObjectAttacked, TrapDisarmAttempt};
 pub use world::{
     ExitSeen, FeatureSeen, FlagSet, Flags, GoalAdvanced, GoalsAdvanced, MonsterSeen, MonsterStats,
     NpcSeen, RoomDetails, RulesEntry, StoryLogged,

@@ -11,6 +11,7 @@ use super::{
     MoveOutcome, ReactionsDeclared, ReadiedAttack, RoomDetails, RulesEntry, SaveRolled, SpellCast,
     SpellsPrepared, StoryLogged, TurnsPassed,
 };
+use super::{ObjectAttacked, TrapDisarmAttempt};
 use crate::tools::names as tool;
 
 /// A tool's result, typed by the tool that gave it.
@@ -79,6 +80,10 @@ pub enum ToolOutput {
     LevelGained(Box<LevelGained>),
     /// `prepare_spells`.
     SpellsPrepared(SpellsPrepared),
+    /// `disarm_trap`.
+    TrapDisarm(TrapDisarmAttempt),
+    /// `attack_object`.
+    ObjectAttacked(ObjectAttacked),
 }
 
 /// Why a result could not be read back.
@@ -179,6 +184,8 @@ impl ToolOutput {
             tool::LOG_STORY_EVENT => ToolOutput::Story(read(name, content)?),
             tool::LEVEL_UP => ToolOutput::LevelGained(Box::new(read(name, content)?)),
             tool::PREPARE_SPELLS => ToolOutput::SpellsPrepared(read(name, content)?),
+            tool::DISARM_TRAP => ToolOutput::TrapDisarm(read(name, content)?),
+            tool::ATTACK_OBJECT => ToolOutput::ObjectAttacked(read(name, content)?),
             other => return Err(OutputError::UnknownTool(other.to_owned())),
         })
     }
