@@ -151,6 +151,7 @@
 mod build;
 mod decode;
 mod story_checks;
+mod trap_checks;
 mod validate;
 
 use std::collections::BTreeMap;
@@ -445,6 +446,7 @@ impl Adventure {
         if let Some((adventure, raw_room_ids)) = &decoded {
             validate::check(adventure, raw_room_ids, &mut problems);
             story_checks::check(adventure, &mut problems);
+            trap_checks::check(adventure, &mut problems);
         }
         match decoded {
             Some((adventure, _)) if problems.is_empty() => Ok(adventure),
@@ -516,6 +518,7 @@ impl Adventure {
         let mut problems = Vec::new();
         validate::check(self, &[], &mut problems);
         story_checks::check(self, &mut problems);
+        trap_checks::check(self, &mut problems);
         if problems.is_empty() {
             Ok(())
         } else {

@@ -151,8 +151,10 @@ impl Exit {
     }
 }
 
-/// A trap on a feature: what it does to whoever sets it off.
+/// A trap on a feature: what sets it off, how it is noticed and disarmed, and what it does to
+/// whoever sets it off (`state::traps`, `tools::traps`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Trap {
     /// The save it allows.
     pub save: Ability,
