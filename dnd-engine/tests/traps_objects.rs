@@ -483,3 +483,40 @@ async fn a_cheating_model_cannot_disarm_an_unfound_trap_or_break_what_the_party_
     let played = table::scripted_turn(&t.state, calls, "Kraven", "Again!").await;
     assert!(played.results[0].contains("already broken"), "{:?}", played.results);
 }
+
+#[test]
+fn a_trap_is_noticed_by_passive_perception_before_narration_or_by_a_search() {
+    // Wren's passive Perception is 15, below the strongbox's 16: nothing before narration.
+    let mut t = trapped_game(&["wren"], 12);
+    let checks = dnd_engine::gm::pre_narration_checks(&mut t.state);
+    assert!(!checks.findings.iter().any(|f| f.contains("strongbox")), "{:?}", checks.findings);
+    assert!(!strongbox(&t.state).noticed);
+    // A search that reaches 16 notices it (and tells no DC).
+    let mut found = false;
+    for _ in 0..30 {
+        let result = t.ok(
+            "roll_skill_check",
+            json!({"creature": "wren", "skill": "perception", "dc": 10, "advantage": null, "reason": "looking for traps", "subject": null}),
+        );
+        let total = result["result"]["total"].as_i64().unwrap();
+        let told = result["found"].to_string();
+        if total >= 16 {
+            assert!(told.contains("a trap on An iron strongbox"), "{told}");
+            found = true;
+            break;
+        }
+        assert!(!told.contains("trap"), "{told}");
+    }
+    assert!(found && strongbox(&t.state).noticed);
+
+    // Sharper eyes (Wisdom 18: passive 17) notice it before the model is asked.
+    let mut t = trapped_game(&["wren"], 12);
+    t.hero_mut("wren").abilities.wisdom = 18;
+    let checks = dnd_engine::gm::pre_narration_checks(&mut t.state);
+    assert!(
+        checks.findings.iter().any(|f| f.contains("a trap on An iron strongbox")),
+        "{:?}",
+        checks.findings
+    );
+    assert!(strongbox(&t.state).noticed);
+}
