@@ -221,6 +221,11 @@ fn taking_from_a_trapped_box_sets_it_off_and_a_failed_save_poisons() {
 #[test]
 fn a_known_trap_refuses_the_touch_until_disarmed() {
     let mut t = trapped_game(&["wren"], 2);
+    let trapped = |t: &mut Table| {
+        let room = t.ok("get_room_details", json!({"detail": null}));
+        room["features"].as_array().unwrap().iter().find(|f| f["id"] == "strongbox").unwrap()["trapped"].clone()
+    };
+    assert_eq!(trapped(&mut t), Value::Null, "an unnoticed trap is not shown");
     t.apply(&[Change::TrapNoticed {
         location: "ice-chasm".into(),
         feature: "strongbox".into(),
@@ -235,6 +240,7 @@ fn a_known_trap_refuses_the_touch_until_disarmed() {
         json!({"creature": "wren", "object": "the strongbox"}),
     );
     assert!(error.contains("is trapped"), "{error}");
+    assert_eq!(trapped(&mut t), json!(true));
 }
 
 #[test]
@@ -374,6 +380,9 @@ fn at_the_heart(hero: &str, seed: u64) -> Table {
 #[test]
 fn the_heart_of_ice_breaks_at_0_hp_and_frees_the_singer() {
     let mut t = at_the_heart("kraven", 21);
+    let room = t.ok("get_room_details", json!({"detail": null}));
+    let heart = room["features"].as_array().unwrap().iter().find(|f| f["id"] == "heart-of-ice").unwrap().clone();
+    assert_eq!(heart["hit_points"], json!("30/30"));
     let mut last = Value::Null;
     for _ in 0..40 {
         last = t.ok("attack_object", json!({"attacker": "kraven", "object": "heart-of-ice", "attack": null}));

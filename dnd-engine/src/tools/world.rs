@@ -49,6 +49,12 @@ pub(super) fn get_room_details(
             name: f.name.clone(),
             description: full.then(|| f.description.clone()),
             loot: full.then(|| f.loot.clone()),
+            // Only a trap the party knows of, still armed (`tools::traps`).
+            trapped: f.trap_known() && f.trap_armed(),
+            hit_points: f
+                .object
+                .as_ref()
+                .map(|o| format!("{}/{}", o.hp_left(), o.hit_points)),
         })
         .collect();
     let exits = room
