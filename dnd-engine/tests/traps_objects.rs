@@ -235,12 +235,29 @@ fn a_known_trap_refuses_the_touch_until_disarmed() {
         json!({"character": "wren", "item": "Gold pieces", "quantity": 30, "from": "strongbox"}),
     );
     assert!(error.contains("is trapped") && error.contains("disarm_trap"), "{error}");
-    let error = t.refused(
-        "use_object",
-        json!({"creature": "wren", "object": "the strongbox"}),
-    );
-    assert!(error.contains("is trapped"), "{error}");
     assert_eq!(trapped(&mut t), json!(true));
+    // Used on purpose, it goes off all the same.
+    let result = t.ok(
+        "use_object",
+        json!({"creature": "wren", "object": "the iron strongbox"}),
+    );
+    assert!(story(&result).contains("An iron strongbox goes off!"), "{result}");
+    assert!(strongbox(&t.state).spent);
+    assert_eq!(trapped(&mut t), Value::Null, "spent: no longer a danger");
+}
+
+#[test]
+fn the_party_may_walk_onto_thin_ice_it_knows_of_on_purpose() {
+    let mut t = at_the_mere(4);
+    t.ok(
+        "set_game_flag",
+        json!({"key": "aldous_given_keepsake", "value": true}),
+    );
+    let hp = t.state.character("kraven").unwrap().hp.current;
+    let result = t.ok("use_object", json!({"creature": "kraven", "object": "thin ice"}));
+    assert!(story(&result).contains("Thin ice goes off!"), "{result}");
+    assert!(t.state.character("kraven").unwrap().hp.current < hp);
+    assert!(thin_ice(&t.state).trap.unwrap().spent);
 }
 
 #[test]

@@ -205,7 +205,7 @@ fn give(
     };
     // Taking from a trapped feature touches it (`tools::traps`).
     if let Some(Some(feature)) = &source {
-        super::traps::on_touch(ctx, &c.id, feature)?;
+        super::traps::on_touch(ctx, &c.id, feature, super::traps::Touch::Loot)?;
     }
     let here = ctx
         .state

@@ -252,7 +252,7 @@ static TOOLS: &[ToolDef] = &[
     ),
     tool!(
         names::USE_OBJECT,
-        "The Use an Object action: interact with something in the scene (a lever, a door); items carried use use_item.",
+        "The Use an Object action: interact with something in the scene (a lever, a door); a trap on it goes off, even one the party knows (disarm_trap first); items carried use use_item.",
         actions::UseObjectArgs,
         actions::use_object
     ),

@@ -34,22 +34,24 @@ use crate::store::RollDetail;
 /// The tool most traps are disarmed with; a rogue adds the proficiency bonus.
 const THIEVES_TOOLS: &str = "Thieves' Tools";
 
-/// A known feature of `location` named by id or name (any case, "the " ignored).
+/// A known feature of `location` named by id or name (any case, a leading "the", "a" or
+/// "an" ignored on either side: "the iron strongbox" names "An iron strongbox").
 fn known_feature<'a>(state: &'a GameState, location: &str, name: &str) -> Option<&'a Feature> {
-    let wanted = name.trim();
-    let wanted = wanted
-        .strip_prefix("the ")
-        .or_else(|| wanted.strip_prefix("The "))
-        .unwrap_or(wanted);
-    state.location(location)?.features.iter().find(|f| {
-        f.is_known()
-            && (f.id.eq_ignore_ascii_case(wanted)
-                || f.name.eq_ignore_ascii_case(wanted)
-                || f.name.eq_ignore_ascii_case(name.trim())
-                || f.name
-                    .strip_prefix("The ")
-                    .is_some_and(|n| n.eq_ignore_ascii_case(wanted)))
-    })
+    let wanted = bare(name);
+    state
+        .location(location)?
+        .features
+        .iter()
+        .find(|f| f.is_known() && (f.id.eq_ignore_ascii_case(name.trim()) || bare(&f.name) == wanted))
+}
+
+/// A name in lower case without its leading article.
+fn bare(name: &str) -> String {
+    let lower = name.trim().to_lowercase();
+    ["the ", "an ", "a "]
+        .iter()
+        .find_map(|article| lower.strip_prefix(article))
+        .map_or_else(|| lower.clone(), |rest| rest.trim().to_owned())
 }
 
 /// The heroes standing in the party's room: who walks into a trap on the way.
@@ -200,28 +202,43 @@ pub(super) fn on_area(ctx: &mut ToolContext<'_>, mover: &str, area: &str) -> Res
     Ok(())
 }
 
-/// Before `creature` uses a known feature named `object` or takes its loot: a trap on it
-/// that the party knows of refuses the call (disarm it first); one it does not know goes off
-/// on `creature`.
+/// How a feature is touched: taken from in passing, or used on purpose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Touch {
+    /// Its loot taken (`add_inventory`): refused while a trap the party knows of is armed.
+    Loot,
+    /// Used on purpose (`use_object`): a known trap, whatever its trigger, goes off on the user
+    /// (the one way to walk into a noticed trap deliberately).
+    OnPurpose,
+}
+
+/// Before `creature` touches a known feature named `object`: a trap on it that the party
+/// does not know of goes off on `creature` if touching sets it off; one the party knows of
+/// refuses the taking of its loot, and goes off when used on purpose.
 pub(super) fn on_touch(
     ctx: &mut ToolContext<'_>,
     creature: &str,
     object: &str,
+    touch: Touch,
 ) -> Result<(), ToolError> {
     let Some(location) = ctx.state.party_location().map(|l| l.id.clone()) else {
         return Ok(());
     };
-    let Some(f) = known_feature(ctx.state, &location, object)
-        .filter(|f| f.trap.as_ref().is_some_and(|t| !t.spent && t.trigger.on_touch()))
-    else {
+    let Some(f) = known_feature(ctx.state, &location, object).filter(|f| f.trap_armed()) else {
         return Ok(());
     };
     let feature = f.id.clone();
-    if f.trap_known() {
-        return Err(ToolError::new(format!(
-            "{} is trapped, and the party knows it: disarm_trap first, or leave it be",
-            f.name
-        )));
+    let known = f.trap_known();
+    let touched = f.trap.as_ref().is_some_and(|t| t.trigger.on_touch());
+    match (known, touch) {
+        (true, Touch::Loot) if touched => {
+            return Err(ToolError::new(format!(
+                "{} is trapped, and the party knows it: disarm_trap first, or use_object on it to set the trap off on purpose",
+                f.name
+            )));
+        }
+        (true, Touch::Loot) | (false, _) if !touched => return Ok(()),
+        _ => {}
     }
     let id = creature::find(ctx.state, ctx.srd, creature)?.target.id().to_owned();
     spring(ctx, &location, &feature, &[id])
