@@ -80,7 +80,11 @@ fn the_thin_ice_unnoticed_goes_off_on_the_way_north_and_a_save_halves_it() {
         assert_eq!(t.state.party_location().unwrap().id, "throne-of-rime");
         let save = saves(&t, from);
         let damage = damage_rolls(&t, from);
-        assert_eq!((save.len(), damage.len()), (1, 1), "one save, one damage roll");
+        assert_eq!(
+            (save.len(), damage.len()),
+            (1, 1),
+            "one save, one damage roll"
+        );
         let (rolled, taken) = damage[0];
         if save[0] {
             made += 1;
@@ -98,7 +102,10 @@ fn the_thin_ice_unnoticed_goes_off_on_the_way_north_and_a_save_halves_it() {
         assert!(ice.trap.as_ref().unwrap().spent && ice.found);
         assert!(!told.contains("13"), "{told}");
     }
-    assert!(made > 0 && failed > 0, "both outcomes seen: {made} made, {failed} failed");
+    assert!(
+        made > 0 && failed > 0,
+        "both outcomes seen: {made} made, {failed} failed"
+    );
 }
 
 #[test]
@@ -114,7 +121,10 @@ fn thin_ice_noticed_or_revealed_by_aldous_is_stepped_around() {
     let result = t.ok("move_to", json!({"exit": "north"}));
     assert!(story(&result).contains("steps around Thin ice"), "{result}");
     assert_eq!(t.state.character("kraven").unwrap().hp.current, hp);
-    assert!(!thin_ice(&t.state).trap.unwrap().spent, "avoided, not spent");
+    assert!(
+        !thin_ice(&t.state).trap.unwrap().spent,
+        "avoided, not spent"
+    );
 
     // A hero whose passive Perception reaches 13 notices it as the party sets out.
     let mut t = Table::game(&["wren"], 3);
@@ -122,7 +132,10 @@ fn thin_ice_noticed_or_revealed_by_aldous_is_stepped_around() {
     t.ok("move_to", json!({"exit": "down"}));
     let result = t.ok("move_to", json!({"exit": "north"}));
     let told = story(&result);
-    assert!(told.contains("notices Thin ice in time (passive Perception)"), "{told}");
+    assert!(
+        told.contains("notices Thin ice in time (passive Perception)"),
+        "{told}"
+    );
     assert!(told.contains("steps around"), "{told}");
     assert!(thin_ice(&t.state).found);
 }
@@ -148,7 +161,10 @@ fn the_thin_ice_stays_out_of_every_result_until_found() {
         hidden.replace("thin-ice", "X"),
         plain.replace("overturned-sledge", "X")
     );
-    assert!(!hidden.contains("Thin ice") && !hidden.contains("13"), "{hidden}");
+    assert!(
+        !hidden.contains("Thin ice") && !hidden.contains("13"),
+        "{hidden}"
+    );
 }
 
 /// The built-in adventure with a needle-trapped strongbox at the glacier's mouth and a pit
@@ -193,7 +209,16 @@ fn trapped_game(party: &[&str], seed: u64) -> Table {
 }
 
 fn strongbox(state: &GameState) -> dnd_engine::state::Trap {
-    state.location("ice-chasm").unwrap().features.iter().find(|f| f.id == "strongbox").unwrap().trap.clone().unwrap()
+    state
+        .location("ice-chasm")
+        .unwrap()
+        .features
+        .iter()
+        .find(|f| f.id == "strongbox")
+        .unwrap()
+        .trap
+        .clone()
+        .unwrap()
 }
 
 #[test]
@@ -223,9 +248,19 @@ fn a_known_trap_refuses_the_touch_until_disarmed() {
     let mut t = trapped_game(&["wren"], 2);
     let trapped = |t: &mut Table| {
         let room = t.ok("get_room_details", json!({"detail": null}));
-        room["features"].as_array().unwrap().iter().find(|f| f["id"] == "strongbox").unwrap()["trapped"].clone()
+        room["features"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["id"] == "strongbox")
+            .unwrap()["trapped"]
+            .clone()
     };
-    assert_eq!(trapped(&mut t), Value::Null, "an unnoticed trap is not shown");
+    assert_eq!(
+        trapped(&mut t),
+        Value::Null,
+        "an unnoticed trap is not shown"
+    );
     t.apply(&[Change::TrapNoticed {
         location: "ice-chasm".into(),
         feature: "strongbox".into(),
@@ -234,14 +269,20 @@ fn a_known_trap_refuses_the_touch_until_disarmed() {
         "add_inventory",
         json!({"character": "wren", "item": "Gold pieces", "quantity": 30, "from": "strongbox"}),
     );
-    assert!(error.contains("is trapped") && error.contains("disarm_trap"), "{error}");
+    assert!(
+        error.contains("is trapped") && error.contains("disarm_trap"),
+        "{error}"
+    );
     assert_eq!(trapped(&mut t), json!(true));
     // Used on purpose, it goes off all the same.
     let result = t.ok(
         "use_object",
         json!({"creature": "wren", "object": "the iron strongbox"}),
     );
-    assert!(story(&result).contains("An iron strongbox goes off!"), "{result}");
+    assert!(
+        story(&result).contains("An iron strongbox goes off!"),
+        "{result}"
+    );
     assert!(strongbox(&t.state).spent);
     assert_eq!(trapped(&mut t), Value::Null, "spent: no longer a danger");
 }
@@ -254,7 +295,10 @@ fn the_party_may_walk_onto_thin_ice_it_knows_of_on_purpose() {
         json!({"key": "aldous_given_keepsake", "value": true}),
     );
     let hp = t.state.character("kraven").unwrap().hp.current;
-    let result = t.ok("use_object", json!({"creature": "kraven", "object": "thin ice"}));
+    let result = t.ok(
+        "use_object",
+        json!({"creature": "kraven", "object": "thin ice"}),
+    );
     assert!(story(&result).contains("Thin ice goes off!"), "{result}");
     assert!(t.state.character("kraven").unwrap().hp.current < hp);
     assert!(thin_ice(&t.state).trap.unwrap().spent);
@@ -296,7 +340,10 @@ fn disarming_succeeds_or_fails_against_the_dc_and_a_bad_failure_sets_it_off() {
             assert!(!trap.spent, "a near miss changes nothing");
         }
     }
-    assert!(disarmed > 0 && missed > 0 && set_off > 0, "{disarmed} {missed} {set_off}");
+    assert!(
+        disarmed > 0 && missed > 0 && set_off > 0,
+        "{disarmed} {missed} {set_off}"
+    );
 }
 
 #[test]
@@ -329,9 +376,19 @@ fn a_pit_that_resets_drops_whoever_enters_and_stays_armed() {
     let taken: u32 = rolls.iter().map(|(_, taken)| taken).sum();
     let kraven = t.state.character("kraven").unwrap();
     assert_eq!(kraven.hp.current, hp - taken);
-    assert!(kraven.conditions.has(Condition::Prone), "a fall lands prone");
+    assert!(
+        kraven.conditions.has(Condition::Prone),
+        "a fall lands prone"
+    );
     let pit = |state: &GameState| {
-        state.location("hall-of-echoes").unwrap().features.iter().find(|f| f.id == "pit").unwrap().clone()
+        state
+            .location("hall-of-echoes")
+            .unwrap()
+            .features
+            .iter()
+            .find(|f| f.id == "pit")
+            .unwrap()
+            .clone()
     };
     assert!(!pit(&t.state).trap.unwrap().spent, "it re-arms");
     assert!(pit(&t.state).found, "the party knows it now");
@@ -340,8 +397,14 @@ fn a_pit_that_resets_drops_whoever_enters_and_stays_armed() {
     t.ok("stand_up", json!({"creature": "kraven"}));
     t.ok("move_to", json!({"exit": "west"}));
     let result = t.ok("move_to", json!({"exit": "east"}));
-    assert!(story(&result).contains("steps around A hidden pit"), "{result}");
-    let error = t.refused("disarm_trap", json!({"character": "kraven", "feature": "pit"}));
+    assert!(
+        story(&result).contains("steps around A hidden pit"),
+        "{result}"
+    );
+    let error = t.refused(
+        "disarm_trap",
+        json!({"character": "kraven", "feature": "pit"}),
+    );
     assert!(error.contains("cannot be disarmed"), "{error}");
 }
 
@@ -352,7 +415,9 @@ fn a_trap_naming_nothing_real_is_refused_when_the_adventure_loads() {
         r#""trigger": { "exit": "sideways" }, "fall_ft": 5, "disarm": {"dc": 40, "skill": "athletics"}"#,
         1,
     );
-    let error = Adventure::from_json(&text, "glacier.json").unwrap_err().to_string();
+    let error = Adventure::from_json(&text, "glacier.json")
+        .unwrap_err()
+        .to_string();
     for expected in [
         "rooms[wisp-mere].features[thin-ice].trap.trigger.exit: no exit \"sideways\" from this room; its exits are: up, north",
         "rooms[wisp-mere].features[thin-ice].trap.fall_ft: a fall of 5 ft deals no damage",
@@ -360,18 +425,23 @@ fn a_trap_naming_nothing_real_is_refused_when_the_adventure_loads() {
     ] {
         assert!(error.contains(expected), "{expected}\n{error}");
     }
-    let text = Adventure::built_in_json().replacen(
-        r#""armor_class": 15,"#,
-        r#""armor_class": 0,"#,
-        1,
-    ).replacen(
-        r#"{ "reveal_feature": { "room": "glacier-heart", "feature": "the-singer" } }"#,
-        r#"{ "reveal_feature": { "room": "glacier-heart", "feature": "the-dancer" } }"#,
-        1,
-    );
-    let error = Adventure::from_json(&text, "glacier.json").unwrap_err().to_string();
+    let text = Adventure::built_in_json()
+        .replacen(r#""armor_class": 15,"#, r#""armor_class": 0,"#, 1)
+        .replacen(
+            r#"{ "reveal_feature": { "room": "glacier-heart", "feature": "the-singer" } }"#,
+            r#"{ "reveal_feature": { "room": "glacier-heart", "feature": "the-dancer" } }"#,
+            1,
+        );
+    let error = Adventure::from_json(&text, "glacier.json")
+        .unwrap_err()
+        .to_string();
     assert!(error.contains("rooms[glacier-heart].features[heart-of-ice].object.armor_class: Armor Class 0 is outside 1..=30"), "{error}");
-    assert!(error.contains("rooms[glacier-heart].features[heart-of-ice].object.on_broken[1].reveal_feature"), "{error}");
+    assert!(
+        error.contains(
+            "rooms[glacier-heart].features[heart-of-ice].object.on_broken[1].reveal_feature"
+        ),
+        "{error}"
+    );
 }
 
 /// Kraven (or `hero`) before the heart of ice, the rime door opened by hand.
@@ -398,14 +468,37 @@ fn at_the_heart(hero: &str, seed: u64) -> Table {
 fn the_heart_of_ice_breaks_at_0_hp_and_frees_the_singer() {
     let mut t = at_the_heart("kraven", 21);
     let room = t.ok("get_room_details", json!({"detail": null}));
-    let heart = room["features"].as_array().unwrap().iter().find(|f| f["id"] == "heart-of-ice").unwrap().clone();
+    let heart = room["features"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["id"] == "heart-of-ice")
+        .unwrap()
+        .clone();
     assert_eq!(heart["hit_points"], json!("30/30"));
     let mut last = Value::Null;
     for _ in 0..40 {
-        last = t.ok("attack_object", json!({"attacker": "kraven", "object": "heart-of-ice", "attack": null}));
+        last = t.ok(
+            "attack_object",
+            json!({"attacker": "kraven", "object": "heart-of-ice", "attack": null}),
+        );
         let left = last["hp_left"].as_u64().unwrap();
-        let heart = t.state.location("glacier-heart").unwrap().features.iter().find(|f| f.id == "heart-of-ice").unwrap().object.clone().unwrap();
-        assert_eq!(u64::from(heart.hp_left()), left, "the result tells the HP tracked");
+        let heart = t
+            .state
+            .location("glacier-heart")
+            .unwrap()
+            .features
+            .iter()
+            .find(|f| f.id == "heart-of-ice")
+            .unwrap()
+            .object
+            .clone()
+            .unwrap();
+        assert_eq!(
+            u64::from(heart.hp_left()),
+            left,
+            "the result tells the HP tracked"
+        );
         if last["broken"] == json!(true) {
             break;
         }
@@ -418,7 +511,15 @@ fn the_heart_of_ice_breaks_at_0_hp_and_frees_the_singer() {
     assert!(told.contains("The Song Ends"), "{told}");
     assert_eq!(t.state.flags["heart_broken"], json!(true));
     assert_eq!(t.state.story.ended.as_deref(), Some("song-ends"));
-    let singer = t.state.location("glacier-heart").unwrap().features.iter().find(|f| f.id == "the-singer").unwrap().clone();
+    let singer = t
+        .state
+        .location("glacier-heart")
+        .unwrap()
+        .features
+        .iter()
+        .find(|f| f.id == "the-singer")
+        .unwrap()
+        .clone();
     assert!(singer.found);
     // Broken is broken.
     let error = t.refused(
@@ -436,7 +537,10 @@ fn cold_does_nothing_to_the_heart_of_ice() {
     }
     let mut hits = 0;
     for _ in 0..10 {
-        let result = t.ok("attack_object", json!({"attacker": "kraven", "object": "heart-of-ice", "attack": null}));
+        let result = t.ok(
+            "attack_object",
+            json!({"attacker": "kraven", "object": "heart-of-ice", "attack": null}),
+        );
         if result["hit"] == json!(true) {
             hits += 1;
             assert_eq!(result["damage"], json!(0), "{result}");
@@ -450,27 +554,35 @@ fn cold_does_nothing_to_the_heart_of_ice() {
 fn attack_object_in_a_fight_spends_an_attack() {
     let mut t = Table::fight(&["kraven"], &["kraven", "frost-harpy"], 3);
     // A breakable icicle at the glacier's mouth, for the fight's room.
-    Arc::make_mut(&mut t.state.locations)[0].features.push(dnd_engine::state::Feature {
-        id: "icicle".into(),
-        name: "A great icicle".into(),
-        description: "Hanging over the bridge.".into(),
-        hidden: false,
-        find_dc: None,
-        found: false,
-        trap: None,
-        loot: Vec::new(),
-        object: Some(dnd_engine::state::FeatureObject {
-            armor_class: 1,
-            hit_points: 500,
-            damage_taken: 0,
-            immune: Vec::new(),
-            resistant: Vec::new(),
-            on_broken: Vec::new(),
-        }),
-    });
-    t.ok("attack_object", json!({"attacker": "kraven", "object": "icicle", "attack": null}));
+    Arc::make_mut(&mut t.state.locations)[0]
+        .features
+        .push(dnd_engine::state::Feature {
+            id: "icicle".into(),
+            name: "A great icicle".into(),
+            description: "Hanging over the bridge.".into(),
+            hidden: false,
+            find_dc: None,
+            found: false,
+            trap: None,
+            loot: Vec::new(),
+            object: Some(dnd_engine::state::FeatureObject {
+                armor_class: 1,
+                hit_points: 500,
+                damage_taken: 0,
+                immune: Vec::new(),
+                resistant: Vec::new(),
+                on_broken: Vec::new(),
+            }),
+        });
+    t.ok(
+        "attack_object",
+        json!({"attacker": "kraven", "object": "icicle", "attack": null}),
+    );
     // Kraven (level 3) has one attack in his Attack action.
-    let error = t.refused("attack_object", json!({"attacker": "kraven", "object": "icicle", "attack": null}));
+    let error = t.refused(
+        "attack_object",
+        json!({"attacker": "kraven", "object": "icicle", "attack": null}),
+    );
     assert!(error.contains("Kraven"), "{error}");
 }
 
@@ -480,9 +592,21 @@ async fn a_cheating_model_cannot_disarm_an_unfound_trap_or_break_what_the_party_
     t.ok("get_room_details", json!({"detail": null}));
     let before = t.state.clone();
     let calls = vec![
-        ToolCall::new("a", "disarm_trap", json!({"character": "kraven", "feature": "thin-ice"})),
-        ToolCall::new("b", "attack_object", json!({"attacker": "kraven", "object": "heart-of-ice", "attack": null})),
-        ToolCall::new("c", "attack_object", json!({"attacker": "kraven", "object": "overturned-sledge", "attack": null})),
+        ToolCall::new(
+            "a",
+            "disarm_trap",
+            json!({"character": "kraven", "feature": "thin-ice"}),
+        ),
+        ToolCall::new(
+            "b",
+            "attack_object",
+            json!({"attacker": "kraven", "object": "heart-of-ice", "attack": null}),
+        ),
+        ToolCall::new(
+            "c",
+            "attack_object",
+            json!({"attacker": "kraven", "object": "overturned-sledge", "attack": null}),
+        ),
     ];
     let played = table::scripted_turn(&before, calls, "Kraven", "I smash everything.").await;
     assert_eq!(played.results.len(), 3, "{:#?}", played.results);
@@ -494,20 +618,37 @@ async fn a_cheating_model_cannot_disarm_an_unfound_trap_or_break_what_the_party_
         assert!(result.contains(expected), "{result}");
         assert!(!result.contains("Thin ice") && !result.contains("heart of ice"), "{result}");
     }
-    assert!(!played.outcome.changes.iter().any(|c| matches!(c, Change::TrapSpent { .. } | Change::ObjectDamaged { .. })));
+    assert!(
+        !played
+            .outcome
+            .changes
+            .iter()
+            .any(|c| matches!(c, Change::TrapSpent { .. } | Change::ObjectDamaged { .. }))
+    );
     assert!(!thin_ice(&played.after).trap.unwrap().spent);
 
     // And at the heart, once broken, again is refused.
     let mut t = at_the_heart("kraven", 21);
     for _ in 0..40 {
-        let r = t.ok("attack_object", json!({"attacker": "kraven", "object": "heart-of-ice", "attack": null}));
+        let r = t.ok(
+            "attack_object",
+            json!({"attacker": "kraven", "object": "heart-of-ice", "attack": null}),
+        );
         if r["broken"] == json!(true) {
             break;
         }
     }
-    let calls = vec![ToolCall::new("a", "attack_object", json!({"attacker": "kraven", "object": "heart-of-ice", "attack": null}))];
+    let calls = vec![ToolCall::new(
+        "a",
+        "attack_object",
+        json!({"attacker": "kraven", "object": "heart-of-ice", "attack": null}),
+    )];
     let played = table::scripted_turn(&t.state, calls, "Kraven", "Again!").await;
-    assert!(played.results[0].contains("already broken"), "{:?}", played.results);
+    assert!(
+        played.results[0].contains("already broken"),
+        "{:?}",
+        played.results
+    );
 }
 
 #[test]
@@ -515,7 +656,11 @@ fn a_trap_is_noticed_by_passive_perception_before_narration_or_by_a_search() {
     // Wren's passive Perception is 15, below the strongbox's 16: nothing before narration.
     let mut t = trapped_game(&["wren"], 12);
     let checks = dnd_engine::gm::pre_narration_checks(&mut t.state);
-    assert!(!checks.findings.iter().any(|f| f.contains("strongbox")), "{:?}", checks.findings);
+    assert!(
+        !checks.findings.iter().any(|f| f.contains("strongbox")),
+        "{:?}",
+        checks.findings
+    );
     assert!(!strongbox(&t.state).noticed);
     // A search that reaches 16 notices it (and tells no DC).
     let mut found = false;
@@ -540,9 +685,57 @@ fn a_trap_is_noticed_by_passive_perception_before_narration_or_by_a_search() {
     t.hero_mut("wren").abilities.wisdom = 18;
     let checks = dnd_engine::gm::pre_narration_checks(&mut t.state);
     assert!(
-        checks.findings.iter().any(|f| f.contains("a trap on An iron strongbox")),
+        checks
+            .findings
+            .iter()
+            .any(|f| f.contains("a trap on An iron strongbox")),
         "{:?}",
         checks.findings
     );
     assert!(strongbox(&t.state).noticed);
+}
+
+#[test]
+fn stepping_into_a_trapped_area_in_a_fight_sets_it_off_on_the_mover() {
+    let mut state = table::placed_fight(
+        &["kraven"],
+        table::order(&["kraven", "frost-harpy"]),
+        &[
+            ("kraven", table::at(22, 0, 0)),
+            ("frost-harpy", table::at(40, 15, 30)),
+        ],
+    );
+    // A rotten span in the bridge: a 30 ft drop that no one saves against (DC 30).
+    Arc::make_mut(&mut state.locations)[0].features.push(
+        serde_json::from_value(json!({
+            "id": "rotten-span",
+            "name": "A rotten span",
+            "description": "Ice eaten hollow from beneath.",
+            "hidden": true,
+            "trap": {
+                "trigger": {"area": "ice-bridge"},
+                "save": "dexterity", "dc": 30,
+                "damage": {"dice": "1d1", "type": "cold"},
+                "fall_ft": 30
+            }
+        }))
+        .unwrap(),
+    );
+    let mut t = Table::new(state, 5);
+    let from = t.log.rolls.len();
+    let result = t.ok(
+        "move_in_fight",
+        json!({"creature": "kraven", "to": "ice-bridge", "feet": 5}),
+    );
+    let told = story(&result);
+    assert!(told.contains("A rotten span goes off!"), "{told}");
+    assert!(told.contains("falls 30 ft"), "{told}");
+    assert_eq!(damage_rolls(&t, from).len(), 2);
+    assert!(
+        t.state
+            .character("kraven")
+            .unwrap()
+            .conditions
+            .has(Condition::Prone)
+    );
 }

@@ -59,7 +59,12 @@ pub(super) fn check(adventure: &Adventure, problems: &mut Vec<Problem>) {
                         ),
                     ));
                 }
-                story_checks::effects(adventure, &trap.effects, &format!("{path}.effects"), problems);
+                story_checks::effects(
+                    adventure,
+                    &trap.effects,
+                    &format!("{path}.effects"),
+                    problems,
+                );
             }
             if let Some(object) = &feature.object {
                 let path = format!("{path}.object");

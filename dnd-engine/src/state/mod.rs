@@ -72,7 +72,6 @@ pub use revive::rounds_now;
 pub use snapshot::{Snapshot, estimate_tokens};
 pub use story::{Ending, Story, StoryEffect, ending_reached, flag_holds};
 pub use summons::Summoned;
-pub use traps::{Disarm, FeatureObject, TrapTrigger};
 pub use timed::{
     GlyphKept, RepeatSave, RollKind, RollOn, SpeedChange, TimedEffect, TimedKind, ZoneKept,
     concentration_of,
@@ -84,6 +83,7 @@ pub use timed_reads::{
     resistances_with, roll_dice_on, speed_with, timed_effects, weapon_damage,
 };
 pub use timed_shape::{ShapeForm, ShapeKept, beast_of, shape_attacks_per_action, wild_shape_of};
+pub use traps::{Disarm, FeatureObject, TrapTrigger};
 pub use turn::{attacks_per_action, budget_left, left_text, speed_now};
 pub use world::{
     Disposition, Encounter, Exit, Feature, GameTime, GoalStep, InitiativeSlot, Location, Mode,

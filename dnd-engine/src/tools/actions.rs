@@ -255,7 +255,12 @@ pub(super) fn use_object(
     let outcome = actions::use_object(ctx.state, &args.creature, &args.object)?;
     let report = finish(ctx, outcome)?;
     // Using a trapped feature sets its trap off, a known one too: this is the deliberate act.
-    super::traps::on_touch(ctx, &args.creature, &args.object, super::traps::Touch::OnPurpose)?;
+    super::traps::on_touch(
+        ctx,
+        &args.creature,
+        &args.object,
+        super::traps::Touch::OnPurpose,
+    )?;
     Ok(report)
 }
 

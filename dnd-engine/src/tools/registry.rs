@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::schema::strict_schema_for;
 use super::{
     ToolContext, ToolError, actions, checks, combat, encounter, features, items, levelling, locks,
-    movement, names, preparing, reactions, sheet, spells, summon_command, traps, world,
+    movement, names, objects, preparing, reactions, sheet, spells, summon_command, traps, world,
 };
 use crate::llm::ToolSpec;
 use crate::text::truncate_with_note;
@@ -337,8 +337,8 @@ static TOOLS: &[ToolDef] = &[
     tool!(
         names::ATTACK_OBJECT,
         "A character attacks an object the party knows where it stands (a door, a heart of ice), in or out of a fight: to-hit against its AC, damage through its immunities; at 0 HP it breaks and what that does happens.",
-        traps::AttackObjectArgs,
-        traps::attack_object
+        objects::AttackObjectArgs,
+        objects::attack_object
     ),
 ];
 

@@ -8,25 +8,18 @@
 //! avoided: a move steps around it, and using or looting a trapped feature is refused until
 //! the trap is disarmed or spent. What happened reaches the model as the call's story lines
 //! (`TurnLog::told`), never its DC.
-//!
-//! An object (`state::FeatureObject`) is attacked with a character's weapon against its Armor
-//! Class; the damage goes through its immunities and resistances, and at 0 hit points it
-//! breaks and its `on_broken` effects play.
 
 use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::creature;
-use super::results::{ObjectAttacked, TrapDisarmAttempt};
+use super::results::TrapDisarmAttempt;
 use super::{ToolContext, ToolError};
-use crate::dice::Advantage;
 use crate::rules::attack::roll_damage;
 use crate::rules::check::roll_check_with;
 use crate::rules::conditions::{check_modifiers, effective_defenses};
 use crate::rules::situation::fall_damage;
-use crate::rules::{
-    Ability, AttackProfile, AttackTarget, Condition, Defenses, Spend, roll_attack_for,
-};
+use crate::rules::{Ability, Condition, Defenses, Spend};
 use crate::srd::{ActionSave, OnSave};
 use crate::state::{Change, Feature, GameState, Target, Trap, TrapTrigger};
 use crate::store::RollDetail;
@@ -36,13 +29,15 @@ const THIEVES_TOOLS: &str = "Thieves' Tools";
 
 /// A known feature of `location` named by id or name (any case, a leading "the", "a" or
 /// "an" ignored on either side: "the iron strongbox" names "An iron strongbox").
-fn known_feature<'a>(state: &'a GameState, location: &str, name: &str) -> Option<&'a Feature> {
+pub(super) fn known_feature<'a>(
+    state: &'a GameState,
+    location: &str,
+    name: &str,
+) -> Option<&'a Feature> {
     let wanted = bare(name);
-    state
-        .location(location)?
-        .features
-        .iter()
-        .find(|f| f.is_known() && (f.id.eq_ignore_ascii_case(name.trim()) || bare(&f.name) == wanted))
+    state.location(location)?.features.iter().find(|f| {
+        f.is_known() && (f.id.eq_ignore_ascii_case(name.trim()) || bare(&f.name) == wanted)
+    })
 }
 
 /// A name in lower case without its leading article.
@@ -79,7 +74,11 @@ fn best_watcher(state: &GameState) -> Option<(String, i32)> {
 
 /// Whether the party knows of the trap on `feature` now: known already, or noticed this
 /// moment by passive Perception (then recorded, and told).
-fn noticed_now(ctx: &mut ToolContext<'_>, location: &str, feature: &str) -> Result<bool, ToolError> {
+fn noticed_now(
+    ctx: &mut ToolContext<'_>,
+    location: &str,
+    feature: &str,
+) -> Result<bool, ToolError> {
     let Some(f) = ctx
         .state
         .location(location)
@@ -90,8 +89,7 @@ fn noticed_now(ctx: &mut ToolContext<'_>, location: &str, feature: &str) -> Resu
     if f.trap_known() {
         return Ok(true);
     }
-    let (Some(dc), Some((watcher, passive))) = (f.trap_notice_dc(), best_watcher(ctx.state))
-    else {
+    let (Some(dc), Some((watcher, passive))) = (f.trap_notice_dc(), best_watcher(ctx.state)) else {
         return Ok(false);
     };
     if passive < dc {
@@ -100,9 +98,9 @@ fn noticed_now(ctx: &mut ToolContext<'_>, location: &str, feature: &str) -> Resu
     let name = f.name.clone();
     let changes = noticed_changes(f, location);
     ctx.commit(changes)?;
-    ctx.log
-        .told
-        .push(format!("{watcher} notices {name} in time (passive Perception)."));
+    ctx.log.told.push(format!(
+        "{watcher} notices {name} in time (passive Perception)."
+    ));
     Ok(true)
 }
 
@@ -132,7 +130,11 @@ fn armed_where(state: &GameState, matches: impl Fn(&TrapTrigger) -> bool) -> Vec
     };
     here.features
         .iter()
-        .filter(|f| f.trap.as_ref().is_some_and(|t| !t.spent && matches(&t.trigger)))
+        .filter(|f| {
+            f.trap
+                .as_ref()
+                .is_some_and(|t| !t.spent && matches(&t.trigger))
+        })
         .map(|f| (here.id.clone(), f.id.clone()))
         .collect()
 }
@@ -143,9 +145,7 @@ fn walk_into(ctx: &mut ToolContext<'_>, traps: Vec<(String, String)>) -> Result<
     for (location, feature) in traps {
         if noticed_now(ctx, &location, &feature)? {
             let name = feature_name(ctx.state, &location, &feature);
-            ctx.log
-                .told
-                .push(format!("The party steps around {name}."));
+            ctx.log.told.push(format!("The party steps around {name}."));
             continue;
         }
         let victims = walkers(ctx.state);
@@ -171,9 +171,10 @@ pub(super) fn on_leaving(ctx: &mut ToolContext<'_>, exit: &str) -> Result<(), To
     else {
         return Ok(()); // the move itself refuses a way that is not open
     };
-    let traps = armed_where(ctx.state, |t| {
-        matches!(t, TrapTrigger::Exit(d) if d.eq_ignore_ascii_case(&direction))
-    });
+    let traps = armed_where(
+        ctx.state,
+        |t| matches!(t, TrapTrigger::Exit(d) if d.eq_ignore_ascii_case(&direction)),
+    );
     walk_into(ctx, traps)
 }
 
@@ -188,13 +189,16 @@ pub(super) fn on_area(ctx: &mut ToolContext<'_>, mover: &str, area: &str) -> Res
     if ctx.state.character(mover).is_none() {
         return Ok(()); // the adventure's monsters know their own lair
     }
-    let traps = armed_where(ctx.state, |t| {
-        matches!(t, TrapTrigger::Area(a) if a.eq_ignore_ascii_case(area))
-    });
+    let traps = armed_where(
+        ctx.state,
+        |t| matches!(t, TrapTrigger::Area(a) if a.eq_ignore_ascii_case(area)),
+    );
     for (location, feature) in traps {
         if noticed_now(ctx, &location, &feature)? {
             let name = feature_name(ctx.state, &location, &feature);
-            ctx.log.told.push(format!("{} avoids {name}.", ctx.state.name_of(mover)));
+            ctx.log
+                .told
+                .push(format!("{} avoids {name}.", ctx.state.name_of(mover)));
             continue;
         }
         spring(ctx, &location, &feature, &[mover.to_owned()])?;
@@ -240,7 +244,10 @@ pub(super) fn on_touch(
         (true, Touch::Loot) | (false, _) if !touched => return Ok(()),
         _ => {}
     }
-    let id = creature::find(ctx.state, ctx.srd, creature)?.target.id().to_owned();
+    let id = creature::find(ctx.state, ctx.srd, creature)?
+        .target
+        .id()
+        .to_owned();
     spring(ctx, &location, &feature, &[id])
 }
 
@@ -327,10 +334,10 @@ fn strike(
     )];
     hurt(ctx, &who.target, taken)?;
     if !result.success {
-        if let Some(condition) = trap.condition {
-            if add_condition(ctx, &who.target, condition)? {
-                parts.push(format!("and is {}", condition.name()));
-            }
+        if let Some(condition) = trap.condition
+            && add_condition(ctx, &who.target, condition)?
+        {
+            parts.push(format!("and is {}", condition.name()));
         }
         if let Some(dice) = trap.fall_ft.and_then(fall_damage) {
             let feet = trap.fall_ft.unwrap_or(0);
@@ -454,8 +461,8 @@ pub(super) fn disarm_trap(
                     who.name
                 )));
             }
-            let proficient = tool.eq_ignore_ascii_case(THIEVES_TOOLS)
-                && who.class.eq_ignore_ascii_case("rogue");
+            let proficient =
+                tool.eq_ignore_ascii_case(THIEVES_TOOLS) && who.class.eq_ignore_ascii_case("rogue");
             who.abilities.modifier(Ability::Dexterity)
                 + if proficient {
                     who.proficiency_bonus()
@@ -494,111 +501,6 @@ pub(super) fn disarm_trap(
         set_off,
         result,
         advantage_reasons: sources,
-        what_happened: told,
-    })
-}
-
-/// Arguments of `attack_object`.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct AttackObjectArgs {
-    /// Who attacks (one attack of its Attack action, in a fight): a character id or name.
-    pub attacker: String,
-    /// The object where the party is, by id or name, as the room lists it.
-    pub object: String,
-    /// The weapon by name; null for the first on the sheet.
-    pub attack: Option<String>,
-}
-
-pub(super) fn attack_object(
-    args: AttackObjectArgs,
-    ctx: &mut ToolContext<'_>,
-) -> Result<ObjectAttacked, ToolError> {
-    let who = super::items::character(ctx, &args.attacker)?.clone();
-    let location = who.location.clone();
-    let f = known_feature(ctx.state, &location, &args.object)
-        .filter(|f| f.object.is_some())
-        .cloned()
-        .ok_or_else(|| {
-            let objects: Vec<String> = ctx
-                .state
-                .location(&location)
-                .map(|l| {
-                    l.features
-                        .iter()
-                        .filter(|f| f.is_known() && f.object.is_some())
-                        .map(|f| f.id.clone())
-                        .collect()
-                })
-                .unwrap_or_default();
-            ToolError::new(format!(
-                "no object {:?} the party knows here that can be broken; objects here: {}",
-                args.object,
-                if objects.is_empty() {
-                    "none".to_owned()
-                } else {
-                    objects.join(", ")
-                }
-            ))
-        })?;
-    let Some(object) = f.object.clone() else {
-        return Err(ToolError::new("no object"));
-    };
-    if object.is_broken() {
-        return Err(ToolError::new(format!(
-            "{} is already broken: there is nothing left to break",
-            f.name
-        )));
-    }
-    let info = creature::find(ctx.state, ctx.srd, &who.id)?;
-    if !info.standing {
-        return Err(ToolError::new(format!("{} is down and cannot attack", who.name)));
-    }
-    let swing = super::combat::swings_of(ctx, &info, args.attack.as_deref())?
-        .into_iter()
-        .next()
-        .ok_or_else(|| ToolError::new(format!("{} has no attack", who.name)))?;
-    super::encounter::act(ctx, &who.id, Spend::Attack)?;
-    let profile = AttackProfile {
-        attack_bonus: swing.bonus,
-        damage: &swing.damage,
-        critical_range: 20,
-    };
-    let target = AttackTarget {
-        armor_class: object.armor_class,
-        defenses: object.defenses(),
-        hits_are_critical: false,
-    };
-    let result = roll_attack_for(&profile, &target, Advantage::default(), false, ctx.rng);
-    ctx.record_roll(
-        format!("{} attacks {} with {}", who.name, f.name, swing.name),
-        i64::from(result.total),
-        Some(Target::Character(who.id.clone())),
-        RollDetail::Attack(result.clone()),
-    );
-    let damage = result.total_damage.min(object.hp_left());
-    if damage > 0 {
-        ctx.commit(vec![Change::ObjectDamaged {
-            location: location.clone(),
-            feature: f.id.clone(),
-            amount: damage,
-        }])?;
-    }
-    let broken = damage >= object.hp_left();
-    let mut told = Vec::new();
-    if broken {
-        told.push(format!("{} breaks.", f.name));
-        told.extend(super::story::play(ctx, &object.on_broken, Some(&who.id))?);
-    }
-    Ok(ObjectAttacked {
-        attacker: who.name.clone(),
-        object: f.name.clone(),
-        attack: swing.name,
-        hit: result.hit,
-        damage,
-        hp_left: object.hp_left() - damage,
-        broken,
-        result,
         what_happened: told,
     })
 }
