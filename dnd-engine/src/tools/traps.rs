@@ -1,13 +1,14 @@
-//! Traps going off where the party walks or reaches, `disarm_trap`, and `attack_object`.
+//! Traps going off where the party walks or reaches, and `disarm_trap`.
 //!
 //! A trap is the adventure's data (`state::Trap`): the engine decides when it goes off (the
 //! tools that cause its trigger call in here), whether the party noticed it first (passive
 //! Perception at that moment, as before narration), and what it does: the save with its
 //! ability and DC, the damage (half on a success, through the victim's defenses), a condition
 //! and a fall on a failure, then its story effects. Every roll is recorded. A noticed trap is
-//! avoided: a move steps around it, and using or looting a trapped feature is refused until
-//! the trap is disarmed or spent. What happened reaches the model as the call's story lines
-//! (`TurnLog::told`), never its DC.
+//! avoided: a move steps around it, and taking a trapped feature's loot is refused until the
+//! trap is disarmed or spent; `use_object` on the feature is the one way to set it off on
+//! purpose. What happened reaches the model as the call's story lines (`TurnLog::told`),
+//! never its DC.
 
 use schemars::JsonSchema;
 use serde::Deserialize;
