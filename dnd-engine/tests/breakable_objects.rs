@@ -181,3 +181,26 @@ async fn a_cheating_model_cannot_break_a_broken_heart_again() {
         played.results
     );
 }
+
+#[test]
+fn a_poisoned_attacker_swings_at_the_heart_with_disadvantage() {
+    let mut t = at_the_heart("kraven", 2);
+    let plain = t.ok(
+        "attack_object",
+        json!({"attacker": "kraven", "object": "heart-of-ice", "attack": null}),
+    );
+    assert_eq!(plain["result"]["d20"]["count"], json!(1), "{plain}");
+    t.apply(&[Change::ConditionAdded {
+        target: dnd_engine::state::Target::Character("kraven".into()),
+        condition: dnd_engine::rules::Condition::Poisoned,
+    }]);
+    let poisoned = t.ok(
+        "attack_object",
+        json!({"attacker": "kraven", "object": "heart-of-ice", "attack": null}),
+    );
+    assert_eq!(poisoned["result"]["d20"]["count"], json!(2), "{poisoned}");
+    assert_eq!(
+        poisoned["result"]["d20"]["advantage"],
+        json!("disadvantage")
+    );
+}

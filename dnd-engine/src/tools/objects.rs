@@ -11,7 +11,8 @@ use super::creature;
 use super::results::ObjectAttacked;
 use super::traps::known_feature;
 use super::{ToolContext, ToolError};
-use crate::dice::Advantage;
+use crate::rules::ConditionSet;
+use crate::rules::conditions::attack_modifiers;
 use crate::rules::{AttackProfile, AttackTarget, Spend, roll_attack_for};
 use crate::state::{Change, Target};
 use crate::store::RollDetail;
@@ -90,7 +91,12 @@ pub(super) fn attack_object(
         defenses: object.defenses(),
         hits_are_critical: false,
     };
-    let result = roll_attack_for(&profile, &target, Advantage::default(), false, ctx.rng);
+    // The attacker's own conditions count (poisoned, blinded, prone); an object has none, and
+    // one stands within reach of what it swings at.
+    let advantage = attack_modifiers(&info.conditions, &ConditionSet::default(), true)
+        .sources
+        .resolve();
+    let result = roll_attack_for(&profile, &target, advantage, false, ctx.rng);
     ctx.record_roll(
         format!("{} attacks {} with {}", who.name, f.name, swing.name),
         i64::from(result.total),
