@@ -32,8 +32,24 @@
 //!   `locked`, `unlock_dc`, `key` (an item name that must lie somewhere in the adventure),
 //!   `hidden`, `find_dc`;
 //! - a **feature** is a [`crate::state::Feature`]: `id` (unique in its room), `name`,
-//!   `description`, optional `hidden`, `find_dc`, `trap` (`{"save": "dexterity", "dc": 13,
-//!   "damage": {"dice": "2d6", "type": "cold"}}`) and `loot`;
+//!   `description`, optional `hidden`, `find_dc`, `trap`, `object` and `loot`;
+//! - a **trap** ([`crate::state::Trap`]) is a `save` (an ability), its `dc`, and `damage` (half
+//!   on a success), with optional `trigger` (`"enter"` the room; `{"area": id}`, a hero moving
+//!   into that area of the room in a fight; `{"exit": direction}`, the party leaving by it;
+//!   `"touch"`, the default, or `"open"`: `use_object` naming the feature or taking its loot;
+//!   `"failed_check"`: any failed disarm, where others go off only on a failure by 5 or more),
+//!   `notice_dc` (a passive Perception before narration or when the trigger comes, or a search,
+//!   notices it; for a hidden feature that is itself the trap, finding the feature notices it,
+//!   and its `find_dc` serves), `disarm` (`dc` and a `skill` or a `tool`, such as `"Thieves'
+//!   Tools"`: Dexterity, plus proficiency for a rogue), `condition` and `fall_ft` (on a failed
+//!   save; a fall is 1d6 per 10 ft and lands prone), `effects` (story effects, each time it
+//!   goes off) and `reset` (it re-arms; otherwise it is spent). A noticed trap is stepped
+//!   around, and touching it is refused until it is disarmed. The built-in thin ice:
+//!   `{"trigger": {"exit": "north"}, "notice_dc": 13, "save": "dexterity", "dc": 13, "damage":
+//!   {"dice": "2d6", "type": "cold"}}`, the way north crossing the mere;
+//! - an **object** ([`crate::state::FeatureObject`]) can be attacked (`attack_object`):
+//!   `armor_class`, `hit_points`, optional `immune` and `resistant` (damage types) and
+//!   `on_broken` (story effects played once it reaches 0 hit points);
 //! - **loot** is a list of [`crate::state::ItemStack`]s: `name`, `quantity`, optional `note`;
 //! - a **monster** is a [`MonsterSpawn`]: `id` (unique in the adventure), `srd` (an SRD monster
 //!   name), optional `name`, `hit_points`, `armor_class` overrides, `hostile` (default true)
@@ -228,6 +244,7 @@ mod puzzle_checks;
 mod reach;
 mod schema;
 mod story_checks;
+mod trap_checks;
 mod validate;
 
 pub use error::{AdventureError, Problem};
@@ -472,6 +489,7 @@ impl Adventure {
         if let Some((adventure, raw_room_ids)) = &decoded {
             validate::check(adventure, raw_room_ids, &mut problems);
             story_checks::check(adventure, &mut problems);
+            trap_checks::check(adventure, &mut problems);
             puzzle_checks::check(adventure, &mut problems);
             if problems.is_empty() {
                 reach::check(adventure, &mut problems);
@@ -549,6 +567,7 @@ impl Adventure {
         let mut problems = Vec::new();
         validate::check(self, &[], &mut problems);
         story_checks::check(self, &mut problems);
+        trap_checks::check(self, &mut problems);
         puzzle_checks::check(self, &mut problems);
         if problems.is_empty() {
             reach::check(self, &mut problems);

@@ -31,7 +31,18 @@ fn all_effects(adventure: &Adventure) -> Vec<&StoryEffect> {
         .puzzles
         .iter()
         .flat_map(|p| p.on_success.iter().chain(p.on_failure.iter()));
-    defeats.chain(steps).chain(puzzles).collect()
+    let features = adventure.rooms.iter().flat_map(|r| {
+        r.features.iter().flat_map(|f| {
+            let trap = f.trap.iter().flat_map(|t| t.effects.iter());
+            let broken = f.object.iter().flat_map(|o| o.on_broken.iter());
+            trap.chain(broken)
+        })
+    });
+    defeats
+        .chain(steps)
+        .chain(puzzles)
+        .chain(features)
+        .collect()
 }
 
 /// What the story's effects can do, gathered once.

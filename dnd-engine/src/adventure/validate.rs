@@ -233,7 +233,7 @@ pub(super) fn check(adventure: &Adventure, raw_room_ids: &[String], problems: &m
 }
 
 /// A DC, if there is one, must be 1..=30.
-fn dc(value: Option<i32>, path: &str, problems: &mut Vec<Problem>) {
+pub(super) fn dc(value: Option<i32>, path: &str, problems: &mut Vec<Problem>) {
     if let Some(dc) = value.filter(|dc| !(1..=30).contains(dc)) {
         problems.push(Problem::new(
             path,

@@ -70,6 +70,12 @@ pub fn pre_narration_checks(state: &mut GameState) -> PreNarration {
                 ));
             }
         }
+        for (change, name) in here.traps_noticed_at(passive) {
+            out.changes.push(change);
+            out.findings.push(format!(
+                "{watcher} notices (passive Perception) a trap on {name}: the party will not walk into it"
+            ));
+        }
         for e in &here.exits {
             if e.hidden && e.find_dc.is_some_and(|dc| passive >= dc) {
                 out.changes.push(Change::ExitFound {

@@ -496,6 +496,9 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
         Change::PuzzleAnswered { puzzle, solved } => {
             super::puzzle::answered(state, puzzle, *solved)?
         }
+        Change::TrapNoticed { .. } | Change::ObjectDamaged { .. } => {
+            super::traps::apply(state, change)?
+        }
     }
     if let Change::Damage { target, amount, .. } = change
         && *amount > 0

@@ -558,6 +558,23 @@ pub enum Change {
         /// Whether the answer was right.
         solved: bool,
     },
+    /// The party notices a feature's trap (`state::traps`): it is avoided from now on.
+    TrapNoticed {
+        /// The location.
+        location: String,
+        /// The feature's id.
+        feature: String,
+    },
+    /// An object takes damage (`state::traps`); at its hit points it breaks. Refused for a
+    /// feature that is no object, or one already broken.
+    ObjectDamaged {
+        /// The location.
+        location: String,
+        /// The feature's id.
+        feature: String,
+        /// The damage, after its defenses.
+        amount: u32,
+    },
 }
 
 /// Why a change could not apply. Messages name what was wrong and what would be valid, so a

@@ -44,6 +44,7 @@ mod timed_hp;
 mod timed_kind;
 mod timed_reads;
 mod timed_shape;
+mod traps;
 mod turn;
 mod world;
 
@@ -87,6 +88,7 @@ pub use timed_reads::{
     resistances_with, roll_dice_on, speed_with, timed_effects, weapon_damage,
 };
 pub use timed_shape::{ShapeForm, ShapeKept, beast_of, shape_attacks_per_action, wild_shape_of};
+pub use traps::{Disarm, FeatureObject, TrapTrigger};
 pub use turn::{attacks_per_action, budget_left, left_text, speed_now};
 pub use world::{
     Disposition, Encounter, Exit, Feature, GameTime, GoalStep, InitiativeSlot, Location, Mode,

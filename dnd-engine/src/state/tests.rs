@@ -93,6 +93,7 @@ fn fixture() -> GameState {
             found: false,
             trap: None,
             loot: vec![ItemStack::new("Silver Key", 1)],
+            object: None,
         }],
         loot: vec![ItemStack::new("Rope", 1)],
         visited: true,

@@ -152,8 +152,10 @@ impl Exit {
     }
 }
 
-/// A trap on a feature: what it does to whoever sets it off.
+/// A trap on a feature: what sets it off, how it is noticed and disarmed, and what it does to
+/// whoever sets it off (`state::traps`, `tools::traps`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Trap {
     /// The save it allows.
     pub save: Ability,
@@ -165,6 +167,32 @@ pub struct Trap {
     #[serde(default)]
     #[schemars(skip)] // the engine's, not an author's
     pub spent: bool,
+    /// What sets it off (default: touching the feature).
+    #[serde(default)]
+    pub trigger: super::TrapTrigger,
+    /// The DC a passive Perception (before narration) or a search must reach to notice it;
+    /// for a hidden feature that is itself the trap, the feature's `find_dc` when unset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notice_dc: Option<i32>,
+    /// Whether the party has noticed it: a noticed trap is avoided, not walked into.
+    #[serde(default)]
+    pub noticed: bool,
+    /// How it is disarmed, if it can be (`disarm_trap`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disarm: Option<super::Disarm>,
+    /// A condition a failed save gives.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<crate::rules::Condition>,
+    /// How far a failed save drops the creature, in feet (1d6 bludgeoning per 10 ft, landing
+    /// prone).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fall_ft: Option<u32>,
+    /// Story effects played once each time it goes off.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub effects: Vec<super::StoryEffect>,
+    /// Whether it re-arms after going off (otherwise it is spent).
+    #[serde(default)]
+    pub reset: bool,
 }
 
 /// Something in a location worth a look: an object, a secret, a trap.
@@ -192,6 +220,9 @@ pub struct Feature {
     /// Items here, taken with a change.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub loot: Vec<ItemStack>,
+    /// Its Armor Class and hit points, if it can be attacked and broken.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub object: Option<super::FeatureObject>,
 }
 
 impl Feature {

@@ -253,7 +253,15 @@ pub(super) fn use_object(
     ctx: &mut ToolContext<'_>,
 ) -> Result<ActionReport, ToolError> {
     let outcome = actions::use_object(ctx.state, &args.creature, &args.object)?;
-    finish(ctx, outcome)
+    let report = finish(ctx, outcome)?;
+    // Using a trapped feature sets its trap off, a known one too: this is the deliberate act.
+    super::traps::on_touch(
+        ctx,
+        &args.creature,
+        &args.object,
+        super::traps::Touch::OnPurpose,
+    )?;
+    Ok(report)
 }
 
 /// Arguments of `grapple`.

@@ -150,6 +150,10 @@ pub(super) fn search(ctx: &mut ToolContext<'_>, total: i32) -> Result<Vec<String
             found.push(format!("{}: {}", f.name, f.description));
         }
     }
+    for (change, name) in here.traps_noticed_at(total) {
+        changes.push(change);
+        found.push(format!("a trap on {name}"));
+    }
     for e in &here.exits {
         if e.hidden && e.find_dc.is_some_and(|dc| total >= dc) {
             changes.push(Change::ExitFound {

@@ -203,6 +203,14 @@ fn give(
         None if on_floor => Some(None),
         None => in_feature.map(Some),
     };
+    // Taking from a trapped feature touches it (`tools::traps`).
+    if let Some(Some(feature)) = &source {
+        super::traps::on_touch(ctx, &c.id, feature, super::traps::Touch::Loot)?;
+    }
+    let here = ctx
+        .state
+        .party_location()
+        .ok_or_else(|| ToolError::new("the party is nowhere"))?;
     let mut changes = Vec::new();
     let origin = match source {
         Some(feature) => {

@@ -59,6 +59,7 @@ mod monster_spells;
 mod monster_turn;
 mod movement;
 pub mod names;
+mod objects;
 mod odds;
 mod preparing;
 mod puzzles;
@@ -86,6 +87,7 @@ mod spells;
 mod story;
 mod summon_command;
 mod swings;
+mod traps;
 mod wards;
 mod world;
 mod zone_turns;
@@ -159,6 +161,9 @@ pub struct TurnLog {
     pub events: Vec<StoryEvent>,
     /// Items that appeared from nowhere so far this turn.
     pub new_items: u32,
+    /// What the party witnessed during the tool call in progress (a trap going off), told
+    /// under the result's `"story"` once the call succeeds (`registry::call_tool`).
+    pub told: Vec<String>,
 }
 
 /// What a handler works with: the turn's working state and everything else it may use.

@@ -57,7 +57,19 @@ pub(super) fn move_in_fight(
         None => positions::plan_move(ctx.state, ctx.srd, &id, destination, args.feet)
             .map_err(|e| ToolError::new(e.to_string()))?,
     };
-    carry_out(ctx, planned)
+    let area_before = area_of(ctx.state, &id);
+    let outcome = carry_out(ctx, planned)?;
+    // Stepping into an area of the room sets off the traps there (`tools::traps`).
+    if let Some(area) = area_of(ctx.state, &id).filter(|a| Some(a) != area_before.as_ref()) {
+        super::traps::on_area(ctx, &id, &area)?;
+    }
+    Ok(outcome)
+}
+
+/// The id of the area of the party's room where `id` stands in the fight, if any.
+fn area_of(state: &crate::state::GameState, id: &str) -> Option<String> {
+    let at = state.encounter.as_ref()?.position(id)?;
+    crate::state::area_at(positions::room_areas(state), at).map(|a| a.id.clone())
 }
 
 /// Carries out a planned move: the feet through the gate (refused, changing nothing, when it

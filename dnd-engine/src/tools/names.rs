@@ -50,6 +50,10 @@ pub const LEVEL_UP: &str = "level_up";
 pub const PREPARE_SPELLS: &str = "prepare_spells";
 /// `answer_puzzle`.
 pub const ANSWER_PUZZLE: &str = "answer_puzzle";
+/// `disarm_trap`.
+pub const DISARM_TRAP: &str = "disarm_trap";
+/// `attack_object`.
+pub const ATTACK_OBJECT: &str = "attack_object";
 /// `next_turn`.
 pub const NEXT_TURN: &str = "next_turn";
 /// `end_encounter`.
@@ -140,4 +144,6 @@ pub const ALL: &[&str] = &[
     LEVEL_UP,
     PREPARE_SPELLS,
     ANSWER_PUZZLE,
+    DISARM_TRAP,
+    ATTACK_OBJECT,
 ];

@@ -8,7 +8,8 @@ use serde_json::Value;
 use super::schema::strict_schema_for;
 use super::{
     ToolContext, ToolError, actions, checks, combat, encounter, features, items, levelling, locks,
-    movement, names, preparing, puzzles, reactions, sheet, spells, summon_command, world,
+    movement, names, objects, preparing, puzzles, reactions, sheet, spells, summon_command, traps,
+    world,
 };
 use crate::llm::ToolSpec;
 use crate::text::truncate_with_note;
@@ -252,7 +253,7 @@ static TOOLS: &[ToolDef] = &[
     ),
     tool!(
         names::USE_OBJECT,
-        "The Use an Object action: interact with something in the scene (a lever, a door); items carried use use_item.",
+        "The Use an Object action: interact with something in the scene (a lever, a door); a trap on it goes off, even one the party knows (disarm_trap first); items carried use use_item.",
         actions::UseObjectArgs,
         actions::use_object
     ),
@@ -334,6 +335,18 @@ static TOOLS: &[ToolDef] = &[
         puzzles::AnswerPuzzleArgs,
         puzzles::answer_puzzle
     ),
+    tool!(
+        names::DISARM_TRAP,
+        "A character tries to disarm a trap the party has found where it stands (the action in a fight): the engine knows the check and its DC; a bad failure sets it off.",
+        traps::DisarmTrapArgs,
+        traps::disarm_trap
+    ),
+    tool!(
+        names::ATTACK_OBJECT,
+        "A character attacks an object the party knows where it stands (a door, a heart of ice), in or out of a fight: to-hit against its AC, damage through its immunities; at 0 HP it breaks and what that does happens.",
+        objects::AttackObjectArgs,
+        objects::attack_object
+    ),
 ];
 
 /// The name of every tool, in the order the LLM sees them.
@@ -389,17 +402,20 @@ pub fn call_tool(name: &str, arguments: &str, ctx: &mut ToolContext<'_>) -> Tool
     // The rollback point: a copy of the state is a few reference counts (its parts are shared
     // and copied on write, `GameState`), so a call that changes nothing copies nothing.
     let saved_state = ctx.state.clone();
-    let (changes, rolls, events, new_items) = (
+    let (changes, rolls, events, new_items, told) = (
         ctx.log.changes.len(),
         ctx.log.rolls.len(),
         ctx.log.events.len(),
         ctx.log.new_items,
+        ctx.log.told.len(),
     );
     // What the call set in motion in the story (an NPC's goal step whose trigger it reached)
     // is part of the call: refused with it if the story cannot follow.
     let ran = (tool.run)(arguments, ctx).and_then(|content| {
-        let told = super::story::follow_triggers(ctx)?;
-        Ok(with_story(content, told))
+        // What the call's own tool told (a trap it set off), then what followed from it.
+        let mut lines = ctx.log.told.split_off(told);
+        lines.extend(super::story::follow_triggers(ctx)?);
+        Ok(with_story(content, lines))
     });
     match ran {
         Ok(content) => ToolResult { ok: true, content },
@@ -409,6 +425,7 @@ pub fn call_tool(name: &str, arguments: &str, ctx: &mut ToolContext<'_>) -> Tool
             ctx.log.rolls.truncate(rolls);
             ctx.log.events.truncate(events);
             ctx.log.new_items = new_items;
+            ctx.log.told.truncate(told);
             refused(error.message)
         }
     }

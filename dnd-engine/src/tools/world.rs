@@ -49,6 +49,12 @@ pub(super) fn get_room_details(
             name: f.name.clone(),
             description: full.then(|| f.description.clone()),
             loot: full.then(|| f.loot.clone()),
+            // Only a trap the party knows of, still armed (`tools::traps`).
+            trapped: f.trap_known() && f.trap_armed(),
+            hit_points: f
+                .object
+                .as_ref()
+                .map(|o| format!("{}/{}", o.hp_left(), o.hit_points)),
         })
         .collect();
     let exits = room
@@ -111,6 +117,8 @@ pub struct MoveArgs {
 
 pub(super) fn move_to(args: MoveArgs, ctx: &mut ToolContext<'_>) -> Result<RoomDetails, ToolError> {
     super::encounter::leave_fight(ctx)?;
+    // The way out may cross a trap (the glacier's thin ice on the way north).
+    super::traps::on_leaving(ctx, &args.exit)?;
     ctx.commit(vec![
         Change::PartyMoved {
             exit: args.exit.clone(),
@@ -133,6 +141,7 @@ pub(super) fn move_to(args: MoveArgs, ctx: &mut ToolContext<'_>) -> Result<RoomD
         })
         .collect();
     ctx.commit(seen)?;
+    super::traps::on_entering(ctx)?;
     get_room_details(
         RoomArgs {
             detail: Some(Detail::Full),

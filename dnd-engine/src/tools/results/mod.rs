@@ -12,6 +12,7 @@ mod puzzles;
 mod reactions;
 mod sheet;
 mod spells;
+mod traps;
 mod world;
 
 pub use crate::combat::actions::ActionReport;
@@ -33,6 +34,7 @@ pub use sheet::{
     Spellcasting,
 };
 pub use spells::{RollReasons, SpellCast, ZoneReport};
+pub use traps::{ObjectAttacked, TrapDisarmAttempt};
 pub use world::{
     ExitSeen, FeatureSeen, FlagSet, Flags, GoalAdvanced, GoalsAdvanced, MonsterSeen, MonsterStats,
     NpcSeen, RoomDetails, RulesEntry, StoryLogged,

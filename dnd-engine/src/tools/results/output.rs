@@ -12,6 +12,7 @@ use super::{
     MoveOutcome, ReactionsDeclared, ReadiedAttack, RoomDetails, RulesEntry, SaveRolled, SpellCast,
     SpellsPrepared, StoryLogged, TurnsPassed,
 };
+use super::{ObjectAttacked, TrapDisarmAttempt};
 use crate::tools::names as tool;
 
 /// A tool's result, typed by the tool that gave it.
@@ -82,6 +83,10 @@ pub enum ToolOutput {
     SpellsPrepared(SpellsPrepared),
     /// `answer_puzzle`.
     Puzzle(PuzzleAnswered),
+    /// `disarm_trap`.
+    TrapDisarm(TrapDisarmAttempt),
+    /// `attack_object`.
+    ObjectAttacked(ObjectAttacked),
 }
 
 /// Why a result could not be read back.
@@ -183,6 +188,8 @@ impl ToolOutput {
             tool::LEVEL_UP => ToolOutput::LevelGained(Box::new(read(name, content)?)),
             tool::PREPARE_SPELLS => ToolOutput::SpellsPrepared(read(name, content)?),
             tool::ANSWER_PUZZLE => ToolOutput::Puzzle(read(name, content)?),
+            tool::DISARM_TRAP => ToolOutput::TrapDisarm(read(name, content)?),
+            tool::ATTACK_OBJECT => ToolOutput::ObjectAttacked(read(name, content)?),
             other => return Err(OutputError::UnknownTool(other.to_owned())),
         })
     }

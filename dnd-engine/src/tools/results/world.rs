@@ -57,6 +57,12 @@ pub struct FeatureSeen {
     /// What can be taken from it (full detail only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loot: Option<Vec<ItemStack>>,
+    /// Whether the party knows it holds an armed trap (`disarm_trap`; touching it is refused).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub trapped: bool,
+    /// An object's hit points left and whole ("12/30"; "0/30" broken), for `attack_object`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hit_points: Option<String>,
 }
 
 /// A monster seen in the room.
