@@ -325,6 +325,19 @@ pub struct AdventureNpc {
     /// The step it starts at (0 unless the story began earlier).
     #[serde(default)]
     pub current_step: usize,
+    /// The DC of an Insight check to read it: its goal, or whether its last claim was a lie
+    /// (default 10).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub insight_dc: Option<i32>,
+    /// What it knows and will tell, each at an attitude.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub topics: Vec<crate::state::social::Topic>,
+    /// The gifts it wants, and what giving each does.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub wants: Vec<crate::state::social::Want>,
+    /// What the party may ask of it, granted on a successful check.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub requests: Vec<crate::state::social::Request>,
 }
 
 /// One thing wrong with an adventure file: where, and what.

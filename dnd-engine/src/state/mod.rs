@@ -30,6 +30,7 @@ mod progress;
 mod racial;
 mod rage;
 mod reactions;
+pub mod social;
 mod revive;
 mod slot_recovery;
 mod snapshot;
@@ -69,6 +70,7 @@ pub use rage::{RAGE, raging};
 pub use reactions::{ReactionTrigger, StandingReaction};
 pub use revive::rounds_now;
 pub use snapshot::{Snapshot, estimate_tokens};
+pub use social::{Social, SocialEvent};
 pub use story::{Ending, Story, StoryEffect, ending_reached, flag_holds};
 pub use summons::Summoned;
 pub use timed::{

@@ -157,6 +157,10 @@ pub struct Story {
     /// monster's id; each list is played once, then removed ([`Change::DefeatPlayed`]).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub on_defeat: BTreeMap<String, Vec<StoryEffect>>,
+    /// What each NPC knows, wants and may grant, and what the party has had of it, by the
+    /// NPC's id (`state::social`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub social: BTreeMap<String, super::Social>,
 }
 
 impl Story {

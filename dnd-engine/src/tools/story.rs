@@ -20,7 +20,6 @@ const MAX_TRIGGER_ROUNDS: usize = 16;
 /// Plays `effects` in order: each becomes changes committed at once (so the next sees it).
 /// `actor` receives what is given (default: the first hero standing). Returns what the party
 /// witnessed, one line each.
-#[allow(dead_code)] // the entry point for traps, puzzles and breakable objects, which follow
 pub(super) fn play(
     ctx: &mut ToolContext<'_>,
     effects: &[StoryEffect],

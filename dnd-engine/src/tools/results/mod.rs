@@ -10,6 +10,7 @@ mod output;
 mod preparing;
 mod reactions;
 mod sheet;
+mod social;
 mod spells;
 mod world;
 
@@ -30,6 +31,7 @@ pub use sheet::{
     AbilityLine, AttackLine, CharacterSheet, CharacterUpdated, FeatureReport, HazardDamage,
     Spellcasting,
 };
+pub use social::{SocialChecked, Talked};
 pub use spells::{RollReasons, SpellCast, ZoneReport};
 pub use world::{
     ExitSeen, FeatureSeen, FlagSet, Flags, GoalAdvanced, GoalsAdvanced, MonsterSeen, MonsterStats,

@@ -9,7 +9,7 @@ use super::{
     FeatureReport, FightEnded, FightStarted, FlagSet, Flags, GoalsAdvanced, HazardDamage,
     Inventory, InventoryChanged, ItemTaken, ItemUsed, LevelGained, LockAttempt, MonsterStats,
     MoveOutcome, ReactionsDeclared, ReadiedAttack, RoomDetails, RulesEntry, SaveRolled, SpellCast,
-    SpellsPrepared, StoryLogged, TurnsPassed,
+    SocialChecked, SpellsPrepared, StoryLogged, Talked, TurnsPassed,
 };
 use crate::tools::names as tool;
 
@@ -75,6 +75,10 @@ pub enum ToolOutput {
     FlagSet(FlagSet),
     /// `log_story_event`.
     Story(StoryLogged),
+    /// `social_check`.
+    Social(SocialChecked),
+    /// `talk_to`.
+    Talk(Talked),
     /// `level_up`.
     LevelGained(Box<LevelGained>),
     /// `prepare_spells`.
@@ -177,6 +181,8 @@ impl ToolOutput {
             tool::GET_GAME_FLAGS => ToolOutput::Flags(read(name, content)?),
             tool::SET_GAME_FLAG => ToolOutput::FlagSet(read(name, content)?),
             tool::LOG_STORY_EVENT => ToolOutput::Story(read(name, content)?),
+            tool::SOCIAL_CHECK => ToolOutput::Social(read(name, content)?),
+            tool::TALK_TO => ToolOutput::Talk(read(name, content)?),
             tool::LEVEL_UP => ToolOutput::LevelGained(Box::new(read(name, content)?)),
             tool::PREPARE_SPELLS => ToolOutput::SpellsPrepared(read(name, content)?),
             other => return Err(OutputError::UnknownTool(other.to_owned())),
