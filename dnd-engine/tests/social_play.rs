@@ -66,7 +66,10 @@ fn aldous_lists_only_what_his_attitude_opens() {
         "talk_to",
         json!({"character": "Kraven", "npc": "Brother Aldous", "topic": "the cold", "give": null}),
     );
-    assert!(told["says"].as_str().unwrap().starts_with("Cold."), "{told}");
+    assert!(
+        told["says"].as_str().unwrap().starts_with("Cold."),
+        "{told}"
+    );
 }
 
 #[test]
@@ -87,7 +90,10 @@ fn a_locked_topic_is_refused_without_its_contents() {
         json!({"character": "kraven", "npc": "aldous", "topic": "weather", "give": null}),
     );
     assert!(error.contains("brazier/fire/cold/warm"), "{error}");
-    assert!(!error.contains("mere") && !error.contains("crawlway"), "{error}");
+    assert!(
+        !error.contains("mere") && !error.contains("crawlway"),
+        "{error}"
+    );
 }
 
 #[test]
@@ -100,9 +106,18 @@ fn the_locket_given_warms_aldous_and_his_crawlway_topic_opens() {
     );
     assert_eq!(gave["gave"], "Silver Locket");
     assert_eq!(gave["attitude"], "friendly");
-    assert!(gave.get("locked").is_none(), "friendly opens every topic: {gave}");
+    assert!(
+        gave.get("locked").is_none(),
+        "friendly opens every topic: {gave}"
+    );
     assert_eq!(gave["topics"].as_array().unwrap().len(), 3, "{gave}");
-    assert_eq!(t.state.character("kraven").unwrap().item_quantity("Silver Locket"), 0);
+    assert_eq!(
+        t.state
+            .character("kraven")
+            .unwrap()
+            .item_quantity("Silver Locket"),
+        0
+    );
     assert_eq!(t.state.flags["aldous_given_keepsake"], json!(true));
     // The keepsake is his goal step's trigger: the crawlway is shown, by the story engine.
     assert!(!crawlway_hidden(&t));
@@ -111,7 +126,12 @@ fn the_locket_given_warms_aldous_and_his_crawlway_topic_opens() {
         "talk_to",
         json!({"character": "kraven", "npc": "aldous", "topic": "crawlway", "give": null}),
     );
-    assert!(told["says"].as_str().unwrap().starts_with("Behind my niche"));
+    assert!(
+        told["says"]
+            .as_str()
+            .unwrap()
+            .starts_with("Behind my niche")
+    );
     // Given once: there is no second locket, and a second would not be wanted.
     give_locket(&mut t);
     let error = t.refused(
@@ -207,7 +227,10 @@ fn winning_aldous_over_follows_the_reaction_table() {
         }
         assert_eq!(result["attitude"], json!(now), "seed {seed}");
     }
-    assert!(warmed > 0 && soured > 0 && unmoved > 0, "{warmed} {soured} {unmoved}");
+    assert!(
+        warmed > 0 && soured > 0 && unmoved > 0,
+        "{warmed} {soured} {unmoved}"
+    );
 }
 
 #[test]
@@ -251,7 +274,11 @@ fn a_request_too_large_for_the_attitude_is_refused_whatever_the_roll() {
 /// gives the Warden's Ember.
 fn with_a_blessing(size: RequestSize) -> Adventure {
     let mut adventure = Adventure::built_in();
-    let aldous = adventure.npcs.iter_mut().find(|n| n.id == "aldous").unwrap();
+    let aldous = adventure
+        .npcs
+        .iter_mut()
+        .find(|n| n.id == "aldous")
+        .unwrap();
     aldous.requests.push(Request {
         id: "blessing".into(),
         keywords: vec!["bless".into()],
@@ -277,8 +304,17 @@ fn a_friendly_npc_grants_what_costs_it_nothing_without_a_roll_and_only_once() {
     let granted = t.ok("social_check", ask.clone());
     assert_eq!(granted["rolled"], Value::Null, "DC 0: no roll");
     assert_eq!(granted["success"], true);
-    assert!(granted["happened"].to_string().contains("Warden's Ember"), "{granted}");
-    assert_eq!(t.state.character("kraven").unwrap().item_quantity("Warden's Ember"), 1);
+    assert!(
+        granted["happened"].to_string().contains("Warden's Ember"),
+        "{granted}"
+    );
+    assert_eq!(
+        t.state
+            .character("kraven")
+            .unwrap()
+            .item_quantity("Warden's Ember"),
+        1
+    );
     assert!(t.log.rolls.is_empty(), "no die was rolled");
     let error = t.refused("social_check", ask);
     assert!(error.contains("already granted"), "{error}");
@@ -298,7 +334,13 @@ fn an_npcs_own_request_keeps_its_size_whatever_the_model_says() {
                "request": "bless us", "size": "none", "advantage": null}),
     );
     assert!(error.contains("hostile"), "{error}");
-    assert_eq!(t.state.character("kraven").unwrap().item_quantity("Warden's Ember"), 0);
+    assert_eq!(
+        t.state
+            .character("kraven")
+            .unwrap()
+            .item_quantity("Warden's Ember"),
+        0
+    );
 }
 
 /// Kraven (Intimidation +2) demands Sigrun's name, a request of no cost to an indifferent
@@ -359,7 +401,10 @@ fn a_lie_is_believed_until_a_later_check_fails() {
         if ask["success"] == true {
             continue;
         }
-        assert!(ask["outcome"].as_str().unwrap().contains("sees through"), "{ask}");
+        assert!(
+            ask["outcome"].as_str().unwrap().contains("sees through"),
+            "{ask}"
+        );
         let rolled = ask["rolled"].as_i64().unwrap();
         let want = if rolled <= 15 {
             Disposition::Unfriendly
@@ -389,7 +434,12 @@ fn insight_reads_sigruns_wish_or_nothing() {
         let revealed = t.state.npc("sigrun").unwrap().goal_revealed;
         if result["success"] == true {
             assert!(revealed);
-            assert!(result["learned"].as_str().unwrap().contains("release from that oath"));
+            assert!(
+                result["learned"]
+                    .as_str()
+                    .unwrap()
+                    .contains("release from that oath")
+            );
             read += 1;
         } else {
             assert!(!revealed);
@@ -405,7 +455,11 @@ fn insight_reads_sigruns_wish_or_nothing() {
 #[test]
 fn insight_tells_whether_the_last_claim_was_a_lie() {
     let mut adventure = Adventure::built_in();
-    let aldous = adventure.npcs.iter_mut().find(|n| n.id == "aldous").unwrap();
+    let aldous = adventure
+        .npcs
+        .iter_mut()
+        .find(|n| n.id == "aldous")
+        .unwrap();
     aldous.topics[0].lie = true;
     aldous.goal_revealed = true;
     let mut seen = false;
@@ -415,7 +469,10 @@ fn insight_tells_whether_the_last_claim_was_a_lie() {
             "talk_to",
             json!({"character": "kraven", "npc": "aldous", "topic": "brazier", "give": null}),
         );
-        assert!(!told.to_string().contains("lie"), "a lie is not told as one: {told}");
+        assert!(
+            !told.to_string().contains("lie"),
+            "a lie is not told as one: {told}"
+        );
         let read = t.ok(
             "social_check",
             json!({"character": "kraven", "npc": "aldous", "skill": "insight",
@@ -446,7 +503,11 @@ fn npcs_the_party_has_not_met_are_never_named() {
     ] {
         let error = t.refused(tool, args);
         assert!(error.contains("here: nobody"), "{error}");
-        let other = if error.contains("sigrun") { "aldous" } else { "sigrun" };
+        let other = if error.contains("sigrun") {
+            "aldous"
+        } else {
+            "sigrun"
+        };
         assert!(!error.to_lowercase().contains(other), "{error}");
     }
     // In the hall, a wrong name lists those there, and only them.
@@ -462,7 +523,10 @@ fn npcs_the_party_has_not_met_are_never_named() {
 fn the_snapshot_holds_no_topic_or_insight_dc() {
     let t = in_the_hall(1);
     let snapshot = serde_json::to_string(&t.state.snapshot()).unwrap();
-    for secret in LOCKED_SAYINGS.iter().chain(&["insight_dc", "Hrimgar was my lord"]) {
+    for secret in LOCKED_SAYINGS
+        .iter()
+        .chain(&["insight_dc", "Hrimgar was my lord"])
+    {
         assert!(!snapshot.contains(secret), "{secret}: {snapshot}");
     }
 }
@@ -474,7 +538,10 @@ fn the_validator_checks_social_data() {
     aldous["insight_dc"] = json!(40);
     aldous["topics"][0]["keywords"] = json!([]);
     aldous["wants"][0]["effects"][1] = json!({"set_flag": {"flag": "aldous_warm", "value": true}});
-    aldous["wants"].as_array_mut().unwrap().push(json!({"item": "Hearth Stone"}));
+    aldous["wants"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"item": "Hearth Stone"}));
     aldous["requests"] = json!([{"id": "x", "keywords": ["x"], "size": "minor",
                                  "effects": [{"move_npc": {"npc": "nobody", "room": "ice-chasm"}}]}]);
     let error = Adventure::from_json(&file.to_string(), "social.json").unwrap_err();

@@ -90,7 +90,12 @@ fn social(adventure: &Adventure, npc: &super::AdventureNpc, problems: &mut Vec<P
                 "at least one keyword, none of them empty: the words that raise it",
             ));
         }
-        effects(adventure, list_effects, &format!("{path}.effects"), problems);
+        effects(
+            adventure,
+            list_effects,
+            &format!("{path}.effects"),
+            problems,
+        );
     }
     let carried = |name: &str| {
         adventure.loot().any(|s| s.name.eq_ignore_ascii_case(name))
@@ -110,7 +115,12 @@ fn social(adventure: &Adventure, npc: &super::AdventureNpc, problems: &mut Vec<P
                 ),
             ));
         }
-        effects(adventure, &want.effects, &format!("{path}.effects"), problems);
+        effects(
+            adventure,
+            &want.effects,
+            &format!("{path}.effects"),
+            problems,
+        );
     }
 }
 

@@ -243,7 +243,11 @@ pub fn attitude_word(attitude: Disposition) -> &'static str {
 
 /// Applies [`super::Change::NpcSocial`]: refused for an unknown NPC, a topic,
 /// item or request it does not have, or one already told, given or granted.
-pub(super) fn apply(state: &mut GameState, npc: &str, event: &SocialEvent) -> Result<(), ChangeError> {
+pub(super) fn apply(
+    state: &mut GameState,
+    npc: &str,
+    event: &SocialEvent,
+) -> Result<(), ChangeError> {
     if state.npc(npc).is_none() {
         return Err(ChangeError::Invalid(format!("no NPC {npc:?}")));
     }
@@ -255,7 +259,9 @@ pub(super) fn apply(state: &mut GameState, npc: &str, event: &SocialEvent) -> Re
             return Err(ChangeError::Invalid(format!("{npc} has no {what:?}")));
         }
         if !done.insert(what.to_owned()) {
-            return Err(ChangeError::Invalid(format!("{npc}: {what:?} happened already")));
+            return Err(ChangeError::Invalid(format!(
+                "{npc}: {what:?} happened already"
+            )));
         }
         Ok(())
     };

@@ -127,9 +127,12 @@ pub(super) fn social_check(
     let outcome = if success {
         let outcome = match &aim {
             Aim::Known(r) => {
-                ctx.commit(vec![social_change(&npc, SocialEvent::Granted {
-                    request: r.id.clone(),
-                })])?;
+                ctx.commit(vec![social_change(
+                    &npc,
+                    SocialEvent::Granted {
+                        request: r.id.clone(),
+                    },
+                )])?;
                 happened = super::story::play(ctx, &r.effects, Some(&hero))?;
                 format!("{} grants it.", npc.name)
             }
@@ -143,7 +146,10 @@ pub(super) fn social_check(
             }
         };
         if args.skill == SocialSkill::Deception {
-            changes.push(social_change(&npc, SocialEvent::Deceived { believes: true }));
+            changes.push(social_change(
+                &npc,
+                SocialEvent::Deceived { believes: true },
+            ));
         }
         if args.skill == SocialSkill::Intimidation {
             now = colder(now);
@@ -155,7 +161,10 @@ pub(super) fn social_check(
         changes.push(social_change(&npc, SocialEvent::Failed { attempt }));
         let mut outcome = format!("{} is not moved.", npc.name);
         if social.progress.deceived {
-            changes.push(social_change(&npc, SocialEvent::Deceived { believes: false }));
+            changes.push(social_change(
+                &npc,
+                SocialEvent::Deceived { believes: false },
+            ));
             now = colder(now);
             outcome.push_str(&format!(" {} sees through the earlier lie.", npc.name));
         }
@@ -317,7 +326,13 @@ fn roll(
     sources.extend(effects.sources);
     checks::add_situation(&mut sources, advantage);
     let bonus = ctx.roll_bonus(hero, crate::state::RollKind::Check);
-    let mut result = roll_check_with(who.skill(skill) + bonus.total, dc, &sources, auto_fail, ctx.rng);
+    let mut result = roll_check_with(
+        who.skill(skill) + bonus.total,
+        dc,
+        &sources,
+        auto_fail,
+        ctx.rng,
+    );
     super::feature_bard::inspired_check(ctx, hero, &mut result);
     ctx.record_roll(
         format!("{} {skill} check", who.name),

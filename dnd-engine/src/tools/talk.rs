@@ -31,14 +31,26 @@ pub(super) fn talk_to(args: TalkArgs, ctx: &mut ToolContext<'_>) -> Result<Talke
     let hero = speaker(ctx, &args.character)?;
     let social = social_of(ctx.state, &npc.id);
     let mut happened = Vec::new();
-    let gave = match args.give.as_deref().map(str::trim).filter(|g| !g.is_empty()) {
+    let gave = match args
+        .give
+        .as_deref()
+        .map(str::trim)
+        .filter(|g| !g.is_empty())
+    {
         Some(item) => Some(give(ctx, &hero, &npc, &social, item, &mut happened)?),
         None => None,
     };
     // The attitude after the gift: what it did may have warmed the NPC.
-    let attitude = ctx.state.npc(&npc.id).map_or(npc.disposition, |n| n.disposition);
+    let attitude = ctx
+        .state
+        .npc(&npc.id)
+        .map_or(npc.disposition, |n| n.disposition);
     let open = |t: &&Topic| t.needs <= attitude;
-    let asked = args.topic.as_deref().map(str::trim).filter(|t| !t.is_empty());
+    let asked = args
+        .topic
+        .as_deref()
+        .map(str::trim)
+        .filter(|t| !t.is_empty());
     let Some(asked) = asked else {
         let topics: Vec<String> = social
             .topics
@@ -60,7 +72,10 @@ pub(super) fn talk_to(args: TalkArgs, ctx: &mut ToolContext<'_>) -> Result<Talke
     // An open topic wins over a locked one the same words would raise.
     let open_topics: Vec<Topic> = social.topics.iter().filter(open).cloned().collect();
     let locked_match = matching(&social.topics, asked, |t| (&t.id, &t.keywords)).is_some();
-    let topic = match (matching(&open_topics, asked, |t| (&t.id, &t.keywords)).cloned(), locked_match) {
+    let topic = match (
+        matching(&open_topics, asked, |t| (&t.id, &t.keywords)).cloned(),
+        locked_match,
+    ) {
         (Some(t), _) => t,
         (None, true) => {
             return Err(ToolError::new(format!(
@@ -89,9 +104,12 @@ pub(super) fn talk_to(args: TalkArgs, ctx: &mut ToolContext<'_>) -> Result<Talke
         }
     };
     let first = !social.progress.told.contains(&topic.id);
-    ctx.commit(vec![social_change(&npc, SocialEvent::Told {
-        topic: topic.id.clone(),
-    })])?;
+    ctx.commit(vec![social_change(
+        &npc,
+        SocialEvent::Told {
+            topic: topic.id.clone(),
+        },
+    )])?;
     if first {
         happened.extend(super::story::play(ctx, &topic.effects, Some(&hero))?);
     }
@@ -141,9 +159,7 @@ fn give(
             found.next().filter(|_| found.next().is_none())
         })
         .filter(|s| s.quantity > 0)
-        .ok_or_else(|| {
-            ToolError::new(format!("{} carries no {item:?}", character.name))
-        })?;
+        .ok_or_else(|| ToolError::new(format!("{} carries no {item:?}", character.name)))?;
     let name = stack.name.clone();
     let Some(want) = wanted(&name) else {
         return Err(ToolError::new(format!(
@@ -163,9 +179,12 @@ fn give(
             item: name.clone(),
             quantity: 1,
         },
-        social_change(npc, SocialEvent::Given {
-            item: want.item.clone(),
-        }),
+        social_change(
+            npc,
+            SocialEvent::Given {
+                item: want.item.clone(),
+            },
+        ),
     ])?;
     happened.extend(super::story::play(ctx, &want.effects, Some(hero))?);
     Ok(name)

@@ -8,8 +8,8 @@ use super::{
     ActionReport, AttackOutcome, CharacterSheet, CharacterUpdated, CheckRolled, DiceRolled,
     FeatureReport, FightEnded, FightStarted, FlagSet, Flags, GoalsAdvanced, HazardDamage,
     Inventory, InventoryChanged, ItemTaken, ItemUsed, LevelGained, LockAttempt, MonsterStats,
-    MoveOutcome, ReactionsDeclared, ReadiedAttack, RoomDetails, RulesEntry, SaveRolled, SpellCast,
-    SocialChecked, SpellsPrepared, StoryLogged, Talked, TurnsPassed,
+    MoveOutcome, ReactionsDeclared, ReadiedAttack, RoomDetails, RulesEntry, SaveRolled,
+    SocialChecked, SpellCast, SpellsPrepared, StoryLogged, Talked, TurnsPassed,
 };
 use crate::tools::names as tool;
 
