@@ -292,3 +292,49 @@ pub(super) fn apply(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Disposition::*;
+
+    #[test]
+    fn the_reaction_table_reads_as_the_rules_write_it() {
+        // The SRD's friendly row: no risk DC 0, a minor one DC 10, a significant one DC 20.
+        let row = |a| {
+            [
+                RequestSize::None,
+                RequestSize::Minor,
+                RequestSize::Significant,
+            ]
+            .map(|s| request_dc(a, s))
+        };
+        assert_eq!(row(Friendly), [Some(0), Some(10), Some(20)]);
+        assert_eq!(row(Helpful), [Some(0), Some(0), Some(10)]);
+        assert_eq!(row(Indifferent), [Some(10), Some(20), Some(30)]);
+        assert_eq!(row(Unfriendly), [Some(15), Some(25), None]);
+        assert_eq!(row(Hostile), [Some(20), None, None]);
+        // Each DC is one the rules allow (0 needs no roll).
+        for a in [Hostile, Unfriendly, Indifferent, Friendly, Helpful] {
+            for dc in row(a).into_iter().flatten().chain(win_over_dc(a)) {
+                assert!((0..=30).contains(&dc), "{a:?}: {dc}");
+            }
+        }
+        assert_eq!(win_over_dc(Helpful), None);
+        assert_eq!(win_over_dc(Unfriendly), Some(15));
+    }
+
+    #[test]
+    fn attitudes_step_one_at_a_time_and_stop_at_the_ends() {
+        assert_eq!(warmer(Hostile), Unfriendly);
+        assert_eq!(warmer(Friendly), Helpful);
+        assert_eq!(warmer(Helpful), Helpful);
+        assert_eq!(colder(Helpful), Friendly);
+        assert_eq!(colder(Indifferent), Unfriendly);
+        assert_eq!(colder(Hostile), Hostile);
+        for a in [Unfriendly, Indifferent, Friendly] {
+            assert_eq!(colder(warmer(a)), a);
+            assert_eq!(attitude_word(a), format!("{a:?}").to_lowercase());
+        }
+    }
+}
