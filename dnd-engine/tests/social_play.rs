@@ -26,6 +26,11 @@ fn hall_of(adventure: Adventure, seed: u64) -> Table {
     t
 }
 
+/// The arguments of `talk_to`.
+fn talk(character: &str, npc: &str, topic: Option<&str>, give: Option<&str>) -> Value {
+    json!({"character": character, "npc": npc, "topic": topic, "give": give})
+}
+
 fn attitude(t: &Table, npc: &str) -> Disposition {
     t.state.npc(npc).unwrap().disposition
 }
@@ -50,10 +55,7 @@ const LOCKED_SAYINGS: [&str; 2] = ["Behind my niche", "Follow no light"];
 #[test]
 fn aldous_lists_only_what_his_attitude_opens() {
     let mut t = in_the_hall(1);
-    let listed = t.ok(
-        "talk_to",
-        json!({"character": "kraven", "npc": "aldous", "topic": null, "give": null}),
-    );
+    let listed = t.ok("talk_to", talk("kraven", "aldous", None, None));
     assert_eq!(listed["topics"], json!(["brazier/fire/cold/warm"]));
     assert_eq!(listed["locked"], 2);
     assert_eq!(listed["attitude"], "unfriendly");
@@ -64,7 +66,7 @@ fn aldous_lists_only_what_his_attitude_opens() {
     // The open topic is told, by any of its words.
     let told = t.ok(
         "talk_to",
-        json!({"character": "Kraven", "npc": "Brother Aldous", "topic": "the cold", "give": null}),
+        talk("Kraven", "Brother Aldous", Some("the cold"), None),
     );
     assert!(
         told["says"].as_str().unwrap().starts_with("Cold."),
@@ -75,20 +77,14 @@ fn aldous_lists_only_what_his_attitude_opens() {
 #[test]
 fn a_locked_topic_is_refused_without_its_contents() {
     let mut t = in_the_hall(1);
-    let error = t.refused(
-        "talk_to",
-        json!({"character": "kraven", "npc": "aldous", "topic": "crawlway", "give": null}),
-    );
+    let error = t.refused("talk_to", talk("kraven", "aldous", Some("crawlway"), None));
     assert!(error.contains("needs a friendlier attitude"), "{error}");
     for secret in LOCKED_SAYINGS {
         assert!(!error.contains(secret), "{error}");
     }
     assert!(crawlway_hidden(&t));
     // A word no topic has lists only the open topics.
-    let error = t.refused(
-        "talk_to",
-        json!({"character": "kraven", "npc": "aldous", "topic": "weather", "give": null}),
-    );
+    let error = t.refused("talk_to", talk("kraven", "aldous", Some("weather"), None));
     assert!(error.contains("brazier/fire/cold/warm"), "{error}");
     assert!(
         !error.contains("mere") && !error.contains("crawlway"),
@@ -100,10 +96,7 @@ fn a_locked_topic_is_refused_without_its_contents() {
 fn the_locket_given_warms_aldous_and_his_crawlway_topic_opens() {
     let mut t = in_the_hall(1);
     give_locket(&mut t);
-    let gave = t.ok(
-        "talk_to",
-        json!({"character": "kraven", "npc": "aldous", "topic": null, "give": "locket"}),
-    );
+    let gave = t.ok("talk_to", talk("kraven", "aldous", None, Some("locket")));
     assert_eq!(gave["gave"], "Silver Locket");
     assert_eq!(gave["attitude"], "friendly");
     assert!(
@@ -122,10 +115,7 @@ fn the_locket_given_warms_aldous_and_his_crawlway_topic_opens() {
     // The keepsake is his goal step's trigger: the crawlway is shown, by the story engine.
     assert!(!crawlway_hidden(&t));
     assert!(gave["story"].to_string().contains("crawlway"), "{gave}");
-    let told = t.ok(
-        "talk_to",
-        json!({"character": "kraven", "npc": "aldous", "topic": "crawlway", "give": null}),
-    );
+    let told = t.ok("talk_to", talk("kraven", "aldous", Some("crawlway"), None));
     assert!(
         told["says"]
             .as_str()
@@ -136,7 +126,7 @@ fn the_locket_given_warms_aldous_and_his_crawlway_topic_opens() {
     give_locket(&mut t);
     let error = t.refused(
         "talk_to",
-        json!({"character": "kraven", "npc": "aldous", "topic": null, "give": "Silver Locket"}),
+        talk("kraven", "aldous", None, Some("Silver Locket")),
     );
     assert!(error.contains("already has"), "{error}");
 }
@@ -157,18 +147,12 @@ fn the_mere_topic_once_aldous_is_won_over_shows_the_thin_ice() {
             .any(|f| f.id == "thin-ice" && f.is_known())
     };
     assert!(!thin_ice_known(&t));
-    let told = t.ok(
-        "talk_to",
-        json!({"character": "kraven", "npc": "aldous", "topic": "lake", "give": null}),
-    );
+    let told = t.ok("talk_to", talk("kraven", "aldous", Some("lake"), None));
     assert!(thin_ice_known(&t), "{told}");
     assert_eq!(t.state.flags["aldous_warning_heard"], json!(true));
     assert!(told["happened"].to_string().contains("Thin"), "{told}");
     // Told again, it says the same, and does nothing twice.
-    let again = t.ok(
-        "talk_to",
-        json!({"character": "kraven", "npc": "aldous", "topic": "mere", "give": null}),
-    );
+    let again = t.ok("talk_to", talk("kraven", "aldous", Some("mere"), None));
     assert_eq!(again["says"], told["says"]);
     assert!(again.get("happened").is_none(), "{again}");
 }
@@ -176,14 +160,11 @@ fn the_mere_topic_once_aldous_is_won_over_shows_the_thin_ice() {
 #[test]
 fn gifts_not_wanted_or_not_carried_are_refused() {
     let mut t = in_the_hall(1);
-    let error = t.refused(
-        "talk_to",
-        json!({"character": "kraven", "npc": "aldous", "topic": null, "give": "Torch"}),
-    );
+    let error = t.refused("talk_to", talk("kraven", "aldous", None, Some("Torch")));
     assert!(error.contains("does not take the Torch"), "{error}");
     let error = t.refused(
         "talk_to",
-        json!({"character": "kraven", "npc": "aldous", "topic": null, "give": "Silver Locket"}),
+        talk("kraven", "aldous", None, Some("Silver Locket")),
     );
     assert!(error.contains("carries no"), "{error}");
 }
@@ -465,10 +446,7 @@ fn insight_tells_whether_the_last_claim_was_a_lie() {
     let mut seen = false;
     for seed in 0..20 {
         let mut t = hall_of(adventure.clone(), seed);
-        let told = t.ok(
-            "talk_to",
-            json!({"character": "kraven", "npc": "aldous", "topic": "brazier", "give": null}),
-        );
+        let told = t.ok("talk_to", talk("kraven", "aldous", Some("brazier"), None));
         assert!(
             !told.to_string().contains("lie"),
             "a lie is not told as one: {told}"
@@ -491,10 +469,7 @@ fn insight_tells_whether_the_last_claim_was_a_lie() {
 fn npcs_the_party_has_not_met_are_never_named() {
     let mut t = Table::game(&["kraven"], 1);
     for (tool, args) in [
-        (
-            "talk_to",
-            json!({"character": "kraven", "npc": "sigrun", "topic": null, "give": null}),
-        ),
+        ("talk_to", talk("kraven", "sigrun", None, None)),
         (
             "social_check",
             json!({"character": "kraven", "npc": "aldous", "skill": "insight",
@@ -512,10 +487,7 @@ fn npcs_the_party_has_not_met_are_never_named() {
     }
     // In the hall, a wrong name lists those there, and only them.
     let mut t = in_the_hall(1);
-    let error = t.refused(
-        "talk_to",
-        json!({"character": "kraven", "npc": "hrimgar", "topic": null, "give": null}),
-    );
+    let error = t.refused("talk_to", talk("kraven", "hrimgar", None, None));
     assert!(error.ends_with("here: sigrun, aldous"), "{error}");
 }
 
@@ -569,12 +541,12 @@ async fn a_cheating_model_moves_nobody() {
         ToolCall::new(
             "a",
             "talk_to",
-            json!({"character": "kraven", "npc": "aldous", "topic": "crawlway", "give": null}),
+            talk("kraven", "aldous", Some("crawlway"), None),
         ),
         ToolCall::new(
             "b",
             "talk_to",
-            json!({"character": "kraven", "npc": "aldous", "topic": null, "give": "Rime Key"}),
+            talk("kraven", "aldous", None, Some("Rime Key")),
         ),
         ToolCall::new(
             "c",
