@@ -249,6 +249,15 @@ fn a_request_too_large_for_the_attitude_is_refused_whatever_the_roll() {
                "request": null, "size": null, "advantage": null}),
     );
     assert!(error.contains("demands something"), "{error}");
+    let error = t.refused(
+        "social_check",
+        json!({"character": "kraven", "npc": "aldous", "skill": "insight",
+               "request": "are you lying?", "size": null, "advantage": null}),
+    );
+    assert!(error.contains("insight asks nothing"), "{error}");
+    t.hero_mut("kraven").hp.current = 0;
+    let error = t.refused("talk_to", talk("kraven", "aldous", None, None));
+    assert!(error.contains("cannot speak"), "{error}");
 }
 
 /// The glacier with a request of Aldous's own: his blessing, which costs him nothing, and
