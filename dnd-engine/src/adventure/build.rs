@@ -182,6 +182,26 @@ pub(super) fn new_game(adventure: &Adventure, party: &[&str]) -> Result<GameStat
                 .collect(),
             puzzles: adventure.puzzles.clone(),
             puzzle_tries: Default::default(),
+            social: adventure
+                .npcs
+                .iter()
+                .filter(|n| {
+                    n.insight_dc.is_some()
+                        || !n.topics.is_empty()
+                        || !n.wants.is_empty()
+                        || !n.requests.is_empty()
+                })
+                .map(|n| {
+                    let social = crate::state::Social {
+                        insight_dc: n.insight_dc,
+                        topics: n.topics.clone(),
+                        wants: n.wants.clone(),
+                        requests: n.requests.clone(),
+                        progress: Default::default(),
+                    };
+                    (n.id.clone(), social)
+                })
+                .collect(),
         }),
     })
 }

@@ -71,6 +71,24 @@
 //! step whose trigger flag is set moves on by itself after the tool call that set it, and the
 //! `effects` of the step the NPC reaches happen then, played by the engine.
 //!
+//! What an NPC will say and do for the party is data too (`state::social`; the tools
+//! `talk_to` and `social_check` play it, and the model never decides success):
+//!
+//! - `insight_dc` (*optional*, 1 to 30, default 10): an Insight check that reaches it reveals
+//!   the NPC's goal, and whether the topic it spoke of last was a lie;
+//! - `topics` (*optional*): what it knows, each an `id` (unique for the NPC), `keywords` (at
+//!   least one, none empty: the words that raise it), `says`, `needs` (the least attitude at
+//!   which it speaks of it; default `indifferent`), optional `lie` (Insight can tell) and
+//!   `effects` (played the first time it is told). A topic it will not discuss yet is refused
+//!   without its contents;
+//! - `wants` (*optional*): gifts, each an `item` (a name that lies in the adventure's loot or a
+//!   pregenerated pack) and `effects` played when it is given (once);
+//! - `requests` (*optional*): what the party may ask of it, each an `id`, `keywords`, a `size`
+//!   (`none`, `minor` or `significant`: the risk or cost to the NPC, which with its attitude
+//!   sets the DC by the reaction table in `state::social`) and `effects` played when a
+//!   Persuasion, Deception or Intimidation check grants it (once):
+//!   `{"id": "blessing", "keywords": ["bless"], "size": "none", "effects": [...]}`.
+//!
 //! A **story effect** is an object with one key, the effect's name
 //! ([`crate::state::StoryEffect`]): `reveal_exit` and `unlock_exit` (`room`, `direction`),
 //! `reveal_feature` (`room`, `feature`), `give_item` (`item`: a stack, to the hero who acted),
@@ -430,6 +448,19 @@ pub struct AdventureNpc {
     /// The step it starts at (0 unless the story began earlier).
     #[serde(default)]
     pub current_step: usize,
+    /// The DC of an Insight check to read it: its goal, or whether its last claim was a lie
+    /// (default 10).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub insight_dc: Option<i32>,
+    /// What it knows and will tell, each at an attitude.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub topics: Vec<crate::state::social::Topic>,
+    /// The gifts it wants, and what giving each does.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub wants: Vec<crate::state::social::Want>,
+    /// What the party may ask of it, granted on a successful check.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub requests: Vec<crate::state::social::Request>,
 }
 
 /// The largest adventure read by [`Adventure::load`] and [`Adventure::from_json`], in bytes

@@ -9,7 +9,8 @@
 //! - a hidden feature or exit nothing finds: no `find_dc` and no effect revealing it;
 //! - an ending no `end` effect names.
 //!
-//! An effect counts wherever it is written (a monster's `on_defeat`, a goal step, a puzzle):
+//! An effect counts wherever it is written (a monster's `on_defeat`, a goal step, a puzzle, an
+//! NPC's topic, gift or request, a trap, a broken object):
 //! this finds content nothing could ever show, not whether the party will think of it.
 
 use std::collections::BTreeSet;
@@ -23,10 +24,13 @@ fn all_effects(adventure: &Adventure) -> Vec<&StoryEffect> {
         .rooms
         .iter()
         .flat_map(|r| r.monsters.iter().flat_map(|m| m.on_defeat.iter()));
-    let steps = adventure
-        .npcs
-        .iter()
-        .flat_map(|n| n.goal_steps.iter().flat_map(|s| s.effects.iter()));
+    let steps = adventure.npcs.iter().flat_map(|n| {
+        let goal = n.goal_steps.iter().flat_map(|s| s.effects.iter());
+        let topics = n.topics.iter().flat_map(|t| t.effects.iter());
+        let gifts = n.wants.iter().flat_map(|w| w.effects.iter());
+        let asked = n.requests.iter().flat_map(|r| r.effects.iter());
+        goal.chain(topics).chain(gifts).chain(asked)
+    });
     let puzzles = adventure
         .puzzles
         .iter()

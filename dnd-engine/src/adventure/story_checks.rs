@@ -50,6 +50,77 @@ pub(super) fn check(adventure: &Adventure, problems: &mut Vec<Problem>) {
             }
             effects(adventure, &step.effects, &path, problems);
         }
+        social(adventure, npc, problems);
+    }
+}
+
+/// An NPC's social data: an Insight DC of 1 to 30, topics and requests with unique ids and
+/// keywords, wanted items that lie somewhere in the adventure, and every effect checked.
+fn social(adventure: &Adventure, npc: &super::AdventureNpc, problems: &mut Vec<Problem>) {
+    let at = format!("npcs[{}]", npc.id);
+    if let Some(dc) = npc.insight_dc.filter(|dc| !(1..=30).contains(dc)) {
+        problems.push(Problem::new(
+            format!("{at}.insight_dc"),
+            format!("DC {dc} is out of range: DCs run from 1 to 30"),
+        ));
+    }
+    let keyed = npc
+        .topics
+        .iter()
+        .map(|t| ("topics", &t.id, &t.keywords, &t.effects))
+        .chain(
+            npc.requests
+                .iter()
+                .map(|r| ("requests", &r.id, &r.keywords, &r.effects)),
+        );
+    let mut seen = BTreeSet::new();
+    for (list, id, keywords, list_effects) in keyed {
+        let path = format!("{at}.{list}[{id}]");
+        if id.trim().is_empty() {
+            problems.push(Problem::new(format!("{path}.id"), "it needs an id"));
+        } else if !seen.insert((list, id.as_str())) {
+            problems.push(Problem::new(
+                format!("{path}.id"),
+                format!("the id {id:?} is used twice in {list}; ids are unique"),
+            ));
+        }
+        if keywords.is_empty() || keywords.iter().any(|k| k.trim().is_empty()) {
+            problems.push(Problem::new(
+                format!("{path}.keywords"),
+                "at least one keyword, none of them empty: the words that raise it",
+            ));
+        }
+        effects(
+            adventure,
+            list_effects,
+            &format!("{path}.effects"),
+            problems,
+        );
+    }
+    let carried = |name: &str| {
+        adventure.loot().any(|s| s.name.eq_ignore_ascii_case(name))
+            || adventure
+                .characters
+                .iter()
+                .any(|c| c.item_quantity(name) > 0)
+    };
+    for want in &npc.wants {
+        let path = format!("{at}.wants[{}]", want.item);
+        if !carried(&want.item) {
+            problems.push(Problem::new(
+                format!("{path}.item"),
+                format!(
+                    "no {:?} lies in the adventure's loot or a pregenerated pack, so it can never be given",
+                    want.item
+                ),
+            ));
+        }
+        effects(
+            adventure,
+            &want.effects,
+            &format!("{path}.effects"),
+            problems,
+        );
     }
 }
 

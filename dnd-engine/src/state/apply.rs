@@ -499,6 +499,7 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
         Change::TrapNoticed { .. } | Change::ObjectDamaged { .. } => {
             super::traps::apply(state, change)?
         }
+        Change::NpcSocial { npc, event } => super::social::apply(state, npc, event)?,
     }
     if let Change::Damage { target, amount, .. } = change
         && *amount > 0

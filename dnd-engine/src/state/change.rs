@@ -575,6 +575,14 @@ pub enum Change {
         /// The damage, after its defenses.
         amount: u32,
     },
+    /// Something happened between the party and an NPC: a topic told, a gift given, a request
+    /// granted, an attempt failed, a lie believed (`state::social`).
+    NpcSocial {
+        /// The NPC.
+        npc: String,
+        /// What happened.
+        event: super::SocialEvent,
+    },
 }
 
 /// Why a change could not apply. Messages name what was wrong and what would be valid, so a

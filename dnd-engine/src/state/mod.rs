@@ -34,6 +34,7 @@ mod reactions;
 mod revive;
 mod slot_recovery;
 mod snapshot;
+pub mod social;
 mod sorcery;
 mod story;
 mod summons;
@@ -75,6 +76,7 @@ pub use rage::{RAGE, raging};
 pub use reactions::{ReactionTrigger, StandingReaction};
 pub use revive::rounds_now;
 pub use snapshot::{PuzzleView, Snapshot, estimate_tokens};
+pub use social::{Social, SocialEvent};
 pub use story::{Ending, Story, StoryEffect, ending_reached, flag_holds};
 pub use summons::Summoned;
 pub use timed::{

@@ -163,6 +163,10 @@ pub struct Story {
     /// How far the party has got with each puzzle, by id.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub puzzle_tries: super::PuzzleProgress,
+    /// What each NPC knows, wants and may grant, and what the party has had of it, by the
+    /// NPC's id (`state::social`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub social: BTreeMap<String, super::Social>,
 }
 
 impl Story {

@@ -96,6 +96,10 @@ pub const SET_GAME_FLAG: &str = "set_game_flag";
 pub const DECLARE_REACTIONS: &str = "declare_reactions";
 /// `log_story_event`.
 pub const LOG_STORY_EVENT: &str = "log_story_event";
+/// `social_check`.
+pub const SOCIAL_CHECK: &str = "social_check";
+/// `talk_to`.
+pub const TALK_TO: &str = "talk_to";
 
 /// Every tool name, in the order the registry lists the tools.
 pub const ALL: &[&str] = &[
@@ -140,6 +144,8 @@ pub const ALL: &[&str] = &[
     GET_GAME_FLAGS,
     SET_GAME_FLAG,
     LOG_STORY_EVENT,
+    SOCIAL_CHECK,
+    TALK_TO,
     COMMAND_SUMMON,
     LEVEL_UP,
     PREPARE_SPELLS,

@@ -8,8 +8,8 @@ use serde_json::Value;
 use super::schema::strict_schema_for;
 use super::{
     ToolContext, ToolError, actions, checks, combat, encounter, features, items, levelling, locks,
-    movement, names, objects, preparing, puzzles, reactions, sheet, spells, summon_command, traps,
-    world,
+    movement, names, objects, preparing, puzzles, reactions, sheet, social, spells, summon_command,
+    talk, traps, world,
 };
 use crate::llm::ToolSpec;
 use crate::text::truncate_with_note;
@@ -310,6 +310,18 @@ static TOOLS: &[ToolDef] = &[
         "Record something the story must remember: a death, a promise, a name, a discovery.",
         world::StoryArgs,
         world::log_story_event
+    ),
+    tool!(
+        names::SOCIAL_CHECK,
+        "Persuade, deceive or intimidate an NPC where the party is into a request (or, with none, to warm to the party), or read it with insight: the engine sets the DC from its attitude, rolls, decides and plays what a granted request does.",
+        social::SocialCheckArgs,
+        social::social_check
+    ),
+    tool!(
+        names::TALK_TO,
+        "Talk with an NPC where the party is: with no topic, the topics it will discuss at its attitude; with one, what it says; give hands it an item from the hero's pack (a gift it wants does what the story says).",
+        talk::TalkArgs,
+        talk::talk_to
     ),
     tool!(
         names::COMMAND_SUMMON,

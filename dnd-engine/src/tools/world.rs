@@ -11,7 +11,7 @@ use super::results::{
     NpcSeen, RoomDetails, RulesEntry, StoryLogged,
 };
 use super::{ToolContext, ToolError};
-use crate::state::{Change, Npc, StoryEvent, StoryKind};
+use crate::state::{Change, StoryEvent, StoryKind};
 
 /// How much of a room to describe.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
@@ -243,28 +243,8 @@ pub(super) fn advance_npc_goals(
             story: Vec::new(),
         });
     };
-    let here = ctx.state.party_location().map(|l| l.id.clone());
-    let present: Vec<&Npc> = ctx
-        .state
-        .npcs
-        .iter()
-        .filter(|n| Some(&n.location) == here.as_ref())
-        .collect();
     // Only NPCs the party stands with are named: an error never lists who it has not met.
-    let npc = present
-        .iter()
-        .find(|n| n.id.eq_ignore_ascii_case(name) || n.name.eq_ignore_ascii_case(name))
-        .ok_or_else(|| {
-            let ids: Vec<&str> = present.iter().map(|n| n.id.as_str()).collect();
-            ToolError::new(format!(
-                "no NPC {name:?} where the party is; here: {}",
-                if ids.is_empty() {
-                    "nobody".to_owned()
-                } else {
-                    ids.join(", ")
-                }
-            ))
-        })?;
+    let npc = super::social::present_npc(ctx.state, name)?;
     let Some(step) = npc.goal_steps.get(npc.current_step) else {
         return Err(ToolError::new(format!(
             "{} has no goal step left to move on from",

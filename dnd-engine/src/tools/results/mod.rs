@@ -11,6 +11,7 @@ mod preparing;
 mod puzzles;
 mod reactions;
 mod sheet;
+mod social;
 mod spells;
 mod traps;
 mod world;
@@ -33,6 +34,7 @@ pub use sheet::{
     AbilityLine, AttackLine, CharacterSheet, CharacterUpdated, FeatureReport, HazardDamage,
     Spellcasting,
 };
+pub use social::{SocialChecked, Talked};
 pub use spells::{RollReasons, SpellCast, ZoneReport};
 pub use traps::{ObjectAttacked, TrapDisarmAttempt};
 pub use world::{

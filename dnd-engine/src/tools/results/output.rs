@@ -9,8 +9,8 @@ use super::{
     ActionReport, AttackOutcome, CharacterSheet, CharacterUpdated, CheckRolled, DiceRolled,
     FeatureReport, FightEnded, FightStarted, FlagSet, Flags, GoalsAdvanced, HazardDamage,
     Inventory, InventoryChanged, ItemTaken, ItemUsed, LevelGained, LockAttempt, MonsterStats,
-    MoveOutcome, ReactionsDeclared, ReadiedAttack, RoomDetails, RulesEntry, SaveRolled, SpellCast,
-    SpellsPrepared, StoryLogged, TurnsPassed,
+    MoveOutcome, ReactionsDeclared, ReadiedAttack, RoomDetails, RulesEntry, SaveRolled,
+    SocialChecked, SpellCast, SpellsPrepared, StoryLogged, Talked, TurnsPassed,
 };
 use super::{ObjectAttacked, TrapDisarmAttempt};
 use crate::tools::names as tool;
@@ -77,6 +77,10 @@ pub enum ToolOutput {
     FlagSet(FlagSet),
     /// `log_story_event`.
     Story(StoryLogged),
+    /// `social_check`.
+    Social(SocialChecked),
+    /// `talk_to`.
+    Talk(Talked),
     /// `level_up`.
     LevelGained(Box<LevelGained>),
     /// `prepare_spells`.
@@ -185,6 +189,8 @@ impl ToolOutput {
             tool::GET_GAME_FLAGS => ToolOutput::Flags(read(name, content)?),
             tool::SET_GAME_FLAG => ToolOutput::FlagSet(read(name, content)?),
             tool::LOG_STORY_EVENT => ToolOutput::Story(read(name, content)?),
+            tool::SOCIAL_CHECK => ToolOutput::Social(read(name, content)?),
+            tool::TALK_TO => ToolOutput::Talk(read(name, content)?),
             tool::LEVEL_UP => ToolOutput::LevelGained(Box::new(read(name, content)?)),
             tool::PREPARE_SPELLS => ToolOutput::SpellsPrepared(read(name, content)?),
             tool::ANSWER_PUZZLE => ToolOutput::Puzzle(read(name, content)?),
