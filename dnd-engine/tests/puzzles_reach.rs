@@ -385,7 +385,7 @@ fn a_hidden_exit_or_feature_nothing_finds_and_an_ending_nothing_reaches_are_refu
             "rooms[hall].exits[north].find_dc: the exit is hidden with no find_dc and no reveal_exit effect names it, so the party can never find it; give it a find_dc or reveal it with an effect",
             "rooms[vault-door]: no route reaches it from the start room \"hall\": rooms[hall].exits[north] is hidden with no find_dc and no reveal_exit effect",
             "rooms[vault]: no route reaches it from the start room \"hall\": no exit of a room the party can reach leads here",
-            "rooms[vault].features[crown-niche].find_dc: the feature is hidden with no find_dc and no reveal_feature effect names it, so the party can never find it; give it a find_dc or reveal it with an effect (a goal step, a puzzle, a defeat)",
+            "rooms[vault].features[crown-niche].find_dc: the feature is hidden with no find_dc, no reveal_feature effect names it and no trap of it goes off where the party walks, so the party can never find it; give it a find_dc or reveal it with an effect (a goal step, a puzzle, a defeat)",
             "endings[crowned]: no `end` effect reaches this ending; end the adventure with {\"end\": {\"ending\": ...}} in a goal step, a puzzle's on_success or a monster's on_defeat",
         ]
     );

@@ -6,7 +6,8 @@
 //!   an `unlock_dc`; or some `unlock_exit` effect; or its `key` lies somewhere the party can
 //!   reach: loot in the open or in a feature it can find, a pregenerated character's pack, a
 //!   `give_item` effect);
-//! - a hidden feature or exit nothing finds: no `find_dc` and no effect revealing it;
+//! - a hidden feature or exit nothing finds: no `find_dc`, no effect revealing it, and (for a
+//!   feature) no trap that goes off where the party walks and so shows itself;
 //! - an ending no `end` effect names.
 //!
 //! An effect counts wherever it is written (a monster's `on_defeat`, a goal step, a puzzle, an
@@ -16,7 +17,7 @@
 use std::collections::BTreeSet;
 
 use super::{Adventure, Problem};
-use crate::state::{Exit, Feature, StoryEffect};
+use crate::state::{Exit, Feature, StoryEffect, TrapTrigger};
 
 /// Every story effect the adventure holds, wherever it is written.
 fn all_effects(adventure: &Adventure) -> Vec<&StoryEffect> {
@@ -105,8 +106,16 @@ impl Story {
     }
 
     fn findable_feature(&self, room: &str, feature: &Feature) -> bool {
+        // A trap that goes off where the party walks shows itself (`tools::traps::spring`).
+        let springs_unseen = feature.trap.as_ref().is_some_and(|t| {
+            matches!(
+                t.trigger,
+                TrapTrigger::Enter | TrapTrigger::Area(_) | TrapTrigger::Exit(_)
+            )
+        });
         !feature.hidden
             || feature.find_dc.is_some()
+            || springs_unseen
             || self
                 .revealed_features
                 .contains(&(room.to_owned(), feature.id.clone()))
@@ -153,7 +162,7 @@ pub(super) fn check(adventure: &Adventure, problems: &mut Vec<Problem>) {
             if !story.findable_feature(&room.id, f) {
                 problems.push(Problem::new(
                     format!("{path}.features[{}].find_dc", f.id),
-                    "the feature is hidden with no find_dc and no reveal_feature effect names it, so the party can never find it; give it a find_dc or reveal it with an effect (a goal step, a puzzle, a defeat)",
+                    "the feature is hidden with no find_dc, no reveal_feature effect names it and no trap of it goes off where the party walks, so the party can never find it; give it a find_dc or reveal it with an effect (a goal step, a puzzle, a defeat)",
                 ));
             }
         }
