@@ -175,3 +175,46 @@ fn the_harpys_defeat_sets_its_flag_by_the_engine_once() {
     t.ok("get_game_flags", json!({}));
     assert_eq!(t.state.flags["harpy_defeated"], json!(false));
 }
+
+#[test]
+fn a_goal_step_moves_on_by_the_clock_with_its_effects() {
+    // Aldous tires of waiting: an hour after the party could first have come, he shows the
+    // crawlway on his own.
+    let text = Adventure::built_in_json().replacen(
+        r#"{ "description": "Mutters at his brazier and snaps at anyone who comes near.", "trigger_flag": "aldous_given_keepsake" }"#,
+        r#"{ "description": "Mutters at his brazier and snaps at anyone who comes near.", "trigger_flag": "aldous_given_keepsake", "after_minutes": 60 }"#,
+        1,
+    );
+    let game = Adventure::from_json(&text, "glacier.json")
+        .unwrap()
+        .new_game(&["kraven"])
+        .unwrap();
+    let mut t = Table::new(game, 7);
+    t.ok("move_to", json!({"exit": "east"})); // 10 minutes
+    assert_eq!(t.state.npc("aldous").unwrap().current_step, 0);
+    assert!(crawlway_hidden(&t));
+    // A short rest is an hour: the clock passes the step's wait.
+    let rested = t.ok(
+        "update_character",
+        json!({"character": "kraven", "update": "short_rest", "condition": null, "amount": 0,
+               "recover_slots": null}),
+    );
+    assert_eq!(t.state.npc("aldous").unwrap().current_step, 1, "{rested}");
+    assert!(!crawlway_hidden(&t), "the step's effects played");
+    assert!(
+        rested["story"]
+            .to_string()
+            .contains("Brother Aldous shows the crawlway"),
+        "{rested}"
+    );
+
+    let zero = Adventure::built_in_json().replacen(
+        r#""trigger_flag": "aldous_given_keepsake" }"#,
+        r#""trigger_flag": "aldous_given_keepsake", "after_minutes": 0 }"#,
+        1,
+    );
+    let error = Adventure::from_json(&zero, "glacier.json")
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("npcs[aldous].goal_steps[0].after_minutes: a step that moves on by the clock waits at least 1 minute"), "{error}");
+}

@@ -180,6 +180,12 @@ pub(super) fn new_game(adventure: &Adventure, party: &[&str]) -> Result<GameStat
                 .filter(|m| !m.on_defeat.is_empty())
                 .map(|m| (m.id.clone(), m.on_defeat.clone()))
                 .collect(),
+            // Every NPC's first step starts with the campaign's clock.
+            step_reached_at: adventure
+                .npcs
+                .iter()
+                .map(|n| (n.id.clone(), u64::from(START_MINUTE)))
+                .collect(),
             puzzles: adventure.puzzles.clone(),
             puzzle_tries: Default::default(),
             social: adventure

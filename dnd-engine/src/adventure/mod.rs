@@ -67,8 +67,9 @@
 //! An **NPC** has the fields of a [`crate::state::Npc`] with `room` in place of `location`:
 //! `id`, `name`, `description`, `disposition` (`hostile`, `unfriendly`, `indifferent`,
 //! `friendly`, `helpful`), `room`, optional `goal`, `goal_revealed`, `goal_steps` (each a
-//! `description`, an optional `trigger_flag`, and optional `effects`) and `current_step`. A
-//! step whose trigger flag is set moves on by itself after the tool call that set it, and the
+//! `description`, an optional `trigger_flag`, optional `after_minutes` and optional `effects`)
+//! and `current_step`. A step moves on by itself after the tool call that sets its trigger flag,
+//! or that brings the game clock `after_minutes` past the moment the NPC reached it, and the
 //! `effects` of the step the NPC reaches happen then, played by the engine.
 //!
 //! What an NPC will say and do for the party is data too (`state::social`; the tools

@@ -48,6 +48,12 @@ pub(super) fn check(adventure: &Adventure, problems: &mut Vec<Problem>) {
                     ),
                 ));
             }
+            if step.after_minutes == Some(0) {
+                problems.push(Problem::new(
+                    format!("npcs[{}].goal_steps[{i}].after_minutes", npc.id),
+                    "a step that moves on by the clock waits at least 1 minute; leave the field out for a step only its trigger moves",
+                ));
+            }
             effects(adventure, &step.effects, &path, problems);
         }
         social(adventure, npc, problems);

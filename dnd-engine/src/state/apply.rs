@@ -359,6 +359,10 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
                 )));
             }
             n.current_step += 1;
+            let now = state.time.total_minutes();
+            Arc::make_mut(&mut state.story)
+                .step_reached_at
+                .insert(npc.clone(), now);
         }
         Change::NpcGoalRevealed { npc } => npc_mut(state, npc)?.goal_revealed = true,
         Change::NpcDisposition { npc, disposition } => {

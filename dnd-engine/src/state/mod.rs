@@ -256,18 +256,27 @@ impl GameState {
     }
 }
 
-/// The NPC goal steps whose trigger flag is now set: one `NpcGoalAdvanced` per NPC whose
-/// current step names a flag that is true (or a non-zero number, or a non-empty text).
+/// The NPC goal steps due now: one `NpcGoalAdvanced` per NPC whose current step names a flag
+/// that holds ([`flag_holds`]), or whose `after_minutes` of game time have passed since it
+/// reached the step.
 pub fn triggered_goal_steps(state: &GameState) -> Vec<Change> {
     let set = |flag: &String| progress::flag_is_set(state, flag);
+    let now = state.time.total_minutes();
+    let waited = |npc: &str, minutes: u32| {
+        state
+            .story
+            .step_reached_at
+            .get(npc)
+            .is_some_and(|since| now.saturating_sub(*since) >= u64::from(minutes))
+    };
     state
         .npcs
         .iter()
         .filter(|n| {
-            n.goal_steps
-                .get(n.current_step)
-                .and_then(|step| step.trigger_flag.as_ref())
-                .is_some_and(set)
+            n.goal_steps.get(n.current_step).is_some_and(|step| {
+                step.trigger_flag.as_ref().is_some_and(set)
+                    || step.after_minutes.is_some_and(|m| waited(&n.id, m))
+            })
         })
         .map(|n| Change::NpcGoalAdvanced { npc: n.id.clone() })
         .collect()

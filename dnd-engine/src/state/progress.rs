@@ -151,14 +151,9 @@ pub fn progress_text(c: &super::Character, levelling: &Levelling) -> String {
     text
 }
 
-/// Whether a world flag counts as set: true, a non-zero number or a non-empty text.
+/// Whether a world flag counts as set ([`super::flag_holds`]); a flag never set does not.
 pub(crate) fn flag_is_set(state: &GameState, flag: &str) -> bool {
-    match state.flags.get(flag) {
-        Some(serde_json::Value::Bool(b)) => *b,
-        Some(serde_json::Value::Number(n)) => n.as_f64().is_some_and(|n| n != 0.0),
-        Some(serde_json::Value::String(s)) => !s.is_empty(),
-        _ => false,
-    }
+    state.flags.get(flag).is_some_and(super::flag_holds)
 }
 
 /// The milestones reached now and not yet granted: one [`Change::MilestoneReached`] per

@@ -157,6 +157,10 @@ pub struct Story {
     /// monster's id; each list is played once, then removed ([`Change::DefeatPlayed`]).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub on_defeat: BTreeMap<String, Vec<StoryEffect>>,
+    /// When each NPC reached its current goal step, in minutes of game time since day 1
+    /// began (`GameTime::total_minutes`): the clock its step's `after_minutes` counts from.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub step_reached_at: BTreeMap<String, u64>,
     /// The adventure's puzzles (`state::puzzle`), answers included: never shown to the model.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub puzzles: Vec<super::Puzzle>,
@@ -240,9 +244,8 @@ pub fn flag_holds(value: &serde_json::Value) -> bool {
         serde_json::Value::Bool(b) => *b,
         serde_json::Value::Number(n) => n.as_f64().is_some_and(|n| n != 0.0),
         serde_json::Value::String(s) => !s.is_empty(),
-        serde_json::Value::Null => false,
-        serde_json::Value::Array(a) => !a.is_empty(),
-        serde_json::Value::Object(o) => !o.is_empty(),
+        // A flag is a word, a number or a switch: anything else never counts as set.
+        _ => false,
     }
 }
 

@@ -148,6 +148,7 @@ fn fixture() -> GameState {
             goal_steps: vec![GoalStep {
                 description: "Begs for help".into(),
                 trigger_flag: None,
+                after_minutes: None,
                 effects: Vec::new(),
             }],
             current_step: 0,

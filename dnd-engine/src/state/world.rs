@@ -305,6 +305,10 @@ pub struct GoalStep {
     /// A world flag that, once set, moves the NPC past this step.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trigger_flag: Option<String>,
+    /// Minutes of game time after which the NPC moves on from this step by itself, counted
+    /// from when it reached the step (with a `trigger_flag` too, whichever comes first).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after_minutes: Option<u32>,
     /// What happens in the world when the NPC reaches this step (the crawlway shown, the key
     /// given, a flag set), resolved by the engine, never by the model.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -251,9 +251,9 @@ pub(super) fn advance_npc_goals(
             npc.name
         )));
     };
-    if step.trigger_flag.is_some() {
+    if step.trigger_flag.is_some() || step.after_minutes.is_some() {
         return Err(ToolError::new(format!(
-            "{} moves on when the story reaches it, not when asked: their step waits on something the party must do",
+            "{} moves on when the story reaches it, not when asked: their step waits on something the party must do, or on time passing",
             npc.name
         )));
     }
