@@ -179,6 +179,11 @@ impl std::fmt::Debug for DiceSeed {
 }
 
 impl GameState {
+    /// Whose turn it is, in a fight (`None` outside one).
+    pub fn turn_now(&self) -> Option<&str> {
+        self.encounter.as_ref().and_then(|e| e.current())
+    }
+
     /// A character by id or name (case-insensitive).
     pub fn character(&self, id: &str) -> Option<&Character> {
         // The exact id first: the engine asks by id many times a roll, and a byte comparison

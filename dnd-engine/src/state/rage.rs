@@ -69,12 +69,7 @@ fn set_kept(state: &mut GameState, id: &str, to: bool) {
 /// turn it was stops raging unless it attacked or was hurt since its last turn; otherwise the
 /// count starts again for the next.
 pub(super) fn turn_ended(state: &mut GameState) {
-    let Some(now) = state
-        .encounter
-        .as_ref()
-        .and_then(|e| e.current())
-        .map(str::to_owned)
-    else {
+    let Some(now) = state.turn_now().map(str::to_owned) else {
         return;
     };
     let Some(marker) = state.character(&now).and_then(|c| raging(&c.timed_effects)) else {

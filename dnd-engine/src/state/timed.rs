@@ -327,12 +327,7 @@ pub(super) fn turn_started(state: &mut GameState) {
 /// At the end of the fight's current turn (before the next begins): one round off the
 /// effects that count at the end of their source's turns, when it is their source's turn.
 pub(super) fn turn_ended(state: &mut GameState) {
-    let Some(now) = state
-        .encounter
-        .as_ref()
-        .and_then(|e| e.current())
-        .map(str::to_owned)
-    else {
+    let Some(now) = state.turn_now().map(str::to_owned) else {
         return;
     };
     count_down(state, 1, |e| {

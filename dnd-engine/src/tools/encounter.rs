@@ -278,10 +278,7 @@ fn party_location(state: &GameState) -> String {
 
 /// Whose turn it is, in a fight.
 fn turn_of(state: &GameState) -> Option<String> {
-    state
-        .encounter
-        .as_ref()
-        .and_then(|e| e.current().map(str::to_owned))
+    state.turn_now().map(str::to_owned)
 }
 
 /// Whether a hostile monster where the party is still fights (neither down, fled nor

@@ -53,9 +53,7 @@ pub(super) fn colossus_slayer(
 /// Whether it is character `id`'s turn in a fight.
 pub(super) fn own_turn(ctx: &ToolContext<'_>, id: &str) -> bool {
     ctx.state
-        .encounter
-        .as_ref()
-        .and_then(|e| e.current())
+        .turn_now()
         .is_some_and(|now| now.eq_ignore_ascii_case(id))
 }
 
