@@ -205,7 +205,7 @@ pub(crate) async fn play(options: &Options) -> Result<Run, String> {
             let gm = OfflineGm::game_master(store.clone())
                 .seed(options.seed)
                 .build();
-            let player = OfflinePlayer::new(options.character.clone()).with_goal("glacier-heart");
+            let player = OfflinePlayer::new(options.character.clone());
             (gm, Seat::Offline(player))
         }
     };

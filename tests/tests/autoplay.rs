@@ -18,8 +18,8 @@ use dnd_engine::state::{Change, GameState};
 use dnd_engine::store::{GameStore, HistoryEntry, MemoryStore, Page, replay};
 use dnd_store_sqlite::SqliteStore;
 
-/// The dice seed: with it Kraven beats the Frost Harpy and the Hollow Jarl and reaches the
-/// heart of the glacier.
+/// The dice seed: with it Kraven beats the Frost Harpy and the Hollow Jarl, reaches the heart
+/// of the glacier and breaks it, which ends the adventure.
 const SEED: u64 = 1;
 /// More turns than a won game needs: the policy must finish well within it.
 const MAX_TURNS: usize = 200;
@@ -69,7 +69,7 @@ async fn autoplay(store: Arc<dyn GameStore>, provider: Arc<Recording>, seed: u64
         .protocol(Protocol::TwoPhase)
         .seed(seed)
         .build();
-    let mut player = OfflinePlayer::new("kraven").with_goal("glacier-heart");
+    let mut player = OfflinePlayer::new("kraven");
     let mut last: Option<TurnOutcome> = None;
     let mut transcript = String::new();
     let mut turns = 0;
@@ -145,6 +145,17 @@ async fn check_won(name: &str, played: &Played) {
     );
     assert_eq!(
         state.flags["riddle_answered"],
+        serde_json::json!(true),
+        "{name}"
+    );
+    // The player stops at an ending, never by a room's name: the heart broken ends it.
+    assert_eq!(
+        state.story.ended.as_deref(),
+        Some("song-ends"),
+        "{name}: {transcript}"
+    );
+    assert_eq!(
+        state.flags["heart_broken"],
         serde_json::json!(true),
         "{name}"
     );
@@ -273,9 +284,15 @@ async fn hidden_features_stay_out_of_the_prompt_until_found() {
         .await
         .unwrap();
     let hidden = hidden_things(&played.initial, &history);
+    // The check bites only on what stayed hidden for a while: several things are found late
+    // in the game (or never), so many requests are checked against them.
     assert!(
-        hidden.iter().any(|h| h.found.is_some()) && hidden.iter().any(|h| h.found.is_none()),
-        "the game should find some hidden things and miss others: {hidden:?}"
+        hidden
+            .iter()
+            .filter(|h| h.found.is_none_or(|t| t > 10))
+            .count()
+            >= 3,
+        "the game should keep some hidden things hidden for a while: {hidden:?}"
     );
     // The check itself catches a leak.
     assert!(leak("Under a slab: The jarl's grave goods.", 1, &hidden).is_some());

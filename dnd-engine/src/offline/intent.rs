@@ -1,5 +1,5 @@
 //! The player's words → an [`Intent`], with keywords, and the fuzzy name matching the planner
-//! uses to resolve "the harpy" to a monster or "the rime door" to an exit.
+//! uses to resolve "the wolf" to a monster or "the iron gate" to an exit.
 //!
 //! The parser knows nothing of the game: it only finds the first verb it recognises and keeps
 //! the rest of the sentence as a phrase. Resolving the phrase against what is actually there is
@@ -13,12 +13,12 @@ const MAX_CHARS: usize = 4_000;
 /// What the player wants to do, as the offline game master understands it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Intent {
-    /// Fight: "attack the harpy", "I hit it".
+    /// Fight: "attack the wolf", "I hit it".
     Attack {
-        /// Who, as the player said it ("harpy"); `None` for the first hostile monster.
+        /// Who, as the player said it ("wolf"); `None` for the first hostile monster.
         target: Option<String>,
     },
-    /// "cast fire bolt at the harpy".
+    /// "cast fire bolt at the wolf".
     Cast {
         /// The spell, as said ("fire bolt").
         spell: String,
@@ -37,17 +37,17 @@ pub enum Intent {
     },
     /// "go east", "climb down", "head to the hall", "go back".
     Move {
-        /// Where, as said ("east", "hall of echoes"); `None` when not said.
+        /// Where, as said ("east", "great hall"); `None` when not said.
         destination: Option<String>,
         /// "back": the way the party came.
         back: bool,
     },
-    /// "open the rime door", "unlock the door with the key".
+    /// "open the iron gate", "unlock the door with the key".
     Open {
         /// Which way, as said.
         exit: Option<String>,
     },
-    /// "take the locket", "pick up everything", "grab the gold".
+    /// "take the lantern", "pick up everything", "grab the gold".
     Take {
         /// What, as said; `None` (or "everything") for all visible loot.
         item: Option<String>,
@@ -59,15 +59,28 @@ pub enum Intent {
         /// Whether the verb was "drink" (or "quaff").
         drink: bool,
     },
-    /// "talk to Sigrun", "I answer: ice", "ask the monk about the door".
+    /// "talk to the monk", "I answer: a candle", "ask the monk about the door".
     Talk {
         /// The whole utterance (an NPC is named somewhere in it, and maybe an answer).
         words: String,
     },
-    /// "give the locket to Aldous".
+    /// "give the lantern to the miller": through `talk_to` with the item given.
     Give {
         /// The whole utterance: an item and an NPC are named in it.
         words: String,
+    },
+    /// "persuade the guard to open the gate", "threaten the smuggler", "sense the monk's
+    /// motives": a `social_check` with this skill.
+    Social {
+        /// The skill the words call for.
+        skill: Sway,
+        /// The whole utterance: an NPC is named in it, and maybe what is asked ("to ...").
+        words: String,
+    },
+    /// "disarm the tripwire": `disarm_trap` on a trap the party has noticed.
+    Disarm {
+        /// Which trap, as said; `None` for the first one known.
+        target: Option<String>,
     },
     /// "rest", "take a short rest", "long rest".
     Rest {
@@ -93,12 +106,41 @@ pub enum Intent {
     Unknown,
 }
 
+/// The skill of a social check, as the words call for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sway {
+    /// Ask, plead, reason, convince.
+    Persuasion,
+    /// Lie, bluff.
+    Deception,
+    /// Threaten.
+    Intimidation,
+    /// Read someone: what it wants, whether it lied.
+    Insight,
+}
+
+impl Sway {
+    /// The name `social_check` takes ("persuasion").
+    pub fn name(self) -> &'static str {
+        match self {
+            Sway::Persuasion => "persuasion",
+            Sway::Deception => "deception",
+            Sway::Intimidation => "intimidation",
+            Sway::Insight => "insight",
+        }
+    }
+}
+
 /// Reads the player's words. Never panics, on any input.
 pub fn parse_intent(text: &str) -> Intent {
     let text: String = text.chars().take(MAX_CHARS).collect();
     let tokens = words(&text);
     let has = |w: &str| tokens.iter().any(|t| t == w);
     let has_seq = |a: &str, b: &str| tokens.windows(2).any(|p| p[0] == a && p[1] == b);
+    let social = |skill: Sway| Intent::Social {
+        skill,
+        words: text.trim().to_owned(),
+    };
 
     // Phrases that would otherwise be caught by an earlier, more general verb.
     if has_seq("short", "rest") || has_seq("a", "rest") || has_seq("catch", "breath") {
@@ -155,7 +197,7 @@ pub fn parse_intent(text: &str) -> Intent {
             },
             (
                 "attack" | "hit" | "strike" | "fight" | "swing" | "stab" | "slash" | "shoot"
-                | "kill" | "charge" | "smite",
+                | "kill" | "charge" | "smite" | "break" | "smash" | "shatter",
                 _,
             ) => Intent::Attack { target: rest() },
             ("cast", _) => cast(&tokens[i + 1..]),
@@ -199,6 +241,15 @@ pub fn parse_intent(text: &str) -> Intent {
             ) => Intent::Talk {
                 words: text.trim().to_owned(),
             },
+            ("persuade" | "convince" | "plead" | "beg" | "coax" | "charm" | "flatter", _) => {
+                social(Sway::Persuasion)
+            }
+            ("lie" | "deceive" | "bluff" | "trick" | "fool", _) => social(Sway::Deception),
+            ("intimidate" | "threaten" | "menace" | "scare" | "bully", _) => {
+                social(Sway::Intimidation)
+            }
+            ("sense" | "insight" | "gauge" | "judge", _) => social(Sway::Insight),
+            ("disarm" | "defuse" | "disable", _) => Intent::Disarm { target: rest() },
             ("give" | "offer" | "hand", _) => Intent::Give {
                 words: text.trim().to_owned(),
             },
@@ -221,7 +272,7 @@ pub fn parse_intent(text: &str) -> Intent {
     Intent::Unknown
 }
 
-/// "cast fire bolt at the harpy" → spell "fire bolt", target "harpy".
+/// "cast fire bolt at the wolf" → spell "fire bolt", target "wolf".
 fn cast(tokens: &[String]) -> Intent {
     let split = tokens
         .iter()
@@ -242,7 +293,7 @@ pub(crate) const TAKE_EVERYTHING: &str = "Take everything within reach";
 
 /// `None` (all the loot in view) for "everything", "all", "it all", also when followed only by
 /// words saying where ("everything within reach", "all here"); otherwise the phrase, which may
-/// still name a place ("everything from the spire").
+/// still name a place ("everything from the shelf").
 fn everything_or(item: Option<String>) -> Option<String> {
     item.filter(|phrase| {
         let words: Vec<&str> = phrase.split(' ').collect();

@@ -149,6 +149,22 @@ impl World {
                     }
                 }
             }
+            ToolOutput::TrapDisarm(attempt) if attempt.disarmed || attempt.set_off => {
+                if let Some(f) = self.feature_mut(&attempt.feature) {
+                    f.trapped = false;
+                }
+            }
+            ToolOutput::ObjectAttacked(hit) => {
+                if let Some(f) = self.feature_mut(&hit.object) {
+                    let whole = f
+                        .hit_points
+                        .as_deref()
+                        .and_then(|h| h.split_once('/'))
+                        .map_or("?", |(_, whole)| whole)
+                        .to_owned();
+                    f.hit_points = Some(format!("{}/{whole}", hit.hp_left));
+                }
+            }
             ToolOutput::Check(_) => {
                 let skill = args.get("skill").and_then(Value::as_str);
                 if matches!(skill, Some("perception" | "investigation")) {
@@ -209,6 +225,13 @@ impl World {
         }
     }
 
+    /// A feature of the room here, by id or name.
+    fn feature_mut(&mut self, name: &str) -> Option<&mut Feature> {
+        self.room.features.iter_mut().find(|f| {
+            f.name.eq_ignore_ascii_case(name) || f.id.as_deref().is_some_and(|i| i == name)
+        })
+    }
+
     fn unlock(&mut self, direction: &str) {
         for e in &mut self.room.exits {
             if e.direction == direction {
@@ -235,6 +258,8 @@ impl World {
                         None => known.map(|k| k.loot.clone()).unwrap_or_default(),
                     },
                     name: f.name.clone(),
+                    trapped: f.trapped,
+                    hit_points: f.hit_points.clone(),
                 }
             })
             .collect();

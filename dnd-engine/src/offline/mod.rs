@@ -6,8 +6,8 @@
 //! the dice, the rules and the state. [`OfflineGm`] proves the point from the other side: it is
 //! an [`LlmProvider`] with no model behind it at all, so a game can be played (and tested end to
 //! end, deterministically, in CI) through exactly the same pipeline, tools and store a real
-//! model uses. It plays "The Wailing Glacier" and any adventure in the same format, because it
-//! only reads what a model would read: the request.
+//! model uses. It plays any adventure in the format, knowing none by name, because it only
+//! reads what a model would read: the request.
 //!
 //! [`OfflinePlayer`] is the other seat at the table: a small policy that turns the last outcome
 //! and the state into the hero's next words, so `GameMaster` + `OfflineGm` + `OfflinePlayer`
@@ -51,11 +51,14 @@
 //!
 //! # tokio::runtime::Runtime::new().unwrap().block_on(async {
 //! let store = Arc::new(MemoryStore::new());
-//! let game = Adventure::built_in().new_game(&["kraven"]).unwrap();
-//! let id = store.create_campaign("Glacier", &game).await.unwrap();
+//! let adventure = Adventure::built_in();
+//! let hero = adventure.character_ids()[0].to_owned();
+//! let game = adventure.new_game(&[hero.as_str()]).unwrap();
+//! let id = store.create_campaign("Campaign", &game).await.unwrap();
 //! let gm = GameMaster::builder(Arc::new(OfflineGm::new()), store).seed(1).build();
-//! let outcome = gm.turn(&id, PlayerInput::new("Kraven", "I look around.")).await.unwrap();
-//! assert!(outcome.narration.contains("The Ice Chasm"));
+//! let outcome = gm.turn(&id, PlayerInput::new(hero, "I look around.")).await.unwrap();
+//! let start = adventure.room(&adventure.start).unwrap();
+//! assert!(outcome.narration.contains(&start.title));
 //! assert!(outcome.suggested_actions.len() >= 2);
 //! # });
 //! ```
@@ -67,7 +70,9 @@ mod learn;
 mod narrate;
 mod plan;
 mod player;
+mod seen;
 mod snapshot;
+mod story;
 mod suggest;
 mod view;
 mod ways;
@@ -76,7 +81,7 @@ mod words;
 use async_trait::async_trait;
 use serde_json::json;
 
-pub use intent::{Intent, parse_intent};
+pub use intent::{Intent, Sway, parse_intent};
 pub use player::OfflinePlayer;
 pub use words::exit_name;
 
@@ -188,8 +193,7 @@ fn strict(turn: &Turn) -> serde_json::Value {
                 .into_iter()
                 .map(|(tool, args)| json!({"tool": tool, "arguments": args.to_string()}))
                 .collect(),
-            "You commit to it; the ice and the dice will tell how it goes. What do you do next?"
-                .to_owned(),
+            "You commit to it; the dice will tell how it goes. What do you do next?".to_owned(),
         ),
         Next::Done { lead, tail } => (Vec::new(), narrate::narrate(turn, &lead, &tail)),
         Next::Refused(why) => (Vec::new(), narrate::narrate(turn, &[why], &[])),

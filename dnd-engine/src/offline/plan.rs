@@ -9,7 +9,8 @@
 use serde_json::{Value, json};
 
 use super::fight::{combat, flee, only_waited, wait_for_turn};
-use super::intent::Intent;
+use super::intent::{Intent, Sway};
+use super::story;
 use super::view::{Item, Step, Turn};
 use super::ways::{movement, open};
 use super::words::{best, mentions, score};
@@ -61,6 +62,14 @@ pub(crate) fn plan(turn: &Turn) -> Next {
         return refuse("There is no one in the party to act.");
     };
     let next = match &turn.intent {
+        // A thing, not a creature ("smash the idol"): the object, when no monster here answers
+        // to the words.
+        Intent::Attack { target: Some(t) }
+            if !turn.now.monsters.iter().any(|m| m.alive && score(t, &m.name) > 0)
+                && let Some(next) = story::break_object(turn, &hero, t) =>
+        {
+            next
+        }
         Intent::Attack { target } => combat(turn, &hero, target.as_deref(), None),
         Intent::Cast { spell, target } => combat(turn, &hero, target.as_deref(), Some(spell)),
         Intent::Search { investigate } => once(turn, || {
@@ -73,13 +82,21 @@ pub(crate) fn plan(turn: &Turn) -> Next {
                 (tool::GET_ROOM_DETAILS, json!({"detail": "full"})),
             ]
         }),
+        // Studying someone here reads it: an Insight check.
+        Intent::Look { subject: Some(s) }
+            if turn.now.npcs.iter().any(|n| score(s, &n.name) > 0) =>
+        {
+            story::social(turn, &hero, Sway::Insight, s)
+        }
         Intent::Look { .. } => once(turn, || vec![(tool::GET_ROOM_DETAILS, json!({"detail": "full"}))]),
         Intent::Move { destination, back } => movement(turn, &hero, destination.as_deref(), *back),
         Intent::Open { exit } => open(turn, &hero, exit.as_deref()),
         Intent::Take { item } => take(turn, &hero, item.as_deref()),
         Intent::Use { item, drink } => use_item(turn, &hero, item.as_deref(), *drink),
-        Intent::Talk { words } => talk(turn, &hero, words),
-        Intent::Give { words } => give(turn, &hero, words),
+        Intent::Talk { words } => story::talk(turn, &hero, words),
+        Intent::Give { words } => story::give(turn, &hero, words),
+        Intent::Social { skill, words } => story::social(turn, &hero, *skill, words),
+        Intent::Disarm { target } => story::disarm(turn, &hero, target.as_deref()),
         Intent::Rest { long } => rest(turn, &hero, *long),
         Intent::Inventory => once(turn, || {
             vec![(tool::CHECK_INVENTORY, json!({"character": hero}))]
@@ -97,7 +114,7 @@ pub(crate) fn plan(turn: &Turn) -> Next {
         }) {
             Next::Done { tail, .. } => Next::Done {
                 lead: vec![
-                    "The glacier creaks, but nothing answers that. Try plain words: look, search, go <direction>, take <item>, attack <foe>, talk to <someone>, drink a potion, rest."
+                    "Nothing answers that. Try plain words: look, search, go <direction>, take <item>, attack <foe>, talk to <someone>, persuade <someone>, disarm <trap>, drink a potion, rest."
                         .into(),
                 ],
                 tail,
@@ -248,86 +265,6 @@ fn use_item(turn: &Turn, hero: &str, phrase: Option<&str>, drink: bool) -> Next 
         None if drink => refuse("You have nothing to drink."),
         None => refuse("You search your pack, but you carry nothing like that."),
     }
-}
-
-fn talk(turn: &Turn, hero: &str, words: &str) -> Next {
-    let now = &turn.now;
-    let Some(npc) = best(
-        words,
-        now.npcs
-            .iter()
-            .map(|n| (n, vec![n.name.clone(), n.id.clone()])),
-    )
-    .or_else(|| now.npcs.first()) else {
-        return refuse("Your words echo off the ice; no one here answers.");
-    };
-    let who = now.hero(hero).map_or(hero, |h| h.name.as_str());
-    // "I answer Sigrun: ice": the words after the colon are the answer, judged by the engine.
-    let answering =
-        mentions(words, "answer") || mentions(words, "ice") || mentions(words, "glacier");
-    let said = words.rsplit_once(':').map_or(words, |(_, said)| said);
-    match (turn.rounds.len(), now.puzzles.first()) {
-        (0, Some(puzzle)) if answering => Next::Calls(vec![
-            (
-                tool::LOG_STORY_EVENT,
-                json!({"kind": "social", "text": format!("{who} answered {}'s riddle.", npc.name)}),
-            ),
-            (
-                tool::ANSWER_PUZZLE,
-                json!({"character": hero, "puzzle": puzzle, "answer": said.trim()}),
-            ),
-        ]),
-        (0, _) => Next::Calls(vec![
-            (tool::GET_ROOM_DETAILS, json!({"detail": "overview"})),
-            (
-                tool::LOG_STORY_EVENT,
-                json!({"kind": "social", "text": format!("{who} spoke with {}.", npc.name)}),
-            ),
-        ]),
-        _ => finished(),
-    }
-}
-
-fn give(turn: &Turn, hero: &str, words: &str) -> Next {
-    let now = &turn.now;
-    if !turn.rounds.is_empty() {
-        return finished();
-    }
-    let Some(npc) = best(
-        words,
-        now.npcs
-            .iter()
-            .map(|n| (n, vec![n.name.clone(), n.id.clone()])),
-    ) else {
-        return refuse("There is no one here by that name to give it to.");
-    };
-    let items: Vec<&Item> = now
-        .hero(hero)
-        .map(|h| h.items.iter().collect())
-        .unwrap_or_default();
-    let Some(item) = best(words, items.iter().map(|i| (*i, vec![i.name.clone()]))) else {
-        return refuse("You carry nothing like that to give.");
-    };
-    let who = now.hero(hero).map_or(hero, |h| h.name.as_str());
-    let mut calls = vec![
-        (
-            tool::UPDATE_INVENTORY,
-            json!({"character": hero, "item": item.name, "change": -1}),
-        ),
-        (
-            tool::LOG_STORY_EVENT,
-            json!({"kind": "social", "text": format!("{who} gave the {} to {}.", item.name, npc.name)}),
-        ),
-    ];
-    let prefix = format!("{}_given", npc.id.replace('-', "_"));
-    if let Some(flag) = now
-        .flags
-        .keys()
-        .find(|k| k.starts_with(&prefix) && now.flag_pending(k))
-    {
-        calls.push((tool::SET_GAME_FLAG, json!({"key": flag, "value": true})));
-    }
-    Next::Calls(calls)
 }
 
 fn rest(turn: &Turn, hero: &str, long: bool) -> Next {

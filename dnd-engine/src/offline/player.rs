@@ -1,38 +1,47 @@
-//! A simple, deterministic player for autoplay: reads the state like a player at the table
-//! would (only what the party knows) and says what the hero does next.
+//! A simple, deterministic player for autoplay: decides only from what the party knows
+//! (`seen.rs`: the state block and what the tools have shown) and says what the hero does
+//! next, towards an ending. It knows no adventure: no room, NPC, flag or answer by name.
 //!
-//! Priorities, first match wins: drink a potion when below 40% HP; fight a hostile monster in
-//! sight (resting first when below 75% HP and no fight has started), with the hero's weapon
-//! or a spell it knows, whichever the engine's odds expect to deal more damage (a spell that
-//! spends a slot must beat the weapon by half again, so slots are not spent for little); rest when below 75% HP
-//! (a short rest while hit dice last, a long one below half HP); answer an
-//! NPC's riddle; greet each NPC once; take the loot in view; stop once the goal room is reached
-//! and emptied; search each room once; unlock a locked way with a key carried; walk towards the
-//! nearest room not yet visited; try a suggestion not yet tried; stop.
+//! Priorities, first match wins: stop once the adventure has ended; drink a potion when below
+//! 40% HP; fight a hostile monster in sight (resting first when below 75% HP and no fight has
+//! started), with the hero's weapon or a spell it knows, whichever the engine's odds expect to
+//! deal more damage (a spell that spends a slot must beat the weapon by half again, so slots
+//! are not spent for little); rest when below 75% HP (a short rest while hit dice last, a long
+//! one below half HP); then the people here: greet each, ask about each topic it will speak
+//! of, give it an item its revealed goal or its words name, answer the puzzle it asks with
+//! the words the party has read (the most frequent first; the engine judges), read its goal
+//! with Insight, and win it over with Persuasion when it keeps topics back; disarm a trap the
+//! party knows of; take the loot in view; search each room once; unlock a locked way with a
+//! key carried; walk towards the nearest room not yet visited; attack an object the party
+//! knows can be broken; try a suggestion not yet tried; stop.
 //!
-//! It keeps a little memory (rooms searched, NPCs greeted, how often it tried to take or unlock
-//! something) so it never loops on a refusal; the same states and outcomes always give the
-//! same words.
+//! It keeps a little memory (rooms searched, what it tried and how often) so it never loops
+//! on a refusal; the same states and outcomes always give the same words.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use crate::gm::{PlayerInput, TurnOutcome};
 use crate::srd::Srd;
-use crate::state::{Character, GameState, Location, ReactionTrigger};
+use crate::state::{Character, Disposition, GameState, Location, ReactionTrigger};
 use crate::tools::{names, odds};
 
+use super::seen::{Seen, candidates};
 use super::words::is_direction;
 
 /// How many times the player tries the same loot, lock or rest before giving up on it.
 const TRIES: u32 = 2;
+/// How many answers the player gives one puzzle before giving up on it.
+const ANSWERS: usize = 6;
+/// How many blows the player strikes at one object before giving up on it.
+const BLOWS: u32 = 30;
 
-/// A deterministic autoplay policy: `OfflinePlayer::new("kraven").with_goal("glacier-heart")`.
+/// A deterministic autoplay policy: `OfflinePlayer::new("hero-id")`.
 #[derive(Debug, Clone, Default)]
 pub struct OfflinePlayer {
     hero: String,
-    goal: Option<String>,
     searched: BTreeSet<String>,
-    greeted: BTreeSet<String>,
+    /// The answers given to each puzzle, by its id.
+    answered: BTreeMap<String, Vec<String>>,
     tries: BTreeMap<String, u32>,
     suggestions_used: BTreeSet<String>,
     rests_in_a_row: u32,
@@ -55,15 +64,8 @@ impl OfflinePlayer {
         self
     }
 
-    /// Stops once the party stands in this room and has taken what lies there. Without a goal,
-    /// the player stops when no known way leads anywhere new.
-    pub fn with_goal(mut self, room: impl Into<String>) -> OfflinePlayer {
-        self.goal = Some(room.into());
-        self
-    }
-
-    /// The hero's next words, or `None` when the adventure is over for this player (the goal
-    /// reached, nothing left to explore, or the hero down or dead).
+    /// The hero's next words, or `None` when the adventure is over for this player (an ending
+    /// reached, nothing new left to try, or the hero down or dead).
     pub fn next_input(
         &mut self,
         last: Option<&TurnOutcome>,
@@ -141,9 +143,86 @@ impl OfflinePlayer {
 
     /// Counts one more try at `key`; `false` once it has been tried [`TRIES`] times.
     fn attempt(&mut self, key: String) -> bool {
+        self.tries_at(key, TRIES)
+    }
+
+    /// Counts one more try at `key`; `false` once it has been tried `most` times.
+    fn tries_at(&mut self, key: String, most: u32) -> bool {
         let n = self.tries.entry(key).or_default();
         *n += 1;
-        *n <= TRIES
+        *n <= most
+    }
+
+    /// Whether `key` has been tried at all, counting this try.
+    fn first_time(&mut self, key: String) -> bool {
+        self.tries_at(key, 1)
+    }
+
+    /// The next thing to say to the people here, if any: greet, ask each topic, give what
+    /// is wanted, answer a puzzle, read a goal, win over.
+    fn socialize(&mut self, state: &GameState, seen: &Seen, hero: &Character) -> Option<String> {
+        for p in &seen.people {
+            if self.first_time(format!("greet:{}", p.id)) {
+                return Some(format!("I talk to {}.", p.name));
+            }
+        }
+        for p in &seen.people {
+            for (word, id) in p.topics.iter().filter(|(_, id)| !p.told.contains(id)) {
+                if self.first_time(format!("ask:{}:{id}", p.id)) {
+                    return Some(format!("I ask {} about {word}.", p.name));
+                }
+            }
+        }
+        // A gift: an item carried that the NPC's revealed goal, or its words, name.
+        for p in &seen.people {
+            let asks: Vec<String> = p
+                .goal
+                .iter()
+                .chain(p.said.iter())
+                .map(|t| t.to_lowercase())
+                .collect();
+            for item in hero.inventory.iter() {
+                let name = item.name.to_lowercase();
+                if asks.iter().any(|t| t.contains(&name))
+                    && self.first_time(format!("give:{}:{}", p.id, item.name))
+                {
+                    return Some(format!("I give the {} to {}.", item.name, p.name));
+                }
+            }
+        }
+        for puzzle in &seen.puzzles {
+            let tried = self.answered.entry(puzzle.id.clone()).or_default();
+            let last_chance = puzzle.attempts_left.is_some_and(|n| n == 0);
+            if tried.len() >= ANSWERS || last_chance {
+                continue;
+            }
+            let asker = puzzle
+                .asked_by
+                .clone()
+                .unwrap_or_else(|| "the puzzle".to_owned());
+            let next = candidates(state, seen, &puzzle.question)
+                .into_iter()
+                .find(|w| !tried.contains(w));
+            if let Some(word) = next {
+                tried.push(word.clone());
+                return Some(format!("I answer {asker}: \"{word}\""));
+            }
+        }
+        for p in seen.people.iter().filter(|p| p.goal.is_none()) {
+            if self.first_time(format!("insight:{}:{:?}", p.id, p.attitude)) {
+                return Some(format!("I sense what {} wants.", p.name));
+            }
+        }
+        for p in seen
+            .people
+            .iter()
+            .filter(|p| p.locked > 0 && p.attitude < Disposition::Friendly)
+        {
+            if self.first_time(format!("persuade:{}:{:?}", p.id, p.attitude)) {
+                return Some(format!("I persuade {} that we mean well.", p.name));
+            }
+        }
+        None
     }
 
     fn decide(
@@ -152,7 +231,7 @@ impl OfflinePlayer {
         state: &GameState,
         hero: &Character,
     ) -> Option<String> {
-        if !hero.can_act() {
+        if !hero.can_act() || state.story.ended.is_some() {
             return None;
         }
         let here = state.party_location()?;
@@ -214,32 +293,17 @@ impl OfflinePlayer {
         if hp * 2 < max && can_rest {
             return Some("I take a long rest.".into());
         }
-        let npcs: Vec<_> = state
-            .npcs
-            .iter()
-            .filter(|n| n.location == here.id)
-            .collect();
-        let riddle_open = state.flags.get("riddle_answered") == Some(&serde_json::json!(false));
-        for npc in &npcs {
-            let asks_riddle = npc
-                .goal_steps
-                .get(npc.current_step)
-                .is_some_and(|s| s.description.to_lowercase().contains("riddle"));
-            if riddle_open && asks_riddle && self.attempt(format!("riddle:{}", npc.id)) {
-                return Some(format!("I answer {}: \"The answer is ice.\"", npc.name));
+        let seen = Seen::of(state);
+        if let Some(words) = self.socialize(state, &seen, hero) {
+            return Some(words);
+        }
+        for thing in seen.things.iter().filter(|t| t.trapped) {
+            if self.first_time(format!("disarm:{}:{}", here.id, thing.name)) {
+                return Some(format!("I disarm {}.", lower_article(&thing.name)));
             }
         }
-        for npc in &npcs {
-            if self.greeted.insert(npc.id.clone()) {
-                return Some(format!("I talk to {}.", npc.name));
-            }
-        }
-        for f in here
-            .features
-            .iter()
-            .filter(|f| f.is_known() && !f.loot.is_empty())
-        {
-            if self.attempt(format!("take:{}:{}", here.id, f.id)) {
+        for f in seen.things.iter().filter(|t| t.loot) {
+            if self.attempt(format!("take:{}:{}", here.id, f.name)) {
                 return Some(format!(
                     "I take everything from {}.",
                     lower_article(&f.name)
@@ -251,25 +315,21 @@ impl OfflinePlayer {
                 return Some(format!("I pick up the {}.", item.name));
             }
         }
-        if self.goal.as_deref() == Some(here.id.as_str()) {
-            return None;
-        }
         if self.searched.insert(here.id.clone()) {
             return Some("I search the area carefully.".into());
         }
+        // A locked way: each key carried, once.
         for exit in here.exits.iter().filter(|e| e.locked && !e.hidden) {
-            let key = hero.inventory.iter().find(|i| {
-                exit.key
-                    .as_deref()
-                    .is_some_and(|k| k.eq_ignore_ascii_case(&i.name))
-            });
-            if let Some(key) = key
-                && self.attempt(format!("unlock:{}:{}", here.id, exit.direction))
-            {
-                return Some(format!(
-                    "I unlock the {} with the {}.",
-                    exit.direction, key.name
-                ));
+            for key in hero.inventory.iter().filter(|i| is_key(&i.name)) {
+                if self.attempt(format!(
+                    "unlock:{}:{}:{}",
+                    here.id, exit.direction, key.name
+                )) {
+                    return Some(format!(
+                        "I unlock the {} with the {}.",
+                        exit.direction, key.name
+                    ));
+                }
             }
         }
         if let Some(direction) = explore(state, hero, here) {
@@ -278,6 +338,15 @@ impl OfflinePlayer {
             } else {
                 format!("I go through the {direction}.")
             });
+        }
+        // Nowhere new to go: strike what the party knows can be broken.
+        for thing in seen.things.iter().filter(|t| t.breakable) {
+            if self.tries_at(format!("break:{}:{}", here.id, thing.name), BLOWS) {
+                return Some(format!(
+                    "I attack {} with all my strength!",
+                    lower_article(&thing.name)
+                ));
+            }
         }
         let suggestion = last
             .into_iter()
@@ -295,10 +364,7 @@ fn explore(state: &GameState, hero: &Character, here: &Location) -> Option<Strin
     let mut queue: VecDeque<(&Location, Option<String>)> = VecDeque::from([(here, None)]);
     while let Some((room, first)) = queue.pop_front() {
         for exit in room.exits.iter().filter(|e| !e.hidden) {
-            let has_key = exit
-                .key
-                .as_deref()
-                .is_some_and(|k| hero.item_quantity(k) > 0);
+            let has_key = hero.inventory.iter().any(|i| is_key(&i.name));
             if exit.locked && !has_key {
                 continue;
             }
@@ -315,6 +381,13 @@ fn explore(state: &GameState, hero: &Character, here: &Location) -> Option<Strin
         }
     }
     None
+}
+
+/// Whether an item reads as a key ("Rusty Key", "Keyring").
+fn is_key(name: &str) -> bool {
+    name.to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| w.starts_with("key"))
 }
 
 fn lower_article(name: &str) -> String {

@@ -7,7 +7,7 @@
 use crate::state::Snapshot;
 use crate::state::compact::{read_exit, read_hit_points, read_items, read_stack};
 
-use super::view::{Exit, Feature, Hero, Item, Monster, Npc, Room, World};
+use super::view::{Exit, Feature, Hero, Item, Monster, Npc, Puzzle, Room, World};
 
 /// "21/28" or "21/28 +5 temp" → (21, 28).
 pub(crate) fn parse_hp(text: &str) -> Option<(u32, u32)> {
@@ -127,6 +127,13 @@ impl World {
             .iter()
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
-        self.puzzles = s.puzzles.iter().map(|p| p.id.clone()).collect();
+        self.puzzles = s
+            .puzzles
+            .iter()
+            .map(|p| Puzzle {
+                id: p.id.clone(),
+                asked_by: p.asked_by.clone(),
+            })
+            .collect();
     }
 }

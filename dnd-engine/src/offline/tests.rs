@@ -210,7 +210,12 @@ fn odd_input_never_panics() {
 #[test]
 fn sanitize_drops_the_numbers_behind_the_story() {
     let text = "A crooked pinnacle of ice. Climbing it takes a DC 12 Strength (Athletics) check. Cracking it (AC 15, 30 hit points) would end it. 'What am I?'";
-    assert_eq!(sanitize(text), "A crooked pinnacle of ice. 'What am I?'");
+    let kept = sanitize(text);
+    assert!(!kept.contains("DC 12") && !kept.contains("AC 15"), "{kept}");
+    // One concept, one place: the game master's own scrub, with no ids to watch.
+    let scrubbed = crate::gm::scrub(text, &crate::gm::Secrets::default()).text;
+    assert_eq!(kept, scrubbed.trim());
+    assert!(kept.starts_with("A crooked pinnacle") && kept.ends_with("'What am I?'"));
 }
 
 #[test]
@@ -222,6 +227,7 @@ fn the_offline_gm_is_a_provider_named_offline() {
     assert!(response.text().is_some());
 }
 
+mod names;
 mod table;
 
 /// The narration of a turn whose only step is `next_turn` with this result, for Kraven with

@@ -35,6 +35,10 @@ pub(crate) struct Feature {
     pub name: String,
     pub description: Option<String>,
     pub loot: Vec<Item>,
+    /// Whether a tool said it holds an armed trap the party knows of (`disarm_trap`).
+    pub trapped: bool,
+    /// An object's hit points ("12/30"), as a tool said: it can be attacked (`attack_object`).
+    pub hit_points: Option<String>,
 }
 
 /// A known exit.
@@ -76,12 +80,21 @@ pub(crate) struct Npc {
     pub doing: Option<String>,
 }
 
+/// A puzzle before the party, as the snapshot lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Puzzle {
+    /// Its id, for `answer_puzzle`.
+    pub id: String,
+    /// The name of the NPC who asks it, if one does.
+    pub asked_by: Option<String>,
+}
+
 /// A party member.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Hero {
     pub id: String,
     pub name: String,
-    /// Its class, lower case ("fighter"), from the snapshot's "Kraven, fighter 3".
+    /// Its class, lower case ("fighter"), from the snapshot's "Brann, fighter 3".
     pub class: String,
     /// Its level, from the same (0 when it does not read).
     pub level: u8,
@@ -136,8 +149,8 @@ pub(crate) struct World {
     /// The last distance seen between two combatants (ids, in either order), from the attacks
     /// of this fight; forgotten for a creature once it moves.
     pub distances: BTreeMap<(String, String), u32>,
-    /// The ids of the puzzles before the party, as the snapshot listed them.
-    pub puzzles: Vec<String>,
+    /// The puzzles before the party, as the snapshot listed them.
+    pub puzzles: Vec<Puzzle>,
 }
 
 /// Everything the offline game master reads from one request.
@@ -311,11 +324,6 @@ impl World {
             .iter()
             .filter(|m| m.alive && self.is_hostile(m))
             .collect()
-    }
-
-    /// A flag that is set to `false` (a story beat not reached yet).
-    pub fn flag_pending(&self, key: &str) -> bool {
-        self.flags.get(key) == Some(&Value::Bool(false))
     }
 
     /// Every loot stack in view here: (where, item), "floor" for the open.

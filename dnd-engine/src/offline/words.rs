@@ -93,7 +93,7 @@ fn stem(word: &str) -> &str {
     }
 }
 
-/// The significant, stemmed words of a name or phrase ("The Frost Harpy" → frost, harpy).
+/// The significant, stemmed words of a name or phrase ("The Dire Wolf" → dire, wolf).
 pub(crate) fn keys(text: &str) -> Vec<String> {
     words(text)
         .iter()
@@ -136,34 +136,23 @@ pub(crate) fn mentions(text: &str, word: &str) -> bool {
     words(text).iter().any(|w| w == word)
 }
 
-/// "hall-of-echoes" → "hall of echoes"; "Gold pieces" → "gold-pieces" for ids.
+/// "great-hall" → "great hall"; "Gold pieces" → "gold-pieces" for ids.
 pub(crate) fn slug(text: &str) -> String {
     words(text).join("-")
 }
 
-/// Drops the sentences that give away numbers the player should not see ("DC 12", "AC 15").
+/// The text without the numbers the player should not see ("DC 12", "AC 15"): the game
+/// master's own scrub ([`crate::gm::scrub`]), with no ids to watch (the request has none of
+/// the state's secrets).
 pub(crate) fn sanitize(text: &str) -> String {
-    let mut kept: Vec<String> = Vec::new();
-    for sentence in text.split_inclusive(['.', '!', '?']) {
-        let w: Vec<&str> = sentence
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|s| !s.is_empty())
-            .collect();
-        let leaks = w
-            .windows(2)
-            .any(|p| matches!(p[0], "DC" | "AC") && p[1].chars().all(|c| c.is_ascii_digit()));
-        match kept.last_mut() {
-            // A closing quote or bracket after the full stop belongs to the sentence before.
-            Some(last) if w.is_empty() => last.push_str(sentence.trim()),
-            _ if leaks || w.is_empty() => {}
-            _ => kept.push(sentence.trim().to_owned()),
-        }
-    }
-    kept.join(" ")
+    crate::gm::scrub(text, &crate::gm::Secrets::default())
+        .text
+        .trim()
+        .to_owned()
 }
 
-/// A name as it reads mid-sentence: "A frozen climber" → "a frozen climber", "Thin ice" →
-/// "thin ice"; proper names ("Frost Harpy", "Hjalmar's Journal") stay as they are.
+/// A name as it reads mid-sentence: "A broken cart" → "a broken cart", "Old well" →
+/// "old well"; proper names ("Dire Wolf", "Mira's Diary") stay as they are.
 pub(crate) fn lower_article(name: &str) -> String {
     let words: Vec<&str> = name.split(' ').collect();
     let first = words.first().copied().unwrap_or_default();
@@ -180,7 +169,7 @@ pub(crate) fn lower_article(name: &str) -> String {
     }
 }
 
-/// "the Rime Key", but "Hjalmar's Journal" (a possessive name takes no article).
+/// "the Iron Key", but "Mira's Diary" (a possessive name takes no article).
 pub(crate) fn the(name: &str) -> String {
     if name.split(' ').next().is_some_and(|w| w.ends_with("'s")) {
         name.to_owned()
@@ -189,7 +178,7 @@ pub(crate) fn the(name: &str) -> String {
     }
 }
 
-/// How a way is walked: "east", but "through the rime door".
+/// How a way is walked: "east", but "through the iron gate".
 pub(crate) fn way(direction: &str) -> String {
     if is_direction(direction) {
         direction.to_owned()
@@ -198,8 +187,8 @@ pub(crate) fn way(direction: &str) -> String {
     }
 }
 
-/// An exit named in a sentence: "the way east" for a direction, "the rime door" for a named
-/// way (never "the way rime door").
+/// An exit named in a sentence: "the way east" for a direction, "the iron gate" for a named
+/// way (never "the way iron gate").
 pub fn exit_name(direction: &str) -> String {
     if is_direction(direction) {
         format!("the way {direction}")
