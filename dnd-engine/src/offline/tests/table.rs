@@ -209,6 +209,8 @@ fn assert_clean(state: &GameState, text: &str) {
     }
 }
 
+mod story;
+
 fn kraven(state: &GameState) -> &crate::state::Character {
     state.character("kraven").unwrap()
 }
