@@ -228,6 +228,7 @@ fn the_offline_gm_is_a_provider_named_offline() {
 }
 
 mod names;
+mod player;
 mod table;
 
 /// The narration of a turn whose only step is `next_turn` with this result, for Kraven with

@@ -345,7 +345,7 @@ fn an_offline_player_walks_the_glacier_at_this_table() {
         said.push(input.text);
     }
     let k = kraven(&t.state);
-    assert!(k.location == "glacier-heart" || !k.can_act(), "{said:?}");
+    assert!(t.state.story.ended.is_some() || !k.can_act(), "{said:?}");
     // Deterministic: the same table and the same player say the same things.
     let mut again = Table::new(&["kraven"]);
     let mut player = OfflinePlayer::new("kraven");

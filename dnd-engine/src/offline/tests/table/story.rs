@@ -31,7 +31,10 @@ fn at(room: &str) -> Table {
 }
 
 fn called(t: &Table, name: &str) -> Option<Value> {
-    calls(t).into_iter().find(|(n, _)| n == name).map(|(_, a)| a)
+    calls(t)
+        .into_iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, a)| a)
 }
 
 #[test]
@@ -53,7 +56,10 @@ fn talk_asks_and_gives_through_talk_to_and_never_sets_a_flag() {
         "Silver Locket",
         "{gave}"
     );
-    assert_eq!(t.state.npc("aldous").unwrap().disposition, Disposition::Friendly);
+    assert_eq!(
+        t.state.npc("aldous").unwrap().disposition,
+        Disposition::Friendly
+    );
     assert_eq!(t.state.flags["aldous_given_keepsake"], Value::Bool(true));
     let hall = t.state.location("hall-of-echoes").unwrap();
     assert!(!hall.exit("crawlway").unwrap().hidden, "{gave}");
