@@ -9,9 +9,16 @@
 //! model uses. It plays any adventure in the format, knowing none by name, because it only
 //! reads what a model would read: the request.
 //!
-//! [`OfflinePlayer`] is the other seat at the table: a small policy that turns the last outcome
-//! and the state into the hero's next words, so `GameMaster` + `OfflineGm` + `OfflinePlayer`
-//! can autoplay an adventure from the entrance to the end.
+//! [`OfflinePlayer`] is the other seat at the table: a small policy that turns what the party
+//! knows (`seen.rs`: the state block and what the tools have shown, never hidden data) into the
+//! hero's next words, so `GameMaster` + `OfflineGm` + `OfflinePlayer` can autoplay an adventure
+//! from the entrance to an ending.
+//!
+//! Neither knows an adventure by name: no title, room, NPC, monster, flag, puzzle answer, trap
+//! or object of the built-in adventure appears in this module's code (`tests/names.rs` checks
+//! it against the adventure's data). What the story does is the engine's: a gift, a topic, an
+//! answer or a broken object plays the adventure's own effects, never a flag the game master
+//! sets.
 //!
 //! # How
 //!
@@ -22,12 +29,16 @@
 //!    the history and of this turn are read into a view of the world (`view.rs`, with
 //!    `snapshot.rs` for the snapshot and `learn.rs` for the results).
 //! 2. The player's last words become an [`Intent`] through a keyword parser ([`parse_intent`]):
-//!    attack, cast, search, look, move, open, take, use or drink, talk, give, rest, inventory,
-//!    flee, or unknown (`intent.rs`; `words.rs` matches phrases to names).
+//!    attack, cast, search, look, move, open, take, use or drink, talk, give, persuade, lie,
+//!    threaten, sense (insight), disarm, rest, inventory, flee, or unknown (`intent.rs`;
+//!    `words.rs` matches phrases to names).
 //! 3. In the narrative phase, the planner (`plan.rs`, with `fight.rs` and `ways.rs`) picks the
 //!    next round of tool calls from the intent and the results so far (start the fight, then
 //!    swing, then let the monsters act through `next_turn`, or end the fight; a defeat's flag
-//!    is the adventure's `on_defeat`, played by the engine), or decides the turn is done; then the narration
+//!    is the adventure's `on_defeat`, played by the engine; `story.rs` for the story tools:
+//!    `talk_to` for a word, a topic or a gift, `social_check`, `answer_puzzle` with the player's
+//!    words as said, `disarm_trap` on a trap the party knows of, `attack_object` on a thing
+//!    that is no creature), or decides the turn is done; then the narration
 //!    (`narrate.rs`) fills templates with the results and the adventure's own descriptions, in
 //!    the second person, without DCs, ACs or ids.
 //! 4. In the action phase (a request for the `action_list` JSON), `suggest.rs` computes 2 to 5
