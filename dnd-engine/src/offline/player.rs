@@ -8,7 +8,8 @@
 //! deal more damage (a spell that spends a slot must beat the weapon by half again, so slots
 //! are not spent for little); rest when below 75% HP (a short rest while hit dice last, a long
 //! one below half HP); then the people here: greet each, ask about each topic it will speak
-//! of, give it an item its revealed goal or its words name, answer the puzzle it asks with
+//! of (and read it with Insight right after each, for a lie), give it an item its revealed
+//! goal or its words name (or whose note speaks of it), answer the puzzle it asks with
 //! the words the party has read (the most frequent first; the engine judges), read its goal
 //! with Insight, and win it over with Persuasion when it keeps topics back; disarm a trap the
 //! party knows of; take the loot in view; search each room once; unlock a locked way with a
@@ -25,7 +26,7 @@ use crate::srd::Srd;
 use crate::state::{Character, Disposition, GameState, Location, ReactionTrigger};
 use crate::tools::{names, odds};
 
-use super::seen::{Seen, candidates};
+use super::seen::{Seen, candidates, significant};
 use super::words::is_direction;
 
 /// How many times the player tries the same loot, lock or rest before giving up on it.
@@ -42,6 +43,8 @@ pub struct OfflinePlayer {
     searched: BTreeSet<String>,
     /// The answers given to each puzzle, by its id.
     answered: BTreeMap<String, Vec<String>>,
+    /// The topic last asked of each NPC, by its id: what a read of it judges.
+    last_asked: BTreeMap<String, String>,
     tries: BTreeMap<String, u32>,
     suggestions_used: BTreeSet<String>,
     rests_in_a_row: u32,
@@ -166,9 +169,18 @@ impl OfflinePlayer {
                 return Some(format!("I talk to {}.", p.name));
             }
         }
+        // Each topic, and right after it a read of the speaker: Insight judges what was said
+        // last (a lie seen through may be what the story waits for).
         for p in &seen.people {
+            if let Some(last) = self.last_asked.get(&p.id).cloned()
+                && p.told.contains(&last)
+                && self.first_time(format!("insight:{}:{last}", p.id))
+            {
+                return Some(format!("I sense whether {} speaks the truth.", p.name));
+            }
             for (word, id) in p.topics.iter().filter(|(_, id)| !p.told.contains(id)) {
                 if self.first_time(format!("ask:{}:{id}", p.id)) {
+                    self.last_asked.insert(p.id.clone(), id.clone());
                     return Some(format!("I ask {} about {word}.", p.name));
                 }
             }
@@ -181,9 +193,13 @@ impl OfflinePlayer {
                 .chain(p.said.iter())
                 .map(|t| t.to_lowercase())
                 .collect();
+            // Or an item whose note speaks of the NPC as the party sees it ("the miller's boy
+            // is fond of them" for the miller's boy): two significant words shared.
+            let looks = significant(&format!("{} {}", p.name, p.description));
             for item in hero.inventory.iter() {
                 let name = item.name.to_lowercase();
-                if asks.iter().any(|t| t.contains(&name))
+                let noted = significant(&item.note).intersection(&looks).count() >= 2;
+                if (noted || asks.iter().any(|t| t.contains(&name)))
                     && self.first_time(format!("give:{}:{}", p.id, item.name))
                 {
                     return Some(format!("I give the {} to {}.", item.name, p.name));

@@ -20,6 +20,8 @@ use crate::state::{Disposition, GameState, PuzzleView};
 pub(super) struct Person {
     pub id: String,
     pub name: String,
+    /// How it looks (`get_room_details` shows it).
+    pub description: String,
     pub attitude: Disposition,
     /// Its goal, once revealed.
     pub goal: Option<String>,
@@ -66,6 +68,10 @@ impl Seen {
                 Person {
                     id: n.id.clone(),
                     name: n.name.clone(),
+                    description: state
+                        .npc(&n.id)
+                        .map(|npc| npc.description.clone())
+                        .unwrap_or_default(),
                     attitude: n.disposition,
                     goal: n.goal.clone(),
                     topics: social
@@ -206,6 +212,15 @@ const COMMON: &[&str] = &[
     "now",
     "down",
 ];
+
+/// The significant words of a text: lower case, three letters or more, no common word.
+pub(super) fn significant(text: &str) -> BTreeSet<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.len() >= 3)
+        .map(str::to_lowercase)
+        .filter(|w| !COMMON.contains(&w.as_str()))
+        .collect()
+}
 
 /// Candidate answers to `question`, best first: the words of every text the party has read,
 /// by how often they came up (ties alphabetical), leaving out common words, the question's
