@@ -6,7 +6,8 @@
 //! 40% HP; fight a hostile monster in sight (resting first when below 75% HP and no fight has
 //! started), with the hero's weapon or a spell it knows, whichever the engine's odds expect to
 //! deal more damage (a spell that spends a slot must beat the weapon by half again, so slots
-//! are not spent for little); rest when below 75% HP (a short rest while hit dice last, a long
+//! are not spent for little), after using up what the pack holds for a fight (a magic item
+//! spent in the using, a weapon oil or a draught, not healing); rest when below 75% HP (a short rest while hit dice last, a long
 //! one below half HP); then the people here: greet each, ask about each topic it will speak
 //! of (and read it with Insight right after each, for a lie), give it an item its revealed
 //! goal or its words name (or whose note speaks of it), answer the puzzle it asks with
@@ -225,7 +226,7 @@ impl OfflinePlayer {
             }
         }
         for p in seen.people.iter().filter(|p| p.goal.is_none()) {
-            if self.first_time(format!("insight:{}:{:?}", p.id, p.attitude)) {
+            if self.first_time(format!("goal:{}", p.id)) {
                 return Some(format!("I sense what {} wants.", p.name));
             }
         }
@@ -234,7 +235,8 @@ impl OfflinePlayer {
             .iter()
             .filter(|p| p.locked > 0 && p.attitude < Disposition::Friendly)
         {
-            if self.first_time(format!("persuade:{}:{:?}", p.id, p.attitude)) {
+            // Once: a failure that goes badly turns it colder, and again would only sour it.
+            if self.first_time(format!("persuade:{}", p.id)) {
                 return Some(format!("I persuade {} that we mean well.", p.name));
             }
         }
@@ -283,6 +285,20 @@ impl OfflinePlayer {
                 } else {
                     "I take a long rest before the fight.".into()
                 });
+            }
+            // Before the fight, what the pack holds for one: a magic item used up in the using
+            // that does something (a weapon oil, a draught of resistance), once each. Healing
+            // is kept for when it is needed.
+            if !fighting
+                && let Some(item) = hero.inventory.iter().find(|i| {
+                    i.magic
+                        .as_ref()
+                        .is_some_and(|m| m.consumed && !m.on_use.is_empty())
+                        && !i.name.to_lowercase().contains("healing")
+                })
+                && self.first_time(format!("ready:{}", item.name))
+            {
+                return Some(format!("I use the {} before the fight.", item.name));
             }
             // Before the fight, a reaction spell the hero knows is declared (Shield when hit),
             // so the engine may cast it while the monsters act.
