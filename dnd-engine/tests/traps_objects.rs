@@ -111,10 +111,7 @@ fn the_thin_ice_unnoticed_goes_off_on_the_way_north_and_a_save_halves_it() {
 fn thin_ice_noticed_or_revealed_by_aldous_is_stepped_around() {
     // Aldous's warning (his goal step's effects) reveals the thin ice.
     let mut t = at_the_mere(3);
-    t.ok(
-        "set_game_flag",
-        json!({"key": "aldous_given_keepsake", "value": true}),
-    );
+    t.story_flag("aldous_given_keepsake", serde_json::json!(true));
     assert!(thin_ice(&t.state).trap_known());
     let hp = t.state.character("kraven").unwrap().hp.current;
     let result = t.ok("move_to", json!({"exit": "north"}));
@@ -289,10 +286,7 @@ fn a_known_trap_refuses_the_touch_until_disarmed() {
 #[test]
 fn the_party_may_walk_onto_thin_ice_it_knows_of_on_purpose() {
     let mut t = at_the_mere(4);
-    t.ok(
-        "set_game_flag",
-        json!({"key": "aldous_given_keepsake", "value": true}),
-    );
+    t.story_flag("aldous_given_keepsake", serde_json::json!(true));
     let hp = t.state.character("kraven").unwrap().hp.current;
     let result = t.ok(
         "use_object",

@@ -331,16 +331,11 @@ pub(super) fn set_game_flag(
             ctx.limits.max_flag_bytes
         )));
     }
-    // A puzzle's success is the engine's to judge: its flag is not set by hand.
-    let judged = ctx.state.story.puzzles.iter().any(|p| {
-        !ctx.state.puzzle_tries(&p.id).solved
-            && p.on_success.iter().any(
-                |e| matches!(e, crate::state::StoryEffect::SetFlag { flag, .. } if *flag == args.key),
-            )
-    });
-    if judged {
+    // What the story sets (a puzzle solved, a gift given, a foe beaten, a trap sprung) is the
+    // engine's to judge, never the model's.
+    if ctx.state.story_sets_flag(&args.key) {
         return Err(ToolError::new(format!(
-            "the flag {:?} is set by the engine when the story reaches it (a puzzle solved through answer_puzzle), never by hand",
+            "the flag {:?} is set by the engine when the story reaches it (a puzzle answered through answer_puzzle, a gift through talk_to, a foe defeated, a trap or object, an NPC's goal); flags the game master may set are the ones no story event sets",
             args.key
         )));
     }
