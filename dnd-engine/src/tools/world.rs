@@ -116,6 +116,26 @@ pub struct MoveArgs {
 }
 
 pub(super) fn move_to(args: MoveArgs, ctx: &mut ToolContext<'_>) -> Result<RoomDetails, ToolError> {
+    // A locked way says how it opens, so the model's next call is a lawful one.
+    if let Some(exit) = ctx
+        .state
+        .party_location()
+        .and_then(|l| l.exit(&args.exit))
+        .filter(|e| e.locked && !e.hidden)
+    {
+        let key = exit
+            .key
+            .as_deref()
+            .filter(|k| ctx.state.characters.iter().any(|c| c.item_quantity(k) > 0));
+        return Err(ToolError::new(format!(
+            "the exit {:?} is locked: open it first, with use_item and {} or with open_lock (pick it with thieves' tools, or force it), then move_to",
+            exit.direction,
+            match key {
+                Some(k) => format!("the {k} the party carries"),
+                None => "its key, if the party finds it,".to_owned(),
+            }
+        )));
+    }
     super::encounter::leave_fight(ctx)?;
     // The way out may cross a trap (the glacier's thin ice on the way north).
     super::traps::on_leaving(ctx, &args.exit)?;
