@@ -567,3 +567,46 @@ fn stepping_into_a_trapped_area_in_a_fight_sets_it_off_on_the_mover() {
             .has(Condition::Prone)
     );
 }
+
+#[test]
+fn fast_hands_disarms_a_found_trap_or_sets_it_off_with_the_bonus_action() {
+    // Wren is a 3rd-level Thief: Fast Hands' thieves' tools work on a trap as on a lock.
+    let (mut disarmed, mut failed) = (0, 0);
+    for seed in 1..30 {
+        let mut t = trapped_game(&["wren"], seed);
+        t.apply(&[Change::TrapNoticed {
+            location: "ice-chasm".into(),
+            feature: "strongbox".into(),
+        }]);
+        let result = t.ok(
+            "use_feature",
+            json!({"character": "wren", "feature": "fast-hands", "option": "thieves_tools",
+                   "target": "strongbox", "amount": null}),
+        );
+        let effect = result["effect"].as_str().unwrap();
+        assert!(effect.contains("with the bonus action"), "{effect}");
+        if effect.contains("disarms it") {
+            disarmed += 1;
+            assert!(strongbox(&t.state).spent);
+        } else {
+            failed += 1;
+        }
+    }
+    assert!(
+        disarmed > 0 && failed > 0,
+        "{disarmed} disarmed, {failed} failed"
+    );
+
+    // Fast Hands' Use an Object on the trapped box sets it off, as use_object does.
+    let mut t = trapped_game(&["wren"], 3);
+    let result = t.ok(
+        "use_feature",
+        json!({"character": "wren", "feature": "fast-hands", "option": "use_object",
+               "target": "the iron strongbox", "amount": null}),
+    );
+    assert!(
+        story(&result).contains("An iron strongbox goes off!"),
+        "{result}"
+    );
+    assert!(strongbox(&t.state).spent);
+}
