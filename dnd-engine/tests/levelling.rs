@@ -371,10 +371,7 @@ fn with_milestones_a_flag_grants_the_level_and_xp_never_gates() {
     let error = t.refused("level_up", json!({"character": "kraven"}));
     assert!(error.contains("levels come at milestones"), "{error}");
     assert!(reached_milestones(&t.state).is_empty());
-    t.ok(
-        "set_game_flag",
-        json!({"key": "harpy_defeated", "value": true}),
-    );
+    t.story_flag("harpy_defeated", serde_json::json!(true));
     let reached = reached_milestones(&t.state);
     assert_eq!(
         reached,

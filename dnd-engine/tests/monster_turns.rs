@@ -217,6 +217,24 @@ fn a_harpy_below_a_quarter_alone_flees_and_the_fight_may_end() {
 }
 
 #[test]
+fn a_harpy_that_flees_lets_go_of_the_hero_it_charmed() {
+    // Found by the model-like walk: the flight and the end of its song were committed in the
+    // wrong order, so the whole turn was refused and the fight could never go on.
+    let mut t = fight(7);
+    charm_kraven(&mut t);
+    let r = t.call("next_turn", json!({}));
+    assert!(r.ok, "{}", r.content);
+    let harpy = t.state.monster("frost-harpy").unwrap();
+    assert_eq!(harpy.morale, Morale::Fled);
+    assert!(harpy.holds.is_empty());
+    let kraven = t.state.character("kraven").unwrap();
+    assert!(
+        !kraven.conditions.has(Condition::Charmed),
+        "the song's hold is gone"
+    );
+}
+
+#[test]
 fn a_surrendered_foe_fights_again_once_attacked() {
     let mut t = fight(5);
     t.state

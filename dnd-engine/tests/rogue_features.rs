@@ -331,7 +331,7 @@ fn cunning_action_refuses_what_the_rogue_may_not_do() {
     );
     assert!(
         bare.contains(
-            "needs an option: dash, disengage, hide, use_object (target: the object used), thieves_tools (target: the locked exit)"
+            "needs an option: dash, disengage, hide, use_object (target: the object used), thieves_tools (target: the locked exit, or a trap the party has found)"
         ),
         "{bare}"
     );

@@ -30,10 +30,7 @@ fn a_keepsake_given_shows_the_crawlway_through_the_goal_steps_effects() {
     let mut t = in_the_hall();
     // Kraven's passive Perception (10) is below the crawlway's DC 14: it stays hidden.
     assert!(crawlway_hidden(&t));
-    let result = t.ok(
-        "set_game_flag",
-        json!({"key": "aldous_given_keepsake", "value": true}),
-    );
+    let result = t.story_flag("aldous_given_keepsake", serde_json::json!(true));
     let story = result["story"].as_array().expect("the story is told");
     assert!(
         story[0]
@@ -59,10 +56,7 @@ fn a_keepsake_given_shows_the_crawlway_through_the_goal_steps_effects() {
 #[test]
 fn a_trigger_reached_far_from_the_npc_moves_it_on_without_telling_the_party() {
     let mut t = Table::game(&["kraven"], 7);
-    let result = t.ok(
-        "set_game_flag",
-        json!({"key": "aldous_given_keepsake", "value": true}),
-    );
+    let result = t.story_flag("aldous_given_keepsake", serde_json::json!(true));
     assert!(
         result.get("story").is_some(),
         "the revealed exit is told: {result}"
@@ -167,13 +161,43 @@ fn the_harpys_defeat_sets_its_flag_by_the_engine_once() {
         !t.state.story.on_defeat.contains_key("frost-harpy"),
         "played once"
     );
-    // Set back by hand, it stays: the defeat is not played twice.
-    t.ok(
+    // The model may not set it back: the story set it, and only the story does.
+    let error = t.refused(
         "set_game_flag",
         json!({"key": "harpy_defeated", "value": false}),
     );
-    t.ok("get_game_flags", json!({}));
+    assert!(error.contains("set by the engine"), "{error}");
+    assert_eq!(t.state.flags["harpy_defeated"], json!(true));
+    // Set back in the state, the defeat is still not played twice.
+    t.story_flag("harpy_defeated", serde_json::json!(false));
     assert_eq!(t.state.flags["harpy_defeated"], json!(false));
+}
+
+#[test]
+fn set_game_flag_refuses_every_flag_a_story_effect_sets_and_changes_nothing() {
+    let mut t = Table::game(&["kraven"], 7);
+    let before = t.state.clone();
+    // A gift's (aldous_given_keepsake), a goal step's (aldous_warning_heard), a puzzle's
+    // (riddle_answered), a defeat's (harpy_defeated) and a broken object's (heart_broken).
+    for key in [
+        "aldous_given_keepsake",
+        "aldous_warning_heard",
+        "riddle_answered",
+        "harpy_defeated",
+        "heart_broken",
+    ] {
+        for value in [json!(true), json!(false), json!(1)] {
+            let error = t.refused("set_game_flag", json!({"key": key, "value": value}));
+            assert!(error.contains("set by the engine"), "{key}: {error}");
+        }
+    }
+    assert_eq!(t.state, before, "nothing moved");
+    // A flag no story effect sets is still the game master's to keep.
+    t.ok(
+        "set_game_flag",
+        json!({"key": "lantern_lit", "value": true}),
+    );
+    assert_eq!(t.state.flags["lantern_lit"], json!(true));
 }
 
 #[test]
@@ -217,4 +241,79 @@ fn a_goal_step_moves_on_by_the_clock_with_its_effects() {
         .unwrap_err()
         .to_string();
     assert!(error.contains("npcs[aldous].goal_steps[0].after_minutes: a step that moves on by the clock waits at least 1 minute"), "{error}");
+}
+
+#[tokio::test]
+async fn a_cheating_model_cannot_give_a_gift_or_win_a_fight_with_a_flag() {
+    // The party stands with Aldous, keepsake unfound, the harpy alive: a model that "hands
+    // over" the keepsake or "slays" the harpy by flag is refused, and the crawlway stays hidden.
+    let before = in_the_hall().state;
+    let calls = vec![
+        dnd_engine::llm::ToolCall::new(
+            "a",
+            "set_game_flag",
+            json!({"key": "aldous_given_keepsake", "value": true}),
+        ),
+        dnd_engine::llm::ToolCall::new(
+            "b",
+            "set_game_flag",
+            json!({"key": "harpy_defeated", "value": true}),
+        ),
+    ];
+    let played = table::scripted_turn(&before, calls, "Kraven", "Here, old man, take it.").await;
+    assert_eq!(played.results.len(), 2, "{:#?}", played.results);
+    for result in &played.results {
+        assert!(result.contains("set by the engine"), "{result}");
+    }
+    assert_eq!(played.after.flags["aldous_given_keepsake"], json!(false));
+    assert_eq!(played.after.flags["harpy_defeated"], json!(false));
+    assert_eq!(played.after.npc("aldous").unwrap().current_step, 0);
+    assert!(
+        played
+            .after
+            .location("hall-of-echoes")
+            .and_then(|l| l.exit("crawlway"))
+            .is_some_and(|e| e.hidden)
+    );
+}
+
+#[test]
+fn advance_npc_goals_refuses_a_step_that_waits_on_the_clock_alone() {
+    // Aldous's first step waits an hour, with no trigger: the model cannot hurry the clock.
+    let text = Adventure::built_in_json().replacen(
+        r#"{ "description": "Mutters at his brazier and snaps at anyone who comes near.", "trigger_flag": "aldous_given_keepsake" }"#,
+        r#"{ "description": "Mutters at his brazier and snaps at anyone who comes near.", "after_minutes": 60 }"#,
+        1,
+    );
+    let game = Adventure::from_json(&text, "glacier.json")
+        .unwrap()
+        .new_game(&["kraven"])
+        .unwrap();
+    let mut t = Table::new(game, 7);
+    t.ok("move_to", json!({"exit": "east"}));
+    let before = t.state.clone();
+    let error = t.refused("advance_npc_goals", json!({"npc": "aldous"}));
+    assert!(error.contains("time passing"), "{error}");
+    assert_eq!(t.state, before, "nothing moved");
+    assert!(crawlway_hidden(&t));
+}
+
+#[test]
+fn the_snapshot_shows_only_the_flags_that_hold() {
+    // At the start only the glacier's wailing holds: the list at rest (sigrun_released, heart_broken, ...) names
+    // people and secrets the party has not met, and stays out of every request.
+    let mut t = Table::game(&["kraven"], 7);
+    let text = serde_json::to_string(&t.state.snapshot()).unwrap();
+    for secret in [
+        "sigrun_released",
+        "heart_broken",
+        "riddle_answered",
+        "aldous_given",
+    ] {
+        assert!(!text.contains(secret), "{secret} in {text}");
+    }
+    t.story_flag("harpy_defeated", json!(true));
+    let snapshot = t.state.snapshot();
+    let shown: Vec<&String> = snapshot.flags.keys().collect();
+    assert_eq!(shown, ["harpy_defeated", "wailing"]);
 }

@@ -111,10 +111,7 @@ fn the_thin_ice_unnoticed_goes_off_on_the_way_north_and_a_save_halves_it() {
 fn thin_ice_noticed_or_revealed_by_aldous_is_stepped_around() {
     // Aldous's warning (his goal step's effects) reveals the thin ice.
     let mut t = at_the_mere(3);
-    t.ok(
-        "set_game_flag",
-        json!({"key": "aldous_given_keepsake", "value": true}),
-    );
+    t.story_flag("aldous_given_keepsake", serde_json::json!(true));
     assert!(thin_ice(&t.state).trap_known());
     let hp = t.state.character("kraven").unwrap().hp.current;
     let result = t.ok("move_to", json!({"exit": "north"}));
@@ -289,10 +286,7 @@ fn a_known_trap_refuses_the_touch_until_disarmed() {
 #[test]
 fn the_party_may_walk_onto_thin_ice_it_knows_of_on_purpose() {
     let mut t = at_the_mere(4);
-    t.ok(
-        "set_game_flag",
-        json!({"key": "aldous_given_keepsake", "value": true}),
-    );
+    t.story_flag("aldous_given_keepsake", serde_json::json!(true));
     let hp = t.state.character("kraven").unwrap().hp.current;
     let result = t.ok(
         "use_object",
@@ -572,4 +566,47 @@ fn stepping_into_a_trapped_area_in_a_fight_sets_it_off_on_the_mover() {
             .conditions
             .has(Condition::Prone)
     );
+}
+
+#[test]
+fn fast_hands_disarms_a_found_trap_or_sets_it_off_with_the_bonus_action() {
+    // Wren is a 3rd-level Thief: Fast Hands' thieves' tools work on a trap as on a lock.
+    let (mut disarmed, mut failed) = (0, 0);
+    for seed in 1..30 {
+        let mut t = trapped_game(&["wren"], seed);
+        t.apply(&[Change::TrapNoticed {
+            location: "ice-chasm".into(),
+            feature: "strongbox".into(),
+        }]);
+        let result = t.ok(
+            "use_feature",
+            json!({"character": "wren", "feature": "fast-hands", "option": "thieves_tools",
+                   "target": "strongbox", "amount": null}),
+        );
+        let effect = result["effect"].as_str().unwrap();
+        assert!(effect.contains("with the bonus action"), "{effect}");
+        if effect.contains("disarms it") {
+            disarmed += 1;
+            assert!(strongbox(&t.state).spent);
+        } else {
+            failed += 1;
+        }
+    }
+    assert!(
+        disarmed > 0 && failed > 0,
+        "{disarmed} disarmed, {failed} failed"
+    );
+
+    // Fast Hands' Use an Object on the trapped box sets it off, as use_object does.
+    let mut t = trapped_game(&["wren"], 3);
+    let result = t.ok(
+        "use_feature",
+        json!({"character": "wren", "feature": "fast-hands", "option": "use_object",
+               "target": "the iron strongbox", "amount": null}),
+    );
+    assert!(
+        story(&result).contains("An iron strongbox goes off!"),
+        "{result}"
+    );
+    assert!(strongbox(&t.state).spent);
 }

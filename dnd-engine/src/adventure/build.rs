@@ -151,7 +151,7 @@ pub(super) fn new_game(adventure: &Adventure, party: &[&str]) -> Result<GameStat
         })
         .collect();
 
-    Ok(GameState {
+    let mut state = GameState {
         title: adventure.title.clone(),
         characters: Arc::new(characters),
         monsters: Arc::new(monsters),
@@ -208,8 +208,13 @@ pub(super) fn new_game(adventure: &Adventure, party: &[&str]) -> Result<GameStat
                     (n.id.clone(), social)
                 })
                 .collect(),
+            flags_set_by_story: Default::default(),
         }),
-    })
+    };
+    // Recorded now, while every defeat's effects are still waiting to be played.
+    let flags = state.flags_story_sets();
+    Arc::make_mut(&mut state.story).flags_set_by_story = flags;
+    Ok(state)
 }
 
 /// The stacks with the SRD's data on each magic item that does something while carried (a

@@ -29,7 +29,7 @@ pub struct Snapshot {
     pub mode: super::Mode,
     /// "day 1, 08:00".
     pub time: String,
-    /// World flags.
+    /// The world flags that hold (`GameState::flags_holding`): a flag at rest is not shown.
     #[serde(default, skip_serializing_if = "serde_json::Map::is_empty")]
     pub flags: serde_json::Map<String, serde_json::Value>,
     /// The ending reached, once the adventure is over: its title and what the game master tells.
@@ -376,12 +376,10 @@ impl GameState {
             encounter,
             mode: self.mode,
             time: self.time.describe(),
-            // Every flag still: the offline game master reads the pending ones to know what to
-            // set. Once the engine sets them itself (defeats, gifts, puzzles), only the flags
-            // that hold are shown (`flags_holding`).
+            // Only the flags that hold: the adventure's list of flags at rest names people and
+            // secrets the party has not met.
             flags: self
-                .flags
-                .iter()
+                .flags_holding()
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect(),
             ended: super::ending_reached(self).map(|e| format!("{}: {}", e.title, e.description)),

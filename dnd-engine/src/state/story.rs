@@ -14,7 +14,7 @@
 //! [`Change`]: super::Change
 //! [`GameState::apply`]: super::GameState::apply
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -171,6 +171,11 @@ pub struct Story {
     /// NPC's id (`state::social`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub social: BTreeMap<String, super::Social>,
+    /// Every flag some story effect of the campaign sets, recorded when it began (a monster's
+    /// `on_defeat` list is gone once played, the flag it sets stays the story's): the engine
+    /// sets these, `set_game_flag` never does.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub flags_set_by_story: BTreeSet<String>,
 }
 
 impl Story {
@@ -250,6 +255,61 @@ pub fn flag_holds(value: &serde_json::Value) -> bool {
 }
 
 impl GameState {
+    /// Every story effect the campaign holds now: goal steps, traps, breakable objects, what
+    /// NPCs tell, want and grant, puzzles, and the defeats still to be played.
+    pub fn story_effects(&self) -> impl Iterator<Item = &StoryEffect> {
+        let places = self
+            .locations
+            .iter()
+            .flat_map(|l| &l.features)
+            .flat_map(|f| {
+                let trap = f.trap.iter().flat_map(|t| &t.effects);
+                let object = f.object.iter().flat_map(|o| &o.on_broken);
+                trap.chain(object)
+            });
+        let steps = self
+            .npcs
+            .iter()
+            .flat_map(|n| &n.goal_steps)
+            .flat_map(|s| &s.effects);
+        let social = self.story.social.values().flat_map(|s| {
+            let topics = s.topics.iter().flat_map(|t| &t.effects);
+            let wants = s.wants.iter().flat_map(|w| &w.effects);
+            let requests = s.requests.iter().flat_map(|r| &r.effects);
+            topics.chain(wants).chain(requests)
+        });
+        let puzzles = self
+            .story
+            .puzzles
+            .iter()
+            .flat_map(|p| p.on_success.iter().chain(&p.on_failure));
+        let defeats = self.story.on_defeat.values().flatten();
+        places
+            .chain(steps)
+            .chain(social)
+            .chain(puzzles)
+            .chain(defeats)
+    }
+
+    /// Whether a story effect sets this flag (now, or in a list already played): such a flag
+    /// is the engine's to set when the story reaches it.
+    pub fn story_sets_flag(&self, key: &str) -> bool {
+        self.story.flags_set_by_story.contains(key)
+            || self
+                .story_effects()
+                .any(|e| matches!(e, StoryEffect::SetFlag { flag, .. } if flag == key))
+    }
+
+    /// The flags the story's effects set, for [`Story::flags_set_by_story`].
+    pub fn flags_story_sets(&self) -> BTreeSet<String> {
+        self.story_effects()
+            .filter_map(|e| match e {
+                StoryEffect::SetFlag { flag, .. } => Some(flag.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// The world flags that hold ([`flag_holds`]): what the model may see of the flags.
     pub fn flags_holding(&self) -> impl Iterator<Item = (&String, &serde_json::Value)> {
         self.flags.iter().filter(|(_, v)| flag_holds(v))

@@ -91,7 +91,11 @@ const CUNNING: &[(&str, Option<&str>, bool)] = &[
     ("disengage", None, false),
     ("hide", None, false),
     ("use_object", Some("the object used"), true),
-    ("thieves_tools", Some("the locked exit"), true),
+    (
+        "thieves_tools",
+        Some("the locked exit, or a trap the party has found"),
+        true,
+    ),
 ];
 
 /// The options `c` has, in words: "dash, disengage, hide, use_object (target: the object
@@ -167,7 +171,20 @@ pub(super) fn cunning_action(
         "dash" => actions::dash_with(ctx.state, &c.id, Spend::BonusDash)?,
         "disengage" => actions::disengage_with(ctx.state, &c.id, Spend::BonusDisengage)?,
         "hide" => actions::hide_with(ctx.state, ctx.srd, &c.id, Spend::BonusAction, ctx.rng)?,
-        "use_object" => actions::use_object_with(ctx.state, &c.id, &target, Spend::BonusAction)?,
+        "use_object" => {
+            let outcome = actions::use_object_with(ctx.state, &c.id, &target, Spend::BonusAction)?;
+            let report = super::actions::finish(ctx, outcome)?;
+            // Quick hands on a trapped thing set it off all the same.
+            super::traps::on_touch(ctx, &c.id, &target, super::traps::Touch::OnPurpose)?;
+            return Ok(Played {
+                effect: format!("{} (bonus action)", report.text),
+                healed: None,
+                ..Played::default()
+            });
+        }
+        _ if super::traps::known_trap_at(ctx.state, &c.id, &target) => {
+            return disarm(ctx, c, &target);
+        }
         _ => return thieves_tools(ctx, c, &target),
     };
     let rolled = outcome
@@ -180,6 +197,39 @@ pub(super) fn cunning_action(
         effect: format!("{} (bonus action)", report.text),
         healed: None,
         rolled,
+        ..Played::default()
+    })
+}
+
+/// Fast Hands with thieves' tools on a trap the party has found: `disarm_trap` with the bonus
+/// action.
+fn disarm(
+    ctx: &mut ToolContext<'_>,
+    c: &crate::state::Character,
+    feature: &str,
+) -> Result<Played, ToolError> {
+    let args = super::traps::DisarmTrapArgs {
+        character: c.id.clone(),
+        feature: feature.to_owned(),
+    };
+    let attempt = super::traps::disarm_trap_with(args, ctx, Spend::BonusAction)?;
+    let fate = match (attempt.disarmed, attempt.set_off) {
+        (true, _) => "disarms it",
+        (false, true) => "fails and sets it off",
+        (false, false) => "fails, without setting it off",
+    };
+    let mut effect = format!(
+        "{} works at the trap on {} with the bonus action and {fate}",
+        attempt.character, attempt.feature
+    );
+    for line in &attempt.what_happened {
+        effect.push_str("; ");
+        effect.push_str(line);
+    }
+    Ok(Played {
+        effect,
+        healed: None,
+        rolled: Some(format!("check {}", attempt.result.total)),
         ..Played::default()
     })
 }

@@ -39,14 +39,13 @@ pub(super) fn play(ctx: &mut ToolContext<'_>, monster: &str) -> Result<Vec<TurnE
         });
     }
     if let Some(morale) = monster_plan::morale(ctx.state, ctx.srd, monster) {
+        // The holds end first: a monster that has fled or given up holds no one, so ending
+        // them after would name holds already gone and refuse the whole turn.
         let mut changes = holds_of(ctx, monster);
-        changes.insert(
-            0,
-            Change::MoraleChanged {
-                monster: monster.to_owned(),
-                morale,
-            },
-        );
+        changes.push(Change::MoraleChanged {
+            monster: monster.to_owned(),
+            morale,
+        });
         ctx.commit(changes)?;
         log.push(TurnEvent::Morale {
             monster: monster.to_owned(),

@@ -291,12 +291,17 @@ fn rooms_and_rules() {
         json!({"key": "riddle_answered", "value": true}),
     );
     assert!(e.contains("answer_puzzle"), "{e}");
-    t.ok(
+    // So is a gift's: Aldous's keepsake is given through talk_to.
+    let e = t.refused(
         "set_game_flag",
         json!({"key": "aldous_given_keepsake", "value": true}),
     );
-    // Aldous's step waited on that flag: he moved on with the call itself.
-    assert_eq!(t.state.npc("aldous").unwrap().current_step, 1);
+    assert!(e.contains("talk_to"), "{e}");
+    assert_eq!(t.state.npc("aldous").unwrap().current_step, 0);
+    t.ok(
+        "set_game_flag",
+        json!({"key": "lantern_lit", "value": true}),
+    );
     let moved = t.ok("move_to", json!({"exit": "east"}));
     assert_eq!(moved["id"], "hall-of-echoes");
 }

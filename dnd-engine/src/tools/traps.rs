@@ -398,6 +398,13 @@ fn add_condition(
     Ok(true)
 }
 
+/// Whether `name` is a trap the party has found, still armed, where `character` stands.
+pub(super) fn known_trap_at(state: &GameState, character: &str, name: &str) -> bool {
+    state.character(character).is_some_and(|c| {
+        known_feature(state, &c.location, name).is_some_and(|f| f.trap_known() && f.trap_armed())
+    })
+}
+
 /// Arguments of `disarm_trap`.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -412,6 +419,16 @@ pub struct DisarmTrapArgs {
 pub(super) fn disarm_trap(
     args: DisarmTrapArgs,
     ctx: &mut ToolContext<'_>,
+) -> Result<TrapDisarmAttempt, ToolError> {
+    disarm_trap_with(args, ctx, Spend::Action)
+}
+
+/// [`disarm_trap`] paid with `spend` (the action, or a Thief's bonus action through Fast
+/// Hands).
+pub(super) fn disarm_trap_with(
+    args: DisarmTrapArgs,
+    ctx: &mut ToolContext<'_>,
+    spend: Spend,
 ) -> Result<TrapDisarmAttempt, ToolError> {
     let who = super::items::character(ctx, &args.character)?.clone();
     let location = who.location.clone();
@@ -453,7 +470,7 @@ pub(super) fn disarm_trap(
             f.name
         )));
     };
-    super::encounter::act(ctx, &who.id, Spend::Action)?;
+    super::encounter::act(ctx, &who.id, spend)?;
     let modifier = match (&disarm.tool, disarm.skill) {
         (Some(tool), _) => {
             if who.item_quantity(tool) == 0 {

@@ -116,6 +116,26 @@ pub struct MoveArgs {
 }
 
 pub(super) fn move_to(args: MoveArgs, ctx: &mut ToolContext<'_>) -> Result<RoomDetails, ToolError> {
+    // A locked way says how it opens, so the model's next call is a lawful one.
+    if let Some(exit) = ctx
+        .state
+        .party_location()
+        .and_then(|l| l.exit(&args.exit))
+        .filter(|e| e.locked && !e.hidden)
+    {
+        let key = exit
+            .key
+            .as_deref()
+            .filter(|k| ctx.state.characters.iter().any(|c| c.item_quantity(k) > 0));
+        return Err(ToolError::new(format!(
+            "the exit {:?} is locked: open it first, with use_item and {} or with open_lock (pick it with thieves' tools, or force it), then move_to",
+            exit.direction,
+            match key {
+                Some(k) => format!("the {k} the party carries"),
+                None => "its key, if the party finds it,".to_owned(),
+            }
+        )));
+    }
     super::encounter::leave_fight(ctx)?;
     // The way out may cross a trap (the glacier's thin ice on the way north).
     super::traps::on_leaving(ctx, &args.exit)?;
@@ -331,16 +351,11 @@ pub(super) fn set_game_flag(
             ctx.limits.max_flag_bytes
         )));
     }
-    // A puzzle's success is the engine's to judge: its flag is not set by hand.
-    let judged = ctx.state.story.puzzles.iter().any(|p| {
-        !ctx.state.puzzle_tries(&p.id).solved
-            && p.on_success.iter().any(
-                |e| matches!(e, crate::state::StoryEffect::SetFlag { flag, .. } if *flag == args.key),
-            )
-    });
-    if judged {
+    // What the story sets (a puzzle solved, a gift given, a foe beaten, a trap sprung) is the
+    // engine's to judge, never the model's.
+    if ctx.state.story_sets_flag(&args.key) {
         return Err(ToolError::new(format!(
-            "the flag {:?} is set by the engine when the story reaches it (a puzzle solved through answer_puzzle), never by hand",
+            "the flag {:?} is set by the engine when the story reaches it (a puzzle answered through answer_puzzle, a gift through talk_to, a foe defeated, a trap or object, an NPC's goal); flags the game master may set are the ones no story event sets",
             args.key
         )));
     }

@@ -1,0 +1,309 @@
+//! A model-like player finishes the adventures: every move is a tool call a model would make,
+//! chosen from what the model is shown (the snapshot each request carries, the results of its
+//! own calls, the player's words) and never from the hidden state; the seat checks that every
+//! name a call uses was shown to it first. The dice are the engine's: the walk reads what they
+//! gave (a fight goes on until no foe stands, the heart is struck until it breaks), as a
+//! model would.
+//!
+//! This is the proof that a real model can finish them: the story's every step (a gift, a
+//! riddle, a hidden exit, a breakable heart) is reachable through the tools.
+
+#[path = "model_like/seat.rs"]
+mod seat;
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use dnd_engine::adventure::Adventure;
+use dnd_engine::state::Snapshot;
+use dnd_engine::store::{GameStore, MemoryStore};
+use dnd_store_sqlite::SqliteStore;
+use seat::{Told, Walk};
+
+/// More rounds than any fight here takes; a walk past it is stuck.
+const MAX_ROUNDS: usize = 60;
+
+fn alive_foes(view: &Snapshot) -> Vec<String> {
+    view.monsters
+        .iter()
+        // A foe that fled or gave up is out of the fight (the results say "all_foes_down").
+        .filter(|m| m.hostile && m.hp != "dead" && m.morale.is_none())
+        .map(|m| m.id.clone())
+        .collect()
+}
+
+fn is_hero(view: &Snapshot, id: &str) -> bool {
+    view.party.iter().any(|h| h.id == id)
+}
+
+/// Fights every hostile monster in view until none stands: the fight is started, each hero on
+/// its turn closes in and strikes the first foe standing, everyone else's turn is passed with
+/// `next_turn` (the engine plays the monsters), and the fight is ended.
+async fn fight(walk: &mut Walk) {
+    for _ in 0..MAX_ROUNDS * 4 {
+        let view = walk.view().await;
+        let foes = alive_foes(&view);
+        match (&view.encounter, foes.first()) {
+            (None, None) => return,
+            (None, Some(_)) => {
+                let told = walk
+                    .turn(
+                        "We fight!",
+                        vec![(
+                            "start_encounter",
+                            json!({"monsters": null, "sneaking": null}),
+                        )],
+                    )
+                    .await;
+                assert!(told.all_ok(), "{}", walk.transcript);
+            }
+            (Some(_), None) => {
+                let told = walk
+                    .turn("Is it over?", vec![("end_encounter", json!({}))])
+                    .await;
+                assert!(told.all_ok(), "{}", walk.transcript);
+            }
+            (Some(encounter), Some(foe)) if is_hero(&view, &encounter.turn) => {
+                let hero = encounter.turn.clone();
+                // Closing in may be refused (already there, or the foe out of reach): the
+                // strike then says what is allowed, as it would tell a model.
+                walk.turn(
+                    &format!("{hero} attacks!"),
+                    vec![
+                        ("move_in_fight", json!({"creature": hero, "to": foe, "feet": null})),
+                        (
+                            "roll_attack",
+                            json!({"attacker": hero, "target": foe, "attack": null, "advantage": null}),
+                        ),
+                        ("next_turn", json!({})),
+                    ],
+                )
+                .await;
+            }
+            (Some(_), Some(_)) => {
+                let told = walk
+                    .turn("What do they do?", vec![("next_turn", json!({}))])
+                    .await;
+                assert!(told.all_ok(), "{}", walk.transcript);
+            }
+        }
+        let view = walk.view().await;
+        assert!(
+            view.party.iter().any(|h| !h
+                .conditions
+                .iter()
+                .any(|c| c == "dead" || c.starts_with("dying"))),
+            "the whole party fell:\n{}",
+            walk.transcript
+        );
+    }
+    panic!("the fight never ended:\n{}", walk.transcript);
+}
+
+/// One call that must succeed.
+async fn must(walk: &mut Walk, say: &str, name: &str, args: Value) -> Told {
+    let told = walk.turn(say, vec![(name, args)]).await;
+    assert!(told.all_ok(), "{say}:\n{}", walk.transcript);
+    told
+}
+
+/// Strikes `object` with every hero, turn after turn, until the adventure ends.
+async fn break_object(walk: &mut Walk, object: &str) {
+    for _ in 0..MAX_ROUNDS {
+        let view = walk.view().await;
+        if view.ended.is_some() {
+            return;
+        }
+        let calls = view
+            .party
+            .iter()
+            .map(|h| {
+                (
+                    "attack_object",
+                    json!({"attacker": h.id, "object": object, "attack": null}),
+                )
+            })
+            .collect();
+        walk.turn(&format!("We smash {object}!"), calls).await;
+    }
+    panic!("{object} never broke:\n{}", walk.transcript);
+}
+
+async fn the_wailing_glacier(store: Arc<dyn GameStore>, seed: u64) {
+    let party = ["kraven", "isolde", "hedda", "wren"];
+    let state = Adventure::built_in().new_game(&party).unwrap();
+    let mut walk = Walk::new(&state, store, "Kraven", seed).await;
+
+    must(
+        &mut walk,
+        "We look around.",
+        "get_room_details",
+        json!({"detail": "full"}),
+    )
+    .await;
+    fight(&mut walk).await;
+    let spire = must(
+        &mut walk,
+        "What did the harpy keep?",
+        "get_room_details",
+        json!({"detail": "full"}),
+    )
+    .await;
+    assert!(
+        spire.text().contains("Silver Locket"),
+        "{}",
+        walk.transcript
+    );
+    must(
+        &mut walk,
+        "I take the locket from the spire.",
+        "add_inventory",
+        json!({"character": "kraven", "item": "Silver Locket", "quantity": 1, "from": null}),
+    )
+    .await;
+    must(
+        &mut walk,
+        "East, into the dark.",
+        "move_to",
+        json!({"exit": "east"}),
+    )
+    .await;
+
+    // The ghost by the brazier wants something from home: the locket is given, by the rules.
+    let view = walk.view().await;
+    let aldous = view
+        .npcs
+        .iter()
+        .find(|n| n.name.contains("Aldous"))
+        .expect("the monk is in the hall");
+    let given = must(
+        &mut walk,
+        "I offer the old monk the silver locket.",
+        "talk_to",
+        json!({"character": "kraven", "npc": aldous.id, "topic": null, "give": "Silver Locket"}),
+    )
+    .await;
+    assert!(given.text().contains("crawlway"), "{}", walk.transcript);
+
+    // The shieldmaiden's riddle: the player answers, the engine judges.
+    let view = walk.view().await;
+    let riddle = view
+        .puzzles
+        .first()
+        .expect("Sigrun asks her riddle")
+        .id
+        .clone();
+    let answered = must(
+        &mut walk,
+        "I answer Sigrun: ice.",
+        "answer_puzzle",
+        json!({"character": "kraven", "puzzle": riddle, "answer": "ice"}),
+    )
+    .await;
+    assert!(
+        answered.text().contains("\"solved\":true"),
+        "{}",
+        walk.transcript
+    );
+    let pillar = must(
+        &mut walk,
+        "What does she guard?",
+        "get_room_details",
+        json!({"detail": "full"}),
+    )
+    .await;
+    assert!(pillar.text().contains("Rime Key"), "{}", walk.transcript);
+    must(
+        &mut walk,
+        "I take the key she offers.",
+        "add_inventory",
+        json!({"character": "kraven", "item": "Rime Key", "quantity": 1, "from": null}),
+    )
+    .await;
+
+    // The crawlway Aldous showed leads straight to the throne.
+    let view = walk.view().await;
+    assert!(
+        view.location.exits.iter().any(|e| e.contains("crawlway")),
+        "{:?}",
+        view.location.exits
+    );
+    must(
+        &mut walk,
+        "Through the crawlway.",
+        "move_to",
+        json!({"exit": "crawlway"}),
+    )
+    .await;
+    fight(&mut walk).await;
+    // Walking at the door tells the model how it opens; the key is used, then the way is taken.
+    let locked = walk
+        .turn(
+            "Through the rime door.",
+            vec![("move_to", json!({"exit": "rime door"}))],
+        )
+        .await;
+    assert!(locked.text().contains("use_item"), "{}", walk.transcript);
+    must(
+        &mut walk,
+        "I turn the Rime Key in the door.",
+        "use_item",
+        json!({"character": "kraven", "item": "Rime Key", "target": null, "targets": []}),
+    )
+    .await;
+    must(
+        &mut walk,
+        "Through the rime door.",
+        "move_to",
+        json!({"exit": "rime door"}),
+    )
+    .await;
+
+    let view = walk.view().await;
+    let heart = view
+        .location
+        .features
+        .iter()
+        .find(|f| f.contains("heart"))
+        .expect("the heart of ice is in view")
+        .clone();
+    break_object(&mut walk, &heart).await;
+
+    let view = walk.view().await;
+    let ended = view.ended.unwrap_or_default();
+    assert!(
+        ended.starts_with("The Song Ends"),
+        "{ended}\n{}",
+        walk.transcript
+    );
+    assert_eq!(
+        walk.unseen(),
+        Vec::<String>::new(),
+        "names used before they were shown"
+    );
+    let state = walk.state().await;
+    assert_eq!(state.flags["heart_broken"], json!(true));
+}
+
+#[tokio::test]
+async fn a_model_like_player_finishes_the_wailing_glacier_on_both_stores() {
+    the_wailing_glacier(Arc::new(MemoryStore::new()), 3).await;
+    the_wailing_glacier(Arc::new(SqliteStore::open_in_memory().unwrap()), 4).await;
+}
+
+#[tokio::test]
+async fn the_seat_catches_a_name_the_model_was_never_shown() {
+    // The Hollow Jarl waits three rooms away: a model naming it from the first room knows
+    // what it cannot have been told, and the seat says so (the tool refuses it too).
+    let state = Adventure::built_in().new_game(&["kraven"]).unwrap();
+    let mut walk = Walk::new(&state, Arc::new(MemoryStore::new()), "Kraven", 1).await;
+    let told = walk
+        .turn(
+            "What waits on the throne?",
+            vec![("get_monster_stats", json!({"monster": "hollow-jarl"}))],
+        )
+        .await;
+    assert!(!told.all_ok(), "{}", walk.transcript);
+    assert_eq!(walk.unseen(), ["get_monster_stats: \"hollow-jarl\""]);
+}
