@@ -12,7 +12,8 @@
 //! of (and read it with Insight right after each, for a lie), give it an item its revealed
 //! goal or its words name (or whose note speaks of it), answer the puzzle it asks with
 //! the words the party has read (the most frequent first; the engine judges), read its goal
-//! with Insight, and win it over with Persuasion when it keeps topics back; disarm a trap the
+//! with Insight, and win it over with Persuasion when it keeps topics back (a read or a plea
+//! is said by whoever in the party is best at its skill, as their sheets show); disarm a trap the
 //! party knows of; take the loot in view; search each room once; unlock a locked way with a
 //! key carried; walk towards the nearest room not yet visited; attack an object the party
 //! knows can be broken; try a suggestion not yet tried; stop.
@@ -23,6 +24,7 @@
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use crate::gm::{PlayerInput, TurnOutcome};
+use crate::rules::Skill;
 use crate::srd::Srd;
 use crate::state::{Character, Disposition, GameState, Location, ReactionTrigger};
 use crate::tools::{names, odds};
@@ -46,6 +48,8 @@ pub struct OfflinePlayer {
     answered: BTreeMap<String, Vec<String>>,
     /// The topic last asked of each NPC, by its id: what a read of it judges.
     last_asked: BTreeMap<String, String>,
+    /// Who says the next words, when not the hero (the party's best at the skill they roll).
+    voice: Option<String>,
     tries: BTreeMap<String, u32>,
     suggestions_used: BTreeSet<String>,
     rests_in_a_row: u32,
@@ -82,7 +86,9 @@ impl OfflinePlayer {
         } else {
             self.rests_in_a_row = 0;
         }
-        Some(PlayerInput::new(hero.name, text))
+        // A word that rolls a skill is said by whoever in the party is best at it.
+        let speaker = self.voice.take().unwrap_or(hero.name);
+        Some(PlayerInput::new(speaker, text))
     }
 
     /// The spell the hero knows that the engine's odds expect to deal the most damage to `foe`,
@@ -177,6 +183,7 @@ impl OfflinePlayer {
                 && p.told.contains(&last)
                 && self.first_time(format!("insight:{}:{last}", p.id))
             {
+                self.voice = best_at(state, hero, Skill::Insight);
                 return Some(format!("I sense whether {} speaks the truth.", p.name));
             }
             for (word, id) in p.topics.iter().filter(|(_, id)| !p.told.contains(id)) {
@@ -227,6 +234,7 @@ impl OfflinePlayer {
         }
         for p in seen.people.iter().filter(|p| p.goal.is_none()) {
             if self.first_time(format!("goal:{}", p.id)) {
+                self.voice = best_at(state, hero, Skill::Insight);
                 return Some(format!("I sense what {} wants.", p.name));
             }
         }
@@ -237,6 +245,7 @@ impl OfflinePlayer {
         {
             // Once: a failure that goes badly turns it colder, and again would only sour it.
             if self.first_time(format!("persuade:{}", p.id)) {
+                self.voice = best_at(state, hero, Skill::Persuasion);
                 return Some(format!("I persuade {} that we mean well.", p.name));
             }
         }
@@ -413,6 +422,18 @@ fn explore(state: &GameState, hero: &Character, here: &Location) -> Option<Strin
         }
     }
     None
+}
+
+/// The name of the party member beside the hero, standing, with the best modifier in
+/// `skill` (its sheet shows it), when that is not the hero.
+fn best_at(state: &GameState, hero: &Character, skill: Skill) -> Option<String> {
+    let mut best = (hero.skill_modifier(skill), hero);
+    for c in state.characters.iter() {
+        if c.location == hero.location && c.can_act() && c.skill_modifier(skill) > best.0 {
+            best = (c.skill_modifier(skill), c);
+        }
+    }
+    (best.1.id != hero.id).then(|| best.1.name.clone())
 }
 
 /// Whether an item reads as a key ("Rusty Key", "Keyring").

@@ -114,3 +114,43 @@ fn the_player_never_acts_on_a_hidden_trap() {
     assert!(disarm < walk, "{said:?}");
     assert_eq!(said.iter().filter(|s| s.starts_with("I disarm")).count(), 1);
 }
+
+#[test]
+fn the_partys_best_at_insight_reads_and_the_hero_speaks_otherwise() {
+    let adventure = Adventure::built_in();
+    let ids = adventure.character_ids();
+    let mut state = adventure.new_game(&ids).unwrap();
+    for c in Arc::make_mut(&mut state.characters).iter_mut() {
+        c.location = "hall-of-echoes".into();
+    }
+    let hero = state.characters[0].clone();
+    let best = state
+        .characters
+        .iter()
+        .max_by_key(|c| {
+            (
+                c.skill_modifier(crate::rules::Skill::Insight),
+                c.id == hero.id,
+            )
+        })
+        .unwrap()
+        .clone();
+    assert_ne!(
+        best.id, hero.id,
+        "the test needs a better reader than the hero"
+    );
+    let mut player = OfflinePlayer::new(hero.id.clone());
+    let mut reads = Vec::new();
+    while let Some(input) = player.next_input(None, &state) {
+        if input.text.starts_with("I go") {
+            break;
+        }
+        if input.text.starts_with("I sense") {
+            reads.push(input.speaker);
+        } else if !input.text.starts_with("I persuade") {
+            assert_eq!(input.speaker, hero.name, "{}", input.text);
+        }
+    }
+    assert!(!reads.is_empty());
+    assert!(reads.iter().all(|r| *r == best.name), "{reads:?}");
+}
