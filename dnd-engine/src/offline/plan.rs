@@ -63,9 +63,9 @@ pub(crate) fn plan(turn: &Turn) -> Next {
     };
     let next = match &turn.intent {
         // A thing, not a creature ("smash the idol"): the object, when no monster here answers
-        // to the words.
+        // to the words, standing or fallen (a fallen foe's fight still ends through `combat`).
         Intent::Attack { target: Some(t) }
-            if !turn.now.monsters.iter().any(|m| m.alive && score(t, &m.name) > 0)
+            if !turn.now.monsters.iter().any(|m| score(t, &m.name) > 0)
                 && let Some(next) = story::break_object(turn, &hero, t) =>
         {
             next
