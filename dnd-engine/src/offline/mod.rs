@@ -85,6 +85,7 @@ mod seen;
 mod snapshot;
 mod story;
 mod suggest;
+mod tell;
 mod view;
 mod ways;
 mod words;
