@@ -59,11 +59,10 @@ pub(crate) fn talk(turn: &Turn, hero: &str, said: &str) -> Next {
         .find(|p| p.asked_by.as_deref() == Some(npc.name.as_str()))
         .or_else(|| now.puzzles.first());
     if answering && let Some(puzzle) = puzzle {
-        let answer = said
-            .split_once(':')
-            .map_or(said, |(_, a)| a)
-            .trim()
-            .to_owned();
+        let answer = match said.split_once(':') {
+            Some((_, a)) => a.trim().to_owned(),
+            None => answer_in(said, npc),
+        };
         return once(turn, || {
             vec![(
                 tool::ANSWER_PUZZLE,
@@ -84,6 +83,38 @@ pub(crate) fn talk(turn: &Turn, hero: &str, said: &str) -> Next {
             ),
         ]
     })
+}
+
+/// The answer in words with no colon: what follows "answer" or "solve", without the name of
+/// the one asked nor the words that say whom ("I answer the sphinx's riddle with shadow" →
+/// "shadow").
+fn answer_in(said: &str, npc: &Npc) -> String {
+    let tokens = words(said);
+    let from = tokens
+        .iter()
+        .position(|t| t == "answer" || t == "solve")
+        .map_or(0, |i| i + 1);
+    // The name's significant words ("sphinx"), and the "s" of "the sphinx's".
+    let name = keys(&npc.name);
+    tokens[from..]
+        .iter()
+        .filter(|t| {
+            !name.contains(t)
+                && !matches!(
+                    t.as_str(),
+                    "s" | "to"
+                        | "with"
+                        | "riddle"
+                        | "puzzle"
+                        | "question"
+                        | "her"
+                        | "his"
+                        | "their"
+                )
+        })
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// "give the X to Y": `talk_to` with the item; whether Y wants it is the engine's to say.

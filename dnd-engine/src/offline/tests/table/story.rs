@@ -83,7 +83,12 @@ fn the_players_answer_goes_to_the_engine_as_said() {
     assert_eq!(args["puzzle"], "sigrun-riddle");
     assert!(wrong.contains("not the answer"), "{wrong}");
     assert_eq!(t.state.flags["riddle_answered"], Value::Bool(false));
-    t.turn("Kraven", "I answer Sigrun: the glacier");
+    // Without a colon, the words after "answer" less whom they are said to.
+    t.turn("Kraven", "I answer Sigrun's riddle with the glacier");
+    assert_eq!(
+        called(&t, tool::ANSWER_PUZZLE).unwrap()["answer"],
+        "the glacier"
+    );
     assert!(t.state.puzzle_tries("sigrun-riddle").solved);
     assert_eq!(t.state.flags["riddle_answered"], Value::Bool(true));
 }
