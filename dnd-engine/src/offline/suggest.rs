@@ -1,8 +1,8 @@
 //! The action phase: 2 to 5 suggested actions computed from the world after the turn.
 //!
 //! Best first: fight what is hostile, drink when hurt, talk to who is here, take what lies in
-//! view, unlock a locked way with a carried key, search a room not searched yet, then each way
-//! on. An attack and a search carry their mechanic (the tool call that resolves them), so the
+//! view, unlock a locked way with a carried key, strike a thing that can be broken, search a
+//! room not searched yet, then each way on. An attack and a search carry their mechanic (the tool call that resolves them), so the
 //! engine attaches exact odds from the sheet and rolls it first when the player picks it.
 
 use serde_json::{Value, json};
@@ -11,7 +11,7 @@ use super::intent::TAKE_EVERYTHING;
 use super::plan::SEARCH_DC;
 use super::view::{Turn, World};
 use super::ways::back_exit;
-use super::words::{mentions, slug, way};
+use super::words::{lower_article, mentions, slug, way};
 use crate::tools::names::{ROLL_ATTACK, ROLL_SKILL_CHECK};
 
 /// One suggestion as the `action_list` schema wants it.
@@ -103,6 +103,18 @@ pub(crate) fn suggestions(turn: &Turn) -> Value {
                         "a key you carry may fit",
                     ));
                 }
+            }
+            // Something that can be broken, still whole enough to take a blow.
+            for f in w.room.features.iter().filter(|f| {
+                f.hit_points
+                    .as_deref()
+                    .is_some_and(|hp| !hp.starts_with("0/"))
+            }) {
+                out.push(plain(
+                    format!("break-{}", slug(&f.name)),
+                    format!("Strike {}", lower_article(&f.name)),
+                    "it looks as if it could be broken",
+                ));
             }
             if !w.searched.contains(&w.room.id) {
                 out.push(Suggestion {

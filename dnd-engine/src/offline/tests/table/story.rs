@@ -150,6 +150,15 @@ fn a_trap_is_named_to_disarm_trap_only_once_the_party_knows_it() {
 fn striking_a_thing_attacks_the_object() {
     let mut t = at("glacier-heart");
     t.turn("Kraven", "I look around.");
+    // The action list offers it, and its words do what they say.
+    let (_, strike) = t
+        .suggested
+        .iter()
+        .find(|(id, _)| id.starts_with("break-"))
+        .cloned()
+        .expect("a suggestion to strike the object");
+    t.turn("Kraven", &strike);
+    assert!(called(&t, tool::ATTACK_OBJECT).is_some(), "{strike}");
     let mut said = String::new();
     for _ in 0..30 {
         said += &t.turn("Kraven", "I smash the heart of ice!");
