@@ -154,3 +154,47 @@ fn the_partys_best_at_insight_reads_and_the_hero_speaks_otherwise() {
     assert!(!reads.is_empty());
     assert!(reads.iter().all(|r| *r == best.name), "{reads:?}");
 }
+
+#[test]
+fn what_the_party_has_not_found_changes_nothing_the_player_says() {
+    let mut plain = game_in("hall-of-echoes");
+    // Something to give, were the player to read what is wanted.
+    Arc::make_mut(&mut Arc::make_mut(&mut plain.characters)[0].inventory)
+        .push(crate::state::ItemStack::new("Climber's Kit", 1));
+    let mut secret = plain.clone();
+    // Every hidden thing rewritten: the puzzle's answers, what an NPC wants and may grant, a
+    // goal not revealed, the words of topics kept back, hidden features and their traps.
+    let story = Arc::make_mut(&mut secret.story);
+    for p in story.puzzles.iter_mut() {
+        p.answers = vec!["frost".into()];
+    }
+    for social in story.social.values_mut() {
+        for w in social.wants.iter_mut() {
+            w.item = "Climber's Kit".into();
+        }
+        social.requests.clear();
+        social.insight_dc = Some(1);
+        for t in social.topics.iter_mut() {
+            t.says = "The answer is frost; bring me the climber's kit.".into();
+        }
+    }
+    for n in Arc::make_mut(&mut secret.npcs).iter_mut() {
+        if !n.goal_revealed {
+            n.goal = "Wants the Climber's Kit, and the answer is frost.".into();
+        }
+    }
+    for l in Arc::make_mut(&mut secret.locations).iter_mut() {
+        for f in l.features.iter_mut().filter(|f| !f.is_known()) {
+            f.description = "The answer is frost.".into();
+            f.find_dc = Some(1);
+            if let Some(trap) = f.trap.as_mut() {
+                trap.notice_dc = Some(1);
+            }
+        }
+    }
+    let hero = OfflinePlayer::new("kraven");
+    assert_eq!(
+        says(&mut hero.clone(), &plain),
+        says(&mut hero.clone(), &secret)
+    );
+}
