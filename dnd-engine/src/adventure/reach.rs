@@ -27,7 +27,10 @@ fn all_effects(adventure: &Adventure) -> Vec<&StoryEffect> {
         .flat_map(|r| r.monsters.iter().flat_map(|m| m.on_defeat.iter()));
     let steps = adventure.npcs.iter().flat_map(|n| {
         let goal = n.goal_steps.iter().flat_map(|s| s.effects.iter());
-        let topics = n.topics.iter().flat_map(|t| t.effects.iter());
+        let topics = n
+            .topics
+            .iter()
+            .flat_map(|t| t.effects.iter().chain(t.exposed.iter()));
         let gifts = n.wants.iter().flat_map(|w| w.effects.iter());
         let asked = n.requests.iter().flat_map(|r| r.effects.iter());
         goal.chain(topics).chain(gifts).chain(asked)

@@ -79,6 +79,16 @@ fn social(adventure: &Adventure, npc: &super::AdventureNpc, problems: &mut Vec<P
                 .iter()
                 .map(|r| ("requests", &r.id, &r.keywords, &r.effects)),
         );
+    for topic in &npc.topics {
+        let path = format!("{at}.topics[{}].exposed", topic.id);
+        if !topic.exposed.is_empty() && !topic.lie {
+            problems.push(Problem::new(
+                path.clone(),
+                "only a lie can be seen through: mark the topic `\"lie\": true`, or move these effects to `effects`",
+            ));
+        }
+        effects(adventure, &topic.exposed, &path, problems);
+    }
     let mut seen = BTreeSet::new();
     for (list, id, keywords, list_effects) in keyed {
         let path = format!("{at}.{list}[{id}]");
