@@ -616,6 +616,28 @@ impl Adventure {
         Some(compiled(name, file, json))
     }
 
+    /// What a command line's `--adventure NAME|FILE` names: a built-in adventure (one of
+    /// [`Adventure::BUILT_IN`]), else the adventure file at that path. A word that is neither
+    /// is refused with the built-in names.
+    pub fn named_or_file(name_or_path: &str) -> Result<Adventure, AdventureError> {
+        if let Some(adventure) = Adventure::built_in_named(name_or_path) {
+            return Ok(adventure);
+        }
+        let path = Path::new(name_or_path);
+        let looks_like_a_name = !name_or_path.contains(['/', '\\', '.']);
+        if looks_like_a_name && !path.exists() {
+            return Err(AdventureError::one(
+                name_or_path,
+                "",
+                format!(
+                    "no built-in adventure of that name and no such file; the built-in adventures are: {}",
+                    Adventure::BUILT_IN.join(", ")
+                ),
+            ));
+        }
+        Adventure::load(path)
+    }
+
     /// The built-in adventure's JSON text, as a template for writing new ones.
     pub fn built_in_json() -> &'static str {
         WAILING_GLACIER_JSON
