@@ -300,8 +300,9 @@ fn solve(seed: u64) -> Option<Table> {
 
 #[test]
 fn talking_a_trap_a_fight_and_insight_end_it_well() {
-    // Seed 1 plays it through; the loop only guards the test against a change of dice order.
-    let t = (1..40).find_map(solve).expect("some seed solves the mystery");
+    // With these dice the party wins below and Tamsin reads Corwen; another seed may lose the
+    // fight or fail the read, which `solve` reports as None.
+    let t = solve(1).expect("seed 1 solves the mystery");
     assert_eq!(ending(&t).as_deref(), Some("hollow-sleeps"));
     assert_eq!(t.state.flags["hollow_at_peace"], json!(true));
 }
@@ -456,4 +457,25 @@ async fn a_cheating_model_cannot_unmask_the_culprit_or_skip_the_way_below() {
     );
     assert_eq!(after.party_location().map(|l| l.id.as_str()), Some("chandlery"));
     assert!(ending_reached(after).is_none());
+}
+
+#[test]
+fn effects_for_a_lie_seen_through_need_a_lie_and_real_ids() {
+    let text = Adventure::built_in_json_named(HOLLOW).unwrap();
+    let mut file: Value = serde_json::from_str(text).unwrap();
+    let corwen = &mut file["npcs"][2];
+    assert_eq!(corwen["id"], "corwen");
+    corwen["topics"][0]["exposed"] = json!([{"reveal_exit": {"room": "chandlery", "direction": "down"}}]);
+    corwen["topics"][1]["exposed"][2] = json!({"reveal_exit": {"room": "chandlery", "direction": "up"}});
+    let error = Adventure::from_json(&file.to_string(), "hollow.json")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("npcs[corwen].topics[candles].exposed: only a lie can be seen through"),
+        "{error}"
+    );
+    assert!(
+        error.contains("npcs[corwen].topics[the-nights].exposed[2]"),
+        "{error}"
+    );
 }
