@@ -319,6 +319,7 @@ fn seeing_through_the_lie_first_shows_the_way_below_and_plays_once() {
         })
         .expect("a seed where Insight succeeds");
     assert!(!exit_hidden(&t, "chandlery", "down"), "{read}");
+    assert_eq!(read["attitude"], "hostile", "caught out, she turns: {read}");
     assert!(lower(&read["happened"]).contains("down"), "{read}");
     assert!(
         read["learned"].as_str().unwrap().contains("What Corwen Sedge wants"),

@@ -321,7 +321,11 @@ fn insight(
             format!("{} gives nothing away.", npc.name)
         },
         learned: (!learned.is_empty()).then(|| learned.join(" ")),
-        attitude: npc.disposition,
+        // The attitude of now: a lie seen through may have changed it.
+        attitude: ctx
+            .state
+            .npc(&npc.id)
+            .map_or(npc.disposition, |n| n.disposition),
         happened,
     })
 }
