@@ -32,7 +32,8 @@ use dnd_engine::state::{Change, GameState, Target};
 use dnd_engine::store::{GameStore, MemoryStore};
 use dnd_engine::text::terminal_safe;
 
-const USAGE: &str = "usage: autoplay [--adventure NAME|FILE] [--turns N] [--seed N] [--character ID] [--out FILE]
+const USAGE: &str =
+    "usage: autoplay [--adventure NAME|FILE] [--turns N] [--seed N] [--character ID] [--out FILE]
   --adventure NAME|FILE
                    a built-in adventure, wailing-glacier (the default) or wendle-hollow,
                    or an adventure file

@@ -64,10 +64,15 @@ fn snapshot(state: &GameState) -> String {
 fn it_is_built_in_by_name_and_validates() {
     assert_eq!(Adventure::BUILT_IN, ["wailing-glacier", "wendle-hollow"]);
     let glacier = Adventure::built_in_named("Wailing-Glacier").unwrap();
-    assert_eq!(glacier, Adventure::built_in(), "the glacier stays the default");
+    assert_eq!(
+        glacier,
+        Adventure::built_in(),
+        "the glacier stays the default"
+    );
     assert!(Adventure::built_in_named("wendle").is_none());
     let text = Adventure::built_in_json_named(HOLLOW).unwrap();
-    let adventure = Adventure::from_json(text, "wendle_hollow.json").unwrap_or_else(|e| panic!("{e}"));
+    let adventure =
+        Adventure::from_json(text, "wendle_hollow.json").unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(adventure, hollow());
     adventure.validate("wendle_hollow.json").unwrap();
     assert_eq!(adventure.title, "The Quiet Nights of Wendle Hollow");
@@ -84,7 +89,10 @@ fn it_is_built_in_by_name_and_validates() {
         .filter(|n| n.topics.iter().any(|t| t.lie))
         .count();
     assert!(liars >= 1, "someone lies, and Insight can tell");
-    assert_eq!(adventure.character_ids(), ["bram", "nessa", "tamsin", "lio"]);
+    assert_eq!(
+        adventure.character_ids(),
+        ["bram", "nessa", "tamsin", "lio"]
+    );
 }
 
 #[test]
@@ -181,7 +189,12 @@ fn no_secret_reaches_a_result_or_the_snapshot_before_it_is_found() {
     );
     // Corwen's lie is told as she tells it: nothing in the result says it is one.
     let told = t.ok("talk_to", talk("lio", "corwen", Some("the nights"), None));
-    assert!(told["says"].as_str().unwrap().contains("sleep like the dead"));
+    assert!(
+        told["says"]
+            .as_str()
+            .unwrap()
+            .contains("sleep like the dead")
+    );
     check(&lower(&told), "Corwen's lie");
     assert!(!lower(&told).contains("lie"), "{told}");
     check(&snapshot(&t.state), "the snapshot after the lie");
@@ -204,8 +217,14 @@ fn pips_tale(t: &mut Table) {
     let gave = t.ok("talk_to", talk("lio", "pip", None, Some("honey cake")));
     assert_eq!(gave["attitude"], "friendly");
     let told = t.ok("talk_to", talk("lio", "pip", Some("the truth"), None));
-    assert!(told["says"].as_str().unwrap().contains("Mistress Sedge"), "{told}");
-    assert!(!exit_hidden(t, "chandlery", "down"), "Pip's tale shows the way below");
+    assert!(
+        told["says"].as_str().unwrap().contains("Mistress Sedge"),
+        "{told}"
+    );
+    assert!(
+        !exit_hidden(t, "chandlery", "down"),
+        "Pip's tale shows the way below"
+    );
     t.ok("move_to", json!({"exit": "north"}));
     t.ok("move_to", json!({"exit": "west"}));
     assert_eq!(here(t), "chandlery");
@@ -215,7 +234,10 @@ fn pips_tale(t: &mut Table) {
 /// the party is down. Whether the party won.
 fn fight_below(t: &mut Table, arrived: &Value) -> bool {
     let monster = arrived["monsters"][0]["id"].as_str().unwrap().to_owned();
-    t.ok("start_encounter", json!({"monsters": null, "sneaking": null}));
+    t.ok(
+        "start_encounter",
+        json!({"monsters": null, "sneaking": null}),
+    );
     for _ in 0..200 {
         if t.state.encounter.is_none() {
             break;
@@ -274,8 +296,14 @@ fn go_below(t: &mut Table) -> (Value, bool) {
 fn solve(seed: u64) -> Option<Table> {
     let mut t = game(seed);
     pips_tale(&mut t);
-    let lie = t.ok("talk_to", talk("tamsin", "corwen", Some("the nights"), None));
-    assert!(lie["says"].as_str().unwrap().contains("bar my door"), "{lie}");
+    let lie = t.ok(
+        "talk_to",
+        talk("tamsin", "corwen", Some("the nights"), None),
+    );
+    assert!(
+        lie["says"].as_str().unwrap().contains("bar my door"),
+        "{lie}"
+    );
     let (arrived, _) = go_below(&mut t);
     if !fight_below(&mut t, &arrived) {
         return None;
@@ -322,7 +350,10 @@ fn seeing_through_the_lie_first_shows_the_way_below_and_plays_once() {
     assert_eq!(read["attitude"], "hostile", "caught out, she turns: {read}");
     assert!(lower(&read["happened"]).contains("down"), "{read}");
     assert!(
-        read["learned"].as_str().unwrap().contains("What Corwen Sedge wants"),
+        read["learned"]
+            .as_str()
+            .unwrap()
+            .contains("What Corwen Sedge wants"),
         "her goal is read too: {read}"
     );
     assert_eq!(t.state.flags["liar_unmasked"], json!(true));
@@ -381,7 +412,10 @@ fn an_unnoticed_kettle_scalds_whoever_goes_down_first() {
         "{arrived}"
     );
     let after: u32 = t.state.characters.iter().map(|c| c.hp.current).sum();
-    assert!(after < hp || lower(&arrived).contains("dexterity"), "{arrived}");
+    assert!(
+        after < hp || lower(&arrived).contains("dexterity"),
+        "{arrived}"
+    );
     let kettle = t
         .state
         .location("chandlery")
@@ -402,17 +436,31 @@ fn pip_lies_at_first_and_insight_can_tell() {
         .find_map(|seed| {
             let mut t = game(seed);
             t.ok("move_to", json!({"exit": "south"}));
-            let told = t.ok("talk_to", talk("tamsin", "pip", Some("what did you see"), None));
-            assert!(told["says"].as_str().unwrap().contains("didn't see nothing"));
+            let told = t.ok(
+                "talk_to",
+                talk("tamsin", "pip", Some("what did you see"), None),
+            );
+            assert!(
+                told["says"]
+                    .as_str()
+                    .unwrap()
+                    .contains("didn't see nothing")
+            );
             let read = t.ok("social_check", insight("tamsin", "pip"));
             (read["success"] == json!(true)).then_some((t, read))
         })
         .expect("a seed where Insight succeeds");
     assert!(
-        read["learned"].as_str().unwrap().contains("Pip Ketter lied"),
+        read["learned"]
+            .as_str()
+            .unwrap()
+            .contains("Pip Ketter lied"),
         "{read}"
     );
-    assert!(exit_hidden(&t, "chandlery", "down"), "only his tale shows it");
+    assert!(
+        exit_hidden(&t, "chandlery", "down"),
+        "only his tale shows it"
+    );
 }
 
 /// A model that walks the party down a way it has not found, disarms a trap it has not seen,
@@ -442,9 +490,17 @@ async fn a_cheating_model_cannot_unmask_the_culprit_or_skip_the_way_below() {
     let played = table::scripted_turn(&before, calls, "Lio", "She's hiding something.").await;
     assert_eq!(played.results.len(), 5, "{:#?}", played.results);
     for (i, result) in played.results.iter().enumerate() {
-        assert!(result.contains("\"error\""), "call {i} went through: {result}");
+        assert!(
+            result.contains("\"error\""),
+            "call {i} went through: {result}"
+        );
         let text = result.to_lowercase();
-        for secret in ["tallow-cellar", "kettle on a cord", "beneath her shop", "mistress sedge"] {
+        for secret in [
+            "tallow-cellar",
+            "kettle on a cord",
+            "beneath her shop",
+            "mistress sedge",
+        ] {
             assert!(!text.contains(secret), "call {i} leaked {secret}: {result}");
         }
     }
@@ -456,7 +512,10 @@ async fn a_cheating_model_cannot_unmask_the_culprit_or_skip_the_way_below() {
             .and_then(|l| l.exit("down"))
             .is_some_and(|e| e.hidden)
     );
-    assert_eq!(after.party_location().map(|l| l.id.as_str()), Some("chandlery"));
+    assert_eq!(
+        after.party_location().map(|l| l.id.as_str()),
+        Some("chandlery")
+    );
     assert!(ending_reached(after).is_none());
 }
 
@@ -466,8 +525,10 @@ fn effects_for_a_lie_seen_through_need_a_lie_and_real_ids() {
     let mut file: Value = serde_json::from_str(text).unwrap();
     let corwen = &mut file["npcs"][2];
     assert_eq!(corwen["id"], "corwen");
-    corwen["topics"][0]["exposed"] = json!([{"reveal_exit": {"room": "chandlery", "direction": "down"}}]);
-    corwen["topics"][1]["exposed"][2] = json!({"reveal_exit": {"room": "chandlery", "direction": "up"}});
+    corwen["topics"][0]["exposed"] =
+        json!([{"reveal_exit": {"room": "chandlery", "direction": "down"}}]);
+    corwen["topics"][1]["exposed"][2] =
+        json!({"reveal_exit": {"room": "chandlery", "direction": "up"}});
     let error = Adventure::from_json(&file.to_string(), "hollow.json")
         .unwrap_err()
         .to_string();

@@ -244,7 +244,11 @@ mod tests {
         assert_eq!(opts.adventure.as_deref(), Some("wendle-hollow"));
         let hollow = dnd_engine::adventure::Adventure::named_or_file("wendle-hollow").unwrap();
         assert_eq!(hollow.title, "The Quiet Nights of Wendle Hollow");
-        assert_eq!(hollow.character_ids().first(), Some(&"bram"), "the default hero");
+        assert_eq!(
+            hollow.character_ids().first(),
+            Some(&"bram"),
+            "the default hero"
+        );
         for name in dnd_engine::adventure::Adventure::BUILT_IN {
             assert!(USAGE.contains(name), "the help names {name}");
         }

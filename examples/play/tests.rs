@@ -585,7 +585,10 @@ fn play_starts_the_village_adventure_by_name_and_plays_a_turn() {
             store.load(&id).await.unwrap()
         })
     });
-    assert_eq!(state.title, "The Quiet Nights of Wendle Hollow", "{printed}");
+    assert_eq!(
+        state.title, "The Quiet Nights of Wendle Hollow",
+        "{printed}"
+    );
     assert_eq!(
         state.party_location().map(|l| l.id.as_str()),
         Some("village-green")

@@ -298,7 +298,11 @@ const WAILING_GLACIER_JSON: &str = include_str!("wailing_glacier.json");
 /// The adventures compiled in, each (name, file name, text): the names of
 /// [`Adventure::BUILT_IN`], in its order.
 const COMPILED: &[(&str, &str, &str)] = &[
-    ("wailing-glacier", "wailing_glacier.json", WAILING_GLACIER_JSON),
+    (
+        "wailing-glacier",
+        "wailing_glacier.json",
+        WAILING_GLACIER_JSON,
+    ),
     (
         "wendle-hollow",
         "wendle_hollow.json",
@@ -617,7 +621,11 @@ impl Adventure {
     /// four pregenerated heroes (`kraven`, the default, a fighter; `isolde`, a wizard;
     /// `hedda`, a cleric; `wren`, a rogue).
     pub fn built_in() -> Adventure {
-        compiled("wailing-glacier", "wailing_glacier.json", WAILING_GLACIER_JSON)
+        compiled(
+            "wailing-glacier",
+            "wailing_glacier.json",
+            WAILING_GLACIER_JSON,
+        )
     }
 
     /// The built-in adventure `name` (one of [`Adventure::BUILT_IN`], in any case), or `None`.
