@@ -216,7 +216,11 @@ fn pips_tale(t: &mut Table) {
     assert!(!locked.contains("candle-lady"), "{locked}");
     let gave = t.ok("talk_to", talk("lio", "pip", None, Some("honey cake")));
     assert_eq!(gave["attitude"], "friendly");
-    let told = t.ok("talk_to", talk("lio", "pip", Some("the truth"), None));
+    // Friendly, the same question that drew his lie now draws the truth.
+    let told = t.ok(
+        "talk_to",
+        talk("lio", "pip", Some("what did you see that night?"), None),
+    );
     assert!(
         told["says"].as_str().unwrap().contains("Mistress Sedge"),
         "{told}"
