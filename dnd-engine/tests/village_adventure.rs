@@ -372,6 +372,73 @@ fn seeing_through_the_lie_first_shows_the_way_below_and_plays_once() {
     assert_eq!(ending(&t), None, "the thing below still hungers");
 }
 
+fn persuade(character: &str, npc: &str, request: Option<&str>) -> Value {
+    json!({"character": character, "npc": npc, "skill": "persuasion", "request": request, "size": null, "advantage": null})
+}
+
+/// The sexton won over and asked for the still water the Hollow washes its dead in; whether
+/// both checks went the party's way.
+fn still_water(t: &mut Table) -> bool {
+    t.ok("move_to", json!({"exit": "north"}));
+    let told = t.ok("talk_to", talk("lio", "alys", Some("abel"), None));
+    assert!(
+        told["says"].as_str().unwrap().contains("still water"),
+        "{told}"
+    );
+    // Indifferent, the water is a minor favour at DC 20; won over first (DC 15), it is DC 10.
+    if t.ok("social_check", persuade("lio", "alys", None))["success"] != json!(true) {
+        return false;
+    }
+    assert_eq!(
+        t.state.npc("alys").unwrap().disposition,
+        Disposition::Friendly
+    );
+    let asked = t.ok(
+        "social_check",
+        persuade("lio", "alys", Some("a flask of the still water")),
+    );
+    if asked["success"] != json!(true) {
+        return false;
+    }
+    assert_eq!(
+        t.state
+            .character("lio")
+            .unwrap()
+            .item_quantity("Flask of Still Water"),
+        1
+    );
+    // Friendly, she sends the party to the grave.
+    let grave = t.ok("talk_to", talk("lio", "alys", Some("the grave"), None));
+    assert!(
+        lower(&grave["happened"]).contains("sunken grave"),
+        "{grave}"
+    );
+    true
+}
+
+#[test]
+fn the_still_water_breaks_corwen_without_an_insight_roll_and_the_fight_ends_it() {
+    let mut t = (1..40)
+        .find_map(|seed| {
+            let mut t = game(seed);
+            still_water(&mut t).then_some(t)
+        })
+        .expect("a seed where Lio persuades the sexton");
+    t.ok("move_to", json!({"exit": "south"}));
+    t.ok("move_to", json!({"exit": "west"}));
+    assert!(exit_hidden(&t, "chandlery", "down"));
+    let gave = t.ok(
+        "talk_to",
+        talk("lio", "corwen", None, Some("flask of still water")),
+    );
+    assert_eq!(gave["attitude"], "hostile", "{gave}");
+    assert_eq!(t.state.flags["liar_unmasked"], json!(true));
+    assert!(!exit_hidden(&t, "chandlery", "down"));
+    let (arrived, _) = go_below(&mut t);
+    assert!(fight_below(&mut t, &arrived), "the party wins below");
+    assert_eq!(ending(&t).as_deref(), Some("hollow-sleeps"));
+}
+
 #[test]
 fn waiting_out_the_day_once_corwen_is_alarmed_lets_her_slip_away() {
     let mut t = game(2);

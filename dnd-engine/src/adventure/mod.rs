@@ -89,7 +89,8 @@
 //!   time an Insight check sees through it: Wendle Hollow's chandler, caught out, shows the
 //!   way below her shop). A topic it will not discuss yet is refused without its contents;
 //! - `wants` (*optional*): gifts, each an `item` (a name that lies in the adventure's loot or a
-//!   pregenerated pack) and `effects` played when it is given (once);
+//!   pregenerated pack, or that a `give_item` effect hands over) and `effects` played when it
+//!   is given (once);
 //! - `requests` (*optional*): what the party may ask of it, each an `id`, `keywords`, a `size`
 //!   (`none`, `minor` or `significant`: the risk or cost to the NPC, which with its attitude
 //!   sets the DC by the reaction table in `state::social`) and `effects` played when a

@@ -20,7 +20,7 @@ use super::{Adventure, Problem};
 use crate::state::{Exit, Feature, StoryEffect, TrapTrigger};
 
 /// Every story effect the adventure holds, wherever it is written.
-fn all_effects(adventure: &Adventure) -> Vec<&StoryEffect> {
+pub(super) fn all_effects(adventure: &Adventure) -> Vec<&StoryEffect> {
     let defeats = adventure
         .rooms
         .iter()

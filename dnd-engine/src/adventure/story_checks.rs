@@ -113,12 +113,16 @@ fn social(adventure: &Adventure, npc: &super::AdventureNpc, problems: &mut Vec<P
             problems,
         );
     }
+    // An item the story hands over (a `give_item` anywhere) can be given on too.
     let carried = |name: &str| {
         adventure.loot().any(|s| s.name.eq_ignore_ascii_case(name))
             || adventure
                 .characters
                 .iter()
                 .any(|c| c.item_quantity(name) > 0)
+            || super::reach::all_effects(adventure).into_iter().any(|e| {
+                matches!(e, crate::state::StoryEffect::GiveItem { item } if item.name.eq_ignore_ascii_case(name))
+            })
     };
     for want in &npc.wants {
         let path = format!("{at}.wants[{}]", want.item);
@@ -126,7 +130,7 @@ fn social(adventure: &Adventure, npc: &super::AdventureNpc, problems: &mut Vec<P
             problems.push(Problem::new(
                 format!("{path}.item"),
                 format!(
-                    "no {:?} lies in the adventure's loot or a pregenerated pack, so it can never be given",
+                    "no {:?} lies in the adventure's loot or a pregenerated pack, and no give_item hands it over, so it can never be given",
                     want.item
                 ),
             ));
