@@ -236,7 +236,7 @@ fn new_character(
     Ok(sheet)
 }
 
-/// The character new games use: `--character`, else Kraven, else the adventure's first.
+/// The character new games use: `--character`, else the adventure's first (its default hero).
 fn pick_character(adventure: &Adventure, wanted: Option<&str>) -> Result<String, String> {
     let ids = adventure.character_ids();
     match wanted {

@@ -11,7 +11,7 @@
 //! - an ending no `end` effect names.
 //!
 //! An effect counts wherever it is written (a monster's `on_defeat`, a goal step, a puzzle, an
-//! NPC's topic, gift or request, a trap, a broken object):
+//! NPC's topic (told or, for a lie, seen through), gift or request, a trap, a broken object):
 //! this finds content nothing could ever show, not whether the party will think of it.
 
 use std::collections::BTreeSet;
