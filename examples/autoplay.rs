@@ -32,16 +32,24 @@ use dnd_engine::state::{Change, GameState, Target};
 use dnd_engine::store::{GameStore, MemoryStore};
 use dnd_engine::text::terminal_safe;
 
-const USAGE: &str = "usage: autoplay [--turns N] [--seed N] [--character ID] [--out FILE]
+const USAGE: &str =
+    "usage: autoplay [--adventure NAME|FILE] [--turns N] [--seed N] [--character ID] [--out FILE]
+  --adventure NAME|FILE
+                   a built-in adventure, wailing-glacier (the default) or wendle-hollow,
+                   or an adventure file
   --turns N        stop after N turns (default 200; the adventure usually ends sooner)
   --seed N         dice seed (default 1)
-  --character ID   kraven, isolde, hedda or wren (default kraven)
+  --character ID   a character of the adventure (default its first: kraven in the glacier,
+                   bram in the Hollow)
   --out FILE       the Markdown transcript (default: printed to stdout)";
 
 pub(crate) struct Options {
+    /// `--adventure`: a built-in adventure's name or a file's path; `None` for the glacier.
+    adventure: Option<String>,
     turns: u32,
     seed: u64,
-    character: String,
+    /// `--character`; `None` for the adventure's first.
+    character: Option<String>,
     out: Option<String>,
     /// A model for both seats; `None` plays offline.
     pub(crate) model: Option<Arc<dyn LlmProvider>>,
@@ -49,9 +57,10 @@ pub(crate) struct Options {
 
 pub(crate) fn parse_args(args: &[String]) -> Result<Options, String> {
     let mut options = Options {
+        adventure: None,
         turns: 200,
         seed: 1,
-        character: "kraven".into(),
+        character: None,
         out: None,
         model: None,
     };
@@ -73,7 +82,8 @@ pub(crate) fn parse_args(args: &[String]) -> Result<Options, String> {
                     .parse()
                     .map_err(|_| "--seed takes a whole number".to_owned())?
             }
-            "--character" => options.character = value(i)?,
+            "--character" => options.character = Some(value(i)?),
+            "--adventure" => options.adventure = Some(value(i)?),
             "--out" => options.out = Some(value(i)?),
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument {other:?}")),
@@ -180,9 +190,20 @@ pub(crate) async fn run(options: &Options) -> Result<String, String> {
 /// Plays the adventure: the transcript (safe for a terminal), the shared log (as said) and the
 /// totals.
 pub(crate) async fn play(options: &Options) -> Result<Run, String> {
-    let adventure = Adventure::built_in();
+    let adventure = match &options.adventure {
+        Some(name_or_path) => Adventure::named_or_file(name_or_path).map_err(|e| e.to_string())?,
+        None => Adventure::built_in(),
+    };
+    let character = match &options.character {
+        Some(id) => id.clone(),
+        None => adventure
+            .character_ids()
+            .first()
+            .map(|id| (*id).to_owned())
+            .ok_or_else(|| format!("{} has no pregenerated characters", adventure.title))?,
+    };
     let initial = adventure
-        .new_game(&[options.character.as_str()])
+        .new_game(&[character.as_str()])
         .map_err(|e| e.to_string())?;
     let store: Arc<dyn GameStore> = Arc::new(MemoryStore::new());
     let campaign = store
@@ -205,7 +226,8 @@ pub(crate) async fn play(options: &Options) -> Result<Run, String> {
             let gm = OfflineGm::game_master(store.clone())
                 .seed(options.seed)
                 .build();
-            let player = OfflinePlayer::new(options.character.clone());
+            // It plays to an ending, wherever it is: no room of any adventure by name.
+            let player = OfflinePlayer::new(character.clone());
             (gm, Seat::Offline(player))
         }
     };
@@ -216,7 +238,7 @@ pub(crate) async fn play(options: &Options) -> Result<Run, String> {
         md,
         "# {} — autoplay\n\nHero: {} · seed {} · {}\n",
         adventure.title,
-        options.character,
+        character,
         options.seed,
         match &options.model {
             Some(m) => format!("game master and player on {}", m.name()),

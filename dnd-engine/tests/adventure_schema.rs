@@ -164,6 +164,20 @@ fn the_glacier_validates_against_the_schema() {
 }
 
 #[test]
+fn every_built_in_adventure_validates_against_the_schema() {
+    // The Hollow's party is given as builder choices, the schema's other form of a character.
+    for name in Adventure::BUILT_IN {
+        let text = Adventure::built_in_json_named(name).expect("built in");
+        let value: Value = serde_json::from_str(text).expect("JSON");
+        assert_eq!(check(&value), Vec::<String>::new(), "{name}");
+    }
+    let mut hollow: Value =
+        serde_json::from_str(Adventure::built_in_json_named("wendle-hollow").unwrap()).unwrap();
+    hollow["characters"][0]["build"]["level"] = json!("two");
+    assert!(!check(&hollow).is_empty(), "a level is a number");
+}
+
+#[test]
 fn the_schema_refuses_what_the_loader_refuses() {
     let mut missing_to = glacier();
     missing_to["rooms"][0]["exits"][0]

@@ -98,7 +98,7 @@ fn main() -> ExitCode {
 async fn setup(options: &Options) -> Result<(Game, Input), String> {
     let screen = Screen::detect();
     let mut adventure = match &options.adventure {
-        Some(path) => Adventure::load(path).map_err(|e| e.to_string())?,
+        Some(name_or_path) => Adventure::named_or_file(name_or_path).map_err(|e| e.to_string())?,
         None => Adventure::built_in(),
     };
     let chosen = provider::choose(options)?;
@@ -236,7 +236,7 @@ fn new_character(
     Ok(sheet)
 }
 
-/// The character new games use: `--character`, else Kraven, else the adventure's first.
+/// The character new games use: `--character`, else the adventure's first (its default hero).
 fn pick_character(adventure: &Adventure, wanted: Option<&str>) -> Result<String, String> {
     let ids = adventure.character_ids();
     match wanted {
@@ -246,7 +246,7 @@ fn pick_character(adventure: &Adventure, wanted: Option<&str>) -> Result<String,
             adventure.title,
             ids.join(", ")
         )),
-        None if ids.contains(&"kraven") => Ok("kraven".to_owned()),
+        // The adventure's first character is its default hero.
         None => ids
             .first()
             .map(|id| (*id).to_owned())

@@ -6,7 +6,7 @@ use dnd_engine::gm::Protocol;
 
 /// What `--help` prints.
 pub const USAGE: &str = "\
-play: \"The Wailing Glacier\" (or any adventure file) with a game master that never cheats
+play: \"The Wailing Glacier\", \"Wendle Hollow\" or any adventure file, with a game master that never cheats
 
 usage: play [OPTIONS]
 
@@ -20,15 +20,19 @@ usage: play [OPTIONS]
                       how the model is asked (default: two-phase, or strict-json for a
                       model that cannot call tools)
   --character NAME|FILE
-                      kraven (fighter, the default), isolde (wizard), hedda (cleric),
-                      wren (rogue), a character of --adventure, or a character file (a
+                      a character of the adventure (the glacier's: kraven, the fighter and
+                      default, isolde, hedda, wren; the Hollow's: bram, the fighter and
+                      default, nessa, tamsin, lio), or a character file (a
                       sheet saved by --new-character, or choices written by hand: see
                       dnd_engine::character::file and examples/characters/)
   --new-character     make a new 1st-level character, one question at a time, save it
                       and play it
   --save FILE         where --new-character saves the sheet (default: characters/ID.json
                       in the save file's folder)
-  --adventure FILE    an adventure in the JSON format of dnd_engine::adventure
+  --adventure NAME|FILE
+                      a built-in adventure: wailing-glacier (the default: a dungeon under a
+                      glacier) or wendle-hollow (a village mystery for four); or an
+                      adventure file in the JSON format of dnd_engine::adventure
   --seed N            seeds the dice: the same seed and inputs replay the same game
   --db PATH           the save file (default: play.sqlite3 in the platform's data folder)
   --delay MS          waits MS milliseconds before each answer of the game master (to see
@@ -62,8 +66,8 @@ pub struct Options {
     pub protocol: Option<Protocol>,
     /// `--character`, when given.
     pub character: Option<String>,
-    /// `--adventure`.
-    pub adventure: Option<PathBuf>,
+    /// `--adventure`: a built-in adventure's name or a file's path.
+    pub adventure: Option<String>,
     /// `--seed`.
     pub seed: Option<u64>,
     /// `--db`.
@@ -149,7 +153,7 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Command, Str
             }
             "--new-character" => opts.new_character = true,
             "--save" => opts.save = Some(PathBuf::from(value("--save")?)),
-            "--adventure" => opts.adventure = Some(PathBuf::from(value("--adventure")?)),
+            "--adventure" => opts.adventure = Some(value("--adventure")?),
             "--seed" => {
                 let v = value("--seed")?;
                 opts.seed = Some(
@@ -230,6 +234,35 @@ mod tests {
         );
         assert!(opts.new_character);
         assert_eq!(opts.save, Some(PathBuf::from("a.json")));
+    }
+
+    #[test]
+    fn adventure_takes_a_built_in_name_or_a_file_and_the_help_lists_the_names() {
+        let Command::Play(opts) = parse(&["--adventure", "wendle-hollow"]).unwrap() else {
+            panic!("expected options")
+        };
+        assert_eq!(opts.adventure.as_deref(), Some("wendle-hollow"));
+        let hollow = dnd_engine::adventure::Adventure::named_or_file("wendle-hollow").unwrap();
+        assert_eq!(hollow.title, "The Quiet Nights of Wendle Hollow");
+        assert_eq!(
+            hollow.character_ids().first(),
+            Some(&"bram"),
+            "the default hero"
+        );
+        for name in dnd_engine::adventure::Adventure::BUILT_IN {
+            assert!(USAGE.contains(name), "the help names {name}");
+        }
+        let Command::Play(opts) = parse(&["--adventure=maps/cellar.json"]).unwrap() else {
+            panic!("expected options")
+        };
+        assert_eq!(opts.adventure.as_deref(), Some("maps/cellar.json"));
+        let error = dnd_engine::adventure::Adventure::named_or_file("wendle")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("wailing-glacier, wendle-hollow"),
+            "a wrong name lists the built-in ones: {error}"
+        );
     }
 
     #[test]

@@ -549,3 +549,50 @@ fn a_picked_suggestion_is_rolled_by_the_engine_first() {
         "the engine rolled the pick first:\n{printed}"
     );
 }
+
+#[test]
+fn play_starts_the_village_adventure_by_name_and_plays_a_turn() {
+    // What `play --adventure wendle-hollow` sets up: the adventure by name, its first hero.
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("game.sqlite3");
+    let rt = runtime();
+    let (state, printed) = capture::printed(|| {
+        rt.block_on(async {
+            let store: Arc<dyn GameStore> = Arc::new(MemoryStore::new());
+            let gm = OfflineGm::game_master(Arc::clone(&store)).seed(1).build();
+            let adventure = Adventure::named_or_file("wendle-hollow").unwrap();
+            let character = adventure.character_ids()[0].to_owned();
+            let mut game = Game::start(
+                Setup {
+                    screen: Screen {
+                        terminal: false,
+                        color: false,
+                    },
+                    store: Arc::clone(&store),
+                    gm,
+                    db: db.clone(),
+                    adventure,
+                    character,
+                    offline: true,
+                    interactive: false,
+                },
+                true,
+            )
+            .await
+            .expect("the game starts");
+            type_line(&mut game, "look around").await;
+            let id = store.list_campaigns().await.unwrap()[0].id.clone();
+            store.load(&id).await.unwrap()
+        })
+    });
+    assert_eq!(
+        state.title, "The Quiet Nights of Wendle Hollow",
+        "{printed}"
+    );
+    assert_eq!(
+        state.party_location().map(|l| l.id.as_str()),
+        Some("village-green")
+    );
+    assert!(state.character("bram").is_some(), "the default hero plays");
+    assert!(printed.contains("Village Green"), "{printed}");
+}

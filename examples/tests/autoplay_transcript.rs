@@ -33,6 +33,30 @@ fn autoplay_reaches_the_end_and_writes_a_transcript() {
 }
 
 #[test]
+fn autoplay_plays_the_village_adventure_by_name_with_its_first_hero() {
+    let options = autoplay::parse_args(&[
+        "--adventure".into(),
+        "wendle-hollow".into(),
+        "--turns".into(),
+        "2".into(),
+    ])
+    .unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let transcript = runtime.block_on(autoplay::run(&options)).unwrap();
+    assert!(
+        transcript.starts_with("# The Quiet Nights of Wendle Hollow — autoplay\n\nHero: bram"),
+        "{transcript}"
+    );
+    assert!(transcript.contains("## Turn 1\n"), "{transcript}");
+    let unknown = autoplay::parse_args(&["--adventure".into(), "atlantis".into()]).unwrap();
+    let error = runtime.block_on(autoplay::run(&unknown)).unwrap_err();
+    assert!(error.contains("wailing-glacier, wendle-hollow"), "{error}");
+}
+
+#[test]
 fn bad_arguments_are_refused() {
     assert!(autoplay::parse_args(&["--turns".into(), "many".into()]).is_err());
     assert!(autoplay::parse_args(&["--frobnicate".into()]).is_err());

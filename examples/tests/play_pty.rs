@@ -64,19 +64,17 @@ fn play_command(db: &Path, extra: &[&str]) -> Command {
     command
 }
 
-/// Piped input: the game plays, picks a suggestion by number, shows the sheet, refuses a bad
-/// command with the list, ignores an empty line, quits cleanly, and prints no escape code.
-#[test]
-fn plays_from_a_pipe_in_plain_text() {
+/// Runs `play` with these flags on a fresh save file, the script piped in; its exit status,
+/// what it printed, and what it said on stderr.
+fn run_piped(extra: &[&str], script: &str) -> (std::process::ExitStatus, String, String) {
     let dir = tempfile::tempdir().expect("temporary folder");
     let started = Instant::now();
-    let mut child = play_command(&dir.path().join("game.sqlite3"), &[])
+    let mut child = play_command(&dir.path().join("game.sqlite3"), extra)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("play starts");
-    let script = "look around\n1\n\n   \nsearch\n/sheet\n/dance\n/quit\nnever read\n";
     child
         .stdin
         .take()
@@ -108,6 +106,15 @@ fn plays_from_a_pipe_in_plain_text() {
         .expect("stderr")
         .read_to_string(&mut errors);
     println!("{screen}");
+    (status, screen, errors)
+}
+
+/// Piped input: the game plays, picks a suggestion by number, shows the sheet, refuses a bad
+/// command with the list, ignores an empty line, quits cleanly, and prints no escape code.
+#[test]
+fn plays_from_a_pipe_in_plain_text() {
+    let script = "look around\n1\n\n   \nsearch\n/sheet\n/dance\n/quit\nnever read\n";
+    let (status, screen, errors) = run_piped(&[], script);
     assert!(status.success(), "play failed: {errors}");
     assert!(errors.is_empty(), "nothing on stderr: {errors}");
     for expected in [
@@ -131,6 +138,30 @@ fn plays_from_a_pipe_in_plain_text() {
     assert!(
         !screen.contains("never read"),
         "nothing is read after /quit"
+    );
+}
+
+/// `play --adventure wendle-hollow`: the second built-in adventure by name, with its first
+/// hero, Bram, as the default.
+#[test]
+fn plays_the_village_adventure_by_name() {
+    let (status, screen, errors) =
+        run_piped(&["--adventure", "wendle-hollow"], "look around\n/quit\n");
+    assert!(status.success(), "play failed: {errors}");
+    assert!(errors.is_empty(), "nothing on stderr: {errors}");
+    for expected in [
+        "The Quiet Nights of Wendle Hollow",
+        "(HP 20/20)> look around",
+        "Village Green",
+        "Farewell",
+    ] {
+        assert!(screen.contains(expected), "{expected:?} is on the screen");
+    }
+    let (status, _, errors) = run_piped(&["--adventure", "atlantis"], "/quit\n");
+    assert!(!status.success());
+    assert!(
+        errors.contains("wailing-glacier, wendle-hollow"),
+        "{errors}"
     );
 }
 

@@ -10,7 +10,9 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use super::{Adventure, AdventureMilestone, AdventureNpc, MonsterSpawn, Problem, Room};
+use crate::character::CharacterChoices;
 use crate::rules::Skill;
+use crate::srd::Srd;
 use crate::state::{Area, Character, Exit, Feature, ItemStack};
 
 const TOP_FIELDS: &[&str] = &[
@@ -205,8 +207,10 @@ fn decode_room(value: Value, path: &str, problems: &mut Vec<Problem>) -> Option<
     })
 }
 
-/// A pregenerated character: skills that do not exist are reported one by one (and dropped, so
-/// the rest of the sheet is still checked), and a missing `location` is allowed.
+/// A pregenerated character: a sheet, or the player's choices (`{"build": {...}}`) made into
+/// one by the character builder. On a sheet, skills that do not exist are reported one by one
+/// (and dropped, so the rest of the sheet is still checked), and a missing `location` is
+/// allowed.
 fn character(value: Value, path: &str, problems: &mut Vec<Problem>) -> Option<Character> {
     let Value::Object(mut sheet) = value else {
         problems.push(Problem::new(
@@ -215,6 +219,10 @@ fn character(value: Value, path: &str, problems: &mut Vec<Problem>) -> Option<Ch
         ));
         return None;
     };
+    if let Some(choices) = sheet.remove(BUILD) {
+        unknown_fields(&sheet, &[BUILD], "a built character", path, problems);
+        return built(choices, &join(path, BUILD), problems);
+    }
     if let Some(Value::Object(skills)) = sheet.get_mut("skills") {
         skills.retain(|name, _| {
             let known = serde_json::from_value::<Skill>(Value::String(name.clone())).is_ok();
@@ -231,6 +239,29 @@ fn character(value: Value, path: &str, problems: &mut Vec<Problem>) -> Option<Ch
         .entry("location")
         .or_insert_with(|| Value::String(String::new()));
     element(Value::Object(sheet), path, problems)
+}
+
+/// The key of a pregenerated character given as the builder's choices.
+const BUILD: &str = "build";
+
+/// A character made by the builder from its choices; each problem the builder finds is
+/// reported at its field under `path` (`characters[0].build.skills[2]`).
+fn built(choices: Value, path: &str, problems: &mut Vec<Problem>) -> Option<Character> {
+    let choices: CharacterChoices = element(choices, path, problems)?;
+    match choices.build(Srd::bundled()) {
+        Ok(character) => Some(character),
+        Err(errors) => {
+            for e in errors.0 {
+                let field = if e.field.is_empty() {
+                    path.to_owned()
+                } else {
+                    join(path, &e.field)
+                };
+                problems.push(Problem::new(field, e.problem.to_string()));
+            }
+            None
+        }
+    }
 }
 
 fn unknown_skill_message(name: &str) -> String {
@@ -258,6 +289,14 @@ pub(super) fn pregenerated_characters<'de, D: serde::Deserializer<'de>>(
         .into_iter()
         .map(|value| {
             let value = match value {
+                Value::Object(mut sheet) if sheet.contains_key(BUILD) => {
+                    let choices = sheet.remove(BUILD).unwrap_or_default();
+                    let choices: CharacterChoices =
+                        serde_json::from_value(choices).map_err(serde::de::Error::custom)?;
+                    return choices
+                        .build(Srd::bundled())
+                        .map_err(serde::de::Error::custom);
+                }
                 Value::Object(mut sheet) => {
                     sheet
                         .entry("location")

@@ -2,7 +2,12 @@
 //! thoroughly on load and turned into the [`GameState`] a campaign starts from.
 //!
 //! [`Adventure::built_in`] is "The Wailing Glacier", a five-room dungeon for one 3rd-level
-//! character (`src/adventure/wailing_glacier.json`).
+//! character (`src/adventure/wailing_glacier.json`). [`Adventure::BUILT_IN`] names every
+//! adventure compiled in, for [`Adventure::built_in_named`] and `--adventure NAME`: besides the
+//! glacier, `wendle-hollow`, "The Quiet Nights of Wendle Hollow" (`wendle_hollow.json`), a
+//! social mystery in a village of six places for four 2nd-level heroes, decided by talking,
+//! Insight on a liar, a trap and one fight, with two endings; its party is written as the
+//! players' builder choices.
 //!
 //! # The format
 //!
@@ -16,7 +21,7 @@
 //! | `rooms` | the [`Room`]s (at least one) |
 //! | `npcs` | *optional*: the [`AdventureNpc`]s |
 //! | `flags` | *optional*: initial world flags, any JSON values (`{"harpy_defeated": false}`) |
-//! | `characters` | *optional*: pregenerated [`Character`]s, without `location` (the party starts in `start`) |
+//! | `characters` | *optional*: pregenerated [`Character`]s, without `location` (the party starts in `start`), each a sheet or `{"build": choices}` (see below); the first is the default hero |
 //! | `levelling` | *optional*: `"xp"` (the default: a character may level up once its XP reaches the SRD's table) or `"milestone"` (a level at each of the `milestones`; XP is still recorded but never gates) |
 //! | `milestones` | *optional*, with `"levelling": "milestone"` only, and then at least one: each an `id` (unique) and either a `flag` (declared in `flags`; reached when the story sets it) or a `room` (reached when the party enters it). Each grants every living character one level, once |
 //! | `endings` | *optional*: the ways the adventure ends, each an `id` (unique), a `title` and a `description`; reached by an `end` story effect |
@@ -79,11 +84,13 @@
 //!   the NPC's goal, and whether the topic it spoke of last was a lie;
 //! - `topics` (*optional*): what it knows, each an `id` (unique for the NPC), `keywords` (at
 //!   least one, none empty: the words that raise it), `says`, `needs` (the least attitude at
-//!   which it speaks of it; default `indifferent`), optional `lie` (Insight can tell) and
-//!   `effects` (played the first time it is told). A topic it will not discuss yet is refused
-//!   without its contents;
+//!   which it speaks of it; default `indifferent`), optional `lie` (Insight can tell),
+//!   `effects` (played the first time it is told) and, on a lie, `exposed` (played the first
+//!   time an Insight check sees through it: Wendle Hollow's chandler, caught out, shows the
+//!   way below her shop). A topic it will not discuss yet is refused without its contents;
 //! - `wants` (*optional*): gifts, each an `item` (a name that lies in the adventure's loot or a
-//!   pregenerated pack) and `effects` played when it is given (once);
+//!   pregenerated pack, or that a `give_item` effect hands over) and `effects` played when it
+//!   is given (once);
 //! - `requests` (*optional*): what the party may ask of it, each an `id`, `keywords`, a `size`
 //!   (`none`, `minor` or `significant`: the risk or cost to the NPC, which with its attitude
 //!   sets the DC by the reaction table in `state::social`) and `effects` played when a
@@ -111,7 +118,16 @@
 //! answer of a `secret` puzzle, loses the sentence (`gm::scrub`), so mark a one-word answer
 //! `secret` only when narration would not say the word by chance.
 //!
-//! A **character** is a [`Character`] as the state stores it (see the built-in file for four
+//! A **character** is the player's choices, `{"build": {...}}`, a
+//! [`crate::character::CharacterChoices`] (the character file's format) that the character
+//! builder makes into a sheet by the rules when the adventure loads; a choice the rules refuse
+//! is reported at its field (`characters[0].build.skills[1]: "Stealth" is not a Cleric skill
+//! ...`). Wendle Hollow's party is written so:
+//! `{"build": {"name": "Bram Holloway", "id": "bram", "race": "Human", "class": "Fighter",
+//! "level": 2, "scores": {"method": "standard_array", "scores": {...}}, "skills": [...],
+//! "features": {"fighter-fighting-style": ["Defense"]}, "equipment": {"kit": [...]}}}`.
+//!
+//! Or it is a [`Character`] as the state stores it (see the glacier's file for four
 //! complete sheets). Skills are snake case (`sleight_of_hand`) with `proficient` or
 //! `expertise`; attacks name an ability and damage dice such as `{"dice": "2d6", "type":
 //! "slashing"}`, and `"magical": true` for a magic weapon or an attack cantrip (creatures that
@@ -257,6 +273,7 @@
 //! ```
 
 mod build;
+mod built_in;
 mod decode;
 mod error;
 mod puzzle_checks;
@@ -276,9 +293,6 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::state::{Area, Character, Disposition, Exit, Feature, GameState, GoalStep, ItemStack};
-
-/// The built-in adventure's file, compiled in.
-const WAILING_GLACIER_JSON: &str = include_str!("wailing_glacier.json");
 
 /// An adventure: the places, monsters, people and pregenerated characters a campaign starts
 /// from. Build one with [`Adventure::from_json`] (which validates), then start a game with
@@ -558,39 +572,6 @@ impl Adventure {
             }
         })?;
         Adventure::parse(&text, &name)
-    }
-
-    /// "The Wailing Glacier": five rooms under a glacier for one 3rd-level character, with
-    /// four pregenerated heroes (`kraven`, the default, a fighter; `isolde`, a wizard;
-    /// `hedda`, a cleric; `wren`, a rogue).
-    pub fn built_in() -> Adventure {
-        match Adventure::from_json(WAILING_GLACIER_JSON, "wailing_glacier.json") {
-            Ok(adventure) => adventure,
-            // The crate's tests prove the file valid, so this is unreachable in a release; an
-            // empty adventure still beats taking the game down.
-            Err(error) => {
-                tracing::error!(%error, "the built-in adventure did not validate");
-                Adventure {
-                    title: "The Wailing Glacier".into(),
-                    summary: String::new(),
-                    start: String::new(),
-                    rooms: Vec::new(),
-                    npcs: Vec::new(),
-                    flags: BTreeMap::new(),
-                    characters: Vec::new(),
-                    levelling: LevellingMode::Xp,
-                    milestones: Vec::new(),
-                    endings: Vec::new(),
-                    puzzles: Vec::new(),
-                    schema: None,
-                }
-            }
-        }
-    }
-
-    /// The built-in adventure's JSON text, as a template for writing new ones.
-    pub fn built_in_json() -> &'static str {
-        WAILING_GLACIER_JSON
     }
 
     /// Checks an adventure built or changed in code, with the same rules as

@@ -11,7 +11,7 @@
 //! - an ending no `end` effect names.
 //!
 //! An effect counts wherever it is written (a monster's `on_defeat`, a goal step, a puzzle, an
-//! NPC's topic, gift or request, a trap, a broken object):
+//! NPC's topic (told or, for a lie, seen through), gift or request, a trap, a broken object):
 //! this finds content nothing could ever show, not whether the party will think of it.
 
 use std::collections::BTreeSet;
@@ -20,14 +20,17 @@ use super::{Adventure, Problem};
 use crate::state::{Exit, Feature, StoryEffect, TrapTrigger};
 
 /// Every story effect the adventure holds, wherever it is written.
-fn all_effects(adventure: &Adventure) -> Vec<&StoryEffect> {
+pub(super) fn all_effects(adventure: &Adventure) -> Vec<&StoryEffect> {
     let defeats = adventure
         .rooms
         .iter()
         .flat_map(|r| r.monsters.iter().flat_map(|m| m.on_defeat.iter()));
     let steps = adventure.npcs.iter().flat_map(|n| {
         let goal = n.goal_steps.iter().flat_map(|s| s.effects.iter());
-        let topics = n.topics.iter().flat_map(|t| t.effects.iter());
+        let topics = n
+            .topics
+            .iter()
+            .flat_map(|t| t.effects.iter().chain(t.exposed.iter()));
         let gifts = n.wants.iter().flat_map(|w| w.effects.iter());
         let asked = n.requests.iter().flat_map(|r| r.effects.iter());
         goal.chain(topics).chain(gifts).chain(asked)

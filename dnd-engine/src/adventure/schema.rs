@@ -11,7 +11,8 @@
 //!   data, dozens of effect kinds documented in `effects`; the schema says it is an object;
 //! - a pregenerated character: the state's own sheet, forty fields most of which the engine
 //!   fills (conditions, timers, slots spent); the schema lists the fields an author must write
-//!   and lets the others through.
+//!   and lets the others through. A character given as the builder's choices (`{"build":
+//!   ...}`) is derived from [`crate::character::CharacterChoices`].
 //!
 //! Draft 7 is used because editors (VS Code's JSON service, JetBrains) support it fully.
 
@@ -77,13 +78,22 @@ impl JsonSchema for DamageDice {
     }
 }
 
-/// A pregenerated character, for [`Adventure::characters`]: the fields an author must write.
+/// A pregenerated character, for [`Adventure::characters`]: a sheet with the fields an author
+/// must write, or the player's choices the builder makes into one.
 pub(super) fn characters(generator: &mut SchemaGenerator) -> Schema {
     let item = generator.subschema_for::<ItemStack>();
+    let choices = generator.subschema_for::<crate::character::CharacterChoices>();
     json_schema!({
-        "description": "Pregenerated characters, as the state stores them, without `location` (see the built-in file for complete sheets).",
+        "description": "Pregenerated characters: each a sheet as the state stores it, without `location` (see the built-in file for complete sheets), or {\"build\": choices}, the player's choices the character builder makes into a sheet by the rules.",
         "type": "array",
-        "items": {
+        "items": {"anyOf": [
+        {
+            "type": "object",
+            "required": ["build"],
+            "properties": {"build": choices},
+            "additionalProperties": false
+        },
+        {
             "type": "object",
             "required": ["id", "name", "class", "level", "race", "abilities", "hp", "armor_class", "speed", "hit_dice"],
             "properties": {
@@ -112,5 +122,6 @@ pub(super) fn characters(generator: &mut SchemaGenerator) -> Schema {
                 "gold": {"type": "integer", "minimum": 0}
             }
         }
+        ]}
     })
 }

@@ -79,6 +79,16 @@ fn social(adventure: &Adventure, npc: &super::AdventureNpc, problems: &mut Vec<P
                 .iter()
                 .map(|r| ("requests", &r.id, &r.keywords, &r.effects)),
         );
+    for topic in &npc.topics {
+        let path = format!("{at}.topics[{}].exposed", topic.id);
+        if !topic.exposed.is_empty() && !topic.lie {
+            problems.push(Problem::new(
+                path.clone(),
+                "only a lie can be seen through: mark the topic `\"lie\": true`, or move these effects to `effects`",
+            ));
+        }
+        effects(adventure, &topic.exposed, &path, problems);
+    }
     let mut seen = BTreeSet::new();
     for (list, id, keywords, list_effects) in keyed {
         let path = format!("{at}.{list}[{id}]");
@@ -103,12 +113,16 @@ fn social(adventure: &Adventure, npc: &super::AdventureNpc, problems: &mut Vec<P
             problems,
         );
     }
+    // An item the story hands over (a `give_item` anywhere) can be given on too.
     let carried = |name: &str| {
         adventure.loot().any(|s| s.name.eq_ignore_ascii_case(name))
             || adventure
                 .characters
                 .iter()
                 .any(|c| c.item_quantity(name) > 0)
+            || super::reach::all_effects(adventure).into_iter().any(|e| {
+                matches!(e, crate::state::StoryEffect::GiveItem { item } if item.name.eq_ignore_ascii_case(name))
+            })
     };
     for want in &npc.wants {
         let path = format!("{at}.wants[{}]", want.item);
@@ -116,7 +130,7 @@ fn social(adventure: &Adventure, npc: &super::AdventureNpc, problems: &mut Vec<P
             problems.push(Problem::new(
                 format!("{path}.item"),
                 format!(
-                    "no {:?} lies in the adventure's loot or a pregenerated pack, so it can never be given",
+                    "no {:?} lies in the adventure's loot or a pregenerated pack, and no give_item hands it over, so it can never be given",
                     want.item
                 ),
             ));

@@ -45,7 +45,7 @@ pub fn roll_ability_scores<S: DieSource + ?Sized>(rng: &mut S) -> [i32; 6] {
 }
 
 /// How the scores (before racial increases) were made.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "method", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ScoreMethod {
     /// 15, 14, 13, 12, 10, 8 in any order.

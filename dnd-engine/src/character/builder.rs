@@ -45,7 +45,7 @@ use crate::state::Character;
 
 /// Everything a player chooses for a new character. This is also the hand-written character
 /// file's format (see [`super::file`]).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CharacterChoices {
     /// The name as shown ("Hedda Stonebrow").
@@ -225,7 +225,7 @@ impl CharacterChoices {
 
 /// A background: one of the SRD's (the Acolyte) by name, or a custom one of two skills (the
 /// rules' way to make a background the SRD lacks, such as the pregenerated heroes' Soldier).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum BackgroundChoice {
     /// An SRD background by name.
@@ -247,7 +247,7 @@ impl Default for BackgroundChoice {
 
 /// The starting equipment: the class's and background's kit with its choices made, or gold
 /// rolled instead of both (see [`super::equipment::roll_starting_gold`]).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum StartingKit {
     /// One [`KitChoice`] per equipment choice: the class's, then the background's.
@@ -264,7 +264,7 @@ impl Default for StartingKit {
 
 /// One equipment choice made: the option taken (1 for the first), and the items picked for
 /// its "any weapon of a category" part.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct KitChoice {
     /// The option, counting from 1.

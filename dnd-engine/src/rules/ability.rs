@@ -95,7 +95,7 @@ pub fn ability_modifier(score: i32) -> i32 {
 }
 
 /// The six scores of a creature.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct AbilityScores {
     /// Strength score.
     #[serde(rename = "str")]

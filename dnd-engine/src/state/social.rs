@@ -65,6 +65,10 @@ pub struct Topic {
     /// What happens the first time it is told.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub effects: Vec<StoryEffect>,
+    /// What happens the first time an Insight check sees through it (a `lie` only): the liar
+    /// caught out, a hidden way shown.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exposed: Vec<StoryEffect>,
 }
 
 /// A gift an NPC wants: given, it leaves the giver's pack and its effects happen (once).
@@ -128,6 +132,9 @@ pub struct SocialProgress {
     /// The requests granted.
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub granted: BTreeSet<String>,
+    /// The lies an Insight check has seen through (topic ids).
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub exposed: BTreeSet<String>,
     /// The attempts that failed, each "what@attitude".
     #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
     pub failed: BTreeSet<String>,
@@ -164,6 +171,11 @@ pub enum SocialEvent {
     Granted {
         /// The request's id.
         request: String,
+    },
+    /// An Insight check saw through this topic, a lie.
+    Exposed {
+        /// The topic's id.
+        topic: String,
     },
     /// An attempt failed ("request-id@indifferent"): not tried again at that attitude.
     Failed {
@@ -284,6 +296,10 @@ pub(super) fn apply(
         SocialEvent::Granted { request } => {
             let known = social.requests.iter().any(|r| &r.id == request);
             fresh(&mut progress.granted, request, known)?;
+        }
+        SocialEvent::Exposed { topic } => {
+            let known = social.topics.iter().any(|t| &t.id == topic && t.lie);
+            fresh(&mut progress.exposed, topic, known)?;
         }
         SocialEvent::Failed { attempt } => {
             progress.failed.insert(attempt.clone());

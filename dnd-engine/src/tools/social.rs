@@ -271,6 +271,7 @@ fn insight(
     let result = roll(ctx, hero, Skill::Insight, dc, args.advantage)?;
     let mut learned = Vec::new();
     let mut changes = Vec::new();
+    let mut exposed = None;
     if result.success {
         if !npc.goal_revealed && !npc.goal.trim().is_empty() {
             learned.push(format!("What {} wants: {}", npc.name, npc.goal));
@@ -281,6 +282,15 @@ fn insight(
         let told = claim.and_then(|c| social.topics.iter().find(|t| t.id == c));
         if let Some(topic) = told {
             let about = topic.keywords.first().map_or(topic.id.as_str(), |k| k);
+            if topic.lie && !social.progress.exposed.contains(&topic.id) {
+                changes.push(social_change(
+                    npc,
+                    SocialEvent::Exposed {
+                        topic: topic.id.clone(),
+                    },
+                ));
+                exposed = Some(topic.exposed.clone());
+            }
             learned.push(if topic.lie {
                 format!("{} lied about {about}.", npc.name)
             } else {
@@ -294,6 +304,11 @@ fn insight(
         changes.push(social_change(npc, SocialEvent::Failed { attempt }));
     }
     ctx.commit(changes)?;
+    // A lie seen through for the first time plays what the adventure says it does.
+    let happened = match exposed {
+        Some(effects) => super::story::play(ctx, &effects, Some(hero))?,
+        None => Vec::new(),
+    };
     Ok(SocialChecked {
         character: ctx.state.name_of(hero),
         npc: npc.name.clone(),
@@ -306,8 +321,12 @@ fn insight(
             format!("{} gives nothing away.", npc.name)
         },
         learned: (!learned.is_empty()).then(|| learned.join(" ")),
-        attitude: npc.disposition,
-        happened: Vec::new(),
+        // The attitude of now: a lie seen through may have changed it.
+        attitude: ctx
+            .state
+            .npc(&npc.id)
+            .map_or(npc.disposition, |n| n.disposition),
+        happened,
     })
 }
 

@@ -359,6 +359,21 @@ pub(super) fn set_game_flag(
             args.key
         )));
     }
+    // So is a lie seen through: Insight judges it (social_check), not the model.
+    let sees_through = ctx.state.story.social.values().any(|social| {
+        social.topics.iter().any(|t| {
+            !social.progress.exposed.contains(&t.id)
+                && t.exposed.iter().any(
+                    |e| matches!(e, crate::state::StoryEffect::SetFlag { flag, .. } if *flag == args.key),
+                )
+        })
+    });
+    if sees_through {
+        return Err(ToolError::new(format!(
+            "the flag {:?} is set by the engine when the story reaches it (a lie seen through by an Insight check, social_check), never by hand",
+            args.key
+        )));
+    }
     let flags = &ctx.state.flags;
     if !flags.contains_key(&args.key) && flags.len() >= ctx.limits.max_flags {
         return Err(ToolError::new(format!(

@@ -24,7 +24,7 @@ pub struct SocialChecked {
     pub learned: Option<String>,
     /// The NPC's attitude now.
     pub attitude: Disposition,
-    /// What the granted request did that the party saw.
+    /// What the granted request, or the lie Insight saw through, did that the party saw.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub happened: Vec<String>,
 }
