@@ -1,4 +1,5 @@
-//! Autoplay: "The Wailing Glacier" from the entrance to the end, with the real `GameMaster`
+//! Autoplay: "The Wailing Glacier" from the entrance to the end (and the village mystery to its
+//! good ending), with the real `GameMaster`
 //! (TwoPhase, seeded dice), the offline game master as the model and the offline player at the
 //! table, on both stores. Then: the hero won, the state is sound, the story log tells it, and
 //! replaying the records reaches the stored state. A second test records every request and
@@ -64,12 +65,23 @@ struct Played {
 
 async fn autoplay(store: Arc<dyn GameStore>, provider: Arc<Recording>, seed: u64) -> Played {
     let initial = Adventure::built_in().new_game(&["kraven"]).unwrap();
+    autoplay_from(store, provider, seed, initial).await
+}
+
+/// Autoplay from `initial`, the offline player playing its first character.
+async fn autoplay_from(
+    store: Arc<dyn GameStore>,
+    provider: Arc<Recording>,
+    seed: u64,
+    initial: GameState,
+) -> Played {
+    let hero = initial.characters[0].id.clone();
     let id = store.create_campaign("Glacier", &initial).await.unwrap();
     let gm = GameMaster::builder(provider.clone(), store.clone())
         .protocol(Protocol::TwoPhase)
         .seed(seed)
         .build();
-    let mut player = OfflinePlayer::new("kraven");
+    let mut player = OfflinePlayer::new(hero);
     let mut last: Option<TurnOutcome> = None;
     let mut transcript = String::new();
     let mut turns = 0;
@@ -196,6 +208,52 @@ async fn autoplay_wins_the_wailing_glacier_on_both_stores() {
         transcripts.push(played.transcript);
     }
     // Same seed, same game, whatever the store.
+    assert_eq!(transcripts[0], transcripts[1]);
+}
+
+/// The dice seed with which the offline player, playing Bram, unmasks the liar (Insight),
+/// destroys what she kept and reaches the good ending of the village.
+const VILLAGE_SEED: u64 = 1;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn autoplay_solves_the_village_mystery_on_both_stores() {
+    let adventure = Adventure::built_in_named("wendle-hollow").unwrap();
+    let stores: Vec<(&str, Arc<dyn GameStore>)> = vec![
+        ("memory", Arc::new(MemoryStore::new())),
+        ("sqlite", Arc::new(SqliteStore::open_in_memory().unwrap())),
+    ];
+    let mut transcripts = Vec::new();
+    for (name, store) in stores {
+        let initial = adventure.new_game(&[]).unwrap();
+        let played =
+            autoplay_from(store, Arc::new(Recording::default()), VILLAGE_SEED, initial).await;
+        let Played {
+            state, transcript, ..
+        } = &played;
+        // Talking, a lie seen through and one fight decide it: the good ending, by the
+        // adventure's own effects (the player knows none of its names).
+        assert_eq!(
+            state.story.ended.as_deref(),
+            Some("hollow-sleeps"),
+            "{name}: {transcript}"
+        );
+        for flag in ["liar_unmasked", "taker_destroyed"] {
+            assert_eq!(state.flags[flag], serde_json::json!(true), "{name}: {flag}");
+        }
+        assert!(played.turns < MAX_TURNS, "{name}");
+        let history = played
+            .store
+            .history(&played.id, Page::first(10_000))
+            .await
+            .unwrap();
+        let records = history.iter().filter(|h| !h.undone).map(|h| &*h.record);
+        assert_eq!(
+            &replay(&played.initial, records).unwrap(),
+            state,
+            "{name}: replay differs"
+        );
+        transcripts.push(played.transcript);
+    }
     assert_eq!(transcripts[0], transcripts[1]);
 }
 
