@@ -14,14 +14,14 @@ use super::view::{Feature, Item, Npc, Turn};
 use super::words::{best, keys, mentions, words};
 use crate::tools::names as tool;
 
-/// The NPC the words name (by name or id), else the only one here.
+/// The NPC the words name (by name or id), else the first one here.
 fn addressed<'a>(turn: &'a Turn, said: &str) -> Option<&'a Npc> {
     let npcs = &turn.now.npcs;
     best(
         said,
         npcs.iter().map(|n| (n, vec![n.name.clone(), n.id.clone()])),
     )
-    .or_else(|| (npcs.len() == 1).then(|| &npcs[0]))
+    .or_else(|| npcs.first())
 }
 
 /// The words after the first lead word (`leads`: "to", "about") that follows the NPC's name:
