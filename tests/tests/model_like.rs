@@ -6,7 +6,8 @@
 //! model would.
 //!
 //! This is the proof that a real model can finish them: the story's every step (a gift, a
-//! riddle, a hidden exit, a breakable heart) is reachable through the tools.
+//! riddle, a hidden exit, a breakable heart; a lie seen through, a trap disarmed) is reachable
+//! through the tools.
 
 #[path = "model_like/seat.rs"]
 mod seat;
@@ -286,10 +287,273 @@ async fn the_wailing_glacier(store: Arc<dyn GameStore>, seed: u64) {
     assert_eq!(state.flags["heart_broken"], json!(true));
 }
 
+fn talk(character: &str, npc: &str, topic: Option<&str>, give: Option<&str>) -> Value {
+    json!({"character": character, "npc": npc, "topic": topic, "give": give})
+}
+
+fn social(character: &str, npc: &str, skill: &str, request: Option<&str>) -> Value {
+    json!({"character": character, "npc": npc, "skill": skill, "request": request, "size": null, "advantage": null})
+}
+
+/// The id of the NPC in view whose name holds `name`.
+async fn npc_id(walk: &Walk, name: &str) -> String {
+    let view = walk.view().await;
+    view.npcs
+        .iter()
+        .find(|n| n.name.contains(name))
+        .unwrap_or_else(|| panic!("{name} is not in view:\n{}", walk.transcript))
+        .id
+        .clone()
+}
+
+/// Disarms the trap the party knows of on `feature` (as the room names it) until it is
+/// disarmed or spent, each try judged by the engine.
+async fn disarm(walk: &mut Walk, who: &str, feature: &str) {
+    for _ in 0..6 {
+        let told = must(
+            walk,
+            &format!("{who} works on the trap."),
+            "disarm_trap",
+            json!({"character": who, "feature": feature}),
+        )
+        .await;
+        let r = &told.results[0];
+        if r["disarmed"] == json!(true) || r["set_off"] == json!(true) {
+            return;
+        }
+    }
+    panic!("the trap was never dealt with:\n{}", walk.transcript);
+}
+
+/// Corwen unmasked without Insight: the sexton won over, her still water asked for and given
+/// to the chandler. Whether both checks went the party's way.
+async fn still_water(walk: &mut Walk) -> bool {
+    must(walk, "Out to the green.", "move_to", json!({"exit": "east"})).await;
+    must(
+        walk,
+        "North, to the chapel.",
+        "move_to",
+        json!({"exit": "north"}),
+    )
+    .await;
+    let alys = npc_id(walk, "Alys").await;
+    must(
+        walk,
+        "Sister, tell us of Abel's burial.",
+        "talk_to",
+        talk("lio", &alys, Some("abel"), None),
+    )
+    .await;
+    let won = must(
+        walk,
+        "Lio pleads with her.",
+        "social_check",
+        social("lio", &alys, "persuasion", None),
+    )
+    .await;
+    if won.results[0]["success"] != json!(true) {
+        return false;
+    }
+    let asked = must(
+        walk,
+        "Sister, may we have a flask of the still water?",
+        "social_check",
+        social("lio", &alys, "persuasion", Some("still water")),
+    )
+    .await;
+    if asked.results[0]["success"] != json!(true) {
+        return false;
+    }
+    must(
+        walk,
+        "Back to the green.",
+        "move_to",
+        json!({"exit": "south"}),
+    )
+    .await;
+    must(
+        walk,
+        "To the chandlery.",
+        "move_to",
+        json!({"exit": "west"}),
+    )
+    .await;
+    let corwen = npc_id(walk, "Corwen").await;
+    must(
+        walk,
+        "Lio offers Corwen the Flask of Still Water for Abel.",
+        "talk_to",
+        talk("lio", &corwen, None, Some("Flask of Still Water")),
+    )
+    .await;
+    true
+}
+
+async fn wendle_hollow(store: Arc<dyn GameStore>, seed: u64) {
+    let adventure = Adventure::built_in_named("wendle-hollow").unwrap();
+    let state = adventure
+        .new_game(&["bram", "nessa", "tamsin", "lio"])
+        .unwrap();
+    let mut walk = Walk::new(&state, store, "Bram", seed).await;
+
+    must(
+        &mut walk,
+        "We look around the green.",
+        "get_room_details",
+        json!({"detail": "full"}),
+    )
+    .await;
+    must(
+        &mut walk,
+        "East, to the inn.",
+        "move_to",
+        json!({"exit": "east"}),
+    )
+    .await;
+    let osric = npc_id(&walk, "Osric").await;
+    let told = must(
+        &mut walk,
+        "Reeve, who in the Hollow should we talk to?",
+        "talk_to",
+        talk("bram", &osric, Some("who"), None),
+    )
+    .await;
+    assert!(told.text().contains("Pip"), "{}", walk.transcript);
+    let inn = must(
+        &mut walk,
+        "What is on that board?",
+        "get_room_details",
+        json!({"detail": "full"}),
+    )
+    .await;
+    assert!(inn.text().contains("Honey Cake"), "{}", walk.transcript);
+    must(
+        &mut walk,
+        "Lio buys a honey cake for the miller's boy.",
+        "add_inventory",
+        json!({"character": "lio", "item": "Honey Cake", "quantity": 1, "from": null}),
+    )
+    .await;
+
+    // The miller's boy, won over with a cake, tells what he saw.
+    must(
+        &mut walk,
+        "Back to the green.",
+        "move_to",
+        json!({"exit": "west"}),
+    )
+    .await;
+    must(
+        &mut walk,
+        "South, to the mill.",
+        "move_to",
+        json!({"exit": "south"}),
+    )
+    .await;
+    let pip = npc_id(&walk, "Pip").await;
+    must(
+        &mut walk,
+        "Lio gives Pip the honey cake.",
+        "talk_to",
+        talk("lio", &pip, None, Some("Honey Cake")),
+    )
+    .await;
+    let tale = must(
+        &mut walk,
+        "Pip, what did you see that night?",
+        "talk_to",
+        talk("lio", &pip, Some("what did you see that night?"), None),
+    )
+    .await;
+    assert!(tale.text().contains("candle"), "{}", walk.transcript);
+
+    // The chandler's lie, read by the rogue; or, if the read fails, the sexton's still water.
+    must(&mut walk, "North.", "move_to", json!({"exit": "north"})).await;
+    must(
+        &mut walk,
+        "West, to the chandlery.",
+        "move_to",
+        json!({"exit": "west"}),
+    )
+    .await;
+    let corwen = npc_id(&walk, "Corwen").await;
+    must(
+        &mut walk,
+        "Mistress Sedge, where were you on the nights they vanished?",
+        "talk_to",
+        talk("tamsin", &corwen, Some("nights"), None),
+    )
+    .await;
+    let read = must(
+        &mut walk,
+        "Tamsin watches her face.",
+        "social_check",
+        social("tamsin", &corwen, "insight", None),
+    )
+    .await;
+    if read.results[0]["success"] != json!(true) {
+        assert!(
+            still_water(&mut walk).await,
+            "neither road unmasked her:\n{}",
+            walk.transcript
+        );
+    }
+
+    // The trap over the stair: found (Tamsin's eyes, or a search) and disarmed, then down.
+    let view = walk.view().await;
+    let kettle = match view.location.features.iter().find(|f| f.contains("kettle")) {
+        Some(k) => k.clone(),
+        None => {
+            must(
+                &mut walk,
+                "Tamsin searches behind the vats.",
+                "roll_skill_check",
+                json!({"creature": "tamsin", "skill": "perception", "dc": 10, "advantage": null, "reason": "searching the back of the shop", "subject": null}),
+            )
+            .await;
+            let view = walk.view().await;
+            view.location
+                .features
+                .iter()
+                .find(|f| f.contains("kettle"))
+                .cloned()
+                .unwrap_or_else(|| panic!("the trap was never found:\n{}", walk.transcript))
+        }
+    };
+    disarm(&mut walk, "tamsin", &kettle).await;
+    must(
+        &mut walk,
+        "Down the trapdoor.",
+        "move_to",
+        json!({"exit": "down"}),
+    )
+    .await;
+    fight(&mut walk).await;
+
+    let view = walk.view().await;
+    let ended = view.ended.unwrap_or_default();
+    assert!(
+        ended.starts_with("The Hollow Sleeps"),
+        "{ended}\n{}",
+        walk.transcript
+    );
+    assert_eq!(
+        walk.unseen(),
+        Vec::<String>::new(),
+        "names used before they were shown"
+    );
+}
+
 #[tokio::test]
 async fn a_model_like_player_finishes_the_wailing_glacier_on_both_stores() {
     the_wailing_glacier(Arc::new(MemoryStore::new()), 3).await;
     the_wailing_glacier(Arc::new(SqliteStore::open_in_memory().unwrap()), 4).await;
+}
+
+#[tokio::test]
+async fn a_model_like_player_finishes_wendle_hollow_on_both_stores() {
+    wendle_hollow(Arc::new(MemoryStore::new()), 3).await;
+    wendle_hollow(Arc::new(SqliteStore::open_in_memory().unwrap()), 4).await;
 }
 
 #[tokio::test]

@@ -256,7 +256,8 @@ pub fn flag_holds(value: &serde_json::Value) -> bool {
 
 impl GameState {
     /// Every story effect the campaign holds now: goal steps, traps, breakable objects, what
-    /// NPCs tell, want and grant, puzzles, and the defeats still to be played.
+    /// NPCs tell, want and grant (and their lies seen through), puzzles, and the defeats still
+    /// to be played.
     pub fn story_effects(&self) -> impl Iterator<Item = &StoryEffect> {
         let places = self
             .locations
@@ -273,7 +274,10 @@ impl GameState {
             .flat_map(|n| &n.goal_steps)
             .flat_map(|s| &s.effects);
         let social = self.story.social.values().flat_map(|s| {
-            let topics = s.topics.iter().flat_map(|t| &t.effects);
+            let topics = s
+                .topics
+                .iter()
+                .flat_map(|t| t.effects.iter().chain(&t.exposed));
             let wants = s.wants.iter().flat_map(|w| &w.effects);
             let requests = s.requests.iter().flat_map(|r| &r.effects);
             topics.chain(wants).chain(requests)

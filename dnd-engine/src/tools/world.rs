@@ -355,22 +355,7 @@ pub(super) fn set_game_flag(
     // engine's to judge, never the model's.
     if ctx.state.story_sets_flag(&args.key) {
         return Err(ToolError::new(format!(
-            "the flag {:?} is set by the engine when the story reaches it (a puzzle answered through answer_puzzle, a gift through talk_to, a foe defeated, a trap or object, an NPC's goal); flags the game master may set are the ones no story event sets",
-            args.key
-        )));
-    }
-    // So is a lie seen through: Insight judges it (social_check), not the model.
-    let sees_through = ctx.state.story.social.values().any(|social| {
-        social.topics.iter().any(|t| {
-            !social.progress.exposed.contains(&t.id)
-                && t.exposed.iter().any(
-                    |e| matches!(e, crate::state::StoryEffect::SetFlag { flag, .. } if *flag == args.key),
-                )
-        })
-    });
-    if sees_through {
-        return Err(ToolError::new(format!(
-            "the flag {:?} is set by the engine when the story reaches it (a lie seen through by an Insight check, social_check), never by hand",
+            "the flag {:?} is set by the engine when the story reaches it (a puzzle answered through answer_puzzle, a gift through talk_to, a lie seen through with social_check, a foe defeated, a trap or object, an NPC's goal); flags the game master may set are the ones no story event sets",
             args.key
         )));
     }
