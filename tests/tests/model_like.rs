@@ -328,7 +328,13 @@ async fn disarm(walk: &mut Walk, who: &str, feature: &str) {
 /// Corwen unmasked without Insight: the sexton won over, her still water asked for and given
 /// to the chandler. Whether both checks went the party's way.
 async fn still_water(walk: &mut Walk) -> bool {
-    must(walk, "Out to the green.", "move_to", json!({"exit": "east"})).await;
+    must(
+        walk,
+        "Out to the green.",
+        "move_to",
+        json!({"exit": "east"}),
+    )
+    .await;
     must(
         walk,
         "North, to the chapel.",

@@ -12,8 +12,10 @@
 //! of (and read it with Insight right after each, for a lie), give it an item its revealed
 //! goal or its words name (or whose note speaks of it), answer the puzzle it asks with
 //! the words the party has read (the most frequent first; the engine judges), read its goal
-//! with Insight, and win it over with Persuasion when it keeps topics back (a read or a plea
-//! is said by whoever in the party is best at its skill, as their sheets show); disarm a trap the
+//! with Insight, ask it for a thing of its room it has spoken of, and win it over with
+//! Persuasion when it keeps topics back (a read or a plea is said by whoever in the party is
+//! best at its skill, as their sheets show); an item is also given to an NPC someone spoke of
+//! in the same breath; disarm a trap the
 //! party knows of; take the loot in view; search each room once; unlock a locked way with a
 //! key carried; walk towards the nearest room not yet visited; attack an object the party
 //! knows can be broken; try a suggestion not yet tried; stop.
@@ -204,10 +206,21 @@ impl OfflinePlayer {
             // Or an item whose note speaks of the NPC as the party sees it ("the miller's boy
             // is fond of them" for the miller's boy): two significant words shared.
             let looks = significant(&format!("{} {}", p.name, p.description));
+            // Or one someone spoke of in the same breath as this NPC ("the smith never drinks
+            // the black wine" for a bottle of black wine and the smith).
+            let named = significant(&p.name);
+            let spoken_of = |item: &str| {
+                let words = significant(item);
+                seen.heard.iter().any(|t| {
+                    let said = significant(t);
+                    said.intersection(&named).next().is_some()
+                        && said.intersection(&words).count() >= 2
+                })
+            };
             for item in hero.inventory.iter() {
                 let name = item.name.to_lowercase();
                 let noted = significant(&item.note).intersection(&looks).count() >= 2;
-                if (noted || asks.iter().any(|t| t.contains(&name)))
+                if (noted || spoken_of(&item.name) || asks.iter().any(|t| t.contains(&name)))
                     && self.first_time(format!("give:{}:{}", p.id, item.name))
                 {
                     return Some(format!("I give the {} to {}.", item.name, p.name));
@@ -236,6 +249,26 @@ impl OfflinePlayer {
             if self.first_time(format!("goal:{}", p.id)) {
                 self.voice = best_at(state, hero, Skill::Insight);
                 return Some(format!("I sense what {} wants.", p.name));
+            }
+        }
+        // A request: something of this room the NPC has spoken of (two words of its name in
+        // what it said: "the holy water" for "the font of holy water"), asked for once.
+        for p in seen
+            .people
+            .iter()
+            .filter(|p| p.attitude >= Disposition::Indifferent)
+        {
+            let said = significant(&p.said.join(" "));
+            for thing in &seen.things {
+                let shared = significant(&thing.name).intersection(&said).count();
+                if shared >= 2 && self.first_time(format!("request:{}:{}", p.id, thing.name)) {
+                    self.voice = best_at(state, hero, Skill::Persuasion);
+                    return Some(format!(
+                        "I persuade {} to spare us some of {}.",
+                        p.name,
+                        lower_article(&thing.name)
+                    ));
+                }
             }
         }
         for p in seen

@@ -53,6 +53,8 @@ pub(super) struct Seen {
     pub people: Vec<Person>,
     pub things: Vec<Thing>,
     pub puzzles: Vec<PuzzleView>,
+    /// Everything any NPC has told the party (`talk_to`'s `says`), wherever it was.
+    pub heard: Vec<String>,
 }
 
 impl Seen {
@@ -113,7 +115,19 @@ impl Seen {
             })
             .unwrap_or_default();
         let puzzles = snapshot.puzzles.clone();
+        let heard = state
+            .story
+            .social
+            .values()
+            .flat_map(|s| {
+                s.topics
+                    .iter()
+                    .filter(|t| s.progress.told.contains(&t.id))
+                    .map(|t| t.says.clone())
+            })
+            .collect();
         Seen {
+            heard,
             people,
             things,
             puzzles,
@@ -196,7 +210,6 @@ const COMMON: &[&str] = &[
     "nothing",
     "look",
     "looks",
-    "still",
     "even",
     "ever",
     "also",
