@@ -285,6 +285,14 @@ fn without_numbers(text: &str) -> (String, Vec<String>) {
         (" ;", ";"),
         (" :", ":"),
         (" )", ")"),
+        // "(AC 15, 30 hit points)" → "(30 hit points)": the separator goes with the number.
+        ("(, ", "("),
+        ("(; ", "("),
+        ("[, ", "["),
+        (", )", ")"),
+        (",)", ")"),
+        (", ]", "]"),
+        (",]", "]"),
     ] {
         out = out.replace(loose, tight);
     }
@@ -340,6 +348,14 @@ mod tests {
             "Make a Dexterity saving throw. The harpy circles."
         );
         assert_eq!(out.removed, vec!["DC 15", "AC 13"]);
+        let out = scrub(
+            "The heart (AC 15, 30 hit points) hums; the lock (20 ft up, DC 18) holds.",
+            &Secrets::default(),
+        );
+        assert_eq!(
+            out.text,
+            "The heart (30 hit points) hums; the lock (20 ft up) holds."
+        );
         let plain = scrub("Your blade is a DC comic; ACME sells rope.", &s);
         assert!(plain.removed.is_empty());
         assert_eq!(plain.text, "Your blade is a DC comic; ACME sells rope.");
