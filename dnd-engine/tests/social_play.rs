@@ -35,13 +35,6 @@ fn attitude(t: &Table, npc: &str) -> Disposition {
     t.state.npc(npc).unwrap().disposition
 }
 
-fn crawlway_hidden(t: &Table) -> bool {
-    t.state
-        .location("hall-of-echoes")
-        .and_then(|l| l.exit("crawlway"))
-        .is_some_and(|e| e.hidden)
-}
-
 fn give_locket(t: &mut Table) {
     t.apply(&[Change::ItemAdded {
         character: "kraven".into(),
@@ -82,7 +75,7 @@ fn a_locked_topic_is_refused_without_its_contents() {
     for secret in LOCKED_SAYINGS {
         assert!(!error.contains(secret), "{error}");
     }
-    assert!(crawlway_hidden(&t));
+    assert!(table::crawlway_hidden(&t.state));
     // A word no topic has lists only the open topics.
     let error = t.refused("talk_to", talk("kraven", "aldous", Some("weather"), None));
     assert!(error.contains("brazier/fire/cold/warm"), "{error}");
@@ -113,7 +106,7 @@ fn the_locket_given_warms_aldous_and_his_crawlway_topic_opens() {
     );
     assert_eq!(t.state.flags["aldous_given_keepsake"], json!(true));
     // The keepsake is his goal step's trigger: the crawlway is shown, by the story engine.
-    assert!(!crawlway_hidden(&t));
+    assert!(!table::crawlway_hidden(&t.state));
     assert!(gave["story"].to_string().contains("crawlway"), "{gave}");
     let told = t.ok("talk_to", talk("kraven", "aldous", Some("crawlway"), None));
     assert!(
@@ -583,12 +576,6 @@ async fn a_cheating_model_moves_nobody() {
         assert!(result.contains(want), "{result}");
         assert!(!result.contains("Behind my niche"), "{result}");
     }
-    assert!(
-        played
-            .after
-            .location("hall-of-echoes")
-            .and_then(|l| l.exit("crawlway"))
-            .is_some_and(|e| e.hidden)
-    );
+    assert!(table::crawlway_hidden(&played.after));
     assert_eq!(played.after.npcs, before.npcs);
 }

@@ -18,18 +18,11 @@ fn in_the_hall() -> Table {
     t
 }
 
-fn crawlway_hidden(t: &Table) -> bool {
-    t.state
-        .location("hall-of-echoes")
-        .and_then(|l| l.exit("crawlway"))
-        .is_some_and(|e| e.hidden)
-}
-
 #[test]
 fn a_keepsake_given_shows_the_crawlway_through_the_goal_steps_effects() {
     let mut t = in_the_hall();
     // Kraven's passive Perception (10) is below the crawlway's DC 14: it stays hidden.
-    assert!(crawlway_hidden(&t));
+    assert!(table::crawlway_hidden(&t.state));
     let result = t.story_flag("aldous_given_keepsake", serde_json::json!(true));
     let story = result["story"].as_array().expect("the story is told");
     assert!(
@@ -39,7 +32,10 @@ fn a_keepsake_given_shows_the_crawlway_through_the_goal_steps_effects() {
             .starts_with("Brother Aldous shows the crawlway"),
         "{story:?}"
     );
-    assert!(!crawlway_hidden(&t), "the step's effect revealed the exit");
+    assert!(
+        !table::crawlway_hidden(&t.state),
+        "the step's effect revealed the exit"
+    );
     let throne_side = t
         .state
         .location("throne-of-rime")
@@ -216,7 +212,7 @@ fn a_goal_step_moves_on_by_the_clock_with_its_effects() {
     let mut t = Table::new(game, 7);
     t.ok("move_to", json!({"exit": "east"})); // 10 minutes
     assert_eq!(t.state.npc("aldous").unwrap().current_step, 0);
-    assert!(crawlway_hidden(&t));
+    assert!(table::crawlway_hidden(&t.state));
     // A short rest is an hour: the clock passes the step's wait.
     let rested = t.ok(
         "update_character",
@@ -224,7 +220,10 @@ fn a_goal_step_moves_on_by_the_clock_with_its_effects() {
                "recover_slots": null}),
     );
     assert_eq!(t.state.npc("aldous").unwrap().current_step, 1, "{rested}");
-    assert!(!crawlway_hidden(&t), "the step's effects played");
+    assert!(
+        !table::crawlway_hidden(&t.state),
+        "the step's effects played"
+    );
     assert!(
         rested["story"]
             .to_string()
@@ -268,13 +267,7 @@ async fn a_cheating_model_cannot_give_a_gift_or_win_a_fight_with_a_flag() {
     assert_eq!(played.after.flags["aldous_given_keepsake"], json!(false));
     assert_eq!(played.after.flags["harpy_defeated"], json!(false));
     assert_eq!(played.after.npc("aldous").unwrap().current_step, 0);
-    assert!(
-        played
-            .after
-            .location("hall-of-echoes")
-            .and_then(|l| l.exit("crawlway"))
-            .is_some_and(|e| e.hidden)
-    );
+    assert!(table::crawlway_hidden(&played.after));
 }
 
 #[test]
@@ -295,7 +288,7 @@ fn advance_npc_goals_refuses_a_step_that_waits_on_the_clock_alone() {
     let error = t.refused("advance_npc_goals", json!({"npc": "aldous"}));
     assert!(error.contains("time passing"), "{error}");
     assert_eq!(t.state, before, "nothing moved");
-    assert!(crawlway_hidden(&t));
+    assert!(table::crawlway_hidden(&t.state));
 }
 
 #[test]

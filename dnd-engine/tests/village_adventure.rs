@@ -39,13 +39,6 @@ fn here(t: &Table) -> String {
     t.state.party_location().map(|l| l.id.clone()).unwrap()
 }
 
-fn exit_hidden(t: &Table, room: &str, direction: &str) -> bool {
-    t.state
-        .location(room)
-        .and_then(|l| l.exit(direction))
-        .is_some_and(|e| e.hidden)
-}
-
 fn ending(t: &Table) -> Option<String> {
     ending_reached(&t.state).map(|e| e.id.clone())
 }
@@ -226,7 +219,7 @@ fn pips_tale(t: &mut Table) {
         "{told}"
     );
     assert!(
-        !exit_hidden(t, "chandlery", "down"),
+        !table::exit_hidden(&t.state, "chandlery", "down"),
         "Pip's tale shows the way below"
     );
     t.ok("move_to", json!({"exit": "north"}));
@@ -350,7 +343,7 @@ fn seeing_through_the_lie_first_shows_the_way_below_and_plays_once() {
             (read["success"] == json!(true)).then_some((t, read))
         })
         .expect("a seed where Insight succeeds");
-    assert!(!exit_hidden(&t, "chandlery", "down"), "{read}");
+    assert!(!table::exit_hidden(&t.state, "chandlery", "down"), "{read}");
     assert_eq!(read["attitude"], "hostile", "caught out, she turns: {read}");
     assert!(lower(&read["happened"]).contains("down"), "{read}");
     assert!(
@@ -426,14 +419,14 @@ fn the_still_water_breaks_corwen_without_an_insight_roll_and_the_fight_ends_it()
         .expect("a seed where Lio persuades the sexton");
     t.ok("move_to", json!({"exit": "south"}));
     t.ok("move_to", json!({"exit": "west"}));
-    assert!(exit_hidden(&t, "chandlery", "down"));
+    assert!(table::exit_hidden(&t.state, "chandlery", "down"));
     let gave = t.ok(
         "talk_to",
         talk("lio", "corwen", None, Some("flask of still water")),
     );
     assert_eq!(gave["attitude"], "hostile", "{gave}");
     assert_eq!(t.state.flags["liar_unmasked"], json!(true));
-    assert!(!exit_hidden(&t, "chandlery", "down"));
+    assert!(!table::exit_hidden(&t.state, "chandlery", "down"));
     let (arrived, _) = go_below(&mut t);
     assert!(fight_below(&mut t, &arrived), "the party wins below");
     assert_eq!(ending(&t).as_deref(), Some("hollow-sleeps"));
@@ -529,7 +522,7 @@ fn pip_lies_at_first_and_insight_can_tell() {
         "{read}"
     );
     assert!(
-        exit_hidden(&t, "chandlery", "down"),
+        table::exit_hidden(&t.state, "chandlery", "down"),
         "only his tale shows it"
     );
 }
@@ -577,12 +570,7 @@ async fn a_cheating_model_cannot_unmask_the_culprit_or_skip_the_way_below() {
     }
     let after = &played.after;
     assert_eq!(after.flags["liar_unmasked"], json!(false));
-    assert!(
-        after
-            .location("chandlery")
-            .and_then(|l| l.exit("down"))
-            .is_some_and(|e| e.hidden)
-    );
+    assert!(table::exit_hidden(after, "chandlery", "down"));
     assert_eq!(
         after.party_location().map(|l| l.id.as_str()),
         Some("chandlery")

@@ -109,6 +109,19 @@ async fn must(walk: &mut Walk, say: &str, name: &str, args: Value) -> Told {
     told
 }
 
+/// Looks the room over in full, where `item` must be in view, and `who` takes one.
+async fn look_and_take(walk: &mut Walk, look: &str, take: &str, who: &str, item: &str) {
+    let room = must(walk, look, "get_room_details", json!({"detail": "full"})).await;
+    assert!(room.text().contains(item), "{item}:\n{}", walk.transcript);
+    must(
+        walk,
+        take,
+        "add_inventory",
+        json!({"character": who, "item": item, "quantity": 1, "from": null}),
+    )
+    .await;
+}
+
 /// Strikes `object` with every hero, turn after turn, until the adventure ends.
 async fn break_object(walk: &mut Walk, object: &str) {
     for _ in 0..MAX_ROUNDS {
@@ -144,23 +157,12 @@ async fn the_wailing_glacier(store: Arc<dyn GameStore>, seed: u64) {
     )
     .await;
     fight(&mut walk).await;
-    let spire = must(
+    look_and_take(
         &mut walk,
         "What did the harpy keep?",
-        "get_room_details",
-        json!({"detail": "full"}),
-    )
-    .await;
-    assert!(
-        spire.text().contains("Silver Locket"),
-        "{}",
-        walk.transcript
-    );
-    must(
-        &mut walk,
         "I take the locket from the spire.",
-        "add_inventory",
-        json!({"character": "kraven", "item": "Silver Locket", "quantity": 1, "from": null}),
+        "kraven",
+        "Silver Locket",
     )
     .await;
     must(
@@ -207,19 +209,12 @@ async fn the_wailing_glacier(store: Arc<dyn GameStore>, seed: u64) {
         "{}",
         walk.transcript
     );
-    let pillar = must(
+    look_and_take(
         &mut walk,
         "What does she guard?",
-        "get_room_details",
-        json!({"detail": "full"}),
-    )
-    .await;
-    assert!(pillar.text().contains("Rime Key"), "{}", walk.transcript);
-    must(
-        &mut walk,
         "I take the key she offers.",
-        "add_inventory",
-        json!({"character": "kraven", "item": "Rime Key", "quantity": 1, "from": null}),
+        "kraven",
+        "Rime Key",
     )
     .await;
 
@@ -425,19 +420,12 @@ async fn wendle_hollow(store: Arc<dyn GameStore>, seed: u64) {
     )
     .await;
     assert!(told.text().contains("Pip"), "{}", walk.transcript);
-    let inn = must(
+    look_and_take(
         &mut walk,
         "What is on that board?",
-        "get_room_details",
-        json!({"detail": "full"}),
-    )
-    .await;
-    assert!(inn.text().contains("Honey Cake"), "{}", walk.transcript);
-    must(
-        &mut walk,
         "Lio buys a honey cake for the miller's boy.",
-        "add_inventory",
-        json!({"character": "lio", "item": "Honey Cake", "quantity": 1, "from": null}),
+        "lio",
+        "Honey Cake",
     )
     .await;
 

@@ -129,6 +129,19 @@ impl Table {
     }
 }
 
+/// Whether the exit `direction` of `room` is still hidden.
+pub fn exit_hidden(state: &GameState, room: &str, direction: &str) -> bool {
+    state
+        .location(room)
+        .and_then(|l| l.exit(direction))
+        .is_some_and(|e| e.hidden)
+}
+
+/// Whether the Hall of Echoes' crawlway (the glacier's shortcut) is still hidden.
+pub fn crawlway_hidden(state: &GameState) -> bool {
+    exit_hidden(state, "hall-of-echoes", "crawlway")
+}
+
 /// The hero `id` of `state`, to set up by hand.
 pub fn hero_mut<'a>(state: &'a mut GameState, id: &str) -> &'a mut Character {
     Arc::make_mut(&mut state.characters)
