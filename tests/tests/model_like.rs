@@ -109,6 +109,11 @@ async fn must(walk: &mut Walk, say: &str, name: &str, args: Value) -> Told {
     told
 }
 
+/// The party takes the way out `exit`.
+async fn go(walk: &mut Walk, say: &str, exit: &str) {
+    must(walk, say, "move_to", json!({"exit": exit})).await;
+}
+
 /// Looks the room over in full, where `item` must be in view, and `who` takes one.
 async fn look_and_take(walk: &mut Walk, look: &str, take: &str, who: &str, item: &str) {
     let room = must(walk, look, "get_room_details", json!({"detail": "full"})).await;
@@ -165,26 +170,15 @@ async fn the_wailing_glacier(store: Arc<dyn GameStore>, seed: u64) {
         "Silver Locket",
     )
     .await;
-    must(
-        &mut walk,
-        "East, into the dark.",
-        "move_to",
-        json!({"exit": "east"}),
-    )
-    .await;
+    go(&mut walk, "East, into the dark.", "east").await;
 
     // The ghost by the brazier wants something from home: the locket is given, by the rules.
-    let view = walk.view().await;
-    let aldous = view
-        .npcs
-        .iter()
-        .find(|n| n.name.contains("Aldous"))
-        .expect("the monk is in the hall");
+    let aldous = npc_id(&walk, "Aldous").await;
     let given = must(
         &mut walk,
         "I offer the old monk the silver locket.",
         "talk_to",
-        json!({"character": "kraven", "npc": aldous.id, "topic": null, "give": "Silver Locket"}),
+        json!({"character": "kraven", "npc": aldous, "topic": null, "give": "Silver Locket"}),
     )
     .await;
     assert!(given.text().contains("crawlway"), "{}", walk.transcript);
@@ -225,13 +219,7 @@ async fn the_wailing_glacier(store: Arc<dyn GameStore>, seed: u64) {
         "{:?}",
         view.location.exits
     );
-    must(
-        &mut walk,
-        "Through the crawlway.",
-        "move_to",
-        json!({"exit": "crawlway"}),
-    )
-    .await;
+    go(&mut walk, "Through the crawlway.", "crawlway").await;
     fight(&mut walk).await;
     // Walking at the door tells the model how it opens; the key is used, then the way is taken.
     let locked = walk
@@ -248,13 +236,7 @@ async fn the_wailing_glacier(store: Arc<dyn GameStore>, seed: u64) {
         json!({"character": "kraven", "item": "Rime Key", "target": null, "targets": []}),
     )
     .await;
-    must(
-        &mut walk,
-        "Through the rime door.",
-        "move_to",
-        json!({"exit": "rime door"}),
-    )
-    .await;
+    go(&mut walk, "Through the rime door.", "rime door").await;
 
     let view = walk.view().await;
     let heart = view
@@ -323,20 +305,8 @@ async fn disarm(walk: &mut Walk, who: &str, feature: &str) {
 /// Corwen unmasked without Insight: the sexton won over, her still water asked for and given
 /// to the chandler. Whether both checks went the party's way.
 async fn still_water(walk: &mut Walk) -> bool {
-    must(
-        walk,
-        "Out to the green.",
-        "move_to",
-        json!({"exit": "east"}),
-    )
-    .await;
-    must(
-        walk,
-        "North, to the chapel.",
-        "move_to",
-        json!({"exit": "north"}),
-    )
-    .await;
+    go(walk, "Out to the green.", "east").await;
+    go(walk, "North, to the chapel.", "north").await;
     let alys = npc_id(walk, "Alys").await;
     must(
         walk,
@@ -365,20 +335,8 @@ async fn still_water(walk: &mut Walk) -> bool {
     if asked.results[0]["success"] != json!(true) {
         return false;
     }
-    must(
-        walk,
-        "Back to the green.",
-        "move_to",
-        json!({"exit": "south"}),
-    )
-    .await;
-    must(
-        walk,
-        "To the chandlery.",
-        "move_to",
-        json!({"exit": "west"}),
-    )
-    .await;
+    go(walk, "Back to the green.", "south").await;
+    go(walk, "To the chandlery.", "west").await;
     let corwen = npc_id(walk, "Corwen").await;
     must(
         walk,
@@ -404,13 +362,7 @@ async fn wendle_hollow(store: Arc<dyn GameStore>, seed: u64) {
         json!({"detail": "full"}),
     )
     .await;
-    must(
-        &mut walk,
-        "East, to the inn.",
-        "move_to",
-        json!({"exit": "east"}),
-    )
-    .await;
+    go(&mut walk, "East, to the inn.", "east").await;
     let osric = npc_id(&walk, "Osric").await;
     let told = must(
         &mut walk,
@@ -430,20 +382,8 @@ async fn wendle_hollow(store: Arc<dyn GameStore>, seed: u64) {
     .await;
 
     // The miller's boy, won over with a cake, tells what he saw.
-    must(
-        &mut walk,
-        "Back to the green.",
-        "move_to",
-        json!({"exit": "west"}),
-    )
-    .await;
-    must(
-        &mut walk,
-        "South, to the mill.",
-        "move_to",
-        json!({"exit": "south"}),
-    )
-    .await;
+    go(&mut walk, "Back to the green.", "west").await;
+    go(&mut walk, "South, to the mill.", "south").await;
     let pip = npc_id(&walk, "Pip").await;
     must(
         &mut walk,
@@ -462,14 +402,8 @@ async fn wendle_hollow(store: Arc<dyn GameStore>, seed: u64) {
     assert!(tale.text().contains("candle"), "{}", walk.transcript);
 
     // The chandler's lie, read by the rogue; or, if the read fails, the sexton's still water.
-    must(&mut walk, "North.", "move_to", json!({"exit": "north"})).await;
-    must(
-        &mut walk,
-        "West, to the chandlery.",
-        "move_to",
-        json!({"exit": "west"}),
-    )
-    .await;
+    go(&mut walk, "North.", "north").await;
+    go(&mut walk, "West, to the chandlery.", "west").await;
     let corwen = npc_id(&walk, "Corwen").await;
     must(
         &mut walk,
@@ -515,13 +449,7 @@ async fn wendle_hollow(store: Arc<dyn GameStore>, seed: u64) {
         }
     };
     disarm(&mut walk, "tamsin", &kettle).await;
-    must(
-        &mut walk,
-        "Down the trapdoor.",
-        "move_to",
-        json!({"exit": "down"}),
-    )
-    .await;
+    go(&mut walk, "Down the trapdoor.", "down").await;
     fight(&mut walk).await;
 
     let view = walk.view().await;
