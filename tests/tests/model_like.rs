@@ -109,6 +109,18 @@ async fn must(walk: &mut Walk, say: &str, name: &str, args: Value) -> Told {
     told
 }
 
+/// The adventure ended with the ending titled `title`, and the model named nothing before
+/// it was shown it.
+async fn ended_honestly(walk: &Walk, title: &str) {
+    let ended = walk.view().await.ended.unwrap_or_default();
+    assert!(ended.starts_with(title), "{ended}\n{}", walk.transcript);
+    assert_eq!(
+        walk.unseen(),
+        Vec::<String>::new(),
+        "names used before they were shown"
+    );
+}
+
 /// The party takes the way out `exit`.
 async fn go(walk: &mut Walk, say: &str, exit: &str) {
     must(walk, say, "move_to", json!({"exit": exit})).await;
@@ -248,18 +260,7 @@ async fn the_wailing_glacier(store: Arc<dyn GameStore>, seed: u64) {
         .clone();
     break_object(&mut walk, &heart).await;
 
-    let view = walk.view().await;
-    let ended = view.ended.unwrap_or_default();
-    assert!(
-        ended.starts_with("The Song Ends"),
-        "{ended}\n{}",
-        walk.transcript
-    );
-    assert_eq!(
-        walk.unseen(),
-        Vec::<String>::new(),
-        "names used before they were shown"
-    );
+    ended_honestly(&walk, "The Song Ends").await;
     let state = walk.state().await;
     assert_eq!(state.flags["heart_broken"], json!(true));
 }
@@ -452,18 +453,7 @@ async fn wendle_hollow(store: Arc<dyn GameStore>, seed: u64) {
     go(&mut walk, "Down the trapdoor.", "down").await;
     fight(&mut walk).await;
 
-    let view = walk.view().await;
-    let ended = view.ended.unwrap_or_default();
-    assert!(
-        ended.starts_with("The Hollow Sleeps"),
-        "{ended}\n{}",
-        walk.transcript
-    );
-    assert_eq!(
-        walk.unseen(),
-        Vec::<String>::new(),
-        "names used before they were shown"
-    );
+    ended_honestly(&walk, "The Hollow Sleeps").await;
 }
 
 #[tokio::test]
