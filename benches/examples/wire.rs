@@ -1,0 +1,297 @@
+//! What a turn costs on the wire: a scripted campaign played through the real
+//! `OpenAiProvider` against an OpenAI-compatible server on 127.0.0.1, every request's bytes
+//! recorded. The server answers as the offline game master would (it decodes the request the
+//! adapter sent and asks `OfflineGm`), so the game plays as it does offline while the requests
+//! are exactly what a paid model would be sent.
+//!
+//! ```sh
+//! cargo run --release -p dnd-benches --example wire -- --turns 300
+//! ```
+//!
+//! It prints a Markdown table: input tokens per call and per turn (estimated as
+//! `state::estimate_tokens` does, one token per four bytes of the request body, tools
+//! included), calls per turn, tools per call, and the share of each call's body that is a
+//! byte-identical prefix of the previous call's (what prefix caching can reuse).
+
+use std::sync::{Arc, Mutex};
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+use dnd_engine::adventure::Adventure;
+use dnd_engine::gm::{GameMaster, PlayerInput, Protocol};
+use dnd_engine::llm::{
+    CompletionRequest, CompletionResponse, Message, ResponseFormat, ToolCall, ToolSpec,
+};
+use dnd_engine::offline::OfflineGm;
+use dnd_engine::store::{GameStore, MemoryStore};
+use dnd_llm_openai::{OpenAiConfig, OpenAiProvider};
+
+/// What the player says, turn after turn, round and round: exploring, talking, fighting and
+/// resting, as a long campaign does.
+const SCRIPT: &[&str] = &[
+    "I look around.",
+    "I search the area.",
+    "I attack the harpy!",
+    "I attack the harpy!",
+    "I attack the harpy!",
+    "I take everything.",
+    "I go east.",
+    "I talk to Aldous.",
+    "I ask Sigrun about the oath.",
+    "I search the hall.",
+    "I go west.",
+    "I take a short rest.",
+    "I check my pack.",
+    "I go east.",
+];
+
+/// One request as the server saw it.
+#[derive(Debug, Clone)]
+struct Seen {
+    turn: usize,
+    bytes: usize,
+    tools: usize,
+    prefix: usize,
+}
+
+#[derive(Default)]
+struct Log {
+    turn: usize,
+    previous: Vec<u8>,
+    seen: Vec<Seen>,
+}
+
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
+}
+
+/// The adapter's request, read back into the engine's types (only what the offline game master
+/// looks at: the messages, whether tools are offered, the JSON schema's name).
+fn decode(body: &Value) -> CompletionRequest {
+    let text = |v: &Value| v.as_str().unwrap_or_default().to_owned();
+    let messages = body["messages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|m| match m["role"].as_str().unwrap_or_default() {
+            "system" | "developer" => Message::system(text(&m["content"])),
+            "user" => Message::User {
+                content: text(&m["content"]),
+                name: m["name"].as_str().map(str::to_owned),
+            },
+            "tool" => Message::Tool {
+                tool_call_id: text(&m["tool_call_id"]),
+                content: text(&m["content"]),
+            },
+            _ => Message::Assistant {
+                content: m["content"].as_str().map(str::to_owned),
+                tool_calls: m["tool_calls"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|c| {
+                        let f = &c["function"];
+                        let args = serde_json::from_str(f["arguments"].as_str().unwrap_or("{}"))
+                            .unwrap_or(Value::Null);
+                        ToolCall::new(text(&c["id"]), text(&f["name"]), args)
+                    })
+                    .collect(),
+                reasoning: None,
+            },
+        })
+        .collect();
+    let tools: Vec<ToolSpec> = body["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|t| {
+            let f = &t["function"];
+            ToolSpec::new(
+                text(&f["name"]),
+                text(&f["description"]),
+                f["parameters"].clone(),
+            )
+        })
+        .collect();
+    let mut request = CompletionRequest::new(messages).with_tools(tools);
+    if let Some(name) = body["response_format"]["json_schema"]["name"].as_str() {
+        let schema = body["response_format"]["json_schema"]["schema"].clone();
+        request = request.with_response_format(ResponseFormat::json_schema(name, schema));
+    }
+    request
+}
+
+/// The offline game master's answer in the chat completions wire format.
+fn encode(response: &CompletionResponse, prompt_bytes: usize) -> Value {
+    let Message::Assistant {
+        content,
+        tool_calls,
+        ..
+    } = &response.message
+    else {
+        unreachable!("a provider answers as the assistant")
+    };
+    let calls: Vec<Value> = tool_calls
+        .iter()
+        .map(|c| {
+            json!({"id": c.id, "type": "function",
+                   "function": {"name": c.name, "arguments": c.arguments.to_string()}})
+        })
+        .collect();
+    let mut message = json!({"role": "assistant", "content": content});
+    if !calls.is_empty() {
+        message["tool_calls"] = json!(calls);
+    }
+    let completion = content.as_deref().map_or(0, str::len) / 4 + 1;
+    json!({
+        "id": "wire", "object": "chat.completion", "created": 0, "model": "offline",
+        "choices": [{"index": 0, "message": message,
+                     "finish_reason": if calls.is_empty() { "stop" } else { "tool_calls" }}],
+        "usage": {"prompt_tokens": prompt_bytes / 4, "completion_tokens": completion,
+                  "total_tokens": prompt_bytes / 4 + completion}
+    })
+}
+
+/// Serves one keep-alive connection: each request recorded and answered.
+async fn serve(mut stream: TcpStream, log: Arc<Mutex<Log>>) {
+    let gm = OfflineGm::new();
+    let mut buffer = Vec::new();
+    loop {
+        let head_end = loop {
+            if let Some(at) = buffer.windows(4).position(|w| w == b"\r\n\r\n") {
+                break at + 4;
+            }
+            let mut chunk = [0u8; 16 * 1024];
+            match stream.read(&mut chunk).await {
+                Ok(0) | Err(_) => return,
+                Ok(n) => buffer.extend_from_slice(&chunk[..n]),
+            }
+        };
+        let head = String::from_utf8_lossy(&buffer[..head_end]).to_lowercase();
+        let length: usize = head
+            .lines()
+            .find_map(|l| l.strip_prefix("content-length:"))
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(0);
+        while buffer.len() < head_end + length {
+            let mut chunk = [0u8; 64 * 1024];
+            match stream.read(&mut chunk).await {
+                Ok(0) | Err(_) => return,
+                Ok(n) => buffer.extend_from_slice(&chunk[..n]),
+            }
+        }
+        let body: Vec<u8> = buffer[head_end..head_end + length].to_vec();
+        buffer.drain(..head_end + length);
+        let request: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+        {
+            let mut log = log.lock().unwrap();
+            let prefix = common_prefix(&log.previous, &body);
+            let turn = log.turn;
+            log.seen.push(Seen {
+                turn,
+                bytes: body.len(),
+                tools: request["tools"].as_array().map_or(0, Vec::len),
+                prefix,
+            });
+            log.previous = body.clone();
+        }
+        let answer = encode(&gm.answer(&decode(&request)), body.len()).to_string();
+        let reply = format!(
+            "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{answer}",
+            answer.len()
+        );
+        if stream.write_all(reply.as_bytes()).await.is_err() {
+            return;
+        }
+    }
+}
+
+fn turns_asked() -> usize {
+    let args: Vec<String> = std::env::args().collect();
+    args.windows(2)
+        .find(|w| w[0] == "--turns")
+        .and_then(|w| w[1].parse().ok())
+        .unwrap_or(300)
+}
+
+fn median(mut values: Vec<usize>) -> usize {
+    values.sort_unstable();
+    values.get(values.len() / 2).copied().unwrap_or(0)
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() {
+    let turns = turns_asked();
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let log = Arc::new(Mutex::new(Log::default()));
+    let served = log.clone();
+    tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            tokio::spawn(serve(stream, served.clone()));
+        }
+    });
+
+    let config = OpenAiConfig::local(format!("http://{address}/v1"), "offline");
+    let provider = Arc::new(OpenAiProvider::new(config).unwrap());
+    let store: Arc<dyn GameStore> = Arc::new(MemoryStore::new());
+    let state = Adventure::built_in().new_game(&["kraven"]).unwrap();
+    let id = store.create_campaign("Wire", &state).await.unwrap();
+    let gm = GameMaster::builder(provider, store.clone())
+        .protocol(Protocol::TwoPhase)
+        .seed(7)
+        .build();
+    for turn in 1..=turns {
+        log.lock().unwrap().turn = turn;
+        let said = SCRIPT[(turn - 1) % SCRIPT.len()];
+        if let Err(error) = gm.turn(&id, PlayerInput::new("Kraven", said)).await {
+            eprintln!("turn {turn}: {error}");
+        }
+    }
+
+    let seen = log.lock().unwrap().seen.clone();
+    // Averages over ten turns, so one fight or one rest does not make the row.
+    let window = |last: usize| -> (f64, usize, usize) {
+        let first = last.saturating_sub(9).max(1);
+        let calls: Vec<&Seen> = seen
+            .iter()
+            .filter(|s| (first..=last).contains(&s.turn))
+            .collect();
+        let n = (last - first + 1).max(1);
+        let bytes: usize = calls.iter().map(|s| s.bytes).sum();
+        let most = calls.iter().map(|s| s.bytes).max().unwrap_or(0);
+        (calls.len() as f64 / n as f64, bytes / 4 / n, most / 4)
+    };
+    println!("| turns | calls per turn | input tokens per turn | largest call (tokens) |");
+    println!("|---|---:|---:|---:|");
+    for last in [10, 100, 200, turns].into_iter().filter(|t| *t <= turns) {
+        let (calls, tokens, most) = window(last);
+        println!(
+            "| {}–{last} | {calls:.1} | {tokens} | {most} |",
+            last.saturating_sub(9).max(1)
+        );
+    }
+    let calls = seen.len() as f64 / turns as f64;
+    let shares: Vec<usize> = seen
+        .iter()
+        .map(|s| s.prefix * 100 / s.bytes.max(1))
+        .collect();
+    println!();
+    println!("- calls per turn, on average: {calls:.2}");
+    println!(
+        "- tools in a call: at most {}, median {}",
+        seen.iter().map(|s| s.tools).max().unwrap_or(0),
+        median(seen.iter().map(|s| s.tools).collect())
+    );
+    println!(
+        "- input per call: median {} tokens, largest {}",
+        median(seen.iter().map(|s| s.bytes / 4).collect()),
+        seen.iter().map(|s| s.bytes / 4).max().unwrap_or(0)
+    );
+    println!(
+        "- share of a call's body that repeats the previous call's first bytes: median {}%",
+        median(shares)
+    );
+}
