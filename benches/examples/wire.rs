@@ -6,6 +6,7 @@
 //!
 //! ```sh
 //! cargo run --release -p dnd-benches --example wire -- --turns 300
+//! cargo run --release -p dnd-benches --example wire -- --turns 300 --code-suggestions
 //! ```
 //!
 //! It prints a Markdown table: input tokens per call and per turn (estimated as
@@ -20,7 +21,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
 use dnd_engine::adventure::Adventure;
-use dnd_engine::gm::{GameMaster, PlayerInput, Protocol};
+use dnd_engine::gm::{GameMaster, PlayerInput, Protocol, Suggestions};
 use dnd_engine::llm::{
     CompletionRequest, CompletionResponse, Message, ResponseFormat, ToolCall, ToolSpec,
 };
@@ -239,8 +240,14 @@ async fn main() {
     let store: Arc<dyn GameStore> = Arc::new(MemoryStore::new());
     let state = Adventure::built_in().new_game(&["kraven"]).unwrap();
     let id = store.create_campaign("Wire", &state).await.unwrap();
+    let code_suggestions = std::env::args().any(|a| a == "--code-suggestions");
     let gm = GameMaster::builder(provider, store.clone())
         .protocol(Protocol::TwoPhase)
+        .suggestions(if code_suggestions {
+            Suggestions::Code
+        } else {
+            Suggestions::Model
+        })
         .seed(7)
         .build();
     for turn in 1..=turns {

@@ -18,6 +18,7 @@ mod protocol;
 mod recent;
 mod scrub;
 mod strict;
+mod suggest;
 
 use std::sync::Arc;
 
@@ -36,6 +37,7 @@ pub use scrub::{Scrubbed, Scrubber, Secrets, leaks, scrub};
 pub use strict::{
     STRICT_ANSWER_SCHEMA, STRICT_NARRATION_SCHEMA, StrictAction, StrictAnswer, StrictNarration,
 };
+pub use suggest::Suggestions;
 
 use crate::dice::{game_rng, seeded_rng};
 use crate::llm::{LlmError, LlmProvider, Message, ToolSpec, Usage};
@@ -155,6 +157,7 @@ pub struct GameMaster {
     provider: Arc<dyn LlmProvider>,
     store: Arc<dyn GameStore>,
     protocol: Protocol,
+    suggestions: Suggestions,
     limits: GmLimits,
     system_prompt: String,
     temperature: Option<f32>,
@@ -188,6 +191,7 @@ pub struct GameMasterBuilder {
     provider: Arc<dyn LlmProvider>,
     store: Arc<dyn GameStore>,
     protocol: Option<Protocol>,
+    suggestions: Suggestions,
     limits: GmLimits,
     system_prompt: String,
     temperature: Option<f32>,
@@ -201,6 +205,13 @@ impl GameMasterBuilder {
     /// provider says it cannot call tools.
     pub fn protocol(mut self, protocol: Protocol) -> Self {
         self.protocol = Some(protocol);
+        self
+    }
+
+    /// Where a two-phase turn's suggested actions come from (defaults to
+    /// [`Suggestions::Model`]; [`Suggestions::Code`] spares a model call a turn).
+    pub fn suggestions(mut self, suggestions: Suggestions) -> Self {
+        self.suggestions = suggestions;
         self
     }
 
@@ -253,6 +264,7 @@ impl GameMasterBuilder {
             provider: self.provider,
             store: self.store,
             protocol,
+            suggestions: self.suggestions,
             limits: self.limits,
             system_prompt: self.system_prompt,
             temperature: self.temperature,
@@ -275,6 +287,7 @@ impl GameMaster {
             provider,
             store,
             protocol: None,
+            suggestions: Suggestions::default(),
             limits: GmLimits::default(),
             system_prompt: DEFAULT_SYSTEM_PROMPT.to_owned(),
             temperature: None,
@@ -507,7 +520,16 @@ impl GameMaster {
             Protocol::TwoPhase => {
                 self.narrative_phase(&mut run).await?;
                 run.text_sink = None;
-                self.action_phase(&mut run).await?;
+                match self.suggestions {
+                    Suggestions::Model => self.action_phase(&mut run).await?,
+                    Suggestions::Code => {
+                        run.suggestions = suggest::from_state(
+                            run.state,
+                            &input.speaker,
+                            crate::srd::Srd::bundled(),
+                        );
+                    }
+                }
             }
             Protocol::ToolLoop => self.narrative_phase(&mut run).await?,
             Protocol::StrictJson => self.strict_json_turn(&mut run).await?,
