@@ -186,3 +186,59 @@ async fn a_window_too_small_for_the_prompt_fails_before_any_call() {
     );
     assert!(provider.requests().is_empty());
 }
+
+#[tokio::test]
+async fn the_summariser_folds_by_code_the_lines_that_do_not_fit() {
+    const WINDOW: u32 = 14_000;
+    // Narration of some 10,000 tokens without a sentence's end: each folded turn's line is
+    // all of it, and two of them are over the window.
+    let long = "snow ".repeat(8_000);
+    let mut script = Vec::new();
+    for _ in 0..4 {
+        script.push(text(&long));
+    }
+    script.push(text("The hero walked through the snow."));
+    script.push(text("More snow."));
+    let provider = Arc::new(
+        ScriptedProvider::new(script)
+            .with_capabilities(Capabilities::default().with_context_window(WINDOW)),
+    );
+    let store = Arc::new(MemoryStore::new());
+    let state = Adventure::built_in().new_game(&["kraven"]).unwrap();
+    let id = store.create_campaign("Glacier", &state).await.unwrap();
+    let gm = GameMaster::builder(provider.clone(), store.clone())
+        .protocol(Protocol::ToolLoop)
+        .limits(GmLimits {
+            history_turns: 2,
+            summary_every: 4,
+            max_narration_bytes: 40_000,
+            ..GmLimits::default()
+        })
+        .seed(9)
+        .build();
+    let mut last = None;
+    for _ in 0..5 {
+        last = Some(
+            gm.turn(&id, PlayerInput::new("Kraven", "Walk."))
+                .await
+                .unwrap(),
+        );
+    }
+    let requests = provider.requests();
+    assert_eq!(requests.len(), 6, "five turns and one summary call");
+    let summary = &requests[4];
+    assert!(
+        summary.messages[1]
+            .text()
+            .is_some_and(|t| t.contains("What happened since"))
+    );
+    assert!(fits(summary, WINDOW));
+    assert!(requests.iter().all(|r| fits(r, WINDOW)));
+    let trace = last.unwrap().trace;
+    assert!(
+        trace.iter().any(|s| matches!(s, TraceStep::Note { text } if text.contains("1 of 2 lines folded into the summary by code"))),
+        "{trace:?}"
+    );
+    let state = store.load(&id).await.unwrap();
+    assert_eq!(&*state.summary, "The hero walked through the snow.");
+}
