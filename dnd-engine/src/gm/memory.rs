@@ -160,27 +160,6 @@ pub fn memory_block(state: &GameState) -> Option<String> {
     Some(format!("Memory (kept by code):\n{}", lines.join("\n")))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn code_folding_keeps_the_premise_and_stays_bounded() {
-        let premise = "A wailing rolls down the glacier every dusk.";
-        let mut summary = premise.to_owned();
-        for turn in 0..500 {
-            summary = fold_by_code(&summary, &[format!("On turn {turn} the hero did a thing")]);
-            assert!(summary.len() <= SUMMARY_MAX_BYTES, "{}", summary.len());
-        }
-        assert!(summary.starts_with(premise));
-        assert!(
-            summary.ends_with("turn 499 the hero did a thing."),
-            "{summary}"
-        );
-        assert!(!summary.contains("turn 3 "));
-    }
-}
-
 /// The summariser's request: the summary so far and the lines to fold into it.
 fn summary_request(summary: &str, lines: &[String]) -> CompletionRequest {
     let prompt = format!(
@@ -284,5 +263,26 @@ impl GameMaster {
                 Ok(text)
             };
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn code_folding_keeps_the_premise_and_stays_bounded() {
+        let premise = "A wailing rolls down the glacier every dusk.";
+        let mut summary = premise.to_owned();
+        for turn in 0..500 {
+            summary = fold_by_code(&summary, &[format!("On turn {turn} the hero did a thing")]);
+            assert!(summary.len() <= SUMMARY_MAX_BYTES, "{}", summary.len());
+        }
+        assert!(summary.starts_with(premise));
+        assert!(
+            summary.ends_with("turn 499 the hero did a thing."),
+            "{summary}"
+        );
+        assert!(!summary.contains("turn 3 "));
     }
 }
