@@ -509,6 +509,27 @@ mod tests {
     }
 
     #[test]
+    fn context_length_is_typed_final_and_recognised() {
+        let error = LlmError::context_length(Some(400), "exceeds the available context size");
+        assert!(!error.retryable());
+        assert_eq!(error.status(), Some(400));
+        assert!(error.to_string().contains("with_context_window"), "{error}");
+        assert_eq!(
+            serde_json::to_value(&error).unwrap(),
+            json!({"kind": "context_length", "status": 400, "message": "exceeds the available context size"})
+        );
+        assert!(LlmError::says_context_length(
+            "This model's maximum context length is 8192 tokens"
+        ));
+        assert!(LlmError::says_context_length(
+            "the request exceeds the available context size, try increasing it"
+        ));
+        assert!(!LlmError::says_context_length(
+            "Unsupported parameter: 'max_tokens'"
+        ));
+    }
+
+    #[test]
     fn redact_removes_a_secret_from_the_message() {
         let mut error = LlmError::auth("Incorrect API key provided: sk-test-1234567890.");
         error.redact("sk-test-1234567890");
