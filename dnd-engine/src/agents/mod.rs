@@ -194,19 +194,22 @@ impl Agent {
             .context_window()
             .await
             .map(|tokens| window::prompt_budget(tokens, &request));
-        let mut retried = false;
+        // The provider's refusal for context length, and the prompt tokens it refused.
+        let mut refused: Option<(LlmError, usize)> = None;
         loop {
             let started = Instant::now();
             let fitted = match budget.map(|budget| window::fit(&request, budget, 1, &groups)) {
-                // After a refusal, the least that can be sent is worth one try.
-                Some(Err(overflow))
-                    if retried && overflow.needed < window::request_tokens(&request) =>
-                {
-                    Ok(window::fit(&request, overflow.needed, 1, &groups)
-                        .ok()
-                        .flatten())
-                }
-                Some(Err(overflow)) => Err(LlmError::context_length(None, overflow.to_string())),
+                // After a refusal, the least that can be sent is worth one try if it is less
+                // than what was refused; else the refusal stands.
+                Some(Err(overflow)) => match &refused {
+                    Some((_, sent)) if overflow.needed < *sent => {
+                        Ok(window::fit(&request, overflow.needed, 1, &groups)
+                            .ok()
+                            .flatten())
+                    }
+                    Some((error, _)) => return Err(error.clone()),
+                    None => Err(LlmError::context_length(None, overflow.to_string())),
+                },
                 Some(Ok(fitted)) => Ok(fitted),
                 None => Ok(None),
             };
@@ -231,10 +234,13 @@ impl Agent {
             });
             match result {
                 Ok(response) => return Ok(response.text().unwrap_or_default().trim().to_owned()),
-                Err(LlmError::ContextLength { .. }) if !retried && fitted.is_ok() => {
-                    retried = true;
-                    let smaller = window::smaller_budget(window::request_tokens(sent));
+                Err(error @ LlmError::ContextLength { .. })
+                    if refused.is_none() && fitted.is_ok() =>
+                {
+                    let tokens = window::request_tokens(sent);
+                    let smaller = window::smaller_budget(tokens);
                     budget = Some(budget.map_or(smaller, |b| b.min(smaller)));
+                    refused = Some((error, tokens));
                 }
                 Err(error) => return Err(error),
             }

@@ -195,32 +195,33 @@ impl GameMaster {
             .context_window()
             .await
             .map(|tokens| window::prompt_budget(tokens, request));
-        let mut retried = false;
+        // The provider's refusal for context length, and the prompt tokens it refused.
+        let mut refused: Option<(LlmError, usize)> = None;
         loop {
             let fitted = match budget {
                 None => None,
                 Some(budget) => {
                     match window::fit(request, budget, run.history_at, &run.history_turns) {
                         Ok(fitted) => fitted,
-                        // After a refusal, the least that can be sent is worth one try.
-                        Err(overflow)
-                            if retried && overflow.needed < window::request_tokens(request) =>
-                        {
-                            window::fit(
+                        // After a refusal, the least that can be sent is worth one try if it
+                        // is less than what was refused; else the refusal stands.
+                        Err(overflow) => match refused {
+                            Some((_, sent)) if overflow.needed < sent => window::fit(
                                 request,
                                 overflow.needed,
                                 run.history_at,
                                 &run.history_turns,
                             )
                             .ok()
-                            .flatten()
-                        }
-                        Err(overflow) => {
-                            return Err(GmError::Provider(LlmError::context_length(
-                                None,
-                                overflow.to_string(),
-                            )));
-                        }
+                            .flatten(),
+                            Some((error, _)) => return Err(GmError::Provider(error)),
+                            None => {
+                                return Err(GmError::Provider(LlmError::context_length(
+                                    None,
+                                    overflow.to_string(),
+                                )));
+                            }
+                        },
                     }
                 }
             };
@@ -235,14 +236,16 @@ impl GameMaster {
                 None => request,
             };
             match self.send(run, phase, round, sent, stream_text).await {
-                Err(GmError::Provider(error @ LlmError::ContextLength { .. })) if !retried => {
-                    retried = true;
+                Err(GmError::Provider(error @ LlmError::ContextLength { .. }))
+                    if refused.is_none() =>
+                {
                     let tokens = window::request_tokens(sent);
                     let smaller = window::smaller_budget(tokens);
                     run.note(format!(
                         "the provider refused a prompt of about {tokens} tokens as longer than its context ({error}); trying once more cut to {smaller}"
                     ));
                     budget = Some(budget.map_or(smaller, |b| b.min(smaller)));
+                    refused = Some((error, tokens));
                 }
                 other => return other,
             }
