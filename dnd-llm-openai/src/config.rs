@@ -114,8 +114,13 @@ pub struct OpenAiConfig {
     pub limits: ResponseLimits,
     /// How failed requests are retried.
     pub retry: RetryPolicy,
-    /// What the server and model can do, as the engine is told.
+    /// What the server and model can do, as the engine is told; its `context_window`, when
+    /// set ([`with_context_window`](OpenAiConfig::with_context_window)), is what every request
+    /// is cut to fit.
     pub capabilities: Capabilities,
+    /// Ask the server for its context window (llama.cpp's `GET /props`) on the first call
+    /// when none is set; on for [`local`](OpenAiConfig::local) servers, off for OpenAI's.
+    pub read_context_window: bool,
     /// Whether the server streams tool calls; when not, requests with tools are sent without
     /// streaming and replayed as a stream.
     pub stream_tool_calls: bool,
@@ -143,6 +148,7 @@ impl OpenAiConfig {
             limits: ResponseLimits::default(),
             retry: RetryPolicy::default(),
             capabilities: Capabilities::default(),
+            read_context_window: false,
             stream_tool_calls: true,
             keep_raw: true,
             pricing: None,
@@ -161,6 +167,7 @@ impl OpenAiConfig {
         config.request.strict_tools = false;
         config.request.empty_tool_call_content = true;
         config.capabilities.json_schema = false;
+        config.read_context_window = true;
         config.name = "openai-compatible".to_owned();
         config
     }
@@ -294,6 +301,20 @@ impl OpenAiConfig {
         self
     }
 
+    /// Sets the model's context window in tokens: every request the engine sends is cut to
+    /// fit it, with room for the answer. The server is then not asked for it.
+    pub fn with_context_window(mut self, tokens: u32) -> Self {
+        self.capabilities.context_window = Some(tokens);
+        self
+    }
+
+    /// Whether to ask the server for its context window when none is set (llama.cpp's
+    /// `/props`).
+    pub fn with_read_context_window(mut self, read: bool) -> Self {
+        self.read_context_window = read;
+        self
+    }
+
     /// Whether the server streams tool calls.
     pub fn with_stream_tool_calls(mut self, streams: bool) -> Self {
         self.stream_tool_calls = streams;
@@ -357,6 +378,7 @@ impl fmt::Debug for OpenAiConfig {
             .field("limits", &self.limits)
             .field("retry", &self.retry)
             .field("capabilities", &self.capabilities)
+            .field("read_context_window", &self.read_context_window)
             .field("stream_tool_calls", &self.stream_tool_calls)
             .field("keep_raw", &self.keep_raw)
             .field("pricing", &self.pricing)

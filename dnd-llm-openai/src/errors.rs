@@ -8,6 +8,7 @@
 //! | 401, 403 | [`LlmError::Auth`] |
 //! | 429 | [`LlmError::RateLimited`] with the requested wait |
 //! | 408, 409 | [`LlmError::Server`] (retryable) |
+//! | 400 or 413 with `context_length_exceeded` or a message saying the prompt is over the context (llama.cpp's "exceeds the available context size") | [`LlmError::ContextLength`] |
 //! | 5xx naming a request parameter it does not support | [`LlmError::InvalidRequest`] |
 //! | other 5xx | [`LlmError::Server`] |
 //! | other 4xx (400, 404, 422, ...) | [`LlmError::InvalidRequest`] with code and parameter |
@@ -111,6 +112,15 @@ pub fn classify(
         param: error.and_then(|e| e.param.clone()),
         message,
     };
+    // A prompt over the context window: a 400 (413 on some proxies) whose code or text says
+    // so, typed so the engine can retry it cut shorter.
+    if matches!(status, Some(400 | 413) | None)
+        && (mentions("context_length_exceeded")
+            || mentions("exceed_context_size")
+            || LlmError::says_context_length(&message))
+    {
+        return LlmError::context_length(status, message);
+    }
     match status {
         Some(401 | 403) => LlmError::auth(message).with_status(status.unwrap_or(401)),
         Some(429) => LlmError::rate_limited(None, message),
@@ -297,6 +307,44 @@ mod tests {
                 }
             ),
             "{policy:?}"
+        );
+    }
+
+    #[test]
+    fn a_prompt_over_the_context_is_a_context_length_error() {
+        let openai_400 = failure(
+            400,
+            &openai(
+                "This model's maximum context length is 8192 tokens. However, your messages resulted in 8605 tokens.",
+                "invalid_request_error",
+                Some("context_length_exceeded"),
+                Some("messages"),
+            ),
+        );
+        assert!(
+            matches!(
+                openai_400,
+                LlmError::ContextLength {
+                    status: Some(400),
+                    ..
+                }
+            ),
+            "{openai_400:?}"
+        );
+        let llama = failure(
+            400,
+            &json!({"error": {"code": 400, "message": "the request exceeds the available context size, try increasing it", "type": "exceed_context_size_error", "n_prompt_tokens": 8605, "n_ctx": 8192}}),
+        );
+        assert!(matches!(llama, LlmError::ContextLength { .. }), "{llama:?}");
+        assert!(!llama.retryable());
+        // A 400 about something else stays an invalid request.
+        let other = failure(
+            400,
+            &openai("bad temperature", "invalid_request_error", None, None),
+        );
+        assert!(
+            matches!(other, LlmError::InvalidRequest { .. }),
+            "{other:?}"
         );
     }
 

@@ -47,6 +47,7 @@ mod provider;
 mod speech;
 pub mod sse;
 pub mod stream;
+pub mod window;
 pub mod wire;
 
 /// The provider-neutral types this adapter translates to and from the wire format.

@@ -18,6 +18,7 @@ use crate::errors::error_from_failure;
 use crate::http::{HttpClient, JsonEndpoint, json_headers};
 use crate::parse::parse_response_with;
 use crate::stream::{StreamAssembler, events_from_body};
+use crate::window::{ContextWindowCache, get_json, n_ctx_of_props, props_url};
 
 /// An [`LlmProvider`] for OpenAI's Chat Completions API and every server that speaks it.
 ///
@@ -40,6 +41,8 @@ pub struct OpenAiProvider {
     endpoint: JsonEndpoint,
     /// The sanitized schemas of the last tool list seen (games send the same one each call).
     strict_tools: StrictToolsCache,
+    /// The context window the server said, read on the first call that needs it.
+    context_window: ContextWindowCache,
 }
 
 impl fmt::Debug for OpenAiProvider {
@@ -71,6 +74,7 @@ impl OpenAiProvider {
             config,
             endpoint,
             strict_tools: StrictToolsCache::default(),
+            context_window: ContextWindowCache::default(),
         })
     }
 
@@ -152,6 +156,24 @@ impl LlmProvider for OpenAiProvider {
 
     fn capabilities(&self) -> Capabilities {
         self.config.capabilities
+    }
+
+    /// The configured window; else, when [`OpenAiConfig::read_context_window`] is on, what the
+    /// server's `/props` says (llama.cpp), read once and kept.
+    async fn context_window(&self) -> Option<u32> {
+        if let Some(tokens) = self.config.capabilities.context_window {
+            return Some(tokens);
+        }
+        if !self.config.read_context_window {
+            return None;
+        }
+        let url = props_url(&self.config.base_url);
+        self.context_window
+            .get_or_read(async {
+                let props = get_json(&self.endpoint, &url).await?;
+                n_ctx_of_props(&props)
+            })
+            .await
     }
 
     async fn complete(&self, request: &CompletionRequest) -> Result<CompletionResponse, LlmError> {

@@ -105,8 +105,13 @@ pub struct OpenRouterConfig {
     pub limits: ResponseLimits,
     /// How failed requests are retried (402 and 403 never are).
     pub retry: RetryPolicy,
-    /// What the model can do, as the engine is told.
+    /// What the model can do, as the engine is told; its `context_window`, when set
+    /// ([`with_context_window`](OpenRouterConfig::with_context_window)), is what every request
+    /// is cut to fit.
     pub capabilities: Capabilities,
+    /// Read the model's context window from OpenRouter's models list (`GET /models`, its
+    /// `context_length`) on the first call when none is set (default on).
+    pub read_context_window: bool,
     /// Keep each response's JSON in
     /// [`CompletionResponse::raw`](dnd_engine::llm::CompletionResponse::raw).
     pub keep_raw: bool,
@@ -133,6 +138,7 @@ impl OpenRouterConfig {
             limits: ResponseLimits::default(),
             retry: RetryPolicy::default(),
             capabilities: Capabilities::default(),
+            read_context_window: true,
             keep_raw: true,
         }
     }
@@ -260,6 +266,19 @@ impl OpenRouterConfig {
     /// Sets what the model can do.
     pub fn with_capabilities(mut self, capabilities: Capabilities) -> Self {
         self.capabilities = capabilities;
+        self
+    }
+
+    /// Sets the model's context window in tokens: every request the engine sends is cut to
+    /// fit it, with room for the answer. The models list is then not read.
+    pub fn with_context_window(mut self, tokens: u32) -> Self {
+        self.capabilities.context_window = Some(tokens);
+        self
+    }
+
+    /// Whether to read the model's context window from the models list when none is set.
+    pub fn with_read_context_window(mut self, read: bool) -> Self {
+        self.read_context_window = read;
         self
     }
 

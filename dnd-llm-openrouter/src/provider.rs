@@ -10,6 +10,7 @@ use dnd_engine::llm::{
 };
 use dnd_llm_openai::http::{HttpClient, JsonEndpoint, json_headers};
 use dnd_llm_openai::stream::{StreamAssembler, events_from_body};
+use dnd_llm_openai::window::{ContextWindowCache, get_json};
 use dnd_llm_openai::{StrictToolsCache, into_streaming};
 use futures::StreamExt;
 use futures::stream::{self, BoxStream};
@@ -43,6 +44,8 @@ pub struct OpenRouterProvider {
     endpoint: JsonEndpoint,
     /// The sanitized schemas of the last tool list seen (games send the same one each call).
     strict_tools: StrictToolsCache,
+    /// The model's context window from the models list, read on the first call that needs it.
+    context_window: ContextWindowCache,
 }
 
 impl fmt::Debug for OpenRouterProvider {
@@ -74,6 +77,7 @@ impl OpenRouterProvider {
             config,
             endpoint,
             strict_tools: StrictToolsCache::default(),
+            context_window: ContextWindowCache::default(),
         })
     }
 
@@ -137,6 +141,24 @@ impl LlmProvider for OpenRouterProvider {
         self.config.capabilities
     }
 
+    /// The configured window; else, when [`OpenRouterConfig::read_context_window`] is on, the
+    /// model's `context_length` in OpenRouter's models list, read once and kept.
+    async fn context_window(&self) -> Option<u32> {
+        if let Some(tokens) = self.config.capabilities.context_window {
+            return Some(tokens);
+        }
+        if !self.config.read_context_window {
+            return None;
+        }
+        let url = self.config.endpoint("models");
+        self.context_window
+            .get_or_read(async {
+                let models = get_json(&self.endpoint, &url).await?;
+                context_length_of(&models, self.config.model())
+            })
+            .await
+    }
+
     async fn complete(&self, request: &CompletionRequest) -> Result<CompletionResponse, LlmError> {
         let body = Bytes::from(self.request_body(request, false)?);
         let reply = self.endpoint.post(body).await?;
@@ -166,4 +188,26 @@ impl LlmProvider for OpenRouterProvider {
             .map(move |event| event.map_err(|error| self.endpoint.redacted(error)))
             .boxed()
     }
+}
+
+/// The context window of `model` in OpenRouter's models list (`{"data": [{"id",
+/// "context_length", "top_provider": {"context_length"}}]}`): the smaller of the model's and
+/// its top provider's, since a request may be routed to either.
+pub fn context_length_of(models: &serde_json::Value, model: &str) -> Option<u32> {
+    let entry = models
+        .get("data")?
+        .as_array()?
+        .iter()
+        .find(|m| m.get("id").and_then(serde_json::Value::as_str) == Some(model))?;
+    let lengths = [
+        entry.get("context_length"),
+        entry.pointer("/top_provider/context_length"),
+    ];
+    lengths
+        .into_iter()
+        .flatten()
+        .filter_map(serde_json::Value::as_u64)
+        .filter(|n| *n > 0)
+        .min()
+        .and_then(|n| u32::try_from(n).ok())
 }

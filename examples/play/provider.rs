@@ -154,6 +154,10 @@ impl LlmProvider for Delayed {
         self.inner.capabilities()
     }
 
+    async fn context_window(&self) -> Option<u32> {
+        self.inner.context_window().await
+    }
+
     async fn complete(&self, req: &CompletionRequest) -> Result<CompletionResponse, LlmError> {
         tokio::time::sleep(self.delay).await;
         self.inner.complete(req).await

@@ -17,7 +17,9 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use crate::gm::{GameMaster, GmError, PlayerInput, TurnOutcome};
-use crate::llm::{CompletionRequest, LlmError, LlmProvider, Message, ToolCall, Usage};
+use crate::llm::{
+    CompletionRequest, LlmError, LlmProvider, Message, Role, ToolCall, Usage, window,
+};
 use crate::store::CampaignId;
 
 /// One entry of the shared log.
@@ -174,32 +176,73 @@ impl Agent {
         Ok(text)
     }
 
+    /// One call with these messages (the system prompt first), cut to fit the model's context
+    /// window: the oldest messages of the view go first, in groups that keep a tool result
+    /// with its call; the system prompt and what came since the agent last spoke stay. A refusal for context
+    /// length is tried once more with three quarters of the prompt sent.
     async fn ask(&mut self, messages: Vec<Message>) -> Result<String, LlmError> {
-        let started = Instant::now();
-        let count = messages.len();
-        let result = self
+        let request = CompletionRequest::new(messages);
+        // What came since the agent last spoke is what it answers: never cut.
+        let view = request.messages.get(1..).unwrap_or_default();
+        let past = view
+            .iter()
+            .rposition(|m| m.role() == Role::Assistant)
+            .map_or(0, |i| i + 1);
+        let groups = window::message_groups(&view[..past]);
+        let mut budget = self
             .provider
-            .complete(&CompletionRequest::new(messages))
-            .await;
-        let micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
-        match result {
-            Ok(response) => {
-                self.calls.push(AgentCall {
-                    messages: count,
-                    usage: response.usage,
-                    micros,
-                    error: None,
-                });
-                Ok(response.text().unwrap_or_default().trim().to_owned())
-            }
-            Err(error) => {
-                self.calls.push(AgentCall {
-                    messages: count,
-                    usage: Usage::default(),
-                    micros,
-                    error: Some(error.to_string()),
-                });
-                Err(error)
+            .context_window()
+            .await
+            .map(|tokens| window::prompt_budget(tokens, &request));
+        // The provider's refusal for context length, and the prompt tokens it refused.
+        let mut refused: Option<(LlmError, usize)> = None;
+        loop {
+            let started = Instant::now();
+            let fitted = match budget.map(|budget| window::fit(&request, budget, 1, &groups)) {
+                // After a refusal, the least that can be sent is worth one try if it is less
+                // than what was refused; else the refusal stands.
+                Some(Err(overflow)) => match &refused {
+                    Some((_, sent)) if overflow.needed < *sent => {
+                        Ok(window::fit(&request, overflow.needed, 1, &groups)
+                            .ok()
+                            .flatten())
+                    }
+                    Some((error, _)) => return Err(error.clone()),
+                    None => Err(LlmError::context_length(None, overflow.to_string())),
+                },
+                Some(Ok(fitted)) => Ok(fitted),
+                None => Ok(None),
+            };
+            let sent = match &fitted {
+                Ok(Some((cut, _))) => cut,
+                _ => &request,
+            };
+            let result = match &fitted {
+                Err(overflow) => Err(overflow.clone()),
+                Ok(_) => self.provider.complete(sent).await,
+            };
+            let micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
+            let (usage, error) = match &result {
+                Ok(response) => (response.usage, None),
+                Err(error) => (Usage::default(), Some(error.to_string())),
+            };
+            self.calls.push(AgentCall {
+                messages: sent.messages.len(),
+                usage,
+                micros,
+                error,
+            });
+            match result {
+                Ok(response) => return Ok(response.text().unwrap_or_default().trim().to_owned()),
+                Err(error @ LlmError::ContextLength { .. })
+                    if refused.is_none() && fitted.is_ok() =>
+                {
+                    let tokens = window::request_tokens(sent);
+                    let smaller = window::smaller_budget(tokens);
+                    budget = Some(budget.map_or(smaller, |b| b.min(smaller)));
+                    refused = Some((error, tokens));
+                }
+                Err(error) => return Err(error),
             }
         }
     }

@@ -144,3 +144,59 @@ async fn an_ai_player_plays_and_retries_refused_inputs() {
         .unwrap_err();
     assert!(matches!(err, AgentError::Refused { tries: 3, .. }), "{err}");
 }
+
+#[tokio::test]
+async fn a_refusal_for_context_length_is_tried_once_with_the_oldest_messages_cut() {
+    let too_long = || {
+        Err(LlmError::context_length(
+            Some(400),
+            "maximum context length",
+        ))
+    };
+    let model = Arc::new(ScriptedProvider::new(vec![
+        too_long(),
+        Ok(CompletionResponse::from_text("I walk on.")),
+        too_long(),
+        too_long(),
+    ]));
+    let mut agent = Agent::new("Kraven", "Play Kraven.", model.clone());
+    let mut log = SharedLog::default();
+    for turn in 0..6 {
+        log.push(LogEntry::Said {
+            from: "gm".into(),
+            text: format!("Turn {turn}: ") + &"The ice groans. ".repeat(100),
+        });
+        log.push(LogEntry::Said {
+            from: "Kraven".into(),
+            text: "I walk on.".into(),
+        });
+    }
+    log.push(LogEntry::Said {
+        from: "gm".into(),
+        text: "A harpy shrieks above you.".into(),
+    });
+    assert_eq!(agent.speak(&mut log).await.unwrap(), "I walk on.");
+    let requests = model.requests();
+    let (refused, retried) = (&requests[0], &requests[1]);
+    assert!(
+        crate::llm::window::request_tokens(retried)
+            <= crate::llm::window::request_tokens(refused) * 3 / 4
+    );
+    assert_eq!(
+        retried.messages[0], refused.messages[0],
+        "the system prompt stays"
+    );
+    assert_eq!(
+        retried.messages.last(),
+        refused.messages.last(),
+        "the latest stays"
+    );
+    assert_eq!(agent.calls.len(), 2);
+    assert!(agent.calls[0].error.is_some());
+    // Refused twice: the error comes back, and nothing is added to the log.
+    let entries = log.entries.len();
+    let error = agent.speak(&mut log).await.unwrap_err();
+    assert!(matches!(error, LlmError::ContextLength { .. }), "{error}");
+    assert_eq!(log.entries.len(), entries);
+    assert_eq!(model.requests().len(), 4, "one retry, no more");
+}

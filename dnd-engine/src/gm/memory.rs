@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::{GameMaster, GmError, TraceStep};
+use crate::llm::{CompletionRequest, LlmError, Message, Usage, window};
 use crate::state::{Change, GameState, MemoryFact, StoryKind};
 use crate::store::HistoryEntry;
 use crate::text::floor_char_boundary;
@@ -156,6 +158,112 @@ pub fn memory_block(state: &GameState) -> Option<String> {
         &m.quests.iter().map(String::as_str).collect::<Vec<_>>(),
     );
     Some(format!("Memory (kept by code):\n{}", lines.join("\n")))
+}
+
+/// The summariser's request: the summary so far and the lines to fold into it.
+fn summary_request(summary: &str, lines: &[String]) -> CompletionRequest {
+    let prompt = format!(
+        "The campaign summary so far:\n{summary}\n\nWhat happened since:\n- {}\n\nWrite the new summary: at most 150 words, past tense, keeping names, deaths, promises and open goals. Answer with the summary only.",
+        lines.join("\n- ")
+    );
+    let mut request = CompletionRequest::new(vec![
+        Message::system("You keep the summary of a Dungeons & Dragons campaign."),
+        Message::user(prompt),
+    ]);
+    request.max_tokens = Some(400);
+    request
+}
+
+impl GameMaster {
+    /// Folds turns that left the history window into the summary, by code or by one call.
+    ///
+    /// The call fits the model's context window: the oldest lines that would not fit are
+    /// folded by code ([`fold_by_code`]) into the summary it is sent, the rest by the model. A
+    /// refusal for context length is tried once more with three quarters of the prompt; if the
+    /// model still cannot take it, code folds everything (the turn goes on).
+    pub(super) async fn fold_summary(
+        &self,
+        summary: &str,
+        folded: &[HistoryEntry],
+        usage: &mut Usage,
+        trace: &mut Vec<TraceStep>,
+    ) -> Result<String, GmError> {
+        let lines = folded_lines(folded);
+        if self.summarizer == Summarizer::Code {
+            return Ok(fold_by_code(summary, &lines));
+        }
+        let mut budget = self
+            .provider
+            .context_window()
+            .await
+            .map(|tokens| window::prompt_budget(tokens, &summary_request("", &[])));
+        let mut retried = false;
+        loop {
+            let (mut base, mut rest) = (summary.to_owned(), lines.as_slice());
+            let mut request = summary_request(&base, rest);
+            while let Some(budget) = budget
+                && window::request_tokens(&request) > budget
+            {
+                let Some((first, later)) = rest.split_first() else {
+                    trace.push(TraceStep::Note {
+                        text: format!("the summary alone is over the model's context window ({budget} prompt tokens); folded by code"),
+                    });
+                    return Ok(fold_by_code(summary, &lines));
+                };
+                base = fold_by_code(&base, std::slice::from_ref(first));
+                rest = later;
+                request = summary_request(&base, rest);
+            }
+            if rest.len() < lines.len() {
+                trace.push(TraceStep::Note {
+                    text: format!(
+                        "{} of {} lines folded into the summary by code to fit the model's context window",
+                        lines.len() - rest.len(),
+                        lines.len()
+                    ),
+                });
+            }
+            let started = std::time::Instant::now();
+            let response = match self.provider.complete(&request).await {
+                Ok(response) => response,
+                Err(error @ LlmError::ContextLength { .. }) => {
+                    let tokens = window::request_tokens(&request);
+                    let note = if retried {
+                        format!(
+                            "the summariser's prompt was refused again as too long ({error}); folded by code"
+                        )
+                    } else {
+                        format!(
+                            "the summariser's prompt of about {tokens} tokens was refused as too long ({error}); trying once more cut to three quarters"
+                        )
+                    };
+                    trace.push(TraceStep::Note { text: note });
+                    if retried {
+                        return Ok(fold_by_code(summary, &lines));
+                    }
+                    retried = true;
+                    budget = Some(window::smaller_budget(tokens));
+                    continue;
+                }
+                Err(error) => return Err(GmError::Provider(error)),
+            };
+            *usage += response.usage;
+            trace.push(TraceStep::ProviderCall {
+                phase: "summary".into(),
+                round: 1,
+                micros: u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
+                usage: response.usage,
+                finish_reason: response.finish_reason.as_str().to_owned(),
+            });
+            let text = response.text().unwrap_or_default().trim().to_owned();
+            // An empty or runaway answer is no summary: fall back to code.
+            return if text.is_empty() || text.len() > SUMMARY_MAX_BYTES * 2 {
+                Ok(fold_by_code(&base, rest))
+            } else {
+                Ok(text)
+            };
+        }
+    }
 }
 
 #[cfg(test)]

@@ -297,52 +297,6 @@ impl GameMaster {
         }
     }
 
-    /// Folds turns that left the history window into the summary, by code or by one call.
-    async fn fold_summary(
-        &self,
-        summary: &str,
-        folded: &[crate::store::HistoryEntry],
-        usage: &mut Usage,
-        trace: &mut Vec<TraceStep>,
-    ) -> Result<String, GmError> {
-        let lines = memory::folded_lines(folded);
-        match self.summarizer {
-            Summarizer::Code => Ok(fold_by_code(summary, &lines)),
-            Summarizer::Llm => {
-                let started = std::time::Instant::now();
-                let prompt = format!(
-                    "The campaign summary so far:\n{summary}\n\nWhat happened since:\n- {}\n\nWrite the new summary: at most 150 words, past tense, keeping names, deaths, promises and open goals. Answer with the summary only.",
-                    lines.join("\n- ")
-                );
-                let mut request = crate::llm::CompletionRequest::new(vec![
-                    Message::system("You keep the summary of a Dungeons & Dragons campaign."),
-                    Message::user(prompt),
-                ]);
-                request.max_tokens = Some(400);
-                let response = self
-                    .provider
-                    .complete(&request)
-                    .await
-                    .map_err(GmError::Provider)?;
-                *usage += response.usage;
-                trace.push(TraceStep::ProviderCall {
-                    phase: "summary".into(),
-                    round: 1,
-                    micros: u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
-                    usage: response.usage,
-                    finish_reason: response.finish_reason.as_str().to_owned(),
-                });
-                let text = response.text().unwrap_or_default().trim().to_owned();
-                // An empty or runaway answer is no summary: fall back to code.
-                if text.is_empty() || text.len() > SUMMARY_MAX_BYTES * 2 {
-                    Ok(fold_by_code(summary, &lines))
-                } else {
-                    Ok(text)
-                }
-            }
-        }
-    }
-
     /// The seed of this turn's dice: the campaign's seed (or the builder's) mixed with the turn
     /// number, so a turn played again after a cancel rolls the same dice: a player cannot
     /// reroll a result they have already seen by cancelling it.
@@ -495,6 +449,7 @@ impl GameMaster {
             history.len(),
         );
         let history_at = messages.len();
+        let history_turns = history.turn_sizes();
         history.move_into(&mut messages);
         context::context_tail(&mut messages, &input.speaker, text, &checks.findings);
         let turn_start = messages.len() - 1;
@@ -506,6 +461,8 @@ impl GameMaster {
             messages,
             turn_start,
             stable_prefix,
+            history_at,
+            history_turns,
             usage,
             trace,
             notes: Vec::new(),

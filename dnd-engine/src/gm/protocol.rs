@@ -15,7 +15,7 @@ use super::{GameMaster, GmError};
 use crate::dice::GameRng;
 use crate::llm::{
     CompletionRequest, CompletionResponse, LlmError, Message, ResponseFormat, StreamEvent,
-    ToolChoice, Usage,
+    ToolChoice, Usage, window,
 };
 use crate::srd::Srd;
 use crate::state::GameState;
@@ -45,6 +45,11 @@ pub(super) struct TurnRun<'a> {
     pub turn_start: usize,
     /// Leading messages that stay the same from turn to turn.
     pub stable_prefix: usize,
+    /// Where the history's turns start in `messages` (after the system prompt, summary,
+    /// memory and state block), for cutting a request to the context window.
+    pub history_at: usize,
+    /// How many messages each turn of history holds, oldest first: what may be cut.
+    pub history_turns: Vec<usize>,
     pub usage: Usage,
     pub trace: Vec<TraceStep>,
     pub notes: Vec<String>,
@@ -170,8 +175,85 @@ fn elapsed(started: Instant) -> u64 {
 }
 
 impl GameMaster {
-    /// One provider call, streamed when a text sink is listening, with usage and trace kept.
+    /// One provider call, cut to fit the model's context window, streamed when a text sink is
+    /// listening, with usage and trace kept.
+    ///
+    /// The request is cut with [`window::fit`]: the turns of history go first, oldest first;
+    /// the head (system prompt, summary, memory, state) and this turn's messages stay. A
+    /// refusal for context length is tried once more with three quarters of the prompt sent;
+    /// a second refusal, or a prompt that cannot fit, fails the turn (nothing is committed).
     pub(super) async fn call(
+        &self,
+        run: &mut TurnRun<'_>,
+        phase: &str,
+        round: u32,
+        request: &CompletionRequest,
+        stream_text: bool,
+    ) -> Result<CompletionResponse, GmError> {
+        let mut budget = self
+            .provider
+            .context_window()
+            .await
+            .map(|tokens| window::prompt_budget(tokens, request));
+        // The provider's refusal for context length, and the prompt tokens it refused.
+        let mut refused: Option<(LlmError, usize)> = None;
+        loop {
+            let fitted = match budget {
+                None => None,
+                Some(budget) => {
+                    match window::fit(request, budget, run.history_at, &run.history_turns) {
+                        Ok(fitted) => fitted,
+                        // After a refusal, the least that can be sent is worth one try if it
+                        // is less than what was refused; else the refusal stands.
+                        Err(overflow) => match refused {
+                            Some((_, sent)) if overflow.needed < sent => window::fit(
+                                request,
+                                overflow.needed,
+                                run.history_at,
+                                &run.history_turns,
+                            )
+                            .ok()
+                            .flatten(),
+                            Some((error, _)) => return Err(GmError::Provider(error)),
+                            None => {
+                                return Err(GmError::Provider(LlmError::context_length(
+                                    None,
+                                    overflow.to_string(),
+                                )));
+                            }
+                        },
+                    }
+                }
+            };
+            let sent = match &fitted {
+                Some((cut, what)) => {
+                    run.note(format!(
+                        "{} of the oldest turns of history ({} messages) left out to fit the model's context window: about {} prompt tokens from {}",
+                        what.groups, what.messages, what.after, what.before
+                    ));
+                    cut
+                }
+                None => request,
+            };
+            match self.send(run, phase, round, sent, stream_text).await {
+                Err(GmError::Provider(error @ LlmError::ContextLength { .. }))
+                    if refused.is_none() =>
+                {
+                    let tokens = window::request_tokens(sent);
+                    let smaller = window::smaller_budget(tokens);
+                    run.note(format!(
+                        "the provider refused a prompt of about {tokens} tokens as longer than its context ({error}); trying once more cut to {smaller}"
+                    ));
+                    budget = Some(budget.map_or(smaller, |b| b.min(smaller)));
+                    refused = Some((error, tokens));
+                }
+                other => return other,
+            }
+        }
+    }
+
+    /// One provider call as it is: see [`call`](Self::call).
+    async fn send(
         &self,
         run: &mut TurnRun<'_>,
         phase: &str,

@@ -50,6 +50,11 @@ impl Recent {
         self.messages.len()
     }
 
+    /// How many messages each turn holds, oldest first.
+    pub(super) fn turn_sizes(&self) -> Vec<usize> {
+        self.turns.iter().copied().collect()
+    }
+
     /// Moves the messages to the end of `into` (the context being built); they come back with
     /// [`Recent::after`], into the same buffer.
     pub(super) fn move_into(&mut self, into: &mut Vec<Message>) {

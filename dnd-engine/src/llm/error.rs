@@ -114,6 +114,23 @@ pub enum LlmError {
         /// The provider's explanation.
         message: String,
     },
+    /// The prompt and the room for the answer are more than the model's context window
+    /// (OpenAI's `context_length_exceeded`, llama.cpp's "exceeds the available context size").
+    /// Sending it unchanged fails the same way; the same request cut shorter may succeed, and
+    /// the game master and the AI players retry once with a smaller window (`llm::window`).
+    #[error(
+        "the prompt is longer than the model's context window{}: {message}; send fewer or \
+         shorter messages, or set the context window (with_context_window) so the engine cuts \
+         requests to fit",
+        status_suffix(*.status)
+    )]
+    ContextLength {
+        /// The HTTP status, if there was a response.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        status: Option<u16>,
+        /// The provider's explanation.
+        message: String,
+    },
     /// The account is out of credits or quota (OpenAI's `insufficient_quota`, HTTP 402).
     /// Waiting does not help; retries are pointless.
     #[error(
@@ -224,7 +241,8 @@ impl LlmError {
             | LlmError::Server { status, .. }
             | LlmError::Refused { status, .. }
             | LlmError::InvalidRequest { status, .. }
-            | LlmError::QuotaExceeded { status, .. } => *status = Some(code),
+            | LlmError::QuotaExceeded { status, .. }
+            | LlmError::ContextLength { status, .. } => *status = Some(code),
             LlmError::RateLimited { .. }
             | LlmError::Timeout { .. }
             | LlmError::BadResponse { .. }
@@ -241,7 +259,8 @@ impl LlmError {
             | LlmError::Server { status, .. }
             | LlmError::Refused { status, .. }
             | LlmError::InvalidRequest { status, .. }
-            | LlmError::QuotaExceeded { status, .. } => *status,
+            | LlmError::QuotaExceeded { status, .. }
+            | LlmError::ContextLength { status, .. } => *status,
             LlmError::RateLimited { .. }
             | LlmError::Timeout { .. }
             | LlmError::BadResponse { .. }
@@ -274,8 +293,35 @@ impl LlmError {
             | LlmError::Refused { message, .. }
             | LlmError::InvalidRequest { message, .. }
             | LlmError::QuotaExceeded { message, .. }
+            | LlmError::ContextLength { message, .. }
             | LlmError::Other { message } => message,
         }
+    }
+
+    /// An [`LlmError::ContextLength`] with this status and message.
+    pub fn context_length(status: Option<u16>, message: impl Into<String>) -> Self {
+        LlmError::ContextLength {
+            status,
+            message: message.into(),
+        }
+    }
+
+    /// Whether a provider's error text says the prompt was longer than the context window:
+    /// OpenAI's `context_length_exceeded` code or "maximum context length" message,
+    /// llama.cpp's "exceeds the available context size", vLLM's and OpenRouter's wordings.
+    /// Adapters use it to map an HTTP 400 to [`LlmError::ContextLength`].
+    pub fn says_context_length(text: &str) -> bool {
+        let lower = text.to_ascii_lowercase();
+        [
+            "context_length_exceeded",
+            "maximum context length",
+            "exceeds the available context size",
+            "context length",
+            "context window",
+            "too many tokens in the prompt",
+        ]
+        .iter()
+        .any(|needle| lower.contains(needle))
     }
 
     /// An [`LlmError::Other`] with this message.
@@ -303,6 +349,7 @@ impl LlmError {
             | LlmError::Refused { .. }
             | LlmError::InvalidRequest { .. }
             | LlmError::QuotaExceeded { .. }
+            | LlmError::ContextLength { .. }
             | LlmError::Other { .. } => false,
         }
     }
@@ -326,6 +373,7 @@ impl LlmError {
             | LlmError::Refused { message, .. }
             | LlmError::InvalidRequest { message, .. }
             | LlmError::QuotaExceeded { message, .. }
+            | LlmError::ContextLength { message, .. }
             | LlmError::Other { message } => message,
         }
     }
@@ -458,6 +506,27 @@ mod tests {
         let read: LlmError =
             serde_json::from_value(json!({"kind": "refused", "message": "policy"})).unwrap();
         assert_eq!(read, LlmError::refused("policy"));
+    }
+
+    #[test]
+    fn context_length_is_typed_final_and_recognised() {
+        let error = LlmError::context_length(Some(400), "exceeds the available context size");
+        assert!(!error.retryable());
+        assert_eq!(error.status(), Some(400));
+        assert!(error.to_string().contains("with_context_window"), "{error}");
+        assert_eq!(
+            serde_json::to_value(&error).unwrap(),
+            json!({"kind": "context_length", "status": 400, "message": "exceeds the available context size"})
+        );
+        assert!(LlmError::says_context_length(
+            "This model's maximum context length is 8192 tokens"
+        ));
+        assert!(LlmError::says_context_length(
+            "the request exceeds the available context size, try increasing it"
+        ));
+        assert!(!LlmError::says_context_length(
+            "Unsupported parameter: 'max_tokens'"
+        ));
     }
 
     #[test]

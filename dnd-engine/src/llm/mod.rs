@@ -78,6 +78,7 @@ mod request;
 mod response;
 mod scripted;
 mod speech;
+pub mod window;
 
 #[cfg(test)]
 mod message_tests;

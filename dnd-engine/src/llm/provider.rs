@@ -80,6 +80,19 @@ pub struct Capabilities {
     pub json_schema: bool,
     /// The provider can force any valid JSON object ("JSON mode").
     pub json_mode: bool,
+    /// How many tokens the model reads and writes in one call (its context window), when
+    /// known: every request the engine sends is cut to fit it with room for the answer
+    /// (`llm::window`). `None` (the default) sends requests as they are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context_window: Option<u32>,
+}
+
+impl Capabilities {
+    /// These capabilities with a context window of `tokens`.
+    pub fn with_context_window(mut self, tokens: u32) -> Self {
+        self.context_window = Some(tokens);
+        self
+    }
 }
 
 impl Default for Capabilities {
@@ -89,6 +102,7 @@ impl Default for Capabilities {
             tool_calling: true,
             json_schema: true,
             json_mode: true,
+            context_window: None,
         }
     }
 }
@@ -111,6 +125,13 @@ pub trait LlmProvider: Send + Sync {
     /// What this provider can do; defaults to everything ([`Capabilities::default`]).
     fn capabilities(&self) -> Capabilities {
         Capabilities::default()
+    }
+
+    /// The model's context window in tokens, if known. Defaults to
+    /// [`Capabilities::context_window`]; adapters of servers that say it (llama.cpp's
+    /// `/props`) read it on the first call and keep it.
+    async fn context_window(&self) -> Option<u32> {
+        self.capabilities().context_window
     }
 
     /// Sends the request and waits for the complete answer.
@@ -166,6 +187,10 @@ macro_rules! forward_provider {
 
             fn capabilities(&self) -> Capabilities {
                 (**self).capabilities()
+            }
+
+            async fn context_window(&self) -> Option<u32> {
+                (**self).context_window().await
             }
 
             async fn complete(

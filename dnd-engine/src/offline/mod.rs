@@ -232,6 +232,7 @@ impl LlmProvider for OfflineGm {
             tool_calling: true,
             json_schema: true,
             json_mode: true,
+            context_window: None,
         }
     }
 

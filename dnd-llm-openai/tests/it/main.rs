@@ -21,6 +21,7 @@ mod provider;
 mod server;
 mod speech;
 mod streaming;
+mod window;
 
 use std::time::Duration;
 

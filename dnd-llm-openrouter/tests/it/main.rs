@@ -14,6 +14,7 @@ mod provider;
 #[path = "../../../dnd-llm-openai/tests/it/server.rs"]
 mod server;
 mod streaming;
+mod window;
 
 use std::time::Duration;
 

@@ -133,6 +133,7 @@ impl LlmProvider for Seat {
             tool_calling: true,
             json_schema: true,
             json_mode: true,
+            context_window: None,
         }
     }
 

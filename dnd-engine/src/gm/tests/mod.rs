@@ -2,6 +2,7 @@ mod cheats;
 mod chosen;
 mod hostile;
 mod memo;
+mod window;
 
 use std::sync::Arc;
 
