@@ -16,8 +16,10 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use crate::gm::{GameMaster, GmError, PlayerInput, TurnOutcome};
-use crate::llm::{CompletionRequest, LlmError, LlmProvider, Message, ToolCall, Usage};
+use crate::gm::{GameMaster, GmError, OutputCaps, PlayerInput, TurnOutcome, end_at_sentence};
+use crate::llm::{
+    CompletionRequest, FinishReason, LlmError, LlmProvider, Message, ToolCall, Usage,
+};
 use crate::store::CampaignId;
 
 /// One entry of the shared log.
@@ -117,6 +119,12 @@ pub struct AgentCall {
     pub micros: u64,
     /// The error, if the call failed.
     pub error: Option<String>,
+    /// The output cap the call was sent with ([`Agent::max_tokens`]).
+    #[serde(default)]
+    pub max_tokens: u32,
+    /// Whether the cap cut the answer (it was then ended at its last full sentence).
+    #[serde(default)]
+    pub cut: bool,
 }
 
 /// An agent: a name at the table, a model, its instructions, and its call log.
@@ -131,6 +139,9 @@ pub struct Agent {
     /// How many of the latest log messages it is sent (its view is cut from the front, so a
     /// long game does not outgrow a small model's context).
     pub window: usize,
+    /// The most tokens one answer may have (default [`OutputCaps::player_line`], 80: a line
+    /// of one sentence). An answer the cap cut ends at its last full sentence.
+    pub max_tokens: u32,
 }
 
 impl std::fmt::Debug for Agent {
@@ -156,7 +167,15 @@ impl Agent {
             provider,
             calls: Vec::new(),
             window: 24,
+            max_tokens: OutputCaps::default().player_line,
         }
+    }
+
+    /// The same agent, its answers capped at `max_tokens` tokens (for an NPC's longer speech,
+    /// or a model that reasons before it answers).
+    pub fn with_max_tokens(mut self, max_tokens: u32) -> Agent {
+        self.max_tokens = max_tokens;
+        self
     }
 
     /// Asks the model for this agent's next words, given its view of the log; the answer is
@@ -179,18 +198,26 @@ impl Agent {
         let count = messages.len();
         let result = self
             .provider
-            .complete(&CompletionRequest::new(messages))
+            .complete(&CompletionRequest::new(messages).with_max_tokens(self.max_tokens))
             .await;
         let micros = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
         match result {
             Ok(response) => {
+                let cut = response.finish_reason == FinishReason::Length;
                 self.calls.push(AgentCall {
                     messages: count,
                     usage: response.usage,
                     micros,
                     error: None,
+                    max_tokens: self.max_tokens,
+                    cut,
                 });
-                Ok(response.text().unwrap_or_default().trim().to_owned())
+                let text = response.text().unwrap_or_default().trim();
+                Ok(if cut {
+                    end_at_sentence(text)
+                } else {
+                    text.to_owned()
+                })
             }
             Err(error) => {
                 self.calls.push(AgentCall {
@@ -198,6 +225,8 @@ impl Agent {
                     usage: Usage::default(),
                     micros,
                     error: Some(error.to_string()),
+                    max_tokens: self.max_tokens,
+                    cut: false,
                 });
                 Err(error)
             }

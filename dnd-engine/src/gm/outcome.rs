@@ -187,8 +187,12 @@ pub enum TraceStep {
         micros: u64,
         /// Tokens and cost.
         usage: Usage,
-        /// Why the model stopped.
+        /// Why the model stopped (`length`: the output cap cut the answer; a note says what
+        /// was done with it).
         finish_reason: String,
+        /// The output cap the call was sent with ([`OutputCaps`](super::OutputCaps)), if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        max_tokens: Option<u32>,
     },
     /// A tool call.
     ToolCall {
