@@ -144,3 +144,31 @@ async fn an_ai_player_plays_and_retries_refused_inputs() {
         .unwrap_err();
     assert!(matches!(err, AgentError::Refused { tries: 3, .. }), "{err}");
 }
+
+#[tokio::test]
+async fn a_player_line_is_capped_and_a_cut_one_ends_at_its_last_full_sentence() {
+    use crate::llm::FinishReason;
+    let provider = Arc::new(ScriptedProvider::new(vec![
+        Ok(CompletionResponse::from_text("I draw my sword.")),
+        Ok(
+            CompletionResponse::from_text("I climb the wall. Then I look for the way ou")
+                .with_finish_reason(FinishReason::Length),
+        ),
+    ]));
+    let mut agent = Agent::new("Kraven", AI_PLAYER_PROMPT, provider.clone());
+    let mut log = sample_log();
+    assert_eq!(agent.speak(&mut log).await.unwrap(), "I draw my sword.");
+    let mut agent = agent.with_max_tokens(40);
+    assert_eq!(agent.speak(&mut log).await.unwrap(), "I climb the wall.");
+    let caps: Vec<Option<u32>> = provider.requests().iter().map(|r| r.max_tokens).collect();
+    assert_eq!(
+        caps,
+        vec![Some(crate::gm::OutputCaps::default().player_line), Some(40)]
+    );
+    let cut: Vec<(u32, bool)> = agent.calls.iter().map(|c| (c.max_tokens, c.cut)).collect();
+    assert_eq!(cut, vec![(80, false), (40, true)]);
+    // The log holds the line as kept.
+    assert!(
+        matches!(log.entries.last(), Some(LogEntry::Said { text, .. }) if text == "I climb the wall.")
+    );
+}
