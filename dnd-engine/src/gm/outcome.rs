@@ -210,6 +210,15 @@ pub enum TraceStep {
     },
 }
 
+impl TraceStep {
+    /// Whether this is a provider call whose answer the output cap cut (finish reason
+    /// `length`); a [`Note`](TraceStep::Note) after it says what was done with the answer.
+    pub fn was_cut(&self) -> bool {
+        matches!(self, TraceStep::ProviderCall { finish_reason, .. }
+            if finish_reason == crate::llm::FinishReason::Length.as_str())
+    }
+}
+
 /// Everything one turn did.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TurnOutcome {
@@ -249,6 +258,11 @@ pub struct GameResponse {
 }
 
 impl TurnOutcome {
+    /// How many of the turn's model answers the output cap cut ([`TraceStep::was_cut`]).
+    pub fn replies_cut(&self) -> usize {
+        self.trace.iter().filter(|step| step.was_cut()).count()
+    }
+
     /// The outcome in the seed's `GameResponse` shape.
     pub fn to_game_response(&self) -> GameResponse {
         GameResponse {

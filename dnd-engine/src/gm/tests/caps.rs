@@ -67,6 +67,7 @@ async fn every_call_carries_the_cap_of_its_kind_and_the_trace_shows_it() {
         ]
     );
     // Nothing was cut: no note says so.
+    assert_eq!(outcome.replies_cut(), 0);
     assert!(notes(&outcome).iter().all(|n| !n.contains("output cap")));
 
     // The builder's caps are the ones sent.
@@ -107,6 +108,7 @@ async fn a_cut_narration_ends_at_its_last_full_sentence_in_the_outcome_and_the_h
         outcome.narration,
         "The bridge sways. Ice cracks under your boots."
     );
+    assert_eq!(outcome.replies_cut(), 1);
     assert!(
         notes(&outcome)
             .iter()
