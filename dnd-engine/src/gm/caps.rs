@@ -32,8 +32,9 @@ pub struct OutputCaps {
     /// under 150 tokens; the same call also carries the tool calls of a round (about 30 tokens
     /// each).
     pub narration: u32,
-    /// The action list (default 350): five actions of id, description, reason and a mechanic
-    /// whose arguments are an escaped JSON string come to about 60 tokens each.
+    /// The action list (default 500): five actions of id, description, reason and a mechanic
+    /// whose arguments are an escaped JSON string ("attack the frost harpy with your
+    /// longsword", with its `roll_attack` call) come to some 1,450 bytes, about 400 tokens.
     pub actions: u32,
     /// The campaign summary (default 300): the prompt asks for at most 150 words, some 200
     /// tokens.
@@ -51,7 +52,7 @@ impl Default for OutputCaps {
     fn default() -> Self {
         OutputCaps {
             narration: 400,
-            actions: 350,
+            actions: 500,
             summary: 300,
             player_line: 80,
             strict_answer: 700,

@@ -225,7 +225,8 @@ async fn a_cut_action_list_is_asked_again_once_with_a_larger_cap() {
     assert!(
         notes(&outcome)
             .iter()
-            .any(|n| n.contains("actions answer was cut") && n.contains("asked again with 700"))
+            .any(|n| n.contains("actions answer was cut")
+                && n.contains(&format!("asked again with {}", OutputCaps::retry(actions))))
     );
 
     // Cut twice: the turn goes on without suggestions, as after any second invalid answer.
