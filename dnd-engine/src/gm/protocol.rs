@@ -269,21 +269,38 @@ impl GameMaster {
     /// The narrative phase: the model calls tools until it answers in words, at most
     /// `max_tool_rounds` rounds. The calls of one round run in order.
     pub(super) async fn narrative_phase(&self, run: &mut TurnRun<'_>) -> Result<(), GmError> {
+        let mut cap = self.caps.narration;
         for round in 1..=self.limits.max_tool_rounds {
             // The conversation moves into the request and back: no copy per call.
             let request = self
                 .request(run.stable_prefix, std::mem::take(&mut run.messages))
                 .with_tools(self.tool_specs.clone())
                 .with_tool_choice(ToolChoice::Auto)
-                .with_max_tokens(self.caps.narration);
+                .with_max_tokens(cap);
             let response = self.call(run, "narrative", round, &request, true).await;
             run.messages = request.messages;
             let response = response?;
             let cut = response.finish_reason == FinishReason::Length;
             let mut message = response.message;
             let BoundCalls { dropped, arguments } = self.bound_answer(&mut message);
+            // Cut before a word or a call (a reasoning model can spend its whole cap thinking):
+            // there is nothing to end cleanly, so the round is asked again, once, with more.
+            if cut
+                && arguments.is_empty()
+                && message.text().is_none_or(|t| t.trim().is_empty())
+                && cap == self.caps.narration
+            {
+                let larger = super::caps::OutputCaps::retry(cap);
+                run.note(super::caps::cut_note(
+                    "narrative",
+                    cap,
+                    &format!("it had no words yet, so it was asked again with {larger}"),
+                ));
+                cap = larger;
+                continue;
+            }
             if cut {
-                self.end_cut_narration(run, &mut message, !arguments.is_empty());
+                Self::end_cut_narration(run, cap, &mut message, !arguments.is_empty());
             }
             if arguments.is_empty() {
                 run.narration = message.text().unwrap_or_default().trim().to_owned();
@@ -322,7 +339,7 @@ impl GameMaster {
     /// what the player reads and in the history), with a trace note. Tool calls it holds run
     /// as they are: one whose arguments were cut is refused by its tool, as any malformed
     /// call is, and the model sees why.
-    fn end_cut_narration(&self, run: &mut TurnRun<'_>, message: &mut Message, calls: bool) {
+    fn end_cut_narration(run: &mut TurnRun<'_>, cap: u32, message: &mut Message, calls: bool) {
         if let Message::Assistant {
             content: Some(text),
             ..
@@ -335,11 +352,7 @@ impl GameMaster {
         } else {
             "it ends at its last full sentence"
         };
-        run.note(super::caps::cut_note(
-            "narrative",
-            self.caps.narration,
-            then,
-        ));
+        run.note(super::caps::cut_note("narrative", cap, then));
     }
 
     /// The action phase: 2 to 5 suggested actions as JSON, one retry with the error fed back,

@@ -150,6 +150,46 @@ async fn a_cut_narration_without_a_full_sentence_keeps_its_words_and_an_ellipsis
 }
 
 #[tokio::test]
+async fn a_narration_cut_before_any_word_is_asked_again_once_with_a_larger_cap() {
+    let (provider, _s, gm, id) = table(
+        vec![
+            cut(""),
+            cut("The wind drops. You hear a voi"),
+            text(ACTIONS),
+        ],
+        Protocol::TwoPhase,
+    )
+    .await;
+    let outcome = gm
+        .turn(&id, PlayerInput::new("Kraven", "I wait."))
+        .await
+        .unwrap();
+    assert_eq!(outcome.narration, "The wind drops.");
+    let narration = OutputCaps::default().narration;
+    let sent: Vec<Option<u32>> = provider.requests().iter().map(|r| r.max_tokens).collect();
+    assert_eq!(
+        sent[..2],
+        [Some(narration), Some(OutputCaps::retry(narration))]
+    );
+    assert!(
+        notes(&outcome)
+            .iter()
+            .any(|n| n.contains("it had no words yet"))
+    );
+    assert_eq!(outcome.replies_cut(), 2);
+
+    // Empty twice: asked again only once; the turn goes on with no narration, as before.
+    let (provider, _s, gm, id) =
+        table(vec![cut(""), cut(""), text(ACTIONS)], Protocol::TwoPhase).await;
+    let outcome = gm
+        .turn(&id, PlayerInput::new("Kraven", "I wait."))
+        .await
+        .unwrap();
+    assert_eq!(outcome.narration, "");
+    assert_eq!(provider.requests().len(), 3);
+}
+
+#[tokio::test]
 async fn a_streamed_cut_narration_shows_what_is_kept() {
     let (_p, _s, gm, id) = table(
         vec![
