@@ -85,6 +85,16 @@ pub(super) fn cut_note(phase: &str, cap: u32, what_then: &str) -> String {
     format!("the {phase} answer was cut at the output cap of {cap} tokens; {what_then}")
 }
 
+/// The larger cap a cut JSON answer of `phase` is asked again with, and the trace note saying
+/// so.
+pub(super) fn asked_again(phase: &str, cap: u32) -> (u32, String) {
+    let larger = OutputCaps::retry(cap);
+    (
+        larger,
+        cut_note(phase, cap, &format!("asked again with {larger}")),
+    )
+}
+
 /// Closing marks that may follow a sentence's end and still belong to it.
 const CLOSERS: &[char] = &['"', '\'', '”', '’', ')', ']', '»', '*', '_'];
 

@@ -421,12 +421,8 @@ impl GameMaster {
                 // Cut JSON cannot be read: asked again with a larger cap, and without the cut
                 // text, which would only cost tokens.
                 Err(_) if response.finish_reason == FinishReason::Length => {
-                    let larger = super::caps::OutputCaps::retry(cap);
-                    run.note(super::caps::cut_note(
-                        "actions",
-                        cap,
-                        &format!("asked again with {larger}"),
-                    ));
+                    let (larger, note) = super::caps::asked_again("actions", cap);
+                    run.note(note);
                     cap = larger;
                     messages.push(Message::system(CUT_JSON_AGAIN));
                 }

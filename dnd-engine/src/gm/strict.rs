@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::caps::{OutputCaps, cut_note, end_at_sentence};
+use super::caps::{asked_again, cut_note, end_at_sentence};
 use super::outcome::SuggestedAction;
 use super::protocol::{CUT_JSON_AGAIN, TurnRun, parse_json};
 use super::{GameMaster, GmError};
@@ -58,12 +58,8 @@ impl GameMaster {
                 }
                 // Cut JSON cannot be read: asked again with a larger cap, without the cut text.
                 Err(_) if response.finish_reason == FinishReason::Length => {
-                    let larger = OutputCaps::retry(cap);
-                    run.note(cut_note(
-                        "strict_json",
-                        cap,
-                        &format!("asked again with {larger}"),
-                    ));
+                    let (larger, note) = asked_again("strict_json", cap);
+                    run.note(note);
                     cap = larger;
                     messages.push(Message::system(CUT_JSON_AGAIN));
                 }
@@ -200,12 +196,8 @@ impl GameMaster {
                 Ok(parsed) => break parsed.narration,
                 // Cut JSON cannot be read: asked again once with a larger cap.
                 Err(_) if cut && attempt == 1 => {
-                    let larger = OutputCaps::retry(cap);
-                    run.note(cut_note(
-                        "strict_narration",
-                        cap,
-                        &format!("asked again with {larger}"),
-                    ));
+                    let (larger, note) = asked_again("strict_narration", cap);
+                    run.note(note);
                     cap = larger;
                     attempt += 1;
                     messages.push(Message::system(CUT_JSON_AGAIN));
