@@ -270,6 +270,7 @@ impl GameMaster {
     /// `max_tool_rounds` rounds. The calls of one round run in order.
     pub(super) async fn narrative_phase(&self, run: &mut TurnRun<'_>) -> Result<(), GmError> {
         let mut cap = self.caps.narration;
+        let mut widened = false;
         for round in 1..=self.limits.max_tool_rounds {
             // The conversation moves into the request and back: no copy per call.
             let request = self
@@ -288,7 +289,7 @@ impl GameMaster {
             if cut
                 && arguments.is_empty()
                 && message.text().is_none_or(|t| t.trim().is_empty())
-                && cap == self.caps.narration
+                && !widened
             {
                 let larger = super::caps::OutputCaps::retry(cap);
                 run.note(super::caps::cut_note(
@@ -297,6 +298,7 @@ impl GameMaster {
                     &format!("it had no words yet, so it was asked again with {larger}"),
                 ));
                 cap = larger;
+                widened = true;
                 continue;
             }
             if cut {
