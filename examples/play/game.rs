@@ -46,6 +46,8 @@ pub struct Game {
     rolls: Vec<RollRecord>,
     usage: Usage,
     turns: u32,
+    /// This session's model answers cut by the output caps.
+    cut: usize,
     /// The last input that failed or was cancelled, for `/retry`.
     retry: Option<String>,
     /// What the last turn failed to save, and why, while no turn has been saved since: `/quit`
@@ -92,6 +94,7 @@ impl Game {
             rolls: Vec::new(),
             usage: Usage::default(),
             turns: 0,
+            cut: 0,
             retry: None,
             unsaved: None,
         };
@@ -223,6 +226,7 @@ impl Game {
                 print_suggestions(&screen, &outcome.suggested_actions);
                 self.rolls.extend(outcome.rolls.iter().cloned());
                 self.usage += outcome.usage;
+                self.cut += outcome.replies_cut();
                 self.turns += 1;
                 self.suggestions = outcome.suggested_actions;
                 if !after.characters.is_empty() && after.characters.iter().all(|c| c.dead) {
@@ -332,6 +336,9 @@ impl Game {
     /// Prints tokens and money spent this session.
     pub fn print_cost(&self) {
         views::print_cost(&self.screen, &self.usage, self.offline, self.turns);
+        if !self.offline {
+            views::print_caps(&self.screen, &self.gm.output_caps(), self.cut);
+        }
     }
 
     /// The story so far, one line per entry, oldest first: the story log's events, or, while

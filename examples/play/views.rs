@@ -2,6 +2,7 @@
 //! story so far, the list of saves, and the recap on resuming. Each is built from the state and
 //! the store's story log only; nothing here changes a game.
 
+use dnd_engine::gm::OutputCaps;
 use dnd_engine::llm::Usage;
 use dnd_engine::rules::{Ability, Proficiency};
 use dnd_engine::state::{Character, GameState};
@@ -260,6 +261,15 @@ pub fn print_cost(screen: &Screen, usage: &Usage, offline: bool, turns: u32) {
         None => "unknown (the provider reports no price for this model)".to_owned(),
     };
     screen.line(&format!("  money: {money}"));
+}
+
+/// The output caps in force and how many answers they cut this session (`/cost`).
+pub fn print_caps(screen: &Screen, caps: &OutputCaps, cut: usize) {
+    screen.line(&format!(
+        "  output caps (tokens): narration {}, actions {}, summary {}, strict answer {}, strict narration {}",
+        caps.narration, caps.actions, caps.summary, caps.strict_answer, caps.strict_narration
+    ));
+    screen.line(&format!("  answers cut by a cap: {cut}"));
 }
 
 fn signed(n: i32) -> String {

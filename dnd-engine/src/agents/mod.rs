@@ -16,9 +16,10 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use crate::gm::{GameMaster, GmError, PlayerInput, TurnOutcome};
+use crate::gm::{GameMaster, GmError, OutputCaps, PlayerInput, TurnOutcome, end_at_sentence};
 use crate::llm::{
-    CompletionRequest, LlmError, LlmProvider, Message, Role, ToolCall, Usage, window,
+    CompletionRequest, FinishReason, LlmError, LlmProvider, Message, Role, ToolCall, Usage,
+    window,
 };
 use crate::store::CampaignId;
 
@@ -119,6 +120,12 @@ pub struct AgentCall {
     pub micros: u64,
     /// The error, if the call failed.
     pub error: Option<String>,
+    /// The output cap the call was sent with ([`Agent::max_tokens`]).
+    #[serde(default)]
+    pub max_tokens: u32,
+    /// Whether the cap cut the answer (it was then ended at its last full sentence).
+    #[serde(default)]
+    pub cut: bool,
 }
 
 /// An agent: a name at the table, a model, its instructions, and its call log.
@@ -133,6 +140,9 @@ pub struct Agent {
     /// How many of the latest log messages it is sent (its view is cut from the front, so a
     /// long game does not outgrow a small model's context).
     pub window: usize,
+    /// The most tokens one answer may have (default [`OutputCaps::player_line`], 80: a line
+    /// of one sentence). An answer the cap cut ends at its last full sentence.
+    pub max_tokens: u32,
 }
 
 impl std::fmt::Debug for Agent {
@@ -158,7 +168,15 @@ impl Agent {
             provider,
             calls: Vec::new(),
             window: 24,
+            max_tokens: OutputCaps::default().player_line,
         }
+    }
+
+    /// The same agent, its answers capped at `max_tokens` tokens (for an NPC's longer speech,
+    /// or a model that reasons before it answers).
+    pub fn with_max_tokens(mut self, max_tokens: u32) -> Agent {
+        self.max_tokens = max_tokens;
+        self
     }
 
     /// Asks the model for this agent's next words, given its view of the log; the answer is
@@ -181,7 +199,7 @@ impl Agent {
     /// with its call; the system prompt and what came since the agent last spoke stay. A refusal for context
     /// length is tried once more with three quarters of the prompt sent.
     async fn ask(&mut self, messages: Vec<Message>) -> Result<String, LlmError> {
-        let request = CompletionRequest::new(messages);
+        let request = CompletionRequest::new(messages).with_max_tokens(self.max_tokens);
         // What came since the agent last spoke is what it answers: never cut.
         let view = request.messages.get(1..).unwrap_or_default();
         let past = view
@@ -226,14 +244,25 @@ impl Agent {
                 Ok(response) => (response.usage, None),
                 Err(error) => (Usage::default(), Some(error.to_string())),
             };
+            let cut = matches!(&result, Ok(r) if r.finish_reason == FinishReason::Length);
             self.calls.push(AgentCall {
                 messages: sent.messages.len(),
                 usage,
                 micros,
                 error,
+                max_tokens: self.max_tokens,
+                cut,
             });
             match result {
-                Ok(response) => return Ok(response.text().unwrap_or_default().trim().to_owned()),
+                Ok(response) => {
+                    let text = response.text().unwrap_or_default().trim();
+                    // A line the cap cut ends at its last full sentence.
+                    return Ok(if cut {
+                        end_at_sentence(text)
+                    } else {
+                        text.to_owned()
+                    });
+                }
                 Err(error @ LlmError::ContextLength { .. })
                     if refused.is_none() && fitted.is_ok() =>
                 {

@@ -200,3 +200,31 @@ async fn a_refusal_for_context_length_is_tried_once_with_the_oldest_messages_cut
     assert_eq!(log.entries.len(), entries);
     assert_eq!(model.requests().len(), 4, "one retry, no more");
 }
+
+#[tokio::test]
+async fn a_player_line_is_capped_and_a_cut_one_ends_at_its_last_full_sentence() {
+    use crate::llm::FinishReason;
+    let provider = Arc::new(ScriptedProvider::new(vec![
+        Ok(CompletionResponse::from_text("I draw my sword.")),
+        Ok(
+            CompletionResponse::from_text("I climb the wall. Then I look for the way ou")
+                .with_finish_reason(FinishReason::Length),
+        ),
+    ]));
+    let mut agent = Agent::new("Kraven", AI_PLAYER_PROMPT, provider.clone());
+    let mut log = sample_log();
+    assert_eq!(agent.speak(&mut log).await.unwrap(), "I draw my sword.");
+    let mut agent = agent.with_max_tokens(40);
+    assert_eq!(agent.speak(&mut log).await.unwrap(), "I climb the wall.");
+    let caps: Vec<Option<u32>> = provider.requests().iter().map(|r| r.max_tokens).collect();
+    assert_eq!(
+        caps,
+        vec![Some(crate::gm::OutputCaps::default().player_line), Some(40)]
+    );
+    let cut: Vec<(u32, bool)> = agent.calls.iter().map(|c| (c.max_tokens, c.cut)).collect();
+    assert_eq!(cut, vec![(80, false), (40, true)]);
+    // The log holds the line as kept.
+    assert!(
+        matches!(log.entries.last(), Some(LogEntry::Said { text, .. }) if text == "I climb the wall.")
+    );
+}

@@ -161,7 +161,7 @@ pub fn memory_block(state: &GameState) -> Option<String> {
 }
 
 /// The summariser's request: the summary so far and the lines to fold into it.
-fn summary_request(summary: &str, lines: &[String]) -> CompletionRequest {
+fn summary_request(summary: &str, lines: &[String], cap: u32) -> CompletionRequest {
     let prompt = format!(
         "The campaign summary so far:\n{summary}\n\nWhat happened since:\n- {}\n\nWrite the new summary: at most 150 words, past tense, keeping names, deaths, promises and open goals. Answer with the summary only.",
         lines.join("\n- ")
@@ -170,7 +170,7 @@ fn summary_request(summary: &str, lines: &[String]) -> CompletionRequest {
         Message::system("You keep the summary of a Dungeons & Dragons campaign."),
         Message::user(prompt),
     ]);
-    request.max_tokens = Some(400);
+    request.max_tokens = Some(cap);
     request
 }
 
@@ -196,11 +196,11 @@ impl GameMaster {
             .provider
             .context_window()
             .await
-            .map(|tokens| window::prompt_budget(tokens, &summary_request("", &[])));
+            .map(|tokens| window::prompt_budget(tokens, &summary_request("", &[], self.caps.summary)));
         let mut retried = false;
         loop {
             let (mut base, mut rest) = (summary.to_owned(), lines.as_slice());
-            let mut request = summary_request(&base, rest);
+            let mut request = summary_request(&base, rest, self.caps.summary);
             while let Some(budget) = budget
                 && window::request_tokens(&request) > budget
             {
@@ -212,7 +212,7 @@ impl GameMaster {
                 };
                 base = fold_by_code(&base, std::slice::from_ref(first));
                 rest = later;
-                request = summary_request(&base, rest);
+                request = summary_request(&base, rest, self.caps.summary);
             }
             if rest.len() < lines.len() {
                 trace.push(TraceStep::Note {
@@ -254,8 +254,19 @@ impl GameMaster {
                 micros: u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
                 usage: response.usage,
                 finish_reason: response.finish_reason.as_str().to_owned(),
+                max_tokens: Some(self.caps.summary),
             });
-            let text = response.text().unwrap_or_default().trim().to_owned();
+            let mut text = response.text().unwrap_or_default().trim().to_owned();
+            if response.finish_reason == crate::llm::FinishReason::Length {
+                text = super::caps::end_at_sentence(&text);
+                trace.push(TraceStep::Note {
+                    text: super::caps::cut_note(
+                        "summary",
+                        self.caps.summary,
+                        "it ends at its last full sentence",
+                    ),
+                });
+            }
             // An empty or runaway answer is no summary: fall back to code.
             return if text.is_empty() || text.len() > SUMMARY_MAX_BYTES * 2 {
                 Ok(fold_by_code(&base, rest))

@@ -9,6 +9,7 @@
 //! transaction. If the provider or anything else fails before the commit, nothing is written
 //! and the same input can be tried again.
 
+mod caps;
 mod chosen;
 mod context;
 mod deadline;
@@ -26,6 +27,8 @@ use futures::channel::mpsc;
 use futures::stream::{self, BoxStream, StreamExt};
 use rand::RngExt;
 
+pub use caps::OutputCaps;
+pub(crate) use caps::end_at_sentence;
 pub use context::{DEFAULT_SYSTEM_PROMPT, PreNarration, build_context, pre_narration_checks};
 pub use memory::{SUMMARY_MAX_BYTES, Summarizer, fold_by_code, memory_block};
 pub use outcome::{
@@ -161,7 +164,7 @@ pub struct GameMaster {
     limits: GmLimits,
     system_prompt: String,
     temperature: Option<f32>,
-    max_tokens: Option<u32>,
+    caps: OutputCaps,
     summarizer: Summarizer,
     tool_specs: Arc<Vec<ToolSpec>>,
     /// The action phase's schema, generated once and shared by every request.
@@ -195,7 +198,7 @@ pub struct GameMasterBuilder {
     limits: GmLimits,
     system_prompt: String,
     temperature: Option<f32>,
-    max_tokens: Option<u32>,
+    caps: OutputCaps,
     seed: Option<u64>,
     summarizer: Summarizer,
 }
@@ -233,9 +236,18 @@ impl GameMasterBuilder {
         self
     }
 
-    /// Most tokens per answer.
+    /// Every call's answer capped at the same number of tokens ([`OutputCaps::uniform`]);
+    /// [`output_caps`](Self::output_caps) sets one cap per kind of call.
     pub fn max_tokens(mut self, max_tokens: u32) -> Self {
-        self.max_tokens = Some(max_tokens);
+        self.caps = OutputCaps::uniform(max_tokens);
+        self
+    }
+
+    /// The most tokens each kind of call may answer with (defaults to
+    /// [`OutputCaps::default`]); an answer cut by its cap is ended at its last full sentence,
+    /// or, for JSON, asked again once with a larger cap.
+    pub fn output_caps(mut self, caps: OutputCaps) -> Self {
+        self.caps = caps;
         self
     }
 
@@ -268,7 +280,7 @@ impl GameMasterBuilder {
             limits: self.limits,
             system_prompt: self.system_prompt,
             temperature: self.temperature,
-            max_tokens: self.max_tokens,
+            caps: self.caps,
             summarizer: self.summarizer,
             tool_specs: Arc::new(tool_specs()),
             action_schema: Arc::new(crate::tools::schema::strict_schema_for::<ActionList>()),
@@ -291,7 +303,7 @@ impl GameMaster {
             limits: GmLimits::default(),
             system_prompt: DEFAULT_SYSTEM_PROMPT.to_owned(),
             temperature: None,
-            max_tokens: None,
+            caps: OutputCaps::default(),
             seed: None,
             summarizer: Summarizer::default(),
         }
@@ -329,6 +341,11 @@ impl GameMaster {
         Some(Change::DiceSeeded {
             seed: crate::state::DiceSeed(seed.max(1)),
         })
+    }
+
+    /// The output caps in use.
+    pub fn output_caps(&self) -> OutputCaps {
+        self.caps
     }
 
     /// The protocol in use.

@@ -187,8 +187,12 @@ pub enum TraceStep {
         micros: u64,
         /// Tokens and cost.
         usage: Usage,
-        /// Why the model stopped.
+        /// Why the model stopped (`length`: the output cap cut the answer; a note says what
+        /// was done with it).
         finish_reason: String,
+        /// The output cap the call was sent with ([`OutputCaps`](super::OutputCaps)), if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        max_tokens: Option<u32>,
     },
     /// A tool call.
     ToolCall {
@@ -204,6 +208,15 @@ pub enum TraceStep {
         /// What.
         text: String,
     },
+}
+
+impl TraceStep {
+    /// Whether this is a provider call whose answer the output cap cut (finish reason
+    /// `length`); a [`Note`](TraceStep::Note) after it says what was done with the answer.
+    pub fn was_cut(&self) -> bool {
+        matches!(self, TraceStep::ProviderCall { finish_reason, .. }
+            if finish_reason == crate::llm::FinishReason::Length.as_str())
+    }
 }
 
 /// Everything one turn did.
@@ -245,6 +258,11 @@ pub struct GameResponse {
 }
 
 impl TurnOutcome {
+    /// How many of the turn's model answers the output cap cut ([`TraceStep::was_cut`]).
+    pub fn replies_cut(&self) -> usize {
+        self.trace.iter().filter(|step| step.was_cut()).count()
+    }
+
     /// The outcome in the seed's `GameResponse` shape.
     pub fn to_game_response(&self) -> GameResponse {
         GameResponse {

@@ -14,8 +14,8 @@ use super::scrub::{Scrubber, Secrets};
 use super::{GameMaster, GmError};
 use crate::dice::GameRng;
 use crate::llm::{
-    CompletionRequest, CompletionResponse, LlmError, Message, ResponseFormat, StreamEvent,
-    ToolChoice, Usage, window,
+    CompletionRequest, CompletionResponse, FinishReason, LlmError, Message, ResponseFormat,
+    StreamEvent, ToolChoice, Usage, window,
 };
 use crate::srd::Srd;
 use crate::state::GameState;
@@ -287,14 +287,27 @@ impl GameMaster {
                     }
                     let _ = sink.unbounded_send(text);
                 };
+                let mut shown_any = false;
                 while let Some(event) = events.next().await {
                     match event.map_err(GmError::Provider)? {
-                        StreamEvent::TextDelta(text) => show(scrubber.push(&text), &mut room),
+                        StreamEvent::TextDelta(text) => {
+                            let piece = scrubber.push(&text);
+                            shown_any |= !piece.is_empty();
+                            show(piece, &mut room);
+                        }
                         StreamEvent::ToolCall(_) => {}
                         StreamEvent::Done(response) => done = Some(response),
                     }
                 }
-                show(scrubber.finish(), &mut room);
+                // An answer the output cap cut is shown as the narration will be kept: to its
+                // last full sentence (`caps::end_at_sentence`).
+                let rest = match &done {
+                    Some(response) if response.finish_reason == FinishReason::Length => {
+                        scrubber.finish_cut(shown_any)
+                    }
+                    _ => scrubber.finish(),
+                };
+                show(rest, &mut room);
                 done.ok_or_else(|| {
                     GmError::Provider(LlmError::bad_response(
                         "the stream ended without its final response",
@@ -314,6 +327,7 @@ impl GameMaster {
             micros: elapsed(started),
             usage: response.usage,
             finish_reason: response.finish_reason.as_str().to_owned(),
+            max_tokens: request.max_tokens,
         });
         Ok(response)
     }
@@ -331,23 +345,47 @@ impl GameMaster {
         let mut request = CompletionRequest::new(messages);
         request.stable_prefix = stable_prefix;
         request.temperature = self.temperature;
-        request.max_tokens = self.max_tokens;
         request
     }
 
     /// The narrative phase: the model calls tools until it answers in words, at most
     /// `max_tool_rounds` rounds. The calls of one round run in order.
     pub(super) async fn narrative_phase(&self, run: &mut TurnRun<'_>) -> Result<(), GmError> {
+        let mut cap = self.caps.narration;
+        let mut widened = false;
         for round in 1..=self.limits.max_tool_rounds {
             // The conversation moves into the request and back: no copy per call.
             let request = self
                 .request(run.stable_prefix, std::mem::take(&mut run.messages))
                 .with_tools(self.tool_specs.clone())
-                .with_tool_choice(ToolChoice::Auto);
+                .with_tool_choice(ToolChoice::Auto)
+                .with_max_tokens(cap);
             let response = self.call(run, "narrative", round, &request, true).await;
             run.messages = request.messages;
-            let mut message = response?.message;
+            let response = response?;
+            let cut = response.finish_reason == FinishReason::Length;
+            let mut message = response.message;
             let BoundCalls { dropped, arguments } = self.bound_answer(&mut message);
+            // Cut before a word or a call (a reasoning model can spend its whole cap thinking):
+            // there is nothing to end cleanly, so the round is asked again, once, with more.
+            if cut
+                && arguments.is_empty()
+                && message.text().is_none_or(|t| t.trim().is_empty())
+                && !widened
+            {
+                let larger = super::caps::OutputCaps::retry(cap);
+                run.note(super::caps::cut_note(
+                    "narrative",
+                    cap,
+                    &format!("it had no words yet, so it was asked again with {larger}"),
+                ));
+                cap = larger;
+                widened = true;
+                continue;
+            }
+            if cut {
+                Self::end_cut_narration(run, cap, &mut message, !arguments.is_empty());
+            }
             if arguments.is_empty() {
                 run.narration = message.text().unwrap_or_default().trim().to_owned();
                 run.messages.push(message);
@@ -381,6 +419,26 @@ impl GameMaster {
         Ok(())
     }
 
+    /// A narrative answer the output cap cut: its text ends at its last full sentence (in
+    /// what the player reads and in the history), with a trace note. Tool calls it holds run
+    /// as they are: one whose arguments were cut is refused by its tool, as any malformed
+    /// call is, and the model sees why.
+    fn end_cut_narration(run: &mut TurnRun<'_>, cap: u32, message: &mut Message, calls: bool) {
+        if let Message::Assistant {
+            content: Some(text),
+            ..
+        } = message
+        {
+            *text = super::caps::end_at_sentence(text);
+        }
+        let then = if calls {
+            "its text ends at its last full sentence and its tool calls run as sent"
+        } else {
+            "it ends at its last full sentence"
+        };
+        run.note(super::caps::cut_note("narrative", cap, then));
+    }
+
     /// The action phase: 2 to 5 suggested actions as JSON, one retry with the error fed back,
     /// then none (the turn still succeeds). Its messages are not kept in the history.
     pub(super) async fn action_phase(&self, run: &mut TurnRun<'_>) -> Result<(), GmError> {
@@ -410,8 +468,10 @@ impl GameMaster {
         if !use_schema {
             messages.push(schema_hint());
         }
+        let mut cap = self.caps.actions;
         for attempt in 1..=2u32 {
             let mut request = self.request(run.stable_prefix, std::mem::take(messages));
+            request.max_tokens = Some(cap);
             request.response_format = if use_schema {
                 ResponseFormat::json_schema(ACTION_LIST_SCHEMA, Arc::clone(&self.action_schema))
             } else if capabilities.json_mode {
@@ -442,6 +502,14 @@ impl GameMaster {
                     run.suggestions = list.into_suggestions(run.state, Srd::bundled());
                     return Ok(());
                 }
+                // Cut JSON cannot be read: asked again with a larger cap, and without the cut
+                // text, which would only cost tokens.
+                Err(_) if response.finish_reason == FinishReason::Length => {
+                    let (larger, note) = super::caps::asked_again("actions", cap);
+                    run.note(note);
+                    cap = larger;
+                    messages.push(Message::system(CUT_JSON_AGAIN));
+                }
                 Err(error) => {
                     run.note(format!(
                         "suggested actions attempt {attempt} invalid: {error}"
@@ -457,6 +525,9 @@ impl GameMaster {
         Ok(())
     }
 }
+
+/// What the model is told when its JSON answer was cut by the output cap.
+pub(super) const CUT_JSON_AGAIN: &str = "That answer was cut off by the length limit before its JSON ended. Answer again with the JSON only, complete, keeping every text in it short.";
 
 /// Parses a JSON answer, forgiving a Markdown code fence around it.
 pub(super) fn parse_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {

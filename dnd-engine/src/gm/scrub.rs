@@ -129,6 +129,24 @@ impl Scrubber {
         shown
     }
 
+    /// The rest, scrubbed, when the stream ends with an answer the output cap cut: only its
+    /// full sentences, or, when nothing was shown before, what there is ended with an
+    /// ellipsis, as the narration kept is (see [`OutputCaps`](super::OutputCaps)).
+    pub fn finish_cut(&mut self, shown_before: bool) -> String {
+        let held = std::mem::take(&mut self.held);
+        let kept = if shown_before {
+            let end = super::caps::last_full_sentence(&held).unwrap_or(0);
+            held[..end].to_owned()
+        } else {
+            super::caps::end_at_sentence(&held)
+        };
+        let mut shown = String::new();
+        for sentence in sentences(&kept) {
+            shown.push_str(&scrub_sentence(sentence, &self.secrets, &mut self.removed));
+        }
+        shown
+    }
+
     /// The rest, scrubbed, when the stream ends.
     pub fn finish(&mut self) -> String {
         let done = std::mem::take(&mut self.held);

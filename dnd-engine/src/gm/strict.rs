@@ -7,10 +7,11 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::caps::{asked_again, cut_note, end_at_sentence};
 use super::outcome::SuggestedAction;
-use super::protocol::{TurnRun, parse_json};
+use super::protocol::{CUT_JSON_AGAIN, TurnRun, parse_json};
 use super::{GameMaster, GmError};
-use crate::llm::{Message, ResponseFormat, ToolCall};
+use crate::llm::{FinishReason, Message, ResponseFormat, ToolCall};
 use crate::text::truncate_with_note;
 use crate::tools::schema::strict_schema_for;
 use crate::tools::tool_names;
@@ -35,8 +36,10 @@ impl GameMaster {
         let caps = self.provider.capabilities();
         let mut answer = None;
         let mut last_text = String::new();
+        let mut cap = self.caps.strict_answer;
         for attempt in 1..=2u32 {
             let mut request = self.request(run.stable_prefix, messages.clone());
+            request.max_tokens = Some(cap);
             request.response_format = if caps.json_schema {
                 ResponseFormat::json_schema(STRICT_ANSWER_SCHEMA, schema.clone())
             } else if caps.json_mode {
@@ -52,6 +55,13 @@ impl GameMaster {
                 Ok(parsed) => {
                     answer = Some(parsed);
                     break;
+                }
+                // Cut JSON cannot be read: asked again with a larger cap, without the cut text.
+                Err(_) if response.finish_reason == FinishReason::Length => {
+                    let (larger, note) = asked_again("strict_json", cap);
+                    run.note(note);
+                    cap = larger;
+                    messages.push(Message::system(CUT_JSON_AGAIN));
                 }
                 Err(error) => {
                     run.note(format!("strict JSON answer {attempt} invalid: {error}"));
@@ -157,25 +167,47 @@ impl GameMaster {
             "The engine has run those actions and rolled their dice: their results are above. Write the narration for the player from these results only: what succeeded, what failed, what it cost. Never invent a roll or an outcome. Answer with one JSON object only, matching this schema: {schema}"
         )));
         let caps = self.provider.capabilities();
-        let mut request = self.request(run.stable_prefix, messages);
-        request.response_format = if caps.json_schema {
-            ResponseFormat::json_schema(STRICT_NARRATION_SCHEMA, schema)
-        } else if caps.json_mode {
-            ResponseFormat::JsonObject
-        } else {
-            ResponseFormat::Text
-        };
-        let response = self
-            .call(run, "strict_narration", 1, &request, false)
-            .await?;
-        let text = response.text().unwrap_or_default().to_owned();
-        let narration = match parse_json::<StrictNarration>(&text) {
-            Ok(parsed) => parsed.narration,
-            Err(error) => {
-                run.note(format!(
-                    "the narration was not the JSON asked for ({error}); its text is used"
-                ));
-                text
+        let mut cap = self.caps.strict_narration;
+        let mut attempt = 1;
+        let narration = loop {
+            let mut request = self.request(run.stable_prefix, messages.clone());
+            request.max_tokens = Some(cap);
+            request.response_format = if caps.json_schema {
+                ResponseFormat::json_schema(STRICT_NARRATION_SCHEMA, schema.clone())
+            } else if caps.json_mode {
+                ResponseFormat::JsonObject
+            } else {
+                ResponseFormat::Text
+            };
+            let response = self
+                .call(run, "strict_narration", attempt, &request, false)
+                .await?;
+            let cut = response.finish_reason == FinishReason::Length;
+            let text = response.text().unwrap_or_default().to_owned();
+            match parse_json::<StrictNarration>(&text) {
+                Ok(parsed) if cut => {
+                    run.note(cut_note(
+                        "strict_narration",
+                        cap,
+                        "it ends at its last full sentence",
+                    ));
+                    break end_at_sentence(&parsed.narration);
+                }
+                Ok(parsed) => break parsed.narration,
+                // Cut JSON cannot be read: asked again once with a larger cap.
+                Err(_) if cut && attempt == 1 => {
+                    let (larger, note) = asked_again("strict_narration", cap);
+                    run.note(note);
+                    cap = larger;
+                    attempt += 1;
+                    messages.push(Message::system(CUT_JSON_AGAIN));
+                }
+                Err(error) => {
+                    run.note(format!(
+                        "the narration was not the JSON asked for ({error}); its text is used"
+                    ));
+                    break if cut { end_at_sentence(&text) } else { text };
+                }
             }
         };
         let mut message = Message::assistant(narration.clone());

@@ -12,6 +12,7 @@
 //!   printed reason when the shared reference folder is absent, a failure on CI).
 
 mod build_parse;
+mod caps;
 // What a test does when the shared reference folder is absent: one rule for the workspace.
 #[path = "../../../dnd-engine/tests/support/environment.rs"]
 mod environment;

@@ -1,3 +1,4 @@
+mod caps;
 mod cheats;
 mod chosen;
 mod hostile;
