@@ -13,7 +13,7 @@ use super::{GameMaster, GmError};
 use crate::llm::{Message, ResponseFormat, ToolCall};
 use crate::text::truncate_with_note;
 use crate::tools::schema::strict_schema_for;
-use crate::tools::tool_names;
+use crate::tools::available_tools;
 
 /// The name of the JSON Schema of the first StrictJson answer ([`StrictAnswer`]).
 pub const STRICT_ANSWER_SCHEMA: &str = "game_response";
@@ -30,7 +30,7 @@ impl GameMaster {
         let mut messages = run.messages.clone();
         messages.insert(run.turn_start, Message::system(format!(
             "Answer with one JSON object only, matching this schema: {schema}. `actions` are tool calls the engine runs for you (tools: {}); `arguments` is a JSON object as a string. Never roll dice yourself: the engine rolls.",
-            tool_names().join(", ")
+            available_tools(run.state, crate::srd::Srd::bundled()).join(", ")
         )));
         let caps = self.provider.capabilities();
         let mut answer = None;

@@ -1,0 +1,249 @@
+//! Which tools the game master offers now: a pure function of the state, chosen in code.
+//!
+//! Sending every tool's specification on every call costs about 14 KB of JSON a call; most of
+//! them cannot do anything in the moment (`next_turn` outside a fight, `cast_spell` for a party
+//! with no spells). [`available_tools`] names the tools that can matter now, in the registry's
+//! order (a stable list keeps the provider's prompt cache warm), and the game master sends only
+//! those and refuses a call to any other ([`refuse_unavailable`]).
+//!
+//! The list is made of two parts:
+//!
+//! - **needed**: what the situation calls for, always offered when its condition holds;
+//! - **room**: useful extras (read-only lookups, rarer actions) added in a fixed priority order
+//!   only while the list holds fewer than [`CROWDED`] tools. The read-only lookups
+//!   (`get_character_stats`, `check_inventory`, `get_game_flags`, `get_monster_stats`,
+//!   `rules_lookup`) answer what the state block already shows, so they are the first left out
+//!   of a crowded situation.
+//!
+//! | situation | needed | room, in order |
+//! |---|---|---|
+//! | every one | `roll_skill_check`, `use_item` | `get_character_stats` |
+//! | exploration (no fight) | `get_room_details`, `move_to`, `add_inventory`, `update_character` (rests), `log_story_event` | `set_game_flag`, `update_inventory`, `roll_saving_throw`, `apply_hazard_damage`, `search`, `use_object`, `roll_dice`, `check_inventory`, `get_monster_stats`, `rules_lookup`, `get_game_flags` |
+//! | a fight | `roll_attack`, `use_feature`, `move_in_fight`, `next_turn`, `end_encounter`, `dodge`, `disengage` | `dash`, `hide`, `help`, `search`, `ready_action`, `grapple`, `shove`, `use_object`, `roll_saving_throw`, `get_monster_stats`, `rules_lookup` |
+//! | a monster in view, no fight | `start_encounter`, `roll_attack` | |
+//! | an NPC here (a conversation) | `talk_to`, `social_check` | `advance_npc_goals` |
+//!
+//! And by what is possible, in any situation: `cast_spell` only for a party with a spell it can
+//! cast (a cantrip, or a spell with a slot left); `declare_reactions` only for one that knows a
+//! reaction spell; `command_summon` only with a living summon here; `answer_puzzle` only with a
+//! puzzle before the party; `disarm_trap` only with a known armed trap here; `attack_object`
+//! only with a known breakable object here; `open_lock` only with a known locked exit here;
+//! `level_up` only when a character may take a level; `prepare_spells` only outside a fight for
+//! a preparer who has rested since preparing; in a fight `first_aid` only with a dying
+//! character, `stand_up` only with a prone one, `escape_grapple` only with a grappled or
+//! restrained one, `trigger_readied` only with a readied action. A rest is taken through
+//! `update_character`, offered whenever there is no fight.
+
+use super::names as tool;
+use super::registry::tool_names;
+use crate::rules::Condition;
+use crate::srd::Srd;
+use crate::state::{EffectKind, GameState};
+
+/// The size past which only needed tools are offered: the extras fill the list up to it.
+pub const CROWDED: usize = 12;
+
+/// What the party is doing, the first thing that decides the tools.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Situation {
+    /// A fight is on.
+    Fight,
+    /// No fight, and an NPC is where the party is.
+    Conversation,
+    /// No fight and no NPC here.
+    Exploration,
+}
+
+/// The situation of `state`.
+pub fn situation(state: &GameState) -> Situation {
+    if state.encounter.is_some() {
+        Situation::Fight
+    } else if npc_here(state) {
+        Situation::Conversation
+    } else {
+        Situation::Exploration
+    }
+}
+
+/// The tools offered now, in the registry's order: see the module documentation.
+pub fn available_tools(state: &GameState, srd: &Srd) -> Vec<&'static str> {
+    let mut needed: Vec<&'static str> = vec![tool::ROLL_SKILL_CHECK, tool::USE_ITEM];
+    let mut room: Vec<&'static str> = vec![tool::GET_CHARACTER_STATS];
+    let fight = state.encounter.is_some();
+    let party = || state.characters.iter().filter(|c| !c.dead);
+    if fight {
+        needed.extend([
+            tool::ROLL_ATTACK,
+            tool::USE_FEATURE,
+            tool::MOVE_IN_FIGHT,
+            tool::NEXT_TURN,
+            tool::END_ENCOUNTER,
+            tool::DODGE,
+            tool::DISENGAGE,
+        ]);
+        if party().any(|c| c.hp.current == 0) {
+            needed.push(tool::FIRST_AID);
+        }
+        if party().any(|c| c.conditions.has(Condition::Prone)) {
+            needed.push(tool::STAND_UP);
+        }
+        if party().any(|c| {
+            c.conditions.has(Condition::Grappled) || c.conditions.has(Condition::Restrained)
+        }) {
+            needed.push(tool::ESCAPE_GRAPPLE);
+        }
+        let readied = state.encounter.as_ref().is_some_and(|e| {
+            e.effects
+                .iter()
+                .any(|x| matches!(x.kind, EffectKind::Readied { .. }))
+        });
+        if readied {
+            needed.push(tool::TRIGGER_READIED);
+        }
+        room.extend([
+            tool::DASH,
+            tool::HIDE,
+            tool::HELP,
+            tool::SEARCH,
+            tool::READY_ACTION,
+            tool::GRAPPLE,
+            tool::SHOVE,
+            tool::USE_OBJECT,
+            tool::ROLL_SAVING_THROW,
+            tool::GET_MONSTER_STATS,
+            tool::RULES_LOOKUP,
+        ]);
+    } else {
+        needed.extend([
+            tool::GET_ROOM_DETAILS,
+            tool::MOVE_TO,
+            tool::ADD_INVENTORY,
+            tool::UPDATE_CHARACTER,
+            tool::LOG_STORY_EVENT,
+        ]);
+        if monster_in_view(state) {
+            needed.extend([tool::START_ENCOUNTER, tool::ROLL_ATTACK]);
+        }
+        if party().any(|c| {
+            crate::character::preparing::rested_since_preparing(c)
+                && crate::character::preparing::options(srd, c).is_ok()
+        }) {
+            needed.push(tool::PREPARE_SPELLS);
+        }
+        room.extend([
+            tool::SET_GAME_FLAG,
+            tool::UPDATE_INVENTORY,
+            tool::ROLL_SAVING_THROW,
+            tool::APPLY_HAZARD_DAMAGE,
+            tool::SEARCH,
+            tool::USE_OBJECT,
+            tool::ROLL_DICE,
+            tool::CHECK_INVENTORY,
+            tool::GET_MONSTER_STATS,
+            tool::RULES_LOOKUP,
+            tool::GET_GAME_FLAGS,
+        ]);
+    }
+    if npc_here(state) {
+        needed.extend([tool::TALK_TO, tool::SOCIAL_CHECK]);
+        room.insert(1, tool::ADVANCE_NPC_GOALS);
+    }
+    if party().any(|c| may_cast(c, srd)) {
+        needed.push(tool::CAST_SPELL);
+    }
+    if party().any(|c| knows_reaction_spell(c, srd)) {
+        needed.push(tool::DECLARE_REACTIONS);
+    }
+    if summon_here(state) {
+        needed.push(tool::COMMAND_SUMMON);
+    }
+    if !state.puzzles_here().is_empty() {
+        needed.push(tool::ANSWER_PUZZLE);
+    }
+    if let Some(here) = state.party_location() {
+        let known = || here.features.iter().filter(|f| f.is_known());
+        if known().any(|f| f.trap.as_ref().is_some_and(|t| !t.spent)) {
+            needed.push(tool::DISARM_TRAP);
+        }
+        if known().any(|f| f.object.is_some()) {
+            needed.push(tool::ATTACK_OBJECT);
+        }
+        if here.exits.iter().any(|e| e.locked && !e.hidden) {
+            needed.push(tool::OPEN_LOCK);
+        }
+    }
+    if party().any(|c| crate::character::may_level_up(&state.levelling, srd, c)) {
+        needed.push(tool::LEVEL_UP);
+    }
+    for extra in room {
+        if needed.len() >= CROWDED {
+            break;
+        }
+        if !needed.contains(&extra) {
+            needed.push(extra);
+        }
+    }
+    tool_names()
+        .into_iter()
+        .filter(|name| needed.contains(name))
+        .collect()
+}
+
+/// `Some(refusal)` when `name` is a known tool not offered now: the message names what is.
+/// An unknown name is left to [`call_tool`](super::call_tool), which lists every tool.
+pub fn refuse_unavailable(name: &str, available: &[&str]) -> Option<String> {
+    if available.contains(&name) || !tool_names().contains(&name) {
+        return None;
+    }
+    Some(format!(
+        "{name} is not available now (nothing changed); the tools available now are: {}",
+        available.join(", ")
+    ))
+}
+
+/// Whether an NPC is where the party is.
+fn npc_here(state: &GameState) -> bool {
+    let Some(here) = state.party_location() else {
+        return false;
+    };
+    state.npcs.iter().any(|n| n.location == here.id)
+}
+
+/// Whether a living monster the party has seen is where it is (a summon of the party's aside).
+fn monster_in_view(state: &GameState) -> bool {
+    let Some(here) = state.party_location() else {
+        return false;
+    };
+    state.monsters.iter().any(|m| {
+        m.location == here.id && m.revealed && m.hp.current > 0 && m.summoned.is_none()
+    })
+}
+
+/// Whether a living summon of the party's is where it is.
+fn summon_here(state: &GameState) -> bool {
+    let Some(here) = state.party_location() else {
+        return false;
+    };
+    state.monsters.iter().any(|m| {
+        m.location == here.id && m.hp.current > 0 && m.summoned.as_ref().is_some_and(|s| !s.gone)
+    })
+}
+
+/// Whether `c` has a spell it may cast now: a cantrip, or a spell with a slot left. A spell the
+/// SRD does not know counts (the tool itself says what is wrong with it).
+fn may_cast(c: &crate::state::Character, srd: &Srd) -> bool {
+    let s = &c.spell_slots;
+    let slots = s.max.iter().zip(&s.spent).any(|(max, spent)| max > spent) || s.pact_max > s.pact_spent;
+    c.spells
+        .iter()
+        .any(|s| slots || srd.spell(s).map_or(true, |spell| spell.level == 0))
+}
+
+/// Whether `c` knows a spell cast as a reaction (Shield, Counterspell, Hellish Rebuke).
+fn knows_reaction_spell(c: &crate::state::Character, srd: &Srd) -> bool {
+    c.spells.iter().any(|s| {
+        srd.spell(s)
+            .is_ok_and(|spell| super::reaction_trigger(spell).is_some())
+    })
+}
