@@ -17,8 +17,8 @@
 //!
 //! | situation | needed | room, in order |
 //! |---|---|---|
-//! | every one | `roll_skill_check`, `use_item` | `get_character_stats` |
-//! | exploration (no fight) | `get_room_details`, `move_to`, `add_inventory`, `update_character` (rests), `log_story_event` | `set_game_flag`, `update_inventory`, `roll_saving_throw`, `apply_hazard_damage`, `search`, `use_object`, `roll_dice`, `check_inventory`, `get_monster_stats`, `rules_lookup`, `get_game_flags` |
+//! | every one | `roll_skill_check`, `use_item`, `get_room_details` | `get_character_stats` |
+//! | exploration (no fight) | `move_to`, `add_inventory`, `update_character` (rests), `log_story_event` | `set_game_flag`, `update_inventory`, `roll_saving_throw`, `apply_hazard_damage`, `search`, `use_object`, `roll_dice`, `check_inventory`, `get_monster_stats`, `rules_lookup`, `get_game_flags` |
 //! | a fight | `roll_attack`, `use_feature`, `move_in_fight`, `next_turn`, `end_encounter`, `dodge`, `disengage` | `dash`, `hide`, `help`, `search`, `ready_action`, `grapple`, `shove`, `use_object`, `roll_saving_throw`, `get_monster_stats`, `rules_lookup` |
 //! | a monster in view, no fight | `start_encounter`, `roll_attack` | |
 //! | an NPC here (a conversation) | `talk_to`, `social_check` | `advance_npc_goals` |
@@ -68,7 +68,8 @@ pub fn situation(state: &GameState) -> Situation {
 
 /// The tools offered now, in the registry's order: see the module documentation.
 pub fn available_tools(state: &GameState, srd: &Srd) -> Vec<&'static str> {
-    let mut needed: Vec<&'static str> = vec![tool::ROLL_SKILL_CHECK, tool::USE_ITEM];
+    let mut needed: Vec<&'static str> =
+        vec![tool::ROLL_SKILL_CHECK, tool::USE_ITEM, tool::GET_ROOM_DETAILS];
     let mut room: Vec<&'static str> = vec![tool::GET_CHARACTER_STATS];
     let fight = state.encounter.is_some();
     let party = || state.characters.iter().filter(|c| !c.dead);
@@ -116,7 +117,6 @@ pub fn available_tools(state: &GameState, srd: &Srd) -> Vec<&'static str> {
         ]);
     } else {
         needed.extend([
-            tool::GET_ROOM_DETAILS,
             tool::MOVE_TO,
             tool::ADD_INVENTORY,
             tool::UPDATE_CHARACTER,
