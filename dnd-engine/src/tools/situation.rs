@@ -25,7 +25,7 @@
 //!
 //! And by what is possible, in any situation: `cast_spell` only for a party with a spell it can
 //! cast (a cantrip, or a spell with a slot left); `declare_reactions` only for one that knows a
-//! reaction spell; `command_summon` only with a living summon here; `answer_puzzle` only with a
+//! reaction spell, in a fight or with a monster in view; `command_summon` only with a living summon here; `answer_puzzle` only with a
 //! puzzle before the party; `disarm_trap` only with a known armed trap here; `attack_object`
 //! only with a known breakable object here; `open_lock` only with a known locked exit here;
 //! `level_up` only when a character may take a level; `prepare_spells` only outside a fight for
@@ -152,7 +152,8 @@ pub fn available_tools(state: &GameState, srd: &Srd) -> Vec<&'static str> {
     if party().any(|c| may_cast(c, srd)) {
         needed.push(tool::CAST_SPELL);
     }
-    if party().any(|c| knows_reaction_spell(c, srd)) {
+    // Reactions answer foes' turns: declared in a fight, or with a foe in view.
+    if (fight || monster_in_view(state)) && party().any(|c| knows_reaction_spell(c, srd)) {
         needed.push(tool::DECLARE_REACTIONS);
     }
     if summon_here(state) {
