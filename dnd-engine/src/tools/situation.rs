@@ -17,11 +17,11 @@
 //!
 //! | situation | needed | room, in order |
 //! |---|---|---|
-//! | every one | `roll_skill_check`, `use_item`, `get_room_details` | `get_character_stats` |
-//! | exploration (no fight) | `move_to`, `add_inventory`, `update_character` (rests), `log_story_event` | `set_game_flag`, `update_inventory`, `roll_saving_throw`, `apply_hazard_damage`, `search`, `use_object`, `roll_dice`, `check_inventory`, `get_monster_stats`, `rules_lookup`, `get_game_flags` |
-//! | a fight | `roll_attack`, `use_feature`, `move_in_fight`, `next_turn`, `end_encounter`, `dodge`, `disengage` | `dash`, `hide`, `help`, `search`, `ready_action`, `grapple`, `shove`, `use_object`, `roll_saving_throw`, `get_monster_stats`, `rules_lookup` |
+//! | every one | `roll_dice` (what no other tool rolls), `roll_skill_check`, `use_item` | |
+//! | exploration (no fight) | `get_room_details`, `move_to`, `set_game_flag`, `log_story_event`; `update_character` (rests) with no NPC here; `add_inventory` with loot here | `update_character` with an NPC here, `apply_hazard_damage` (falls, thin ice), `prepare_spells` (see below), `get_character_stats`, `add_inventory`, `update_inventory`, `roll_saving_throw`, `search`, `use_object`, `check_inventory`, `get_monster_stats`, `rules_lookup`, `get_game_flags` |
+//! | a fight | `roll_attack`, `use_feature`, `move_in_fight`, `next_turn`, `end_encounter`, `dodge`, `disengage` | `get_room_details`, `get_character_stats`, `dash`, `hide`, `help`, `search`, `ready_action`, `grapple`, `shove`, `use_object`, `roll_saving_throw`, `get_monster_stats`, `rules_lookup` |
 //! | a monster in view, no fight | `start_encounter`, `roll_attack` | |
-//! | an NPC here (a conversation) | `talk_to`, `social_check` | `advance_npc_goals` |
+//! | an NPC here (a conversation) | `talk_to`, `social_check` | `advance_npc_goals` (after `get_character_stats`) |
 //!
 //! And by what is possible, in any situation: `cast_spell` only for a party with a spell it can
 //! cast (a cantrip, or a spell with a slot left); `declare_reactions` only for one that knows a
@@ -29,10 +29,10 @@
 //! puzzle before the party; `disarm_trap` only with a known armed trap here; `attack_object`
 //! only with a known breakable object here; `open_lock` only with a known locked exit here;
 //! `level_up` only when a character may take a level; `prepare_spells` only outside a fight for
-//! a preparer who has rested since preparing; in a fight `first_aid` only with a dying
+//! a preparer who has rested since preparing (or never prepared), and only while there is room; in a fight `first_aid` only with a dying
 //! character, `stand_up` only with a prone one, `escape_grapple` only with a grappled or
 //! restrained one, `trigger_readied` only with a readied action. A rest is taken through
-//! `update_character`, offered whenever there is no fight.
+//! `update_character`, offered outside fights (with an NPC here, while there is room).
 
 use super::names as tool;
 use super::registry::tool_names;
@@ -68,9 +68,10 @@ pub fn situation(state: &GameState) -> Situation {
 
 /// The tools offered now, in the registry's order: see the module documentation.
 pub fn available_tools(state: &GameState, srd: &Srd) -> Vec<&'static str> {
-    let mut needed: Vec<&'static str> =
-        vec![tool::ROLL_SKILL_CHECK, tool::USE_ITEM, tool::GET_ROOM_DETAILS];
-    let mut room: Vec<&'static str> = vec![tool::GET_CHARACTER_STATS];
+    // `roll_dice` is the one way to roll what no other tool covers: never left out, or a
+    // model would invent the roll.
+    let mut needed: Vec<&'static str> = vec![tool::ROLL_DICE, tool::ROLL_SKILL_CHECK, tool::USE_ITEM];
+    let mut room: Vec<&'static str> = Vec::new();
     let fight = state.encounter.is_some();
     let party = || state.characters.iter().filter(|c| !c.dead);
     if fight {
@@ -102,7 +103,10 @@ pub fn available_tools(state: &GameState, srd: &Srd) -> Vec<&'static str> {
         if readied {
             needed.push(tool::TRIGGER_READIED);
         }
+        // The state block shows the room and the fight: looking around is a lookup here.
         room.extend([
+            tool::GET_ROOM_DETAILS,
+            tool::GET_CHARACTER_STATS,
             tool::DASH,
             tool::HIDE,
             tool::HELP,
@@ -117,28 +121,41 @@ pub fn available_tools(state: &GameState, srd: &Srd) -> Vec<&'static str> {
         ]);
     } else {
         needed.extend([
+            tool::GET_ROOM_DETAILS,
             tool::MOVE_TO,
-            tool::ADD_INVENTORY,
-            tool::UPDATE_CHARACTER,
+            tool::SET_GAME_FLAG,
             tool::LOG_STORY_EVENT,
         ]);
+        // A rest is taken where no one else stands; with an NPC here it waits for room.
+        if npc_here(state) {
+            room.push(tool::UPDATE_CHARACTER);
+        } else {
+            needed.push(tool::UPDATE_CHARACTER);
+        }
+        // Taking what lies here; an item the story grants (rare) waits for room.
+        if loot_here(state) {
+            needed.push(tool::ADD_INVENTORY);
+        }
+        // A fall or thin ice: the first extra of a walk.
+        room.push(tool::APPLY_HAZARD_DAMAGE);
         if monster_in_view(state) {
             needed.extend([tool::START_ENCOUNTER, tool::ROLL_ATTACK]);
         }
+        // Preparing is a choice the party may make, never one the moment forces: offered
+        // while there is room (a fresh party, which has never prepared, may at once).
         if party().any(|c| {
             crate::character::preparing::rested_since_preparing(c)
                 && crate::character::preparing::options(srd, c).is_ok()
         }) {
-            needed.push(tool::PREPARE_SPELLS);
+            room.push(tool::PREPARE_SPELLS);
         }
         room.extend([
-            tool::SET_GAME_FLAG,
+            tool::GET_CHARACTER_STATS,
+            tool::ADD_INVENTORY,
             tool::UPDATE_INVENTORY,
             tool::ROLL_SAVING_THROW,
-            tool::APPLY_HAZARD_DAMAGE,
             tool::SEARCH,
             tool::USE_OBJECT,
-            tool::ROLL_DICE,
             tool::CHECK_INVENTORY,
             tool::GET_MONSTER_STATS,
             tool::RULES_LOOKUP,
@@ -147,7 +164,12 @@ pub fn available_tools(state: &GameState, srd: &Srd) -> Vec<&'static str> {
     }
     if npc_here(state) {
         needed.extend([tool::TALK_TO, tool::SOCIAL_CHECK]);
-        room.insert(1, tool::ADVANCE_NPC_GOALS);
+        // Before the story's flags and the lookups: moving an NPC on is the conversation's.
+        let at = room
+            .iter()
+            .position(|t| *t == tool::ADD_INVENTORY)
+            .unwrap_or(room.len());
+        room.insert(at, tool::ADVANCE_NPC_GOALS);
     }
     if party().any(|c| may_cast(c, srd)) {
         needed.push(tool::CAST_SPELL);
@@ -209,6 +231,13 @@ fn npc_here(state: &GameState) -> bool {
         return false;
     };
     state.npcs.iter().any(|n| n.location == here.id)
+}
+
+/// Whether items lie where the party is: in the open, or in a feature it knows.
+fn loot_here(state: &GameState) -> bool {
+    state.party_location().is_some_and(|here| {
+        !here.loot.is_empty() || here.features.iter().any(|f| f.is_known() && !f.loot.is_empty())
+    })
 }
 
 /// Whether a living monster the party has seen is where it is (a summon of the party's aside).
