@@ -2,6 +2,7 @@ mod cheats;
 mod chosen;
 mod hostile;
 mod memo;
+mod offered;
 
 use std::sync::Arc;
 
