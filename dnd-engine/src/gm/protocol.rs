@@ -21,7 +21,7 @@ use crate::srd::Srd;
 use crate::state::GameState;
 use crate::text::truncate_with_note;
 use crate::tools::{
-    ToolContext, ToolResult, TurnLog, available_tools, call_tool, refuse_unavailable,
+    ToolContext, ToolResult, TurnLog, available_tools, call_tool, refuse_unavailable, tools_now,
 };
 
 /// Which protocol a game uses.
@@ -71,11 +71,11 @@ impl TurnRun<'_> {
             limits: &gm.limits.tools,
             log: self.log,
         };
-        // Only a tool offered now runs (`tools::situation`): the others are refused with the
-        // list, changing nothing. "Now" is the state as the call finds it, so a fight started
+        // Only a tool the moment allows runs (`tools::situation`): the others are refused with
+        // the list offered, changing nothing. "Now" is the state as the call finds it, so a fight started
         // earlier in the same answer already allows its attacks.
-        let available = available_tools(ctx.state, ctx.srd);
-        let result = match refuse_unavailable(name, &available) {
+        let now = tools_now(ctx.state, ctx.srd);
+        let result = match refuse_unavailable(name, &now) {
             Some(message) => ToolResult {
                 ok: false,
                 content: serde_json::json!({

@@ -12,8 +12,8 @@ use super::protocol::{TurnRun, parse_json};
 use super::{GameMaster, GmError};
 use crate::llm::{Message, ResponseFormat, ToolCall};
 use crate::text::truncate_with_note;
-use crate::tools::schema::strict_schema_for;
 use crate::tools::available_tools;
+use crate::tools::schema::strict_schema_for;
 
 /// The name of the JSON Schema of the first StrictJson answer ([`StrictAnswer`]).
 pub const STRICT_ANSWER_SCHEMA: &str = "game_response";

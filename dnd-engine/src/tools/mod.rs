@@ -106,7 +106,7 @@ use crate::store::{RollDetail, RollRecord};
 pub use items::GOLD_ITEM;
 pub use odds::{Odds, odds};
 pub use registry::{ToolResult, call_tool, tool_names, tool_specs};
-pub use situation::{Situation, available_tools, refuse_unavailable, situation};
+pub use situation::{Situation, Tools, available_tools, refuse_unavailable, situation, tools_now};
 
 /// Limits on what tools may do in one turn, and on what a model may make them store.
 ///

@@ -4,7 +4,10 @@
 //! them cannot do anything in the moment (`next_turn` outside a fight, `cast_spell` for a party
 //! with no spells). [`available_tools`] names the tools that can matter now, in the registry's
 //! order (a stable list keeps the provider's prompt cache warm), and the game master sends only
-//! those and refuses a call to any other ([`refuse_unavailable`]).
+//! those and refuses a call to any tool the moment does not allow ([`refuse_unavailable`]): a
+//! tool left out only for room (the list below) is still run when called, since what it does
+//! is legal now; one whose moment has not come (`next_turn` with no fight, `cast_spell` with
+//! no caster) is refused with the list offered, changing nothing.
 //!
 //! The list is made of two parts:
 //!
@@ -18,8 +21,8 @@
 //! | situation | needed | room, in order |
 //! |---|---|---|
 //! | every one | `roll_dice` (what no other tool rolls), `roll_skill_check`, `use_item` | |
-//! | exploration (no fight) | `get_room_details`, `move_to`, `set_game_flag`, `log_story_event`; `update_character` (rests) with no NPC here; `add_inventory` with loot here | `update_character` with an NPC here, `apply_hazard_damage` (falls, thin ice), `prepare_spells` (see below), `get_character_stats`, `add_inventory`, `update_inventory`, `roll_saving_throw`, `search`, `use_object`, `check_inventory`, `get_monster_stats`, `rules_lookup`, `get_game_flags` |
-//! | a fight | `roll_attack`, `use_feature`, `move_in_fight`, `next_turn`, `end_encounter`, `dodge`, `disengage` | `get_room_details`, `get_character_stats`, `dash`, `hide`, `help`, `search`, `ready_action`, `grapple`, `shove`, `use_object`, `roll_saving_throw`, `get_monster_stats`, `rules_lookup` |
+//! | exploration (no fight) | `get_room_details`, `move_to`, `set_game_flag`, `log_story_event`; `update_character` (rests) with no NPC here; `add_inventory` with loot here | `update_character` with an NPC here, `apply_hazard_damage` (falls, thin ice), `prepare_spells` (see below), `get_character_stats`, `add_inventory`, `update_inventory`, `roll_saving_throw`, `search`, `use_object`, `check_inventory`, `get_monster_stats`, `rules_lookup`, `get_game_flags`, `use_feature` |
+//! | a fight | `roll_attack`, `use_feature`, `move_in_fight`, `next_turn`, `end_encounter`, `dodge`, `disengage` | `get_room_details`, `get_character_stats`, `dash`, `hide`, `help`, `search`, `ready_action`, `grapple`, `shove`, `use_object`, `roll_saving_throw`, `get_monster_stats`, `rules_lookup`, `update_character`, `update_inventory`, `apply_hazard_damage`, `set_game_flag`, `log_story_event` |
 //! | a monster in view, no fight | `start_encounter`, `roll_attack` | |
 //! | an NPC here (a conversation) | `talk_to`, `social_check` | `advance_npc_goals` (after `get_character_stats`) |
 //!
@@ -29,8 +32,8 @@
 //! puzzle before the party; `disarm_trap` only with a known armed trap here; `attack_object`
 //! only with a known breakable object here; `open_lock` only with a known locked exit here;
 //! `level_up` only when a character may take a level; `prepare_spells` only outside a fight for
-//! a preparer who has rested since preparing (or never prepared), and only while there is room; in a fight `first_aid` only with a dying
-//! character, `stand_up` only with a prone one, `escape_grapple` only with a grappled or
+//! a preparer who has rested since preparing (or never prepared), and only while there is room;
+//! `first_aid` only with a dying character; in a fight `stand_up` only with a prone one, `escape_grapple` only with a grappled or
 //! restrained one, `trigger_readied` only with a readied action. A rest is taken through
 //! `update_character`, offered outside fights (with an NPC here, while there is room).
 
@@ -66,11 +69,28 @@ pub fn situation(state: &GameState) -> Situation {
     }
 }
 
+/// The tools of a moment, each list in the registry's order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tools {
+    /// What the game master sends with each call: what the moment needs, then extras while
+    /// there is room, at most [`CROWDED`] (unless the moment needs more).
+    pub offered: Vec<&'static str>,
+    /// What a call may use: the offered tools and the extras left out only for room (a legal
+    /// Dash in a crowded fight is still run, by a model that knows the tool from before).
+    pub possible: Vec<&'static str>,
+}
+
 /// The tools offered now, in the registry's order: see the module documentation.
 pub fn available_tools(state: &GameState, srd: &Srd) -> Vec<&'static str> {
+    tools_now(state, srd).offered
+}
+
+/// The tools offered and possible now: see the module documentation.
+pub fn tools_now(state: &GameState, srd: &Srd) -> Tools {
     // `roll_dice` is the one way to roll what no other tool covers: never left out, or a
     // model would invent the roll.
-    let mut needed: Vec<&'static str> = vec![tool::ROLL_DICE, tool::ROLL_SKILL_CHECK, tool::USE_ITEM];
+    let mut needed: Vec<&'static str> =
+        vec![tool::ROLL_DICE, tool::ROLL_SKILL_CHECK, tool::USE_ITEM];
     let mut room: Vec<&'static str> = Vec::new();
     let fight = state.encounter.is_some();
     let party = || state.characters.iter().filter(|c| !c.dead);
@@ -84,9 +104,6 @@ pub fn available_tools(state: &GameState, srd: &Srd) -> Vec<&'static str> {
             tool::DODGE,
             tool::DISENGAGE,
         ]);
-        if party().any(|c| c.hp.current == 0) {
-            needed.push(tool::FIRST_AID);
-        }
         if party().any(|c| c.conditions.has(Condition::Prone)) {
             needed.push(tool::STAND_UP);
         }
@@ -118,6 +135,12 @@ pub fn available_tools(state: &GameState, srd: &Srd) -> Vec<&'static str> {
             tool::ROLL_SAVING_THROW,
             tool::GET_MONSTER_STATS,
             tool::RULES_LOOKUP,
+            // Legal in a fight, seldom needed there: dropping concentration, the story.
+            tool::UPDATE_CHARACTER,
+            tool::UPDATE_INVENTORY,
+            tool::APPLY_HAZARD_DAMAGE,
+            tool::SET_GAME_FLAG,
+            tool::LOG_STORY_EVENT,
         ]);
     } else {
         needed.extend([
@@ -160,6 +183,8 @@ pub fn available_tools(state: &GameState, srd: &Srd) -> Vec<&'static str> {
             tool::GET_MONSTER_STATS,
             tool::RULES_LOOKUP,
             tool::GET_GAME_FLAGS,
+            // Features out of a fight (Lay on Hands, Wild Shape): legal, seldom the moment's.
+            tool::USE_FEATURE,
         ]);
     }
     if npc_here(state) {
@@ -170,6 +195,10 @@ pub fn available_tools(state: &GameState, srd: &Srd) -> Vec<&'static str> {
             .position(|t| *t == tool::ADD_INVENTORY)
             .unwrap_or(room.len());
         room.insert(at, tool::ADVANCE_NPC_GOALS);
+    }
+    // A dying hero may be stabilised in a fight or after it.
+    if party().any(|c| c.hp.current == 0) {
+        needed.push(tool::FIRST_AID);
     }
     if party().any(|c| may_cast(c, srd)) {
         needed.push(tool::CAST_SPELL);
@@ -199,6 +228,8 @@ pub fn available_tools(state: &GameState, srd: &Srd) -> Vec<&'static str> {
     if party().any(|c| crate::character::may_level_up(&state.levelling, srd, c)) {
         needed.push(tool::LEVEL_UP);
     }
+    let mut possible = needed.clone();
+    possible.extend(room.iter().copied());
     for extra in room {
         if needed.len() >= CROWDED {
             break;
@@ -207,21 +238,28 @@ pub fn available_tools(state: &GameState, srd: &Srd) -> Vec<&'static str> {
             needed.push(extra);
         }
     }
-    tool_names()
-        .into_iter()
-        .filter(|name| needed.contains(name))
-        .collect()
+    let in_order = |names: &[&str]| -> Vec<&'static str> {
+        tool_names()
+            .into_iter()
+            .filter(|name| names.contains(name))
+            .collect()
+    };
+    Tools {
+        offered: in_order(&needed),
+        possible: in_order(&possible),
+    }
 }
 
-/// `Some(refusal)` when `name` is a known tool not offered now: the message names what is.
-/// An unknown name is left to [`call_tool`](super::call_tool), which lists every tool.
-pub fn refuse_unavailable(name: &str, available: &[&str]) -> Option<String> {
-    if available.contains(&name) || !tool_names().contains(&name) {
+/// `Some(refusal)` when `name` is a known tool the moment does not allow (not even as an extra
+/// left out for room): the message names what is offered. An unknown name is left to
+/// [`call_tool`](super::call_tool), which lists every tool.
+pub fn refuse_unavailable(name: &str, tools: &Tools) -> Option<String> {
+    if tools.possible.contains(&name) || !tool_names().contains(&name) {
         return None;
     }
     Some(format!(
         "{name} is not available now (nothing changed); the tools available now are: {}",
-        available.join(", ")
+        tools.offered.join(", ")
     ))
 }
 
@@ -236,7 +274,11 @@ fn npc_here(state: &GameState) -> bool {
 /// Whether items lie where the party is: in the open, or in a feature it knows.
 fn loot_here(state: &GameState) -> bool {
     state.party_location().is_some_and(|here| {
-        !here.loot.is_empty() || here.features.iter().any(|f| f.is_known() && !f.loot.is_empty())
+        !here.loot.is_empty()
+            || here
+                .features
+                .iter()
+                .any(|f| f.is_known() && !f.loot.is_empty())
     })
 }
 
@@ -245,9 +287,10 @@ fn monster_in_view(state: &GameState) -> bool {
     let Some(here) = state.party_location() else {
         return false;
     };
-    state.monsters.iter().any(|m| {
-        m.location == here.id && m.revealed && m.hp.current > 0 && m.summoned.is_none()
-    })
+    state
+        .monsters
+        .iter()
+        .any(|m| m.location == here.id && m.revealed && m.hp.current > 0 && m.summoned.is_none())
 }
 
 /// Whether a living summon of the party's is where it is.
@@ -264,7 +307,8 @@ fn summon_here(state: &GameState) -> bool {
 /// SRD does not know counts (the tool itself says what is wrong with it).
 fn may_cast(c: &crate::state::Character, srd: &Srd) -> bool {
     let s = &c.spell_slots;
-    let slots = s.max.iter().zip(&s.spent).any(|(max, spent)| max > spent) || s.pact_max > s.pact_spent;
+    let slots =
+        s.max.iter().zip(&s.spent).any(|(max, spent)| max > spent) || s.pact_max > s.pact_spent;
     c.spells
         .iter()
         .any(|s| slots || srd.spell(s).map_or(true, |spell| spell.level == 0))

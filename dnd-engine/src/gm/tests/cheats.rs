@@ -155,12 +155,7 @@ async fn no_long_rest_in_a_fight_and_no_walk_for_the_dead() {
         )],
     )
     .await;
-    // No rest is offered in a fight: refused before the rules are asked, with what is.
-    assert!(
-        errors[0].contains("update_character is not available now")
-            && errors[0].contains("next_turn"),
-        "{errors:?}"
-    );
+    assert!(errors[0].contains("no rest during a fight"), "{errors:?}");
 
     let mut dead = dead_harpy();
     for hero in ["isolde", "hedda"] {

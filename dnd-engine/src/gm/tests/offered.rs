@@ -56,7 +56,10 @@ async fn a_tool_the_moment_does_not_offer_is_refused_with_what_is() {
     let requests = provider.requests();
     // The first request offered none of them: a fighter alone, no fight, no one to talk to.
     let offered: Vec<&str> = requests[0].tools.iter().map(|t| t.name.as_str()).collect();
-    assert!(offered.len() <= crate::tools::situation::CROWDED, "{offered:?}");
+    assert!(
+        offered.len() <= crate::tools::situation::CROWDED,
+        "{offered:?}"
+    );
     for absent in ["next_turn", "cast_spell", "talk_to"] {
         assert!(!offered.contains(&absent), "{absent} offered: {offered:?}");
     }
@@ -78,11 +81,7 @@ async fn a_round_after_the_fight_starts_offers_the_fights_tools() {
         json!({"monsters": null, "sneaking": null}),
     );
     let (provider, _store, gm, id) = table(
-        vec![
-            tools(vec![start]),
-            text("Steel out."),
-            text(ACTIONS),
-        ],
+        vec![tools(vec![start]), text("Steel out."), text(ACTIONS)],
         Protocol::TwoPhase,
     )
     .await;
@@ -90,12 +89,19 @@ async fn a_round_after_the_fight_starts_offers_the_fights_tools() {
         .await
         .unwrap();
     let requests = provider.requests();
-    let names = |i: usize| -> Vec<String> {
-        requests[i].tools.iter().map(|t| t.name.clone()).collect()
-    };
-    assert!(!names(0).contains(&"next_turn".to_owned()), "{:?}", names(0));
+    let names =
+        |i: usize| -> Vec<String> { requests[i].tools.iter().map(|t| t.name.clone()).collect() };
+    assert!(
+        !names(0).contains(&"next_turn".to_owned()),
+        "{:?}",
+        names(0)
+    );
     assert!(names(1).contains(&"next_turn".to_owned()), "{:?}", names(1));
-    assert!(!names(1).contains(&"start_encounter".to_owned()), "{:?}", names(1));
+    assert!(
+        !names(1).contains(&"start_encounter".to_owned()),
+        "{:?}",
+        names(1)
+    );
 }
 
 #[tokio::test]
@@ -125,6 +131,14 @@ async fn a_strict_answer_acting_outside_the_moment_is_refused() {
     assert!(told.contains("tools offered now: roll_dice"), "{told}");
     assert!(!told.contains("end_encounter"), "{told}");
     let results = results(&requests[1]);
-    assert!(results[0].contains("end_encounter is not available now"), "{results:?}");
-    assert!(outcome.notes.iter().any(|n| n.contains("end_encounter was refused")));
+    assert!(
+        results[0].contains("end_encounter is not available now"),
+        "{results:?}"
+    );
+    assert!(
+        outcome
+            .notes
+            .iter()
+            .any(|n| n.contains("end_encounter was refused"))
+    );
 }

@@ -11,7 +11,7 @@ use crate::adventure::Adventure;
 use crate::srd::Srd;
 use crate::state::{GameState, estimate_tokens};
 use crate::tools::situation::CROWDED;
-use crate::tools::{available_tools, refuse_unavailable, tool_specs};
+use crate::tools::{available_tools, refuse_unavailable, tool_specs, tools_now};
 
 /// The party, everyone, moved to `room` (a test's shortcut past the walk there).
 fn move_party(state: &mut GameState, room: &str) {
@@ -33,7 +33,10 @@ fn spec_json(names: &[&str]) -> String {
 fn moments() -> Vec<(&'static str, GameState)> {
     let start = Adventure::built_in().new_game(&["kraven"]).unwrap();
     let mut fight = Table::new(&["kraven"]);
-    fight.ok("start_encounter", json!({"monsters": null, "sneaking": null}));
+    fight.ok(
+        "start_encounter",
+        json!({"monsters": null, "sneaking": null}),
+    );
     let mut hall = start.clone();
     move_party(&mut hall, "hall-of-echoes");
     let mut casters = Adventure::built_in()
@@ -49,7 +52,10 @@ fn moments() -> Vec<(&'static str, GameState)> {
     vec![
         ("glacier, the start room (Kraven)", start.clone()),
         ("glacier, in the harpy fight (Kraven)", fight.state),
-        ("glacier, with Aldous and Sigrun at the riddle (Kraven)", hall),
+        (
+            "glacier, with Aldous and Sigrun at the riddle (Kraven)",
+            hall,
+        ),
         ("glacier, at the riddle (Isolde and Hedda)", casters),
         ("glacier, a level ready (Kraven)", ready),
         ("glacier, the heart of ice (Kraven)", heart),
@@ -153,11 +159,17 @@ fn the_order_is_the_registrys() {
 #[test]
 fn a_tool_not_offered_is_refused_with_the_list() {
     let state = Adventure::built_in().new_game(&["kraven"]).unwrap();
-    let offered = available_tools(&state, Srd::bundled());
-    let refusal = refuse_unavailable("next_turn", &offered).expect("no fight: refused");
-    assert!(refusal.contains("next_turn is not available now"), "{refusal}");
-    assert!(refusal.contains(&offered.join(", ")), "{refusal}");
-    assert_eq!(refuse_unavailable("move_to", &offered), None);
+    let now = tools_now(&state, Srd::bundled());
+    let refusal = refuse_unavailable("next_turn", &now).expect("no fight: refused");
+    assert!(
+        refusal.contains("next_turn is not available now"),
+        "{refusal}"
+    );
+    assert!(refusal.contains(&now.offered.join(", ")), "{refusal}");
+    assert_eq!(refuse_unavailable("move_to", &now), None);
+    // A lookup left out for room is still allowed: what it does is legal now.
+    assert!(!now.offered.contains(&"rules_lookup"), "{:?}", now.offered);
+    assert_eq!(refuse_unavailable("rules_lookup", &now), None);
     // An unknown name is the registry's to refuse, with every tool.
-    assert_eq!(refuse_unavailable("fly_away", &offered), None);
+    assert_eq!(refuse_unavailable("fly_away", &now), None);
 }
