@@ -1,7 +1,7 @@
 //! Which tools the game master offers now: a pure function of the state, chosen in code.
 //!
-//! Sending every tool's specification on every call costs about 14 KB of JSON a call; most of
-//! them cannot do anything in the moment (`next_turn` outside a fight, `cast_spell` for a party
+//! Sending all 49 tools' specifications on every call costs about 39 KB of JSON (~9,700
+//! tokens, `tools/tests/situations.rs`); most of them cannot do anything in the moment (`next_turn` outside a fight, `cast_spell` for a party
 //! with no spells). [`available_tools`] names the tools that can matter now, in the registry's
 //! order (a stable list keeps the provider's prompt cache warm), and the game master sends only
 //! those and refuses a call to any tool the moment does not allow ([`refuse_unavailable`]): a
@@ -13,7 +13,8 @@
 //!
 //! - **needed**: what the situation calls for, always offered when its condition holds;
 //! - **room**: useful extras (read-only lookups, rarer actions) added in a fixed priority order
-//!   only while the list holds fewer than [`CROWDED`] tools. The read-only lookups
+//!   only while the list holds fewer than [`CROWDED`] tools; allowed when called even when
+//!   left out ([`Tools::possible`]). The read-only lookups
 //!   (`get_character_stats`, `check_inventory`, `get_game_flags`, `get_monster_stats`,
 //!   `rules_lookup`) answer what the state block already shows, so they are the first left out
 //!   of a crowded situation.
@@ -22,19 +23,19 @@
 //! |---|---|---|
 //! | every one | `roll_dice` (what no other tool rolls), `roll_skill_check`, `use_item` | |
 //! | exploration (no fight) | `get_room_details`, `move_to`, `set_game_flag`, `log_story_event`; `update_character` (rests) with no NPC here; `add_inventory` with loot here | `update_character` with an NPC here, `apply_hazard_damage` (falls, thin ice), `prepare_spells` (see below), `get_character_stats`, `add_inventory`, `update_inventory`, `roll_saving_throw`, `search`, `use_object`, `check_inventory`, `get_monster_stats`, `rules_lookup`, `get_game_flags`, `use_feature` |
-//! | a fight | `roll_attack`, `use_feature`, `move_in_fight`, `next_turn`, `end_encounter`, `dodge`, `disengage` | `get_room_details`, `get_character_stats`, `dash`, `hide`, `help`, `search`, `ready_action`, `grapple`, `shove`, `use_object`, `roll_saving_throw`, `get_monster_stats`, `rules_lookup`, `update_character`, `update_inventory`, `apply_hazard_damage`, `set_game_flag`, `log_story_event` |
+//! | a fight | `roll_attack`, `use_feature`, `move_in_fight`, `next_turn`, `end_encounter`, `dodge`, `disengage` | `get_room_details`, `get_character_stats`, `dash`, `hide`, `help`, `search`, `ready_action`, `grapple`, `shove`, `use_object`, `roll_saving_throw`, `get_monster_stats`, `rules_lookup`, `update_character`, `update_inventory`, `apply_hazard_damage`, `set_game_flag`, `log_story_event`, `declare_reactions` |
 //! | a monster in view, no fight | `start_encounter`, `roll_attack` | |
 //! | an NPC here (a conversation) | `talk_to`, `social_check` | `advance_npc_goals` (after `get_character_stats`) |
 //!
 //! And by what is possible, in any situation: `cast_spell` only for a party with a spell it can
 //! cast (a cantrip, or a spell with a slot left); `declare_reactions` only for one that knows a
-//! reaction spell, in a fight or with a monster in view; `command_summon` only with a living summon here; `answer_puzzle` only with a
-//! puzzle before the party; `disarm_trap` only with a known armed trap here; `attack_object`
+//! reaction spell, in a fight or with a monster in view; `command_summon` only with a living
+//! summon here; `answer_puzzle` only with a puzzle before the party; `disarm_trap` only with a known armed trap here; `attack_object`
 //! only with a known breakable object here; `open_lock` only with a known locked exit here;
 //! `level_up` only when a character may take a level; `prepare_spells` only outside a fight for
 //! a preparer who has rested since preparing (or never prepared), and only while there is room;
-//! `first_aid` only with a dying character; in a fight `stand_up` only with a prone one, `escape_grapple` only with a grappled or
-//! restrained one, `trigger_readied` only with a readied action. A rest is taken through
+//! `first_aid` only with a dying character; in a fight `stand_up` only with a prone one,
+//! `escape_grapple` only with a grappled or restrained one, `trigger_readied` only with a readied action. A rest is taken through
 //! `update_character`, offered outside fights (with an NPC here, while there is room).
 
 use super::names as tool;
@@ -141,6 +142,8 @@ pub fn tools_now(state: &GameState, srd: &Srd) -> Tools {
             tool::APPLY_HAZARD_DAMAGE,
             tool::SET_GAME_FLAG,
             tool::LOG_STORY_EVENT,
+            // A reaction granted by a trait or invocation is for the tool to judge.
+            tool::DECLARE_REACTIONS,
         ]);
     } else {
         needed.extend([
