@@ -4,10 +4,10 @@
 //! tokens, `tools/tests/situations.rs`); most of them cannot do anything in the moment (`next_turn` outside a fight, `cast_spell` for a party
 //! with no spells). [`available_tools`] names the tools that can matter now, in the registry's
 //! order (a stable list keeps the provider's prompt cache warm), and the game master sends only
-//! those and refuses a call to any tool the moment does not allow ([`refuse_unavailable`]): a
-//! tool left out only for room (the list below) is still run when called, since what it does
-//! is legal now; one whose moment has not come (`next_turn` with no fight, `cast_spell` with
-//! no caster) is refused with the list offered, changing nothing.
+//! those and refuses a call to a tool whose moment has not come ([`refuse_unavailable`],
+//! [`Tools::possible`]: `next_turn` with no fight, `cast_spell` with no caster, `talk_to` with
+//! no one here) with the list offered, changing nothing; any other tool, offered or not, is
+//! left to the rules, whose refusals say more (the XP the next level needs).
 //!
 //! The list is made of two parts:
 //!
@@ -32,7 +32,8 @@
 //! reaction spell, in a fight or with a monster in view; `command_summon` only with a living
 //! summon here; `answer_puzzle` only with a puzzle before the party; `disarm_trap` only with a known armed trap here; `attack_object`
 //! only with a known breakable object here; `open_lock` only with a known locked exit here;
-//! `level_up` only when a character may take a level; `prepare_spells` only outside a fight for
+//! `level_up` only when a character may take a level (called otherwise, the rules refuse it
+//! with the XP the next level needs); `prepare_spells` only outside a fight for
 //! a preparer who has rested since preparing (or never prepared), and only while there is room;
 //! `first_aid` only with a dying character; in a fight `stand_up` only with a prone one,
 //! `escape_grapple` only with a grappled or restrained one, `trigger_readied` only with a readied action. A rest is taken through
@@ -76,8 +77,10 @@ pub struct Tools {
     /// What the game master sends with each call: what the moment needs, then extras while
     /// there is room, at most [`CROWDED`] (unless the moment needs more).
     pub offered: Vec<&'static str>,
-    /// What a call may use: the offered tools and the extras left out only for room (a legal
-    /// Dash in a crowded fight is still run, by a model that knows the tool from before).
+    /// What a call may use: every tool but those whose moment has not come (a fight's turns
+    /// and actions with no fight, `start_encounter` during one, `cast_spell` for a party with
+    /// no spells, `talk_to` and `social_check` with no NPC here); the rest, offered or not, are
+    /// the rules' to judge (a legal Dash in a crowded fight still runs).
     pub possible: Vec<&'static str>,
 }
 
@@ -231,8 +234,14 @@ pub fn tools_now(state: &GameState, srd: &Srd) -> Tools {
     if party().any(|c| crate::character::may_level_up(&state.levelling, srd, c)) {
         needed.push(tool::LEVEL_UP);
     }
-    let mut possible = needed.clone();
-    possible.extend(room.iter().copied());
+    // What a call may use: every tool but those whose moment has not come. The others,
+    // offered or not, are the rules' to judge, and their refusals say more (the XP the next
+    // level needs, the trap not yet found).
+    let barred = barred(state, fight);
+    let possible: Vec<&'static str> = tool_names()
+        .into_iter()
+        .filter(|t| !barred.contains(t))
+        .collect();
     for extra in room {
         if needed.len() >= CROWDED {
             break;
@@ -264,6 +273,40 @@ pub fn refuse_unavailable(name: &str, tools: &Tools) -> Option<String> {
         "{name} is not available now (nothing changed); the tools available now are: {}",
         tools.offered.join(", ")
     ))
+}
+
+/// The tools whose moment has not come: a fight's turns and actions with no fight, starting
+/// one during one, spells for a party with none, talk with no one here.
+fn barred(state: &GameState, fight: bool) -> Vec<&'static str> {
+    let mut barred = if fight {
+        vec![tool::START_ENCOUNTER]
+    } else {
+        vec![
+            tool::NEXT_TURN,
+            tool::END_ENCOUNTER,
+            tool::MOVE_IN_FIGHT,
+            tool::DASH,
+            tool::DISENGAGE,
+            tool::DODGE,
+            tool::HELP,
+            tool::HIDE,
+            tool::READY_ACTION,
+            tool::TRIGGER_READIED,
+            tool::GRAPPLE,
+            tool::SHOVE,
+        ]
+    };
+    let no_caster = state
+        .characters
+        .iter()
+        .all(|c| c.spells.is_empty() && c.spellcasting_ability.is_none());
+    if no_caster {
+        barred.push(tool::CAST_SPELL);
+    }
+    if !npc_here(state) {
+        barred.extend([tool::TALK_TO, tool::SOCIAL_CHECK]);
+    }
+    barred
 }
 
 /// Whether an NPC is where the party is.
