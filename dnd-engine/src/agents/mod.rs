@@ -18,8 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::gm::{GameMaster, GmError, OutputCaps, PlayerInput, TurnOutcome, end_at_sentence};
 use crate::llm::{
-    CompletionRequest, FinishReason, LlmError, LlmProvider, Message, Role, ToolCall, Usage,
-    window,
+    CompletionRequest, FinishReason, LlmError, LlmProvider, Message, Role, ToolCall, Usage, window,
 };
 use crate::store::CampaignId;
 

@@ -192,11 +192,9 @@ impl GameMaster {
         if self.summarizer == Summarizer::Code {
             return Ok(fold_by_code(summary, &lines));
         }
-        let mut budget = self
-            .provider
-            .context_window()
-            .await
-            .map(|tokens| window::prompt_budget(tokens, &summary_request("", &[], self.caps.summary)));
+        let mut budget = self.provider.context_window().await.map(|tokens| {
+            window::prompt_budget(tokens, &summary_request("", &[], self.caps.summary))
+        });
         let mut retried = false;
         loop {
             let (mut base, mut rest) = (summary.to_owned(), lines.as_slice());

@@ -37,6 +37,7 @@ pub use outcome::{
 };
 pub use protocol::Protocol;
 pub use scrub::{Scrubbed, Scrubber, Secrets, leaks, scrub};
+pub(crate) use strict::OFFERED_TOOLS;
 pub use strict::{
     STRICT_ANSWER_SCHEMA, STRICT_NARRATION_SCHEMA, StrictAction, StrictAnswer, StrictNarration,
 };

@@ -20,7 +20,9 @@ use crate::llm::{
 use crate::srd::Srd;
 use crate::state::GameState;
 use crate::text::truncate_with_note;
-use crate::tools::{ToolContext, TurnLog, call_tool};
+use crate::tools::{
+    ToolContext, ToolResult, TurnLog, available_tools, call_tool, refuse_unavailable, tools_now,
+};
 
 /// Which protocol a game uses.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -74,7 +76,19 @@ impl TurnRun<'_> {
             limits: &gm.limits.tools,
             log: self.log,
         };
-        let result = call_tool(name, raw, &mut ctx);
+        // Only a tool the moment allows runs (`tools::situation`): the others are refused with
+        // the list offered, changing nothing. "Now" is the state as the call finds it, so a fight started
+        // earlier in the same answer already allows its attacks.
+        let now = tools_now(ctx.state, ctx.srd);
+        let result = match refuse_unavailable(name, &now) {
+            Some(message) => ToolResult {
+                ok: false,
+                content: serde_json::json!({
+                    "error": truncate_with_note(&message, gm.limits.tools.max_error_bytes)
+                }),
+            },
+            None => call_tool(name, raw, &mut ctx),
+        };
         self.trace.push(TraceStep::ToolCall {
             name: name.to_owned(),
             ok: result.ok,
@@ -348,6 +362,18 @@ impl GameMaster {
         request
     }
 
+    /// The specifications of the tools offered in `state` (`tools::situation`), in the
+    /// registry's order: recomputed each round, so a round after `start_encounter` offers
+    /// the fight's tools.
+    pub(super) fn tools_now(&self, state: &GameState) -> Vec<crate::llm::ToolSpec> {
+        let names = available_tools(state, Srd::bundled());
+        self.tool_specs
+            .iter()
+            .filter(|spec| names.contains(&spec.name.as_str()))
+            .cloned()
+            .collect()
+    }
+
     /// The narrative phase: the model calls tools until it answers in words, at most
     /// `max_tool_rounds` rounds. The calls of one round run in order.
     pub(super) async fn narrative_phase(&self, run: &mut TurnRun<'_>) -> Result<(), GmError> {
@@ -357,7 +383,7 @@ impl GameMaster {
             // The conversation moves into the request and back: no copy per call.
             let request = self
                 .request(run.stable_prefix, std::mem::take(&mut run.messages))
-                .with_tools(self.tool_specs.clone())
+                .with_tools(self.tools_now(run.state))
                 .with_tool_choice(ToolChoice::Auto)
                 .with_max_tokens(cap);
             let response = self.call(run, "narrative", round, &request, true).await;

@@ -13,11 +13,16 @@ use super::protocol::{CUT_JSON_AGAIN, TurnRun, parse_json};
 use super::{GameMaster, GmError};
 use crate::llm::{FinishReason, Message, ResponseFormat, ToolCall};
 use crate::text::truncate_with_note;
+use crate::tools::available_tools;
 use crate::tools::schema::strict_schema_for;
-use crate::tools::tool_names;
 
 /// The name of the JSON Schema of the first StrictJson answer ([`StrictAnswer`]).
 pub const STRICT_ANSWER_SCHEMA: &str = "game_response";
+
+/// What precedes the tools offered now in the StrictJson instruction, their names following
+/// it joined by ", " up to a ")": the offline game master reads its choices from it, as a
+/// tool-calling model does from the request's tools.
+pub(crate) const OFFERED_TOOLS: &str = "tools offered now: ";
 
 /// The name of the JSON Schema of the StrictJson narration written from the results
 /// ([`StrictNarration`]).
@@ -30,8 +35,8 @@ impl GameMaster {
         let schema = strict_schema_for::<StrictAnswer>();
         let mut messages = run.messages.clone();
         messages.insert(run.turn_start, Message::system(format!(
-            "Answer with one JSON object only, matching this schema: {schema}. `actions` are tool calls the engine runs for you (tools: {}); `arguments` is a JSON object as a string. Never roll dice yourself: the engine rolls.",
-            tool_names().join(", ")
+            "Answer with one JSON object only, matching this schema: {schema}. `actions` are tool calls the engine runs for you ({OFFERED_TOOLS}{}); `arguments` is a JSON object as a string. Never roll dice yourself: the engine rolls.",
+            available_tools(run.state, crate::srd::Srd::bundled()).join(", ")
         )));
         let caps = self.provider.capabilities();
         let mut answer = None;

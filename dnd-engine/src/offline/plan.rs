@@ -127,10 +127,13 @@ pub(crate) fn plan(turn: &Turn) -> Next {
         Next::Done { .. } => super::fight::level_ups(turn).unwrap_or(next),
         other => other,
     };
-    // Read the hero's sheet once in a while, so suggestions can show real odds.
+    // Read the hero's sheet once in a while, so suggestions can show real odds (when the
+    // moment offers the sheet: a crowded one may not).
     match next {
         Next::Calls(mut calls)
-            if turn.rounds.is_empty() && !turn.now.to_hit.contains_key(&hero) =>
+            if turn.rounds.is_empty()
+                && !turn.now.to_hit.contains_key(&hero)
+                && turn.offers(tool::GET_CHARACTER_STATS) =>
         {
             calls.push((tool::GET_CHARACTER_STATS, json!({"character": hero})));
             Next::Calls(calls)

@@ -168,6 +168,9 @@ pub(crate) struct Turn {
     pub now: World,
     /// This turn's tool rounds so far.
     pub rounds: Vec<Vec<Step>>,
+    /// The tools the game master offers in this request (`tools::situation`); empty when the
+    /// request names none, and then any may be called.
+    pub offered: Vec<String>,
 }
 
 impl Turn {
@@ -219,11 +222,17 @@ impl Turn {
         Turn {
             hero,
             findings,
+            offered: offered(request),
             intent: parse_intent(&text),
             start,
             now: world,
             rounds,
         }
+    }
+
+    /// Whether `tool` may be called in this request.
+    pub fn offers(&self, tool: &str) -> bool {
+        self.offered.is_empty() || self.offered.iter().any(|t| t == tool)
     }
 
     /// Every step of this turn, in order.
@@ -340,4 +349,24 @@ impl World {
             )
             .collect()
     }
+}
+
+/// The tools a request offers: its tool specifications, or the StrictJson instruction's list
+/// (`gm::strict::OFFERED_TOOLS`); empty when it names none.
+fn offered(request: &CompletionRequest) -> Vec<String> {
+    if !request.tools.is_empty() {
+        return request.tools.iter().map(|t| t.name.clone()).collect();
+    }
+    let marker = crate::gm::OFFERED_TOOLS;
+    request
+        .messages
+        .iter()
+        .find_map(|m| match m {
+            Message::System { content } => content
+                .split_once(marker)
+                .and_then(|(_, rest)| rest.split_once(')'))
+                .map(|(list, _)| list.split(", ").map(str::to_owned).collect()),
+            _ => None,
+        })
+        .unwrap_or_default()
 }

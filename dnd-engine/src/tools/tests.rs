@@ -536,3 +536,4 @@ fn the_rime_door_is_picked_or_forced_against_the_adventures_dc() {
 
 mod no_free_numbers;
 mod schema_examples;
+mod situations;

@@ -3,6 +3,7 @@ mod cheats;
 mod chosen;
 mod hostile;
 mod memo;
+mod offered;
 mod window;
 
 use std::sync::Arc;

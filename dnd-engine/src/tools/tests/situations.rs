@@ -1,0 +1,175 @@
+//! The tools offered per situation (`tools::situation`), pinned for the built-in adventures'
+//! moments, with the JSON size of their specifications (the figures in the README's table).
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use serde_json::json;
+
+use super::Table;
+use crate::adventure::Adventure;
+use crate::srd::Srd;
+use crate::state::{GameState, estimate_tokens};
+use crate::tools::situation::CROWDED;
+use crate::tools::{available_tools, refuse_unavailable, tool_specs, tools_now};
+
+/// The party, everyone, moved to `room` (a test's shortcut past the walk there).
+fn move_party(state: &mut GameState, room: &str) {
+    for c in Arc::make_mut(&mut state.characters) {
+        c.location = room.to_owned();
+    }
+}
+
+/// The JSON of the specifications of `names`, as one array.
+fn spec_json(names: &[&str]) -> String {
+    let specs: Vec<_> = tool_specs()
+        .into_iter()
+        .filter(|s| names.contains(&s.name.as_str()))
+        .collect();
+    serde_json::to_string(&specs).unwrap()
+}
+
+/// The glacier's moments and Wendle Hollow's party, each with its state.
+fn moments() -> Vec<(&'static str, GameState)> {
+    let start = Adventure::built_in().new_game(&["kraven"]).unwrap();
+    let mut fight = Table::new(&["kraven"]);
+    fight.ok(
+        "start_encounter",
+        json!({"monsters": null, "sneaking": null}),
+    );
+    let mut hall = start.clone();
+    move_party(&mut hall, "hall-of-echoes");
+    let mut casters = Adventure::built_in()
+        .new_game(&["isolde", "hedda"])
+        .unwrap();
+    move_party(&mut casters, "hall-of-echoes");
+    let mut ready = start.clone();
+    Arc::make_mut(&mut ready.characters)[0].xp = 2_700;
+    let mut heart = start.clone();
+    move_party(&mut heart, "glacier-heart");
+    let wendle = Adventure::built_in_named("wendle-hollow").unwrap();
+    let wendle = wendle.new_game(&[]).unwrap();
+    vec![
+        ("glacier, the start room (Kraven)", start.clone()),
+        ("glacier, in the harpy fight (Kraven)", fight.state),
+        (
+            "glacier, with Aldous and Sigrun at the riddle (Kraven)",
+            hall,
+        ),
+        ("glacier, at the riddle (Isolde and Hedda)", casters),
+        ("glacier, a level ready (Kraven)", ready),
+        ("glacier, the heart of ice (Kraven)", heart),
+        ("wendle hollow, the party of four on the green", wendle),
+    ]
+}
+
+#[test]
+fn the_tools_per_situation_are_these() {
+    let srd = Srd::bundled();
+    let all = tool_specs();
+    let all_names: Vec<&str> = all.iter().map(|s| s.name.as_str()).collect();
+    let every = spec_json(&all_names);
+    let mut table = format!(
+        "every tool: {} tools, {} bytes, ~{} tokens\n",
+        all.len(),
+        every.len(),
+        estimate_tokens(&every)
+    );
+    for (name, state) in moments() {
+        let tools = available_tools(&state, srd);
+        assert!(
+            tools.len() <= CROWDED,
+            "{name}: {} tools: {tools:?}",
+            tools.len()
+        );
+        let json = spec_json(&tools);
+        writeln!(
+            table,
+            "\n{name} ({:?}): {} tools, {} bytes, ~{} tokens\n  {}",
+            crate::tools::situation(&state),
+            tools.len(),
+            json.len(),
+            estimate_tokens(&json),
+            tools.join(", ")
+        )
+        .unwrap();
+    }
+    println!("{table}");
+    insta::assert_snapshot!("tools_per_situation", table);
+}
+
+#[test]
+fn each_situation_offers_what_it_needs_and_not_what_cannot_happen() {
+    let srd = Srd::bundled();
+    let moments = moments();
+    let tools = |i: usize| available_tools(&moments[i].1, srd);
+    // The first room, a fighter alone, the harpy not yet seen: nothing to fight or cast.
+    let start = tools(0);
+    for absent in [
+        "start_encounter",
+        "roll_attack",
+        "next_turn",
+        "end_encounter",
+        "cast_spell",
+        "talk_to",
+        "level_up",
+    ] {
+        assert!(!start.contains(&absent), "{absent} in {start:?}");
+    }
+    // Once the harpy is seen, the fight may start (and an attack starts it).
+    let mut seen = moments[0].1.clone();
+    for m in Arc::make_mut(&mut seen.monsters) {
+        m.revealed = true;
+    }
+    let seen = available_tools(&seen, srd);
+    assert!(seen.contains(&"start_encounter") && seen.contains(&"roll_attack"));
+    assert!(!seen.contains(&"next_turn"), "{seen:?}");
+    // The fight: its turns and actions, no starting another one, no walking off.
+    let fight = tools(1);
+    for present in ["next_turn", "end_encounter", "move_in_fight", "roll_attack"] {
+        assert!(fight.contains(&present), "{present} not in {fight:?}");
+    }
+    assert!(!fight.contains(&"start_encounter") && !fight.contains(&"move_to"));
+    // Aldous and Sigrun: talking, persuading and the riddle.
+    let hall = tools(2);
+    for present in ["talk_to", "social_check", "answer_puzzle"] {
+        assert!(hall.contains(&present), "{present} not in {hall:?}");
+    }
+    // Casters get their spells.
+    assert!(tools(3).contains(&"cast_spell"), "{:?}", tools(3));
+    // XP for the next level: level_up, and only then.
+    assert!(tools(4).contains(&"level_up"), "{:?}", tools(4));
+    // The heart of ice can be broken.
+    assert!(tools(5).contains(&"attack_object"), "{:?}", tools(5));
+}
+
+#[test]
+fn the_order_is_the_registrys() {
+    let order = crate::tools::tool_names();
+    for (name, state) in moments() {
+        let tools = available_tools(&state, Srd::bundled());
+        let positions: Vec<usize> = tools
+            .iter()
+            .map(|t| order.iter().position(|o| o == t).unwrap())
+            .collect();
+        assert!(positions.is_sorted(), "{name}: {tools:?}");
+    }
+}
+
+#[test]
+fn a_tool_not_offered_is_refused_with_the_list() {
+    let state = Adventure::built_in().new_game(&["kraven"]).unwrap();
+    let now = tools_now(&state, Srd::bundled());
+    let refusal = refuse_unavailable("next_turn", &now).expect("no fight: refused");
+    assert!(
+        refusal.contains("next_turn is not available now"),
+        "{refusal}"
+    );
+    assert!(refusal.contains(&now.offered.join(", ")), "{refusal}");
+    assert_eq!(refuse_unavailable("move_to", &now), None);
+    // A lookup left out for room is still allowed: what it does is legal now.
+    assert!(!now.offered.contains(&"rules_lookup"), "{:?}", now.offered);
+    assert_eq!(refuse_unavailable("rules_lookup", &now), None);
+    // An unknown name is the registry's to refuse, with every tool.
+    assert_eq!(refuse_unavailable("fly_away", &now), None);
+}
