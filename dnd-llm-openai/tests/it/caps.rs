@@ -72,7 +72,8 @@ async fn openai_gets_max_completion_tokens_per_call_and_a_cut_narration_ends_cle
 async fn a_compatible_server_gets_max_tokens_per_call() {
     let server =
         TestServer::start(vec![answer("Snow falls.", "stop"), answer(ACTIONS, "stop")]).await;
-    let local = OpenAiConfig::local(&server.base_url, "smollm2");
+    // The window is not read from `/props` here: this server speaks chat completions only.
+    let local = OpenAiConfig::local(&server.base_url, "smollm2").with_read_context_window(false);
     assert_eq!(local.request.token_limit, TokenLimitField::MaxTokens);
     let (bodies, _) = one_turn(&server, local).await;
     let caps = OutputCaps::default();
@@ -84,6 +85,7 @@ async fn a_compatible_server_gets_max_tokens_per_call() {
     let server =
         TestServer::start(vec![answer("Snow falls.", "stop"), answer(ACTIONS, "stop")]).await;
     let newer = OpenAiConfig::local(&server.base_url, "smollm2")
+        .with_read_context_window(false)
         .with_token_limit_field(TokenLimitField::MaxCompletionTokens);
     let (bodies, _) = one_turn(&server, newer).await;
     assert_eq!(bodies[0]["max_completion_tokens"], caps.narration);
