@@ -183,10 +183,11 @@ impl Turn {
         let user_at = messages
             .iter()
             .rposition(|m| matches!(m, Message::User { .. }));
-        let history_from = state_at.map_or(0, |i| i + 1);
-        let history_to = user_at.unwrap_or(messages.len()).max(history_from);
+        // The history comes before the state block (`gm::build_context`), this turn after
+        // the player's input.
+        let history_to = state_at.or(user_at).unwrap_or(messages.len());
         let mut world = World::default();
-        for round in rounds(&messages[history_from..history_to]) {
+        for round in rounds(&messages[..history_to]) {
             round.iter().for_each(|s| world.apply(s));
         }
         if let Some(Message::System { content }) = state_at.map(|i| &messages[i]) {

@@ -27,6 +27,7 @@ async fn refused_in_a_turn(state: GameState, calls: Vec<ToolCall>) -> Vec<String
     let store = Arc::new(MemoryStore::new());
     let id = store.create_campaign("Cheats", &state).await.unwrap();
     let gm = GameMaster::builder(provider.clone(), store.clone())
+        .suggestions(crate::gm::Suggestions::Model)
         .seed(7)
         .build();
     let before = store.load(&id).await.unwrap();
