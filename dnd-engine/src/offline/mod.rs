@@ -156,6 +156,32 @@ impl OfflineGm {
     /// The answer to one request: tool calls or narration in the narrative phase, the
     /// `{"actions": [...]}` JSON in the action phase, a `StrictAnswer` JSON for StrictJson.
     pub fn answer(&self, request: &CompletionRequest) -> CompletionResponse {
+        // A call refused because its tool was not sent is called again now that it is
+        // (`gm::added_calls`), before the plan goes on.
+        let again = crate::gm::added_calls(request);
+        if !again.is_empty() {
+            match wanted(request) {
+                Wanted::Narrative if !request.tools.is_empty() => {
+                    return CompletionResponse::from_tool_calls(again).with_model("offline");
+                }
+                Wanted::Strict => {
+                    // A StrictJson action's arguments are kept as the text it sent.
+                    let actions: Vec<_> = again
+                        .iter()
+                        .map(|c| {
+                            let arguments = match &c.arguments {
+                                serde_json::Value::String(text) => text.clone(),
+                                other => other.to_string(),
+                            };
+                            json!({"tool": c.name, "arguments": arguments})
+                        })
+                        .collect();
+                    let answer = strict_answer(actions, AGAIN.to_owned());
+                    return CompletionResponse::from_text(answer.to_string()).with_model("offline");
+                }
+                _ => {}
+            }
+        }
         let turn = Turn::read(request);
         let response = match wanted(request) {
             Wanted::Actions => {
@@ -205,11 +231,20 @@ fn strict(turn: &Turn) -> serde_json::Value {
                 .into_iter()
                 .map(|(tool, args)| json!({"tool": tool, "arguments": args.to_string()}))
                 .collect(),
-            "You commit to it; the dice will tell how it goes. What do you do next?".to_owned(),
+            AGAIN.to_owned(),
         ),
         Next::Done { lead, tail } => (Vec::new(), narrate::narrate(turn, &lead, &tail)),
         Next::Refused(why) => (Vec::new(), narrate::narrate(turn, &[why], &[])),
     };
+    strict_answer(actions, narration)
+}
+
+/// The StrictJson narration of an answer with actions: it promises nothing the dice have not
+/// decided yet.
+const AGAIN: &str = "You commit to it; the dice will tell how it goes. What do you do next?";
+
+/// A StrictJson answer with these actions and this narration.
+fn strict_answer(actions: Vec<serde_json::Value>, narration: String) -> serde_json::Value {
     json!({
         "narration": narration,
         "out_of_character_notes": [],
