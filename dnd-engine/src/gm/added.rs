@@ -12,9 +12,12 @@ use crate::llm::{CompletionRequest, Message, ToolCall};
 /// now added to the next round's list is named: `{"error": "...", "added": "search"}`.
 pub const ADDED: &str = "added";
 
+/// What the id of a call made again by [`added_calls`] starts with, before the first call's id.
+pub const AGAIN: &str = "again-";
+
 /// The calls of the last answer in `request` that were refused because their tool was not
 /// sent with the call, and whose tool the request now offers: what a model calls again in this
-/// round, with the same arguments, under new ids (`again-` and the old id). Empty when there
+/// round, with the same arguments, under new ids ([`AGAIN`] and the old id). Empty when there
 /// are none, or when the player or the model has spoken since that answer.
 pub fn added_calls(request: &CompletionRequest) -> Vec<ToolCall> {
     let messages = &request.messages;
@@ -50,10 +53,37 @@ pub fn added_calls(request: &CompletionRequest) -> Vec<ToolCall> {
                 let added = added.get(ADDED)?.as_str()?.to_owned();
                 let call = tool_calls.iter().find(|c| &c.id == tool_call_id)?;
                 (call.name == added && offered(&added)).then(|| {
-                    ToolCall::new(format!("again-{}", call.id), added, call.arguments.clone())
+                    ToolCall::new(
+                        format!("{AGAIN}{}", call.id),
+                        added,
+                        call.arguments.clone(),
+                    )
                 })
             }
             _ => None,
         })
         .collect()
+}
+
+/// The tool results in `messages`, one per call, in order: a call refused as not sent and
+/// called again ([`added_calls`]) counts once, its second result in the place of its refusal.
+pub fn results_per_call(messages: &[Message]) -> Vec<String> {
+    let mut results: Vec<(&str, String)> = Vec::new();
+    for message in messages {
+        let Message::Tool {
+            tool_call_id,
+            content,
+        } = message
+        else {
+            continue;
+        };
+        let first = tool_call_id
+            .strip_prefix(AGAIN)
+            .and_then(|id| results.iter().position(|(r, _)| *r == id));
+        match first {
+            Some(at) => results[at].1.clone_from(content),
+            None => results.push((tool_call_id, content.clone())),
+        }
+    }
+    results.into_iter().map(|(_, content)| content).collect()
 }

@@ -28,7 +28,7 @@ use futures::channel::mpsc;
 use futures::stream::{self, BoxStream, StreamExt};
 use rand::RngExt;
 
-pub use added::{ADDED, added_calls};
+pub use added::{ADDED, AGAIN, added_calls, results_per_call};
 pub use caps::OutputCaps;
 pub(crate) use caps::end_at_sentence;
 pub use context::{DEFAULT_SYSTEM_PROMPT, PreNarration, build_context, pre_narration_checks};
