@@ -1,5 +1,6 @@
 //! The tools offered per situation (`tools::situation`), pinned for the built-in adventures'
-//! moments, with the JSON size of their specifications (the figures in the README's table).
+//! moments, with the JSON size of their specifications (the figures in the README's table) and
+//! the gate's rule for the others: refused once, then added, or refused every time.
 
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -76,21 +77,31 @@ fn the_tools_per_situation_are_these() {
         estimate_tokens(&every)
     );
     for (name, state) in moments() {
-        let tools = available_tools(&state, srd);
+        let now = tools_now(&state, srd);
+        let tools = now.offered;
         assert!(
             tools.len() <= CROWDED,
             "{name}: {} tools: {tools:?}",
             tools.len()
         );
         let json = spec_json(&tools);
+        // The gate's rule, per moment: a tool left out is refused once and added; a barred one
+        // is refused every time.
+        let (added, barred): (Vec<&str>, Vec<&str>) = all_names
+            .iter()
+            .copied()
+            .filter(|t| !tools.contains(t))
+            .partition(|t| now.possible.contains(t));
         writeln!(
             table,
-            "\n{name} ({:?}): {} tools, {} bytes, ~{} tokens\n  {}",
+            "\n{name} ({:?}): {} tools, {} bytes, ~{} tokens\n  {}\n  refused once, then added: {}\n  refused: {}",
             crate::tools::situation(&state),
             tools.len(),
             json.len(),
             estimate_tokens(&json),
-            tools.join(", ")
+            tools.join(", "),
+            added.join(", "),
+            barred.join(", ")
         )
         .unwrap();
     }
