@@ -39,9 +39,8 @@ pub fn added_calls(request: &CompletionRequest) -> Vec<ToolCall> {
     {
         return Vec::new();
     }
-    let offered = |name: &str| {
-        request.tools.is_empty() || request.tools.iter().any(|t| t.name == name)
-    };
+    let offered =
+        |name: &str| request.tools.is_empty() || request.tools.iter().any(|t| t.name == name);
     after
         .iter()
         .filter_map(|m| match m {
@@ -53,11 +52,7 @@ pub fn added_calls(request: &CompletionRequest) -> Vec<ToolCall> {
                 let added = added.get(ADDED)?.as_str()?.to_owned();
                 let call = tool_calls.iter().find(|c| &c.id == tool_call_id)?;
                 (call.name == added && offered(&added)).then(|| {
-                    ToolCall::new(
-                        format!("{AGAIN}{}", call.id),
-                        added,
-                        call.arguments.clone(),
-                    )
+                    ToolCall::new(format!("{AGAIN}{}", call.id), added, call.arguments.clone())
                 })
             }
             _ => None,

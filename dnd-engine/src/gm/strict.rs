@@ -13,8 +13,8 @@ use super::protocol::{CUT_JSON_AGAIN, TurnRun, parse_json};
 use super::{GameMaster, GmError};
 use crate::llm::{FinishReason, Message, ResponseFormat, ToolCall};
 use crate::text::truncate_with_note;
-use crate::tools::tools_with;
 use crate::tools::schema::strict_schema_for;
+use crate::tools::tools_with;
 
 /// The name of the JSON Schema of the first StrictJson answer ([`StrictAnswer`]).
 pub const STRICT_ANSWER_SCHEMA: &str = "game_response";

@@ -26,7 +26,7 @@ use dnd_engine::adventure::Adventure;
 use dnd_engine::character::CharacterChoices;
 use dnd_engine::dice::{GameRng, seeded_rng};
 use dnd_engine::gm::{GameMaster, PlayerInput, Protocol, TurnOutcome, results_per_call};
-use dnd_engine::llm::{CompletionResponse, LlmProvider, Message, ScriptedProvider, ToolCall};
+use dnd_engine::llm::{CompletionResponse, LlmProvider, ScriptedProvider, ToolCall};
 use dnd_engine::rules::HitPoints;
 use dnd_engine::srd::Srd;
 use dnd_engine::state::{Area, Change, Character, Cover, GameState, InitiativeSlot, Position};

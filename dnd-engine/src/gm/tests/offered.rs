@@ -180,7 +180,10 @@ async fn a_possible_tool_not_sent_is_refused_then_added_and_its_second_call_runs
             && refusal.contains("move_to"),
         "{refusal}"
     );
-    assert!(refusal.contains(r#""added":"roll_saving_throw""#), "{refusal}");
+    assert!(
+        refusal.contains(r#""added":"roll_saving_throw""#),
+        "{refusal}"
+    );
     let next = sent(&requests[1]);
     assert!(next.contains(&"roll_saving_throw"), "{next:?}");
     assert!(next.len() <= crate::tools::situation::CROWDED, "{next:?}");

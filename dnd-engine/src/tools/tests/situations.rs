@@ -224,7 +224,8 @@ fn an_asked_tool_takes_the_place_of_the_last_extra_and_the_list_stays_at_twelve(
                 now.offered.len() + asked.len()
             };
             assert!(
-                with.iter().all(|t| now.offered.contains(t) || asked.contains(t)),
+                with.iter()
+                    .all(|t| now.offered.contains(t) || asked.contains(t)),
                 "{name}: {with:?}"
             );
             assert!(
@@ -232,7 +233,10 @@ fn an_asked_tool_takes_the_place_of_the_last_extra_and_the_list_stays_at_twelve(
                 "{name}, asked {asked:?}: {} tools: {with:?}",
                 with.len()
             );
-            assert!(with.len() >= now.offered.len().min(CROWDED), "{name}: {with:?}");
+            assert!(
+                with.len() >= now.offered.len().min(CROWDED),
+                "{name}: {with:?}"
+            );
             let order = tool_names();
             let positions: Vec<usize> = with
                 .iter()
