@@ -326,20 +326,21 @@ pub enum Gate {
 
 /// Whether a call to `name` runs, given `sent`, the tools sent with the call, and `state` as
 /// the call finds it (a fight started earlier in the same answer already bars
-/// `start_encounter`). Cheap: no list is computed.
+/// `start_encounter`). Cheap: no list of tools is worked out, only what the moment bars.
 pub fn gate(name: &str, sent: &[&str], state: &GameState) -> Gate {
     let Some(known) = tool_names().into_iter().find(|t| *t == name) else {
         return Gate::Run;
     };
-    let list = sent.join(", ");
     if barred(state, state.encounter.is_some()).contains(&known) {
         return Gate::Barred(format!(
-            "{known} is not available now (nothing changed); the tools available now are: {list}"
+            "{known} is not available now (nothing changed); the tools available now are: {}",
+            sent.join(", ")
         ));
     }
     if sent.contains(&known) {
         return Gate::Run;
     }
+    let list = sent.join(", ");
     Gate::Added(
         known,
         format!(
