@@ -286,3 +286,58 @@ async fn a_strict_answer_with_a_tool_not_listed_is_asked_once_more_with_it() {
         outcome.notes
     );
 }
+
+#[tokio::test]
+async fn the_offline_game_master_asks_for_a_tool_left_out_then_plays_its_round_whole() {
+    use crate::state::Change;
+    // The harpy seen and the frozen climber found: the start room's list is full without
+    // the sheet (`get_character_stats`), which "I level up." reads first.
+    let mut state = crate::adventure::Adventure::built_in()
+        .new_game(&["kraven"])
+        .unwrap();
+    for change in [
+        Change::MonsterRevealed {
+            monster: "frost-harpy".into(),
+        },
+        Change::FeatureFound {
+            location: "ice-chasm".into(),
+            feature: "frozen-climber".into(),
+        },
+    ] {
+        state.apply(&change).unwrap();
+    }
+    let offered = crate::tools::available_tools(&state, crate::srd::Srd::bundled());
+    assert!(!offered.contains(&"get_character_stats"), "{offered:?}");
+    let store = std::sync::Arc::new(crate::store::MemoryStore::new());
+    let id = store.create_campaign("Glacier", &state).await.unwrap();
+    let gm = crate::offline::OfflineGm::game_master(store)
+        .seed(7)
+        .build();
+    let outcome = gm
+        .turn(&id, PlayerInput::new("Kraven", "I level up."))
+        .await
+        .unwrap();
+    let calls: Vec<(&str, bool)> = outcome
+        .trace
+        .iter()
+        .filter_map(|step| match step {
+            TraceStep::ToolCall { name, ok, .. } => Some((name.as_str(), *ok)),
+            _ => None,
+        })
+        .collect();
+    // Refused (nothing changed) and added, then called again and read.
+    assert_eq!(
+        calls,
+        [
+            ("get_character_stats", false),
+            ("get_character_stats", true)
+        ]
+    );
+    assert!(
+        outcome
+            .narration
+            .contains("Not yet: you have 900 XP (level 4 at 2700)."),
+        "{}",
+        outcome.narration
+    );
+}
