@@ -341,3 +341,47 @@ async fn the_offline_game_master_asks_for_a_tool_left_out_then_plays_its_round_w
         outcome.narration
     );
 }
+
+#[test]
+fn added_calls_are_the_refused_ones_now_offered_and_results_count_once_per_call() {
+    use crate::llm::{CompletionRequest, ToolSpec};
+    let refused = json!({"error": "…", "added": "roll_saving_throw"}).to_string();
+    let messages = vec![
+        Message::user("I brace against the cold."),
+        Message::assistant_tool_calls(vec![
+            save(),
+            call("d1", "roll_dice", json!({"expression": "1d4"})),
+        ]),
+        Message::tool_result("v1", refused.clone()),
+        Message::tool_result("d1", r#"{"total": 3}"#),
+    ];
+    let spec = |name: &str| ToolSpec::new(name, "", json!({}));
+    let request = |tools: Vec<ToolSpec>, messages: Vec<Message>| {
+        CompletionRequest::new(messages).with_tools(tools)
+    };
+    // Offered now: called again, same arguments, a new id.
+    let again = added_calls(&request(
+        vec![spec("roll_dice"), spec("roll_saving_throw")],
+        messages.clone(),
+    ));
+    assert_eq!(again.len(), 1);
+    assert_eq!(again[0].id, format!("{AGAIN}v1"));
+    assert_eq!(again[0].name, "roll_saving_throw");
+    assert_eq!(again[0].arguments, save().arguments);
+    // Not offered, or the player has spoken since: nothing.
+    assert!(added_calls(&request(vec![spec("roll_dice")], messages.clone())).is_empty());
+    let mut spoken = messages.clone();
+    spoken.push(Message::user("Never mind."));
+    assert!(added_calls(&request(vec![spec("roll_saving_throw")], spoken)).is_empty());
+    // One result per call: the second in the place of the refusal.
+    let mut all = messages;
+    all.push(Message::assistant_tool_calls(again));
+    all.push(Message::tool_result(
+        format!("{AGAIN}v1"),
+        r#"{"total": 14}"#,
+    ));
+    assert_eq!(
+        results_per_call(&all),
+        [r#"{"total": 14}"#.to_owned(), r#"{"total": 3}"#.to_owned()]
+    );
+}
