@@ -9,6 +9,7 @@
 //! transaction. If the provider or anything else fails before the commit, nothing is written
 //! and the same input can be tried again.
 
+mod added;
 mod caps;
 mod chosen;
 mod context;
@@ -27,6 +28,7 @@ use futures::channel::mpsc;
 use futures::stream::{self, BoxStream, StreamExt};
 use rand::RngExt;
 
+pub use added::{ADDED, AGAIN, added_calls, results_per_call};
 pub use caps::OutputCaps;
 pub(crate) use caps::end_at_sentence;
 pub use context::{DEFAULT_SYSTEM_PROMPT, PreNarration, build_context, pre_narration_checks};
@@ -490,6 +492,8 @@ impl GameMaster {
             narration: String::new(),
             suggestions: Vec::new(),
             text_sink,
+            offered: Vec::new(),
+            asked: Vec::new(),
         };
         if let Some(id) = &input.chosen {
             self.roll_chosen(campaign, id, &mut run).await?;
