@@ -7,6 +7,10 @@
 //! module inlines every definition (some servers refuse `$ref`), marks every property required,
 //! closes every object, and drops the keywords strict mode rejects (`format`, `default`,
 //! numeric bounds on integers, `$schema`, `title`).
+//!
+//! Every call carries the schemas of the tools it offers, so their bytes are paid on every
+//! request: [`lean`] then drops what the model does not need (a nested description its field
+//! already says, line breaks) and writes "this or null" in its shortest strict form.
 
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
@@ -18,6 +22,7 @@ pub fn strict_schema_for<T: JsonSchema>() -> Value {
     let schema = settings.into_generator().into_root_schema_for::<T>();
     let mut value = serde_json::to_value(schema).unwrap_or_else(|_| Value::Object(Map::new()));
     strictify(&mut value);
+    lean(&mut value);
     if let Value::Object(map) = &mut value {
         // The root's doc comment ("Arguments of `x`") only costs tokens: the tool has its own.
         map.remove("description");
@@ -73,6 +78,103 @@ pub fn strictify(schema: &mut Value) {
         if let Some(Value::Array(children)) = map.get_mut(key) {
             children.iter_mut().for_each(strictify);
         }
+    }
+}
+
+/// Makes a strict schema smaller without changing what it accepts, in place.
+///
+/// - `anyOf: [X, {"type": "null"}]` becomes X with `null` added to its `type` (and to its
+///   `enum`), the form strict mode documents for an optional field; a nested `anyOf` is
+///   flattened into its parent.
+/// - A description inside `items` or an `anyOf` variant is dropped when the schema around it
+///   has its own: the field's words are the ones meant for the model (the type's doc comment
+///   says the same thing in general terms).
+/// - Runs of whitespace in a description (the line breaks of a doc comment) become one space.
+pub fn lean(schema: &mut Value) {
+    let Value::Object(map) = schema else {
+        return;
+    };
+    if let Some(Value::Array(variants)) = map.get("anyOf") {
+        let null = Value::Object(Map::from_iter([("type".into(), "null".into())]));
+        let nullable = variants.iter().any(|v| *v == null);
+        let others: Vec<Value> = variants.iter().filter(|v| **v != null).cloned().collect();
+        match others.as_slice() {
+            [only] if nullable => {
+                map.remove("anyOf");
+                merge_nullable(map, only.clone());
+            }
+            _ => {
+                // Variants that are themselves an `anyOf` (an enum of shapes inside an option)
+                // join this one.
+                let mut flat = Vec::new();
+                for v in others {
+                    match v.get("anyOf") {
+                        Some(Value::Array(inner)) if v.as_object().is_some_and(|m| m.len() <= 2) => {
+                            flat.extend(inner.iter().cloned());
+                        }
+                        _ => flat.push(v),
+                    }
+                }
+                if nullable {
+                    flat.push(null);
+                }
+                map.insert("anyOf".into(), Value::Array(flat));
+            }
+        }
+    }
+    if let Some(Value::String(text)) = map.get_mut("description") {
+        *text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    }
+    let described = map.contains_key("description");
+    if let Some(Value::Object(props)) = map.get_mut("properties") {
+        props.values_mut().for_each(lean);
+    }
+    let nested = |child: &mut Value| {
+        if described && let Value::Object(m) = child {
+            m.remove("description");
+        }
+        lean(child);
+    };
+    if let Some(items) = map.get_mut("items") {
+        nested(items);
+    }
+    if let Some(Value::Array(variants)) = map.get_mut("anyOf") {
+        variants.iter_mut().for_each(nested);
+    }
+}
+
+/// Writes the schema `inner` into `map` as "`inner` or null" (see [`lean`]); `map`'s own
+/// description, if any, wins over `inner`'s.
+fn merge_nullable(map: &mut Map<String, Value>, inner: Value) {
+    let Value::Object(inner) = inner else {
+        return;
+    };
+    let own = map.remove("description");
+    for (key, value) in inner {
+        map.insert(key, value);
+    }
+    if let Some(own) = own {
+        map.insert("description".into(), own);
+    }
+    let null = Value::String("null".into());
+    match map.get_mut("type") {
+        Some(Value::String(t)) => {
+            let t = Value::String(std::mem::take(t));
+            map.insert("type".into(), Value::Array(vec![t, null.clone()]));
+        }
+        Some(Value::Array(types)) if !types.contains(&null) => types.push(null.clone()),
+        Some(_) => {}
+        None => {
+            // No type of its own (an `anyOf` of shapes): null is one more variant.
+            if let Some(Value::Array(variants)) = map.get_mut("anyOf") {
+                variants.push(Value::Object(Map::from_iter([("type".into(), null.clone())])));
+            }
+        }
+    }
+    if let Some(Value::Array(values)) = map.get_mut("enum")
+        && !values.contains(&Value::Null)
+    {
+        values.push(Value::Null);
     }
 }
 
