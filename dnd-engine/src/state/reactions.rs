@@ -37,5 +37,6 @@ pub struct StandingReaction {
     /// The spell, as on the character's sheet ("Shield", "Counterspell").
     pub spell: String,
     /// What sets it off.
+    #[schemars(extend("description" = ""))]
     pub when: ReactionTrigger,
 }

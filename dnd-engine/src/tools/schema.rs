@@ -84,12 +84,15 @@ pub fn strictify(schema: &mut Value) {
 /// Makes a strict schema smaller without changing what it accepts, in place.
 ///
 /// - `anyOf: [X, {"type": "null"}]` becomes X with `null` added to its `type` (and to its
-///   `enum`), the form strict mode documents for an optional field; a nested `anyOf` is
-///   flattened into its parent.
+///   `enum`), the form strict mode documents for an optional field, with the field's
+///   description only; a nested `anyOf` is flattened into its parent.
 /// - A description inside `items` or an `anyOf` variant is dropped when the schema around it
 ///   has its own: the field's words are the ones meant for the model (the type's doc comment
 ///   says the same thing in general terms).
-/// - Runs of whitespace in a description (the line breaks of a doc comment) become one space.
+/// - Runs of whitespace in a description (the line breaks of a doc comment) become one space;
+///   an empty one goes. A field whose name says it all sets
+///   `#[schemars(extend("description" = ""))]`: its doc comment stays for readers of the code,
+///   and the type's own doc comment (an enum's) does not take its place on the wire.
 pub fn lean(schema: &mut Value) {
     let Value::Object(map) = schema else {
         return;
@@ -122,10 +125,14 @@ pub fn lean(schema: &mut Value) {
             }
         }
     }
+    // A field that sets an empty description wants none, nor its variants' (see the docs).
+    let described = map.contains_key("description");
     if let Some(Value::String(text)) = map.get_mut("description") {
         *text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        if text.is_empty() {
+            map.remove("description");
+        }
     }
-    let described = map.contains_key("description");
     if let Some(Value::Object(props)) = map.get_mut("properties") {
         props.values_mut().for_each(lean);
     }
@@ -143,18 +150,16 @@ pub fn lean(schema: &mut Value) {
     }
 }
 
-/// Writes the schema `inner` into `map` as "`inner` or null" (see [`lean`]); `map`'s own
-/// description, if any, wins over `inner`'s.
+/// Writes the schema `inner` into `map` as "`inner` or null" (see [`lean`]). `inner`'s
+/// description is the type's doc comment, not the field's: only `map`'s own is kept (a field
+/// that sets an empty one wants none).
 fn merge_nullable(map: &mut Map<String, Value>, inner: Value) {
-    let Value::Object(inner) = inner else {
+    let Value::Object(mut inner) = inner else {
         return;
     };
-    let own = map.remove("description");
+    inner.remove("description");
     for (key, value) in inner {
         map.insert(key, value);
-    }
-    if let Some(own) = own {
-        map.insert("description".into(), own);
     }
     let null = Value::String("null".into());
     match map.get_mut("type") {

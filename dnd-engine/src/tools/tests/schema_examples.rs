@@ -6,10 +6,28 @@ use serde_json::{Value, json};
 use super::Table;
 use crate::tools::{ToolResult, schema, tool_specs};
 
+/// A word from the shared lists the schemas leave as plain strings (`tools::schema`), for the
+/// field of that name; `None` for any other field.
+fn shared_word(field: &str) -> Option<&'static str> {
+    match field {
+        "skill" => Some("stealth"),
+        "advantage" => Some("advantage"),
+        "ability" | "plus_two" | "plus_one" => Some("dexterity"),
+        "condition" => Some("prone"),
+        "damage_type" => Some("fire"),
+        _ => None,
+    }
+}
+
 /// A value that `schema` (a strict tool schema) accepts: every property present; with `fill`,
 /// every nullable field and list filled in, else `null` and empty lists; the first value of
 /// each `enum`.
 fn example_of(schema: &Value, fill: bool) -> Value {
+    example_named(schema, "", fill)
+}
+
+/// [`example_of`] for the field `field` (whose name picks a shared word, [`shared_word`]).
+fn example_named(schema: &Value, field: &str, fill: bool) -> Value {
     if let Some(Value::Array(values)) = schema.get("enum") {
         let null = values.iter().find(|v| v.is_null()).filter(|_| !fill);
         let first = values.iter().find(|v| !v.is_null());
@@ -23,7 +41,7 @@ fn example_of(schema: &Value, fill: bool) -> Value {
         let other = variants.iter().find(|v| v["type"] != "null");
         return match (null, other, fill) {
             (Some(_), _, false) | (Some(_), None, true) | (None, None, _) => Value::Null,
-            (_, Some(v), _) => example_of(v, fill),
+            (_, Some(v), _) => example_named(v, field, fill),
         };
     }
     let types: Vec<&str> = match &schema["type"] {
@@ -40,12 +58,12 @@ fn example_of(schema: &Value, fill: bool) -> Value {
                 .as_object()
                 .into_iter()
                 .flatten()
-                .map(|(name, prop)| (name.clone(), example_of(prop, fill)))
+                .map(|(name, prop)| (name.clone(), example_named(prop, name, fill)))
                 .collect(),
         ),
-        Some("array") if fill => json!([example_of(&schema["items"], fill)]),
+        Some("array") if fill => json!([example_named(&schema["items"], field, fill)]),
         Some("array") => json!([]),
-        Some("string") => json!("kraven"),
+        Some("string") => json!(shared_word(field).unwrap_or("kraven")),
         Some("integer") => json!(1),
         Some("number") => json!(1.5),
         Some("boolean") => json!(true),
