@@ -59,6 +59,12 @@ fn names(state: &GameState) -> Vec<String> {
             "Gold pieces",
             "fire",
             "north",
+            // Words of the lists the schemas leave as plain strings (skills, abilities,
+            // conditions, advantage), so that calls naming them parse.
+            "stealth",
+            "dexterity",
+            "prone",
+            "advantage",
         ]
         .map(str::to_owned),
     );

@@ -35,6 +35,7 @@ impl ReactionTrigger {
 #[serde(deny_unknown_fields)]
 pub struct StandingReaction {
     /// The spell, as on the character's sheet ("Shield", "Counterspell").
+    #[schemars(extend("description" = ""))]
     pub spell: String,
     /// What sets it off.
     #[schemars(extend("description" = ""))]

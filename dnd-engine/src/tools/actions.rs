@@ -153,6 +153,7 @@ pub struct ReadyArgs {
     #[schemars(extend("description" = ""))]
     pub creature: String,
     /// The circumstance that sets it off, in a short sentence.
+    #[schemars(description = "What sets it off.")]
     pub trigger: String,
     /// The attack readied (weapon or action name), or null for the first on the sheet.
     #[schemars(description = "Null: the first on the sheet.")]

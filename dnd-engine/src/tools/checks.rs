@@ -195,7 +195,7 @@ pub struct SavingThrowArgs {
     #[schemars(extend("description" = ""))]
     pub reason: Option<String>,
     /// What it is against where a race cares; empty for none.
-    #[schemars(description = "Where a race cares; else empty.")]
+    #[schemars(extend("description" = ""))]
     #[serde(default)]
     pub against: Vec<crate::character::race::SaveAgainst>,
 }

@@ -40,6 +40,7 @@ pub struct OpenLockArgs {
     #[schemars(extend("description" = ""))]
     pub character: String,
     /// The locked exit, by its direction as the room lists it ("rime door").
+    #[schemars(description = "As the room lists it (\"rime door\").")]
     pub exit: String,
     /// "pick" (needs thieves' tools) or "force".
     #[schemars(extend("description" = ""))]

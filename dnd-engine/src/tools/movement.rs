@@ -22,7 +22,7 @@ pub struct MoveInFightArgs {
     pub creature: String,
     /// Where to: an area of the room (id or name, as the snapshot lists them), or a creature
     /// to move toward (stopping within 5 ft of it).
-    #[schemars(description = "An area of the room, or a creature to move toward.")]
+    #[schemars(description = "An area, or a creature to move toward.")]
     pub to: String,
     /// How many feet to go at most; null for the whole way to an area, or toward a creature as
     /// far as the movement left allows.

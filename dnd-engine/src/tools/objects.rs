@@ -28,7 +28,7 @@ pub struct AttackObjectArgs {
     #[schemars(extend("description" = ""))]
     pub object: String,
     /// The weapon by name; null for the first on the sheet.
-    #[schemars(description = "The weapon; null: the first on the sheet.")]
+    #[schemars(extend("description" = ""))]
     pub attack: Option<String>,
 }
 

@@ -22,7 +22,7 @@ pub struct AnswerPuzzleArgs {
     #[schemars(extend("description" = ""))]
     pub character: String,
     /// The puzzle's id, as the state lists it under `puzzles`.
-    #[schemars(description = "Its id.")]
+    #[schemars(extend("description" = ""))]
     pub puzzle: String,
     /// The player's words, as said ("is it the glacier?"): never your own guess.
     #[schemars(description = "The player's words, as said.")]

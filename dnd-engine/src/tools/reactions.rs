@@ -38,7 +38,7 @@ pub struct DeclareReactionsArgs {
     /// declaration (empty: none): Shield with when "hit", Counterspell with when "spell_cast",
     /// Hellish Rebuke with when "damaged".
     /// The engine casts one only when it is legal then, and Shield only when it turns the hit.
-    #[schemars(description = "Replaces the earlier list; empty: none.")]
+    #[schemars(description = "Replaces the earlier list.")]
     pub reactions: Vec<StandingReaction>,
 }
 

@@ -97,7 +97,7 @@ static TOOLS: &[ToolDef] = &[
     ),
     tool!(
         names::DECLARE_REACTIONS,
-        "Set the spells a character casts as its reaction on monsters' turns.",
+        "Set the reaction spells (Shield, Counterspell) a character casts on monsters' turns.",
         reactions::DeclareReactionsArgs,
         reactions::declare_reactions
     ),
@@ -175,7 +175,7 @@ static TOOLS: &[ToolDef] = &[
     ),
     tool!(
         names::GET_MONSTER_STATS,
-        "The stat block of a monster the party has seen.",
+        "A seen monster's stat block.",
         world::MonsterArgs,
         world::get_monster_stats
     ),
@@ -271,7 +271,7 @@ static TOOLS: &[ToolDef] = &[
     ),
     tool!(
         names::ESCAPE_GRAPPLE,
-        "The action to escape a grapple or a spell's hold (Web).",
+        "Escape a grapple or a spell's hold (Web).",
         actions::CreatureArgs,
         actions::escape_grapple
     ),
@@ -355,7 +355,7 @@ static TOOLS: &[ToolDef] = &[
     ),
     tool!(
         names::ATTACK_OBJECT,
-        "Attack an object the party knows here (a door, a heart of ice).",
+        "Attack an object here (a door).",
         objects::AttackObjectArgs,
         objects::attack_object
     ),

@@ -219,3 +219,49 @@ pub fn violations(value: &Value, path: &str, out: &mut Vec<String>) {
         _ => {}
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::{lean, violations};
+
+    #[test]
+    fn lean_writes_an_option_as_a_union_with_null_and_keeps_the_fields_words_only() {
+        let mut schema = json!({
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["mode", "shape", "quiet"],
+            "properties": {
+                "mode": {
+                    "description": "How.\n  Say it\nonce.",
+                    "anyOf": [
+                        {"description": "The type's words.", "type": "string", "enum": ["a", "b"]},
+                        {"type": "null"}
+                    ]
+                },
+                "shape": {
+                    "description": "Which shape.",
+                    "anyOf": [
+                        {"anyOf": [{"type": "integer"}, {"description": "A name.", "type": "string"}]},
+                        {"type": "null"}
+                    ]
+                },
+                "quiet": {"description": "", "type": "string"}
+            }
+        });
+        lean(&mut schema);
+        assert_eq!(
+            schema["properties"]["mode"],
+            json!({"description": "How. Say it once.", "type": ["string", "null"], "enum": ["a", "b", null]})
+        );
+        assert_eq!(
+            schema["properties"]["shape"],
+            json!({"description": "Which shape.", "anyOf": [{"type": "integer"}, {"type": "string"}, {"type": "null"}]})
+        );
+        assert_eq!(schema["properties"]["quiet"], json!({"type": "string"}));
+        let mut problems = Vec::new();
+        violations(&schema, "", &mut problems);
+        assert!(problems.is_empty(), "{problems:?}");
+    }
+}

@@ -71,7 +71,7 @@ pub struct CastSpellArgs {
     /// level creatures (ids or names) that succeed on its save and take no damage from it.
     /// Null otherwise.
     #[serde(default)]
-    #[schemars(description = "Creatures spared.")]
+    #[schemars(extend("description" = ""))]
     pub sculpt: Option<Vec<String>>,
     /// A sorcerer's Metamagic options for this casting, by name ("Quickened", "Twinned"): one
     /// per spell (Empowered beside another), paid in sorcery points. Null for none.
@@ -82,7 +82,7 @@ pub struct CastSpellArgs {
     /// affects that succeed on its save, up to the sorcerer's Charisma modifier (at least 1).
     /// Null otherwise.
     #[serde(default)]
-    #[schemars(description = "Creatures spared.")]
+    #[schemars(extend("description" = ""))]
     pub careful: Option<Vec<String>>,
 }
 

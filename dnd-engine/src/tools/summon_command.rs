@@ -23,7 +23,7 @@ pub struct CommandSummonArgs {
     #[schemars(extend("description" = ""))]
     pub caster: String,
     /// The summoned creature, by id (as `cast_spell` gave it).
-    #[schemars(description = "Its id.")]
+    #[schemars(extend("description" = ""))]
     pub summon: String,
     /// The hostile monster it attacks on its next turn, by id or name.
     #[schemars(extend("description" = ""))]

@@ -26,7 +26,7 @@ pub struct TalkArgs {
     #[schemars(description = "A word (\"oath\"); null: its topics.")]
     pub topic: Option<String>,
     /// An item from the hero's pack to give the NPC; null for none.
-    #[schemars(description = "An item from the hero's pack.")]
+    #[schemars(extend("description" = ""))]
     pub give: Option<String>,
 }
 

@@ -414,7 +414,7 @@ pub struct DisarmTrapArgs {
     pub character: String,
     /// The trapped feature where the party is, by id or name, once the party has found its
     /// trap.
-    #[schemars(description = "The trapped feature.")]
+    #[schemars(extend("description" = ""))]
     pub feature: String,
 }
 

@@ -133,3 +133,78 @@ fn a_schema_example_that_does_not_fit_its_type_is_caught() {
         &Table::new(&["kraven"]).call("roll_dice", example)
     ));
 }
+
+/// The serde names of `values` (the words a tool accepts for them).
+fn words<T: serde::Serialize>(values: &[T]) -> Vec<String> {
+    values
+        .iter()
+        .map(|v| serde_json::to_value(v).unwrap().as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn a_wrong_word_for_a_shared_list_is_refused_with_every_accepted_word() {
+    use crate::dice::Advantage;
+    use crate::rules::{Ability, Condition, DamageType, Skill};
+    // The schemas leave these lists to the model's knowledge (plain strings, `tools::schema`):
+    // the type still parses only the list's words, and a refusal names them all.
+    let cases = [
+        (
+            "roll_skill_check",
+            "skill",
+            json!({"creature": "kraven", "skill": "sneaking", "dc": 10,
+                   "advantage": null, "reason": null, "subject": null}),
+            words(&Skill::ALL),
+        ),
+        (
+            "roll_saving_throw",
+            "ability",
+            json!({"creature": "kraven", "ability": "dex", "dc": 10,
+                   "advantage": null, "reason": null, "against": []}),
+            words(&Ability::ALL),
+        ),
+        (
+            "update_character",
+            "condition",
+            json!({"character": "kraven", "update": "add_condition", "condition": "asleep",
+                   "amount": null, "recover_slots": null}),
+            words(&Condition::ALL),
+        ),
+        (
+            "apply_hazard_damage",
+            "damage_type",
+            json!({"target": "kraven", "cause": "hazard", "feet": null, "severity": "setback",
+                   "damage_type": "frost", "reason": null}),
+            words(&DamageType::ALL),
+        ),
+        (
+            "roll_dice",
+            "advantage",
+            json!({"expression": "1d20", "reason": null, "advantage": "double"}),
+            words(&[
+                Advantage::Normal,
+                Advantage::Advantage,
+                Advantage::Disadvantage,
+            ]),
+        ),
+    ];
+    for (tool, field, args, accepted) in cases {
+        let error = Table::new(&["kraven"]).refused(tool, args.clone());
+        assert!(error.contains("do not parse"), "{tool}: {error}");
+        for word in &accepted {
+            assert!(error.contains(&format!("`{word}`")), "{tool}: {word} not in {error}");
+        }
+        // An accepted word parses (whatever the rules then say of the call).
+        let mut right = args;
+        right[field] = json!(accepted[0]);
+        let r = Table::new(&["kraven"]).call(tool, right.clone());
+        assert!(!did_not_parse(&r), "{tool}: {right} does not parse: {}", r.content);
+        // And the schema leaves the list out.
+        let spec = tool_specs().into_iter().find(|s| s.name == tool).unwrap();
+        let property = &spec.parameters["properties"][field];
+        assert!(
+            property.is_object() && property.get("enum").is_none(),
+            "{tool}: {field} is {property}"
+        );
+    }
+}
