@@ -44,7 +44,9 @@ pub struct UseFeatureArgs {
     /// The option chosen, where the feature offers several: Cunning Action's dash, disengage
     /// or hide; a weapon; Wild Shape's beast; a Berserker's frenzy; null where it offers none.
     #[serde(default)]
-    #[schemars(description = "Its option where it has several (\"disengage\", a weapon, a beast).")]
+    #[schemars(
+        description = "Its option where it has several (\"disengage\", a weapon, a beast)."
+    )]
     pub option: Option<String>,
 }
 

@@ -28,7 +28,7 @@ pub struct LevelUpArgs {
     pub improvement: Option<Improvement>,
     /// New spells and cantrips, by name, as many as the level adds (the refusal lists the
     /// options).
-#[schemars(extend("description" = ""))]
+    #[schemars(extend("description" = ""))]
     pub spells: Option<Vec<String>>,
     /// Picks for the new level's features with a choice: [{"feature": "ranger-fighting-style",
     /// "picks": ["Archery"]}]; also "bonus-proficiencies" (a Lore bard's three skills),

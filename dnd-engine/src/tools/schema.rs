@@ -87,8 +87,8 @@ pub fn strictify(schema: &mut Value) {
 ///   `enum`), the form strict mode documents for an optional field, with the field's
 ///   description only; a nested `anyOf` is flattened into its parent.
 /// - A description inside `items` or an `anyOf` variant is dropped when the schema around it
-///   has its own: the field's words are the ones meant for the model (the type's doc comment
-///   says the same thing in general terms).
+///   has its own, even an empty one: the field's words are the ones meant for the model (the
+///   type's doc comment says the same thing in general terms).
 /// - Runs of whitespace in a description (the line breaks of a doc comment) become one space;
 ///   an empty one goes. A field whose name says it all sets
 ///   `#[schemars(extend("description" = ""))]`: its doc comment stays for readers of the code,
@@ -99,7 +99,7 @@ pub fn lean(schema: &mut Value) {
     };
     if let Some(Value::Array(variants)) = map.get("anyOf") {
         let null = Value::Object(Map::from_iter([("type".into(), "null".into())]));
-        let nullable = variants.iter().any(|v| *v == null);
+        let nullable = variants.contains(&null);
         let others: Vec<Value> = variants.iter().filter(|v| **v != null).cloned().collect();
         match others.as_slice() {
             [only] if nullable => {
@@ -112,7 +112,11 @@ pub fn lean(schema: &mut Value) {
                 let mut flat = Vec::new();
                 for v in others {
                     match v.get("anyOf") {
-                        Some(Value::Array(inner)) if v.as_object().is_some_and(|m| m.len() <= 2) => {
+                        Some(Value::Array(inner))
+                            if v.as_object().is_some_and(|m| {
+                                m.keys().all(|k| k == "anyOf" || k == "description")
+                            }) =>
+                        {
                             flat.extend(inner.iter().cloned());
                         }
                         _ => flat.push(v),
@@ -172,7 +176,10 @@ fn merge_nullable(map: &mut Map<String, Value>, inner: Value) {
         None => {
             // No type of its own (an `anyOf` of shapes): null is one more variant.
             if let Some(Value::Array(variants)) = map.get_mut("anyOf") {
-                variants.push(Value::Object(Map::from_iter([("type".into(), null.clone())])));
+                variants.push(Value::Object(Map::from_iter([(
+                    "type".into(),
+                    null.clone(),
+                )])));
             }
         }
     }

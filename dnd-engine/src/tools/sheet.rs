@@ -363,7 +363,10 @@ pub struct HazardDamageArgs {
     #[schemars(description = "A hazard's.")]
     pub severity: Option<Severity>,
     /// A hazard's damage type in lowercase ("fire"); null for a fall (bludgeoning).
-    #[schemars(with = "Option<String>", description = "A hazard's, lowercase (\"fire\").")]
+    #[schemars(
+        with = "Option<String>",
+        description = "A hazard's, lowercase (\"fire\")."
+    )]
     pub damage_type: Option<DamageType>,
     /// What caused it, as the player will see it.
     #[schemars(extend("description" = ""))]

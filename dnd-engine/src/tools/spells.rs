@@ -28,12 +28,12 @@ pub struct CastSpellArgs {
     #[schemars(extend("description" = ""))]
     pub spell: String,
     /// The slot level to use; null for the spell's own level (cantrips use none).
-#[schemars(extend("description" = ""))]
+    #[schemars(extend("description" = ""))]
     pub slot_level: Option<u8>,
     /// Who the spell affects (ids or names); empty for spells without a target. For a spell
     /// with an area in a fight that keeps positions, the area decides (everyone it covers,
     /// allies included) and any creature named here must stand in it.
-#[schemars(extend("description" = ""))]
+    #[schemars(extend("description" = ""))]
     pub targets: Vec<String>,
     /// Where a spell with an area is aimed, in a fight that keeps positions: a creature or an
     /// area of the room (id or name). A sphere, cylinder or cube cast at a point is centred
@@ -52,7 +52,7 @@ pub struct CastSpellArgs {
     /// True to cast a ritual spell as a ritual, outside a fight: no slot (slot_level null), 10
     /// minutes longer (the clock advances). Null or false for a casting with a slot.
     #[serde(default)]
-#[schemars(extend("description" = ""))]
+    #[schemars(extend("description" = ""))]
     pub ritual: Option<bool>,
     /// The caster's choice where the spell asks for one, by its name: Protection from Energy's
     /// damage type ("fire"), Enhance Ability's enhancement ("bear's endurance"). Null for a
@@ -76,7 +76,7 @@ pub struct CastSpellArgs {
     /// A sorcerer's Metamagic options for this casting, by name ("Quickened", "Twinned"): one
     /// per spell (Empowered beside another), paid in sorcery points. Null for none.
     #[serde(default)]
-#[schemars(extend("description" = ""))]
+    #[schemars(extend("description" = ""))]
     pub metamagic: Option<Vec<String>>,
     /// With Careful Spell in metamagic: the creatures (ids or names) among those the spell
     /// affects that succeed on its save, up to the sorcerer's Charisma modifier (at least 1).

@@ -138,7 +138,13 @@ fn a_schema_example_that_does_not_fit_its_type_is_caught() {
 fn words<T: serde::Serialize>(values: &[T]) -> Vec<String> {
     values
         .iter()
-        .map(|v| serde_json::to_value(v).unwrap().as_str().unwrap().to_owned())
+        .map(|v| {
+            serde_json::to_value(v)
+                .unwrap()
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
         .collect()
 }
 
@@ -192,13 +198,20 @@ fn a_wrong_word_for_a_shared_list_is_refused_with_every_accepted_word() {
         let error = Table::new(&["kraven"]).refused(tool, args.clone());
         assert!(error.contains("do not parse"), "{tool}: {error}");
         for word in &accepted {
-            assert!(error.contains(&format!("`{word}`")), "{tool}: {word} not in {error}");
+            assert!(
+                error.contains(&format!("`{word}`")),
+                "{tool}: {word} not in {error}"
+            );
         }
         // An accepted word parses (whatever the rules then say of the call).
         let mut right = args;
         right[field] = json!(accepted[0]);
         let r = Table::new(&["kraven"]).call(tool, right.clone());
-        assert!(!did_not_parse(&r), "{tool}: {right} does not parse: {}", r.content);
+        assert!(
+            !did_not_parse(&r),
+            "{tool}: {right} does not parse: {}",
+            r.content
+        );
         // And the schema leaves the list out.
         let spec = tool_specs().into_iter().find(|s| s.name == tool).unwrap();
         let property = &spec.parameters["properties"][field];
