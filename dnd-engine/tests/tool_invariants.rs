@@ -60,11 +60,10 @@ fn names(state: &GameState) -> Vec<String> {
             "fire",
             "north",
             // Words of the lists the schemas leave as plain strings (skills, abilities,
-            // conditions, advantage), so that calls naming them parse.
+            // conditions), so that calls naming them parse.
             "stealth",
             "dexterity",
             "prone",
-            "advantage",
         ]
         .map(str::to_owned),
     );

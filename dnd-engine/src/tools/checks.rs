@@ -23,7 +23,7 @@ pub struct RollDiceArgs {
     #[schemars(extend("description" = ""))]
     pub reason: Option<String>,
     /// For the leftmost d20.
-    #[schemars(with = "Option<String>", extend("description" = ""))]
+    #[schemars(extend("description" = ""))]
     pub advantage: Option<Advantage>,
 }
 
@@ -61,7 +61,7 @@ pub struct SkillCheckArgs {
     #[schemars(extend("description" = ""))]
     pub dc: i32,
     /// From the situation; the engine adds what conditions give.
-    #[schemars(with = "Option<String>", extend("description" = ""))]
+    #[schemars(extend("description" = ""))]
     pub advantage: Option<Advantage>,
     /// What the check is for.
     #[schemars(extend("description" = ""))]
@@ -189,7 +189,7 @@ pub struct SavingThrowArgs {
     #[schemars(extend("description" = ""))]
     pub dc: i32,
     /// From the situation; the engine adds what conditions give.
-    #[schemars(with = "Option<String>", extend("description" = ""))]
+    #[schemars(extend("description" = ""))]
     pub advantage: Option<Advantage>,
     /// What the save is against, as the player sees it.
     #[schemars(extend("description" = ""))]

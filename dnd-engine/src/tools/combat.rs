@@ -36,7 +36,7 @@ pub struct AttackArgs {
     #[schemars(description = "A weapon or action by name; null: the first on the sheet.")]
     pub attack: Option<String>,
     /// From the situation; the engine adds what conditions give.
-    #[schemars(with = "Option<String>", extend("description" = ""))]
+    #[schemars(extend("description" = ""))]
     pub advantage: Option<Advantage>,
 }
 

@@ -46,7 +46,7 @@ pub struct OpenLockArgs {
     #[schemars(extend("description" = ""))]
     pub method: LockMethod,
     /// From the situation; the engine adds what conditions give.
-    #[schemars(with = "Option<String>", extend("description" = ""))]
+    #[schemars(extend("description" = ""))]
     pub advantage: Option<Advantage>,
 }
 

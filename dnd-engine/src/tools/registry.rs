@@ -301,7 +301,7 @@ static TOOLS: &[ToolDef] = &[
     ),
     tool!(
         names::SET_GAME_FLAG,
-        "Set a world flag for something that matters later.",
+        "Set a world flag that matters later.",
         world::SetFlagArgs,
         world::set_game_flag
     ),

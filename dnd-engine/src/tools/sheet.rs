@@ -148,12 +148,12 @@ pub struct UpdateCharacterArgs {
     #[schemars(with = "Option<String>", description = "Lowercase (\"prone\").")]
     pub condition: Option<Condition>,
     /// The hit dice to spend, for short_rest.
-    #[schemars(description = "Short rest: hit dice to spend.")]
+    #[schemars(description = "Hit dice to spend.")]
     pub amount: Option<u32>,
     /// For short_rest: the expended slots a wizard's Arcane Recovery or a Land druid's Natural
     /// Recovery brings back as the rest ends, by level ("1,1" or "2"); null for none.
     #[serde(default)]
-    #[schemars(description = "Short rest: Arcane Recovery's slot levels (\"1,1\").")]
+    #[schemars(description = "Arcane Recovery's slot levels (\"1,1\").")]
     pub recover_slots: Option<String>,
 }
 
@@ -363,10 +363,7 @@ pub struct HazardDamageArgs {
     #[schemars(description = "A hazard's.")]
     pub severity: Option<Severity>,
     /// A hazard's damage type in lowercase ("fire"); null for a fall (bludgeoning).
-    #[schemars(
-        with = "Option<String>",
-        description = "A hazard's, lowercase (\"fire\")."
-    )]
+    #[schemars(with = "Option<String>", description = "Lowercase (\"fire\").")]
     pub damage_type: Option<DamageType>,
     /// What caused it, as the player will see it.
     #[schemars(extend("description" = ""))]

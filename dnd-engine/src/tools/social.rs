@@ -73,7 +73,7 @@ pub struct SocialCheckArgs {
     #[schemars(description = "Its cost to the NPC.")]
     pub size: Option<RequestSize>,
     /// From the situation; the engine adds what conditions give.
-    #[schemars(with = "Option<String>", extend("description" = ""))]
+    #[schemars(extend("description" = ""))]
     pub advantage: Option<Advantage>,
 }
 

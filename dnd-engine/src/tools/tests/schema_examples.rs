@@ -11,7 +11,6 @@ use crate::tools::{ToolResult, schema, tool_specs};
 fn shared_word(field: &str) -> Option<&'static str> {
     match field {
         "skill" => Some("stealth"),
-        "advantage" => Some("advantage"),
         "ability" | "plus_two" | "plus_one" => Some("dexterity"),
         "condition" => Some("prone"),
         "damage_type" => Some("fire"),
@@ -150,9 +149,8 @@ fn words<T: serde::Serialize>(values: &[T]) -> Vec<String> {
 
 #[test]
 fn a_wrong_word_for_a_shared_list_is_refused_with_every_accepted_word() {
-    use crate::dice::Advantage;
     use crate::rules::{Ability, Condition, DamageType, Skill};
-    // The schemas leave these lists to the model's knowledge (plain strings, `tools::schema`):
+    // The schemas leave these long lists to the model's knowledge (plain strings, `tools::schema`):
     // the type still parses only the list's words, and a refusal names them all.
     let cases = [
         (
@@ -182,16 +180,6 @@ fn a_wrong_word_for_a_shared_list_is_refused_with_every_accepted_word() {
             json!({"target": "kraven", "cause": "hazard", "feet": null, "severity": "setback",
                    "damage_type": "frost", "reason": null}),
             words(&DamageType::ALL),
-        ),
-        (
-            "roll_dice",
-            "advantage",
-            json!({"expression": "1d20", "reason": null, "advantage": "double"}),
-            words(&[
-                Advantage::Normal,
-                Advantage::Advantage,
-                Advantage::Disadvantage,
-            ]),
         ),
     ];
     for (tool, field, args, accepted) in cases {
