@@ -10,7 +10,11 @@
 //!
 //! Every call carries the schemas of the tools it offers, so their bytes are paid on every
 //! request: [`lean`] then drops what the model does not need (a nested description its field
-//! already says, line breaks) and writes "this or null" in its shortest strict form.
+//! already says, line breaks, empty descriptions) and writes "this or null" in its shortest
+//! strict form. The argument types do their part: long lists every model knows (skills,
+//! abilities, conditions, damage types) are `#[schemars(with = "String")]`, a plain string
+//! on the wire, while serde still parses the enum and refuses a wrong word with every
+//! accepted one (`unknown variant ..., expected one of ...`, in the call's error).
 
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
