@@ -209,3 +209,50 @@ fn a_wrong_word_for_a_shared_list_is_refused_with_every_accepted_word() {
         );
     }
 }
+
+/// Every description anywhere in `schema`, with the path of the field that carries it.
+fn descriptions(schema: &Value, path: &str, out: &mut Vec<(String, String)>) {
+    match schema {
+        Value::Object(map) => {
+            for (key, child) in map {
+                match (key.as_str(), child) {
+                    ("description", Value::String(text)) => {
+                        out.push((path.to_owned(), text.clone()))
+                    }
+                    ("properties", Value::Object(props)) => {
+                        for (name, prop) in props {
+                            descriptions(prop, &format!("{path}.{name}"), out);
+                        }
+                    }
+                    _ => descriptions(child, path, out),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|i| descriptions(i, path, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn descriptions_stay_one_short_sentence() {
+    // Every call pays for the words of the tools it offers: a tool says when to use it in one
+    // sentence, a field only what its name does not (README, "Tools per situation").
+    const TOOL_BYTES: usize = 90;
+    const FIELD_BYTES: usize = 70;
+    for spec in tool_specs() {
+        let d = &spec.description;
+        assert!(
+            d.len() <= TOOL_BYTES && d.ends_with('.') && !d.trim_end_matches('.').contains(". "),
+            "{}: {d:?} is not one short sentence",
+            spec.name
+        );
+        let mut found = Vec::new();
+        descriptions(&spec.parameters, &spec.name, &mut found);
+        for (path, text) in found {
+            assert!(
+                !text.is_empty() && text.len() <= FIELD_BYTES && !text.contains('\n'),
+                "{path}: {text:?}"
+            );
+        }
+    }
+}
