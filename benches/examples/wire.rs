@@ -8,7 +8,7 @@
 //! cargo run --release -p dnd-benches --example wire -- --turns 300
 //! cargo run --release -p dnd-benches --example wire -- --turns 300 --model-suggestions
 //! cargo run --release -p dnd-benches --example wire -- --turns 300 --whole-history
-//! cargo run --release -p dnd-benches --example wire -- --turns 30 --dump /tmp/call.json
+//! cargo run --release -p dnd-benches --example wire -- --turns 30 --dump /tmp/calls.jsonl
 //! ```
 //!
 //! `--model-suggestions` asks the model for the suggested actions in a second call each turn
@@ -16,7 +16,8 @@
 //! `--whole-history` sends every past turn, folding nothing (the first design's baseline);
 //! `--keep N` and `--every N` set `GmLimits::history_turns` and `summary_every`.
 //!
-//! `--dump FILE` writes the body of the last turn's first request, to see what a call is made of.
+//! `--dump FILE` writes the bodies of the last ten turns' requests, one a line, to see what a
+//! call is made of.
 //!
 //! It prints a Markdown table: input tokens per call and per turn (estimated as
 //! `state::estimate_tokens` does, one token per four bytes of the request body, tools
@@ -71,8 +72,8 @@ struct Log {
     turn: usize,
     previous: Vec<u8>,
     seen: Vec<Seen>,
-    /// The first call of the last turn played, for `--dump`.
-    first_of_turn: Vec<u8>,
+    /// Every call's body with its turn, for `--dump`.
+    bodies: Vec<(usize, Vec<u8>)>,
 }
 
 fn common_prefix(a: &[u8], b: &[u8]) -> usize {
@@ -219,9 +220,7 @@ async fn serve(mut stream: TcpStream, log: Arc<Mutex<Log>>) {
                 tools: request["tools"].as_array().map_or(0, Vec::len),
                 prefix,
             });
-            if log.seen.iter().filter(|s| s.turn == turn).count() == 1 {
-                log.first_of_turn = body.clone();
-            }
+            log.bodies.push((turn, body.clone()));
             log.previous = body.clone();
             prefix
         };
@@ -313,9 +312,16 @@ async fn main() {
 
     let seen = log.lock().unwrap().seen.clone();
     if let Some(path) = argument("--dump") {
-        let first = log.lock().unwrap().first_of_turn.clone();
-        std::fs::write(&path, first).unwrap();
-        eprintln!("the last turn's first request is in {path}");
+        // The last ten turns' request bodies, one per line.
+        let mut lines = Vec::new();
+        for (turn, body) in &log.lock().unwrap().bodies {
+            if turn + 10 > turns {
+                lines.extend_from_slice(body);
+                lines.push(b'\n');
+            }
+        }
+        std::fs::write(&path, lines).unwrap();
+        eprintln!("the last ten turns' request bodies are in {path}, one a line");
     }
     // Averages over ten turns, so one fight or one rest does not make the row.
     let window = |last: usize| -> (f64, usize, usize) {

@@ -154,7 +154,7 @@ pub fn build_context(
 /// The longest text of a past turn's tool result sent again, in bytes. The turn's own calls
 /// saw it whole; later turns need what it did (who, what, how much, where to), not every word
 /// of a room's description (the state block has the room).
-pub const PAST_RESULT_TEXT_BYTES: usize = 100;
+pub const PAST_RESULT_TEXT_BYTES: usize = 60;
 
 /// A past turn's messages as the model is sent them again: in each tool result, every string
 /// longer than [`PAST_RESULT_TEXT_BYTES`] cut at a word with a mark, the JSON kept whole so

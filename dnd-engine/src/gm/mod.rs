@@ -93,7 +93,7 @@ impl PlayerInput {
 pub struct GmLimits {
     /// Rounds of tool calls before the narrative phase is stopped.
     pub max_tool_rounds: u32,
-    /// The fewest past turns of LLM history sent with a call (default 2). Between two folds
+    /// The fewest past turns of LLM history sent with a call (default 1). Between two folds
     /// the history grows a turn at a time, up to `history_turns + summary_every - 1`, so each
     /// call repeats the previous call's start (what prompt caches reuse); see `summary_every`.
     pub history_turns: usize,
@@ -102,7 +102,7 @@ pub struct GmLimits {
     /// Longest player input accepted, in bytes.
     pub max_input_bytes: usize,
     /// How many of the oldest past turns are folded into the campaign summary at once
-    /// (default 4), when the history has grown to `history_turns + summary_every` turns: the
+    /// (default 3), when the history has grown to `history_turns + summary_every` turns: the
     /// summary and the history then change together, once every `summary_every` turns.
     pub summary_every: usize,
     /// The most tool calls run from one answer of the model (default 8); the rest are dropped
@@ -125,10 +125,10 @@ impl Default for GmLimits {
     fn default() -> Self {
         GmLimits {
             max_tool_rounds: 8,
-            history_turns: 2,
+            history_turns: 1,
             tools: ToolLimits::default(),
             max_input_bytes: 2_000,
-            summary_every: 4,
+            summary_every: 3,
             max_tool_calls_per_response: 8,
             max_narration_bytes: 16_000,
             max_suggestion_bytes: SUGGESTION_MAX_BYTES,

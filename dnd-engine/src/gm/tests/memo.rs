@@ -58,7 +58,7 @@ fn user_texts(request: &CompletionRequest) -> Vec<&str> {
 
 #[tokio::test]
 async fn kept_turns_and_state_block_send_what_the_store_would() {
-    // Across two folds (keep 2, fold 4 at once: on the 7th and the 11th turn).
+    // Across folds (by default keep 1, fold 3 at once: on the 5th, 8th, 11th and 14th turn).
     const TURNS: usize = 14;
     let kept = looping_turns();
     let kept_store = Arc::new(MemoryStore::new());
@@ -86,12 +86,12 @@ async fn kept_turns_and_state_block_send_what_the_store_would() {
             f.messages
         );
     }
-    // The window really moved: after 13 turns the first 8 are folded, and the last turn is sent
-    // the five after them, not the first turns.
+    // The window really moved: after 13 turns the first 12 are folded, and the last turn is
+    // sent the one after them, not the first turns.
     let last = &kept[3 * (TURNS - 1)];
     assert_eq!(
         user_texts(last),
-        (TURNS - 5..=TURNS)
+        (TURNS - 1..=TURNS)
             .map(|n| format!("I wait and listen ({n})."))
             .collect::<Vec<_>>()
     );

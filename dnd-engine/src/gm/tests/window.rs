@@ -126,6 +126,15 @@ async fn a_refusal_for_context_length_is_tried_once_smaller_then_fails_cleanly()
     script.push(too_long());
     script.push(too_long());
     let (provider, store, gm, id) = table(script, Protocol::ToolLoop).await;
+    // No fold in these five turns (a summary call would take a scripted answer).
+    let gm = GameMaster {
+        limits: GmLimits {
+            history_turns: 6,
+            summary_every: 10,
+            ..GmLimits::default()
+        },
+        ..gm
+    };
     for _ in 0..3 {
         gm.turn(&id, PlayerInput::new("Kraven", "Walk."))
             .await
