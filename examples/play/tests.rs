@@ -182,6 +182,7 @@ fn hostile_text_never_reaches_the_terminal() {
                     .await
                     .unwrap();
                 let gm = GameMaster::builder(Arc::new(hostile_model()), Arc::clone(&store))
+                    .suggestions(dnd_engine::gm::Suggestions::Model)
                     .protocol(Protocol::TwoPhase)
                     .seed(3)
                     .build();

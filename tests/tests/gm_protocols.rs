@@ -58,6 +58,7 @@ async fn play(store: Arc<dyn GameStore>, protocol: Protocol) -> Vec<CompletionRe
     let initial = Adventure::built_in().new_game(&["kraven"]).unwrap();
     let id = store.create_campaign("Glacier", &initial).await.unwrap();
     let gm = GameMaster::builder(provider.clone(), store.clone())
+        .suggestions(dnd_engine::gm::Suggestions::Model)
         .protocol(protocol)
         .seed(11)
         .build();

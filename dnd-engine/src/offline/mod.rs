@@ -147,13 +147,15 @@ impl OfflineGm {
     }
 
     /// A game master builder for `store` with the offline game master and the settings that
-    /// suit it: the summary folded by code (no model to write it). The default when no language
-    /// model is configured.
+    /// suit it: the summary folded by code (no model to write it), and the suggested actions
+    /// asked of it in the two-phase second call (a call costs nothing here, and its
+    /// suggestions read the turn's results). The default when no language model is configured.
     pub fn game_master(
         store: std::sync::Arc<dyn crate::store::GameStore>,
     ) -> crate::gm::GameMasterBuilder {
         crate::gm::GameMaster::builder(std::sync::Arc::new(OfflineGm::new()), store)
             .summarizer(crate::gm::Summarizer::Code)
+            .suggestions(crate::gm::Suggestions::Model)
     }
 
     /// The answer to one request: tool calls or narration in the narrative phase, the

@@ -36,6 +36,7 @@ async fn one_turn(server: &TestServer, config: OpenAiConfig) -> (Vec<Value>, Str
     let state = Adventure::built_in().new_game(&["kraven"]).unwrap();
     let id = store.create_campaign("Glacier", &state).await.unwrap();
     let gm = GameMaster::builder(provider, store)
+        .suggestions(dnd_engine::gm::Suggestions::Model)
         .protocol(Protocol::TwoPhase)
         .summarizer(Summarizer::Code)
         .seed(1)
