@@ -6,8 +6,18 @@
 //!
 //! ```sh
 //! cargo run --release -p dnd-benches --example wire -- --turns 300
-//! cargo run --release -p dnd-benches --example wire -- --turns 300 --code-suggestions
+//! cargo run --release -p dnd-benches --example wire -- --turns 300 --model-suggestions
+//! cargo run --release -p dnd-benches --example wire -- --turns 300 --whole-history
+//! cargo run --release -p dnd-benches --example wire -- --turns 30 --dump /tmp/calls.jsonl
 //! ```
+//!
+//! `--model-suggestions` asks the model for the suggested actions in a second call each turn
+//! (the two-phase design's first form) instead of reading them off the state;
+//! `--whole-history` sends every past turn, folding nothing (the first design's baseline);
+//! `--keep N` and `--every N` set `GmLimits::history_turns` and `summary_every`.
+//!
+//! `--dump FILE` writes the bodies of the last ten turns' requests, one a line, to see what a
+//! call is made of.
 //!
 //! It prints a Markdown table: input tokens per call and per turn (estimated as
 //! `state::estimate_tokens` does, one token per four bytes of the request body, tools
@@ -21,7 +31,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
 use dnd_engine::adventure::Adventure;
-use dnd_engine::gm::{GameMaster, PlayerInput, Protocol, Suggestions};
+use dnd_engine::gm::{GameMaster, GmLimits, PlayerInput, Protocol, Suggestions};
 use dnd_engine::llm::{
     CompletionRequest, CompletionResponse, Message, ResponseFormat, ToolCall, ToolSpec,
 };
@@ -62,6 +72,8 @@ struct Log {
     turn: usize,
     previous: Vec<u8>,
     seen: Vec<Seen>,
+    /// Every call's body with its turn, for `--dump`.
+    bodies: Vec<(usize, Vec<u8>)>,
 }
 
 fn common_prefix(a: &[u8], b: &[u8]) -> usize {
@@ -124,8 +136,19 @@ fn decode(body: &Value) -> CompletionRequest {
     request
 }
 
-/// The offline game master's answer in the chat completions wire format.
-fn encode(response: &CompletionResponse, prompt_bytes: usize) -> Value {
+/// The prompt tokens a cache like OpenAI's would serve from a prefix of `prefix_bytes` shared
+/// with the previous call: none below 1,024 tokens, then whole blocks of 128 (OpenAI's rule).
+fn cached_tokens(prompt_bytes: usize, prefix_bytes: usize) -> usize {
+    if prompt_bytes / 4 < 1_024 {
+        0
+    } else {
+        prefix_bytes / 4 / 128 * 128
+    }
+}
+
+/// The offline game master's answer in the chat completions wire format, its usage with the
+/// cached tokens a prefix cache would report.
+fn encode(response: &CompletionResponse, prompt_bytes: usize, prefix_bytes: usize) -> Value {
     let Message::Assistant {
         content,
         tool_calls,
@@ -151,7 +174,8 @@ fn encode(response: &CompletionResponse, prompt_bytes: usize) -> Value {
         "choices": [{"index": 0, "message": message,
                      "finish_reason": if calls.is_empty() { "stop" } else { "tool_calls" }}],
         "usage": {"prompt_tokens": prompt_bytes / 4, "completion_tokens": completion,
-                  "total_tokens": prompt_bytes / 4 + completion}
+                  "total_tokens": prompt_bytes / 4 + completion,
+                  "prompt_tokens_details": {"cached_tokens": cached_tokens(prompt_bytes, prefix_bytes)}}
     })
 }
 
@@ -186,7 +210,7 @@ async fn serve(mut stream: TcpStream, log: Arc<Mutex<Log>>) {
         let body: Vec<u8> = buffer[head_end..head_end + length].to_vec();
         buffer.drain(..head_end + length);
         let request: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-        {
+        let shared = {
             let mut log = log.lock().unwrap();
             let prefix = common_prefix(&log.previous, &body);
             let turn = log.turn;
@@ -196,9 +220,11 @@ async fn serve(mut stream: TcpStream, log: Arc<Mutex<Log>>) {
                 tools: request["tools"].as_array().map_or(0, Vec::len),
                 prefix,
             });
+            log.bodies.push((turn, body.clone()));
             log.previous = body.clone();
-        }
-        let answer = encode(&gm.answer(&decode(&request)), body.len()).to_string();
+            prefix
+        };
+        let answer = encode(&gm.answer(&decode(&request)), body.len(), shared).to_string();
         let reply = format!(
             "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{answer}",
             answer.len()
@@ -215,6 +241,12 @@ fn turns_asked() -> usize {
         .find(|w| w[0] == "--turns")
         .and_then(|w| w[1].parse().ok())
         .unwrap_or(300)
+}
+
+/// The value after `flag` on the command line.
+fn argument(flag: &str) -> Option<String> {
+    let args: Vec<String> = std::env::args().collect();
+    args.windows(2).find(|w| w[0] == flag).map(|w| w[1].clone())
 }
 
 fn median(mut values: Vec<usize>) -> usize {
@@ -240,25 +272,57 @@ async fn main() {
     let store: Arc<dyn GameStore> = Arc::new(MemoryStore::new());
     let state = Adventure::built_in().new_game(&["kraven"]).unwrap();
     let id = store.create_campaign("Wire", &state).await.unwrap();
-    let code_suggestions = std::env::args().any(|a| a == "--code-suggestions");
+    let model_suggestions = std::env::args().any(|a| a == "--model-suggestions");
+    let mut limits = GmLimits::default();
+    if let Some(keep) = argument("--keep").and_then(|v| v.parse().ok()) {
+        limits.history_turns = keep;
+    }
+    if let Some(every) = argument("--every").and_then(|v| v.parse().ok()) {
+        limits.summary_every = every;
+    }
+    if std::env::args().any(|a| a == "--whole-history") {
+        // The first design's baseline: every past turn sent, nothing folded.
+        limits.history_turns = usize::MAX / 4;
+    }
     let gm = GameMaster::builder(provider, store.clone())
+        .limits(limits)
         .protocol(Protocol::TwoPhase)
-        .suggestions(if code_suggestions {
-            Suggestions::Code
-        } else {
+        .suggestions(if model_suggestions {
             Suggestions::Model
+        } else {
+            Suggestions::Code
         })
         .seed(7)
         .build();
+    // What the engine's own accounts say of each turn (`TurnOutcome::usage`, summed from the
+    // trace's calls): the cached tokens come back from the server's usage, as from OpenAI's.
+    let mut reported: Vec<(usize, u32, u32)> = Vec::with_capacity(turns);
     for turn in 1..=turns {
         log.lock().unwrap().turn = turn;
         let said = SCRIPT[(turn - 1) % SCRIPT.len()];
-        if let Err(error) = gm.turn(&id, PlayerInput::new("Kraven", said)).await {
-            eprintln!("turn {turn}: {error}");
+        match gm.turn(&id, PlayerInput::new("Kraven", said)).await {
+            Ok(outcome) => reported.push((
+                turn,
+                outcome.usage.prompt_tokens,
+                outcome.usage.cached_tokens,
+            )),
+            Err(error) => eprintln!("turn {turn}: {error}"),
         }
     }
 
     let seen = log.lock().unwrap().seen.clone();
+    if let Some(path) = argument("--dump") {
+        // The last ten turns' request bodies, one per line.
+        let mut lines = Vec::new();
+        for (turn, body) in &log.lock().unwrap().bodies {
+            if turn + 10 > turns {
+                lines.extend_from_slice(body);
+                lines.push(b'\n');
+            }
+        }
+        std::fs::write(&path, lines).unwrap();
+        eprintln!("the last ten turns' request bodies are in {path}, one a line");
+    }
     // Averages over ten turns, so one fight or one rest does not make the row.
     let window = |last: usize| -> (f64, usize, usize) {
         let first = last.saturating_sub(9).max(1);
@@ -273,7 +337,12 @@ async fn main() {
     };
     println!("| turns | calls per turn | input tokens per turn | largest call (tokens) |");
     println!("|---|---:|---:|---:|");
-    for last in [10, 100, 200, turns].into_iter().filter(|t| *t <= turns) {
+    let mut rows: Vec<usize> = [10, 100, 200, turns]
+        .into_iter()
+        .filter(|t| *t <= turns)
+        .collect();
+    rows.dedup();
+    for last in rows {
         let (calls, tokens, most) = window(last);
         println!(
             "| {}–{last} | {calls:.1} | {tokens} | {most} |",
@@ -297,8 +366,25 @@ async fn main() {
         median(seen.iter().map(|s| s.bytes / 4).collect()),
         seen.iter().map(|s| s.bytes / 4).max().unwrap_or(0)
     );
+    let at_least = shares.iter().filter(|share| **share >= 60).count();
     println!(
-        "- share of a call's body that repeats the previous call's first bytes: median {}%",
-        median(shares)
+        "- share of a call's body that repeats the previous call's first bytes: median {}%, at least 60% in {} of {} calls",
+        median(shares),
+        at_least,
+        seen.len()
+    );
+    let last: Vec<&(usize, u32, u32)> = reported
+        .iter()
+        .filter(|(turn, _, _)| *turn + 10 > turns)
+        .collect();
+    let (input, cached) = last.iter().fold((0u64, 0u64), |(i, c), (_, p, k)| {
+        (i + u64::from(*p), c + u64::from(*k))
+    });
+    let n = last.len().max(1) as u64;
+    println!(
+        "- the last ten turns as the engine's usage reports them: {} input tokens a turn, {} of them cached ({}%)",
+        input / n,
+        cached / n,
+        cached * 100 / input.max(1)
     );
 }

@@ -59,6 +59,11 @@ fn names(state: &GameState) -> Vec<String> {
             "Gold pieces",
             "fire",
             "north",
+            // Words of the lists the schemas leave as plain strings (skills, abilities,
+            // conditions), so that calls naming them parse.
+            "stealth",
+            "dexterity",
+            "prone",
         ]
         .map(str::to_owned),
     );

@@ -45,6 +45,8 @@ pub struct Game {
     /// This session's rolls, tokens and turns.
     rolls: Vec<RollRecord>,
     usage: Usage,
+    /// The last turn's tokens and model calls, for `/cost`.
+    last_turn: Option<(Usage, usize)>,
     turns: u32,
     /// This session's model answers cut by the output caps.
     cut: usize,
@@ -93,6 +95,7 @@ impl Game {
             suggestions: Vec::new(),
             rolls: Vec::new(),
             usage: Usage::default(),
+            last_turn: None,
             turns: 0,
             cut: 0,
             retry: None,
@@ -226,6 +229,7 @@ impl Game {
                 print_suggestions(&screen, &outcome.suggested_actions);
                 self.rolls.extend(outcome.rolls.iter().cloned());
                 self.usage += outcome.usage;
+                self.last_turn = Some((outcome.usage, outcome.model_calls()));
                 self.cut += outcome.replies_cut();
                 self.turns += 1;
                 self.suggestions = outcome.suggested_actions;
@@ -335,7 +339,13 @@ impl Game {
 
     /// Prints tokens and money spent this session.
     pub fn print_cost(&self) {
-        views::print_cost(&self.screen, &self.usage, self.offline, self.turns);
+        views::print_cost(
+            &self.screen,
+            &self.usage,
+            self.last_turn.as_ref(),
+            self.offline,
+            self.turns,
+        );
         if !self.offline {
             views::print_caps(&self.screen, &self.gm.output_caps(), self.cut);
         }

@@ -124,6 +124,9 @@ async fn setup(options: &Options) -> Result<(Game, Input), String> {
         };
         GameMaster::builder(Arc::clone(&chosen.provider), Arc::clone(&store)).summarizer(summarizer)
     };
+    if let Some(suggestions) = options.suggestions {
+        builder = builder.suggestions(suggestions);
+    }
     if let Some(protocol) = options.protocol {
         builder = builder.protocol(protocol);
     }

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use dnd_engine::gm::Protocol;
+use dnd_engine::gm::{Protocol, Suggestions};
 
 /// What `--help` prints.
 pub const USAGE: &str = "\
@@ -19,6 +19,10 @@ usage: play [OPTIONS]
   --protocol two-phase|tool-loop|strict-json
                       how the model is asked (default: two-phase, or strict-json for a
                       model that cannot call tools)
+  --suggestions code|model
+                      where two-phase suggested actions come from: code reads them off
+                      the state (default, no extra call), model asks the game master in a
+                      second call each turn
   --character NAME|FILE
                       a character of the adventure (the glacier's: kraven, the fighter and
                       default, isolde, hedda, wren; the Hollow's: bram, the fighter and
@@ -64,6 +68,8 @@ pub struct Options {
     pub model: Option<String>,
     /// `--protocol`.
     pub protocol: Option<Protocol>,
+    /// `--suggestions`.
+    pub suggestions: Option<Suggestions>,
     /// `--character`, when given.
     pub character: Option<String>,
     /// `--adventure`: a built-in adventure's name or a file's path.
@@ -95,6 +101,7 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Command, Str
         provider: ProviderChoice::Auto,
         model: None,
         protocol: None,
+        suggestions: None,
         character: None,
         adventure: None,
         seed: None,
@@ -141,6 +148,19 @@ pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Command, Str
                         ));
                     }
                 })
+            }
+            "--suggestions" => {
+                opts.suggestions = Some(
+                    match value("--suggestions")?.to_ascii_lowercase().as_str() {
+                        "code" => Suggestions::Code,
+                        "model" => Suggestions::Model,
+                        other => {
+                            return Err(format!(
+                                "--suggestions takes code or model, not {other:?}"
+                            ));
+                        }
+                    },
+                )
             }
             "--character" => {
                 // A name is matched in lower case; a file's path is kept as typed.
@@ -207,6 +227,7 @@ mod tests {
             "Isolde",
             "--protocol",
             "strict-json",
+            "--suggestions=model",
             "--db",
             "/tmp/x.db",
         ])
@@ -217,6 +238,12 @@ mod tests {
         assert_eq!(opts.seed, Some(7));
         assert_eq!(opts.character.as_deref(), Some("isolde"));
         assert_eq!(opts.protocol, Some(Protocol::StrictJson));
+        assert_eq!(opts.suggestions, Some(Suggestions::Model));
+        assert!(
+            parse(&["--suggestions", "dice"])
+                .unwrap_err()
+                .contains("code or model")
+        );
         assert_eq!(opts.db, Some(PathBuf::from("/tmp/x.db")));
         let Command::Play(opts) = parse(&[
             "--character",

@@ -244,8 +244,15 @@ pub fn print_recap(screen: &Screen, name: &str, state: &GameState, recent: &[Str
     );
 }
 
-/// Tokens and money spent this session.
-pub fn print_cost(screen: &Screen, usage: &Usage, offline: bool, turns: u32) {
+/// Tokens and money spent this session, and the last turn's tokens, calls and cached tokens
+/// (what prompt caching saved).
+pub fn print_cost(
+    screen: &Screen,
+    usage: &Usage,
+    last_turn: Option<&(Usage, usize)>,
+    offline: bool,
+    turns: u32,
+) {
     screen.say(Tone::Bold, &format!("This session: {turns} turns"));
     screen.line(&format!(
         "  tokens: {} in ({} from the cache), {} out, {} in all",
@@ -254,6 +261,15 @@ pub fn print_cost(screen: &Screen, usage: &Usage, offline: bool, turns: u32) {
         usage.completion_tokens,
         usage.total_tokens()
     ));
+    if let Some((last, calls)) = last_turn {
+        screen.line(&format!(
+            "  last turn: {calls} model call{}, {} tokens in ({} from the cache), {} out",
+            if *calls == 1 { "" } else { "s" },
+            last.prompt_tokens,
+            last.cached_tokens,
+            last.completion_tokens
+        ));
+    }
     let money = match usage.cost {
         _ if offline => "$0 (offline: no model, nothing sent)".to_owned(),
         Some(cost) => format!("${cost:.4}"),

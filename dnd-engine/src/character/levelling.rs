@@ -63,9 +63,9 @@ pub enum HpChoice {
 #[serde(rename_all = "snake_case")]
 pub enum Improvement {
     /// +2 to one score.
-    PlusTwo(Ability),
+    PlusTwo(#[schemars(with = "String")] Ability),
     /// +1 to two different scores.
-    PlusOne(Vec<Ability>),
+    PlusOne(#[schemars(with = "Vec<String>")] Vec<Ability>),
     /// A feat by name (the SRD has one: Grappler, which needs Strength 13).
     Feat(String),
 }
@@ -92,8 +92,10 @@ pub struct LevelChoices {
 #[serde(deny_unknown_fields)]
 pub struct FeaturePick {
     /// The feature, by slug or name ("ranger-fighting-style", "Hunter's Prey").
+    #[schemars(extend("description" = ""))]
     pub feature: String,
     /// The options picked, by name or slug ("Archery", "Colossus Slayer").
+    #[schemars(extend("description" = ""))]
     pub picks: Vec<String>,
 }
 

@@ -45,6 +45,12 @@ impl GameMaster {
         run.messages
             .push(Message::assistant_tool_calls(vec![call.clone()]));
         let raw = super::protocol::argument_text(&call.arguments);
+        // The engine offered this call to the player: its tool is the one sent with it (the
+        // gate still refuses it if its moment has passed).
+        run.offered = crate::tools::tool_names()
+            .into_iter()
+            .filter(|t| *t == call.name)
+            .collect();
         run.run_tool(self, &call.id, &call.name, &raw);
         run.note(format!(
             "the chosen action was rolled first: {} ({})",

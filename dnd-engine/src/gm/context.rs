@@ -8,23 +8,19 @@ use crate::store::HistoryEntry;
 
 /// The system prompt used when the builder is given none.
 pub const DEFAULT_SYSTEM_PROMPT: &str = "You are the game master of a Dungeons & Dragons 5e \
-game. Narrate vividly and briefly (two to five sentences), in the second person, and end by \
-asking what the player does.
+game. Narrate briefly (two to five sentences), in the second person, and end by asking what the \
+player does.
 
 Rules you never break:
-- Code owns the dice, the rules and the state. Every roll, every hit point, every item and every \
-move goes through a tool; never invent a number you did not get from a tool.
-- Never act, speak or decide for the player's character; describe the world and ask.
-- Keep DCs, ACs, internal ids and hidden things out of the story. Describe what the characters \
-perceive, not the numbers behind it.
-- The story moves through tools as well: talk_to an NPC (a topic, or an item given), \
-social_check to persuade, deceive, intimidate or read one, answer_puzzle with the player's own \
-answer, disarm_trap for a trap the party knows of, attack_object to break something. What the \
-story does in return comes back under \"story\": tell it.
-- When a tool refuses a call, read its error, fix the call, and try again, or narrate why the \
-action fails.
-- The state block below is the truth. Anything the party has not found is not in it; do not \
-hint at it.";
+- Code owns the dice, the rules and the state: every roll, hit point, item and move goes \
+through a tool. Never invent a number a tool did not give you.
+- Never act, speak or decide for the player's character.
+- Keep DCs, ACs, ids and hidden things out of the story.
+- The story moves through tools too: talk_to, social_check (persuade, deceive, intimidate, \
+read), answer_puzzle with the player's own answer, disarm_trap, attack_object. Tell what comes \
+back under \"story\".
+- When a tool refuses, read why: fix the call, or narrate why the action fails.
+- The state block is the truth: what the party has not found is not in it; do not hint at it.";
 
 /// What code found before the model is asked: monsters in plain sight, features and exits
 /// noticed by passive Perception, NPC goal steps whose trigger has happened, milestones
@@ -115,11 +111,17 @@ pub fn pre_narration_checks(state: &mut GameState) -> PreNarration {
     out
 }
 
-/// The messages of one call: system prompt, summary, state, the last turns, then the input.
+/// The messages of one call: system prompt, summary, the last turns, then the memory and
+/// state blocks, what code found and the input.
+///
+/// The order is for prompt caching: providers reuse the longest prefix a call shares with an
+/// earlier one, so what changes rarely comes first (the system prompt; the summary, which
+/// changes only when old turns are folded into it; the history, which only grows between
+/// folds) and what changes every turn (the state) comes last, after the history.
 ///
 /// The history's records are shared with the store (see [`HistoryEntry::record`]): a record
 /// this call holds alone (one just read from disk) gives up its messages, a shared one lends
-/// copies.
+/// copies. Past turns' tool results are sent cut short ([`past_turn`]).
 pub fn build_context(
     system_prompt: &str,
     state: &GameState,
@@ -129,33 +131,82 @@ pub fn build_context(
     findings: &[String],
 ) -> Vec<Message> {
     let past: usize = history.iter().map(|h| h.record.llm_messages.len()).sum();
-    let mut messages = context_head(system_prompt, state, state_block(state), past);
+    let mut messages = context_head(system_prompt, state, past);
     for entry in history {
+        let at = messages.len();
         match Arc::try_unwrap(entry.record) {
             Ok(record) => messages.extend(record.llm_messages),
             Err(shared) => messages.extend_from_slice(&shared.llm_messages),
         }
+        past_turn(&mut messages[at..]);
     }
-    context_tail(&mut messages, speaker, input, findings);
+    context_tail(
+        &mut messages,
+        state,
+        state_block(state),
+        speaker,
+        input,
+        findings,
+    );
     messages
 }
 
-/// Messages a turn adds to its context, reserved up front so the conversation is not moved
-/// while the turn runs: a few tool rounds (a call and its results each), the narration, the
-/// action phase's instructions and answer.
-const TURN_MESSAGES: usize = 24;
+/// The longest text of a past turn's tool result sent again, in bytes. The turn's own calls
+/// saw it whole; later turns need what it did (who, what, how much, where to), not every word
+/// of a room's description (the state block has the room).
+pub const PAST_RESULT_TEXT_BYTES: usize = 60;
 
-/// The start of a context, before the history: the system prompt, the summary, the memory
-/// block and the state block (`state_text`, from [`state_block`] or a [`StateBlockMemo`]),
-/// with room for `past` messages of history and the turn's own.
-pub(super) fn context_head(
-    system_prompt: &str,
-    state: &GameState,
-    state_text: String,
-    past: usize,
-) -> Vec<Message> {
-    // At most four before the history, findings and input after it.
-    let mut messages = Vec::with_capacity(4 + past + 2 + TURN_MESSAGES);
+/// A past turn's messages as the model is sent them again: in each tool result, every string
+/// longer than [`PAST_RESULT_TEXT_BYTES`] cut at a word with a mark, the JSON kept whole so
+/// what it says can still be read (a result that is not JSON is cut as one text). The cut
+/// depends only on the message, so the same turn reads the same on every later call (a cached
+/// prefix stays a prefix).
+pub(super) fn past_turn(messages: &mut [Message]) {
+    for message in messages {
+        if let Message::Tool { content, .. } = message
+            && content.len() > PAST_RESULT_TEXT_BYTES
+        {
+            *content = match serde_json::from_str::<serde_json::Value>(content) {
+                Ok(mut value) => {
+                    shorten_strings(&mut value);
+                    value.to_string()
+                }
+                Err(_) => shortened(content),
+            };
+        }
+    }
+}
+
+/// Every string in `value` cut to [`PAST_RESULT_TEXT_BYTES`] ([`shortened`]).
+fn shorten_strings(value: &mut serde_json::Value) {
+    use serde_json::Value;
+    match value {
+        Value::String(text) if text.len() > PAST_RESULT_TEXT_BYTES => *text = shortened(text),
+        Value::Array(items) => items.iter_mut().for_each(shorten_strings),
+        Value::Object(fields) => fields.values_mut().for_each(shorten_strings),
+        _ => {}
+    }
+}
+
+/// `text` cut at the last space before [`PAST_RESULT_TEXT_BYTES`], with an ellipsis.
+fn shortened(text: &str) -> String {
+    let end = crate::text::floor_char_boundary(text, PAST_RESULT_TEXT_BYTES);
+    let end = text[..end]
+        .rfind(' ')
+        .filter(|at| *at > end / 2)
+        .unwrap_or(end);
+    format!("{}…", text[..end].trim_end())
+}
+
+/// Messages a turn adds to its context, reserved up front so the conversation is not moved
+/// while the turn runs: the memory, state and findings blocks, a few tool rounds (a call and
+/// its results each), the narration, the action phase's instructions and answer.
+const TURN_MESSAGES: usize = 28;
+
+/// The start of a context, before the history: the system prompt and the summary, with room
+/// for `past` messages of history and the turn's own.
+pub(super) fn context_head(system_prompt: &str, state: &GameState, past: usize) -> Vec<Message> {
+    let mut messages = Vec::with_capacity(2 + past + TURN_MESSAGES);
     messages.push(Message::system(system_prompt));
     if !state.summary.is_empty() {
         messages.push(Message::system(format!(
@@ -163,20 +214,23 @@ pub(super) fn context_head(
             state.summary
         )));
     }
-    if let Some(memory) = super::memory::memory_block(state) {
-        messages.push(Message::system(memory));
-    }
-    messages.push(Message::system(state_text));
     messages
 }
 
-/// The end of a context, after the history: what code found, then the player's input.
+/// The end of a context, after the history: the memory block, the state block (`state_text`,
+/// from [`state_block`] or a [`StateBlockMemo`]), what code found, then the player's input.
 pub(super) fn context_tail(
     messages: &mut Vec<Message>,
+    state: &GameState,
+    state_text: String,
     speaker: &str,
     input: &str,
     findings: &[String],
 ) {
+    if let Some(memory) = super::memory::memory_block(state) {
+        messages.push(Message::system(memory));
+    }
+    messages.push(Message::system(state_text));
     if !findings.is_empty() {
         messages.push(Message::system(format!(
             "Before this turn, code found:\n- {}",

@@ -9,6 +9,7 @@
 //! transaction. If the provider or anything else fails before the commit, nothing is written
 //! and the same input can be tried again.
 
+mod added;
 mod caps;
 mod chosen;
 mod context;
@@ -27,6 +28,7 @@ use futures::channel::mpsc;
 use futures::stream::{self, BoxStream, StreamExt};
 use rand::RngExt;
 
+pub use added::{ADDED, AGAIN, added_calls, results_per_call};
 pub use caps::OutputCaps;
 pub(crate) use caps::end_at_sentence;
 pub use context::{DEFAULT_SYSTEM_PROMPT, PreNarration, build_context, pre_narration_checks};
@@ -91,14 +93,17 @@ impl PlayerInput {
 pub struct GmLimits {
     /// Rounds of tool calls before the narrative phase is stopped.
     pub max_tool_rounds: u32,
-    /// Past turns of LLM history sent with each call.
+    /// The fewest past turns of LLM history sent with a call (default 1). Between two folds
+    /// the history grows a turn at a time, up to `history_turns + summary_every - 1`, so each
+    /// call repeats the previous call's start (what prompt caches reuse); see `summary_every`.
     pub history_turns: usize,
     /// What tools may do in one turn.
     pub tools: ToolLimits,
     /// Longest player input accepted, in bytes.
     pub max_input_bytes: usize,
-    /// Every this many turns, the turns that left the history window are folded into the
-    /// campaign summary.
+    /// How many of the oldest past turns are folded into the campaign summary at once
+    /// (default 3), when the history has grown to `history_turns + summary_every` turns: the
+    /// summary and the history then change together, once every `summary_every` turns.
     pub summary_every: usize,
     /// The most tool calls run from one answer of the model (default 8); the rest are dropped
     /// with a note to the model, so an answer of 200 calls neither runs them all nor fills the
@@ -120,10 +125,10 @@ impl Default for GmLimits {
     fn default() -> Self {
         GmLimits {
             max_tool_rounds: 8,
-            history_turns: 6,
+            history_turns: 1,
             tools: ToolLimits::default(),
             max_input_bytes: 2_000,
-            summary_every: 10,
+            summary_every: 3,
             max_tool_calls_per_response: 8,
             max_narration_bytes: 16_000,
             max_suggestion_bytes: SUGGESTION_MAX_BYTES,
@@ -213,7 +218,8 @@ impl GameMasterBuilder {
     }
 
     /// Where a two-phase turn's suggested actions come from (defaults to
-    /// [`Suggestions::Model`]; [`Suggestions::Code`] spares a model call a turn).
+    /// [`Suggestions::Code`], which spares a model call a turn; [`Suggestions::Model`] asks
+    /// the model).
     pub fn suggestions(mut self, suggestions: Suggestions) -> Self {
         self.suggestions = suggestions;
         self
@@ -432,12 +438,9 @@ impl GameMaster {
         // The state and its head in one read: the commit is refused if another game committed
         // or undid a turn since (`state.turn` would not see an undo followed by a commit).
         let (mut state, after_turn) = self.store.load_with_head(campaign).await?;
-        // The window of recent turns, and the ones just beyond it, for folding.
-        let every = self.limits.summary_every.max(1);
-        let folding = state.turn > 0 && state.turn % every as u64 == 0;
-        let (mut history, folded) = self
-            .load_history(campaign, &state, after_turn, folding)
-            .await?;
+        // The recent turns sent, and on a turn that folds the ones just before them.
+        let (mut history, folded) = self.load_history(campaign, &state, after_turn).await?;
+        let run_turns = state.turn;
         let mut rng = seeded_rng(self.turn_seed(campaign, &state));
         let mut log = TurnLog::default();
         if let Some(change) = self.seed_campaign(&state)
@@ -448,7 +451,7 @@ impl GameMaster {
         let mut usage = Usage::default();
         // A step per provider call and tool call: room for a usual turn.
         let mut trace = Vec::with_capacity(8);
-        if folding && !folded.is_empty() {
+        if !folded.is_empty() {
             let summary = self
                 .fold_summary(&state.summary, &folded, &mut usage, &mut trace)
                 .await?;
@@ -460,16 +463,18 @@ impl GameMaster {
         let checks = pre_narration_checks(&mut state);
         log.changes.extend(checks.changes.iter().cloned());
         // The context as `build_context` writes it, from the memos where they apply.
-        let mut messages = context::context_head(
-            &self.system_prompt,
-            &state,
-            self.state_block.text(&state),
-            history.len(),
-        );
+        let mut messages = context::context_head(&self.system_prompt, &state, history.len());
         let history_at = messages.len();
         let history_turns = history.turn_sizes();
         history.move_into(&mut messages);
-        context::context_tail(&mut messages, &input.speaker, text, &checks.findings);
+        context::context_tail(
+            &mut messages,
+            &state,
+            self.state_block.text(&state),
+            &input.speaker,
+            text,
+            &checks.findings,
+        );
         let turn_start = messages.len() - 1;
         let stable_prefix = 1 + usize::from(!state.summary.is_empty());
         let mut run = TurnRun {
@@ -487,6 +492,8 @@ impl GameMaster {
             narration: String::new(),
             suggestions: Vec::new(),
             text_sink,
+            offered: Vec::new(),
+            asked: Vec::new(),
         };
         if let Some(id) = &input.chosen {
             self.roll_chosen(campaign, id, &mut run).await?;
@@ -537,12 +544,9 @@ impl GameMaster {
             ..
         } = run;
         let llm_messages: Vec<Message> = messages.split_off(turn_start);
-        let history = history.after(
-            &mut messages,
-            history_at,
-            &llm_messages,
-            self.limits.history_turns,
-        );
+        // What the next turn is sent, once this one is committed (one more turn in effect).
+        let next = self.window(run_turns + 1).sent;
+        let history = history.after(&mut messages, history_at, &llm_messages, next);
         let record = TurnRecord {
             input: text.to_owned(),
             changes: log.changes.clone(),

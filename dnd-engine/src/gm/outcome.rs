@@ -258,6 +258,15 @@ pub struct GameResponse {
 }
 
 impl TurnOutcome {
+    /// How many model calls the turn made (the summariser's included): its
+    /// [`TraceStep::ProviderCall`] steps, each with its own usage and cached tokens.
+    pub fn model_calls(&self) -> usize {
+        self.trace
+            .iter()
+            .filter(|step| matches!(step, TraceStep::ProviderCall { .. }))
+            .count()
+    }
+
     /// How many of the turn's model answers the output cap cut ([`TraceStep::was_cut`]).
     pub fn replies_cut(&self) -> usize {
         self.trace.iter().filter(|step| step.was_cut()).count()

@@ -20,9 +20,7 @@ use crate::llm::{
 use crate::srd::Srd;
 use crate::state::GameState;
 use crate::text::truncate_with_note;
-use crate::tools::{
-    ToolContext, ToolResult, TurnLog, available_tools, call_tool, refuse_unavailable, tools_now,
-};
+use crate::tools::{Gate, ToolContext, ToolResult, TurnLog, call_tool, gate, tools_with};
 
 /// Which protocol a game uses.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -58,6 +56,13 @@ pub(super) struct TurnRun<'a> {
     pub narration: String,
     pub suggestions: Vec<SuggestedAction>,
     pub text_sink: Option<UnboundedSender<String>>,
+    /// The tools sent with the call being answered (its request's tools, or the StrictJson
+    /// instruction's list): the gate of [`run_tool`](Self::run_tool) compares with this list,
+    /// never a recomputed one.
+    pub offered: Vec<&'static str>,
+    /// Tools the model called this turn that were possible but not sent ([`Gate::Added`]):
+    /// offered in the turn's next rounds ([`tools_with`]).
+    pub asked: Vec<&'static str>,
 }
 
 impl TurnRun<'_> {
@@ -76,18 +81,29 @@ impl TurnRun<'_> {
             limits: &gm.limits.tools,
             log: self.log,
         };
-        // Only a tool the moment allows runs (`tools::situation`): the others are refused with
-        // the list offered, changing nothing. "Now" is the state as the call finds it, so a fight started
-        // earlier in the same answer already allows its attacks.
-        let now = tools_now(ctx.state, ctx.srd);
-        let result = match refuse_unavailable(name, &now) {
-            Some(message) => ToolResult {
+        // Only a tool sent with this call runs (`tools::situation`): the others are refused
+        // with the list sent, changing nothing; a possible one is added to the next rounds.
+        // "Barred" is judged on the state as the call finds it, so a fight started earlier in
+        // the same answer already bars `start_encounter`.
+        let refusal = |message: &str| {
+            serde_json::json!({
+                "error": truncate_with_note(message, gm.limits.tools.max_error_bytes)
+            })
+        };
+        let result = match gate(name, &self.offered, ctx.state) {
+            Gate::Run => call_tool(name, raw, &mut ctx),
+            Gate::Barred(message) => ToolResult {
                 ok: false,
-                content: serde_json::json!({
-                    "error": truncate_with_note(&message, gm.limits.tools.max_error_bytes)
-                }),
+                content: refusal(&message),
             },
-            None => call_tool(name, raw, &mut ctx),
+            Gate::Added(tool, message) => {
+                if !self.asked.contains(&tool) {
+                    self.asked.push(tool);
+                }
+                let mut content = refusal(&message);
+                content[super::ADDED] = tool.into();
+                ToolResult { ok: false, content }
+            }
         };
         self.trace.push(TraceStep::ToolCall {
             name: name.to_owned(),
@@ -362,14 +378,15 @@ impl GameMaster {
         request
     }
 
-    /// The specifications of the tools offered in `state` (`tools::situation`), in the
-    /// registry's order: recomputed each round, so a round after `start_encounter` offers
-    /// the fight's tools.
-    pub(super) fn tools_now(&self, state: &GameState) -> Vec<crate::llm::ToolSpec> {
-        let names = available_tools(state, Srd::bundled());
+    /// The names of the tools offered in this round of `run` (`tools::situation`, with the
+    /// tools the model asked for this turn), in the registry's order, kept in `run` for the
+    /// gate; and their specifications. Recomputed each round, so a round after
+    /// `start_encounter` offers the fight's tools.
+    pub(super) fn offer(&self, run: &mut TurnRun<'_>) -> Vec<crate::llm::ToolSpec> {
+        run.offered = tools_with(run.state, Srd::bundled(), &run.asked).offered;
         self.tool_specs
             .iter()
-            .filter(|spec| names.contains(&spec.name.as_str()))
+            .filter(|spec| run.offered.contains(&spec.name.as_str()))
             .cloned()
             .collect()
     }
@@ -381,9 +398,10 @@ impl GameMaster {
         let mut widened = false;
         for round in 1..=self.limits.max_tool_rounds {
             // The conversation moves into the request and back: no copy per call.
+            let tools = self.offer(run);
             let request = self
                 .request(run.stable_prefix, std::mem::take(&mut run.messages))
-                .with_tools(self.tools_now(run.state))
+                .with_tools(tools)
                 .with_tool_choice(ToolChoice::Auto)
                 .with_max_tokens(cap);
             let response = self.call(run, "narrative", round, &request, true).await;

@@ -37,10 +37,12 @@ impl Recent {
         };
         for entry in entries {
             recent.turns.push_back(entry.record.llm_messages.len());
+            let at = recent.messages.len();
             match Arc::try_unwrap(entry.record) {
                 Ok(record) => recent.messages.extend(record.llm_messages),
                 Err(shared) => recent.messages.extend_from_slice(&shared.llm_messages),
             }
+            super::context::past_turn(&mut recent.messages[at..]);
         }
         recent
     }
@@ -62,7 +64,8 @@ impl Recent {
     }
 
     /// The recent turns after a turn: the ones this turn was sent (moved back out of its
-    /// context, where they start at `at`), then its own `messages`, at most `window` turns.
+    /// context, where they start at `at`), then its own `messages` as later turns are sent
+    /// them ([`past_turn`](super::context::past_turn)), at most `window` turns.
     pub(super) fn after(
         mut self,
         context: &mut Vec<Message>,
@@ -73,7 +76,9 @@ impl Recent {
         let sent: usize = self.turns.iter().sum();
         // Back into the buffer they left (`append` kept its room): no new one each turn.
         self.messages.extend(context.drain(at..at + sent));
+        let start = self.messages.len();
         self.messages.extend_from_slice(messages);
+        super::context::past_turn(&mut self.messages[start..]);
         self.turns.push_back(messages.len());
         while self.turns.len() > window {
             let oldest = self.turns.pop_front().unwrap_or_default();
@@ -113,31 +118,133 @@ impl RecentMemo {
     }
 }
 
+/// Which past turns a turn is sent, and which it folds into the summary first.
+///
+/// Between two folds the history only grows, one turn at a time, so every call's history is
+/// the previous call's with a turn added (what a provider's prompt cache reuses); a fold then
+/// moves the oldest `every` turns into the summary at once, leaving `keep`. So a turn is sent
+/// between `keep` and `keep + every - 1` past turns, and the prefix changes once every `every`
+/// turns instead of on every turn, as a sliding window would.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Window {
+    /// How many past turns are sent.
+    pub(super) sent: usize,
+    /// How many turns just before them are folded into the summary this turn (0 or `every`).
+    pub(super) folded: usize,
+}
+
+impl Window {
+    /// The window of the turn played after `turns` turns in effect, with
+    /// [`GmLimits::history_turns`](super::GmLimits::history_turns) as `keep` and
+    /// [`GmLimits::summary_every`](super::GmLimits::summary_every) as `every`. It depends on
+    /// the turn count alone, so an undone turn undoes its fold too.
+    pub(super) fn of(turns: u64, keep: usize, every: usize) -> Window {
+        let every = every.max(1) as u64;
+        let keep = keep as u64;
+        // The turns folded so far: a multiple of `every`, leaving at least `keep`.
+        let start = |t: u64| {
+            if t < keep + every {
+                0
+            } else {
+                (t - keep) / every * every
+            }
+        };
+        let (now, before) = (start(turns), start(turns.saturating_sub(1)));
+        let folded = if turns > 0 { now - before } else { 0 };
+        Window {
+            sent: usize::try_from(turns - now).unwrap_or(usize::MAX),
+            folded: usize::try_from(folded).unwrap_or(usize::MAX),
+        }
+    }
+}
+
 impl GameMaster {
-    /// The turns the model is sent this turn (the last `history_turns` in effect) and, on a
-    /// turn that folds, the ones just before them, to fold into the summary. `head` is the
-    /// campaign's head as loaded with `state`.
+    /// The window of the turn played after `turns` turns in effect (see [`Window`]).
+    pub(super) fn window(&self, turns: u64) -> Window {
+        Window::of(turns, self.limits.history_turns, self.limits.summary_every)
+    }
+
+    /// The turns the model is sent this turn and, on a turn that folds, the ones just before
+    /// them, to fold into the summary ([`Window`]). `head` is the campaign's head as loaded
+    /// with `state`.
     pub(super) async fn load_history(
         &self,
         campaign: &CampaignId,
         state: &GameState,
         head: u64,
-        folding: bool,
     ) -> Result<(Recent, Vec<HistoryEntry>), GmError> {
-        let window = self.limits.history_turns;
-        // `state.turn` counts the turns in effect: the store has this many to send.
-        let count = window.min(usize::try_from(state.turn).unwrap_or(usize::MAX));
-        if !folding && let Some(recent) = self.recent.take(campaign, head, count) {
+        let window = self.window(state.turn);
+        if window.folded == 0
+            && let Some(recent) = self.recent.take(campaign, head, window.sent)
+        {
             return Ok((recent, Vec::new()));
         }
-        let wanted = if folding {
-            window + self.limits.summary_every.max(1)
-        } else {
-            window
-        };
-        let mut history = self.store.recent_turns(campaign, wanted).await?;
-        let beyond = history.len().saturating_sub(window);
+        let mut history = self
+            .store
+            .recent_turns(campaign, window.sent + window.folded)
+            .await?;
+        let beyond = history.len().saturating_sub(window.sent);
         let folded: Vec<_> = history.drain(..beyond).collect();
         Ok((Recent::of(history), folded))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Window;
+
+    #[test]
+    fn the_history_grows_between_folds_and_folds_every_turns_at_once() {
+        // keep 2, every 4: turns 0..=5 send all they have; turn 6 folds 4 and sends 2.
+        let sent: Vec<(usize, usize)> = (0..=14)
+            .map(|t| {
+                let w = Window::of(t, 2, 4);
+                (w.sent, w.folded)
+            })
+            .collect();
+        assert_eq!(
+            sent,
+            vec![
+                (0, 0),
+                (1, 0),
+                (2, 0),
+                (3, 0),
+                (4, 0),
+                (5, 0),
+                (2, 4),
+                (3, 0),
+                (4, 0),
+                (5, 0),
+                (2, 4),
+                (3, 0),
+                (4, 0),
+                (5, 0),
+                (2, 4)
+            ]
+        );
+    }
+
+    #[test]
+    fn the_window_holds_for_any_settings() {
+        for keep in 0..5 {
+            for every in 0..6 {
+                let mut folded_total = 0;
+                for t in 0..60u64 {
+                    let w = Window::of(t, keep, every);
+                    folded_total += w.folded;
+                    // Every turn is either sent or folded, never both, never lost.
+                    assert_eq!(
+                        folded_total + w.sent,
+                        t as usize,
+                        "keep {keep} every {every} t {t}"
+                    );
+                    assert!(
+                        w.sent < keep + every.max(1),
+                        "keep {keep} every {every} t {t}"
+                    );
+                    assert!(w.folded == 0 || w.folded == every.max(1));
+                }
+            }
+        }
     }
 }

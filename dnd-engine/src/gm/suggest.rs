@@ -1,8 +1,9 @@
 //! Suggested actions from code alone: what the engine already knows the hero can do where it
 //! stands (strike a foe in view, take a known way, search, speak with someone here, work at a
 //! found trap, rest), each with the tool call that would resolve it, so the odds come from the
-//! same rules as any suggestion. Chosen with [`Suggestions::Code`], it spares the turn the
-//! second model call of the two-phase protocol; the model's own suggestions stay the default.
+//! same rules as any suggestion. [`Suggestions::Code`], the default, spares the turn the second
+//! model call of the two-phase protocol; [`Suggestions::Model`] asks the model for them as the
+//! two-phase design first did (a call more each turn, suggestions with more imagination).
 
 use serde_json::json;
 
@@ -15,9 +16,9 @@ use crate::state::GameState;
 #[non_exhaustive]
 pub enum Suggestions {
     /// A second model call after the narration (the two-phase design).
-    #[default]
     Model,
-    /// Code, from the state: no second call.
+    /// Code, from the state: no second call (the default: one call fewer every turn).
+    #[default]
     Code,
 }
 

@@ -37,6 +37,8 @@ use super::response::CompletionResponse;
 pub struct ScriptedProvider {
     state: Mutex<State>,
     capabilities: super::Capabilities,
+    /// Whether a call refused as not sent, its tool now added, is called again first.
+    again: bool,
 }
 
 #[derive(Debug, Default)]
@@ -57,7 +59,17 @@ impl ScriptedProvider {
                 cycle: Vec::new(),
             }),
             capabilities: super::Capabilities::default(),
+            again: false,
         }
+    }
+
+    /// The same provider, calling again, before it goes on with its script, the calls the
+    /// game master refused because their tool was not sent and then added to the next round's
+    /// tools ([`gm::added_calls`](crate::gm::added_calls)), as a model reading the refusal
+    /// does. Its script then holds the model's own answers only, whatever the tools sent.
+    pub fn calling_again(mut self) -> Self {
+        self.again = true;
+        self
     }
 
     /// The same provider, claiming these capabilities (to test how the engine adapts to a
@@ -115,6 +127,12 @@ impl LlmProvider for ScriptedProvider {
         let mut state = self.lock();
         state.requests.push(req.clone());
         let number = state.requests.len();
+        if self.again && !req.tools.is_empty() {
+            let again = crate::gm::added_calls(req);
+            if !again.is_empty() {
+                return Ok(CompletionResponse::from_tool_calls(again));
+            }
+        }
         if state.script.is_empty() && !state.cycle.is_empty() {
             let again: Vec<_> = state.cycle.iter().cloned().map(Ok).collect();
             state.script.extend(again);

@@ -38,7 +38,10 @@
 //!    is the adventure's `on_defeat`, played by the engine; `story.rs` for the story tools:
 //!    `talk_to` for a word, a topic or a gift, `social_check`, `answer_puzzle` with the player's
 //!    words as said, `disarm_trap` on a trap the party knows of, `attack_object` on a thing
-//!    that is no creature), or decides the turn is done; then the narration
+//!    that is no creature), or decides the turn is done. A round whose tools are not all
+//!    offered is first sent as the calls to the tools left out alone: the game master refuses
+//!    them, changing nothing, and offers them next round, where the same round is planned
+//!    again and sent whole (`asking`). Then the narration
 //!    (`narrate.rs`) fills templates with the results and the adventure's own descriptions, in
 //!    the second person, without DCs, ACs or ids.
 //! 4. In the action phase (a request for the `action_list` JSON), `suggest.rs` computes 2 to 5
@@ -170,9 +173,11 @@ impl OfflineGm {
                 };
                 CompletionResponse::from_text(json!({ "narration": narration }).to_string())
             }
-            Wanted::Narrative => match plan(&turn) {
+            Wanted::Narrative => match asking(&turn, plan(&turn)) {
                 Next::Calls(calls) if !request.tools.is_empty() => {
-                    let round = turn.rounds.len() + 1;
+                    // Counted from the request, not the view: a round the view leaves out
+                    // (`asking`) still holds its ids.
+                    let round = calling_rounds(request) + 1;
                     CompletionResponse::from_tool_calls(
                         calls
                             .into_iter()
@@ -196,20 +201,56 @@ impl OfflineGm {
     }
 }
 
+/// How many answers with tool calls the request holds since the player last spoke.
+fn calling_rounds(request: &CompletionRequest) -> usize {
+    request
+        .messages
+        .iter()
+        .rev()
+        .take_while(|m| !matches!(m, crate::llm::Message::User { .. }))
+        .filter(|m| !m.tool_calls().is_empty())
+        .count()
+}
+
+/// The round to send for `next`: as planned when every tool in it is offered; else only the
+/// calls whose tool is not, which the game master refuses, changing nothing, and adds to the
+/// next round's list (`tools::situation`). The view leaves such refusals out (`view.rs`), so
+/// the next request plans the same round again, now offered whole, in its order.
+fn asking(turn: &Turn, next: Next) -> Next {
+    match next {
+        Next::Calls(calls) if calls.iter().any(|(tool, _)| !turn.offers(tool)) => Next::Calls(
+            calls
+                .into_iter()
+                .filter(|(tool, _)| !turn.offers(tool))
+                .collect(),
+        ),
+        other => other,
+    }
+}
+
 /// One StrictJson answer: the first round of calls as actions (the engine runs them), and a
 /// narration that promises nothing the dice have not decided yet.
 fn strict(turn: &Turn) -> serde_json::Value {
-    let (actions, narration) = match plan(turn) {
+    let (actions, narration) = match asking(turn, plan(turn)) {
         Next::Calls(calls) => (
             calls
                 .into_iter()
                 .map(|(tool, args)| json!({"tool": tool, "arguments": args.to_string()}))
                 .collect(),
-            "You commit to it; the dice will tell how it goes. What do you do next?".to_owned(),
+            AGAIN.to_owned(),
         ),
         Next::Done { lead, tail } => (Vec::new(), narrate::narrate(turn, &lead, &tail)),
         Next::Refused(why) => (Vec::new(), narrate::narrate(turn, &[why], &[])),
     };
+    strict_answer(actions, narration)
+}
+
+/// The StrictJson narration of an answer with actions: it promises nothing the dice have not
+/// decided yet.
+const AGAIN: &str = "You commit to it; the dice will tell how it goes. What do you do next?";
+
+/// A StrictJson answer with these actions and this narration.
+fn strict_answer(actions: Vec<serde_json::Value>, narration: String) -> serde_json::Value {
     json!({
         "narration": narration,
         "out_of_character_notes": [],

@@ -133,7 +133,8 @@ pub(crate) fn plan(turn: &Turn) -> Next {
         Next::Calls(mut calls)
             if turn.rounds.is_empty()
                 && !turn.now.to_hit.contains_key(&hero)
-                && turn.offers(tool::GET_CHARACTER_STATS) =>
+                && turn.offers(tool::GET_CHARACTER_STATS)
+                && !calls.iter().any(|(t, _)| *t == tool::GET_CHARACTER_STATS) =>
         {
             calls.push((tool::GET_CHARACTER_STATS, json!({"character": hero})));
             Next::Calls(calls)

@@ -183,10 +183,11 @@ impl Turn {
         let user_at = messages
             .iter()
             .rposition(|m| matches!(m, Message::User { .. }));
-        let history_from = state_at.map_or(0, |i| i + 1);
-        let history_to = user_at.unwrap_or(messages.len()).max(history_from);
+        // The history comes before the state block (`gm::build_context`), this turn after
+        // the player's input.
+        let history_to = state_at.or(user_at).unwrap_or(messages.len());
         let mut world = World::default();
-        for round in rounds(&messages[history_from..history_to]) {
+        for round in rounds(&messages[..history_to]) {
             round.iter().for_each(|s| world.apply(s));
         }
         if let Some(Message::System { content }) = state_at.map(|i| &messages[i]) {
@@ -269,30 +270,37 @@ fn rounds(messages: &[Message]) -> Vec<Vec<Step>> {
                 _ => None,
             })
             .collect();
-        let steps = calls
+        let steps: Vec<Step> = calls
             .iter()
             .enumerate()
-            .map(|(n, call)| {
+            .filter_map(|(n, call)| {
                 let text = results
                     .iter()
                     .find(|(id, _)| *id == call.id)
                     .or_else(|| results.get(n))
                     .map_or("", |(_, t)| t);
                 let result: Value = serde_json::from_str(text).unwrap_or(Value::Null);
+                // A call refused because its tool was not sent changed nothing and asked for
+                // the tool: as if never made, so the round is planned again (`mod.rs` `asking`).
+                if result.get(crate::gm::ADDED).is_some() {
+                    return None;
+                }
                 // A refusal is `{"error": ...}`: no tool's result.
                 let output = match result.get("error") {
                     Some(_) => None,
                     None => ToolOutput::parse(&call.name, &result).ok(),
                 };
-                Step {
+                Some(Step {
                     call: call.clone(),
                     ok: output.is_some(),
                     output,
                     story: crate::tools::results::story_lines(&result),
-                }
+                })
             })
             .collect();
-        out.push(steps);
+        if !steps.is_empty() {
+            out.push(steps);
+        }
     }
     out
 }

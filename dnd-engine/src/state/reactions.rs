@@ -35,7 +35,9 @@ impl ReactionTrigger {
 #[serde(deny_unknown_fields)]
 pub struct StandingReaction {
     /// The spell, as on the character's sheet ("Shield", "Counterspell").
+    #[schemars(extend("description" = ""))]
     pub spell: String,
     /// What sets it off.
+    #[schemars(extend("description" = ""))]
     pub when: ReactionTrigger,
 }

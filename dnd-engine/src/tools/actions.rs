@@ -42,6 +42,7 @@ pub(super) fn finish(
 #[serde(deny_unknown_fields)]
 pub struct CreatureArgs {
     /// Who acts: a character or visible monster, id or name (on its turn).
+    #[schemars(extend("description" = ""))]
     pub creature: String,
 }
 
@@ -108,8 +109,10 @@ pub(super) fn stand_up(
 #[serde(deny_unknown_fields)]
 pub struct FirstAidArgs {
     /// Who tends the wounds (on its turn in a fight): id or name.
+    #[schemars(extend("description" = ""))]
     pub creature: String,
     /// The dying character, within 5 ft: id or name.
+    #[schemars(extend("description" = ""))]
     pub patient: String,
 }
 
@@ -126,11 +129,14 @@ pub(super) fn first_aid(
 #[serde(deny_unknown_fields)]
 pub struct HelpArgs {
     /// Who helps (on its turn): id or name.
+    #[schemars(extend("description" = ""))]
     pub helper: String,
     /// The ally helped: id or name.
+    #[schemars(extend("description" = ""))]
     pub ally: String,
     /// The foe the ally will attack (within 5 ft of the helper), or null to help the ally's
     /// next ability check.
+    #[schemars(description = "The foe the ally will attack; null: its next check.")]
     pub target: Option<String>,
 }
 
@@ -144,12 +150,16 @@ pub(super) fn help(args: HelpArgs, ctx: &mut ToolContext<'_>) -> Result<ActionRe
 #[serde(deny_unknown_fields)]
 pub struct ReadyArgs {
     /// Who readies (on its turn): id or name.
+    #[schemars(extend("description" = ""))]
     pub creature: String,
     /// The circumstance that sets it off, in a short sentence.
+    #[schemars(description = "What sets it off.")]
     pub trigger: String,
     /// The attack readied (weapon or action name), or null for the first on the sheet.
+    #[schemars(description = "Null: the first on the sheet.")]
     pub attack: Option<String>,
     /// Whom it will attack, or null for whoever sets it off.
+    #[schemars(description = "Null: whoever sets it off.")]
     pub target: Option<String>,
 }
 
@@ -172,8 +182,10 @@ pub(super) fn ready_action(
 #[serde(deny_unknown_fields)]
 pub struct TriggerArgs {
     /// Who readied the action: id or name.
+    #[schemars(extend("description" = ""))]
     pub creature: String,
     /// The creature whose act set it off: id or name.
+    #[schemars(extend("description" = ""))]
     pub triggered_by: String,
 }
 
@@ -212,8 +224,10 @@ pub enum SearchSkill {
 #[serde(deny_unknown_fields)]
 pub struct SearchArgs {
     /// Who searches (on its turn): id or name.
+    #[schemars(extend("description" = ""))]
     pub creature: String,
     /// Perception or investigation.
+    #[schemars(extend("description" = ""))]
     pub skill: SearchSkill,
 }
 
@@ -242,9 +256,11 @@ pub(super) fn search(
 #[serde(deny_unknown_fields)]
 pub struct UseObjectArgs {
     /// Who uses it (on its turn in a fight): id or name.
+    #[schemars(extend("description" = ""))]
     pub creature: String,
     /// The object, as the story names it ("the lever", "the brazier"); items carried are
     /// used with use_item.
+    #[schemars(description = "As the story names it (\"the lever\").")]
     pub object: String,
 }
 
@@ -269,8 +285,10 @@ pub(super) fn use_object(
 #[serde(deny_unknown_fields)]
 pub struct GrappleArgs {
     /// Who grapples (one attack of its Attack action): id or name.
+    #[schemars(extend("description" = ""))]
     pub attacker: String,
     /// Whom: no more than one size larger, within 5 ft.
+    #[schemars(extend("description" = ""))]
     pub target: String,
 }
 
@@ -287,10 +305,13 @@ pub(super) fn grapple(
 #[serde(deny_unknown_fields)]
 pub struct ShoveArgs {
     /// Who shoves (one attack of its Attack action): id or name.
+    #[schemars(extend("description" = ""))]
     pub attacker: String,
     /// Whom: no more than one size larger, within 5 ft.
+    #[schemars(extend("description" = ""))]
     pub target: String,
     /// Knock it prone, or push it 5 ft away.
+    #[schemars(extend("description" = ""))]
     pub effect: ShoveEffect,
 }
 

@@ -16,11 +16,14 @@ use crate::store::RollDetail;
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RollDiceArgs {
-    /// Dice notation, such as "1d20+5", "2d6 [fire]", "4d6kh3".
+    /// Dice notation: "1d20+5", "2d6 [fire]", "4d6kh3".
+    #[schemars(extend("description" = ""))]
     pub expression: String,
-    /// What the roll is for, as the player will see it.
+    /// What the roll is for, as the player sees it.
+    #[schemars(extend("description" = ""))]
     pub reason: Option<String>,
-    /// Roll the leftmost d20 with advantage or disadvantage.
+    /// For the leftmost d20.
+    #[schemars(extend("description" = ""))]
     pub advantage: Option<Advantage>,
 }
 
@@ -48,19 +51,24 @@ pub(super) fn roll_dice(
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SkillCheckArgs {
-    /// The character (or visible monster) making the check: id or name.
+    /// The character (or visible monster) making the check, by id or name.
+    #[schemars(extend("description" = ""))]
     pub creature: String,
-    /// The skill, such as "perception", "stealth", "athletics".
+    /// A skill in snake_case ("sleight_of_hand").
+    #[schemars(with = "String", description = "snake_case (\"sleight_of_hand\")")]
     pub skill: Skill,
-    /// The DC to meet or beat (5 very easy, 10 easy, 15 medium, 20 hard, 25 very hard).
+    /// The DC to meet or beat.
+    #[schemars(extend("description" = ""))]
     pub dc: i32,
-    /// Advantage or disadvantage the situation gives (conditions are added by the engine).
+    /// From the situation; the engine adds what conditions give.
+    #[schemars(extend("description" = ""))]
     pub advantage: Option<Advantage>,
     /// What the check is for.
+    #[schemars(extend("description" = ""))]
     pub reason: Option<String>,
-    /// What it is about, where a feature cares: a creature (id or name) or creature type
-    /// tracked or recalled (a ranger's Favored Enemy), or a terrain (Natural Explorer); null
-    /// otherwise.
+    /// A creature, creature type or terrain the check is about, where a feature cares
+    /// (Favored Enemy, Natural Explorer); null otherwise.
+    #[schemars(description = "For Favored Enemy or Natural Explorer.")]
     pub subject: Option<String>,
 }
 
@@ -172,16 +180,22 @@ pub(super) fn search(ctx: &mut ToolContext<'_>, total: i32) -> Result<Vec<String
 #[serde(deny_unknown_fields)]
 pub struct SavingThrowArgs {
     /// Who saves: a character or visible monster, id or name.
+    #[schemars(extend("description" = ""))]
     pub creature: String,
-    /// The ability: "strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma".
+    /// An ability in lowercase ("dexterity").
+    #[schemars(with = "String", description = "Lowercase (\"dexterity\").")]
     pub ability: Ability,
     /// The DC.
+    #[schemars(extend("description" = ""))]
     pub dc: i32,
-    /// Advantage or disadvantage the situation gives (conditions are added by the engine).
+    /// From the situation; the engine adds what conditions give.
+    #[schemars(extend("description" = ""))]
     pub advantage: Option<Advantage>,
-    /// What the save is against.
+    /// What the save is against, as the player sees it.
+    #[schemars(extend("description" = ""))]
     pub reason: Option<String>,
-    /// What it is against where a race cares (poison, charm, fear, magic); empty for none.
+    /// What it is against where a race cares; empty for none.
+    #[schemars(extend("description" = ""))]
     #[serde(default)]
     pub against: Vec<crate::character::race::SaveAgainst>,
 }

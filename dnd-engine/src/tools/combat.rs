@@ -26,14 +26,17 @@ use crate::store::RollDetail;
 #[serde(deny_unknown_fields)]
 pub struct AttackArgs {
     /// Who attacks: a character or visible monster, id or name.
+    #[schemars(extend("description" = ""))]
     pub attacker: String,
     /// Who is attacked: a character or visible monster, id or name.
+    #[schemars(extend("description" = ""))]
     pub target: String,
-    /// The weapon or action by name ("Longsword", "Claws", "Multiattack"); null for the first
-    /// one on the sheet (a monster's multiattack when it has one). A spell whose weapon the
-    /// caster keeps ("Spiritual Weapon") attacks with it again, as a bonus action.
+    /// The weapon, action or kept spell weapon by name ("Longsword", "Multiattack",
+    /// "Spiritual Weapon"); null for the first on the sheet.
+    #[schemars(description = "A weapon or action by name; null: the first on the sheet.")]
     pub attack: Option<String>,
-    /// Advantage or disadvantage the situation gives (conditions are added by the engine).
+    /// From the situation; the engine adds what conditions give.
+    #[schemars(extend("description" = ""))]
     pub advantage: Option<Advantage>,
 }
 

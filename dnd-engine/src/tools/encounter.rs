@@ -128,10 +128,12 @@ pub(super) fn begin_fight(
 #[serde(deny_unknown_fields)]
 pub struct StartEncounterArgs {
     /// The monsters that fight, by id; null for every hostile monster where the party is.
+    #[schemars(description = "Null: every hostile monster here.")]
     pub monsters: Option<Vec<String>>,
     /// The heroes who crept up unseen, by id; null when the party comes openly. They roll
     /// Stealth against the foes' passive Perception: a foe that notices none of the party
     /// (every hero must be sneaking) is surprised and loses its first turn.
+    #[schemars(description = "Heroes who crept up unseen; null: none.")]
     pub sneaking: Option<Vec<String>>,
 }
 

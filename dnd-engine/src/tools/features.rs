@@ -25,20 +25,28 @@ use crate::store::RollDetail;
 #[serde(deny_unknown_fields)]
 pub struct UseFeatureArgs {
     /// A character id or name.
+    #[schemars(extend("description" = ""))]
     pub character: String,
     /// The class feature, by slug or name ("second-wind", "action-surge").
+    #[schemars(description = "By slug or name.")]
     pub feature: String,
     /// Who or what the feature is used on, where it has a target (a character or visible
     /// monster, id or name); null where it has none.
     #[serde(default)]
+    #[schemars(extend("description" = ""))]
     pub target: Option<String>,
-    /// How much of a pool to spend, where the feature draws from one (points, hit points);
-    /// null for the feature's usual amount.
+    /// How much of a pool to spend, where the feature draws from one (points, hit points), or
+    /// the slot level (Divine Smite, Primeval Awareness, Flexible Casting); null for the
+    /// feature's usual amount.
     #[serde(default)]
+    #[schemars(description = "Points, hit points or a slot level, where it takes one.")]
     pub amount: Option<u32>,
-    /// The option chosen, where the feature offers several (a form, a manoeuvre); null where
-    /// it offers none.
+    /// The option chosen, where the feature offers several: Cunning Action's dash, disengage
+    /// or hide; a weapon; Wild Shape's beast; a Berserker's frenzy; null where it offers none.
     #[serde(default)]
+    #[schemars(
+        description = "Its option where it has several (\"disengage\", a weapon, a beast)."
+    )]
     pub option: Option<String>,
 }
 

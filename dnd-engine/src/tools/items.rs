@@ -36,14 +36,18 @@ pub(super) fn character<'a>(
 #[serde(deny_unknown_fields)]
 pub struct UseItemArgs {
     /// Who uses it: a character id or name.
+    #[schemars(extend("description" = ""))]
     pub character: String,
     /// The item, as named in the inventory.
+    #[schemars(extend("description" = ""))]
     pub item: String,
     /// A potion's drinker (null: the user), or the attack an oil coats (null: a melee weapon).
+    #[schemars(description = "A potion's drinker or an oil's weapon.")]
     pub target: Option<String>,
     /// A spell scroll's targets (ids or names; empty for a spell on the reader alone or with no
     /// target); empty for any other item.
     #[serde(default)]
+    #[schemars(description = "A spell scroll's.")]
     pub targets: Vec<String>,
 }
 
@@ -117,6 +121,7 @@ pub(super) fn use_item(
 #[serde(deny_unknown_fields)]
 pub struct InventoryArgs {
     /// Whose inventory: a character id or name.
+    #[schemars(extend("description" = ""))]
     pub character: String,
 }
 
@@ -137,14 +142,18 @@ pub(super) fn check_inventory(
 #[serde(deny_unknown_fields)]
 pub struct AddItemArgs {
     /// Who receives it: a character id or name.
+    #[schemars(extend("description" = ""))]
     pub character: String,
     /// The item's name.
+    #[schemars(extend("description" = ""))]
     pub item: String,
     /// How many (at least 1).
+    #[schemars(extend("description" = ""))]
     pub quantity: u32,
     /// Where it is taken from: the id of a found feature where the party is, "floor" for loot
     /// lying in the open, or null to look in both (and, failing that, to grant it from the story,
     /// within the per-turn allowance).
+    #[schemars(description = "A found feature's id, \"floor\", or null: either, else the story.")]
     pub from: Option<String>,
 }
 
@@ -349,10 +358,13 @@ fn defined_by_the_adventure(state: &crate::state::GameState, item: &str) -> Opti
 #[serde(deny_unknown_fields)]
 pub struct UpdateItemArgs {
     /// Whose inventory: a character id or name.
+    #[schemars(extend("description" = ""))]
     pub character: String,
     /// The item's name.
+    #[schemars(extend("description" = ""))]
     pub item: String,
     /// How many to add (positive) or remove (negative: used, dropped, given away, sold).
+    #[schemars(description = "Negative removes.")]
     pub change: i32,
 }
 

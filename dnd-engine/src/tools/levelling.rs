@@ -13,22 +13,28 @@ use crate::store::RollDetail;
 #[serde(deny_unknown_fields)]
 pub struct LevelUpArgs {
     /// The character's id.
+    #[schemars(extend("description" = ""))]
     pub character: String,
     /// Hit points: "fixed" (the class's average, the default) or "roll" (the engine rolls the
     /// hit die); the Constitution modifier is added either way.
+    #[schemars(description = "Null: fixed.")]
     pub hp: Option<HpChoice>,
     /// The subclass, at the level the class chooses it (the refusal lists it).
+    #[schemars(extend("description" = ""))]
     pub subclass: Option<String>,
     /// At a level with an Ability Score Improvement (4th): {"plus_two": "strength"},
     /// {"plus_one": ["dexterity", "constitution"]} or {"feat": "Grappler"}.
+    #[schemars(description = "Abilities in lowercase.")]
     pub improvement: Option<Improvement>,
     /// New spells and cantrips, by name, as many as the level adds (the refusal lists the
     /// options).
+    #[schemars(extend("description" = ""))]
     pub spells: Option<Vec<String>>,
     /// Picks for the new level's features with a choice: [{"feature": "ranger-fighting-style",
     /// "picks": ["Archery"]}]; also "bonus-proficiencies" (a Lore bard's three skills),
     /// "pact-of-the-tome" (three cantrips), "book-of-ancient-secrets" (two 1st-level rituals), a
     /// warlock's new "eldritch-invocations" (the refusal lists the options); null when none.
+    #[schemars(description = "For features with a choice.")]
     pub features: Option<Vec<FeaturePick>>,
 }
 

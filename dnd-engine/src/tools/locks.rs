@@ -37,12 +37,16 @@ pub enum LockMethod {
 #[serde(deny_unknown_fields)]
 pub struct OpenLockArgs {
     /// Who tries: a character id or name.
+    #[schemars(extend("description" = ""))]
     pub character: String,
     /// The locked exit, by its direction as the room lists it ("rime door").
+    #[schemars(description = "As the room lists it (\"rime door\").")]
     pub exit: String,
     /// "pick" (needs thieves' tools) or "force".
+    #[schemars(extend("description" = ""))]
     pub method: LockMethod,
-    /// Advantage or disadvantage the situation gives (conditions are added by the engine).
+    /// From the situation; the engine adds what conditions give.
+    #[schemars(extend("description" = ""))]
     pub advantage: Option<Advantage>,
 }
 

@@ -25,7 +25,7 @@
 //! | `preparing.rs` | `prepare_spells` (a preparing caster's list after a long rest) |
 //! | `features.rs` | `use_feature`: a table of class and racial features' players, each class's in its `feature_<class>.rs` (fighting styles on attacks in `feature_fighting.rs`, the reactions taken for a hero in `feature_reactions.rs`) |
 //! | `sheet.rs` | `get_character_stats`, `update_character`, `apply_hazard_damage` |
-//! | `situation.rs` | which tools are offered now: a pure function of the state (`available_tools`) |
+//! | `situation.rs` | which tools are offered now: a pure function of the state (`available_tools`); the gate for a call (`gate`) |
 //! | `world.rs` | `get_room_details`, `move_to`, `get_monster_stats`, `rules_lookup`, `advance_npc_goals`, `get_game_flags`, `set_game_flag`, `log_story_event` |
 
 mod actions;
@@ -106,7 +106,9 @@ use crate::store::{RollDetail, RollRecord};
 pub use items::GOLD_ITEM;
 pub use odds::{Odds, odds};
 pub use registry::{ToolResult, call_tool, tool_names, tool_specs};
-pub use situation::{Situation, Tools, available_tools, refuse_unavailable, situation, tools_now};
+pub use situation::{
+    Gate, Situation, Tools, available_tools, gate, situation, tools_now, tools_with,
+};
 
 /// Limits on what tools may do in one turn, and on what a model may make them store.
 ///

@@ -18,12 +18,15 @@ use crate::state::{Change, Position, area_at};
 #[serde(deny_unknown_fields)]
 pub struct MoveInFightArgs {
     /// Who moves: a combatant whose turn it is, id or name.
+    #[schemars(extend("description" = ""))]
     pub creature: String,
     /// Where to: an area of the room (id or name, as the snapshot lists them), or a creature
     /// to move toward (stopping within 5 ft of it).
+    #[schemars(description = "An area, or a creature to move toward.")]
     pub to: String,
     /// How many feet to go at most; null for the whole way to an area, or toward a creature as
     /// far as the movement left allows.
+    #[schemars(description = "At most; null: as far as it can.")]
     pub feet: Option<u32>,
 }
 

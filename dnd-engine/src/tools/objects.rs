@@ -22,10 +22,13 @@ use crate::store::RollDetail;
 #[serde(deny_unknown_fields)]
 pub struct AttackObjectArgs {
     /// Who attacks (one attack of its Attack action, in a fight): a character id or name.
+    #[schemars(extend("description" = ""))]
     pub attacker: String,
     /// The object where the party is, by id or name, as the room lists it.
+    #[schemars(extend("description" = ""))]
     pub object: String,
     /// The weapon by name; null for the first on the sheet.
+    #[schemars(extend("description" = ""))]
     pub attack: Option<String>,
 }
 

@@ -14,9 +14,11 @@ use crate::character::preparing;
 #[serde(deny_unknown_fields)]
 pub struct PrepareSpellsArgs {
     /// A character id or name.
+    #[schemars(extend("description" = ""))]
     pub character: String,
     /// The spells of 1st level or higher to prepare, by name, replacing those prepared now;
     /// null to see the options without changing anything.
+    #[schemars(description = "Replaces the prepared list; null: see the options.")]
     pub spells: Option<Vec<String>>,
 }
 

@@ -19,10 +19,13 @@ use crate::state::Change;
 #[serde(deny_unknown_fields)]
 pub struct AnswerPuzzleArgs {
     /// Who answers: a character id or name.
+    #[schemars(extend("description" = ""))]
     pub character: String,
     /// The puzzle's id, as the state lists it under `puzzles`.
+    #[schemars(extend("description" = ""))]
     pub puzzle: String,
     /// The player's words, as said ("is it the glacier?"): never your own guess.
+    #[schemars(description = "The player's words, as said.")]
     pub answer: String,
 }
 

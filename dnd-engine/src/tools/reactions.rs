@@ -32,11 +32,13 @@ use crate::state::{Change, Character, GameState, ReactionTrigger, StandingReacti
 #[serde(deny_unknown_fields)]
 pub struct DeclareReactionsArgs {
     /// The character: id or name.
+    #[schemars(extend("description" = ""))]
     pub character: String,
     /// What it will cast as its reaction during monsters' turns, replacing any earlier
     /// declaration (empty: none): Shield with when "hit", Counterspell with when "spell_cast",
     /// Hellish Rebuke with when "damaged".
     /// The engine casts one only when it is legal then, and Shield only when it turns the hit.
+    #[schemars(description = "Replaces the earlier list.")]
     pub reactions: Vec<StandingReaction>,
 }
 

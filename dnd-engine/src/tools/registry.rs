@@ -67,55 +67,55 @@ macro_rules! tool {
 static TOOLS: &[ToolDef] = &[
     tool!(
         names::ROLL_DICE,
-        "Roll dice in standard notation for anything no other tool covers. Never invent a roll: call this.",
+        "Roll dice for what no other tool covers.",
         checks::RollDiceArgs,
         checks::roll_dice
     ),
     tool!(
         names::ROLL_SKILL_CHECK,
-        "Roll a skill check for a character (or visible monster) against a DC; conditions are applied by the engine.",
+        "Roll a skill check against a DC.",
         checks::SkillCheckArgs,
         checks::roll_skill_check
     ),
     tool!(
         names::ROLL_SAVING_THROW,
-        "Roll a saving throw against a DC; conditions are applied by the engine.",
+        "Roll a saving throw against a DC.",
         checks::SavingThrowArgs,
         checks::roll_saving_throw
     ),
     tool!(
         names::ROLL_ATTACK,
-        "Make an attack (a monster's whole multiattack by default): to-hit against the target's AC, crits, damage applied.",
+        "Make an attack.",
         combat::AttackArgs,
         combat::roll_attack
     ),
     tool!(
         names::CAST_SPELL,
-        "Cast a spell the caster knows, or one a feature or trait grants (an invocation's once a long rest with a warlock slot; a tiefling's Infernal Legacy, no slot): spends the slot, resolves attack or save per target, rolls damage or healing, tracks concentration.",
+        "Cast a spell.",
         spells::CastSpellArgs,
         spells::cast_spell
     ),
     tool!(
         names::DECLARE_REACTIONS,
-        "Declare what a character casts as its reaction during monsters' turns (Shield when hit, Counterspell when a creature casts a spell, Hellish Rebuke when damaged), replacing any earlier declaration; the engine casts it only when legal (spell known, a slot, the reaction unspent, in range), Shield only when it turns the hit into a miss.",
+        "Set the reaction spells (Shield, Counterspell) a character casts on monsters' turns.",
         reactions::DeclareReactionsArgs,
         reactions::declare_reactions
     ),
     tool!(
         names::USE_ITEM,
-        "Use an item from the inventory: a healing potion heals (an action), a key opens its lock, an oil coats a weapon, a spell scroll casts its spell (no slot; the spell on the reader's class list), a magic item does what its data says; other items are narrated.",
+        "Use an item from the inventory.",
         items::UseItemArgs,
         items::use_item
     ),
     tool!(
         names::OPEN_LOCK,
-        "Try to open a locked exit without its key, by picking the lock (thieves' tools) or forcing it; the engine knows the DC.",
+        "Pick or force a locked exit without its key.",
         locks::OpenLockArgs,
         locks::open_lock
     ),
     tool!(
         names::GET_CHARACTER_STATS,
-        "A character's full sheet: abilities, skills, saves, HP, AC, slots, spells, attacks.",
+        "A character's full sheet.",
         sheet::StatsArgs,
         sheet::get_character_stats
     ),
@@ -127,73 +127,73 @@ static TOOLS: &[ToolDef] = &[
     ),
     tool!(
         names::ADD_INVENTORY,
-        "Give a character an item: taken from loot where the party is, or (rarely, limited per turn) granted by the story.",
+        "Give a character an item found here (rarely, from the story).",
         items::AddItemArgs,
         items::add_inventory
     ),
     tool!(
         names::UPDATE_INVENTORY,
-        "Add (positive) or remove (negative) a quantity of an item: used up, dropped, given, sold.",
+        "Add or remove a quantity of a character's item.",
         items::UpdateItemArgs,
         items::update_inventory
     ),
     tool!(
         names::UPDATE_CHARACTER,
-        "Change what the story may change on a character: prone or exhaustion from a situation, ending a condition by choice, concentration, rests outside a fight.",
+        "A condition the story causes or ends, ending concentration, or a rest.",
         sheet::UpdateCharacterArgs,
         sheet::update_character
     ),
     tool!(
         names::USE_FEATURE,
-        "A character uses a class or racial feature the engine plays, its cost, uses and rules checked (a refusal lists what it may use). Fighter: second-wind (bonus action), action-surge (after the action). Barbarian: rage (bonus action; option frenzy for a Berserker), reckless-attack (before the first attack of a turn), frenzy (a frenzied rage's bonus-action attack at target, option the weapon). Ranger: primeval-awareness (action, amount the slot level), hunters-prey-horde-breaker (once a turn after a weapon attack: target another creature within 5 ft of that target; option the weapon). Rogue: cunning-action (bonus action, option dash, disengage or hide; a Thief also use_object or thieves_tools with target). Monk, bonus actions: martial-arts and flurry-of-blows (target; Open Hand option prone, push or no-reactions), patient-defense, step-of-the-wind (option dash or disengage); stunning-strike (readies it for the next melee hit). Bard: bardic-inspiration (bonus action, target another creature). Cleric and paladin: channel-divinity-turn-undead, -preserve-life (option the split, \"kraven: 10, wren: 5\"), -turn-the-unholy, -sacred-weapon (option the weapon); divine-smite (amount the slot level, readied for the next melee hit); lay-on-hands (action, target, amount, or option poison); divine-sense (action). Druid: wild-shape (action, option the beast; option revert, bonus action). Sorcerer: flexible-casting-converting (a slot of level amount into points), flexible-casting-creating (points into a slot of level amount). Warlock: pact-of-the-blade (action, option the weapon), pact-of-the-chain (one attack of the Attack action given up: target the creature the familiar attacks with its reaction, option its attack), one-with-shadows (action, in dim light or darkness), gaze-of-two-minds (action, target an ally). Dragonborn: breath-weapon (action, target).",
+        "Use a class or racial feature; a refusal lists the usable ones.",
         features::UseFeatureArgs,
         features::use_feature
     ),
     tool!(
         names::APPLY_HAZARD_DAMAGE,
-        "Harm from a fall or a hazard, not an attack or a spell: name the cause (feet fallen, or the hazard's severity and damage type) and the engine rolls the damage. Healing comes only from spells, items and rests.",
+        "Damage from a fall or a hazard (not an attack or a spell).",
         sheet::HazardDamageArgs,
         sheet::apply_hazard_damage
     ),
     tool!(
         names::GET_ROOM_DETAILS,
-        "Describe where the party is: exits, what they have found, who is here. Hidden things appear only once found.",
+        "Describe where the party is.",
         world::RoomArgs,
         world::get_room_details
     ),
     tool!(
         names::MOVE_IN_FIGHT,
-        "In a fight, move a combatant on its turn to an area of the room or toward a creature: spends feet of its movement (difficult terrain doubles), and leaving a foe's reach without Disengage provokes its opportunity attack, rolled here.",
+        "Move a combatant on its turn in a fight.",
         movement::MoveInFightArgs,
         movement::move_in_fight
     ),
     tool!(
         names::MOVE_TO,
-        "Move the party through an open exit of the current room.",
+        "Move the party through an open exit.",
         world::MoveArgs,
         world::move_to
     ),
     tool!(
         names::GET_MONSTER_STATS,
-        "The stat block of a monster the party has seen.",
+        "A seen monster's stat block.",
         world::MonsterArgs,
         world::get_monster_stats
     ),
     tool!(
         names::RULES_LOOKUP,
-        "Look up a rules topic, condition or spell.",
+        "Look up a rule, condition or spell.",
         world::RulesArgs,
         world::rules_lookup
     ),
     tool!(
         names::START_ENCOUNTER,
-        "Start a fight: rolls initiative; monsters whose turn comes first act at once.",
+        "Start a fight: rolls initiative.",
         encounter::StartEncounterArgs,
         encounter::start_encounter
     ),
     tool!(
         names::NEXT_TURN,
-        "End the current turn in a fight: monsters act on their turns until it is a character's turn.",
+        "End the current turn in a fight.",
         NoArgs,
         encounter::next_turn
     ),
@@ -205,91 +205,91 @@ static TOOLS: &[ToolDef] = &[
     ),
     tool!(
         names::DASH,
-        "The Dash action in a fight: extra movement equal to the creature's speed this turn.",
+        "The Dash action in a fight.",
         actions::CreatureArgs,
         actions::dash
     ),
     tool!(
         names::DISENGAGE,
-        "The Disengage action in a fight: its movement provokes no opportunity attacks this turn.",
+        "The Disengage action in a fight.",
         actions::CreatureArgs,
         actions::disengage
     ),
     tool!(
         names::DODGE,
-        "The Dodge action in a fight: until its next turn, attacks against it have disadvantage and it has advantage on Dexterity saves.",
+        "The Dodge action in a fight.",
         actions::CreatureArgs,
         actions::dodge
     ),
     tool!(
         names::HELP,
-        "The Help action in a fight: an ally has advantage on its next ability check, or its next attack against a foe within 5 ft of the helper, before the helper's next turn.",
+        "The Help action in a fight.",
         actions::HelpArgs,
         actions::help
     ),
     tool!(
         names::HIDE,
-        "The Hide action in a fight: a Stealth check against the foes' passive Perception; hidden, its attacks have advantage (and reveal it) and attacks against it disadvantage.",
+        "The Hide action in a fight.",
         actions::CreatureArgs,
         actions::hide
     ),
     tool!(
         names::READY_ACTION,
-        "The Ready action in a fight: an attack readied for a trigger, made with the reaction through trigger_readied before the creature's next turn.",
+        "The Ready action in a fight (then trigger_readied).",
         actions::ReadyArgs,
         actions::ready_action
     ),
     tool!(
         names::TRIGGER_READIED,
-        "Set off a readied attack when its trigger happens (on anyone's turn): spends the reaction and makes the attack.",
+        "Make a readied attack when its trigger happens.",
         actions::TriggerArgs,
         actions::trigger_readied
     ),
     tool!(
         names::SEARCH,
-        "The Search action in a fight: a Perception or Investigation check that finds hidden foes and hidden things.",
+        "The Search action in a fight.",
         actions::SearchArgs,
         actions::search
     ),
     tool!(
         names::USE_OBJECT,
-        "The Use an Object action: interact with something in the scene (a lever, a door); a trap on it goes off, even one the party knows (disarm_trap first); items carried use use_item.",
+        "Use an object in the scene (a lever).",
         actions::UseObjectArgs,
         actions::use_object
     ),
     tool!(
         names::GRAPPLE,
-        "Grapple instead of one attack: Athletics against the target's Athletics or Acrobatics; the target no more than one size larger. Grappled: speed 0.",
+        "Grapple a creature instead of one attack.",
         actions::GrappleArgs,
         actions::grapple
     ),
     tool!(
         names::SHOVE,
-        "Shove instead of one attack: Athletics against the target's Athletics or Acrobatics; knocks it prone or pushes it 5 ft.",
+        "Shove a creature instead of one attack.",
         actions::ShoveArgs,
         actions::shove
     ),
     tool!(
         names::ESCAPE_GRAPPLE,
-        "The action to escape a grapple (Athletics or Acrobatics against the grappler's Athletics), or a spell's hold such as Web (its check against the caster's DC).",
+        "Escape a grapple or a spell's hold (Web).",
         actions::CreatureArgs,
         actions::escape_grapple
     ),
     tool!(
         names::STAND_UP,
-        "Stand up from prone: costs half the creature's speed in movement.",
+        "Stand up from prone.",
         actions::CreatureArgs,
         actions::stand_up
     ),
     tool!(
         names::FIRST_AID,
-        "First aid on a dying character within 5 ft (the action in a fight): a DC 10 Wisdom (Medicine) check; on a success it is stable and makes no more death saves.",
+        "Stabilise a dying character within 5 ft.",
         actions::FirstAidArgs,
         actions::first_aid
     ),
     tool!(
         names::ADVANCE_NPC_GOALS,
-        "Move an NPC where the party is to the next step of its goal, when that step waits on no trigger (steps with a trigger move on by themselves).",
+        "Move an NPC here to its goal's next step, which waits on no trigger.",
         world::NpcGoalArgs,
         world::advance_npc_goals
     ),
@@ -301,61 +301,61 @@ static TOOLS: &[ToolDef] = &[
     ),
     tool!(
         names::SET_GAME_FLAG,
-        "Set a world flag when something that matters later happens.",
+        "Set a world flag that matters later.",
         world::SetFlagArgs,
         world::set_game_flag
     ),
     tool!(
         names::LOG_STORY_EVENT,
-        "Record something the story must remember: a death, a promise, a name, a discovery.",
+        "Record something the story must remember.",
         world::StoryArgs,
         world::log_story_event
     ),
     tool!(
         names::SOCIAL_CHECK,
-        "Persuade, deceive or intimidate an NPC where the party is into a request (or, with none, to warm to the party), or read it with insight: the engine sets the DC from its attitude, rolls, decides and plays what a granted request does.",
+        "Persuade, deceive, intimidate or read an NPC here.",
         social::SocialCheckArgs,
         social::social_check
     ),
     tool!(
         names::TALK_TO,
-        "Talk with an NPC where the party is: with no topic, the topics it will discuss at its attitude; with one, what it says; give hands it an item from the hero's pack (a gift it wants does what the story says).",
+        "Talk with an NPC here, or give it an item.",
         talk::TalkArgs,
         talk::talk_to
     ),
     tool!(
         names::COMMAND_SUMMON,
-        "A caster tells its summoned creature (Conjure Animals, Animate Dead) which hostile monster to attack on its next turn; Animate Dead's command costs the caster's bonus action and reaches 60 ft. Uncommanded, conjured beasts fight the caster's foes and animated dead only defend themselves.",
+        "Tell a summoned creature whom to attack next.",
         summon_command::CommandSummonArgs,
         summon_command::command_summon
     ),
     tool!(
         names::LEVEL_UP,
-        "A character takes its next level once it has the XP (or, in a milestone adventure, a milestone): hit points fixed or rolled, slots, features; name the subclass, improvement and new spells when the level asks for them (a refusal lists the options).",
+        "Take a character's next level; a refusal lists the choices.",
         levelling::LevelUpArgs,
         levelling::level_up
     ),
     tool!(
         names::PREPARE_SPELLS,
-        "A cleric, druid, paladin or wizard changes its prepared spells after a long rest (outside a fight, once per rest): from its class list (a wizard: its spellbook), at most its ability modifier + level; spells null lists the options.",
+        "Change prepared spells after a long rest.",
         preparing::PrepareSpellsArgs,
         preparing::prepare_spells
     ),
     tool!(
         names::ANSWER_PUZZLE,
-        "Pass the player's answer to a riddle or word-lock listed under puzzles in the state, in their own words; the engine judges it and plays what follows. Never answer for them.",
+        "Pass on the player's own answer to a puzzle.",
         puzzles::AnswerPuzzleArgs,
         puzzles::answer_puzzle
     ),
     tool!(
         names::DISARM_TRAP,
-        "A character tries to disarm a trap the party has found where it stands (the action in a fight): the engine knows the check and its DC; a bad failure sets it off.",
+        "Try to disarm a found trap where the party is.",
         traps::DisarmTrapArgs,
         traps::disarm_trap
     ),
     tool!(
         names::ATTACK_OBJECT,
-        "A character attacks an object the party knows where it stands (a door, a heart of ice), in or out of a fight: to-hit against its AC, damage through its immunities; at 0 HP it breaks and what that does happens.",
+        "Attack an object here (a door).",
         objects::AttackObjectArgs,
         objects::attack_object
     ),

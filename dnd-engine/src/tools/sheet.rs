@@ -25,6 +25,7 @@ use crate::store::RollDetail;
 #[serde(deny_unknown_fields)]
 pub struct StatsArgs {
     /// A character id or name.
+    #[schemars(extend("description" = ""))]
     pub character: String,
 }
 
@@ -138,16 +139,21 @@ pub enum CharacterUpdate {
 #[serde(deny_unknown_fields)]
 pub struct UpdateCharacterArgs {
     /// A character id or name.
+    #[schemars(extend("description" = ""))]
     pub character: String,
     /// What to change.
+    #[schemars(extend("description" = ""))]
     pub update: CharacterUpdate,
-    /// The condition, for add_condition and remove_condition.
+    /// A condition in lowercase ("prone"), for add_condition and remove_condition.
+    #[schemars(with = "Option<String>", description = "Lowercase (\"prone\").")]
     pub condition: Option<Condition>,
     /// The hit dice to spend, for short_rest.
+    #[schemars(description = "Hit dice to spend.")]
     pub amount: Option<u32>,
     /// For short_rest: the expended slots a wizard's Arcane Recovery or a Land druid's Natural
     /// Recovery brings back as the rest ends, by level ("1,1" or "2"); null for none.
     #[serde(default)]
+    #[schemars(description = "Arcane Recovery's slot levels (\"1,1\").")]
     pub recover_slots: Option<String>,
 }
 
@@ -345,16 +351,22 @@ pub enum HazardCause {
 #[serde(deny_unknown_fields)]
 pub struct HazardDamageArgs {
     /// A character or visible monster, id or name.
+    #[schemars(extend("description" = ""))]
     pub target: String,
     /// What harms it: the engine rolls the dice for this cause.
+    #[schemars(extend("description" = ""))]
     pub cause: HazardCause,
     /// For a fall: how far, in feet (under 10 deals no damage); null for a hazard.
+    #[schemars(description = "A fall's height.")]
     pub feet: Option<u32>,
     /// For a hazard: setback, dangerous or deadly; null for a fall.
+    #[schemars(description = "A hazard's.")]
     pub severity: Option<Severity>,
-    /// For a hazard: its damage type (resistances apply); null for a fall (bludgeoning).
+    /// A hazard's damage type in lowercase ("fire"); null for a fall (bludgeoning).
+    #[schemars(with = "Option<String>", description = "Lowercase (\"fire\").")]
     pub damage_type: Option<DamageType>,
     /// What caused it, as the player will see it.
+    #[schemars(extend("description" = ""))]
     pub reason: Option<String>,
 }
 

@@ -1,20 +1,27 @@
 //! Which tools the game master offers now: a pure function of the state, chosen in code.
 //!
 //! Sending all 49 tools' specifications on every call costs about 39 KB of JSON (~9,700
-//! tokens, `tools/tests/situations.rs`); most of them cannot do anything in the moment (`next_turn` outside a fight, `cast_spell` for a party
-//! with no spells). [`available_tools`] names the tools that can matter now, in the registry's
-//! order (a stable list keeps the provider's prompt cache warm), and the game master sends only
-//! those and refuses a call to a tool whose moment has not come ([`refuse_unavailable`],
-//! [`Tools::possible`]: `next_turn` with no fight, `cast_spell` with no caster, `talk_to` with
-//! no one here) with the list offered, changing nothing; any other tool, offered or not, is
-//! left to the rules, whose refusals say more (the XP the next level needs).
+//! tokens, `tools/tests/situations.rs`); most of them cannot do anything in the moment
+//! (`next_turn` outside a fight, `cast_spell` for a party with no spells). [`available_tools`]
+//! names the tools that can matter now, in the registry's order (a stable list keeps the
+//! provider's prompt cache warm), and the game master sends only those.
+//!
+//! **The gate** ([`gate`]): a call runs only if its tool was in the list sent with that call;
+//! any other is refused with that list, changing nothing. A tool whose moment has not come
+//! ([`Tools::possible`]: `next_turn` with no fight, `cast_spell` with no caster, `talk_to` with
+//! no one here) is refused as unavailable ([`Gate::Barred`]), however often it is called. A
+//! tool that is possible but was left out for room (`dash` in a crowded fight, `search` on a
+//! busy green) is refused too, but the refusal says it is now added ([`Gate::Added`]): the game
+//! master sends it with the next rounds of the turn ([`tools_with`], in the place of the last
+//! extra), so the model only ever succeeds with a specification it was shown, and every rule
+//! stays reachable at the cost of one round.
 //!
 //! The list is made of two parts:
 //!
 //! - **needed**: what the situation calls for, always offered when its condition holds;
 //! - **room**: useful extras (read-only lookups, rarer actions) added in a fixed priority order
-//!   only while the list holds fewer than [`CROWDED`] tools; allowed when called even when
-//!   left out ([`Tools::possible`]). The read-only lookups
+//!   only while the list holds fewer than [`CROWDED`] tools; called when left out, one is
+//!   refused and added to the next round's list ([`Gate::Added`]). The read-only lookups
 //!   (`get_character_stats`, `check_inventory`, `get_game_flags`, `get_monster_stats`,
 //!   `rules_lookup`) answer what the state block already shows, so they are the first left out
 //!   of a crowded situation.
@@ -46,7 +53,22 @@ use crate::srd::Srd;
 use crate::state::{EffectKind, GameState};
 
 /// The size past which only needed tools are offered: the extras fill the list up to it.
-pub const CROWDED: usize = 12;
+/// Ten, not twelve (the most the issue allows): two fewer specifications on every call
+/// keep a turn of the wire example under 5,000 input tokens, and a tool left out is one
+/// refusal away ([`Gate::Added`]).
+pub const CROWDED: usize = 10;
+
+/// Needed tools that give their place to a tool the model asked for when no room extra is left
+/// ([`tools_with`]), in this order: the story's bookkeeping, the room lookup (the state block
+/// shows the room), and a fight's rarer actions. One given way and called is itself refused and
+/// added, so each stays reachable.
+const YIELDING: [&str; 5] = [
+    tool::LOG_STORY_EVENT,
+    tool::SET_GAME_FLAG,
+    tool::GET_ROOM_DETAILS,
+    tool::DISENGAGE,
+    tool::DODGE,
+];
 
 /// What the party is doing, the first thing that decides the tools.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -77,10 +99,10 @@ pub struct Tools {
     /// What the game master sends with each call: what the moment needs, then extras while
     /// there is room, at most [`CROWDED`] (unless the moment needs more).
     pub offered: Vec<&'static str>,
-    /// What a call may use: every tool but those whose moment has not come (a fight's turns
-    /// and actions with no fight, `start_encounter` during one, `cast_spell` for a party with
-    /// no spells, `talk_to` and `social_check` with no NPC here); the rest, offered or not, are
-    /// the rules' to judge (a legal Dash in a crowded fight still runs).
+    /// What the moment allows: every tool but those whose moment has not come (a fight's
+    /// turns and actions with no fight, `start_encounter` during one, `cast_spell` for a party
+    /// with no spells, `talk_to` and `social_check` with no NPC here). One of these left out of
+    /// `offered` is added to the next round's list when the model asks for it ([`gate`]).
     pub possible: Vec<&'static str>,
 }
 
@@ -91,6 +113,16 @@ pub fn available_tools(state: &GameState, srd: &Srd) -> Vec<&'static str> {
 
 /// The tools offered and possible now: see the module documentation.
 pub fn tools_now(state: &GameState, srd: &Srd) -> Tools {
+    tools_with(state, srd, &[])
+}
+
+/// The tools offered and possible now, with the possible ones of `asked` (tools the model
+/// called this turn that were left out for room: [`Gate::Added`]) offered too. Each takes the
+/// place of the last room extra, or, with none left, of a needed tool that gives way
+/// (`log_story_event`, `set_game_flag`, `get_room_details`, `disengage`, `dodge`), so the list
+/// stays within [`CROWDED`] (unless the moment's needs alone exceed it, or the model asked for
+/// more tools than can give way); an asked tool that is barred now, or unknown, is not offered.
+pub fn tools_with(state: &GameState, srd: &Srd, asked: &[&str]) -> Tools {
     // `roll_dice` is the one way to roll what no other tool covers: never left out, or a
     // model would invent the roll.
     let mut needed: Vec<&'static str> =
@@ -242,14 +274,38 @@ pub fn tools_now(state: &GameState, srd: &Srd) -> Tools {
         .into_iter()
         .filter(|t| !barred.contains(t))
         .collect();
+    // What the model asked for, possible and not needed anyway: room is kept for each.
+    let asked_by_model = asked;
+    let asked: Vec<&'static str> = possible
+        .iter()
+        .copied()
+        .filter(|t| asked.contains(t) && !needed.contains(t))
+        .collect();
+    let extras_end = CROWDED.saturating_sub(asked.len());
     for extra in room {
-        if needed.len() >= CROWDED {
+        if needed.len() >= extras_end {
             break;
         }
-        if !needed.contains(&extra) {
+        if !needed.contains(&extra) && !asked.contains(&extra) {
             needed.push(extra);
         }
     }
+    // With no extra left to give its place, the bookkeeping the moment needs gives way (but
+    // never a tool the model asked for).
+    let mut over = (needed.len() + asked.len()).saturating_sub(CROWDED);
+    for yielding in YIELDING {
+        if over == 0 {
+            break;
+        }
+        if asked_by_model.contains(&yielding) {
+            continue;
+        }
+        if let Some(at) = needed.iter().position(|t| *t == yielding) {
+            needed.remove(at);
+            over -= 1;
+        }
+    }
+    needed.extend(asked);
     let in_order = |names: &[&str]| -> Vec<&'static str> {
         tool_names()
             .into_iter()
@@ -262,17 +318,43 @@ pub fn tools_now(state: &GameState, srd: &Srd) -> Tools {
     }
 }
 
-/// `Some(refusal)` when `name` is a known tool the moment does not allow (not even as an extra
-/// left out for room): the message names what is offered. An unknown name is left to
-/// [`call_tool`](super::call_tool), which lists every tool.
-pub fn refuse_unavailable(name: &str, tools: &Tools) -> Option<String> {
-    if tools.possible.contains(&name) || !tool_names().contains(&name) {
-        return None;
+/// What the gate decides of a call ([`gate`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Gate {
+    /// The tool was sent with the call and its moment allows it (or the name is unknown:
+    /// [`call_tool`](super::call_tool) refuses that with every tool): the call runs.
+    Run,
+    /// The tool's moment has not come: refused with this message, which names the list sent.
+    Barred(String),
+    /// The tool is possible now but was not sent with the call: refused with this message,
+    /// which says it is now added; the game master offers it in the turn's next rounds
+    /// ([`tools_with`]).
+    Added(&'static str, String),
+}
+
+/// Whether a call to `name` runs, given `sent`, the tools sent with the call, and `state` as
+/// the call finds it (a fight started earlier in the same answer already bars
+/// `start_encounter`). Cheap: no list of tools is worked out, only what the moment bars.
+pub fn gate(name: &str, sent: &[&str], state: &GameState) -> Gate {
+    let Some(known) = tool_names().into_iter().find(|t| *t == name) else {
+        return Gate::Run;
+    };
+    if barred(state, state.encounter.is_some()).contains(&known) {
+        return Gate::Barred(format!(
+            "{known} is not available now (nothing changed); the tools available now are: {}",
+            sent.join(", ")
+        ));
     }
-    Some(format!(
-        "{name} is not available now (nothing changed); the tools available now are: {}",
-        tools.offered.join(", ")
-    ))
+    if sent.contains(&known) {
+        return Gate::Run;
+    }
+    let list = sent.join(", ");
+    Gate::Added(
+        known,
+        format!(
+            "{known} is not among the tools sent with this call (nothing changed); it is now added: call it again. The tools sent were: {list}"
+        ),
+    )
 }
 
 /// The tools whose moment has not come: a fight's turns and actions with no fight, starting

@@ -56,18 +56,24 @@ impl SocialSkill {
 #[serde(deny_unknown_fields)]
 pub struct SocialCheckArgs {
     /// The hero who speaks: id or name.
+    #[schemars(extend("description" = ""))]
     pub character: String,
     /// An NPC where the party is: id or name.
+    #[schemars(extend("description" = ""))]
     pub npc: String,
     /// persuasion, deception, intimidation or insight.
+    #[schemars(extend("description" = ""))]
     pub skill: SocialSkill,
     /// What is asked, in the player's words; null to win the NPC over (persuasion, deception)
     /// or to read it (insight).
+    #[schemars(description = "In the player's words; null: win it over, or read it.")]
     pub request: Option<String>,
     /// What the request costs the NPC (none, minor, significant); a request the NPC itself
     /// knows keeps its own size. Null with no request.
+    #[schemars(description = "Its cost to the NPC.")]
     pub size: Option<RequestSize>,
-    /// Advantage or disadvantage the situation gives (conditions are added by the engine).
+    /// From the situation; the engine adds what conditions give.
+    #[schemars(extend("description" = ""))]
     pub advantage: Option<Advantage>,
 }
 

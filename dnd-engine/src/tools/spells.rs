@@ -22,14 +22,18 @@ use crate::state::Change;
 #[serde(deny_unknown_fields)]
 pub struct CastSpellArgs {
     /// The caster: a character id or name.
+    #[schemars(extend("description" = ""))]
     pub caster: String,
     /// The spell's name, as on the caster's sheet.
+    #[schemars(extend("description" = ""))]
     pub spell: String,
     /// The slot level to use; null for the spell's own level (cantrips use none).
+    #[schemars(extend("description" = ""))]
     pub slot_level: Option<u8>,
     /// Who the spell affects (ids or names); empty for spells without a target. For a spell
     /// with an area in a fight that keeps positions, the area decides (everyone it covers,
     /// allies included) and any creature named here must stand in it.
+    #[schemars(extend("description" = ""))]
     pub targets: Vec<String>,
     /// Where a spell with an area is aimed, in a fight that keeps positions: a creature or an
     /// area of the room (id or name). A sphere, cylinder or cube cast at a point is centred
@@ -37,40 +41,48 @@ pub struct CastSpellArgs {
     /// the caster toward it. Null: at the first target named. Null for a spell without an area,
     /// except a teleport (Misty Step), whose aim may name the area it goes to.
     #[serde(default)]
+    #[schemars(description = "An area spell's target creature or area.")]
     pub aim: Option<String>,
     /// Where a spell that teleports its caster takes it (Misty Step: up to 30 ft), in a fight
     /// that keeps positions: a point of the room in feet (or leave it null and name an area of
     /// the room in aim: its point). Null for any other spell, and outside such a fight.
     #[serde(default)]
+    #[schemars(description = "A teleport's point (feet).")]
     pub point: Option<Point>,
     /// True to cast a ritual spell as a ritual, outside a fight: no slot (slot_level null), 10
     /// minutes longer (the clock advances). Null or false for a casting with a slot.
     #[serde(default)]
+    #[schemars(extend("description" = ""))]
     pub ritual: Option<bool>,
     /// The caster's choice where the spell asks for one, by its name: Protection from Energy's
     /// damage type ("fire"), Enhance Ability's enhancement ("bear's endurance"). Null for a
     /// spell with no choice; a refusal lists the options.
     #[serde(default)]
+    #[schemars(description = "The spell's option (\"fire\").")]
     pub choice: Option<String>,
     /// True to use again, with no slot, a lasting spell the caster keeps: Call Lightning's next
     /// bolt (action, aim anew), Heat Metal's heat (bonus action), Moonbeam moved 60 ft (action)
     /// or Flaming Sphere 30 ft (bonus action, aim at a creature to ram it), Hunter's Mark moved
     /// to a new creature after its creature dropped (bonus action). Null or false to cast.
     #[serde(default)]
+    #[schemars(description = "Use a lasting spell again (move Moonbeam).")]
     pub again: Option<bool>,
     /// An Evocation wizard's Sculpt Spells, casting an evocation spell: up to 1 + the spell's
     /// level creatures (ids or names) that succeed on its save and take no damage from it.
     /// Null otherwise.
     #[serde(default)]
+    #[schemars(extend("description" = ""))]
     pub sculpt: Option<Vec<String>>,
     /// A sorcerer's Metamagic options for this casting, by name ("Quickened", "Twinned"): one
     /// per spell (Empowered beside another), paid in sorcery points. Null for none.
     #[serde(default)]
+    #[schemars(extend("description" = ""))]
     pub metamagic: Option<Vec<String>>,
     /// With Careful Spell in metamagic: the creatures (ids or names) among those the spell
     /// affects that succeed on its save, up to the sorcerer's Charisma modifier (at least 1).
     /// Null otherwise.
     #[serde(default)]
+    #[schemars(extend("description" = ""))]
     pub careful: Option<Vec<String>>,
 }
 
@@ -79,10 +91,13 @@ pub struct CastSpellArgs {
 #[serde(deny_unknown_fields)]
 pub struct Point {
     /// Feet along the floor (west to east).
+    #[schemars(extend("description" = ""))]
     pub x: i32,
     /// Feet along the floor (south to north).
+    #[schemars(extend("description" = ""))]
     pub y: i32,
     /// Feet above the floor; null for the floor.
+    #[schemars(extend("description" = ""))]
     #[serde(default)]
     pub z: Option<i32>,
 }

@@ -20,10 +20,13 @@ const COMMAND_FT: u32 = 60;
 #[serde(deny_unknown_fields)]
 pub struct CommandSummonArgs {
     /// The caster who summoned it: a character id or name.
+    #[schemars(extend("description" = ""))]
     pub caster: String,
     /// The summoned creature, by id (as `cast_spell` gave it).
+    #[schemars(extend("description" = ""))]
     pub summon: String,
     /// The hostile monster it attacks on its next turn, by id or name.
+    #[schemars(extend("description" = ""))]
     pub target: String,
 }
 

@@ -17,12 +17,16 @@ use crate::state::{Change, Npc, Social};
 #[serde(deny_unknown_fields)]
 pub struct TalkArgs {
     /// The hero who speaks: id or name.
+    #[schemars(extend("description" = ""))]
     pub character: String,
     /// An NPC where the party is: id or name.
+    #[schemars(extend("description" = ""))]
     pub npc: String,
     /// What to ask about (a word such as "oath"); null to hear what the NPC will talk about.
+    #[schemars(description = "A word (\"oath\"); null: its topics.")]
     pub topic: Option<String>,
     /// An item from the hero's pack to give the NPC; null for none.
+    #[schemars(extend("description" = ""))]
     pub give: Option<String>,
 }
 

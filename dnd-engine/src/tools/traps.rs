@@ -410,9 +410,11 @@ pub(super) fn known_trap_at(state: &GameState, character: &str, name: &str) -> b
 #[serde(deny_unknown_fields)]
 pub struct DisarmTrapArgs {
     /// Who tries (the action, in a fight): a character id or name.
+    #[schemars(extend("description" = ""))]
     pub character: String,
     /// The trapped feature where the party is, by id or name, once the party has found its
     /// trap.
+    #[schemars(extend("description" = ""))]
     pub feature: String,
 }
 

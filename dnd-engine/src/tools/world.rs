@@ -28,6 +28,7 @@ pub enum Detail {
 #[serde(deny_unknown_fields)]
 pub struct RoomArgs {
     /// Overview or full; null for overview.
+    #[schemars(description = "Null: overview.")]
     pub detail: Option<Detail>,
 }
 
@@ -111,7 +112,8 @@ pub(super) fn get_room_details(
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MoveArgs {
-    /// The exit's direction ("north", "east") or the id of the room it leads to.
+    /// The exit's direction ("north") or the id of the room it leads to.
+    #[schemars(description = "A direction, or the room it leads to.")]
     pub exit: String,
 }
 
@@ -175,6 +177,7 @@ pub(super) fn move_to(args: MoveArgs, ctx: &mut ToolContext<'_>) -> Result<RoomD
 #[serde(deny_unknown_fields)]
 pub struct MonsterArgs {
     /// A monster the party has seen: id or name.
+    #[schemars(extend("description" = ""))]
     pub monster: String,
 }
 
@@ -219,6 +222,7 @@ pub(super) fn get_monster_stats(
 #[serde(deny_unknown_fields)]
 pub struct RulesArgs {
     /// A rules topic ("grappling", "cover"), a condition ("prone") or a spell ("fireball").
+    #[schemars(extend("description" = ""))]
     pub topic: String,
 }
 
@@ -250,6 +254,7 @@ pub struct NpcGoalArgs {
     /// An NPC where the party is, whose current goal step waits on no trigger: it moves to its
     /// next step (and what that step does happens). Null: nothing to force; steps with a
     /// trigger move on by themselves when the world reaches it.
+    #[schemars(extend("description" = ""))]
     pub npc: Option<String>,
 }
 
@@ -325,8 +330,10 @@ pub enum FlagValue {
 #[serde(deny_unknown_fields)]
 pub struct SetFlagArgs {
     /// The flag's name, in snake_case ("harpy_defeated").
+    #[schemars(description = "snake_case")]
     pub key: String,
     /// Its value.
+    #[schemars(extend("description" = ""))]
     pub value: FlagValue,
 }
 
@@ -386,8 +393,10 @@ pub(super) fn set_game_flag(
 #[serde(deny_unknown_fields)]
 pub struct StoryArgs {
     /// What kind of event: discovery, combat, death, social, promise, quest, loot, other.
+    #[schemars(extend("description" = ""))]
     pub kind: StoryKind,
     /// What happened, in one sentence.
+    #[schemars(description = "One sentence.")]
     pub text: String,
 }
 

@@ -25,8 +25,8 @@ use serde_json::{Value, json};
 use dnd_engine::adventure::Adventure;
 use dnd_engine::character::CharacterChoices;
 use dnd_engine::dice::{GameRng, seeded_rng};
-use dnd_engine::gm::{GameMaster, PlayerInput, Protocol, TurnOutcome};
-use dnd_engine::llm::{CompletionResponse, LlmProvider, Message, ScriptedProvider, ToolCall};
+use dnd_engine::gm::{GameMaster, PlayerInput, Protocol, TurnOutcome, results_per_call};
+use dnd_engine::llm::{CompletionResponse, LlmProvider, ScriptedProvider, ToolCall};
 use dnd_engine::rules::HitPoints;
 use dnd_engine::srd::Srd;
 use dnd_engine::state::{Area, Change, Character, Cover, GameState, InitiativeSlot, Position};
@@ -277,7 +277,7 @@ const ACTIONS: &str = r#"{"actions": [
 
 /// What one scripted turn left.
 pub struct Played {
-    /// The tool results the model was told, call by call.
+    /// The tool results the model was told, call by call (a call made again: its last).
     pub results: Vec<String>,
     /// The turn's outcome.
     pub outcome: TurnOutcome,
@@ -305,30 +305,33 @@ pub async fn offline(state: &GameState) -> (GameMaster, Arc<MemoryStore>, Campai
 }
 
 /// Plays one turn from `before` in which the model makes `calls`, then narrates and suggests;
-/// `speaker` says `line`.
+/// `speaker` says `line`. A call whose tool was left out of the list for room is refused and
+/// added, and the model calls it again in the next round (`ScriptedProvider::calling_again`):
+/// its result in [`Played::results`] is the second.
 pub async fn scripted_turn(
     before: &GameState,
     calls: Vec<ToolCall>,
     speaker: &str,
     line: &str,
 ) -> Played {
-    let provider = Arc::new(ScriptedProvider::new(vec![
-        Ok(CompletionResponse::from_tool_calls(calls)),
-        Ok(CompletionResponse::from_text("Frost and steel.")),
-        Ok(CompletionResponse::from_text(ACTIONS)),
-    ]));
+    // A call to a tool left out of the list for room is refused and added to the next
+    // round's: the model calls it again there, as a model reading the refusal does.
+    let provider = Arc::new(
+        ScriptedProvider::new(vec![
+            Ok(CompletionResponse::from_tool_calls(calls)),
+            Ok(CompletionResponse::from_text("Frost and steel.")),
+            Ok(CompletionResponse::from_text(ACTIONS)),
+        ])
+        .calling_again(),
+    );
     let store = Arc::new(MemoryStore::new());
     let id = store.create_campaign("Glacier", before).await.unwrap();
     let gm = game_master(provider.clone(), store.clone());
     let outcome = gm.turn(&id, PlayerInput::new(speaker, line)).await.unwrap();
-    let results = provider.requests()[1]
-        .messages
-        .iter()
-        .filter_map(|m| match m {
-            Message::Tool { content, .. } => Some(content.clone()),
-            _ => None,
-        })
-        .collect();
+    // The last narrative request holds every call's result; a call made again counts once.
+    let requests = provider.requests();
+    let last = requests.iter().rfind(|r| !r.tools.is_empty()).unwrap();
+    let results = results_per_call(&last.messages);
     let after = store.load(&id).await.unwrap();
     Played {
         results,

@@ -72,13 +72,16 @@ impl Serialize for ChatRequest<'_> {
                 }
             };
         }
+        // What stays the same from call to call first (the tools, then the conversation, which
+        // only grows), so consecutive bodies share a long first stretch: the order providers
+        // put them in for their prompt caches, and what a byte-level cache or a log diff sees.
         field!("model", &self.model);
-        field!("messages", &self.messages);
         if !self.tools.is_empty() {
             field!("tools", &self.tools);
         }
         optional!("tool_choice", &self.tool_choice);
         optional!("parallel_tool_calls", &self.parallel_tool_calls);
+        field!("messages", &self.messages);
         optional!("response_format", &self.response_format);
         optional!("temperature", &self.temperature);
         optional!("seed", &self.seed);

@@ -8,7 +8,10 @@ use std::sync::{Arc, Mutex};
 use async_trait::async_trait;
 use serde_json::{Value, json};
 
-use dnd_engine::gm::{ACTION_LIST_SCHEMA, GameMaster, PlayerInput, Protocol, TurnOutcome};
+use dnd_engine::gm::{
+    ACTION_LIST_SCHEMA, GameMaster, PlayerInput, Protocol, TurnOutcome, added_calls,
+    results_per_call,
+};
 use dnd_engine::llm::{
     Capabilities, CompletionRequest, CompletionResponse, LlmError, LlmProvider, Message,
     ResponseFormat, ToolCall,
@@ -71,18 +74,15 @@ impl Seat {
             memory.seen.push_str(&text.to_lowercase());
             memory.seen.push('\n');
         }
-        // A request that ends with tool results answers the seat's last round.
-        let results: Vec<String> = request
-            .messages
-            .iter()
-            .rev()
-            .map_while(|m| match m {
-                Message::Tool { content, .. } => Some(content.clone()),
-                _ => None,
-            })
-            .collect();
-        if !results.is_empty() {
-            memory.results = results.into_iter().rev().collect();
+        // A request that ends with tool results answers the seat's calls of this turn (since
+        // the player spoke): one result per call, a call made again counting once.
+        if matches!(request.messages.last(), Some(Message::Tool { .. })) {
+            let turn = request
+                .messages
+                .iter()
+                .rposition(|m| matches!(m, Message::User { .. }))
+                .map_or(0, |i| i + 1);
+            memory.results = results_per_call(&request.messages[turn..]);
         }
     }
 
@@ -146,8 +146,13 @@ impl LlmProvider for Seat {
                     .to_string(),
             ));
         }
+        // A call refused because its tool was not sent is made again now that it is, as a
+        // model reading the refusal does; the names in it were seen already.
+        let again = added_calls(request);
         let calls = if request.tools.is_empty() {
             Vec::new()
+        } else if !again.is_empty() {
+            again
         } else {
             self.calls()
         };
@@ -224,7 +229,8 @@ impl Walk {
         self.store.load(&self.id).await.unwrap().snapshot()
     }
 
-    /// One turn: the player says `say`; the model calls `calls` in one round, then narrates.
+    /// One turn: the player says `say`; the model calls `calls` in one round (and makes again,
+    /// in the next, a call refused because its tool was not sent), then narrates.
     pub async fn turn(&mut self, say: &str, calls: Vec<(&str, Value)>) -> Told {
         let asked: Vec<String> = calls
             .iter()

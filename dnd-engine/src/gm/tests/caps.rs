@@ -76,6 +76,7 @@ async fn every_call_carries_the_cap_of_its_kind_and_the_trace_shows_it() {
         text(ACTIONS),
     ]));
     let gm = GameMaster::builder(provider.clone(), gm.store().clone())
+        .suggestions(crate::gm::Suggestions::Model)
         .output_caps(OutputCaps {
             narration: 120,
             actions: 90,
@@ -323,6 +324,7 @@ async fn a_cut_strict_answer_is_asked_again_and_a_cut_strict_narration_ends_clea
     let state = Adventure::built_in().new_game(&["kraven"]).unwrap();
     let id = store.create_campaign("Glacier", &state).await.unwrap();
     let gm = GameMaster::builder(provider.clone(), store.clone())
+        .suggestions(crate::gm::Suggestions::Model)
         .protocol(Protocol::StrictJson)
         .seed(7)
         .build();
@@ -357,7 +359,8 @@ async fn a_cut_strict_answer_is_asked_again_and_a_cut_strict_narration_ends_clea
 #[tokio::test]
 async fn a_cut_summary_ends_at_its_last_full_sentence() {
     let mut script = Vec::new();
-    for _ in 0..4 {
+    // Keep 2, fold 4: the 7th turn folds the first four.
+    for _ in 0..6 {
         script.push(text("Snow falls."));
     }
     script.push(cut(
@@ -374,7 +377,7 @@ async fn a_cut_summary_ends_at_its_last_full_sentence() {
         ..gm
     };
     let mut last = None;
-    for _ in 0..5 {
+    for _ in 0..7 {
         last = Some(
             gm.turn(&id, PlayerInput::new("Kraven", "Walk."))
                 .await
@@ -382,7 +385,7 @@ async fn a_cut_summary_ends_at_its_last_full_sentence() {
         );
     }
     assert_eq!(
-        provider.requests()[4].max_tokens,
+        provider.requests()[6].max_tokens,
         Some(OutputCaps::default().summary)
     );
     let state = store.load(&id).await.unwrap();

@@ -71,7 +71,9 @@ async fn a_cancelled_turn_replays_the_same_dice() {
     let state = Adventure::built_in().new_game(&["kraven"]).unwrap();
     assert!(state.dice_seed.is_set(), "a new campaign gets a dice seed");
     let id = store.create_campaign("Glacier", &state).await.unwrap();
-    let first = GameMaster::builder(stalled, store.clone()).build();
+    let first = GameMaster::builder(stalled, store.clone())
+        .suggestions(crate::gm::Suggestions::Model)
+        .build();
     {
         let mut events = first.turn_stream(&id, PlayerInput::new("Kraven", "I jump."));
         match events.next().await {
@@ -81,7 +83,9 @@ async fn a_cancelled_turn_replays_the_same_dice() {
         // Ctrl-C: the stream is dropped before the turn commits.
     }
     assert_eq!(store.load(&id).await.unwrap().turn, 0, "nothing was kept");
-    let restarted = GameMaster::builder(provider.clone(), store.clone()).build();
+    let restarted = GameMaster::builder(provider.clone(), store.clone())
+        .suggestions(crate::gm::Suggestions::Model)
+        .build();
     let outcome = restarted
         .turn(&id, PlayerInput::new("Kraven", "I jump."))
         .await
@@ -111,7 +115,9 @@ async fn a_campaign_without_a_seed_gets_one_and_its_first_turn_cannot_be_rerolle
         // game master (a new process).
         let store = Arc::new(MemoryStore::new());
         let id = store.create_campaign("Old", &old).await.unwrap();
-        let gm = GameMaster::builder(provider.clone(), store.clone()).build();
+        let gm = GameMaster::builder(provider.clone(), store.clone())
+            .suggestions(crate::gm::Suggestions::Model)
+            .build();
         let outcome = gm
             .turn(&id, PlayerInput::new("Kraven", "I jump."))
             .await
@@ -293,6 +299,7 @@ async fn stored_flags_are_bounded_so_the_prompt_is() {
         ..GmLimits::default()
     };
     let gm = GameMaster::builder(provider.clone(), store.clone())
+        .suggestions(crate::gm::Suggestions::Model)
         .limits(limits.clone())
         .seed(1)
         .build();
@@ -375,6 +382,7 @@ async fn a_turn_past_its_deadline_fails_and_writes_nothing() {
     let state = Adventure::built_in().new_game(&["kraven"]).unwrap();
     let id = store.create_campaign("Glacier", &state).await.unwrap();
     let gm = GameMaster::builder(Arc::new(Silent), store.clone())
+        .suggestions(crate::gm::Suggestions::Model)
         .limits(GmLimits {
             turn_deadline: Duration::from_millis(100),
             ..GmLimits::default()

@@ -30,6 +30,7 @@ fn looping_turns() -> Arc<ScriptedProvider> {
 
 fn game_master(provider: Arc<ScriptedProvider>, store: Arc<MemoryStore>) -> GameMaster {
     GameMaster::builder(provider, store)
+        .suggestions(crate::gm::Suggestions::Model)
         .protocol(Protocol::TwoPhase)
         .summarizer(Summarizer::Code)
         .seed(11)
@@ -57,7 +58,7 @@ fn user_texts(request: &CompletionRequest) -> Vec<&str> {
 
 #[tokio::test]
 async fn kept_turns_and_state_block_send_what_the_store_would() {
-    // Past the history window (6) and across a fold (every 10 turns).
+    // Across folds (by default keep 1, fold 3 at once: on the 5th, 8th, 11th and 14th turn).
     const TURNS: usize = 14;
     let kept = looping_turns();
     let kept_store = Arc::new(MemoryStore::new());
@@ -85,11 +86,12 @@ async fn kept_turns_and_state_block_send_what_the_store_would() {
             f.messages
         );
     }
-    // The window really moved: the last turn is sent its six predecessors, not the first turns.
+    // The window really moved: after 13 turns the first 12 are folded, and the last turn is
+    // sent the one after them, not the first turns.
     let last = &kept[3 * (TURNS - 1)];
     assert_eq!(
         user_texts(last),
-        (TURNS - 6..=TURNS)
+        (TURNS - 1..=TURNS)
             .map(|n| format!("I wait and listen ({n})."))
             .collect::<Vec<_>>()
     );

@@ -47,6 +47,7 @@ async fn table(
     let state = Adventure::built_in().new_game(&["kraven"]).unwrap();
     let id = store.create_campaign("Glacier", &state).await.unwrap();
     let gm = GameMaster::builder(provider.clone(), store.clone())
+        .suggestions(crate::gm::Suggestions::Model)
         .protocol(protocol)
         .seed(7)
         .build();
@@ -312,6 +313,7 @@ async fn strict_json_runs_actions_through_the_tools_and_ignores_claimed_dice() {
         .await
         .unwrap();
     let gm = GameMaster::builder(provider.clone(), store.clone())
+        .suggestions(crate::gm::Suggestions::Model)
         .seed(3)
         .build();
     assert_eq!(gm.protocol(), Protocol::StrictJson);
@@ -477,8 +479,10 @@ async fn the_dead_stay_dead_and_names_are_remembered() {
 
 #[tokio::test]
 async fn folding_by_llm_calls_the_provider_every_m_turns() {
+    // Keep 2, fold 4 at once: turns 1 to 6 send all the turns before them (the history only
+    // grows), the 7th folds the oldest four with one summary call and sends the last two.
     let mut script = Vec::new();
-    for _ in 0..4 {
+    for _ in 0..6 {
         script.push(text("Snow falls."));
     }
     script.push(text("The hero crossed the glacier in silence."));
@@ -492,19 +496,63 @@ async fn folding_by_llm_calls_the_provider_every_m_turns() {
         },
         ..gm
     };
-    for _ in 0..5 {
+    for _ in 0..7 {
         gm.turn(&id, PlayerInput::new("Kraven", "Walk."))
             .await
             .unwrap();
     }
     let requests = provider.requests();
-    assert_eq!(requests.len(), 6, "five turns and one summary call");
+    assert_eq!(requests.len(), 8, "seven turns and one summary call");
+    let players = |i: usize| {
+        requests[i]
+            .messages
+            .iter()
+            .filter(|m| matches!(m, Message::User { .. }))
+            .count()
+    };
+    // Each turn's request: its past turns' inputs and its own.
+    assert_eq!(
+        (0..6).map(players).collect::<Vec<_>>(),
+        vec![1, 2, 3, 4, 5, 6]
+    );
     assert!(
-        requests[4]
+        requests[6]
             .messages
             .iter()
             .any(|m| m.text().is_some_and(|t| t.contains("What happened since")))
     );
+    assert_eq!(
+        players(7),
+        3,
+        "two past turns after the fold, and the input"
+    );
+    // Between folds, each turn's request starts with the whole previous turn's request but
+    // its tail: what a prompt cache reuses. The tail starts at the first system message after
+    // the system prompt and the summary (the memory, state and findings blocks).
+    let head = |messages: &[Message]| {
+        messages
+            .iter()
+            .enumerate()
+            .skip(1)
+            .find(|(_, m)| {
+                matches!(m, Message::System { .. })
+                    && !m.text().is_some_and(|t| t.starts_with("The story so far"))
+            })
+            .map_or(messages.len(), |(i, _)| i)
+    };
+    for i in 1..6 {
+        let before = &requests[i - 1].messages;
+        let shared = before
+            .iter()
+            .zip(&requests[i].messages)
+            .take_while(|(a, b)| a == b)
+            .count();
+        assert!(
+            shared >= head(before) && head(&requests[i].messages) > head(before),
+            "request {i} shares {shared} of {}",
+            before.len()
+        );
+    }
     let state = store.load(&id).await.unwrap();
     assert_eq!(&*state.summary, "The hero crossed the glacier in silence.");
 }

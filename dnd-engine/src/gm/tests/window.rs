@@ -39,6 +39,7 @@ async fn every_request_of_a_long_game_fits_a_small_window() {
     let state = Adventure::built_in().new_game(&["kraven"]).unwrap();
     let id = store.create_campaign("Glacier", &state).await.unwrap();
     let gm = GameMaster::builder(gm_model.clone(), store.clone())
+        .suggestions(crate::gm::Suggestions::Model)
         .protocol(Protocol::ToolLoop)
         .limits(GmLimits {
             summary_every: 5,
@@ -54,6 +55,7 @@ async fn every_request_of_a_long_game_fits_a_small_window() {
     let mut log = SharedLog::default();
     let mut last = None;
     let mut cut_notes = 0;
+    let mut narrations = Vec::new();
     for _ in 0..16 {
         let outcome = player
             .play_turn(&mut log, &gm, &id, last.as_ref())
@@ -64,6 +66,7 @@ async fn every_request_of_a_long_game_fits_a_small_window() {
             .iter()
             .filter(|s| matches!(s, TraceStep::Note { text } if text.contains("context window")))
             .count();
+        narrations.push(outcome.narration.clone());
         last = Some(outcome);
     }
     let gm_requests = gm_model.requests();
@@ -100,8 +103,9 @@ async fn every_request_of_a_long_game_fits_a_small_window() {
             .last()
             .unwrap()
             .text()
-            .is_some_and(|t| t.contains("Turn")),
-        "the latest narration is kept"
+            .is_some_and(|t| t.contains(&narrations[14].chars().take(20).collect::<String>())),
+        "the latest narration (the 15th turn's, before the 16th) is kept: {:?}",
+        player_requests.last().unwrap().messages.last()
     );
 }
 
@@ -122,6 +126,15 @@ async fn a_refusal_for_context_length_is_tried_once_smaller_then_fails_cleanly()
     script.push(too_long());
     script.push(too_long());
     let (provider, store, gm, id) = table(script, Protocol::ToolLoop).await;
+    // No fold in these five turns (a summary call would take a scripted answer).
+    let gm = GameMaster {
+        limits: GmLimits {
+            history_turns: 6,
+            summary_every: 10,
+            ..GmLimits::default()
+        },
+        ..gm
+    };
     for _ in 0..3 {
         gm.turn(&id, PlayerInput::new("Kraven", "Walk."))
             .await
@@ -172,6 +185,7 @@ async fn a_window_too_small_for_the_prompt_fails_before_any_call() {
     let state = Adventure::built_in().new_game(&["kraven"]).unwrap();
     let id = store.create_campaign("Glacier", &state).await.unwrap();
     let gm = GameMaster::builder(provider.clone(), store.clone())
+        .suggestions(crate::gm::Suggestions::Model)
         .seed(1)
         .build();
     let error = gm
@@ -196,7 +210,8 @@ async fn the_summariser_folds_by_code_the_lines_that_do_not_fit() {
     // all of it, and two of them are over the window.
     let long = "snow ".repeat(8_000);
     let mut script = Vec::new();
-    for _ in 0..4 {
+    // Keep 2, fold 4: the 7th turn folds the first four.
+    for _ in 0..6 {
         script.push(text(&long));
     }
     script.push(text("The hero walked through the snow."));
@@ -209,6 +224,7 @@ async fn the_summariser_folds_by_code_the_lines_that_do_not_fit() {
     let state = Adventure::built_in().new_game(&["kraven"]).unwrap();
     let id = store.create_campaign("Glacier", &state).await.unwrap();
     let gm = GameMaster::builder(provider.clone(), store.clone())
+        .suggestions(crate::gm::Suggestions::Model)
         .protocol(Protocol::ToolLoop)
         .limits(GmLimits {
             history_turns: 2,
@@ -219,7 +235,7 @@ async fn the_summariser_folds_by_code_the_lines_that_do_not_fit() {
         .seed(9)
         .build();
     let mut last = None;
-    for _ in 0..5 {
+    for _ in 0..7 {
         last = Some(
             gm.turn(&id, PlayerInput::new("Kraven", "Walk."))
                 .await
@@ -227,8 +243,8 @@ async fn the_summariser_folds_by_code_the_lines_that_do_not_fit() {
         );
     }
     let requests = provider.requests();
-    assert_eq!(requests.len(), 6, "five turns and one summary call");
-    let summary = &requests[4];
+    assert_eq!(requests.len(), 8, "seven turns and one summary call");
+    let summary = &requests[6];
     assert!(
         summary.messages[1]
             .text()
@@ -238,7 +254,7 @@ async fn the_summariser_folds_by_code_the_lines_that_do_not_fit() {
     assert!(requests.iter().all(|r| fits(r, WINDOW)));
     let trace = last.unwrap().trace;
     assert!(
-        trace.iter().any(|s| matches!(s, TraceStep::Note { text } if text.contains("1 of 2 lines folded into the summary by code"))),
+        trace.iter().any(|s| matches!(s, TraceStep::Note { text } if text.contains("3 of 4 lines folded into the summary by code"))),
         "{trace:?}"
     );
     let state = store.load(&id).await.unwrap();

@@ -1,5 +1,6 @@
 //! The tools offered per situation (`tools::situation`), pinned for the built-in adventures'
-//! moments, with the JSON size of their specifications (the figures in the README's table).
+//! moments, with the JSON size of their specifications (the figures in the README's table) and
+//! the gate's rule for the others: refused once, then added, or refused every time.
 
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -11,7 +12,7 @@ use crate::adventure::Adventure;
 use crate::srd::Srd;
 use crate::state::{GameState, estimate_tokens};
 use crate::tools::situation::CROWDED;
-use crate::tools::{available_tools, refuse_unavailable, tool_specs, tools_now};
+use crate::tools::{Gate, available_tools, gate, tool_names, tool_specs, tools_now, tools_with};
 
 /// The party, everyone, moved to `room` (a test's shortcut past the walk there).
 fn move_party(state: &mut GameState, room: &str) {
@@ -76,21 +77,31 @@ fn the_tools_per_situation_are_these() {
         estimate_tokens(&every)
     );
     for (name, state) in moments() {
-        let tools = available_tools(&state, srd);
+        let now = tools_now(&state, srd);
+        let tools = now.offered;
         assert!(
             tools.len() <= CROWDED,
             "{name}: {} tools: {tools:?}",
             tools.len()
         );
         let json = spec_json(&tools);
+        // The gate's rule, per moment: a tool left out is refused once and added; a barred one
+        // is refused every time.
+        let (added, barred): (Vec<&str>, Vec<&str>) = all_names
+            .iter()
+            .copied()
+            .filter(|t| !tools.contains(t))
+            .partition(|t| now.possible.contains(t));
         writeln!(
             table,
-            "\n{name} ({:?}): {} tools, {} bytes, ~{} tokens\n  {}",
+            "\n{name} ({:?}): {} tools, {} bytes, ~{} tokens\n  {}\n  refused once, then added: {}\n  refused: {}",
             crate::tools::situation(&state),
             tools.len(),
             json.len(),
             estimate_tokens(&json),
-            tools.join(", ")
+            tools.join(", "),
+            added.join(", "),
+            barred.join(", ")
         )
         .unwrap();
     }
@@ -157,19 +168,98 @@ fn the_order_is_the_registrys() {
 }
 
 #[test]
-fn a_tool_not_offered_is_refused_with_the_list() {
+fn a_tool_not_sent_is_refused_and_a_possible_one_added() {
     let state = Adventure::built_in().new_game(&["kraven"]).unwrap();
     let now = tools_now(&state, Srd::bundled());
-    let refusal = refuse_unavailable("next_turn", &now).expect("no fight: refused");
+    let sent = now.offered.as_slice();
+    // Its moment has not come: refused with the list sent, sent or not.
+    let Gate::Barred(refusal) = gate("next_turn", sent, &state) else {
+        panic!("no fight: next_turn barred");
+    };
     assert!(
         refusal.contains("next_turn is not available now"),
         "{refusal}"
     );
-    assert!(refusal.contains(&now.offered.join(", ")), "{refusal}");
-    assert_eq!(refuse_unavailable("move_to", &now), None);
-    // A lookup left out for room is still allowed: what it does is legal now.
-    assert!(!now.offered.contains(&"rules_lookup"), "{:?}", now.offered);
-    assert_eq!(refuse_unavailable("rules_lookup", &now), None);
+    assert!(refusal.contains(&sent.join(", ")), "{refusal}");
+    assert!(matches!(
+        gate("next_turn", &["next_turn"], &state),
+        Gate::Barred(_)
+    ));
+    assert_eq!(gate("move_to", sent, &state), Gate::Run);
+    // A lookup left out for room is refused, and added: it is possible now.
+    assert!(!sent.contains(&"rules_lookup"), "{sent:?}");
+    let Gate::Added(tool, refusal) = gate("rules_lookup", sent, &state) else {
+        panic!("rules_lookup is possible now");
+    };
+    assert_eq!(tool, "rules_lookup");
+    assert!(
+        refusal.contains("it is now added: call it again") && refusal.contains(&sent.join(", ")),
+        "{refusal}"
+    );
     // An unknown name is the registry's to refuse, with every tool.
-    assert_eq!(refuse_unavailable("fly_away", &now), None);
+    assert_eq!(gate("fly_away", sent, &state), Gate::Run);
+}
+
+#[test]
+fn an_asked_tool_takes_the_place_of_the_last_extra_and_the_list_stays_at_twelve() {
+    let srd = Srd::bundled();
+    for (name, state) in moments() {
+        let now = tools_now(&state, srd);
+        let left_out: Vec<&str> = now
+            .possible
+            .iter()
+            .copied()
+            .filter(|t| !now.offered.contains(t))
+            .collect();
+        // Each left-out possible tool, asked alone, then all of them at once.
+        let mut asks: Vec<Vec<&str>> = left_out.iter().map(|t| vec![*t]).collect();
+        asks.push(left_out.clone());
+        for asked in asks {
+            let with = tools_with(&state, srd, &asked).offered;
+            // Asked one at a time (as a model asks), the list keeps its size; asked all at
+            // once, it holds what was offered or asked, and nothing else.
+            let bound = if asked.len() == 1 {
+                CROWDED.max(now.offered.len())
+            } else {
+                now.offered.len() + asked.len()
+            };
+            assert!(
+                with.iter()
+                    .all(|t| now.offered.contains(t) || asked.contains(t)),
+                "{name}: {with:?}"
+            );
+            assert!(
+                with.len() <= bound,
+                "{name}, asked {asked:?}: {} tools: {with:?}",
+                with.len()
+            );
+            assert!(
+                with.len() >= now.offered.len().min(CROWDED),
+                "{name}: {with:?}"
+            );
+            let order = tool_names();
+            let positions: Vec<usize> = with
+                .iter()
+                .map(|t| order.iter().position(|o| o == t).unwrap())
+                .collect();
+            assert!(positions.is_sorted(), "{name}: {with:?}");
+            for t in &asked {
+                assert!(with.contains(t), "{name}: {t} not in {with:?}");
+            }
+        }
+    }
+    // The harpy fight: no Dash offered, until it is asked for, in the place of an extra.
+    let mut fight = Table::new(&["kraven"]);
+    fight.ok(
+        "start_encounter",
+        json!({"monsters": null, "sneaking": null}),
+    );
+    let now = tools_now(&fight.state, srd);
+    assert!(!now.offered.contains(&"dash"), "{:?}", now.offered);
+    let with = tools_with(&fight.state, srd, &["dash"]).offered;
+    assert!(with.contains(&"dash"), "{with:?}");
+    assert_eq!(with.len(), now.offered.len(), "{with:?}");
+    // A barred or unknown tool asked for is not offered.
+    let walk = tools_with(&fight.state, srd, &["start_encounter", "fly_away"]).offered;
+    assert_eq!(walk, now.offered);
 }
