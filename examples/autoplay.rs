@@ -17,8 +17,15 @@
 //! so it goes through [`terminal_safe`] before it is printed *or* written to `--out`: a
 //! Markdown file is read with `cat` and `less` too, and escape sequences have no place in
 //! Markdown. Control characters and escape sequences are removed; lines and tabs stay.
+//!
+//! With `--out`, the file is written as the game goes: opened (and emptied) before the first
+//! turn, each turn appended and flushed as soon as it is played, the summary last. A run that
+//! fails, or is stopped with Ctrl-C, or is killed, keeps every turn it played; one that fails
+//! ends with a `## Stopped` section saying why, in place of the summary.
 
 use std::fmt::Write as _;
+use std::fs::File;
+use std::io::Write as _;
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -162,14 +169,9 @@ fn main() -> ExitCode {
     };
     match runtime.block_on(run(&options)) {
         Ok(transcript) => {
+            // With `--out` the file was written turn by turn as the game went.
             match &options.out {
-                Some(path) => {
-                    if let Err(e) = std::fs::write(path, &transcript) {
-                        eprintln!("error: could not write {path}: {e}");
-                        return ExitCode::FAILURE;
-                    }
-                    eprintln!("transcript written to {path}");
-                }
+                Some(path) => eprintln!("transcript written to {path}"),
                 None => print!("{transcript}"),
             }
             ExitCode::SUCCESS
@@ -177,6 +179,9 @@ fn main() -> ExitCode {
         Err(message) => {
             // An error may quote the model or its server.
             eprintln!("error: {}", terminal_safe(&message));
+            if let Some(path) = &options.out {
+                eprintln!("the turns played so far are in {path}");
+            }
             ExitCode::FAILURE
         }
     }
@@ -187,9 +192,69 @@ pub(crate) async fn run(options: &Options) -> Result<String, String> {
     play(options).await.map(|r| r.transcript)
 }
 
+/// The Markdown transcript as it grows: kept whole for the caller, and, with `--out`, in the
+/// file too, each piece written and flushed as it is added.
+struct Transcript {
+    md: String,
+    file: Option<(File, String)>,
+}
+
+impl Transcript {
+    /// A transcript that writes to `out` (created, or emptied when it exists) as well.
+    fn create(out: Option<&str>) -> Result<Transcript, String> {
+        let file = match out {
+            Some(path) => Some((
+                File::create(path).map_err(|e| format!("could not write {path}: {e}"))?,
+                path.to_owned(),
+            )),
+            None => None,
+        };
+        Ok(Transcript {
+            md: String::new(),
+            file,
+        })
+    }
+
+    /// Appends one piece (the heading, a whole turn, the summary), made safe for a terminal
+    /// ([`terminal_safe`] is safe piece by piece). Each piece ends in a line written here, and
+    /// a string sequence never runs past a line, so the result is the same as cleaning the
+    /// whole transcript at the end.
+    fn push(&mut self, piece: &str) -> Result<(), String> {
+        let safe = terminal_safe(piece);
+        self.md.push_str(&safe);
+        if let Some((file, path)) = &mut self.file {
+            file.write_all(safe.as_bytes())
+                .and_then(|()| file.flush())
+                .map_err(|e| format!("could not write {path}: {e}"))?;
+        }
+        Ok(())
+    }
+}
+
 /// Plays the adventure: the transcript (safe for a terminal), the shared log (as said) and the
-/// totals.
+/// totals. With `--out`, the transcript goes to the file turn by turn; when a turn fails, the
+/// file keeps the turns before it and ends with a `## Stopped` section giving the error.
 pub(crate) async fn play(options: &Options) -> Result<Run, String> {
+    let mut transcript = Transcript::create(options.out.as_deref())?;
+    match play_into(options, &mut transcript).await {
+        Ok((log, totals)) => Ok(Run {
+            transcript: transcript.md,
+            log,
+            totals,
+        }),
+        Err(message) => {
+            // Best effort: the error is what the caller must hear, even if this write fails.
+            let _ = transcript.push(&format!("## Stopped\n\n{message}\n"));
+            Err(message)
+        }
+    }
+}
+
+/// Plays the adventure into `transcript`, turn by turn: the shared log and the totals.
+async fn play_into(
+    options: &Options,
+    transcript: &mut Transcript,
+) -> Result<(SharedLog, Totals), String> {
     let adventure = match &options.adventure {
         Some(name_or_path) => Adventure::named_or_file(name_or_path).map_err(|e| e.to_string())?,
         None => Adventure::built_in(),
@@ -245,6 +310,7 @@ pub(crate) async fn play(options: &Options) -> Result<Run, String> {
             None => "offline game master and player".to_owned(),
         }
     );
+    transcript.push(&std::mem::take(&mut md))?;
     let mut last: Option<TurnOutcome> = None;
     let mut state: GameState = initial;
     while totals.turns < options.turns {
@@ -313,6 +379,8 @@ pub(crate) async fn play(options: &Options) -> Result<Run, String> {
             &outcome,
             &state,
         );
+        // On disk before the next turn starts: a run stopped there keeps this one.
+        transcript.push(&std::mem::take(&mut md))?;
         last = Some(outcome);
     }
     if let Seat::Ai(player) = &seat {
@@ -326,12 +394,8 @@ pub(crate) async fn play(options: &Options) -> Result<Run, String> {
         totals.player_usage = player.agent.usage();
     }
     write_summary(&mut md, &state, &totals, &log);
-    // One pass over the whole transcript: every field the model filled is in it.
-    Ok(Run {
-        transcript: terminal_safe(&md).into_owned(),
-        log,
-        totals,
-    })
+    transcript.push(&md)?;
+    Ok((log, totals))
 }
 
 /// One turn of the transcript: what was said, the narration, the mechanics (named from `after`,

@@ -230,3 +230,103 @@ fn escape_sequences_from_the_model_never_reach_the_transcript() {
     assert!(!run.transcript.contains("[2J"), "{}", run.transcript);
     assert!(run.transcript.contains("## Turn 3\n"), "{}", run.transcript);
 }
+
+/// The offline game master as a model whose server goes away at its `fails_at`-th call: that
+/// call reads the `--out` file as it is at that moment (the game still running), then fails
+/// with an error that is not retried.
+struct Vanishing {
+    gm: dnd_engine::offline::OfflineGm,
+    calls: std::sync::atomic::AtomicU32,
+    fails_at: u32,
+    out: std::path::PathBuf,
+    /// The file as the failing call found it.
+    seen: std::sync::Mutex<Option<String>>,
+}
+
+#[async_trait::async_trait]
+impl dnd_engine::llm::LlmProvider for Vanishing {
+    fn name(&self) -> &str {
+        "vanishing-offline"
+    }
+
+    async fn complete(
+        &self,
+        req: &dnd_engine::llm::CompletionRequest,
+    ) -> Result<dnd_engine::llm::CompletionResponse, dnd_engine::llm::LlmError> {
+        let call = self.calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+        if call < self.fails_at {
+            return Ok(self.gm.answer(req));
+        }
+        *self.seen.lock().unwrap() = Some(std::fs::read_to_string(&self.out).unwrap());
+        Err(dnd_engine::llm::LlmError::auth("the key was revoked"))
+    }
+}
+
+#[test]
+fn a_run_that_fails_keeps_the_turns_it_played_in_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run.md");
+    let model = std::sync::Arc::new(Vanishing {
+        gm: dnd_engine::offline::OfflineGm::default(),
+        calls: Default::default(),
+        // Several turns in: a turn takes a few calls (the player's, the game master's rounds
+        // and its suggestions).
+        fails_at: 12,
+        out: out.clone(),
+        seen: Default::default(),
+    });
+    let mut options = autoplay::parse_args(&[
+        "--turns".into(),
+        "50".into(),
+        "--out".into(),
+        out.to_str().unwrap().into(),
+    ])
+    .unwrap();
+    options.model = Some(model.clone());
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let error = runtime.block_on(autoplay::play(&options)).err().unwrap();
+    assert!(error.contains("the key was revoked"), "{error}");
+    // While the game was still running, the turns already played were on disk, whole.
+    let seen = model.seen.lock().unwrap().clone().unwrap();
+    assert!(
+        seen.starts_with("# The Wailing Glacier — autoplay\n\nHero: kraven"),
+        "{seen}"
+    );
+    let played = seen.matches("## Turn ").count();
+    assert!(played >= 1, "no turn on disk before the failure:\n{seen}");
+    assert!(seen.ends_with("\n\n"), "a turn was cut short:\n{seen}");
+    assert!(!seen.contains("## Summary"), "{seen}");
+    // After the failure: the same turns, then why it stopped, and no summary.
+    let file = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(
+        file,
+        format!("{seen}## Stopped\n\n{error}\n"),
+        "the file after the failure"
+    );
+}
+
+#[test]
+fn a_finished_run_writes_to_the_file_what_it_returns() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run.md");
+    let options = autoplay::parse_args(&[
+        "--turns".into(),
+        "3".into(),
+        "--out".into(),
+        out.to_str().unwrap().into(),
+    ])
+    .unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let run = runtime.block_on(autoplay::play(&options)).unwrap();
+    let file = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(file, run.transcript);
+    assert!(file.contains("## Turn 3\n"), "{file}");
+    assert!(file.contains("## Summary\n\n- Turns: 3\n"), "{file}");
+    assert!(!file.contains("## Stopped"), "{file}");
+}
