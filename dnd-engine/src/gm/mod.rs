@@ -476,7 +476,10 @@ impl GameMaster {
             &checks.findings,
         );
         let turn_start = messages.len() - 1;
-        let stable_prefix = 1 + usize::from(!state.summary.is_empty());
+        // The system prompt, the summary and the history stay the same for the next turns
+        // until a fold (`recent::Window`): a cache breakpoint at the history's end is read
+        // again by the next turn's calls.
+        let stable_prefix = history_at + history_turns.iter().sum::<usize>();
         let mut run = TurnRun {
             state: &mut state,
             log: &mut log,

@@ -106,7 +106,7 @@ pub struct CompletionRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
     /// How many leading messages stay the same from one turn to the next (the system prompt,
-    /// the campaign summary). Adapters whose provider caches prompts place a cache breakpoint
+    /// the campaign summary, and the game master's history, which only grows between folds). Adapters whose provider caches prompts place a cache breakpoint
     /// after them; others ignore it.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub stable_prefix: usize,

@@ -143,6 +143,10 @@ pub fn fit(
     }
     let mut cut = request.clone();
     cut.messages.drain(head..at);
+    // A stable prefix that reached into the dropped messages ends that much sooner.
+    if cut.stable_prefix > head {
+        cut.stable_prefix = cut.stable_prefix.saturating_sub(at - head).max(head);
+    }
     Ok(Some((
         cut,
         Cut {

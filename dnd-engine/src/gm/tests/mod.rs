@@ -541,6 +541,8 @@ async fn folding_by_llm_calls_the_provider_every_m_turns() {
             .map_or(messages.len(), |(i, _)| i)
     };
     for i in 1..6 {
+        // The stable prefix a cache breakpoint marks is everything before the tail.
+        assert_eq!(requests[i].stable_prefix, head(&requests[i].messages));
         let before = &requests[i - 1].messages;
         let shared = before
             .iter()
