@@ -42,7 +42,8 @@ fn one_turn() -> Vec<CompletionResponse> {
 
 #[tokio::test]
 async fn the_prompt_does_not_grow_with_the_campaign() {
-    let provider = Arc::new(ScriptedProvider::looping(one_turn()));
+    // A tool left out of a crowded list is called again once added, as a model would.
+    let provider = Arc::new(ScriptedProvider::looping(one_turn()).calling_again());
     let store = Arc::new(MemoryStore::new());
     let id = store
         .create_campaign(
