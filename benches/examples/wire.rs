@@ -236,10 +236,8 @@ async fn serve(mut stream: TcpStream, log: Arc<Mutex<Log>>) {
 }
 
 fn turns_asked() -> usize {
-    let args: Vec<String> = std::env::args().collect();
-    args.windows(2)
-        .find(|w| w[0] == "--turns")
-        .and_then(|w| w[1].parse().ok())
+    argument("--turns")
+        .and_then(|v| v.parse().ok())
         .unwrap_or(300)
 }
 
