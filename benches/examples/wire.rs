@@ -14,7 +14,13 @@
 //! `--model-suggestions` asks the model for the suggested actions in a second call each turn
 //! (the two-phase design's first form) instead of reading them off the state;
 //! `--whole-history` sends every past turn, folding nothing (the first design's baseline);
-//! `--keep N` and `--every N` set `GmLimits::history_turns` and `summary_every`.
+//! `--keep N` and `--every N` set `GmLimits::history_turns` and `summary_every`, `--cap N`
+//! sets `GmLimits::call_tokens` (`--cap 0`: none).
+//!
+//! The summariser's calls are answered with a summary of the length the engine asks for (150
+//! words, made by code from what the call sent), so the summary later calls carry has a real
+//! model's size; the prefix share of a call is measured against the previous call of the same
+//! kind (the game master's or the summariser's), as a prefix cache keeps both.
 //!
 //! `--dump FILE` writes the bodies of the last ten turns' requests, one a line, to see what a
 //! call is made of.
@@ -31,7 +37,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
 use dnd_engine::adventure::Adventure;
-use dnd_engine::gm::{GameMaster, GmLimits, PlayerInput, Protocol, Suggestions};
+use dnd_engine::gm::{GameMaster, GmLimits, PlayerInput, Protocol, Suggestions, fold_by_code};
 use dnd_engine::llm::{
     CompletionRequest, CompletionResponse, Message, ResponseFormat, ToolCall, ToolSpec,
 };
@@ -62,6 +68,9 @@ const SCRIPT: &[&str] = &[
 #[derive(Debug, Clone)]
 struct Seen {
     turn: usize,
+    /// The summariser's call (no tools), measured against the previous summariser call: it
+    /// is a conversation of its own, and a prefix cache keeps both.
+    summary: bool,
     bytes: usize,
     tools: usize,
     prefix: usize,
@@ -70,7 +79,8 @@ struct Seen {
 #[derive(Default)]
 struct Log {
     turn: usize,
-    previous: Vec<u8>,
+    /// The previous game master's call and the previous summariser's call.
+    previous: [Vec<u8>; 2],
     seen: Vec<Seen>,
     /// Every call's body with its turn, for `--dump`.
     bodies: Vec<(usize, Vec<u8>)>,
@@ -134,6 +144,28 @@ fn decode(body: &Value) -> CompletionRequest {
         request = request.with_response_format(ResponseFormat::json_schema(name, schema));
     }
     request
+}
+
+/// The summary a model would write when `request` is the summariser's (its prompt starts
+/// with the summary so far, then the lines to fold): as long as the prompt allows, 150 words,
+/// made by code from what it was sent, so the summary every later call carries has a real
+/// model's size (the offline game master does not summarise).
+fn summary_asked(request: &Value) -> Option<String> {
+    if request["tools"].as_array().is_some_and(|t| !t.is_empty()) {
+        return None;
+    }
+    let prompt = request["messages"]
+        .as_array()?
+        .iter()
+        .find_map(|m| (m["role"] == "user").then(|| m["content"].as_str().unwrap_or_default()))?;
+    let rest = prompt.strip_prefix("The campaign summary so far:\n")?;
+    let (summary, rest) = rest.split_once("\n\nWhat happened since:\n- ")?;
+    let (lines, _) = rest.split_once("\n\nWrite the new summary")?;
+    let lines: Vec<String> = lines.split("\n- ").map(str::to_owned).collect();
+    let folded = fold_by_code(summary, &lines);
+    let words: Vec<&str> = folded.split_whitespace().collect();
+    let from = words.len().saturating_sub(150);
+    Some(words[from..].join(" "))
 }
 
 /// The prompt tokens a cache like OpenAI's would serve from a prefix of `prefix_bytes` shared
@@ -210,21 +242,27 @@ async fn serve(mut stream: TcpStream, log: Arc<Mutex<Log>>) {
         let body: Vec<u8> = buffer[head_end..head_end + length].to_vec();
         buffer.drain(..head_end + length);
         let request: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+        let summary = summary_asked(&request);
         let shared = {
             let mut log = log.lock().unwrap();
-            let prefix = common_prefix(&log.previous, &body);
+            let prefix = common_prefix(&log.previous[usize::from(summary.is_some())], &body);
             let turn = log.turn;
             log.seen.push(Seen {
                 turn,
+                summary: summary.is_some(),
                 bytes: body.len(),
                 tools: request["tools"].as_array().map_or(0, Vec::len),
                 prefix,
             });
             log.bodies.push((turn, body.clone()));
-            log.previous = body.clone();
+            log.previous[usize::from(summary.is_some())] = body.clone();
             prefix
         };
-        let answer = encode(&gm.answer(&decode(&request)), body.len(), shared).to_string();
+        let response = match summary {
+            Some(text) => CompletionResponse::from_text(text),
+            None => gm.answer(&decode(&request)),
+        };
+        let answer = encode(&response, body.len(), shared).to_string();
         let reply = format!(
             "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{answer}",
             answer.len()
@@ -278,9 +316,13 @@ async fn main() {
     if let Some(every) = argument("--every").and_then(|v| v.parse().ok()) {
         limits.summary_every = every;
     }
+    if let Some(cap) = argument("--cap").and_then(|v| v.parse::<usize>().ok()) {
+        limits.call_tokens = (cap > 0).then_some(cap);
+    }
     if std::env::args().any(|a| a == "--whole-history") {
         // The first design's baseline: every past turn sent, nothing folded.
         limits.history_turns = usize::MAX / 4;
+        limits.call_tokens = None;
     }
     let gm = GameMaster::builder(provider, store.clone())
         .limits(limits)
@@ -348,28 +390,42 @@ async fn main() {
         );
     }
     let calls = seen.len() as f64 / turns as f64;
-    let shares: Vec<usize> = seen
-        .iter()
-        .map(|s| s.prefix * 100 / s.bytes.max(1))
-        .collect();
+    let game_master: Vec<&Seen> = seen.iter().filter(|s| !s.summary).collect();
+    let summaries: Vec<&Seen> = seen.iter().filter(|s| s.summary).collect();
+    let share = |s: &Seen| s.prefix * 100 / s.bytes.max(1);
     println!();
-    println!("- calls per turn, on average: {calls:.2}");
+    println!(
+        "- calls per turn, on average: {calls:.2} ({:.2} the game master's, {:.2} the summariser's)",
+        game_master.len() as f64 / turns as f64,
+        summaries.len() as f64 / turns as f64
+    );
     println!(
         "- tools in a call: at most {}, median {}",
         seen.iter().map(|s| s.tools).max().unwrap_or(0),
         median(seen.iter().map(|s| s.tools).collect())
     );
+    let last_ten: Vec<&&Seen> = game_master.iter().filter(|s| s.turn + 10 > turns).collect();
     println!(
-        "- input per call: median {} tokens, largest {}",
-        median(seen.iter().map(|s| s.bytes / 4).collect()),
-        seen.iter().map(|s| s.bytes / 4).max().unwrap_or(0)
+        "- the game master's calls: median {} tokens, largest {}; in the last ten turns median {}, largest {}, {} of {} under 2,500",
+        median(game_master.iter().map(|s| s.bytes / 4).collect()),
+        game_master.iter().map(|s| s.bytes / 4).max().unwrap_or(0),
+        median(last_ten.iter().map(|s| s.bytes / 4).collect()),
+        last_ten.iter().map(|s| s.bytes / 4).max().unwrap_or(0),
+        last_ten.iter().filter(|s| s.bytes / 4 < 2_500).count(),
+        last_ten.len()
     );
+    println!(
+        "- the summariser's calls: median {} tokens, largest {}",
+        median(summaries.iter().map(|s| s.bytes / 4).collect()),
+        summaries.iter().map(|s| s.bytes / 4).max().unwrap_or(0)
+    );
+    let shares: Vec<usize> = game_master.iter().map(|s| share(s)).collect();
     let at_least = shares.iter().filter(|share| **share >= 60).count();
     println!(
-        "- share of a call's body that repeats the previous call's first bytes: median {}%, at least 60% in {} of {} calls",
+        "- share of a game master's call that repeats the previous one's first bytes: median {}%, at least 60% in {} of {} calls",
         median(shares),
         at_least,
-        seen.len()
+        game_master.len()
     );
     let last: Vec<&(usize, u32, u32)> = reported
         .iter()

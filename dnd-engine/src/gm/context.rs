@@ -156,41 +156,61 @@ pub fn build_context(
 /// of a room's description (the state block has the room).
 pub const PAST_RESULT_TEXT_BYTES: usize = 60;
 
-/// A past turn's messages as the model is sent them again: in each tool result, every string
-/// longer than [`PAST_RESULT_TEXT_BYTES`] cut at a word with a mark, the JSON kept whole so
-/// what it says can still be read (a result that is not JSON is cut as one text). The cut
-/// depends only on the message, so the same turn reads the same on every later call (a cached
-/// prefix stays a prefix).
+/// A past turn's messages as the model is sent them again, shorter: in each tool result,
+/// every string longer than [`PAST_RESULT_TEXT_BYTES`] cut at a word with a mark, and one in
+/// a list longer than [`PAST_LISTED_TEXT_BYTES`] cut to the mark alone, the JSON kept whole
+/// with every field so what it says can still be read (a result that is not JSON is cut as one
+/// text); in each tool call, the `null` arguments left out (strict mode makes the model send
+/// every field; the tools read a missing one as `null`). The cut depends only on the message,
+/// so the same turn reads the same on every later call (a cached prefix stays a prefix).
 pub(super) fn past_turn(messages: &mut [Message]) {
     for message in messages {
-        if let Message::Tool { content, .. } = message
-            && content.len() > PAST_RESULT_TEXT_BYTES
-        {
-            *content = match serde_json::from_str::<serde_json::Value>(content) {
-                Ok(mut value) => {
-                    shorten_strings(&mut value);
-                    value.to_string()
+        match message {
+            Message::Tool { content, .. } if content.len() > PAST_RESULT_TEXT_BYTES => {
+                *content = match serde_json::from_str::<serde_json::Value>(content) {
+                    Ok(mut value) => {
+                        shorten(&mut value, false);
+                        value.to_string()
+                    }
+                    Err(_) => shortened(content, PAST_RESULT_TEXT_BYTES),
+                };
+            }
+            Message::Assistant { tool_calls, .. } => {
+                for call in tool_calls {
+                    if let serde_json::Value::Object(fields) = &mut call.arguments {
+                        fields.retain(|_, value| !value.is_null());
+                    }
                 }
-                Err(_) => shortened(content),
-            };
+            }
+            _ => {}
         }
     }
 }
 
-/// Every string in `value` cut to [`PAST_RESULT_TEXT_BYTES`] ([`shortened`]).
-fn shorten_strings(value: &mut serde_json::Value) {
+/// The longest text kept whole in a list of a past turn's result (a room's features, a
+/// fight's rolls): names and ids stay, descriptions go.
+pub const PAST_LISTED_TEXT_BYTES: usize = 24;
+
+/// Every string in `value` cut to [`PAST_RESULT_TEXT_BYTES`], or in a list (`listed`) to
+/// [`PAST_LISTED_TEXT_BYTES`] ([`shortened`]).
+fn shorten(value: &mut serde_json::Value, listed: bool) {
     use serde_json::Value;
+    let most = if listed {
+        PAST_LISTED_TEXT_BYTES
+    } else {
+        PAST_RESULT_TEXT_BYTES
+    };
     match value {
-        Value::String(text) if text.len() > PAST_RESULT_TEXT_BYTES => *text = shortened(text),
-        Value::Array(items) => items.iter_mut().for_each(shorten_strings),
-        Value::Object(fields) => fields.values_mut().for_each(shorten_strings),
+        Value::String(text) if text.len() > most => *text = shortened(text, most),
+        Value::Array(items) => items.iter_mut().for_each(|item| shorten(item, true)),
+        Value::Object(fields) => fields.values_mut().for_each(|field| shorten(field, listed)),
         _ => {}
     }
 }
 
-/// `text` cut at the last space before [`PAST_RESULT_TEXT_BYTES`], with an ellipsis.
-fn shortened(text: &str) -> String {
-    let end = crate::text::floor_char_boundary(text, PAST_RESULT_TEXT_BYTES);
+/// `text` cut at the last space before `most` bytes, with an ellipsis.
+fn shortened(text: &str, most: usize) -> String {
+    let end = crate::text::floor_char_boundary(text, most);
     let end = text[..end]
         .rfind(' ')
         .filter(|at| *at > end / 2)

@@ -102,9 +102,15 @@ pub struct GmLimits {
     /// Longest player input accepted, in bytes.
     pub max_input_bytes: usize,
     /// How many of the oldest past turns are folded into the campaign summary at once
-    /// (default 3), when the history has grown to `history_turns + summary_every` turns: the
+    /// (default 2), when the history has grown to `history_turns + summary_every` turns: the
     /// summary and the history then change together, once every `summary_every` turns.
     pub summary_every: usize,
+    /// The most input tokens (estimated as [`crate::state::estimate_tokens`] does, tools
+    /// included) a call of the game master is sent while the history can give way (default
+    /// 2,400): past turns are left out of a larger call, oldest first, until it fits. A call
+    /// whose own turn is larger is sent whole (the model's context window is the hard bound).
+    /// `None` leaves every call its whole history.
+    pub call_tokens: Option<usize>,
     /// The most tool calls run from one answer of the model (default 8); the rest are dropped
     /// with a note to the model, so an answer of 200 calls neither runs them all nor fills the
     /// history.
@@ -128,7 +134,8 @@ impl Default for GmLimits {
             history_turns: 1,
             tools: ToolLimits::default(),
             max_input_bytes: 2_000,
-            summary_every: 3,
+            summary_every: 2,
+            call_tokens: Some(2_400),
             max_tool_calls_per_response: 8,
             max_narration_bytes: 16_000,
             max_suggestion_bytes: SUGGESTION_MAX_BYTES,

@@ -220,6 +220,25 @@ impl GameMaster {
         request: &CompletionRequest,
         stream_text: bool,
     ) -> Result<CompletionResponse, GmError> {
+        // The cost bound first: past turns the call can do without, left out (never an error).
+        let capped = self.limits.call_tokens.and_then(|cap| {
+            window::fit(request, cap, run.history_at, &run.history_turns)
+                .ok()
+                .flatten()
+        });
+        let (request, skip) = match &capped {
+            Some((cut, what)) => {
+                run.note(format!(
+                    "{} of the oldest turns of history left out of this call to keep it within {} input tokens (GmLimits::call_tokens): about {} from {}",
+                    what.groups,
+                    self.limits.call_tokens.unwrap_or_default(),
+                    what.after,
+                    what.before
+                ));
+                (cut, what.groups)
+            }
+            None => (request, 0),
+        };
         let mut budget = self
             .provider
             .context_window()
@@ -231,7 +250,7 @@ impl GameMaster {
             let fitted = match budget {
                 None => None,
                 Some(budget) => {
-                    match window::fit(request, budget, run.history_at, &run.history_turns) {
+                    match window::fit(request, budget, run.history_at, &run.history_turns[skip..]) {
                         Ok(fitted) => fitted,
                         // After a refusal, the least that can be sent is worth one try if it
                         // is less than what was refused; else the refusal stands.
@@ -240,7 +259,7 @@ impl GameMaster {
                                 request,
                                 overflow.needed,
                                 run.history_at,
-                                &run.history_turns,
+                                &run.history_turns[skip..],
                             )
                             .ok()
                             .flatten(),

@@ -89,6 +89,13 @@ async fn a_400_for_context_length_is_retried_once_with_a_smaller_prompt() {
     let id = store.create_campaign("Glacier", &state).await.unwrap();
     let gm = GameMaster::builder(provider, store.clone())
         .protocol(Protocol::ToolLoop)
+        // The model's window is what this test cuts to, not the cost bound; no fold in these
+        // turns (a summary call would take a scripted answer).
+        .limits(dnd_engine::gm::GmLimits {
+            call_tokens: None,
+            summary_every: 10,
+            ..dnd_engine::gm::GmLimits::default()
+        })
         .seed(5)
         .build();
     for _ in 0..2 {

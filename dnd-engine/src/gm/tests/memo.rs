@@ -33,6 +33,11 @@ fn game_master(provider: Arc<ScriptedProvider>, store: Arc<MemoryStore>) -> Game
         .suggestions(crate::gm::Suggestions::Model)
         .protocol(Protocol::TwoPhase)
         .summarizer(Summarizer::Code)
+        // Three turns of history before a fold: what these tests read back.
+        .limits(crate::gm::GmLimits {
+            summary_every: 3,
+            ..crate::gm::GmLimits::default()
+        })
         .seed(11)
         .build()
 }

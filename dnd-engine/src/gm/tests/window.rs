@@ -43,6 +43,8 @@ async fn every_request_of_a_long_game_fits_a_small_window() {
         .protocol(Protocol::ToolLoop)
         .limits(GmLimits {
             summary_every: 5,
+            // The model's window is what this test cuts to, not the cost bound.
+            call_tokens: None,
             ..GmLimits::default()
         })
         .seed(3)
@@ -131,6 +133,7 @@ async fn a_refusal_for_context_length_is_tried_once_smaller_then_fails_cleanly()
         limits: GmLimits {
             history_turns: 6,
             summary_every: 10,
+            call_tokens: None,
             ..GmLimits::default()
         },
         ..gm
