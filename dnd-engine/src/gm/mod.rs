@@ -108,8 +108,9 @@ pub struct GmLimits {
     /// The most input tokens (estimated as [`crate::state::estimate_tokens`] does, tools
     /// included) a call of the game master is sent while the history can give way (default
     /// 2,400): past turns are left out of a larger call, oldest first, until it fits. A call
-    /// whose own turn is larger is sent whole (the model's context window is the hard bound).
-    /// `None` leaves every call its whole history.
+    /// over the bound even with no past turn (its own turn's results are large) is sent as it
+    /// is, since leaving out context would not bring it within the bound; the model's context
+    /// window stays the hard bound. `None` leaves every call its whole history.
     pub call_tokens: Option<usize>,
     /// The most tool calls run from one answer of the model (default 8); the rest are dropped
     /// with a note to the model, so an answer of 200 calls neither runs them all nor fills the

@@ -222,6 +222,8 @@ impl GameMaster {
     ) -> Result<CompletionResponse, GmError> {
         // The cost bound first: past turns the call can do without, left out (never an error).
         let capped = self.limits.call_tokens.and_then(|cap| {
+            // Over the bound even without its history: sent as it is, since leaving out
+            // context would not bring it within the bound.
             window::fit(request, cap, run.history_at, &run.history_turns)
                 .ok()
                 .flatten()

@@ -5,6 +5,7 @@ use super::*;
 use crate::agents::{AiPlayer, SharedLog};
 use crate::llm::CompletionRequest;
 use crate::llm::window::{answer_reserve, request_tokens};
+use serde_json::{Value, json};
 
 /// Narration long enough that a few turns of history fill the window.
 fn long_narration(turn: usize) -> String {
@@ -262,4 +263,134 @@ async fn the_summariser_folds_by_code_the_lines_that_do_not_fit() {
     );
     let state = store.load(&id).await.unwrap();
     assert_eq!(&*state.summary, "The hero walked through the snow.");
+}
+
+#[tokio::test]
+async fn a_call_over_the_cost_bound_leaves_out_its_oldest_turns_and_never_its_own() {
+    const BOUND: usize = 3_000;
+    let mut script = Vec::new();
+    for turn in 0..4 {
+        script.push(text(&long_narration(turn)));
+    }
+    let (provider, _, gm, id) = table(script, Protocol::ToolLoop).await;
+    // No fold in these turns: only the bound cuts.
+    let gm = GameMaster {
+        limits: GmLimits {
+            history_turns: 6,
+            summary_every: 10,
+            call_tokens: Some(BOUND),
+            ..GmLimits::default()
+        },
+        ..gm
+    };
+    let mut notes = 0;
+    for _ in 0..4 {
+        let outcome = gm
+            .turn(&id, PlayerInput::new("Kraven", "Walk."))
+            .await
+            .unwrap();
+        notes += outcome
+            .trace
+            .iter()
+            .filter(|s| matches!(s, TraceStep::Note { text } if text.contains("call_tokens")))
+            .count();
+    }
+    let requests = provider.requests();
+    // Each long narration is some 800 tokens: three of them would not fit with the tools.
+    assert!(notes > 0, "the bound never cut: the test proves nothing");
+    for request in &requests {
+        assert!(
+            request_tokens(request) <= BOUND,
+            "{} tokens sent over a bound of {BOUND}",
+            request_tokens(request)
+        );
+        assert_eq!(
+            request.messages.last().and_then(|m| m.text()),
+            Some("Walk."),
+            "the turn's own input is kept"
+        );
+    }
+    // The newest past turn stays while the oldest go.
+    let last = requests.last().unwrap();
+    let said: Vec<&str> = last.messages.iter().filter_map(|m| m.text()).collect();
+    assert!(said.iter().any(|t| t.starts_with("Turn 2: ")), "{said:?}");
+    assert!(!said.iter().any(|t| t.starts_with("Turn 0: ")), "{said:?}");
+
+    // A bound below what the turn needs without any history sends the call as it is:
+    // leaving out context would not bring it within the bound.
+    let (provider, _, gm, id) = table(
+        vec![text("You walk."), text("You walk on.")],
+        Protocol::ToolLoop,
+    )
+    .await;
+    let gm = GameMaster {
+        limits: GmLimits {
+            call_tokens: Some(10),
+            ..GmLimits::default()
+        },
+        ..gm
+    };
+    for _ in 0..2 {
+        gm.turn(&id, PlayerInput::new("Kraven", "Walk."))
+            .await
+            .unwrap();
+    }
+    let second = &provider.requests()[1];
+    assert!(
+        second
+            .messages
+            .iter()
+            .any(|m| m.text() == Some("You walk.")),
+        "the past turn was left out for nothing"
+    );
+}
+
+#[test]
+fn past_turns_are_sent_shorter_and_the_same_every_time() {
+    let room = json!({
+        "title": "The Hall of Echoes",
+        "description": "Beyond the archway the glacier opens into a hall of pillars, each holding a warrior frozen mid-stride.",
+        "features": [{"id": "frozen-wardens", "name": "Frozen wardens",
+                      "description": "Dozens of warriors in old mail, sealed in the ice."}],
+        "loot": [],
+    });
+    let mut messages = vec![
+        Message::Assistant {
+            content: None,
+            tool_calls: vec![call(
+                "c1",
+                "get_room_details",
+                json!({"detail": "full", "reason": null}),
+            )],
+            reasoning: None,
+        },
+        Message::tool_result("c1", room.to_string()),
+    ];
+    crate::gm::context::past_turn(&mut messages);
+    let again = {
+        let mut copy = messages.clone();
+        crate::gm::context::past_turn(&mut copy);
+        copy
+    };
+    let Message::Assistant { tool_calls, .. } = &messages[0] else {
+        panic!("{:?}", messages[0])
+    };
+    assert_eq!(tool_calls[0].arguments, json!({"detail": "full"}));
+    let Message::Tool { content, .. } = &messages[1] else {
+        panic!("{:?}", messages[1])
+    };
+    let sent: Value = serde_json::from_str(content).unwrap();
+    assert_eq!(
+        sent["description"],
+        "Beyond the archway the glacier opens into a hall of…"
+    );
+    assert_eq!(sent["features"][0]["description"], "Dozens of warriors in…");
+    assert_eq!(sent["features"][0]["id"], "frozen-wardens");
+    assert_eq!(sent["title"], "The Hall of Echoes");
+    assert_eq!(
+        sent["loot"],
+        json!([]),
+        "every field is kept: typed readers parse it"
+    );
+    assert_eq!(messages, again, "cutting twice changes nothing");
 }
