@@ -368,14 +368,10 @@ async fn a_cut_summary_ends_at_its_last_full_sentence() {
     ));
     script.push(text("More snow."));
     let (provider, store, gm, id) = table(script, Protocol::ToolLoop).await;
-    let gm = GameMaster {
-        limits: GmLimits {
-            history_turns: 2,
-            summary_every: 4,
-            ..GmLimits::default()
-        },
-        ..gm
-    };
+    let gm = limited(gm, |limits| {
+        limits.history_turns = 2;
+        limits.summary_every = 4;
+    });
     let mut last = None;
     for _ in 0..7 {
         last = Some(

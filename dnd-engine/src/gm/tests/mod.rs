@@ -54,6 +54,13 @@ async fn table(
     (provider, store, gm, id)
 }
 
+/// `gm` with its limits the defaults as `change` leaves them.
+fn limited(gm: GameMaster, change: impl FnOnce(&mut GmLimits)) -> GameMaster {
+    let mut limits = GmLimits::default();
+    change(&mut limits);
+    GameMaster { limits, ..gm }
+}
+
 fn perception_check() -> ToolCall {
     call(
         "c1",
@@ -208,13 +215,9 @@ async fn a_model_that_calls_tools_forever_is_stopped() {
         .map(|i| tools(vec![call(&format!("r{i}"), "get_game_flags", json!({}))]))
         .collect();
     let (provider, _store, gm, id) = table(forever, Protocol::ToolLoop).await;
-    let gm = GameMaster {
-        limits: GmLimits {
-            max_tool_rounds: 3,
-            ..GmLimits::default()
-        },
-        ..gm
-    };
+    let gm = limited(gm, |limits| {
+        limits.max_tool_rounds = 3;
+    });
     let outcome = gm
         .turn(&id, PlayerInput::new("Kraven", "Loop."))
         .await
@@ -488,14 +491,10 @@ async fn folding_by_llm_calls_the_provider_every_m_turns() {
     script.push(text("The hero crossed the glacier in silence."));
     script.push(text("More snow."));
     let (provider, store, gm, id) = table(script, Protocol::ToolLoop).await;
-    let gm = GameMaster {
-        limits: GmLimits {
-            history_turns: 2,
-            summary_every: 4,
-            ..GmLimits::default()
-        },
-        ..gm
-    };
+    let gm = limited(gm, |limits| {
+        limits.history_turns = 2;
+        limits.summary_every = 4;
+    });
     for _ in 0..7 {
         gm.turn(&id, PlayerInput::new("Kraven", "Walk."))
             .await

@@ -130,15 +130,11 @@ async fn a_refusal_for_context_length_is_tried_once_smaller_then_fails_cleanly()
     script.push(too_long());
     let (provider, store, gm, id) = table(script, Protocol::ToolLoop).await;
     // No fold in these five turns (a summary call would take a scripted answer).
-    let gm = GameMaster {
-        limits: GmLimits {
-            history_turns: 6,
-            summary_every: 10,
-            call_tokens: None,
-            ..GmLimits::default()
-        },
-        ..gm
-    };
+    let gm = limited(gm, |limits| {
+        limits.history_turns = 6;
+        limits.summary_every = 10;
+        limits.call_tokens = None;
+    });
     for _ in 0..3 {
         gm.turn(&id, PlayerInput::new("Kraven", "Walk."))
             .await
@@ -274,15 +270,11 @@ async fn a_call_over_the_cost_bound_leaves_out_its_oldest_turns_and_never_its_ow
     }
     let (provider, _, gm, id) = table(script, Protocol::ToolLoop).await;
     // No fold in these turns: only the bound cuts.
-    let gm = GameMaster {
-        limits: GmLimits {
-            history_turns: 6,
-            summary_every: 10,
-            call_tokens: Some(BOUND),
-            ..GmLimits::default()
-        },
-        ..gm
-    };
+    let gm = limited(gm, |limits| {
+        limits.history_turns = 6;
+        limits.summary_every = 10;
+        limits.call_tokens = Some(BOUND);
+    });
     let mut notes = 0;
     for _ in 0..4 {
         let outcome = gm
@@ -323,13 +315,9 @@ async fn a_call_over_the_cost_bound_leaves_out_its_oldest_turns_and_never_its_ow
         Protocol::ToolLoop,
     )
     .await;
-    let gm = GameMaster {
-        limits: GmLimits {
-            call_tokens: Some(10),
-            ..GmLimits::default()
-        },
-        ..gm
-    };
+    let gm = limited(gm, |limits| {
+        limits.call_tokens = Some(10);
+    });
     for _ in 0..2 {
         gm.turn(&id, PlayerInput::new("Kraven", "Walk."))
             .await
