@@ -365,6 +365,12 @@ function renderStatus(view) {
 /** Shows a view; the story is redrawn unless it already shows this turn as it streamed. */
 function applyView(view, { redraw = false } = {}) {
   state.view = view;
+  // For tests and styles: the turn shown, whose turn it is in a fight, and this seat's hero.
+  const table = $('table');
+  table.dataset.turn = view.turn;
+  table.dataset.whose = view.whose_turn || '';
+  table.dataset.seat = (view.seat && view.seat.hero) || '';
+  table.dataset.fight = view.combat ? 'true' : 'false';
   if (redraw || view.turn !== state.shownTurn) renderLog(view);
   renderStatus(view);
   renderSheets(view);
@@ -378,6 +384,7 @@ function applyView(view, { redraw = false } = {}) {
 
 function setBusy(busy) {
   state.busy = busy;
+  $('table').dataset.busy = busy ? 'true' : 'false';
   $('story').setAttribute('aria-busy', busy ? 'true' : 'false');
   $('send').disabled = busy;
   $('undo').disabled = busy || !(state.view && state.view.turn);

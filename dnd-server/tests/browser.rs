@@ -1,0 +1,376 @@
+//! The page in a real browser: headless chromium driven through chromedriver (WebDriver) plays
+//! a campaign on the server started in this process (offline game master, a temporary SQLite
+//! file, 127.0.0.1 only).
+//!
+//! One script, as a person would play: start a new game with two seats, type an action and see
+//! the narration stream in, open a tool call, choose a suggested action and see its roll in
+//! the mechanics panel, reload and find the campaign as it was, undo; then a second browser
+//! (its own profile: a friend's) joins by its seat link, sees the first player's turn arrive
+//! live, the fight goes on until a hero's HP changes on the sheet, and the second player is
+//! refused when acting out of turn. Screenshots go to `target/browser-screenshots/`.
+//!
+//! Without chromedriver the test prints why and passes, except under CI (`CI` set), where a
+//! browser that cannot start fails it.
+
+mod browser_support;
+
+use std::panic::AssertUnwindSafe;
+
+use browser_support::{
+    Driver, count, eval, find, in_ci, screenshot, text_of, wait_until,
+};
+use fantoccini::{Client, Locator};
+use futures::FutureExt;
+use serde_json::json;
+
+/// The campaign's dice seed: with it the offline game master's fight with the harpy reaches a
+/// hit on a hero while the fight is still on (any seed where that holds would do).
+const SEED: u64 = 7;
+
+/// The most turns the fight may take to show a change of HP before the test gives up.
+const FIGHT_TURNS: usize = 10;
+
+/// Chromium's window on a desktop, and at phone width (the second player's browser).
+const DESKTOP: (u32, u32) = (1280, 1000);
+const PHONE: (u32, u32) = (390, 844);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_players_play_a_campaign_in_a_real_browser() {
+    let mut driver = match Driver::start() {
+        Ok(driver) => driver,
+        Err(reason) => return skip_or_fail(&reason),
+    };
+    let server = start_server().await;
+    let first = match driver.session(DESKTOP.0, DESKTOP.1).await {
+        Ok(client) => client,
+        Err(reason) => return skip_or_fail(&reason),
+    };
+    let second = match driver.session(PHONE.0, PHONE.1).await {
+        Ok(client) => client,
+        Err(reason) => {
+            let _ = first.close().await;
+            return skip_or_fail(&reason);
+        }
+    };
+    let played = AssertUnwindSafe(script(&server.base, &first, &second))
+        .catch_unwind()
+        .await;
+    // Close both browsers whatever happened, then report the script's failure.
+    let _ = first.close().await;
+    let _ = second.close().await;
+    drop(driver);
+    if let Err(panic) = played {
+        std::panic::resume_unwind(panic);
+    }
+}
+
+/// A local run without a browser skips with the reason; CI fails with it.
+fn skip_or_fail(reason: &str) {
+    if in_ci() {
+        panic!("CI is set, so the browser test must run, but the browser cannot start: {reason}");
+    }
+    eprintln!("skipped the browser test: {reason}");
+}
+
+/// The server on 127.0.0.1:0 in this process, and the temporary directory of its database.
+struct TestServer {
+    base: String,
+    _dir: tempfile::TempDir,
+}
+
+async fn start_server() -> TestServer {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let config = dnd_server::Config::offline(dir.path().join("campaigns.sqlite"));
+    let app = dnd_server::app(config).await.expect("the server starts");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind 127.0.0.1:0");
+    let addr = listener.local_addr().expect("the bound address");
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    TestServer {
+        base: format!("http://{addr}"),
+        _dir: dir,
+    }
+}
+
+/// The whole script; each step says what it checks.
+async fn script(base: &str, first: &Client, second: &Client) {
+    let id = new_game(base, first).await;
+    screenshot(first, "01-new-game").await;
+
+    // Typed words, sent with Enter: the narration is on the page while the turn still runs.
+    watch_streaming(first).await;
+    play_typed(first, "I look around.").await;
+    assert_eq!(
+        eval(first, "return window.__streamedWhileBusy === true").await,
+        json!(true),
+        "no narration was shown before the turn's outcome arrived: it was not streamed"
+    );
+    let narration = last_narration(first).await;
+    assert!(!narration.is_empty(), "the game master said nothing");
+
+    // A tool call of that turn, opened: its arguments and its result are there.
+    assert!(
+        count(first, ".entry.gm:last-child [data-testid=tool-call]").await > 0,
+        "the turn showed no tool call"
+    );
+    let summary = find(first, ".entry.gm:last-child [data-testid=tool-call] summary").await;
+    summary.click().await.expect("open the tool call");
+    assert_eq!(
+        eval(first, "return document.querySelector('.entry.gm:last-child [data-testid=tool-call]').open").await,
+        json!(true),
+        "the tool call did not open"
+    );
+    let result = text_of(first, ".entry.gm:last-child [data-testid=tool-call] [data-testid=tool-result]").await;
+    assert!(!result.is_empty() && result != "…", "the tool call shows no result: {result:?}");
+    screenshot(first, "02-turn-with-tool-call").await;
+
+    // A suggested action: the engine rolls it, and the roll is in the mechanics panel.
+    let turn = shown_turn(first).await;
+    click_suggestion(first, "Search").await;
+    wait_for_turn(first, turn + 1).await;
+    assert!(
+        count(first, &format!("[data-testid=roll][data-turn='{}']", turn + 1)).await > 0,
+        "the chosen action's roll is not in the mechanics panel"
+    );
+    screenshot(first, "03-suggested-action-rolled").await;
+
+    // Reload: the same campaign, turn, story and sheet.
+    let before = snapshot(first).await;
+    let searched = last_narration(first).await;
+    first.refresh().await.expect("reload");
+    wait_until(first, "the campaign after a reload", "return !document.getElementById('table').hidden").await;
+    wait_for_turn(first, before.turn).await;
+    assert_eq!(snapshot(first).await, before, "the reloaded page differs");
+    assert_eq!(
+        eval(first, "return location.pathname").await,
+        json!(format!("/play/{id}")),
+    );
+    let story = text_of(first, "#story").await;
+    assert!(
+        story.contains(prefix(&searched)),
+        "the story after a reload lacks the last narration: {searched:?}"
+    );
+
+    // Undo takes the search back: the turn, its narration and its rolls are gone.
+    find(first, "[data-testid=undo]").await.click().await.expect("undo");
+    wait_for_turn(first, before.turn - 1).await;
+    assert!(
+        !text_of(first, "#story").await.contains(prefix(&searched)),
+        "the undone turn's narration is still in the story"
+    );
+    assert_eq!(
+        count(first, &format!("[data-testid=roll][data-turn='{}']", before.turn)).await,
+        0,
+        "the undone turn's rolls are still in the panel"
+    );
+    screenshot(first, "04-after-undo").await;
+
+    // The second player joins by the other seat's link, in their own browser.
+    let link = eval(first, "return document.querySelector('[data-testid=seat-link]').href").await;
+    let link = link.as_str().expect("a seat link on the page").to_owned();
+    assert!(link.contains(&format!("/play/{id}#")), "not a seat link: {link}");
+    second.goto(&link).await.expect("open the seat link");
+    wait_until(second, "the joined campaign", "return !document.getElementById('table').hidden").await;
+    wait_until(second, "the shared event stream", "return document.getElementById('table').dataset.live === 'true'").await;
+    let (me, friend) = (seat(first).await, seat(second).await);
+    assert_ne!(me, friend, "both browsers play the same seat");
+
+    // The first player starts the fight; the second sees that turn arrive live.
+    let turn = shown_turn(first).await;
+    click_suggestion(first, "Attack").await;
+    wait_for_turn(first, turn + 1).await;
+    wait_until(
+        second,
+        "the first player's turn, live",
+        "return [...document.querySelectorAll('.entry[data-live=true] [data-testid=narration]')].some(n => n.textContent.length > 0)",
+    )
+    .await;
+    wait_for_turn(second, turn + 1).await;
+    screenshot(second, "05-second-player-saw-it-live").await;
+
+    // The fight goes on, each player on their hero's turn, until a hero's HP changes on the
+    // sheet and it is the first player's turn again.
+    let hp_before = hp(first).await;
+    let mut hp_changed = false;
+    for _ in 0..FIGHT_TURNS {
+        assert!(in_fight(first).await, "the fight ended before the test could see what it needs");
+        hp_changed |= hp(first).await != hp_before;
+        let whose = whose(first).await;
+        if hp_changed && whose == me {
+            break;
+        }
+        let player = if whose == me {
+            first
+        } else if whose == friend {
+            second
+        } else {
+            panic!("in the fight it is {whose:?}'s turn, neither seat's ({me}, {friend})");
+        };
+        let turn = shown_turn(player).await;
+        play_typed(player, "I attack the frost harpy.").await;
+        wait_for_turn(first, turn + 1).await;
+        wait_for_turn(second, turn + 1).await;
+    }
+    assert!(hp_changed, "no hero's HP changed on the sheet in {FIGHT_TURNS} turns of the fight");
+    screenshot(first, "06-hp-changed-in-the-fight").await;
+
+    // It is the first player's turn: the second is refused, told whose turn it is, and nothing moves.
+    let turn = shown_turn(second).await;
+    assert_eq!(whose(second).await, me);
+    let banner = text_of(second, "[data-testid=whose-turn]").await;
+    assert!(banner.contains(&me), "the second player is not shown whose turn it is: {banner:?}");
+    let box_ = find(second, "[data-testid=action-text]").await;
+    box_.send_keys("I attack the frost harpy.\u{E007}").await.expect("type");
+    wait_until(second, "the refusal", "return !document.getElementById('error').hidden").await;
+    let refusal = text_of(second, "[data-testid=error]").await;
+    assert!(refusal.contains(&me), "the refusal does not say whose turn it is: {refusal:?}");
+    assert_eq!(shown_turn(second).await, turn, "a refused turn moved the campaign");
+    assert_eq!(shown_turn(first).await, turn, "a refused turn moved the campaign");
+    screenshot(second, "07-refused-out-of-turn-phone").await;
+
+    // The first player's page at phone width too, for a person to look at.
+    first.set_window_size(PHONE.0, PHONE.1).await.expect("resize");
+    screenshot(first, "08-first-player-phone").await;
+}
+
+/// Starts a game of the built-in adventure with two seats; returns the campaign id.
+async fn new_game(base: &str, client: &Client) -> String {
+    client.goto(&format!("{base}/")).await.expect("open the page");
+    find(client, "[data-testid=new-game]").await.click().await.expect("new game");
+    find(client, "[data-testid=new-adventure]")
+        .await
+        .select_by_value("wailing-glacier")
+        .await
+        .expect("choose the adventure");
+    find(client, "#new-heroes input[value=isolde]").await.click().await.expect("a second seat");
+    find(client, "[data-testid=new-seed]").await.send_keys(&SEED.to_string()).await.expect("seed");
+    find(client, "[data-testid=new-start]").await.click().await.expect("start");
+    wait_until(client, "the new campaign", "return !document.getElementById('table').hidden").await;
+    let path = eval(client, "return location.pathname").await;
+    let id = path
+        .as_str()
+        .and_then(|p| p.strip_prefix("/play/"))
+        .unwrap_or_else(|| panic!("the page is not at /play/{{id}}: {path}"))
+        .to_owned();
+    assert_eq!(shown_turn(client).await, 0, "a new campaign starts at turn 0");
+    id
+}
+
+/// Records, in the page, whether narration appeared while the story was still busy.
+async fn watch_streaming(client: &Client) {
+    eval(
+        client,
+        "window.__streamedWhileBusy = false;
+         const story = document.getElementById('story');
+         new MutationObserver(() => {
+           const last = story.querySelector('.entry.gm:last-child [data-testid=narration]');
+           if (story.getAttribute('aria-busy') === 'true' && last && last.textContent.length > 0) {
+             window.__streamedWhileBusy = true;
+           }
+         }).observe(story, { subtree: true, childList: true, characterData: true });
+         return true;",
+    )
+    .await;
+}
+
+/// Types `text` into the action box and sends it with Enter; waits for the turn to end.
+async fn play_typed(client: &Client, text: &str) {
+    let turn = shown_turn(client).await;
+    let input = find(client, "[data-testid=action-text]").await;
+    input.send_keys(&format!("{text}\u{E007}")).await.expect("type the action");
+    wait_for_turn(client, turn + 1).await;
+}
+
+/// Clicks the suggested action whose label contains `word`.
+async fn click_suggestion(client: &Client, word: &str) {
+    let buttons = client
+        .find_all(Locator::Css("[data-testid=suggestion]"))
+        .await
+        .expect("the suggestions");
+    for button in buttons {
+        if button.text().await.unwrap_or_default().contains(word) {
+            button.click().await.expect("click the suggestion");
+            return;
+        }
+    }
+    let offered = text_of(client, "[data-testid=suggestions]").await;
+    panic!("no suggested action with {word:?}; offered: {offered}");
+}
+
+/// Waits until the page shows turn `turn` with no turn running.
+async fn wait_for_turn(client: &Client, turn: u64) {
+    wait_until(
+        client,
+        &format!("turn {turn}"),
+        &format!(
+            "const t = document.getElementById('table');
+             return t.dataset.turn === '{turn}' && t.dataset.busy !== 'true';"
+        ),
+    )
+    .await;
+}
+
+async fn shown_turn(client: &Client) -> u64 {
+    let turn = eval(client, "return document.getElementById('table').dataset.turn").await;
+    turn.as_str()
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| panic!("the page shows no turn: {turn}"))
+}
+
+async fn whose(client: &Client) -> String {
+    let whose = eval(client, "return document.getElementById('table').dataset.whose").await;
+    whose.as_str().unwrap_or_default().to_owned()
+}
+
+async fn seat(client: &Client) -> String {
+    let seat = eval(client, "return document.getElementById('table').dataset.seat").await;
+    let seat = seat.as_str().unwrap_or_default().to_owned();
+    assert!(!seat.is_empty(), "the page does not say which hero this seat plays");
+    seat
+}
+
+async fn in_fight(client: &Client) -> bool {
+    eval(client, "return document.getElementById('table').dataset.fight === 'true'").await == json!(true)
+}
+
+/// Every hero's HP as the sheet shows it.
+async fn hp(client: &Client) -> Vec<String> {
+    let hp = eval(
+        client,
+        "return [...document.querySelectorAll('[data-testid=hp]')].map(e => e.dataset.hero + ' ' + e.textContent)",
+    )
+    .await;
+    serde_json::from_value(hp).expect("a list of HP texts")
+}
+
+/// The last game master's narration in the story.
+async fn last_narration(client: &Client) -> String {
+    text_of(client, ".entry.gm:last-child .body > p").await
+}
+
+/// Enough of a narration to find it again.
+fn prefix(text: &str) -> &str {
+    let end = text.char_indices().nth(60).map_or(text.len(), |(i, _)| i);
+    &text[..end]
+}
+
+/// What a reload must keep: the turn, the sheets, the rolls, the map and the suggestions.
+#[derive(Debug, PartialEq)]
+struct Shown {
+    turn: u64,
+    hp: Vec<String>,
+    rolls: u64,
+    rooms: u64,
+    suggestions: String,
+}
+
+async fn snapshot(client: &Client) -> Shown {
+    Shown {
+        turn: shown_turn(client).await,
+        hp: hp(client).await,
+        rolls: count(client, "[data-testid=roll]").await,
+        rooms: count(client, "[data-testid=map-room]").await,
+        suggestions: text_of(client, "[data-testid=suggestions]").await,
+    }
+}
