@@ -23,6 +23,7 @@ const state = {
   shownTurn: -1, // the turn the story list shows
   busy: false, // this seat's turn is streaming
   echoTurn: null, // our own turn, whose echo on the events stream is skipped
+  sharedTurn: -1, // the newest turn whose view came on the events stream
   events: null, // AbortController of the events stream
   live: null, // the entry another seat's live turn is written into
   adventures: null, // the adventures the new-game dialog offers
@@ -234,7 +235,9 @@ async function playTurn(path, body, said) {
     setBusy(false);
     return false;
   }
-  state.echoTurn = outcome.turn ?? outcome.view.turn;
+  // Skip this turn's echo on the shared stream, unless its view came there first.
+  const played = outcome.turn ?? outcome.view.turn;
+  state.echoTurn = state.sharedTurn === played ? null : played;
   state.shownTurn = outcome.view.turn;
   setBusy(false);
   applyView(outcome.view);
@@ -260,7 +263,9 @@ async function undo() {
   if (state.busy || !state.id) return;
   showError('');
   try {
-    applyView(await api('POST', `/api/campaigns/${encodeURIComponent(state.id)}/undo`), { redraw: true });
+    const view = await api('POST', `/api/campaigns/${encodeURIComponent(state.id)}/undo`);
+    state.sharedTurn = view.turn;
+    applyView(view, { redraw: true });
   } catch (error) {
     showError(error.message);
   }
@@ -303,6 +308,7 @@ function onSharedEvent(name, data) {
       state.shownTurn = view.turn; // the live entry already shows this turn
       state.live = null;
     }
+    state.sharedTurn = view.turn; // views come in order: this is the campaign's turn now
     if (state.echoTurn !== null && view.turn >= state.echoTurn) state.echoTurn = null;
     if (!state.busy) applyView(view);
     return;
@@ -326,7 +332,7 @@ function onSharedEvent(name, data) {
 
 async function openCampaign(id, token) {
   if (state.events) state.events.abort();
-  Object.assign(state, { id, token, view: null, shownTurn: -1, echoTurn: null, live: null });
+  Object.assign(state, { id, token, view: null, shownTurn: -1, echoTurn: null, sharedTurn: -1, live: null });
   showError('');
   let view;
   try {
