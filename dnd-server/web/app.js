@@ -169,8 +169,10 @@ function renderLog(view) {
   story.replaceChildren();
   for (const line of view.log || []) {
     const gm = /^(gm|game ?master|narrator)$/i.test(line.speaker || '');
-    storyEntry(gm ? 'Game master' : line.speaker || 'Player', gm ? 'gm' : 'player', line.text);
+    const who = !line.speaker || line.speaker === 'player' ? 'Player' : line.speaker;
+    storyEntry(gm ? 'Game master' : who, gm ? 'gm' : 'player', line.text);
   }
+  if (!story.children.length) story.append(el('li', { class: 'hint' }, 'The story begins when you say what you do.'));
   state.shownTurn = view.turn;
 }
 

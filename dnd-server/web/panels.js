@@ -49,30 +49,47 @@ function describe(value) {
 
 // ---------- the panels ----------
 
+const signed = (n) => (Number(n) >= 0 ? `+${n}` : String(n));
+
+/** One hero's sheet: HP (with a bar), AC and the numbers a player looks up in play. */
+function sheetCard(h, mine) {
+  const hp = Number(h.hp), max = Number(h.max_hp) || 1;
+  let hpText = `${h.hp}/${h.max_hp}`;
+  if (h.temp_hp) hpText += ` (+${h.temp_hp} temporary)`;
+  if (h.dead) hpText += ' · dead';
+  else if (h.down) hpText += ` · down (death saves ${h.down[0]} ✓ ${h.down[1]} ✗)`;
+  const rows = [
+    ['HP', el('span', { class: 'hp', 'data-testid': 'hp', 'data-hero': h.name }, hpText)],
+    ['AC', el('span', { 'data-testid': 'ac' }, h.ac)],
+  ];
+  if (h.speed) rows.push(['Speed', `${h.speed} ft`]);
+  if (h.conditions && h.conditions.length) rows.push(['Conditions', describe(h.conditions)]);
+  if (h.concentration) rows.push(['Concentrating on', describe(h.concentration)]);
+  if (h.slots) rows.push(['Spell slots', describe(h.slots)]);
+  if (h.attacks && h.attacks.length) {
+    rows.push(['Attacks', h.attacks.map(([name, bonus, damage]) => `${name} ${signed(bonus)} (${damage})`).join('; ')]);
+  }
+  const abilities = (h.abilities || []).map(([name, score, mod]) =>
+    el('li', {}, el('abbr', { title: name }, name.slice(0, 3).toUpperCase()), ` ${score} (${signed(mod)})`));
+  const items = (h.inventory || []).map((i) => el('li', { title: i.note || null }, describe(i)));
+  if (h.gold) items.push(el('li', {}, `${h.gold} gp`));
+  const kind = [h.race, h.class, h.level].filter((x) => x !== undefined && x !== '').join(' ');
+  return el('article', { class: `sheet${mine ? ' mine' : ''}`, 'data-testid': 'sheet', 'data-hero': h.name },
+    el('h3', {}, h.name, mine ? el('span', { class: 'you' }, ' (you)') : null),
+    el('p', { class: 'class' }, kind),
+    el('div', { class: 'hp-bar', 'aria-hidden': 'true' },
+      el('div', { class: `hp-fill${hp * 2 <= max ? ' low' : ''}`, style: `width:${Math.max(0, Math.min(100, (100 * hp) / max))}%` })),
+    el('dl', {}, rows.map(([k, v]) => [el('dt', {}, k), el('dd', {}, v)])),
+    abilities.length ? el('ul', { class: 'abilities', 'aria-label': 'Ability scores' }, abilities) : null,
+    items.length ? el('details', { class: 'inventory' }, el('summary', {}, `Inventory (${items.length})`), el('ul', {}, items)) : null,
+    h.progress ? el('p', { class: 'progress' }, h.progress) : null);
+}
+
 function renderSheets(view) {
   const mine = view.seat && view.seat.hero;
-  const cards = (view.heroes || []).map((h) => {
-    const hp = Number(h.hp), max = Number(h.max_hp) || 1;
-    const rows = [
-      ['HP', el('span', { class: 'hp', 'data-testid': 'hp', 'data-hero': h.name }, `${h.hp}/${h.max_hp}`,
-        h.temp_hp ? ` (+${h.temp_hp} temporary)` : '')],
-      ['AC', el('span', { 'data-testid': 'ac' }, h.ac)],
-    ];
-    if (h.conditions && h.conditions.length) rows.push(['Conditions', describe(h.conditions)]);
-    if (h.concentration) rows.push(['Concentrating', describe(h.concentration)]);
-    const slots = describe(h.slots);
-    if (slots) rows.push(['Spell slots', slots]);
-    const items = Array.isArray(h.inventory) ? h.inventory.map(describe) : [];
-    return el('article', { class: `sheet${h.name === mine ? ' mine' : ''}`, 'data-testid': 'sheet', 'data-hero': h.name },
-      el('h3', {}, h.name, h.name === mine ? el('span', { class: 'you' }, ' (you)') : null),
-      el('p', { class: 'class' }, `${h.class ?? ''} ${h.level ?? ''}`.trim()),
-      el('div', { class: 'hp-bar', role: 'presentation' },
-        el('div', { class: 'hp-fill', style: `width:${Math.max(0, Math.min(100, (100 * hp) / max))}%` })),
-      el('dl', {}, rows.map(([k, v]) => [el('dt', {}, k), el('dd', {}, v)])),
-      items.length ? el('details', { class: 'inventory' }, el('summary', {}, `Inventory (${items.length})`),
-        el('ul', {}, items.map((i) => el('li', {}, i)))) : null);
-  });
-  $('sheets').replaceChildren(...cards);
+  // This seat's hero first: it is the sheet the player reads most.
+  const heroes = [...(view.heroes || [])].sort((a, b) => (b.name === mine) - (a.name === mine));
+  $('sheets').replaceChildren(...heroes.map((h) => sheetCard(h, h.name === mine)));
 }
 
 function renderRolls(view) {
@@ -87,13 +104,17 @@ function renderRolls(view) {
 }
 
 function renderSuggestions(view) {
-  const box = $('suggestions');
-  box.replaceChildren(...(view.suggestions || []).map((s) =>
+  $('suggestions').replaceChildren(...(view.suggestions || []).map((s) =>
     el('button', { type: 'button', class: 'suggestion', 'data-testid': 'suggestion', 'data-index': s.index,
-      disabled: state.busy, onclick: () => chooseAction(s) },
-    el('span', { class: 'label' }, s.label),
-    s.odds ? el('span', { class: 'odds' }, ` ${s.odds}`) : null)));
+      disabled: state.busy, onclick: () => chooseAction(s),
+      title: s.rolled ? `The engine rolls ${s.dice || 'it'} first, then the game master narrates` : null },
+    el('span', { class: 'label' }, s.description || s.label),
+    s.odds ? el('span', { class: 'odds' }, ` ${s.odds}`) : null,
+    s.dice ? el('span', { class: 'dice' }, ` ${s.dice}`) : null)));
 }
+
+/** Where an unexplored way points from its room, for a short stub on the map. */
+const STEPS = { north: [0, -1], south: [0, 1], east: [1, 0], west: [-1, 0], up: [0.5, -0.5], down: [0.5, 0.5] };
 
 /** The found rooms as boxes at the view's x/y, exits as lines, the party's room marked. */
 function renderMap(view) {
@@ -105,85 +126,96 @@ function renderMap(view) {
     map.append(svg('text', { x: 100, y: 24, 'text-anchor': 'middle', class: 'map-empty' }, 'No rooms found yet.'));
     return;
   }
-  const W = 130, H = 70, BW = 110, BH = 44;
+  const W = 150, H = 90, BW = 120, BH = 46, PAD = 30;
   const xs = rooms.map((r) => r.x), ys = rooms.map((r) => r.y);
   const minX = Math.min(...xs), minY = Math.min(...ys);
-  const pos = new Map(rooms.map((r) => [r.id, { x: (r.x - minX) * W + 10, y: (r.y - minY) * H + 10 }]));
-  const width = (Math.max(...xs) - minX) * W + BW + 20, height = (Math.max(...ys) - minY) * H + BH + 20;
+  const centre = new Map(rooms.map((r) => [r.id, { x: (r.x - minX) * W + PAD + BW / 2, y: (r.y - minY) * H + PAD + BH / 2 }]));
+  const width = (Math.max(...xs) - minX) * W + BW + 2 * PAD, height = (Math.max(...ys) - minY) * H + BH + 2 * PAD;
   map.setAttribute('viewBox', `0 0 ${width} ${height}`);
   for (const exit of (view.map && view.map.exits) || []) {
-    const a = pos.get(exit.from), b = pos.get(exit.to);
+    const a = centre.get(exit.from), b = centre.get(exit.to);
     if (!a || !b) continue;
-    const line = svg('line', { x1: a.x + BW / 2, y1: a.y + BH / 2, x2: b.x + BW / 2, y2: b.y + BH / 2, class: 'exit' });
-    line.append(svg('title', {}, `${exit.direction}`));
+    const line = svg('line', { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: 'exit' });
+    line.append(svg('title', {}, exit.direction));
     map.append(line);
   }
   for (const room of rooms) {
-    const p = pos.get(room.id);
+    const c = centre.get(room.id);
+    for (const way of room.ways || []) {
+      if (way.to && centre.has(way.to)) continue; // drawn as a line above
+      const [dx, dy] = STEPS[way.direction] || [0.45, 0];
+      const stub = svg('line', { x1: c.x, y1: c.y, x2: c.x + dx * (BW / 2 + 22), y2: c.y + dy * (BH / 2 + 22), class: `way${way.locked ? ' locked' : ''}` });
+      stub.append(svg('title', {}, `${way.direction}: not explored${way.locked ? ' (locked)' : ''}`));
+      map.append(stub);
+    }
+  }
+  for (const room of rooms) {
+    const c = centre.get(room.id);
     const g = svg('g', { class: `room${room.here ? ' here' : ''}`, 'data-testid': 'map-room', 'data-room': room.id });
     g.append(svg('title', {}, room.here ? `${room.title} (the party is here)` : room.title));
-    g.append(svg('rect', { x: p.x, y: p.y, width: BW, height: BH, rx: 6 }));
-    const title = room.title.length > 18 ? room.title.slice(0, 17) + '…' : room.title;
-    g.append(svg('text', { x: p.x + BW / 2, y: p.y + 20, 'text-anchor': 'middle' }, title));
-    if (room.here) g.append(svg('text', { x: p.x + BW / 2, y: p.y + 36, 'text-anchor': 'middle', class: 'here-mark' }, '★ you are here'));
+    g.append(svg('rect', { x: c.x - BW / 2, y: c.y - BH / 2, width: BW, height: BH, rx: 6 }));
+    const title = room.title.length > 19 ? room.title.slice(0, 18) + '…' : room.title;
+    g.append(svg('text', { x: c.x, y: c.y - (room.here ? 3 : -4), 'text-anchor': 'middle' }, title));
+    if (room.here) g.append(svg('text', { x: c.x, y: c.y + 14, 'text-anchor': 'middle', class: 'here-mark' }, '★ you are here'));
     map.append(g);
   }
-  map.setAttribute('aria-label', `Map of ${rooms.length} rooms found; the party is in ${rooms.find((r) => r.here)?.title ?? 'an unknown place'}`);
+  const here = rooms.find((r) => r.here);
+  map.setAttribute('aria-label', `Map of ${rooms.length} rooms found; the party is in ${here ? here.title : 'an unknown place'}`);
 }
 
-/** In a fight: the initiative order (whose turn marked) and everyone's positions. */
+/** In a fight: the round, the initiative order (whose turn marked) and everyone's positions. */
 function renderCombat(view) {
-  const panel = $('combat-panel');
   const combat = view.combat;
-  panel.hidden = !combat;
+  $('combat-panel').hidden = !combat;
   if (!combat) return;
+  $('combat-title').textContent = combat.round ? `Fight · round ${combat.round}` : 'Fight';
   $('initiative').replaceChildren(...(combat.order || []).map((c) =>
-    el('li', { class: c.current ? 'current' : '', 'aria-current': c.current ? 'true' : null, 'data-testid': 'initiative-entry' },
-      el('span', { class: 'init' }, c.initiative), ' ', c.name,
-      c.hp !== undefined && c.hp !== null ? el('span', { class: 'init-hp' }, ` HP ${c.hp}`) : null)));
+    el('li', { class: `${c.current ? 'current' : ''}${c.hero ? ' hero' : ' foe'}`, 'aria-current': c.current ? 'true' : null,
+      'data-testid': 'initiative-entry' },
+    el('span', { class: 'init' }, c.initiative), ' ', c.name,
+    c.hp !== undefined && c.hp !== null ? el('span', { class: 'init-hp' }, ` · HP ${c.hp}`) : null,
+    c.current ? el('span', { class: 'now' }, ' ◀ acting') : null)));
   const field = $('positions');
   field.replaceChildren();
   const positions = combat.positions || [];
-  if (!positions.length) {
-    field.hidden = true;
-    return;
-  }
-  field.hidden = false;
+  field.hidden = !positions.length;
+  if (!positions.length) return;
+  // Feet east and north; north is up on the page.
   const xs = positions.map((p) => p.x), ys = positions.map((p) => p.y);
-  const minX = Math.min(...xs), minY = Math.min(...ys);
-  const spanX = Math.max(...xs) - minX || 1, spanY = Math.max(...ys) - minY || 1;
-  const scale = Math.min(240 / spanX, 120 / spanY, 40);
-  field.setAttribute('viewBox', `0 0 ${spanX * scale + 80} ${spanY * scale + 50}`);
-  const heroes = new Set((view.heroes || []).map((h) => h.name));
+  const minX = Math.min(...xs), maxY = Math.max(...ys);
+  const spanX = Math.max(...xs) - minX || 1, spanY = maxY - Math.min(...ys) || 1;
+  const scale = Math.min(260 / spanX, 140 / spanY, 6);
+  field.setAttribute('viewBox', `0 0 ${spanX * scale + 100} ${spanY * scale + 60}`);
+  const heroes = new Set((combat.order || []).filter((c) => c.hero).map((c) => c.name));
+  const current = (combat.order || []).find((c) => c.current);
   for (const p of positions) {
-    const cx = (p.x - minX) * scale + 40, cy = (p.y - minY) * scale + 20;
-    const g = svg('g', { class: heroes.has(p.name) ? 'token hero' : 'token foe' });
-    g.append(svg('title', {}, `${p.name} at ${p.x}, ${p.y}`));
-    g.append(svg('circle', { cx, cy, r: 10 }));
-    g.append(svg('text', { x: cx, y: cy + 24, 'text-anchor': 'middle' }, p.name));
+    const cx = (p.x - minX) * scale + 50, cy = (maxY - p.y) * scale + 20;
+    const g = svg('g', { class: `token ${heroes.has(p.name) ? 'hero' : 'foe'}${current && current.name === p.name ? ' current' : ''}` });
+    g.append(svg('title', {}, `${p.name}: ${p.x} ft east, ${p.y} ft north`));
+    g.append(svg('circle', { cx, cy, r: 9 }));
+    g.append(svg('text', { x: cx, y: cy + 22, 'text-anchor': 'middle' }, p.name));
     field.append(g);
   }
 }
 
 function renderSeats(view) {
   const saved = loadSaved().find((c) => c.id === state.id);
-  const links = new Map(((saved && saved.seats) || []).map((s) => [s.hero, s.link]));
+  const links = (saved && saved.seats) || [];
+  const mine = view.seat && view.seat.hero;
   $('seats').replaceChildren(...(view.seats || []).map((seat) => {
-    const name = typeof seat === 'string' ? seat : seat.hero ?? seat.name;
-    const ai = typeof seat === 'object' && (seat.ai || seat.companion);
-    const link = links.get(name);
-    const mine = view.seat && view.seat.hero === name;
-    return el('li', { 'data-testid': 'seat', 'data-hero': name },
-      el('span', {}, name, mine ? ' (you)' : '', ai ? ' (AI companion)' : ''),
-      link && !mine ? el('a', { href: link, class: 'seat-link', 'data-testid': 'seat-link', 'data-hero': name },
-        `Seat link for ${name}`) : null);
+    const link = links.find((s) => s.hero === seat.hero || s.hero === seat.hero_id);
+    return el('li', { 'data-testid': 'seat', 'data-hero': seat.hero },
+      el('span', {}, seat.hero, seat.hero === mine ? ' (you)' : '', seat.ai ? ' (AI companion)' : ''),
+      link && seat.hero !== mine ? el('a', { href: link.link, class: 'seat-link', 'data-testid': 'seat-link', 'data-hero': seat.hero },
+        `Seat link for ${seat.hero}`) : null);
   }));
+  if (!links.length) $('seats').append(el('li', { class: 'hint' }, 'The other seats\u2019 links are with the player who started the game.'));
 }
 
 function renderStatus(view) {
   const whose = view.whose_turn;
   const mine = view.seat && view.seat.hero;
-  $('status').textContent = `${view.adventure ?? 'Campaign'} · turn ${view.turn}${mine ? ` · you play ${mine}` : ''}`;
+  $('status').textContent = `${view.title || view.adventure || 'Campaign'} · turn ${view.turn}${mine ? ` · you play ${mine}` : ''}`;
   const banner = $('whose-turn');
   banner.hidden = !whose;
   if (whose) {
@@ -191,5 +223,3 @@ function renderStatus(view) {
     banner.classList.toggle('yours', whose === mine);
   }
 }
-
-/** Shows a view; the story is redrawn unless it already shows this turn as it streamed. */
