@@ -126,6 +126,7 @@ function storyEntry(speaker, kind, text = '') {
   if (text) body.append(el('p', {}, text));
   const item = el('li', { class: `entry ${kind}`, 'data-testid': `entry-${kind}` },
     el('span', { class: 'speaker' }, speaker), body);
+  $('story').querySelector(':scope > .hint')?.remove();
   $('story').append(item);
   item.scrollIntoView({ block: 'end' });
   return { item, body, paragraph: null, tools: new Map() };
