@@ -15,8 +15,9 @@ use futures::StreamExt;
 
 use crate::panel::{print_panel, print_suggestions};
 use crate::screen::{Screen, Tone, Wrapper};
-use crate::storage::{self, Copied};
-use crate::views::{self, list, one_line, story_lines};
+use crate::views;
+use dnd_table::storage::{self, Copied};
+use dnd_table::story::{list, one_line, story_lines};
 
 /// How many story events the recap shows.
 const RECAP_EVENTS: usize = 5;
@@ -181,6 +182,8 @@ impl Game {
                             screen.print(&wrapper.push(&piece));
                         }
                         Some(TurnEvent::Done(result)) => break Some(*result),
+                        // Tool calls are shown in the panel once the turn is done.
+                        Some(_) => {}
                         None => break Some(Err(GmError::Input(
                             "the turn ended without an outcome".to_owned(),
                         ))),
