@@ -31,7 +31,7 @@ const SEED: u64 = 7;
 const FIGHT_TURNS: usize = 10;
 
 /// Chromium's window on a desktop, and at phone width (the second player's browser).
-const DESKTOP: (u32, u32) = (1280, 1000);
+const DESKTOP: (u32, u32) = (1280, 1400);
 const PHONE: (u32, u32) = (390, 844);
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -80,8 +80,11 @@ struct TestServer {
 
 async fn start_server() -> TestServer {
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let config = dnd_server::Config::offline(dir.path().join("campaigns.sqlite"));
-    let app = dnd_server::app(config).await.expect("the server starts");
+    let config = dnd_server::Config {
+        db: Some(dir.path().join("campaigns.sqlite")),
+        ..dnd_server::Config::default()
+    };
+    let app = dnd_server::app(config).expect("the server starts");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind 127.0.0.1:0");
@@ -176,10 +179,10 @@ async fn script(base: &str, first: &Client, second: &Client) {
     let (me, friend) = (seat(first).await, seat(second).await);
     assert_ne!(me, friend, "both browsers play the same seat");
 
-    // The first player starts the fight; the second sees that turn arrive live.
+    // The first player starts the fight (typed: an undo leaves no suggestions); the second
+    // sees that turn arrive live.
     let turn = shown_turn(first).await;
-    click_suggestion(first, "Attack").await;
-    wait_for_turn(first, turn + 1).await;
+    play_typed(first, "I attack the frost harpy.").await;
     wait_until(
         second,
         "the first player's turn, live",

@@ -63,9 +63,11 @@ function sheetCard(h, mine) {
     ['AC', el('span', { 'data-testid': 'ac' }, h.ac)],
   ];
   if (h.speed) rows.push(['Speed', `${h.speed} ft`]);
-  if (h.conditions && h.conditions.length) rows.push(['Conditions', describe(h.conditions)]);
+  // The server says "Conditions: none" and "none" in words; only real entries are shown.
+  const conditions = (h.conditions || []).filter((c) => !/^conditions: none$/i.test(c));
+  if (conditions.length) rows.push(['Conditions', el('ul', { class: 'conditions' }, conditions.map((c) => el('li', {}, c)))]);
   if (h.concentration) rows.push(['Concentrating on', describe(h.concentration)]);
-  if (h.slots) rows.push(['Spell slots', describe(h.slots)]);
+  if (h.slots && h.slots !== 'none') rows.push(['Spell slots', describe(h.slots)]);
   if (h.attacks && h.attacks.length) {
     rows.push(['Attacks', h.attacks.map(([name, bonus, damage]) => `${name} ${signed(bonus)} (${damage})`).join('; ')]);
   }
