@@ -231,6 +231,8 @@ async fn script(base: &str, first: &Client, second: &Client) {
     assert_eq!(shown_turn(second).await, turn, "a refused turn moved the campaign");
     assert_eq!(shown_turn(first).await, turn, "a refused turn moved the campaign");
     screenshot(second, "07-refused-out-of-turn-phone").await;
+    eval(second, "window.scrollTo(0, 0); return true;").await;
+    screenshot(second, "07b-second-player-phone-top").await;
 
     // The first player's page at phone width too, for a person to look at.
     first.set_window_size(PHONE.0, PHONE.1).await.expect("resize");

@@ -29,10 +29,20 @@ const state = {
   adventures: null, // the adventures the new-game dialog offers
 };
 
+/** Shows `message` where the player is looking: in the open dialog, else beside the action
+ * box, else on the welcome screen; an empty message clears every box. */
 function showError(message) {
-  const box = $('error');
+  const boxes = [...document.querySelectorAll('.error')];
+  for (const box of boxes) {
+    box.textContent = '';
+    box.hidden = true;
+  }
+  if (!message) return;
+  const dialog = document.querySelector('dialog[open]');
+  const box = dialog ? dialog.querySelector('.dialog-error') : $('table').hidden ? $('welcome-error') : $('error');
   box.textContent = message;
-  box.hidden = !message;
+  box.hidden = false;
+  box.scrollIntoView({ block: 'nearest' });
 }
 
 function loadSaved() {

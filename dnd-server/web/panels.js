@@ -76,15 +76,20 @@ function sheetCard(h, mine) {
   const items = (h.inventory || []).map((i) => el('li', { title: i.note || null }, describe(i)));
   if (h.gold) items.push(el('li', {}, `${h.gold} gp`));
   const kind = [h.race, h.class, h.level].filter((x) => x !== undefined && x !== '').join(' ');
+  // HP and AC always show; the rest of another seat's sheet folds away to keep the panel short.
+  const rest = [
+    el('dl', {}, rows.slice(2).map(([k, v]) => [el('dt', {}, k), el('dd', {}, v)])),
+    abilities.length ? el('ul', { class: 'abilities', 'aria-label': 'Ability scores' }, abilities) : null,
+    items.length ? el('details', { class: 'inventory' }, el('summary', {}, `Inventory (${items.length})`), el('ul', {}, items)) : null,
+    h.progress ? el('p', { class: 'progress' }, h.progress) : null,
+  ];
   return el('article', { class: `sheet${mine ? ' mine' : ''}`, 'data-testid': 'sheet', 'data-hero': h.name },
     el('h3', {}, h.name, mine ? el('span', { class: 'you' }, ' (you)') : null),
     el('p', { class: 'class' }, kind),
     el('div', { class: 'hp-bar', 'aria-hidden': 'true' },
       el('div', { class: `hp-fill${hp * 2 <= max ? ' low' : ''}`, style: `width:${Math.max(0, Math.min(100, (100 * hp) / max))}%` })),
-    el('dl', {}, rows.map(([k, v]) => [el('dt', {}, k), el('dd', {}, v)])),
-    abilities.length ? el('ul', { class: 'abilities', 'aria-label': 'Ability scores' }, abilities) : null,
-    items.length ? el('details', { class: 'inventory' }, el('summary', {}, `Inventory (${items.length})`), el('ul', {}, items)) : null,
-    h.progress ? el('p', { class: 'progress' }, h.progress) : null);
+    el('dl', {}, rows.slice(0, 2).map(([k, v]) => [el('dt', {}, k), el('dd', {}, v)])),
+    mine ? rest : el('details', { class: 'more' }, el('summary', {}, `More of ${h.name}'s sheet`), rest));
 }
 
 function renderSheets(view) {
@@ -131,8 +136,11 @@ function renderMap(view) {
   const W = 150, H = 90, BW = 120, BH = 46, PAD = 30;
   const xs = rooms.map((r) => r.x), ys = rooms.map((r) => r.y);
   const minX = Math.min(...xs), minY = Math.min(...ys);
-  const centre = new Map(rooms.map((r) => [r.id, { x: (r.x - minX) * W + PAD + BW / 2, y: (r.y - minY) * H + PAD + BH / 2 }]));
-  const width = (Math.max(...xs) - minX) * W + BW + 2 * PAD, height = (Math.max(...ys) - minY) * H + BH + 2 * PAD;
+  // At least three rooms wide and two high, centred: one room found is not drawn huge.
+  const width = Math.max((Math.max(...xs) - minX) * W + BW + 2 * PAD, 3 * W + PAD);
+  const height = Math.max((Math.max(...ys) - minY) * H + BH + 2 * PAD, 2 * H + PAD);
+  const offX = (width - ((Math.max(...xs) - minX) * W + BW)) / 2, offY = (height - ((Math.max(...ys) - minY) * H + BH)) / 2;
+  const centre = new Map(rooms.map((r) => [r.id, { x: (r.x - minX) * W + offX + BW / 2, y: (r.y - minY) * H + offY + BH / 2 }]));
   map.setAttribute('viewBox', `0 0 ${width} ${height}`);
   for (const exit of (view.map && view.map.exits) || []) {
     const a = centre.get(exit.from), b = centre.get(exit.to);
@@ -182,20 +190,27 @@ function renderCombat(view) {
   const positions = combat.positions || [];
   field.hidden = !positions.length;
   if (!positions.length) return;
-  // Feet east and north; north is up on the page.
+  // Feet east and north; north is up on the page. The field shows at least 40 by 20 feet, so
+  // a few feet apart never fill the panel.
   const xs = positions.map((p) => p.x), ys = positions.map((p) => p.y);
-  const minX = Math.min(...xs), maxY = Math.max(...ys);
-  const spanX = Math.max(...xs) - minX || 1, spanY = maxY - Math.min(...ys) || 1;
-  const scale = Math.min(260 / spanX, 140 / spanY, 6);
-  field.setAttribute('viewBox', `0 0 ${spanX * scale + 100} ${spanY * scale + 60}`);
+  const spanX = Math.max(Math.max(...xs) - Math.min(...xs), 30), spanY = Math.max(Math.max(...ys) - Math.min(...ys), 15);
+  const minX = (Math.max(...xs) + Math.min(...xs) - spanX) / 2, maxY = (Math.max(...ys) + Math.min(...ys) + spanY) / 2;
+  const scale = Math.min(300 / spanX, 150 / spanY);
+  field.setAttribute('viewBox', `0 0 ${spanX * scale + 120} ${spanY * scale + 70}`);
   const heroes = new Set((combat.order || []).filter((c) => c.hero).map((c) => c.name));
   const current = (combat.order || []).find((c) => c.current);
+  const labels = []; // placed label boxes, so names never print over each other
   for (const p of positions) {
-    const cx = (p.x - minX) * scale + 50, cy = (maxY - p.y) * scale + 20;
+    const cx = (p.x - minX) * scale + 60, cy = (maxY - p.y) * scale + 20;
     const g = svg('g', { class: `token ${heroes.has(p.name) ? 'hero' : 'foe'}${current && current.name === p.name ? ' current' : ''}` });
     g.append(svg('title', {}, `${p.name}: ${p.x} ft east, ${p.y} ft north`));
-    g.append(svg('circle', { cx, cy, r: 9 }));
-    g.append(svg('text', { x: cx, y: cy + 22, 'text-anchor': 'middle' }, p.name));
+    g.append(svg('circle', { cx, cy, r: 8 }));
+    let ly = cy + 20;
+    const half = p.name.length * 3.2;
+    while (labels.some((b) => Math.abs(b.y - ly) < 13 && Math.abs(b.x - cx) < b.half + half)) ly += 13;
+    labels.push({ x: cx, y: ly, half });
+    if (ly > cy + 20) g.append(svg('line', { x1: cx, y1: cy + 7, x2: cx, y2: ly - 10, class: 'leader' }));
+    g.append(svg('text', { x: cx, y: ly, 'text-anchor': 'middle' }, p.name));
     field.append(g);
   }
 }

@@ -112,6 +112,12 @@ impl Driver {
                 format!("--window-size={width},{height}"),
             ],
         });
+        // A desktop chromium window is at least 500 pixels wide: narrower, a phone's screen
+        // is emulated (its width, its height, one device pixel per CSS pixel).
+        if width < 500 {
+            options["mobileEmulation"] =
+                json!({"deviceMetrics": {"width": width, "height": height, "pixelRatio": 1.0}});
+        }
         if let Some(binary) = chromium_path() {
             options["binary"] = json!(binary.display().to_string());
         }
