@@ -16,9 +16,7 @@ mod browser_support;
 
 use std::panic::AssertUnwindSafe;
 
-use browser_support::{
-    Driver, count, eval, find, in_ci, screenshot, text_of, wait_until,
-};
+use browser_support::{Driver, count, eval, find, in_ci, screenshot, text_of, wait_until};
 use fantoccini::{Client, Locator};
 use futures::FutureExt;
 use serde_json::json;
@@ -111,21 +109,41 @@ async fn script(base: &str, first: &Client, second: &Client) {
     );
     let narration = last_narration(first).await;
     assert!(!narration.is_empty(), "the game master said nothing");
+    assert_accessible(first).await;
 
     // A tool call of that turn, opened: its arguments and its result are there.
     assert!(
         count(first, ".entry.gm:last-child [data-testid=tool-call]").await > 0,
         "the turn showed no tool call"
     );
-    let summary = find(first, ".entry.gm:last-child [data-testid=tool-call] summary").await;
-    summary.click().await.expect("open the tool call");
+    // By keyboard: Enter on the tool call's summary opens it.
+    let summary = find(
+        first,
+        ".entry.gm:last-child [data-testid=tool-call] summary",
+    )
+    .await;
+    summary
+        .send_keys("\u{E007}")
+        .await
+        .expect("open the tool call with Enter");
     assert_eq!(
-        eval(first, "return document.querySelector('.entry.gm:last-child [data-testid=tool-call]').open").await,
+        eval(
+            first,
+            "return document.querySelector('.entry.gm:last-child [data-testid=tool-call]').open"
+        )
+        .await,
         json!(true),
         "the tool call did not open"
     );
-    let result = text_of(first, ".entry.gm:last-child [data-testid=tool-call] [data-testid=tool-result]").await;
-    assert!(!result.is_empty() && result != "…", "the tool call shows no result: {result:?}");
+    let result = text_of(
+        first,
+        ".entry.gm:last-child [data-testid=tool-call] [data-testid=tool-result]",
+    )
+    .await;
+    assert!(
+        !result.is_empty() && result != "…",
+        "the tool call shows no result: {result:?}"
+    );
     screenshot(first, "02-turn-with-tool-call").await;
 
     // A suggested action: the engine rolls it, and the roll is in the mechanics panel.
@@ -133,7 +151,12 @@ async fn script(base: &str, first: &Client, second: &Client) {
     click_suggestion(first, "Search").await;
     wait_for_turn(first, turn + 1).await;
     assert!(
-        count(first, &format!("[data-testid=roll][data-turn='{}']", turn + 1)).await > 0,
+        count(
+            first,
+            &format!("[data-testid=roll][data-turn='{}']", turn + 1)
+        )
+        .await
+            > 0,
         "the chosen action's roll is not in the mechanics panel"
     );
     screenshot(first, "03-suggested-action-rolled").await;
@@ -142,7 +165,12 @@ async fn script(base: &str, first: &Client, second: &Client) {
     let before = snapshot(first).await;
     let searched = last_narration(first).await;
     first.refresh().await.expect("reload");
-    wait_until(first, "the campaign after a reload", "return !document.getElementById('table').hidden").await;
+    wait_until(
+        first,
+        "the campaign after a reload",
+        "return !document.getElementById('table').hidden",
+    )
+    .await;
     wait_for_turn(first, before.turn).await;
     assert_eq!(snapshot(first).await, before, "the reloaded page differs");
     assert_eq!(
@@ -156,27 +184,57 @@ async fn script(base: &str, first: &Client, second: &Client) {
     );
 
     // Undo takes the search back: the turn, its narration and its rolls are gone.
-    find(first, "[data-testid=undo]").await.click().await.expect("undo");
+    find(first, "[data-testid=undo]")
+        .await
+        .click()
+        .await
+        .expect("undo");
     wait_for_turn(first, before.turn - 1).await;
     assert!(
         !text_of(first, "#story").await.contains(prefix(&searched)),
         "the undone turn's narration is still in the story"
     );
     assert_eq!(
-        count(first, &format!("[data-testid=roll][data-turn='{}']", before.turn)).await,
+        count(
+            first,
+            &format!("[data-testid=roll][data-turn='{}']", before.turn)
+        )
+        .await,
         0,
         "the undone turn's rolls are still in the panel"
     );
     screenshot(first, "04-after-undo").await;
 
     // The second player joins by the other seat's link, in their own browser.
-    let link = eval(first, "return document.querySelector('[data-testid=seat-link]').href").await;
+    let link = eval(
+        first,
+        "return document.querySelector('[data-testid=seat-link]').href",
+    )
+    .await;
     let link = link.as_str().expect("a seat link on the page").to_owned();
-    assert!(link.contains(&format!("/play/{id}#")), "not a seat link: {link}");
+    assert!(
+        link.contains(&format!("/play/{id}#")),
+        "not a seat link: {link}"
+    );
     second.goto(&link).await.expect("open the seat link");
-    wait_until(second, "the joined campaign", "return !document.getElementById('table').hidden").await;
-    wait_until(second, "the shared event stream", "return document.getElementById('table').dataset.live === 'true'").await;
+    wait_until(
+        second,
+        "the joined campaign",
+        "return !document.getElementById('table').hidden",
+    )
+    .await;
+    wait_until(
+        second,
+        "the shared event stream",
+        "return document.getElementById('table').dataset.live === 'true'",
+    )
+    .await;
     let (me, friend) = (seat(first).await, seat(second).await);
+    assert_eq!(
+        eval(second, "return getComputedStyle(document.getElementById('table')).gridTemplateColumns.split(' ').length").await,
+        json!(1),
+        "at phone width the panels do not stack in one column"
+    );
     assert_ne!(me, friend, "both browsers play the same seat");
 
     // The first player starts the fight (typed: an undo leaves no suggestions); the second
@@ -197,7 +255,10 @@ async fn script(base: &str, first: &Client, second: &Client) {
     let hp_before = hp(first).await;
     let mut hp_changed = false;
     for _ in 0..FIGHT_TURNS {
-        assert!(in_fight(first).await, "the fight ended before the test could see what it needs");
+        assert!(
+            in_fight(first).await,
+            "the fight ended before the test could see what it needs"
+        );
         hp_changed |= hp(first).await != hp_before;
         let whose = whose(first).await;
         if hp_changed && whose == me {
@@ -215,50 +276,124 @@ async fn script(base: &str, first: &Client, second: &Client) {
         wait_for_turn(first, turn + 1).await;
         wait_for_turn(second, turn + 1).await;
     }
-    assert!(hp_changed, "no hero's HP changed on the sheet in {FIGHT_TURNS} turns of the fight");
+    assert!(
+        hp_changed,
+        "no hero's HP changed on the sheet in {FIGHT_TURNS} turns of the fight"
+    );
     screenshot(first, "06-hp-changed-in-the-fight").await;
 
     // It is the first player's turn: the second is refused, told whose turn it is, and nothing moves.
     let turn = shown_turn(second).await;
     assert_eq!(whose(second).await, me);
     let banner = text_of(second, "[data-testid=whose-turn]").await;
-    assert!(banner.contains(&me), "the second player is not shown whose turn it is: {banner:?}");
+    assert!(
+        banner.contains(&me),
+        "the second player is not shown whose turn it is: {banner:?}"
+    );
     let box_ = find(second, "[data-testid=action-text]").await;
-    box_.send_keys("I attack the frost harpy.\u{E007}").await.expect("type");
-    wait_until(second, "the refusal", "return !document.getElementById('error').hidden").await;
+    box_.send_keys("I attack the frost harpy.\u{E007}")
+        .await
+        .expect("type");
+    wait_until(
+        second,
+        "the refusal",
+        "return !document.getElementById('error').hidden",
+    )
+    .await;
     let refusal = text_of(second, "[data-testid=error]").await;
-    assert!(refusal.contains(&me), "the refusal does not say whose turn it is: {refusal:?}");
-    assert_eq!(shown_turn(second).await, turn, "a refused turn moved the campaign");
-    assert_eq!(shown_turn(first).await, turn, "a refused turn moved the campaign");
+    assert!(
+        refusal.contains(&me),
+        "the refusal does not say whose turn it is: {refusal:?}"
+    );
+    assert_eq!(
+        shown_turn(second).await,
+        turn,
+        "a refused turn moved the campaign"
+    );
+    assert_eq!(
+        shown_turn(first).await,
+        turn,
+        "a refused turn moved the campaign"
+    );
     screenshot(second, "07-refused-out-of-turn-phone").await;
     eval(second, "window.scrollTo(0, 0); return true;").await;
     screenshot(second, "07b-second-player-phone-top").await;
 
     // The first player's page at phone width too, for a person to look at.
-    first.set_window_size(PHONE.0, PHONE.1).await.expect("resize");
+    first
+        .set_window_size(PHONE.0, PHONE.1)
+        .await
+        .expect("resize");
     screenshot(first, "08-first-player-phone").await;
+}
+
+/// The story is announced politely to screen readers, and every control has a name.
+async fn assert_accessible(client: &Client) {
+    let live = eval(
+        client,
+        "return document.getElementById('story').getAttribute('aria-live')",
+    )
+    .await;
+    assert_eq!(live, json!("polite"), "the story is no polite live region");
+    let unnamed = eval(
+        client,
+        "return [...document.querySelectorAll('button, textarea, select, input, summary')]
+           .filter(e => e.offsetParent !== null)
+           .filter(e => !((e.labels && e.labels.length) || e.getAttribute('aria-label') || e.textContent.trim()))
+           .map(e => e.outerHTML.slice(0, 80));",
+    )
+    .await;
+    assert_eq!(unnamed, json!([]), "controls without an accessible name");
 }
 
 /// Starts a game of the built-in adventure with two seats; returns the campaign id.
 async fn new_game(base: &str, client: &Client) -> String {
-    client.goto(&format!("{base}/")).await.expect("open the page");
-    find(client, "[data-testid=new-game]").await.click().await.expect("new game");
+    client
+        .goto(&format!("{base}/"))
+        .await
+        .expect("open the page");
+    find(client, "[data-testid=new-game]")
+        .await
+        .click()
+        .await
+        .expect("new game");
     find(client, "[data-testid=new-adventure]")
         .await
         .select_by_value("wailing-glacier")
         .await
         .expect("choose the adventure");
-    find(client, "#new-heroes input[value=isolde]").await.click().await.expect("a second seat");
-    find(client, "[data-testid=new-seed]").await.send_keys(&SEED.to_string()).await.expect("seed");
-    find(client, "[data-testid=new-start]").await.click().await.expect("start");
-    wait_until(client, "the new campaign", "return !document.getElementById('table').hidden").await;
+    find(client, "#new-heroes input[value=isolde]")
+        .await
+        .click()
+        .await
+        .expect("a second seat");
+    find(client, "[data-testid=new-seed]")
+        .await
+        .send_keys(&SEED.to_string())
+        .await
+        .expect("seed");
+    find(client, "[data-testid=new-start]")
+        .await
+        .click()
+        .await
+        .expect("start");
+    wait_until(
+        client,
+        "the new campaign",
+        "return !document.getElementById('table').hidden",
+    )
+    .await;
     let path = eval(client, "return location.pathname").await;
     let id = path
         .as_str()
         .and_then(|p| p.strip_prefix("/play/"))
         .unwrap_or_else(|| panic!("the page is not at /play/{{id}}: {path}"))
         .to_owned();
-    assert_eq!(shown_turn(client).await, 0, "a new campaign starts at turn 0");
+    assert_eq!(
+        shown_turn(client).await,
+        0,
+        "a new campaign starts at turn 0"
+    );
     id
 }
 
@@ -283,7 +418,10 @@ async fn watch_streaming(client: &Client) {
 async fn play_typed(client: &Client, text: &str) {
     let turn = shown_turn(client).await;
     let input = find(client, "[data-testid=action-text]").await;
-    input.send_keys(&format!("{text}\u{E007}")).await.expect("type the action");
+    input
+        .send_keys(&format!("{text}\u{E007}"))
+        .await
+        .expect("type the action");
     wait_for_turn(client, turn + 1).await;
 }
 
@@ -317,26 +455,46 @@ async fn wait_for_turn(client: &Client, turn: u64) {
 }
 
 async fn shown_turn(client: &Client) -> u64 {
-    let turn = eval(client, "return document.getElementById('table').dataset.turn").await;
+    let turn = eval(
+        client,
+        "return document.getElementById('table').dataset.turn",
+    )
+    .await;
     turn.as_str()
         .and_then(|t| t.parse().ok())
         .unwrap_or_else(|| panic!("the page shows no turn: {turn}"))
 }
 
 async fn whose(client: &Client) -> String {
-    let whose = eval(client, "return document.getElementById('table').dataset.whose").await;
+    let whose = eval(
+        client,
+        "return document.getElementById('table').dataset.whose",
+    )
+    .await;
     whose.as_str().unwrap_or_default().to_owned()
 }
 
 async fn seat(client: &Client) -> String {
-    let seat = eval(client, "return document.getElementById('table').dataset.seat").await;
+    let seat = eval(
+        client,
+        "return document.getElementById('table').dataset.seat",
+    )
+    .await;
     let seat = seat.as_str().unwrap_or_default().to_owned();
-    assert!(!seat.is_empty(), "the page does not say which hero this seat plays");
+    assert!(
+        !seat.is_empty(),
+        "the page does not say which hero this seat plays"
+    );
     seat
 }
 
 async fn in_fight(client: &Client) -> bool {
-    eval(client, "return document.getElementById('table').dataset.fight === 'true'").await == json!(true)
+    eval(
+        client,
+        "return document.getElementById('table').dataset.fight === 'true'",
+    )
+    .await
+        == json!(true)
 }
 
 /// Every hero's HP as the sheet shows it.

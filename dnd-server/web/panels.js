@@ -133,12 +133,12 @@ function renderMap(view) {
     map.append(svg('text', { x: 100, y: 24, 'text-anchor': 'middle', class: 'map-empty' }, 'No rooms found yet.'));
     return;
   }
-  const W = 150, H = 90, BW = 120, BH = 46, PAD = 30;
+  const W = 165, H = 90, BW = 138, BH = 46, PAD = 30;
   const xs = rooms.map((r) => r.x), ys = rooms.map((r) => r.y);
   const minX = Math.min(...xs), minY = Math.min(...ys);
-  // At least three rooms wide and two high, centred: one room found is not drawn huge.
-  const width = Math.max((Math.max(...xs) - minX) * W + BW + 2 * PAD, 3 * W + PAD);
-  const height = Math.max((Math.max(...ys) - minY) * H + BH + 2 * PAD, 2 * H + PAD);
+  // At least two rooms wide and high, centred: one room found is not drawn huge.
+  const width = Math.max((Math.max(...xs) - minX) * W + BW + 2 * PAD, 2 * W + PAD);
+  const height = Math.max((Math.max(...ys) - minY) * H + BH + 2 * PAD, 2 * H);
   const offX = (width - ((Math.max(...xs) - minX) * W + BW)) / 2, offY = (height - ((Math.max(...ys) - minY) * H + BH)) / 2;
   const centre = new Map(rooms.map((r) => [r.id, { x: (r.x - minX) * W + offX + BW / 2, y: (r.y - minY) * H + offY + BH / 2 }]));
   map.setAttribute('viewBox', `0 0 ${width} ${height}`);
@@ -190,10 +190,10 @@ function renderCombat(view) {
   const positions = combat.positions || [];
   field.hidden = !positions.length;
   if (!positions.length) return;
-  // Feet east and north; north is up on the page. The field shows at least 40 by 20 feet, so
-  // a few feet apart never fill the panel.
+  // Feet east and north; north is up on the page. The field shows at least 20 by 10 feet, so
+  // a few feet apart are not drawn as far apart.
   const xs = positions.map((p) => p.x), ys = positions.map((p) => p.y);
-  const spanX = Math.max(Math.max(...xs) - Math.min(...xs), 30), spanY = Math.max(Math.max(...ys) - Math.min(...ys), 15);
+  const spanX = Math.max(Math.max(...xs) - Math.min(...xs), 20), spanY = Math.max(Math.max(...ys) - Math.min(...ys), 10);
   const minX = (Math.max(...xs) + Math.min(...xs) - spanX) / 2, maxY = (Math.max(...ys) + Math.min(...ys) + spanY) / 2;
   const scale = Math.min(300 / spanX, 150 / spanY);
   field.setAttribute('viewBox', `0 0 ${spanX * scale + 120} ${spanY * scale + 70}`);

@@ -66,7 +66,8 @@ impl Driver {
             "chromedriver not found (install Debian's chromium and chromium-driver, or set CHROMEDRIVER)"
                 .to_owned()
         })?;
-        let port = free_port().map_err(|error| format!("no free port for chromedriver: {error}"))?;
+        let port =
+            free_port().map_err(|error| format!("no free port for chromedriver: {error}"))?;
         let child = Command::new(&path)
             .arg(format!("--port={port}"))
             .arg("--allowed-ips=127.0.0.1")
@@ -86,7 +87,9 @@ impl Driver {
                 return Err(format!("chromedriver exited at once ({status})"));
             }
             if Instant::now() > deadline {
-                return Err(format!("chromedriver did not listen on port {port} within {WAIT:?}"));
+                return Err(format!(
+                    "chromedriver did not listen on port {port} within {WAIT:?}"
+                ));
             }
             std::thread::sleep(Duration::from_millis(50));
         }
@@ -96,7 +99,8 @@ impl Driver {
     /// A new headless browser session of the given window size, with a fresh profile (so its
     /// localStorage is its own: a second session is a second player's browser).
     pub async fn session(&mut self, width: u32, height: u32) -> Result<Client, String> {
-        let profile = tempfile::tempdir().map_err(|error| format!("no profile directory: {error}"))?;
+        let profile =
+            tempfile::tempdir().map_err(|error| format!("no profile directory: {error}"))?;
         let mut options = json!({
             "args": [
                 "--headless",
@@ -154,7 +158,11 @@ fn kill_by_profile(profile: &Path) {
         return;
     };
     for entry in entries.flatten() {
-        let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
             continue;
         };
         let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
@@ -200,7 +208,11 @@ pub async fn wait_until(client: &Client, what: &str, script: &str) {
             return;
         }
         if Instant::now() > deadline {
-            let error = eval(client, "return document.getElementById('error')?.textContent ?? ''").await;
+            let error = eval(
+                client,
+                "return document.getElementById('error')?.textContent ?? ''",
+            )
+            .await;
             panic!("waited {WAIT:?} for {what}; the page's error box says: {error}");
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
@@ -213,7 +225,11 @@ pub async fn text_of(client: &Client, css: &str) -> String {
         "const e = document.querySelector({}); return e ? e.textContent : '';",
         json!(css)
     );
-    eval(client, &script).await.as_str().unwrap_or_default().to_owned()
+    eval(client, &script)
+        .await
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
 }
 
 /// How many elements `css` matches.
