@@ -33,7 +33,9 @@ impl Frame {
 
     /// As an SSE event.
     pub fn to_event(&self) -> Event {
-        Event::default().event(self.event).data(self.data.to_string())
+        Event::default()
+            .event(self.event)
+            .data(self.data.to_string())
     }
 }
 
@@ -91,7 +93,9 @@ impl Live {
         if starts.len() >= per_minute as usize {
             let wait = starts
                 .front()
-                .map_or(60, |t| 60u64.saturating_sub(now.duration_since(*t).as_secs()))
+                .map_or(60, |t| {
+                    60u64.saturating_sub(now.duration_since(*t).as_secs())
+                })
                 .max(1);
             let mut error = ApiError::new(
                 StatusCode::TOO_MANY_REQUESTS,

@@ -171,7 +171,10 @@ async fn start(
     if let Some(fight) = dnd_table::combat::CombatView::of(&state)
         && let Some(current) = fight.hero_to_act()
         && current.id != seat.hero_id
-        && table.seats.iter().any(|s| s.hero_id == current.id && s.token.is_some())
+        && table
+            .seats
+            .iter()
+            .any(|s| s.hero_id == current.id && s.token.is_some())
     {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
@@ -238,9 +241,7 @@ async fn start(
                 );
                 match (shared, own) {
                     (Ok(shared), Ok(own)) => {
-                        let _ = live
-                            .events
-                            .send(Frame::new("view", json!(shared)));
+                        let _ = live.events.send(Frame::new("view", json!(shared)));
                         let _ = sender.unbounded_send(Frame::new(
                             "outcome",
                             json!({"view": own, "turn": outcome.turn}),
@@ -259,9 +260,7 @@ async fn start(
             )),
         }
     });
-    let stream = receiver
-        .map(|frame| Ok(frame.to_event()))
-        .boxed();
+    let stream = receiver.map(|frame| Ok(frame.to_event())).boxed();
     Ok(sse(stream))
 }
 
