@@ -44,8 +44,9 @@ impl Frame {
 pub struct Live {
     /// Held for the whole of a turn, an undo or a delete.
     lock: Arc<tokio::sync::Mutex<()>>,
-    /// The last turn's suggested actions (`POST .../actions` picks one by its index from 1).
-    pub suggestions: Mutex<Vec<SuggestedAction>>,
+    /// The last turn's suggested actions (`POST .../actions` picks one by its index from 1),
+    /// and the hero (by name) they were suggested for: the hero who played that turn.
+    pub suggestions: Mutex<(String, Vec<SuggestedAction>)>,
     /// When the turns of the last minute started.
     starts: Mutex<VecDeque<Instant>>,
     /// Every seat's `/events` stream listens here.
@@ -58,7 +59,7 @@ impl Default for Live {
     fn default() -> Self {
         Live {
             lock: Arc::new(tokio::sync::Mutex::new(())),
-            suggestions: Mutex::new(Vec::new()),
+            suggestions: Mutex::new((String::new(), Vec::new())),
             starts: Mutex::new(VecDeque::new()),
             events: broadcast::channel(CHANNEL_FRAMES).0,
             updated: Mutex::new(None),

@@ -374,10 +374,7 @@ async fn undo(
         }
         Err(e) => return Err(ApiError::internal(e.to_string())),
     }
-    live.suggestions
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .clear();
+    *live.suggestions.lock().unwrap_or_else(|e| e.into_inner()) = Default::default();
     live.touch();
     let shared = view::build(&server, &id, &table, None).await?;
     let _ = live.events.send(Frame::new(

@@ -129,12 +129,23 @@ pub async fn action(
 ) -> Result<EventStream, ApiError> {
     let (table, seat) = server.authorize(&id, &headers)?;
     let ActionBody { index } = parse_body(&body)?;
-    let actions = server
+    let (suggested_for, actions) = server
         .live_of(&id)
         .suggestions
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .clone();
+    // A suggestion's roll is its hero's (its attacker, its skill): another hero cannot take it.
+    if !actions.is_empty() && suggested_for != seat.hero {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "not_your_action",
+            format!(
+                "these actions were suggested for {suggested_for}; say what {} does instead",
+                seat.hero
+            ),
+        ));
+    }
     let Some(action) = index.checked_sub(1).and_then(|i| actions.get(i)) else {
         return Err(unprocessable(
             "no_such_action",
@@ -232,7 +243,7 @@ async fn start(
         match result {
             Some(Ok(outcome)) => {
                 *live.suggestions.lock().unwrap_or_else(|e| e.into_inner()) =
-                    outcome.suggested_actions.clone();
+                    (seat.hero.clone(), outcome.suggested_actions.clone());
                 live.touch();
                 let server = task_server;
                 let (shared, own) = (

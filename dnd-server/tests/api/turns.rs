@@ -319,3 +319,22 @@ async fn a_second_seat_sees_the_first_seats_turn_live() {
         "the watcher's own seat"
     );
 }
+
+#[tokio::test]
+async fn a_suggestion_is_taken_only_by_the_hero_it_was_made_for() {
+    let server = TestServer::offline().await;
+    let (id, tokens, created) = server.create(json!({"heroes": ["kraven", "isolde"]})).await;
+    let events = server.turn(&id, &tokens[0], "I look around.").await;
+    let view = &events.last().unwrap().data["view"];
+    let first = &view["suggestions"][0];
+    assert_eq!(first["for"], created["seats"][0]["hero"]);
+    let taken = server
+        .post(
+            &format!("/api/campaigns/{id}/actions"),
+            &tokens[1],
+            json!({"index": 1}),
+        )
+        .await;
+    assert_eq!(error_code(taken, 409).await, "not_your_action");
+    assert_eq!(server.view(&id, &tokens[1]).await["turn"], 1);
+}
