@@ -2,13 +2,14 @@
 //! time, the last turn's suggested actions, the rate limit's window, and the channel that
 //! carries each turn's events to every seat's `/events` stream.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
 use axum::response::sse::Event;
 use dnd_engine::gm::SuggestedAction;
+use dnd_engine::offline::OfflinePlayer;
 use tokio::sync::{OwnedMutexGuard, broadcast};
 
 use crate::error::ApiError;
@@ -53,6 +54,8 @@ pub struct Live {
     pub events: broadcast::Sender<Frame>,
     /// When the campaign last changed (Unix seconds), while the server runs.
     pub updated: Mutex<Option<u64>>,
+    /// The AI companions' players, by hero id: each remembers what it tried.
+    pub companions: Mutex<BTreeMap<String, OfflinePlayer>>,
 }
 
 impl Default for Live {
@@ -63,6 +66,7 @@ impl Default for Live {
             starts: Mutex::new(VecDeque::new()),
             events: broadcast::channel(CHANNEL_FRAMES).0,
             updated: Mutex::new(None),
+            companions: Mutex::new(BTreeMap::new()),
         }
     }
 }

@@ -381,5 +381,5 @@ async fn undo(
         "view",
         serde_json::to_value(&shared).unwrap_or_default(),
     ));
-    Ok(Json(view::build(&server, &id, &table, Some(&seat)).await?))
+    Ok(Json(shared.for_seat(&seat)))
 }

@@ -91,6 +91,14 @@ pub struct Suggestion {
     pub rolled: bool,
 }
 
+impl View {
+    /// The same View as `seat` sees it.
+    pub fn for_seat(mut self, seat: &Seat) -> View {
+        self.seat = Some(SeatView::from(seat));
+        self
+    }
+}
+
 /// The suggestions as the View lists them.
 pub fn suggestions(for_hero: &str, actions: &[SuggestedAction]) -> Vec<Suggestion> {
     actions

@@ -338,3 +338,65 @@ async fn a_suggestion_is_taken_only_by_the_hero_it_was_made_for() {
     assert_eq!(error_code(taken, 409).await, "not_your_action");
     assert_eq!(server.view(&id, &tokens[1]).await["turn"], 1);
 }
+
+#[tokio::test]
+async fn an_ai_companion_takes_its_turn_in_a_fight() {
+    let server = TestServer::offline().await;
+    let (id, tokens, created) = server
+        .create(json!({"heroes": ["kraven"], "companions": true}))
+        .await;
+    let seats = created["view"]["seats"].as_array().unwrap();
+    let isolde = seats.iter().find(|s| s["hero_id"] == "isolde").unwrap();
+    assert_eq!(isolde["ai"], true);
+    // A fight: Kraven, then Isolde (an AI companion), then the harpy.
+    let slot = |id: &str, initiative| InitiativeSlot {
+        id: id.into(),
+        initiative,
+        speed: 30,
+    };
+    let record = TurnRecord {
+        input: "A fight begins.".into(),
+        changes: vec![Change::EncounterStarted {
+            order: vec![slot("kraven", 20), slot("isolde", 15), slot("frost-harpy", 5)],
+        }],
+        ..TurnRecord::default()
+    };
+    let campaign = CampaignId(id.clone());
+    server.store.commit_turn(&campaign, record).await.unwrap();
+    let watching = server
+        .get(&format!("/api/campaigns/{id}/events"), &tokens[0])
+        .await;
+    let mut stream = watching.bytes_stream();
+    let played = server.turn(&id, &tokens[0], "I attack the Frost Harpy.").await;
+    assert_eq!(played.last().unwrap().event, "outcome");
+    let mut text = String::new();
+    let companion_played = tokio::time::timeout(Duration::from_secs(30), async {
+        while let Some(chunk) = stream.next().await {
+            text.push_str(&String::from_utf8_lossy(&chunk.unwrap()));
+            let events = parse(&text);
+            if let Some(at) = events
+                .iter()
+                .position(|e| e.event == "turn_started" && e.data["ai"] == true)
+                && events[at..].iter().any(|e| e.event == "view")
+            {
+                return events[at].data["hero"].clone();
+            }
+        }
+        Value::Null
+    })
+    .await;
+    assert_eq!(
+        companion_played.ok(),
+        Some(isolde["hero"].clone()),
+        "Isolde's turn was played by her AI companion: {text}"
+    );
+    // Her turn is in the store beside Kraven's, and the next human turn may be played.
+    let log = server.view(&id, &tokens[0]).await["log"].clone();
+    assert!(
+        log.as_array()
+            .unwrap()
+            .iter()
+            .any(|line| line["speaker"] == isolde["hero"]),
+        "{log}"
+    );
+}
