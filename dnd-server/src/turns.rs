@@ -203,19 +203,19 @@ async fn start(
     let next = state.turn + 1;
     tokio::spawn(async move {
         // The lock is held until the turn (and the AI companions' turns after it) has ended
-        // and its view is out.
-        let _guard = guard;
+        // and its view is out; it is let go before the caller's stream ends, so whoever read
+        // the outcome may play the next turn at once.
+        let mut guard = Some(guard);
+        let mut sender = Some(sender);
         let mut last = play_one(
             &server,
             &live,
             &campaign,
             (&table, &seat),
             (next, input),
-            Some(&sender),
+            sender.as_ref(),
         )
         .await;
-        // The caller's stream ends with its own turn's outcome.
-        drop(sender);
         for _ in 0..MAX_COMPANION_TURNS {
             let Some(outcome) = last.take() else { break };
             let Ok(state) = server.store.load(&campaign).await else {
@@ -232,6 +232,9 @@ async fn start(
                 .or_insert_with(|| OfflinePlayer::new(companion.hero_id.clone()))
                 .next_input(Some(&outcome), &state);
             let Some(input) = input else { break };
+            // The caller's stream ends with its own turn's outcome; the companions' turns
+            // go to every seat's /events.
+            drop(sender.take());
             let next = state.turn + 1;
             last = play_one(
                 &server,
@@ -243,6 +246,8 @@ async fn start(
             )
             .await;
         }
+        drop(guard.take());
+        drop(sender.take());
     });
     let stream = receiver.map(|frame| Ok(frame.to_event())).boxed();
     Ok(sse(stream))

@@ -357,7 +357,11 @@ async fn an_ai_companion_takes_its_turn_in_a_fight() {
     let record = TurnRecord {
         input: "A fight begins.".into(),
         changes: vec![Change::EncounterStarted {
-            order: vec![slot("kraven", 20), slot("isolde", 15), slot("frost-harpy", 5)],
+            order: vec![
+                slot("kraven", 20),
+                slot("isolde", 15),
+                slot("frost-harpy", 5),
+            ],
         }],
         ..TurnRecord::default()
     };
@@ -367,7 +371,9 @@ async fn an_ai_companion_takes_its_turn_in_a_fight() {
         .get(&format!("/api/campaigns/{id}/events"), &tokens[0])
         .await;
     let mut stream = watching.bytes_stream();
-    let played = server.turn(&id, &tokens[0], "I attack the Frost Harpy.").await;
+    let played = server
+        .turn(&id, &tokens[0], "I attack the Frost Harpy.")
+        .await;
     assert_eq!(played.last().unwrap().event, "outcome");
     let mut text = String::new();
     let companion_played = tokio::time::timeout(Duration::from_secs(30), async {
