@@ -147,8 +147,9 @@ pub fn app_on(config: Config, store: Arc<dyn GameStore>) -> Result<Router, Strin
         .with_state(server)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES));
     if let Some(origin) = &config.cors {
-        let origin = HeaderValue::from_str(origin)
-            .map_err(|_| format!("--cors {origin:?} is not an origin such as http://localhost:3000"))?;
+        let origin = HeaderValue::from_str(origin).map_err(|_| {
+            format!("--cors {origin:?} is not an origin such as http://localhost:3000")
+        })?;
         router = router.layer(
             tower_http::cors::CorsLayer::new()
                 .allow_origin(origin)

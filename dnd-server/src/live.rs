@@ -2,13 +2,14 @@
 //! time, the last turn's suggested actions, the rate limit's window, and the channel that
 //! carries each turn's events to every seat's `/events` stream.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
 use axum::response::sse::Event;
 use dnd_engine::gm::SuggestedAction;
+use dnd_engine::offline::OfflinePlayer;
 use tokio::sync::{OwnedMutexGuard, broadcast};
 
 use crate::error::ApiError;
@@ -33,7 +34,9 @@ impl Frame {
 
     /// As an SSE event.
     pub fn to_event(&self) -> Event {
-        Event::default().event(self.event).data(self.data.to_string())
+        Event::default()
+            .event(self.event)
+            .data(self.data.to_string())
     }
 }
 
@@ -42,24 +45,28 @@ impl Frame {
 pub struct Live {
     /// Held for the whole of a turn, an undo or a delete.
     lock: Arc<tokio::sync::Mutex<()>>,
-    /// The last turn's suggested actions (`POST .../actions` picks one by its index from 1).
-    pub suggestions: Mutex<Vec<SuggestedAction>>,
+    /// The last turn's suggested actions (`POST .../actions` picks one by its index from 1),
+    /// and the hero (by name) they were suggested for: the hero who played that turn.
+    pub suggestions: Mutex<(String, Vec<SuggestedAction>)>,
     /// When the turns of the last minute started.
     starts: Mutex<VecDeque<Instant>>,
     /// Every seat's `/events` stream listens here.
     pub events: broadcast::Sender<Frame>,
     /// When the campaign last changed (Unix seconds), while the server runs.
     pub updated: Mutex<Option<u64>>,
+    /// The AI companions' players, by hero id: each remembers what it tried.
+    pub companions: Mutex<BTreeMap<String, OfflinePlayer>>,
 }
 
 impl Default for Live {
     fn default() -> Self {
         Live {
             lock: Arc::new(tokio::sync::Mutex::new(())),
-            suggestions: Mutex::new(Vec::new()),
+            suggestions: Mutex::new((String::new(), Vec::new())),
             starts: Mutex::new(VecDeque::new()),
             events: broadcast::channel(CHANNEL_FRAMES).0,
             updated: Mutex::new(None),
+            companions: Mutex::new(BTreeMap::new()),
         }
     }
 }
@@ -91,7 +98,9 @@ impl Live {
         if starts.len() >= per_minute as usize {
             let wait = starts
                 .front()
-                .map_or(60, |t| 60u64.saturating_sub(now.duration_since(*t).as_secs()))
+                .map_or(60, |t| {
+                    60u64.saturating_sub(now.duration_since(*t).as_secs())
+                })
                 .max(1);
             let mut error = ApiError::new(
                 StatusCode::TOO_MANY_REQUESTS,

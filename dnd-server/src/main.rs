@@ -64,11 +64,10 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<(SocketAddr, C
             }
             "--turns-per-minute" => {
                 let n = value("--turns-per-minute")?;
-                config.turns_per_minute = n
-                    .parse()
-                    .ok()
-                    .filter(|n| *n > 0)
-                    .ok_or_else(|| format!("--turns-per-minute {n:?}: a whole number from 1"))?;
+                config.turns_per_minute =
+                    n.parse().ok().filter(|n| *n > 0).ok_or_else(|| {
+                        format!("--turns-per-minute {n:?}: a whole number from 1")
+                    })?;
             }
             other => return Err(format!("unknown flag {other:?}; --help lists the flags")),
         }
@@ -95,7 +94,10 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
         Ok(runtime) => runtime,
         Err(e) => {
             eprintln!("error: cannot start the async runtime: {e}");

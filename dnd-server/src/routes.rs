@@ -56,15 +56,24 @@ fn file(content_type: &'static str, body: &'static str) -> Response {
 }
 
 async fn page() -> Response {
-    file("text/html; charset=utf-8", include_str!("../web/index.html"))
+    file(
+        "text/html; charset=utf-8",
+        include_str!("../web/index.html"),
+    )
 }
 
 async fn app_js() -> Response {
-    file("text/javascript; charset=utf-8", include_str!("../web/app.js"))
+    file(
+        "text/javascript; charset=utf-8",
+        include_str!("../web/app.js"),
+    )
 }
 
 async fn panels_js() -> Response {
-    file("text/javascript; charset=utf-8", include_str!("../web/panels.js"))
+    file(
+        "text/javascript; charset=utf-8",
+        include_str!("../web/panels.js"),
+    )
 }
 
 async fn style_css() -> Response {
@@ -165,9 +174,8 @@ async fn create(
     RawBody(body): RawBody,
 ) -> Result<Response, ApiError> {
     let request: NewCampaign = parse_body(&body)?;
-    let unprocessable = |code, message: String| {
-        ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, code, message)
-    };
+    let unprocessable =
+        |code, message: String| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, code, message);
     if request.heroes.len() > 4 {
         return Err(unprocessable(
             "too_many_heroes",
@@ -366,14 +374,12 @@ async fn undo(
         }
         Err(e) => return Err(ApiError::internal(e.to_string())),
     }
-    live.suggestions
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .clear();
+    *live.suggestions.lock().unwrap_or_else(|e| e.into_inner()) = Default::default();
     live.touch();
     let shared = view::build(&server, &id, &table, None).await?;
-    let _ = live
-        .events
-        .send(Frame::new("view", serde_json::to_value(&shared).unwrap_or_default()));
-    Ok(Json(view::build(&server, &id, &table, Some(&seat)).await?))
+    let _ = live.events.send(Frame::new(
+        "view",
+        serde_json::to_value(&shared).unwrap_or_default(),
+    ));
+    Ok(Json(shared.for_seat(&seat)))
 }

@@ -12,7 +12,9 @@ use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use dnd_engine::gm::{GmError, PlayerInput, TurnEvent};
+use dnd_engine::gm::{GmError, PlayerInput, TurnEvent, TurnOutcome};
+use dnd_engine::offline::OfflinePlayer;
+use dnd_engine::state::GameState;
 use dnd_engine::store::{CampaignId, StoreError};
 use futures::StreamExt;
 use futures::channel::mpsc;
@@ -22,7 +24,7 @@ use serde_json::json;
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::error::{ApiError, RawBody, parse_body};
-use crate::live::Frame;
+use crate::live::{Frame, Live};
 use crate::seats::{Seat, Table};
 use crate::{MAX_TEXT_CHARS, Server, view};
 
@@ -129,12 +131,23 @@ pub async fn action(
 ) -> Result<EventStream, ApiError> {
     let (table, seat) = server.authorize(&id, &headers)?;
     let ActionBody { index } = parse_body(&body)?;
-    let actions = server
+    let (suggested_for, actions) = server
         .live_of(&id)
         .suggestions
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .clone();
+    // A suggestion's roll is its hero's (its attacker, its skill): another hero cannot take it.
+    if !actions.is_empty() && suggested_for != seat.hero {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "not_your_action",
+            format!(
+                "these actions were suggested for {suggested_for}; say what {} does instead",
+                seat.hero
+            ),
+        ));
+    }
     let Some(action) = index.checked_sub(1).and_then(|i| actions.get(i)) else {
         return Err(unprocessable(
             "no_such_action",
@@ -171,7 +184,10 @@ async fn start(
     if let Some(fight) = dnd_table::combat::CombatView::of(&state)
         && let Some(current) = fight.hero_to_act()
         && current.id != seat.hero_id
-        && table.seats.iter().any(|s| s.hero_id == current.id && s.token.is_some())
+        && table
+            .seats
+            .iter()
+            .any(|s| s.hero_id == current.id && s.token.is_some())
     {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
@@ -184,85 +200,162 @@ async fn start(
     }
     live.count_turn(server.turns_per_minute)?;
     let (sender, receiver) = mpsc::unbounded::<Frame>();
-    let gm = server.master(table.protocol);
-    let started = Frame::new(
-        "turn_started",
-        json!({"hero": seat.hero, "text": input.text, "turn": state.turn + 1}),
-    );
-    let _ = live.events.send(started);
-    let task_server = Arc::clone(&server);
+    let next = state.turn + 1;
     tokio::spawn(async move {
-        // The lock is held until the turn has ended and its view is out.
-        let _guard = guard;
-        let send = |frame: Frame| {
-            let _ = live.events.send(frame.clone());
-            let _ = sender.unbounded_send(frame);
-        };
-        let mut events = gm.turn_stream(&campaign, input);
-        let mut result = None;
-        while let Some(event) = events.next().await {
-            match event {
-                TurnEvent::Text(text) => send(Frame::new("narration", json!({"text": text}))),
-                TurnEvent::ToolCall {
-                    id,
-                    name,
-                    arguments,
-                } => send(Frame::new(
-                    "tool_call",
-                    json!({"id": id, "name": name, "arguments": arguments}),
-                )),
-                TurnEvent::ToolResult { id, name, result } => {
-                    let data = match result {
-                        Ok(result) => json!({"id": id, "name": name, "result": result}),
-                        Err(why) => json!({"id": id, "name": name, "refused": why}),
-                    };
-                    send(Frame::new("tool_result", data));
-                }
-                TurnEvent::Done(done) => {
-                    result = Some(*done);
-                    break;
-                }
-                _ => {}
-            }
+        // The lock is held until the turn (and the AI companions' turns after it) has ended
+        // and its view is out; it is let go before the caller's stream ends, so whoever read
+        // the outcome may play the next turn at once.
+        let mut guard = Some(guard);
+        let mut sender = Some(sender);
+        let mut last = play_one(
+            &server,
+            &live,
+            &campaign,
+            (&table, &seat),
+            (next, input),
+            sender.as_ref(),
+        )
+        .await;
+        for _ in 0..MAX_COMPANION_TURNS {
+            let Some(outcome) = last.take() else { break };
+            let Ok(state) = server.store.load(&campaign).await else {
+                break;
+            };
+            let Some(companion) = companion_to_act(&state, &table) else {
+                break;
+            };
+            let input = live
+                .companions
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .entry(companion.hero_id.clone())
+                .or_insert_with(|| OfflinePlayer::new(companion.hero_id.clone()))
+                .next_input(Some(&outcome), &state);
+            let Some(input) = input else { break };
+            // The caller's stream ends with its own turn's outcome; the companions' turns
+            // go to every seat's /events.
+            drop(sender.take());
+            let next = state.turn + 1;
+            last = play_one(
+                &server,
+                &live,
+                &campaign,
+                (&table, companion),
+                (next, input),
+                None,
+            )
+            .await;
         }
-        drop(events);
-        match result {
-            Some(Ok(outcome)) => {
-                *live.suggestions.lock().unwrap_or_else(|e| e.into_inner()) =
-                    outcome.suggested_actions.clone();
-                live.touch();
-                let server = task_server;
-                let (shared, own) = (
-                    view::build(&server, &campaign.0, &table, None).await,
-                    view::build(&server, &campaign.0, &table, Some(&seat)).await,
-                );
-                match (shared, own) {
-                    (Ok(shared), Ok(own)) => {
-                        let _ = live
-                            .events
-                            .send(Frame::new("view", json!(shared)));
-                        let _ = sender.unbounded_send(Frame::new(
+        drop(guard.take());
+        drop(sender.take());
+    });
+    let stream = receiver.map(|frame| Ok(frame.to_event())).boxed();
+    Ok(sse(stream))
+}
+
+/// The most turns AI companions play in a row after a player's turn, so a fight of companions
+/// alone cannot hold the campaign for long; the next player's turn moves them on again.
+const MAX_COMPANION_TURNS: usize = 4;
+
+/// The AI companion whose turn it is in a fight, if it is one's.
+fn companion_to_act<'t>(state: &GameState, table: &'t Table) -> Option<&'t Seat> {
+    let fight = dnd_table::combat::CombatView::of(state)?;
+    let current = fight.hero_to_act()?;
+    table
+        .seats
+        .iter()
+        .find(|s| s.hero_id == current.id && s.token.is_none())
+}
+
+/// Plays one turn to its end: `turn_started`, then its events as they happen, to every seat's
+/// `/events` and to `caller` (the stream of whoever asked for it, if anyone waits); then the
+/// `view` to every seat and the `outcome` to the caller. Its outcome, or none when it failed
+/// (an `error` event said why; nothing was saved).
+async fn play_one(
+    server: &Server,
+    live: &Live,
+    campaign: &CampaignId,
+    (table, seat): (&Table, &Seat),
+    (turn, input): (u64, PlayerInput),
+    caller: Option<&mpsc::UnboundedSender<Frame>>,
+) -> Option<TurnOutcome> {
+    let send = |frame: Frame| {
+        if let Some(caller) = caller {
+            let _ = caller.unbounded_send(frame.clone());
+        }
+        let _ = live.events.send(frame);
+    };
+    let _ = live.events.send(Frame::new(
+        "turn_started",
+        json!({"hero": seat.hero, "text": input.text, "turn": turn, "ai": seat.token.is_none()}),
+    ));
+    let gm = server.master(table.protocol);
+    let mut events = gm.turn_stream(campaign, input);
+    let mut result = None;
+    while let Some(event) = events.next().await {
+        match event {
+            TurnEvent::Text(text) => send(Frame::new("narration", json!({"text": text}))),
+            TurnEvent::ToolCall {
+                id,
+                name,
+                arguments,
+            } => send(Frame::new(
+                "tool_call",
+                json!({"id": id, "name": name, "arguments": arguments}),
+            )),
+            TurnEvent::ToolResult { id, name, result } => {
+                let data = match result {
+                    Ok(result) => json!({"id": id, "name": name, "result": result}),
+                    Err(why) => json!({"id": id, "name": name, "refused": why}),
+                };
+                send(Frame::new("tool_result", data));
+            }
+            TurnEvent::Done(done) => {
+                result = Some(*done);
+                break;
+            }
+            _ => {}
+        }
+    }
+    drop(events);
+    match result {
+        Some(Ok(outcome)) => {
+            *live.suggestions.lock().unwrap_or_else(|e| e.into_inner()) =
+                (seat.hero.clone(), outcome.suggested_actions.clone());
+            live.touch();
+            match view::build(server, &campaign.0, table, None).await {
+                Ok(shared) => {
+                    let own = shared.clone().for_seat(seat);
+                    let _ = live.events.send(Frame::new("view", json!(shared)));
+                    if let Some(caller) = caller {
+                        let _ = caller.unbounded_send(Frame::new(
                             "outcome",
                             json!({"view": own, "turn": outcome.turn}),
                         ));
                     }
-                    (Err(e), _) | (_, Err(e)) => send(Frame::new(
+                    Some(outcome)
+                }
+                Err(e) => {
+                    send(Frame::new(
                         "error",
                         json!({"code": e.code, "message": e.message}),
-                    )),
+                    ));
+                    None
                 }
             }
-            Some(Err(error)) => send(error_frame(&error)),
-            None => send(Frame::new(
+        }
+        Some(Err(error)) => {
+            send(error_frame(&error));
+            None
+        }
+        None => {
+            send(Frame::new(
                 "error",
                 json!({"code": "turn_lost", "message": "the turn ended without an outcome; nothing was saved"}),
-            )),
+            ));
+            None
         }
-    });
-    let stream = receiver
-        .map(|frame| Ok(frame.to_event()))
-        .boxed();
-    Ok(sse(stream))
+    }
 }
 
 /// A failed turn as an `error` event: nothing was saved.

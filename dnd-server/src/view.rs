@@ -69,9 +69,12 @@ impl From<&Seat> for SeatView {
     }
 }
 
-/// A suggested action, to pick by `index` (from 1).
+/// A suggested action, to pick by `index` (from 1), by the seat of the hero it is for.
 #[derive(Debug, Clone, Serialize)]
 pub struct Suggestion {
+    /// The hero it was suggested for (who played the last turn); only their seat may take it.
+    #[serde(rename = "for")]
+    pub for_hero: String,
     /// Its number, from 1: `POST .../actions {"index": n}`.
     pub index: usize,
     /// Its words and odds ("Attack the wolf (55%)").
@@ -88,12 +91,21 @@ pub struct Suggestion {
     pub rolled: bool,
 }
 
+impl View {
+    /// The same View as `seat` sees it.
+    pub fn for_seat(mut self, seat: &Seat) -> View {
+        self.seat = Some(SeatView::from(seat));
+        self
+    }
+}
+
 /// The suggestions as the View lists them.
-pub fn suggestions(actions: &[SuggestedAction]) -> Vec<Suggestion> {
+pub fn suggestions(for_hero: &str, actions: &[SuggestedAction]) -> Vec<Suggestion> {
     actions
         .iter()
         .enumerate()
         .map(|(i, a)| Suggestion {
+            for_hero: for_hero.to_owned(),
             index: i + 1,
             label: a.label(),
             description: a.description.clone(),
@@ -125,7 +137,7 @@ pub async fn build(
         .as_ref()
         .and_then(|c| c.hero_to_act())
         .map(|slot| slot.name.clone());
-    let actions = server
+    let (for_hero, actions) = server
         .live_of(id)
         .suggestions
         .lock()
@@ -148,7 +160,7 @@ pub async fn build(
         log: log_lines(&turns),
         rolls: roll_lines(&turns, &state),
         combat,
-        suggestions: suggestions(&actions),
+        suggestions: suggestions(&for_hero, &actions),
         whose_turn,
     })
 }

@@ -106,7 +106,10 @@ mod tests {
         let twice = pick_heroes(&adventure, &["kraven".into(), "Kraven".into()]).unwrap_err();
         assert!(twice.contains("twice"), "{twice}");
         let unknown = pick_heroes(&adventure, &["gandalf".into()]).unwrap_err();
-        assert!(unknown.contains("choose from") && unknown.contains("kraven"), "{unknown}");
+        assert!(
+            unknown.contains("choose from") && unknown.contains("kraven"),
+            "{unknown}"
+        );
     }
 
     #[test]

@@ -84,9 +84,9 @@ impl MapView {
         let mut exits: Vec<Link> = Vec::new();
         for room in &visited {
             for exit in room.exits.iter().filter(|e| !e.hidden && is_visited(&e.to)) {
-                let seen = exits
-                    .iter()
-                    .any(|l| l.from == exit.to && l.to == room.id || l.from == room.id && l.to == exit.to);
+                let seen = exits.iter().any(|l| {
+                    l.from == exit.to && l.to == room.id || l.from == room.id && l.to == exit.to
+                });
                 if !seen {
                     exits.push(Link {
                         from: room.id.clone(),
@@ -96,7 +96,10 @@ impl MapView {
                 }
             }
         }
-        let places = layout(&visited.iter().map(|l| l.id.as_str()).collect::<Vec<_>>(), &exits);
+        let places = layout(
+            &visited.iter().map(|l| l.id.as_str()).collect::<Vec<_>>(),
+            &exits,
+        );
         let rooms = visited
             .iter()
             .map(|room| {
@@ -136,9 +139,8 @@ impl MapView {
 /// step while the cell is taken; a room no exit reaches goes in a new column to the right.
 fn layout<'a>(rooms: &[&'a str], links: &[Link]) -> BTreeMap<&'a str, (i32, i32)> {
     let mut placed: BTreeMap<&'a str, (i32, i32)> = BTreeMap::new();
-    let taken = |placed: &BTreeMap<&str, (i32, i32)>, cell: (i32, i32)| {
-        placed.values().any(|c| *c == cell)
-    };
+    let taken =
+        |placed: &BTreeMap<&str, (i32, i32)>, cell: (i32, i32)| placed.values().any(|c| *c == cell);
     for &start in rooms {
         if placed.contains_key(start) {
             continue;

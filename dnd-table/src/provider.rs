@@ -7,14 +7,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
+use dnd_engine::gm::{GameMaster, GameMasterBuilder, Protocol, Suggestions, Summarizer};
 use dnd_engine::llm::{
     Capabilities, CompletionRequest, CompletionResponse, LlmError, LlmProvider, StreamEvent,
 };
 use dnd_engine::offline::OfflineGm;
+use dnd_engine::store::GameStore;
 use dnd_llm_openai::{OPENAI_BASE_URL, OpenAiConfig, OpenAiProvider, Pricing};
 use dnd_llm_openrouter::{OpenRouterConfig, OpenRouterProvider};
-use dnd_engine::gm::{GameMaster, GameMasterBuilder, Protocol, Suggestions, Summarizer};
-use dnd_engine::store::GameStore;
 use futures::StreamExt;
 use futures::stream::BoxStream;
 
@@ -74,9 +74,7 @@ pub fn openai_configured() -> bool {
 /// OpenRouter, else offline. An error is one line saying what to do.
 pub fn choose(options: &ProviderOptions) -> Result<Chosen, String> {
     let choice = match options.provider {
-        ProviderChoice::Auto if openai_configured() => {
-            ProviderChoice::OpenAi
-        }
+        ProviderChoice::Auto if openai_configured() => ProviderChoice::OpenAi,
         ProviderChoice::Auto if env_set("OPENROUTER_API_KEY") => ProviderChoice::OpenRouter,
         ProviderChoice::Auto => ProviderChoice::Offline,
         explicit => explicit,

@@ -36,9 +36,7 @@ pub async fn turns_in_effect(
     store: &dyn GameStore,
     campaign: &CampaignId,
 ) -> Result<Vec<(u64, HistoryEntry)>, StoreError> {
-    let history = store
-        .history(campaign, Page::first(usize::MAX / 2))
-        .await?;
+    let history = store.history(campaign, Page::first(usize::MAX / 2)).await?;
     Ok(history
         .into_iter()
         .filter(|h| !h.undone)

@@ -39,9 +39,7 @@ pub fn print_sheet(screen: &Screen, state: &GameState, c: &Character) {
     if sheet.dead {
         status.push_str(" · dead");
     } else if let Some((successes, failures)) = sheet.down {
-        status.push_str(&format!(
-            " · down (death saves {successes} ✓ {failures} ✗)"
-        ));
+        status.push_str(&format!(" · down (death saves {successes} ✓ {failures} ✗)"));
     }
     screen.wrapped("", Tone::Plain, &status);
     screen.wrapped("", Tone::Plain, &sheet.progress);
@@ -89,7 +87,11 @@ pub fn print_sheet(screen: &Screen, state: &GameState, c: &Character) {
         );
     }
     if !sheet.spells.is_empty() {
-        screen.wrapped("", Tone::Plain, &format!("Spells: {}", sheet.spells.join(", ")));
+        screen.wrapped(
+            "",
+            Tone::Plain,
+            &format!("Spells: {}", sheet.spells.join(", ")),
+        );
     }
     if let Some(spell) = &sheet.concentration {
         screen.line(&format!("Concentrating on {spell}"));
@@ -132,7 +134,10 @@ pub fn print_inventory(screen: &Screen, state: &GameState, c: &Character) {
 /// The rooms the party has seen and their known exits (hidden ones only once found).
 pub fn print_map(screen: &Screen, state: &GameState) {
     let map = MapView::of(state);
-    screen.say(Tone::Bold, &format!("{}: the rooms you have seen", map.title));
+    screen.say(
+        Tone::Bold,
+        &format!("{}: the rooms you have seen", map.title),
+    );
     for room in &map.rooms {
         let marker = if room.here { " (you are here)" } else { "" };
         screen.parts(&[
@@ -240,5 +245,3 @@ pub fn print_caps(screen: &Screen, caps: &OutputCaps, cut: usize) {
     ));
     screen.line(&format!("  answers cut by a cap: {cut}"));
 }
-
-

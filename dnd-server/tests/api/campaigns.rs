@@ -31,7 +31,10 @@ async fn health_and_the_openapi_document_name_every_route() {
         .collect();
     assert!(declared.len() >= 14, "{declared:?}");
     for path in declared {
-        assert!(doc["paths"].get(path).is_some(), "{path} is not in openapi.json");
+        assert!(
+            doc["paths"].get(path).is_some(),
+            "{path} is not in openapi.json"
+        );
     }
 }
 
@@ -47,7 +50,10 @@ async fn the_page_and_its_files_are_served_with_their_types() {
     ] {
         let response = reqwest::get(server.url(path)).await.unwrap();
         assert_eq!(response.status(), 200, "{path}");
-        let content_type = response.headers()["content-type"].to_str().unwrap().to_owned();
+        let content_type = response.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .to_owned();
         assert!(content_type.starts_with(kind), "{path}: {content_type}");
         assert!(!response.text().await.unwrap().is_empty(), "{path}");
     }
@@ -58,7 +64,12 @@ async fn the_page_and_its_files_are_served_with_their_types() {
         .await
         .unwrap();
     assert_eq!(adventures[0]["id"], "wailing-glacier");
-    assert!(adventures[0]["heroes"].as_array().unwrap().contains(&json!("kraven")));
+    assert!(
+        adventures[0]["heroes"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("kraven"))
+    );
 }
 
 #[tokio::test]
@@ -81,10 +92,21 @@ async fn a_campaign_seats_each_hero_with_its_own_token_and_link() {
     assert_eq!(view["seat"]["hero"], created["seats"][0]["hero"]);
     let sheet = &view["heroes"][0];
     for field in [
-        "name", "class", "level", "hp", "max_hp", "temp_hp", "ac", "conditions", "slots",
+        "name",
+        "class",
+        "level",
+        "hp",
+        "max_hp",
+        "temp_hp",
+        "ac",
+        "conditions",
+        "slots",
         "inventory",
     ] {
-        assert!(sheet.get(field).is_some(), "the sheet has no {field}: {sheet}");
+        assert!(
+            sheet.get(field).is_some(),
+            "the sheet has no {field}: {sheet}"
+        );
     }
     let rooms = view["map"]["rooms"].as_array().unwrap();
     assert_eq!(rooms.len(), 1);
@@ -124,7 +146,11 @@ async fn campaigns_are_listed_by_the_tokens_presented_and_deleted() {
         .iter()
         .map(|c| c["id"].as_str().unwrap())
         .collect();
-    assert_eq!(ids.len(), 2, "only the campaigns of the tokens shown: {listed}");
+    assert_eq!(
+        ids.len(),
+        2,
+        "only the campaigns of the tokens shown: {listed}"
+    );
     assert!(ids.contains(&a.as_str()) && ids.contains(&b.as_str()));
     assert_eq!(listed[0]["turn"], 0);
     assert!(listed[0]["heroes"][0].as_str().unwrap().contains("Kraven"));

@@ -19,7 +19,10 @@ async fn bad_json_is_400_with_serdes_message() {
     let body: serde_json::Value = response.json().await.unwrap();
     assert_eq!(body["error"]["code"], "bad_json");
     assert!(
-        body["error"]["message"].as_str().unwrap().contains("line 1"),
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("line 1"),
         "serde's message, with where: {body}"
     );
     // A field the endpoint does not take is refused by name.
@@ -69,13 +72,30 @@ async fn a_campaign_needs_a_token_of_its_own_seats() {
             request
         };
         let missing = request(None).send().await.unwrap();
-        assert_eq!(error_code(missing, 401).await, "missing_token", "{method} {path}");
+        assert_eq!(
+            error_code(missing, 401).await,
+            "missing_token",
+            "{method} {path}"
+        );
         let wrong = request(Some(&other_token)).send().await.unwrap();
-        assert_eq!(error_code(wrong, 403).await, "wrong_token", "{method} {path}");
+        assert_eq!(
+            error_code(wrong, 403).await,
+            "wrong_token",
+            "{method} {path}"
+        );
         let nearly = request(Some(&token[..63])).send().await.unwrap();
-        assert_eq!(error_code(nearly, 403).await, "wrong_token", "{method} {path}");
+        assert_eq!(
+            error_code(nearly, 403).await,
+            "wrong_token",
+            "{method} {path}"
+        );
     }
-    let listed = server.http.get(server.url("/api/campaigns")).send().await.unwrap();
+    let listed = server
+        .http
+        .get(server.url("/api/campaigns"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(error_code(listed, 401).await, "missing_token");
     // Nothing was changed by the refused requests.
     assert_eq!(server.view(&id, &token).await["turn"], 0);
@@ -103,7 +123,11 @@ async fn bodies_and_texts_have_limits() {
     let (id, token) = server.kraven().await;
     let huge = "x".repeat(dnd_server::MAX_BODY_BYTES + 1);
     let response = server
-        .post(&format!("/api/campaigns/{id}/turns"), &token, json!({"text": huge}))
+        .post(
+            &format!("/api/campaigns/{id}/turns"),
+            &token,
+            json!({"text": huge}),
+        )
         .await;
     assert_eq!(error_code(response, 413).await, "body_too_large");
     let response = server
@@ -117,11 +141,19 @@ async fn bodies_and_texts_have_limits() {
 
     let long = "a".repeat(dnd_server::MAX_TEXT_CHARS + 1);
     let response = server
-        .post(&format!("/api/campaigns/{id}/turns"), &token, json!({"text": long}))
+        .post(
+            &format!("/api/campaigns/{id}/turns"),
+            &token,
+            json!({"text": long}),
+        )
         .await;
     assert_eq!(error_code(response, 422).await, "text_too_long");
     let response = server
-        .post(&format!("/api/campaigns/{id}/turns"), &token, json!({"text": "  "}))
+        .post(
+            &format!("/api/campaigns/{id}/turns"),
+            &token,
+            json!({"text": "  "}),
+        )
         .await;
     assert_eq!(error_code(response, 422).await, "missing_text");
     assert_eq!(server.view(&id, &token).await["turn"], 0);
@@ -131,10 +163,22 @@ async fn bodies_and_texts_have_limits() {
 async fn bad_campaign_requests_say_what_is_accepted() {
     let server = TestServer::offline().await;
     for (body, code, hint) in [
-        (json!({"adventure": "/etc/passwd"}), "unknown_adventure", "wendle-hollow"),
+        (
+            json!({"adventure": "/etc/passwd"}),
+            "unknown_adventure",
+            "wendle-hollow",
+        ),
         (json!({"heroes": ["gandalf"]}), "unknown_hero", "kraven"),
-        (json!({"heroes": ["a", "b", "c", "d", "e"]}), "too_many_heroes", "1 to 4"),
-        (json!({"protocol": "telepathy"}), "bad_protocol", "two_phase"),
+        (
+            json!({"heroes": ["a", "b", "c", "d", "e"]}),
+            "too_many_heroes",
+            "1 to 4",
+        ),
+        (
+            json!({"protocol": "telepathy"}),
+            "bad_protocol",
+            "two_phase",
+        ),
     ] {
         let response = server
             .http
@@ -162,7 +206,11 @@ async fn a_campaign_is_rate_limited() {
     server.turn(&id, &token, "I look around.").await;
     server.turn(&id, &token, "I listen.").await;
     let response = server
-        .post(&format!("/api/campaigns/{id}/turns"), &token, json!({"text": "Again."}))
+        .post(
+            &format!("/api/campaigns/{id}/turns"),
+            &token,
+            json!({"text": "Again."}),
+        )
         .await;
     let wait: u64 = response.headers()["retry-after"]
         .to_str()
@@ -186,7 +234,12 @@ async fn cors_is_closed_unless_an_origin_is_given() {
         .send()
         .await
         .unwrap();
-    assert!(response.headers().get("access-control-allow-origin").is_none());
+    assert!(
+        response
+            .headers()
+            .get("access-control-allow-origin")
+            .is_none()
+    );
     let open = TestServer::start(dnd_server::Config {
         cors: Some("http://localhost:3000".into()),
         ..dnd_server::Config::default()

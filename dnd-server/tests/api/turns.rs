@@ -38,7 +38,10 @@ async fn a_turn_streams_its_narration_then_its_outcome() {
     assert_eq!(log[0]["text"], "I look around.");
     assert!(log[0]["speaker"].as_str().unwrap().contains("Kraven"));
     assert_eq!(log[1]["speaker"], "gm");
-    assert!(!view["suggestions"].as_array().unwrap().is_empty(), "{view}");
+    assert!(
+        !view["suggestions"].as_array().unwrap().is_empty(),
+        "{view}"
+    );
     // The store holds exactly that one turn.
     let state = server.store.load(&CampaignId(id.clone())).await.unwrap();
     assert_eq!(state.turn, 1);
@@ -59,7 +62,10 @@ async fn the_voice_designs_request_plays_a_turn_as_the_seats_hero() {
         .await;
     let events = events(response).await;
     assert_eq!(events.last().unwrap().event, "outcome");
-    assert_eq!(events.last().unwrap().data["view"]["log"][0]["text"], "I search the ice.");
+    assert_eq!(
+        events.last().unwrap().data["view"]["log"][0]["text"],
+        "I search the ice."
+    );
     let mut other = body;
     other["active_speaker"] = json!("Isolde");
     let response = server
@@ -73,12 +79,20 @@ async fn a_suggested_action_is_rolled_by_the_engine_then_narrated() {
     let server = TestServer::offline().await;
     let (id, token) = server.kraven().await;
     let none = server
-        .post(&format!("/api/campaigns/{id}/actions"), &token, json!({"index": 1}))
+        .post(
+            &format!("/api/campaigns/{id}/actions"),
+            &token,
+            json!({"index": 1}),
+        )
         .await;
     assert_eq!(error_code(none, 422).await, "no_such_action");
     // Play until a suggestion the engine rolls is offered (the first turn's usually is).
     let mut rolled = None;
-    for text in ["I look around.", "I search the room.", "I listen at the walls."] {
+    for text in [
+        "I look around.",
+        "I search the room.",
+        "I listen at the walls.",
+    ] {
         let events = server.turn(&id, &token, text).await;
         let view = &events.last().unwrap().data["view"];
         if let Some(s) = view["suggestions"]
@@ -87,17 +101,27 @@ async fn a_suggested_action_is_rolled_by_the_engine_then_narrated() {
             .iter()
             .find(|s| s["rolled"] == true)
         {
-            rolled = Some((s["index"].as_u64().unwrap(), view["rolls"].as_array().unwrap().len()));
+            rolled = Some((
+                s["index"].as_u64().unwrap(),
+                view["rolls"].as_array().unwrap().len(),
+            ));
             break;
         }
     }
     let (index, rolls_before) = rolled.expect("a suggestion with a roll");
     let response = server
-        .post(&format!("/api/campaigns/{id}/actions"), &token, json!({"index": index}))
+        .post(
+            &format!("/api/campaigns/{id}/actions"),
+            &token,
+            json!({"index": index}),
+        )
         .await;
     let events = events(response).await;
     let kinds = names(&events);
-    let call = kinds.iter().position(|k| *k == "tool_call").expect("the engine's roll");
+    let call = kinds
+        .iter()
+        .position(|k| *k == "tool_call")
+        .expect("the engine's roll");
     assert_eq!(kinds[call + 1], "tool_result", "{kinds:?}");
     assert_eq!(events[call].data["id"], events[call + 1].data["id"]);
     assert_eq!(kinds.last(), Some(&"outcome"));
@@ -108,7 +132,11 @@ async fn a_suggested_action_is_rolled_by_the_engine_then_narrated() {
         view["rolls"]
     );
     let unknown = server
-        .post(&format!("/api/campaigns/{id}/actions"), &token, json!({"index": 99}))
+        .post(
+            &format!("/api/campaigns/{id}/actions"),
+            &token,
+            json!({"index": 99}),
+        )
         .await;
     assert_eq!(error_code(unknown, 422).await, "no_such_action");
 }
@@ -126,11 +154,19 @@ async fn a_second_turn_while_one_runs_is_409_and_never_interleaved() {
     .await;
     let (id, token) = server.kraven().await;
     let first = server
-        .post(&format!("/api/campaigns/{id}/turns"), &token, json!({"text": "I wait."}))
+        .post(
+            &format!("/api/campaigns/{id}/turns"),
+            &token,
+            json!({"text": "I wait."}),
+        )
         .await;
     assert_eq!(first.status(), 200);
     let second = server
-        .post(&format!("/api/campaigns/{id}/turns"), &token, json!({"text": "I run."}))
+        .post(
+            &format!("/api/campaigns/{id}/turns"),
+            &token,
+            json!({"text": "I run."}),
+        )
         .await;
     assert_eq!(error_code(second, 409).await, "turn_in_progress");
     let undo = server
@@ -175,16 +211,26 @@ async fn in_a_fight_only_the_hero_whose_turn_it_is_acts() {
     assert_eq!(view["whose_turn"], isolde.as_str());
     assert_eq!(view["combat"]["order"][0]["current"], true);
     let refused = server
-        .post(&format!("/api/campaigns/{id}/turns"), &tokens[0], json!({"text": "I swing."}))
+        .post(
+            &format!("/api/campaigns/{id}/turns"),
+            &tokens[0],
+            json!({"text": "I swing."}),
+        )
         .await;
     assert_eq!(refused.status(), 409);
     let body: Value = refused.json().await.unwrap();
     assert_eq!(body["error"]["code"], "not_your_turn");
-    assert!(body["error"]["message"].as_str().unwrap().contains(&isolde), "{body}");
+    assert!(
+        body["error"]["message"].as_str().unwrap().contains(&isolde),
+        "{body}"
+    );
     assert_eq!(server.store.load(&campaign).await.unwrap().turn, 1);
     // Isolde may.
     let events = server.turn(&id, &tokens[1], "I raise my shield.").await;
-    assert!(matches!(events.last().unwrap().event.as_str(), "outcome" | "error"));
+    assert!(matches!(
+        events.last().unwrap().event.as_str(),
+        "outcome" | "error"
+    ));
 }
 
 #[tokio::test]
@@ -202,7 +248,12 @@ async fn a_failed_turn_writes_nothing() {
     let last = events.last().unwrap();
     assert_eq!(last.event, "error", "{:?}", names(&events));
     assert_eq!(last.data["code"], "bad_input");
-    assert!(last.data["message"].as_str().unwrap().contains("nothing was saved"));
+    assert!(
+        last.data["message"]
+            .as_str()
+            .unwrap()
+            .contains("nothing was saved")
+    );
     let after = server.store.load(&campaign).await.unwrap();
     assert_eq!(after, before, "the state is as it was");
     assert_eq!(server.view(&id, &token).await, view_before);
@@ -263,5 +314,95 @@ async fn a_second_seat_sees_the_first_seats_turn_live() {
     assert!(kinds.contains(&"narration"), "{kinds:?}");
     let view = &events.iter().find(|e| e.event == "view").unwrap().data;
     assert_eq!(view["turn"], 1);
-    assert_eq!(view["seat"]["hero"], created["seats"][1]["hero"], "the watcher's own seat");
+    assert_eq!(
+        view["seat"]["hero"], created["seats"][1]["hero"],
+        "the watcher's own seat"
+    );
+}
+
+#[tokio::test]
+async fn a_suggestion_is_taken_only_by_the_hero_it_was_made_for() {
+    let server = TestServer::offline().await;
+    let (id, tokens, created) = server.create(json!({"heroes": ["kraven", "isolde"]})).await;
+    let events = server.turn(&id, &tokens[0], "I look around.").await;
+    let view = &events.last().unwrap().data["view"];
+    let first = &view["suggestions"][0];
+    assert_eq!(first["for"], created["seats"][0]["hero"]);
+    let taken = server
+        .post(
+            &format!("/api/campaigns/{id}/actions"),
+            &tokens[1],
+            json!({"index": 1}),
+        )
+        .await;
+    assert_eq!(error_code(taken, 409).await, "not_your_action");
+    assert_eq!(server.view(&id, &tokens[1]).await["turn"], 1);
+}
+
+#[tokio::test]
+async fn an_ai_companion_takes_its_turn_in_a_fight() {
+    let server = TestServer::offline().await;
+    let (id, tokens, created) = server
+        .create(json!({"heroes": ["kraven"], "companions": true}))
+        .await;
+    let seats = created["view"]["seats"].as_array().unwrap();
+    let isolde = seats.iter().find(|s| s["hero_id"] == "isolde").unwrap();
+    assert_eq!(isolde["ai"], true);
+    // A fight: Kraven, then Isolde (an AI companion), then the harpy.
+    let slot = |id: &str, initiative| InitiativeSlot {
+        id: id.into(),
+        initiative,
+        speed: 30,
+    };
+    let record = TurnRecord {
+        input: "A fight begins.".into(),
+        changes: vec![Change::EncounterStarted {
+            order: vec![
+                slot("kraven", 20),
+                slot("isolde", 15),
+                slot("frost-harpy", 5),
+            ],
+        }],
+        ..TurnRecord::default()
+    };
+    let campaign = CampaignId(id.clone());
+    server.store.commit_turn(&campaign, record).await.unwrap();
+    let watching = server
+        .get(&format!("/api/campaigns/{id}/events"), &tokens[0])
+        .await;
+    let mut stream = watching.bytes_stream();
+    let played = server
+        .turn(&id, &tokens[0], "I attack the Frost Harpy.")
+        .await;
+    assert_eq!(played.last().unwrap().event, "outcome");
+    let mut text = String::new();
+    let companion_played = tokio::time::timeout(Duration::from_secs(30), async {
+        while let Some(chunk) = stream.next().await {
+            text.push_str(&String::from_utf8_lossy(&chunk.unwrap()));
+            let events = parse(&text);
+            if let Some(at) = events
+                .iter()
+                .position(|e| e.event == "turn_started" && e.data["ai"] == true)
+                && events[at..].iter().any(|e| e.event == "view")
+            {
+                return events[at].data["hero"].clone();
+            }
+        }
+        Value::Null
+    })
+    .await;
+    assert_eq!(
+        companion_played.ok(),
+        Some(isolde["hero"].clone()),
+        "Isolde's turn was played by her AI companion: {text}"
+    );
+    // Her turn is in the store beside Kraven's, and the next human turn may be played.
+    let log = server.view(&id, &tokens[0]).await["log"].clone();
+    assert!(
+        log.as_array()
+            .unwrap()
+            .iter()
+            .any(|line| line["speaker"] == isolde["hero"]),
+        "{log}"
+    );
 }

@@ -412,7 +412,10 @@ async fn streaming_yields_each_tool_call_and_its_result_as_it_runs() {
             TurnEvent::Text(_) => "text".to_owned(),
             TurnEvent::ToolCall { id, name, .. } => format!("call {id} {name}"),
             TurnEvent::ToolResult { id, result, .. } => {
-                format!("result {id} {}", if result.is_ok() { "ok" } else { "refused" })
+                format!(
+                    "result {id} {}",
+                    if result.is_ok() { "ok" } else { "refused" }
+                )
             }
             TurnEvent::Done(_) => "done".to_owned(),
         })
@@ -440,7 +443,10 @@ async fn streaming_yields_each_tool_call_and_its_result_as_it_runs() {
     let TurnEvent::ToolResult { result, .. } = &events[3] else {
         panic!("{events:?}")
     };
-    assert!(result.as_ref().unwrap_err().contains("teleport"), "{result:?}");
+    assert!(
+        result.as_ref().unwrap_err().contains("teleport"),
+        "{result:?}"
+    );
 }
 
 #[tokio::test]
