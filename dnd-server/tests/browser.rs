@@ -183,6 +183,25 @@ async fn script(base: &str, first: &Client, second: &Client) {
         "the story after a reload lacks the last narration: {searched:?}"
     );
 
+    // The Load dialog lists the campaign (its token kept in this browser) at its turn.
+    find(first, "[data-testid=load-game]")
+        .await
+        .click()
+        .await
+        .expect("open Load");
+    let entry = find(first, &format!("[data-testid=load-entry][data-id='{id}']")).await;
+    let listed = entry.text().await.expect("the entry's text");
+    assert!(
+        listed.contains(&format!("turn {}", before.turn)),
+        "the Load dialog does not list the campaign at turn {}: {listed:?}",
+        before.turn
+    );
+    find(first, "#load-dialog .dialog-buttons button")
+        .await
+        .click()
+        .await
+        .expect("close Load");
+
     // Undo takes the search back: the turn, its narration and its rolls are gone.
     find(first, "[data-testid=undo]")
         .await

@@ -212,7 +212,7 @@ function setBusy(busy) {
   $('story').setAttribute('aria-busy', busy ? 'true' : 'false');
   $('send').disabled = busy;
   $('undo').disabled = busy || !(state.view && state.view.turn);
-  for (const b of document.querySelectorAll('.suggestion')) b.disabled = busy;
+  if (state.view) renderSuggestions(state.view);
 }
 
 // ---------- playing ----------
@@ -328,13 +328,15 @@ function onSharedEvent(name, data) {
   }
   // While our own turn runs, or until its echo's view arrives, the events are ours.
   if (state.busy || state.echoTurn !== null) return;
+  if (name === 'turn_started') {
+    // Another seat (or an AI companion) starts a turn: its words, then the answer as it comes.
+    const who = `${data.hero || 'Another player'}${data.ai ? ' (AI companion)' : ''}`;
+    storyEntry(who, 'player', data.text || '');
+    state.live = storyEntry('Game master', 'gm');
+    state.live.item.dataset.live = 'true';
+    return;
+  }
   if (!state.live) {
-    if (name === 'turn_started' || name === 'player') {
-      storyEntry(data.hero || data.speaker || 'Another player', 'player', data.text || '');
-      state.live = storyEntry('Game master', 'gm');
-      state.live.item.dataset.live = 'true';
-      return;
-    }
     state.live = storyEntry('Game master', 'gm');
     state.live.item.dataset.live = 'true';
   }

@@ -111,13 +111,19 @@ function renderRolls(view) {
 }
 
 function renderSuggestions(view) {
-  $('suggestions').replaceChildren(...(view.suggestions || []).map((s) =>
-    el('button', { type: 'button', class: 'suggestion', 'data-testid': 'suggestion', 'data-index': s.index,
-      disabled: state.busy, onclick: () => chooseAction(s),
-      title: s.rolled ? `The engine rolls ${s.dice || 'it'} first, then the game master narrates` : null },
-    el('span', { class: 'label' }, s.description || s.label),
-    s.odds ? el('span', { class: 'odds' }, ` ${s.odds}`) : null,
-    s.dice ? el('span', { class: 'dice' }, ` ${s.dice}`) : null)));
+  const mine = view.seat && view.seat.hero;
+  const list = view.suggestions || [];
+  // Suggestions are made for the hero who played last; only that hero's seat may take one.
+  const forOther = list.length && list[0].for && list[0].for !== mine ? list[0].for : null;
+  $('suggestions').replaceChildren(
+    forOther ? el('p', { class: 'hint' }, `Suggested for ${forOther}:`) : null,
+    ...list.map((s) =>
+      el('button', { type: 'button', class: 'suggestion', 'data-testid': 'suggestion', 'data-index': s.index,
+        disabled: state.busy || Boolean(forOther), onclick: () => chooseAction(s),
+        title: s.rolled ? `The engine rolls ${s.dice || 'it'} first, then the game master narrates` : null },
+      el('span', { class: 'label' }, s.description || s.label),
+      s.odds ? el('span', { class: 'odds' }, ` ${s.odds}`) : null,
+      s.dice ? el('span', { class: 'dice' }, ` ${s.dice}`) : null)));
 }
 
 /** Where an unexplored way points from its room, for a short stub on the map. */
