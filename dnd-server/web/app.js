@@ -138,8 +138,14 @@ function storyEntry(speaker, kind, text = '') {
     el('span', { class: 'speaker' }, speaker), body);
   $('story').querySelector(':scope > .hint')?.remove();
   $('story').append(item);
-  item.scrollIntoView({ block: 'end' });
+  followStory();
   return { item, body, paragraph: null, tools: new Map() };
+}
+
+/** Keeps the newest of the story in sight as it grows (the list scrolls, not the page). */
+function followStory() {
+  const story = $('story');
+  story.scrollTop = story.scrollHeight;
 }
 
 /** Applies one turn event (from our own turn's stream or the shared one) to an entry. */
@@ -172,6 +178,7 @@ function applyTurnEvent(entry, name, data) {
   } else if (name === 'error') {
     entry.body.append(el('p', { class: 'turn-error' }, data.message || 'The turn failed.'));
   }
+  followStory();
 }
 
 /** The whole story from a view's log (on load, reload, undo, or a turn played elsewhere). */

@@ -115,8 +115,8 @@ function renderSuggestions(view) {
   const list = view.suggestions || [];
   // Suggestions are made for the hero who played last; only that hero's seat may take one.
   const forOther = list.length && list[0].for && list[0].for !== mine ? list[0].for : null;
-  $('suggestions').replaceChildren(
-    forOther ? el('p', { class: 'hint' }, `Suggested for ${forOther}:`) : null,
+  const caption = forOther ? [el('p', { class: 'hint' }, `Suggested for ${forOther}:`)] : [];
+  $('suggestions').replaceChildren(...caption,
     ...list.map((s) =>
       el('button', { type: 'button', class: 'suggestion', 'data-testid': 'suggestion', 'data-index': s.index,
         disabled: state.busy || Boolean(forOther), onclick: () => chooseAction(s),
