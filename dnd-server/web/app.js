@@ -7,11 +7,8 @@
 const STORE_KEY = 'dnd-table.campaigns';
 const LAST_KEY = 'dnd-table.last';
 
-// The built-in adventures and their heroes, used when the server offers no list of its own.
-const BUILT_IN = [
-  { id: 'wailing-glacier', title: 'The Wailing Glacier', heroes: ['kraven', 'isolde', 'hedda', 'wren'] },
-  { id: 'wendle-hollow', title: 'The Quiet Nights of Wendle Hollow', heroes: ['bram', 'nessa', 'tamsin', 'lio'] },
-];
+// When the server's list of adventures cannot be read: its default adventure and hero.
+const SERVER_DEFAULT = [{ id: '', title: "The server's default adventure", heroes: [] }];
 
 const $ = (id) => document.getElementById(id);
 
@@ -98,10 +95,14 @@ async function api(method, path, body, token = state.token) {
 async function readEvents(response, onEvent) {
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
+  let carry = ''; // a chunk's last '\r' waits: its '\n' may open the next chunk
   for (;;) {
     const { value, done } = await reader.read();
     if (done) break;
-    buffer += value.replace(/\r\n?/g, '\n');
+    let chunk = carry + value;
+    carry = chunk.endsWith('\r') ? '\r' : '';
+    if (carry) chunk = chunk.slice(0, -1);
+    buffer += chunk.replace(/\r\n?/g, '\n');
     let end;
     while ((end = buffer.indexOf('\n\n')) >= 0) {
       const block = buffer.slice(0, end);
@@ -276,7 +277,7 @@ function sendText(event) {
 }
 
 function chooseAction(suggestion) {
-  playTurn('actions', { index: suggestion.index }, suggestion.label).then(() => $('action-text').focus());
+  playTurn('actions', { index: suggestion.index }, suggestion.description || suggestion.label).then(() => $('action-text').focus());
 }
 
 async function undo() {
@@ -375,19 +376,18 @@ async function openCampaign(id, token) {
 }
 
 function fillHeroes() {
-  const adventure = (state.adventures || BUILT_IN).find((a) => a.id === $('new-adventure').value);
+  const adventure = (state.adventures || SERVER_DEFAULT).find((a) => a.id === $('new-adventure').value);
   $('new-heroes').replaceChildren(...((adventure && adventure.heroes) || []).map((hero, i) =>
     el('label', { class: 'check' }, el('input', { type: 'checkbox', name: 'hero', value: hero, checked: i === 0 }), ` ${hero}`)));
 }
 
 async function openNewDialog() {
   if (!state.adventures) {
-    // A server that lists its adventures is asked; else the built-in list stands.
     try {
       const listed = await api('GET', '/api/adventures', undefined, null);
-      state.adventures = Array.isArray(listed) && listed.length ? listed : BUILT_IN;
+      state.adventures = Array.isArray(listed) && listed.length ? listed : SERVER_DEFAULT;
     } catch {
-      state.adventures = BUILT_IN;
+      state.adventures = SERVER_DEFAULT; // the game can still start, on the server's defaults
     }
   }
   $('new-adventure').replaceChildren(...state.adventures.map((a) => el('option', { value: a.id }, a.title || a.id)));
@@ -404,7 +404,8 @@ async function startNewGame(event) {
     showError('A campaign seats at most four heroes.');
     return;
   }
-  const body = { adventure: $('new-adventure').value };
+  const body = {};
+  if ($('new-adventure').value) body.adventure = $('new-adventure').value;
   if (heroes.length) body.heroes = heroes;
   if ($('new-protocol').value) body.protocol = $('new-protocol').value;
   if ($('new-seed').value !== '') body.seed = Number($('new-seed').value);
