@@ -393,20 +393,12 @@ impl Game {
 
     /// Starts a new game of the adventure with the chosen character, and shows the first room.
     pub async fn new_game(&mut self) -> Result<(), String> {
-        let state = self
-            .adventure
-            .new_game(&[self.character.as_str()])
-            .map_err(|e| e.to_string())?;
-        let campaigns = self.campaigns().await?;
-        let name = (1..)
-            .map(|n| format!("{}-{n}", self.character))
-            .find(|name| storage::named(&campaigns, name).is_empty())
-            .unwrap_or_else(|| self.character.clone());
-        let id = self
-            .store
-            .create_campaign(&name, &state)
-            .await
-            .map_err(|e| e.to_string())?;
+        let (id, name, state) = dnd_table::campaign::new_campaign(
+            self.store.as_ref(),
+            &self.adventure,
+            std::slice::from_ref(&self.character),
+        )
+        .await?;
         self.enter(id, name);
         let screen = self.screen;
         screen.say(
