@@ -344,6 +344,12 @@ async fn script(base: &str, first: &Client, second: &Client) {
         .await
         .expect("resize");
     screenshot(first, "08-first-player-phone").await;
+    eval(
+        first,
+        "document.querySelector('.side').scrollIntoView(); return true;",
+    )
+    .await;
+    screenshot(first, "09-first-player-phone-panels").await;
 }
 
 /// The story is announced politely to screen readers, and every control has a name.
@@ -371,6 +377,15 @@ async fn new_game(base: &str, client: &Client) -> String {
         .goto(&format!("{base}/"))
         .await
         .expect("open the page");
+    assert_eq!(
+        eval(
+            client,
+            "return document.getElementById('table').offsetParent === null"
+        )
+        .await,
+        json!(true),
+        "with no campaign open the table is still drawn"
+    );
     find(client, "[data-testid=new-game]")
         .await
         .click()
@@ -391,6 +406,7 @@ async fn new_game(base: &str, client: &Client) -> String {
         .send_keys(&SEED.to_string())
         .await
         .expect("seed");
+    screenshot(client, "00-new-game-dialog").await;
     find(client, "[data-testid=new-start]")
         .await
         .click()
