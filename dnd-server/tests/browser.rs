@@ -338,6 +338,20 @@ async fn script(base: &str, first: &Client, second: &Client) {
     eval(second, "window.scrollTo(0, 0); return true;").await;
     screenshot(second, "07b-second-player-phone-top").await;
 
+    // Neither page met a script error it did not handle.
+    for (client, who) in [(first, "first"), (second, "second")] {
+        let error = eval(
+            client,
+            "return document.documentElement.dataset.scriptError ?? null",
+        )
+        .await;
+        assert_eq!(
+            error,
+            json!(null),
+            "the {who} player's page had a script error"
+        );
+    }
+
     // The first player's page at phone width too, for a person to look at.
     first
         .set_window_size(PHONE.0, PHONE.1)

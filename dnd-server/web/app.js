@@ -12,6 +12,15 @@ const SERVER_DEFAULT = [{ id: '', title: "The server's default adventure", heroe
 
 const $ = (id) => document.getElementById(id);
 
+// A script error the page did not handle is kept on the root element, so a test (or a person
+// in the inspector) sees it; the page itself goes on.
+for (const kind of ['error', 'unhandledrejection']) {
+  window.addEventListener(kind, (event) => {
+    const why = event.message || (event.reason && (event.reason.message || String(event.reason))) || kind;
+    document.documentElement.dataset.scriptError = why;
+  });
+}
+
 /** What the page knows: the open campaign, this seat, the last view, and what is running. */
 const state = {
   id: null, // campaign id

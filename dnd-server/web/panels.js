@@ -194,7 +194,7 @@ function renderCombat(view) {
   const field = $('positions');
   field.replaceChildren();
   const positions = combat.positions || [];
-  field.hidden = !positions.length;
+  field.toggleAttribute('hidden', !positions.length); // an SVG element has no .hidden property
   if (!positions.length) return;
   // Feet east and north; north is up on the page. The field shows at least 20 by 10 feet, so
   // a few feet apart are not drawn as far apart.
