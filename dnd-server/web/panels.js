@@ -68,12 +68,14 @@ function sheetCard(h, mine) {
   if (conditions.length) rows.push(['Conditions', el('ul', { class: 'conditions' }, conditions.map((c) => el('li', {}, c)))]);
   if (h.concentration) rows.push(['Concentrating on', describe(h.concentration)]);
   if (h.slots && h.slots !== 'none') rows.push(['Spell slots', describe(h.slots)]);
+  if (h.spellcasting) rows.push(['Spellcasting', `attack ${signed(h.spellcasting[0])}, save DC ${h.spellcasting[1]}`]);
+  if (h.spells && h.spells.length) rows.push(['Spells', h.spells.join(', ')]);
   if (h.attacks && h.attacks.length) {
     rows.push(['Attacks', h.attacks.map(([name, bonus, damage]) => `${name} ${signed(bonus)} (${damage})`).join('; ')]);
   }
   const abilities = (h.abilities || []).map(([name, score, mod]) =>
     el('li', {}, el('abbr', { title: name }, name.slice(0, 3).toUpperCase()), ` ${score} (${signed(mod)})`));
-  const items = (h.inventory || []).map((i) => el('li', { title: i.note || null }, describe(i)));
+  const items = (h.inventory || []).map((i) => el('li', {}, describe(i), i.note ? el('span', { class: 'note' }, ` — ${i.note}`) : null));
   if (h.gold) items.push(el('li', {}, `${h.gold} gp`));
   const kind = [h.race, h.class, h.level].filter((x) => x !== undefined && x !== '').join(' ');
   // HP and AC always show; the rest of another seat's sheet folds away to keep the panel short.
