@@ -16,6 +16,9 @@ mod browser_support;
 
 use std::panic::AssertUnwindSafe;
 
+use browser_support::page::{
+    hp, in_fight, last_narration, prefix, seat, shown_turn, snapshot, wait_for_turn, whose,
+};
 use browser_support::{Driver, count, eval, find, in_ci, screenshot, text_of, wait_until};
 use fantoccini::{Client, Locator};
 use futures::FutureExt;
@@ -300,6 +303,26 @@ async fn script(base: &str, first: &Client, second: &Client) {
         "no hero's HP changed on the sheet in {FIGHT_TURNS} turns of the fight"
     );
     screenshot(first, "06-hp-changed-in-the-fight").await;
+    // The fight panel marks whose turn it is in the initiative order and draws everyone's place.
+    let acting = text_of(first, "[data-testid=initiative-entry][aria-current=true]").await;
+    assert!(
+        acting.contains(&me),
+        "the initiative order does not mark {me}: {acting:?}"
+    );
+    assert!(
+        count(first, "#positions .token").await >= 3,
+        "the fight's positions are not drawn"
+    );
+    // The map: the rooms found as boxes, exactly one marked as the party's.
+    assert!(
+        count(first, "[data-testid=map-room]").await >= 1,
+        "no room on the map"
+    );
+    assert_eq!(
+        count(first, "[data-testid=map-room].here").await,
+        1,
+        "the map does not mark the party's room once"
+    );
 
     // It is the first player's turn: the second is refused, told whose turn it is, and nothing moves.
     let turn = shown_turn(second).await;
@@ -488,101 +511,4 @@ async fn click_suggestion(client: &Client, word: &str) {
     }
     let offered = text_of(client, "[data-testid=suggestions]").await;
     panic!("no suggested action with {word:?}; offered: {offered}");
-}
-
-/// Waits until the page shows turn `turn` with no turn running.
-async fn wait_for_turn(client: &Client, turn: u64) {
-    wait_until(
-        client,
-        &format!("turn {turn}"),
-        &format!(
-            "const t = document.getElementById('table');
-             return t.dataset.turn === '{turn}' && t.dataset.busy !== 'true';"
-        ),
-    )
-    .await;
-}
-
-async fn shown_turn(client: &Client) -> u64 {
-    let turn = eval(
-        client,
-        "return document.getElementById('table').dataset.turn",
-    )
-    .await;
-    turn.as_str()
-        .and_then(|t| t.parse().ok())
-        .unwrap_or_else(|| panic!("the page shows no turn: {turn}"))
-}
-
-async fn whose(client: &Client) -> String {
-    let whose = eval(
-        client,
-        "return document.getElementById('table').dataset.whose",
-    )
-    .await;
-    whose.as_str().unwrap_or_default().to_owned()
-}
-
-async fn seat(client: &Client) -> String {
-    let seat = eval(
-        client,
-        "return document.getElementById('table').dataset.seat",
-    )
-    .await;
-    let seat = seat.as_str().unwrap_or_default().to_owned();
-    assert!(
-        !seat.is_empty(),
-        "the page does not say which hero this seat plays"
-    );
-    seat
-}
-
-async fn in_fight(client: &Client) -> bool {
-    eval(
-        client,
-        "return document.getElementById('table').dataset.fight === 'true'",
-    )
-    .await
-        == json!(true)
-}
-
-/// Every hero's HP as the sheet shows it.
-async fn hp(client: &Client) -> Vec<String> {
-    let hp = eval(
-        client,
-        "return [...document.querySelectorAll('[data-testid=hp]')].map(e => e.dataset.hero + ' ' + e.textContent)",
-    )
-    .await;
-    serde_json::from_value(hp).expect("a list of HP texts")
-}
-
-/// The last game master's narration in the story.
-async fn last_narration(client: &Client) -> String {
-    text_of(client, ".entry.gm:last-child .body > p").await
-}
-
-/// Enough of a narration to find it again.
-fn prefix(text: &str) -> &str {
-    let end = text.char_indices().nth(60).map_or(text.len(), |(i, _)| i);
-    &text[..end]
-}
-
-/// What a reload must keep: the turn, the sheets, the rolls, the map and the suggestions.
-#[derive(Debug, PartialEq)]
-struct Shown {
-    turn: u64,
-    hp: Vec<String>,
-    rolls: u64,
-    rooms: u64,
-    suggestions: String,
-}
-
-async fn snapshot(client: &Client) -> Shown {
-    Shown {
-        turn: shown_turn(client).await,
-        hp: hp(client).await,
-        rolls: count(client, "[data-testid=roll]").await,
-        rooms: count(client, "[data-testid=map-room]").await,
-        suggestions: text_of(client, "[data-testid=suggestions]").await,
-    }
 }

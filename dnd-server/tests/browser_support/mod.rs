@@ -5,6 +5,8 @@
 //! The machine's network is closed, so chromium runs with every background connection turned
 //! off: without those flags it stalls on DNS and update checks before it opens the page.
 
+pub mod page;
+
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
