@@ -428,6 +428,12 @@ async fn new_game(base: &str, client: &Client) -> String {
         .click()
         .await
         .expect("new game");
+    // The dialog opens once the server's adventures are in the list.
+    find(
+        client,
+        "dialog[open] [data-testid=new-adventure] option[value=wailing-glacier]",
+    )
+    .await;
     find(client, "[data-testid=new-adventure]")
         .await
         .select_by_value("wailing-glacier")
@@ -499,16 +505,32 @@ async fn play_typed(client: &Client, text: &str) {
 
 /// Clicks the suggested action whose label contains `word`.
 async fn click_suggestion(client: &Client, word: &str) {
-    let buttons = client
-        .find_all(Locator::Css("[data-testid=suggestion]"))
-        .await
-        .expect("the suggestions");
-    for button in buttons {
-        if button.text().await.unwrap_or_default().contains(word) {
-            button.click().await.expect("click the suggestion");
-            return;
+    // A view arriving on the shared stream redraws the buttons: a button found just before may
+    // be gone when clicked, so the search starts again (a few times) on a stale element.
+    for _ in 0..5 {
+        let buttons = client
+            .find_all(Locator::Css("[data-testid=suggestion]"))
+            .await
+            .expect("the suggestions");
+        let mut stale = false;
+        for button in buttons {
+            match button.text().await {
+                Ok(text) if text.contains(word) => match button.click().await {
+                    Ok(()) => return,
+                    Err(_) => stale = true,
+                },
+                Ok(_) => {}
+                Err(_) => stale = true,
+            }
+            if stale {
+                break;
+            }
         }
+        if !stale {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
     let offered = text_of(client, "[data-testid=suggestions]").await;
-    panic!("no suggested action with {word:?}; offered: {offered}");
+    panic!("no suggested action with {word:?} could be clicked; offered: {offered}");
 }
