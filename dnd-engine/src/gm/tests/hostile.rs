@@ -76,9 +76,16 @@ async fn a_cancelled_turn_replays_the_same_dice() {
         .build();
     {
         let mut events = first.turn_stream(&id, PlayerInput::new("Kraven", "I jump."));
-        match events.next().await {
-            Some(TurnEvent::Text(t)) => assert_eq!(t, "The ice cracks under you."),
-            other => panic!("expected narration first, got {other:?}"),
+        // The tool call and its result come first, then the narration.
+        loop {
+            match events.next().await {
+                Some(TurnEvent::ToolCall { .. } | TurnEvent::ToolResult { .. }) => {}
+                Some(TurnEvent::Text(t)) => {
+                    assert_eq!(t, "The ice cracks under you.");
+                    break;
+                }
+                other => panic!("expected narration, got {other:?}"),
+            }
         }
         // Ctrl-C: the stream is dropped before the turn commits.
     }
