@@ -9,7 +9,9 @@
 //!
 //! Offline (the default), the game master is [`OfflineGm`](dnd_engine::offline::OfflineGm) and
 //! the player the [`OfflinePlayer`](dnd_engine::offline::OfflinePlayer) policy. With
-//! `OPENAI_API_KEY` (or `OPENAI_BASE_URL` for a local server) set, one model plays both seats:
+//! a provider in the environment, picked as `play` picks it (`dnd_table::provider::choose`:
+//! `OPENAI_API_KEY`, `OPENAI_BASE_URL` for a local server, or `OPENROUTER_API_KEY`), one model
+//! plays both seats:
 //! the game master, and an [`AiPlayer`] agent that reads its own view of the [`SharedLog`]
 //! both sides share.
 //!
@@ -146,15 +148,14 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    // With OPENAI_API_KEY (or OPENAI_BASE_URL for a local server), a model plays both seats.
-    if std::env::var_os("OPENAI_API_KEY").is_some() || std::env::var_os("OPENAI_BASE_URL").is_some()
-    {
-        match dnd_llm_openai::OpenAiProvider::from_env() {
-            Ok(p) => options.model = Some(Arc::new(p)),
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::from(2);
-            }
+    // With a provider in the environment (as `play` picks it: OPENAI_API_KEY, OPENAI_BASE_URL
+    // for a local server, or OPENROUTER_API_KEY), a model plays both seats.
+    match dnd_table::provider::choose(&dnd_table::provider::ProviderOptions::default()) {
+        Ok(chosen) if !chosen.offline => options.model = Some(chosen.provider),
+        Ok(_) => {}
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
         }
     }
     let runtime = match tokio::runtime::Builder::new_current_thread()

@@ -292,9 +292,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let openai = if std::env::var_os("OPENAI_API_KEY").is_some()
-        || std::env::var_os("OPENAI_BASE_URL").is_some()
-    {
+    let openai = if dnd_table::provider::openai_configured() {
         match dnd_llm_openai::OpenAiProvider::from_env() {
             Ok(p) => Some(Arc::new(p)),
             Err(e) => {

@@ -2,9 +2,12 @@
 //! master. [`parse`] sorts a line; [`run`] carries a command out.
 
 use crate::game::Game;
-use crate::panel::roll_line;
+use dnd_table::panel::roll_line;
+
+use crate::panel::print_line;
 use crate::screen::Tone;
-use crate::views::{self, list};
+use crate::views;
+use dnd_table::story::list;
 
 /// The commands and what they do, for `/help` and for a mistyped command.
 const HELP: &[(&str, &str)] = &[
@@ -146,7 +149,7 @@ pub async fn run(game: &mut Game, command: Command) -> Next {
         }),
         Command::Inventory => game.state().await.map(|state| {
             for c in state.characters.iter() {
-                views::print_inventory(&screen, c);
+                views::print_inventory(&screen, &state, c);
             }
         }),
         Command::Map => game
@@ -171,7 +174,7 @@ pub async fn run(game: &mut Game, command: Command) -> Next {
             } else {
                 screen.say(Tone::Bold, &format!("{} rolls this session", rolls.len()));
                 for roll in rolls {
-                    roll_line(roll, &state).print(&screen);
+                    print_line(&screen, &roll_line(roll, &state));
                 }
             }
         }),

@@ -15,8 +15,9 @@ use futures::StreamExt;
 
 use crate::panel::{print_panel, print_suggestions};
 use crate::screen::{Screen, Tone, Wrapper};
-use crate::storage::{self, Copied};
-use crate::views::{self, list, one_line, story_lines};
+use crate::views;
+use dnd_table::storage::{self, Copied};
+use dnd_table::story::{list, one_line, story_lines};
 
 /// How many story events the recap shows.
 const RECAP_EVENTS: usize = 5;
@@ -181,6 +182,8 @@ impl Game {
                             screen.print(&wrapper.push(&piece));
                         }
                         Some(TurnEvent::Done(result)) => break Some(*result),
+                        // Tool calls are shown in the panel once the turn is done.
+                        Some(_) => {}
                         None => break Some(Err(GmError::Input(
                             "the turn ended without an outcome".to_owned(),
                         ))),
@@ -390,20 +393,12 @@ impl Game {
 
     /// Starts a new game of the adventure with the chosen character, and shows the first room.
     pub async fn new_game(&mut self) -> Result<(), String> {
-        let state = self
-            .adventure
-            .new_game(&[self.character.as_str()])
-            .map_err(|e| e.to_string())?;
-        let campaigns = self.campaigns().await?;
-        let name = (1..)
-            .map(|n| format!("{}-{n}", self.character))
-            .find(|name| storage::named(&campaigns, name).is_empty())
-            .unwrap_or_else(|| self.character.clone());
-        let id = self
-            .store
-            .create_campaign(&name, &state)
-            .await
-            .map_err(|e| e.to_string())?;
+        let (id, name, state) = dnd_table::campaign::new_campaign(
+            self.store.as_ref(),
+            &self.adventure,
+            std::slice::from_ref(&self.character),
+        )
+        .await?;
         self.enter(id, name);
         let screen = self.screen;
         screen.say(

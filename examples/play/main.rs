@@ -32,9 +32,7 @@ mod game;
 mod input;
 mod options;
 mod panel;
-mod provider;
 mod screen;
-mod storage;
 #[cfg(test)]
 mod tests;
 mod views;
@@ -44,12 +42,11 @@ use std::sync::Arc;
 
 use dnd_engine::adventure::Adventure;
 use dnd_engine::character::{load_character_file, write_sheet};
-use dnd_engine::gm::{GameMaster, Summarizer};
-use dnd_engine::offline::OfflineGm;
 use dnd_engine::srd::Srd;
 use dnd_engine::store::GameStore;
 use dnd_engine::text::terminal_safe;
-use dnd_store_sqlite::SqliteStore;
+use dnd_table::provider::{self, GmSettings};
+use dnd_table::storage;
 
 use crate::commands::{Input as Typed, Next};
 use crate::game::{Game, Setup};
@@ -101,39 +98,23 @@ async fn setup(options: &Options) -> Result<(Game, Input), String> {
         Some(name_or_path) => Adventure::named_or_file(name_or_path).map_err(|e| e.to_string())?,
         None => Adventure::built_in(),
     };
-    let chosen = provider::choose(options)?;
+    let chosen = provider::choose(&options.provider_options())?;
 
     let db = match &options.db {
         Some(path) => path.clone(),
         None => storage::default_db_path()?,
     };
-    if let Some(folder) = db.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(folder)
-            .map_err(|e| format!("cannot create the folder {}: {e}", folder.display()))?;
-    }
-    let store: Arc<dyn GameStore> = Arc::new(SqliteStore::open(&db).map_err(|e| e.to_string())?);
-
-    let mut builder = if chosen.offline && options.delay_ms == 0 {
-        // The offline game master, with the settings that suit it (the summary kept by code).
-        OfflineGm::game_master(Arc::clone(&store))
-    } else {
-        let summarizer = if chosen.offline {
-            Summarizer::Code
-        } else {
-            Summarizer::Llm
-        };
-        GameMaster::builder(Arc::clone(&chosen.provider), Arc::clone(&store)).summarizer(summarizer)
-    };
-    if let Some(suggestions) = options.suggestions {
-        builder = builder.suggestions(suggestions);
-    }
-    if let Some(protocol) = options.protocol {
-        builder = builder.protocol(protocol);
-    }
-    if let Some(seed) = options.seed {
-        builder = builder.seed(seed);
-    }
-    let gm = builder.build();
+    let store: Arc<dyn GameStore> = Arc::new(storage::open_store(&db)?);
+    let gm = provider::game_master(
+        &chosen,
+        Arc::clone(&store),
+        GmSettings {
+            protocol: options.protocol,
+            suggestions: options.suggestions,
+            seed: options.seed,
+        },
+    )
+    .build();
 
     screen.say(Tone::Bold, &adventure.title);
     screen.say(

@@ -3,6 +3,8 @@
 use std::path::PathBuf;
 
 use dnd_engine::gm::{Protocol, Suggestions};
+pub use dnd_table::provider::ProviderChoice;
+use dnd_table::provider::ProviderOptions;
 
 /// What `--help` prints.
 pub const USAGE: &str = "\
@@ -46,19 +48,6 @@ usage: play [OPTIONS]
 In the game, type what your character does, a number to take a suggested action, or a
 command (/help lists them). Every turn is saved when it ends.";
 
-/// Which provider the player asked for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ProviderChoice {
-    /// Decide from the environment (see [`USAGE`]).
-    Auto,
-    /// The offline game master.
-    Offline,
-    /// OpenAI or a compatible server.
-    OpenAi,
-    /// OpenRouter.
-    OpenRouter,
-}
-
 /// The flags, parsed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Options {
@@ -93,6 +82,17 @@ pub enum Command {
     Play(Box<Options>),
     /// Print [`USAGE`].
     Help,
+}
+
+impl Options {
+    /// What `dnd_table::provider::choose` needs of the flags.
+    pub fn provider_options(&self) -> ProviderOptions {
+        ProviderOptions {
+            provider: self.provider,
+            model: self.model.clone(),
+            delay_ms: self.delay_ms,
+        }
+    }
 }
 
 /// Parses the arguments after the program's name. An error says what was wrong.

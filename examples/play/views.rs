@@ -1,158 +1,121 @@
 //! What the commands show: the character sheet, the inventory, the map of rooms seen, the
-//! story so far, the list of saves, and the recap on resuming. Each is built from the state and
-//! the store's story log only; nothing here changes a game.
+//! story so far, and the recap on resuming, printed from `dnd_table`'s data (the same the
+//! server sends as JSON); nothing here changes a game.
 
 use dnd_engine::gm::OutputCaps;
 use dnd_engine::llm::Usage;
-use dnd_engine::rules::{Ability, Proficiency};
 use dnd_engine::state::{Character, GameState};
-use dnd_engine::store::{CampaignId, CampaignInfo, GameStore, Page};
+use dnd_table::map::MapView;
+use dnd_table::sheet::{Sheet, signed};
 
 use crate::screen::{Screen, Tone};
 
 /// The character sheet (`state` for the causes of its conditions).
 pub fn print_sheet(screen: &Screen, state: &GameState, c: &Character) {
-    let race = if c.race.is_empty() {
+    let sheet = Sheet::of(state, c);
+    let race = if sheet.race.is_empty() {
         String::new()
     } else {
-        format!("{} ", c.race)
+        format!("{} ", sheet.race)
     };
     screen.say(
         Tone::Bold,
-        &format!("{} — {race}{} {}", c.name, c.class, c.level),
+        &format!("{} — {race}{} {}", sheet.name, sheet.class, sheet.level),
     );
     let mut status = format!(
         "HP {}/{}{} · AC {} · speed {} ft · proficiency +{} · passive Perception {}",
-        c.hp.current,
-        c.hp.max,
-        if c.hp.temporary > 0 {
-            format!(" (+{} temporary)", c.hp.temporary)
+        sheet.hp,
+        sheet.max_hp,
+        if sheet.temp_hp > 0 {
+            format!(" (+{} temporary)", sheet.temp_hp)
         } else {
             String::new()
         },
-        c.armor_class_now(),
-        c.speed,
-        c.proficiency_bonus(),
-        c.passive_perception()
+        sheet.ac,
+        sheet.speed,
+        sheet.proficiency,
+        sheet.passive_perception
     );
-    if c.dead {
+    if sheet.dead {
         status.push_str(" · dead");
-    } else if c.hp.current == 0 {
-        status.push_str(&format!(
-            " · down (death saves {} ✓ {} ✗)",
-            c.death_saves.successes, c.death_saves.failures
-        ));
+    } else if let Some((successes, failures)) = sheet.down {
+        status.push_str(&format!(" · down (death saves {successes} ✓ {failures} ✗)"));
     }
     screen.wrapped("", Tone::Plain, &status);
-    screen.wrapped(
-        "",
-        Tone::Plain,
-        &dnd_engine::state::progress_text(c, &state.levelling),
-    );
-    let scores: Vec<String> = Ability::ALL
+    screen.wrapped("", Tone::Plain, &sheet.progress);
+    let scores: Vec<String> = sheet
+        .abilities
         .iter()
-        .map(|a| {
-            format!(
-                "{} {} ({})",
-                a.abbreviation().to_ascii_uppercase(),
-                c.abilities.score(*a),
-                signed(c.abilities.modifier(*a))
-            )
-        })
+        .map(|(name, score, modifier)| format!("{name} {score} ({})", signed(*modifier)))
         .collect();
     screen.wrapped("", Tone::Plain, &scores.join("  "));
-    let saves: Vec<String> = Ability::ALL
+    let saves: Vec<String> = sheet
+        .saves
         .iter()
-        .filter(|a| c.save_proficiencies.contains(a))
-        .map(|a| format!("{} {}", a.name(), signed(c.save_modifier(*a))))
+        .map(|(name, modifier)| format!("{name} {}", signed(*modifier)))
         .collect();
     if !saves.is_empty() {
         screen.wrapped("", Tone::Plain, &format!("Saves: {}", saves.join(", ")));
     }
-    let skills: Vec<String> = c
+    let skills: Vec<String> = sheet
         .skills
         .iter()
-        .filter(|(_, p)| **p != Proficiency::None)
-        .map(|(s, p)| {
-            let star = if *p == Proficiency::Expertise {
-                "*"
-            } else {
-                ""
-            };
-            format!("{s}{star} {}", signed(c.skill_modifier(*s)))
+        .map(|(name, expertise, modifier)| {
+            let star = if *expertise { "*" } else { "" };
+            format!("{name}{star} {}", signed(*modifier))
         })
         .collect();
     if !skills.is_empty() {
         screen.wrapped("", Tone::Plain, &format!("Skills: {}", skills.join(", ")));
     }
-    for attack in c.attacks.iter() {
+    for (name, bonus, damage) in &sheet.attacks {
         screen.wrapped(
             "",
             Tone::Plain,
-            &format!(
-                "Attack: {} {} to hit, {}",
-                attack.name,
-                signed(c.attack_bonus(attack)),
-                c.attack_damage(attack)
-            ),
+            &format!("Attack: {name} {} to hit, {damage}", signed(*bonus)),
         );
     }
-    if let Some((attack, dc)) = c.spellcasting() {
+    if let Some((attack, dc)) = sheet.spellcasting {
         screen.wrapped(
             "",
             Tone::Plain,
             &format!(
                 "Spellcasting: {} to hit, save DC {dc}; slots left: {}",
                 signed(attack),
-                c.spell_slots.describe_available()
+                sheet.slots
             ),
         );
     }
-    if !c.spells.is_empty() {
-        screen.wrapped("", Tone::Plain, &format!("Spells: {}", c.spells.join(", ")));
+    if !sheet.spells.is_empty() {
+        screen.wrapped(
+            "",
+            Tone::Plain,
+            &format!("Spells: {}", sheet.spells.join(", ")),
+        );
     }
-    if let Some(spell) = &c.concentration {
+    if let Some(spell) = &sheet.concentration {
         screen.line(&format!("Concentrating on {spell}"));
     }
     // Each condition with its cause, time left and what ends it, then the other timed
     // effects: the same texts the model's snapshot holds.
-    for line in condition_lines(state, c) {
-        screen.wrapped("", Tone::Plain, &line);
+    for line in &sheet.conditions {
+        screen.wrapped("", Tone::Plain, line);
     }
+    let (left, total, sides) = sheet.hit_dice;
     screen.line(&format!(
-        "Hit dice: {} of {} (d{}) · Gold: {} gp",
-        c.hit_dice.available(),
-        c.hit_dice.total,
-        c.hit_dice.sides,
-        c.gold
+        "Hit dice: {left} of {total} (d{sides}) · Gold: {} gp",
+        sheet.gold
     ));
 }
 
-/// "Condition: ..." and "Effect: ..." lines for `c`, or "Conditions: none".
-pub fn condition_lines(state: &GameState, c: &Character) -> Vec<String> {
-    let mut lines: Vec<String> = dnd_engine::state::condition_sources(state, &c.id)
-        .iter()
-        .map(|s| format!("Condition: {}", dnd_engine::state::compact::condition(s)))
-        .collect();
-    lines.extend(
-        c.timed_effects
-            .iter()
-            .filter(|e| e.condition().is_none())
-            .map(|e| format!("Effect: {}", e.describe())),
-    );
-    if lines.is_empty() {
-        lines.push("Conditions: none".into());
-    }
-    lines
-}
-
 /// The inventory, with notes.
-pub fn print_inventory(screen: &Screen, c: &Character) {
-    screen.say(Tone::Bold, &format!("{} carries:", c.name));
-    if c.inventory.is_empty() {
+pub fn print_inventory(screen: &Screen, state: &GameState, c: &Character) {
+    let sheet = Sheet::of(state, c);
+    screen.say(Tone::Bold, &format!("{} carries:", sheet.name));
+    if sheet.inventory.is_empty() {
         screen.line("  nothing");
     }
-    for item in c.inventory.iter() {
+    for item in &sheet.inventory {
         let note = if item.note.is_empty() {
             String::new()
         } else {
@@ -165,38 +128,33 @@ pub fn print_inventory(screen: &Screen, c: &Character) {
             &format!("{} × {}{note}", item.quantity, item.name),
         );
     }
-    screen.line(&format!("  {} gp", c.gold));
+    screen.line(&format!("  {} gp", sheet.gold));
 }
 
 /// The rooms the party has seen and their known exits (hidden ones only once found).
 pub fn print_map(screen: &Screen, state: &GameState) {
-    let here = state.party_location().map(|l| l.id.as_str());
+    let map = MapView::of(state);
     screen.say(
         Tone::Bold,
-        &format!("{}: the rooms you have seen", state.title),
+        &format!("{}: the rooms you have seen", map.title),
     );
-    for room in state.locations.iter().filter(|l| l.visited) {
-        let marker = if Some(room.id.as_str()) == here {
-            " (you are here)"
-        } else {
-            ""
-        };
+    for room in &map.rooms {
+        let marker = if room.here { " (you are here)" } else { "" };
         screen.parts(&[
             (Tone::Plain, "  "),
             (Tone::Place, &room.title),
             (Tone::Accent, marker),
         ]);
         let exits: Vec<String> = room
-            .exits
+            .ways
             .iter()
-            .filter(|e| !e.hidden)
-            .map(|e| {
-                let to = state
-                    .location(&e.to)
-                    .filter(|l| l.visited)
-                    .map_or("?", |l| l.title.as_str());
-                let locked = if e.locked { ", locked" } else { "" };
-                format!("{} → {to}{locked}", e.direction)
+            .map(|way| {
+                let locked = if way.locked { ", locked" } else { "" };
+                format!(
+                    "{} → {}{locked}",
+                    way.direction,
+                    way.to.as_deref().unwrap_or("?")
+                )
             })
             .collect();
         let exits = if exits.is_empty() {
@@ -286,84 +244,4 @@ pub fn print_caps(screen: &Screen, caps: &OutputCaps, cut: usize) {
         caps.narration, caps.actions, caps.summary, caps.strict_answer, caps.strict_narration
     ));
     screen.line(&format!("  answers cut by a cap: {cut}"));
-}
-
-fn signed(n: i32) -> String {
-    if n < 0 {
-        format!("−{}", -n)
-    } else {
-        format!("+{n}")
-    }
-}
-
-/// The last `last` entries of a campaign's story: its story log's events ("turn 3: ..."), or,
-/// while the log is empty (the game master logs events at milestones: loot, a foe defeated),
-/// each turn's words and the first sentence of its answer.
-pub async fn story_lines(
-    store: &dyn GameStore,
-    campaign: &CampaignId,
-    last: usize,
-) -> Result<Vec<String>, String> {
-    let all = Page::first(usize::MAX / 2);
-    let events = store
-        .story_log(campaign, all)
-        .await
-        .map_err(|e| e.to_string())?;
-    if !events.is_empty() {
-        let skip = events.len().saturating_sub(last);
-        return Ok(events
-            .iter()
-            .skip(skip)
-            .map(|e| format!("turn {}: {}", e.turn, e.text))
-            .collect());
-    }
-    let turns = store
-        .recent_turns(campaign, last)
-        .await
-        .map_err(|e| e.to_string())?;
-    Ok(turns
-        .iter()
-        .map(|t| {
-            let answer = t
-                .record
-                .player_messages
-                .iter()
-                .rev()
-                .find(|line| line.speaker == "gm")
-                .map(|line| first_sentence(&line.text))
-                .unwrap_or_default();
-            format!("turn {}: \"{}\" — {answer}", t.turn, t.record.input)
-        })
-        .collect())
-}
-
-/// The first sentence of a text (at most about 160 characters).
-fn first_sentence(text: &str) -> String {
-    let text = one_line(text);
-    let end = text
-        .char_indices()
-        .find(|&(i, c)| i >= 20 && matches!(c, '.' | '!' | '?'))
-        .map(|(i, c)| i + c.len_utf8());
-    match end {
-        Some(end) if end <= 200 => text[..end].to_owned(),
-        _ if text.chars().count() <= 160 => text,
-        _ => format!("{}…", text.chars().take(160).collect::<String>()),
-    }
-}
-
-/// "kraven-1 (12 turns), run1 (5 turns)".
-pub fn list(campaigns: &[CampaignInfo]) -> String {
-    if campaigns.is_empty() {
-        return "none yet".to_owned();
-    }
-    campaigns
-        .iter()
-        .map(|c| format!("{} ({} turns)", c.name, c.turns))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// Text on one line: newlines and runs of spaces become one space.
-pub fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }

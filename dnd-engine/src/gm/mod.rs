@@ -388,16 +388,16 @@ impl GameMaster {
         campaign: &'a CampaignId,
         input: PlayerInput,
     ) -> BoxStream<'a, TurnEvent> {
-        let (text_sender, text_receiver) = mpsc::unbounded::<String>();
+        let (sender, receiver) = mpsc::unbounded::<TurnEvent>();
         let (done_sender, done_receiver) = mpsc::unbounded::<TurnEvent>();
-        // One channel carries both, in order: the turn's text, then its outcome. The turn
-        // itself is driven by a stream that yields nothing.
+        // One channel carries the turn's text and tool calls in the order they happen, then
+        // another its outcome. The turn itself is driven by a stream that yields nothing.
         let turn = stream::once(async move {
-            let outcome = self.run_turn(campaign, input, Some(text_sender)).await;
+            let outcome = self.run_turn(campaign, input, Some(sender)).await;
             let _ = done_sender.unbounded_send(TurnEvent::Done(Box::new(outcome)));
         })
         .filter_map(|()| async { None });
-        let events = text_receiver.map(TurnEvent::Text).chain(done_receiver);
+        let events = receiver.chain(done_receiver);
         stream::select(events, turn).boxed()
     }
 
@@ -408,7 +408,7 @@ impl GameMaster {
         &self,
         campaign: &CampaignId,
         input: PlayerInput,
-        text_sink: Option<mpsc::UnboundedSender<String>>,
+        text_sink: Option<mpsc::UnboundedSender<TurnEvent>>,
     ) -> Result<TurnOutcome, GmError> {
         let deadline = self.limits.turn_deadline;
         let play = self.play_turn(campaign, input, text_sink);
@@ -428,7 +428,7 @@ impl GameMaster {
         &self,
         campaign: &CampaignId,
         input: PlayerInput,
-        text_sink: Option<mpsc::UnboundedSender<String>>,
+        text_sink: Option<mpsc::UnboundedSender<TurnEvent>>,
     ) -> Result<(TurnRecord, TurnOutcome, recent::Recent), GmError> {
         let text = input.text.trim();
         if text.is_empty() {
@@ -502,6 +502,7 @@ impl GameMaster {
             notes: Vec::new(),
             narration: String::new(),
             suggestions: Vec::new(),
+            tool_sink: text_sink.clone(),
             text_sink,
             offered: Vec::new(),
             asked: Vec::new(),
@@ -604,11 +605,32 @@ fn mix_seed(base: u64, turn: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// What [`GameMaster::turn_stream`] yields.
+/// What [`GameMaster::turn_stream`] yields, in the order it happens: narration text and tool
+/// calls with their results as the turn runs, then [`Done`](TurnEvent::Done). More kinds may
+/// be added: a match needs a `_` arm.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum TurnEvent {
     /// More narration text.
     Text(String),
+    /// A tool is about to run (the model's call, or a chosen action's roll).
+    ToolCall {
+        /// The call's id, which its [`ToolResult`](TurnEvent::ToolResult) repeats.
+        id: String,
+        /// The tool.
+        name: String,
+        /// Its arguments (as text when they were not JSON).
+        arguments: serde_json::Value,
+    },
+    /// A tool ran: its JSON result, or why it was refused (nothing changed then).
+    ToolResult {
+        /// The call's id.
+        id: String,
+        /// The tool.
+        name: String,
+        /// The result the model reads, or the refusal's words.
+        result: Result<serde_json::Value, String>,
+    },
     /// The end of the turn: its outcome or why it failed.
     Done(Box<Result<TurnOutcome, GmError>>),
 }

@@ -55,7 +55,10 @@ pub(super) struct TurnRun<'a> {
     pub notes: Vec<String>,
     pub narration: String,
     pub suggestions: Vec<SuggestedAction>,
-    pub text_sink: Option<UnboundedSender<String>>,
+    /// Where the narration's text goes as it arrives (a streamed turn, its narrative phase).
+    pub text_sink: Option<UnboundedSender<super::TurnEvent>>,
+    /// Where each tool call and its result go as they run (a streamed turn, every phase).
+    pub tool_sink: Option<UnboundedSender<super::TurnEvent>>,
     /// The tools sent with the call being answered (its request's tools, or the StrictJson
     /// instruction's list): the gate of [`run_tool`](Self::run_tool) compares with this list,
     /// never a recomputed one.
@@ -74,6 +77,15 @@ impl TurnRun<'_> {
     /// `raw` is the arguments' JSON text ([`argument_text`]).
     pub(super) fn run_tool(&mut self, gm: &GameMaster, id: &str, name: &str, raw: &str) {
         let started = Instant::now();
+        if let Some(sink) = &self.tool_sink {
+            // Arguments that are not JSON (a model's slip) are shown as the text they were.
+            let arguments = serde_json::from_str(raw).unwrap_or_else(|_| Value::from(raw));
+            let _ = sink.unbounded_send(super::TurnEvent::ToolCall {
+                id: id.to_owned(),
+                name: name.to_owned(),
+                arguments,
+            });
+        }
         let mut ctx = ToolContext {
             state: self.state,
             srd: Srd::bundled(),
@@ -110,6 +122,22 @@ impl TurnRun<'_> {
             ok: result.ok,
             micros: elapsed(started),
         });
+        if let Some(sink) = &self.tool_sink {
+            let result = if result.ok {
+                Ok(result.content.clone())
+            } else {
+                // A refusal's words, as the model reads them.
+                Err(match result.content.get("error").and_then(Value::as_str) {
+                    Some(why) => why.to_owned(),
+                    None => result.content.to_string(),
+                })
+            };
+            let _ = sink.unbounded_send(super::TurnEvent::ToolResult {
+                id: id.to_owned(),
+                name: name.to_owned(),
+                result,
+            });
+        }
         self.messages
             .push(Message::tool_result(id, result.to_text()));
     }
@@ -336,7 +364,7 @@ impl GameMaster {
                     } else {
                         *room -= text.len();
                     }
-                    let _ = sink.unbounded_send(text);
+                    let _ = sink.unbounded_send(super::TurnEvent::Text(text));
                 };
                 let mut shown_any = false;
                 while let Some(event) = events.next().await {

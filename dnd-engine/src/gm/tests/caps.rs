@@ -208,7 +208,7 @@ async fn a_streamed_cut_narration_shows_what_is_kept() {
         .iter()
         .filter_map(|e| match e {
             TurnEvent::Text(t) => Some(t.as_str()),
-            TurnEvent::Done(_) => None,
+            _ => None,
         })
         .collect();
     assert_eq!(shown.trim(), "The ice groans.");

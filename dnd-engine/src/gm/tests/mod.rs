@@ -388,6 +388,71 @@ async fn streaming_yields_text_then_the_outcome() {
 }
 
 #[tokio::test]
+async fn streaming_yields_each_tool_call_and_its_result_as_it_runs() {
+    let (_p, _s, gm, id) = table(
+        vec![
+            tools(vec![
+                call(
+                    "r1",
+                    "roll_dice",
+                    json!({"expression": "1d20", "reason": null, "advantage": null}),
+                ),
+                call("t1", "teleport", json!({})),
+            ]),
+            text("The die rolls."),
+            text(ACTIONS),
+        ],
+        Protocol::TwoPhase,
+    )
+    .await;
+    let events: Vec<TurnEvent> = gm
+        .turn_stream(&id, PlayerInput::new("Kraven", "Roll."))
+        .collect()
+        .await;
+    let kinds: Vec<String> = events
+        .iter()
+        .map(|e| match e {
+            TurnEvent::Text(_) => "text".to_owned(),
+            TurnEvent::ToolCall { id, name, .. } => format!("call {id} {name}"),
+            TurnEvent::ToolResult { id, result, .. } => {
+                format!(
+                    "result {id} {}",
+                    if result.is_ok() { "ok" } else { "refused" }
+                )
+            }
+            TurnEvent::Done(_) => "done".to_owned(),
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "call r1 roll_dice",
+            "result r1 ok",
+            "call t1 teleport",
+            "result t1 refused",
+            "text",
+            "done"
+        ]
+    );
+    let Some(TurnEvent::ToolCall { arguments, .. }) = events.first() else {
+        panic!("{events:?}")
+    };
+    assert_eq!(arguments["expression"], "1d20");
+    let TurnEvent::ToolResult { result, .. } = &events[1] else {
+        panic!("{events:?}")
+    };
+    let total = result.as_ref().unwrap()["total"].as_i64().unwrap();
+    assert!((1..=20).contains(&total), "{result:?}");
+    let TurnEvent::ToolResult { result, .. } = &events[3] else {
+        panic!("{events:?}")
+    };
+    assert!(
+        result.as_ref().unwrap_err().contains("teleport"),
+        "{result:?}"
+    );
+}
+
+#[tokio::test]
 async fn bad_input_is_refused_before_anything_runs() {
     let (provider, _s, gm, id) = table(vec![], Protocol::TwoPhase).await;
     assert!(matches!(

@@ -5,8 +5,7 @@
 use dnd_engine::rules::Condition;
 use dnd_engine::state::{Change, GameState, compact, condition_sources};
 
-use super::{PanelLine, exhaustion, target_id_name, target_name};
-use crate::screen::Tone;
+use super::{PanelLine, Tone, exhaustion, target_id_name, target_name};
 
 /// The line of a condition's or a timed effect's change, if it is one.
 pub(super) fn line(change: &Change, after: &GameState) -> Option<PanelLine> {

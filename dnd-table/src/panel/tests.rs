@@ -294,14 +294,14 @@ fn conditions_show_their_cause_time_left_and_what_ends_them() {
     );
     // The sheet lists the same texts.
     let kraven = charmed.character("kraven").unwrap();
-    let sheet = crate::views::condition_lines(&charmed, kraven);
+    let sheet = crate::sheet::condition_lines(&charmed, kraven);
     assert!(
         sheet[0].starts_with("Condition: charmed (Luring Song, from Frost Harpy;"),
         "{sheet:?}"
     );
     let hedda = charmed.character("hedda").unwrap();
     assert_eq!(
-        crate::views::condition_lines(&charmed, hedda),
+        crate::sheet::condition_lines(&charmed, hedda),
         vec!["Conditions: none"]
     );
 }

@@ -29,6 +29,15 @@ pub fn default_db_path() -> Result<PathBuf, String> {
         .ok_or_else(|| "cannot find a data folder (HOME is not set); pass --db PATH".to_owned())
 }
 
+/// Opens (or creates) the SQLite save file at `db`, creating its folder first.
+pub fn open_store(db: &Path) -> Result<dnd_store_sqlite::SqliteStore, String> {
+    if let Some(folder) = db.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(folder)
+            .map_err(|e| format!("cannot create the folder {}: {e}", folder.display()))?;
+    }
+    dnd_store_sqlite::SqliteStore::open(db).map_err(|e| e.to_string())
+}
+
 /// A file beside the database: `play.sqlite3` → `play.sqlite3.history`.
 pub fn beside(db: &Path, suffix: &str) -> PathBuf {
     let mut name = db.file_name().unwrap_or_default().to_os_string();

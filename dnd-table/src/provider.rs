@@ -1,22 +1,50 @@
 //! Who plays the game master: the offline one, OpenAI (or any server that speaks its API), or
-//! OpenRouter. All of it is decided in [`choose`].
+//! OpenRouter. All of it is decided in [`choose`], from the environment and a few options, the
+//! same way for the terminal game, the server and the other examples; and [`game_master`]
+//! builds the game master over a store with the settings that suit the provider.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
+use dnd_engine::gm::{GameMaster, GameMasterBuilder, Protocol, Suggestions, Summarizer};
 use dnd_engine::llm::{
     Capabilities, CompletionRequest, CompletionResponse, LlmError, LlmProvider, StreamEvent,
 };
 use dnd_engine::offline::OfflineGm;
+use dnd_engine::store::GameStore;
 use dnd_llm_openai::{OPENAI_BASE_URL, OpenAiConfig, OpenAiProvider, Pricing};
 use dnd_llm_openrouter::{OpenRouterConfig, OpenRouterProvider};
 use futures::StreamExt;
 use futures::stream::BoxStream;
 
-use crate::options::{Options, ProviderChoice};
+/// Which provider was asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ProviderChoice {
+    /// Decide from the environment (see [`choose`]).
+    #[default]
+    Auto,
+    /// The offline game master.
+    Offline,
+    /// OpenAI or a compatible server.
+    OpenAi,
+    /// OpenRouter.
+    OpenRouter,
+}
 
-/// The provider chosen, and what to tell the player about it.
+/// What [`choose`] is told besides the environment.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ProviderOptions {
+    /// Which provider (`--provider`).
+    pub provider: ProviderChoice,
+    /// The model (`--model`), over the environment's.
+    pub model: Option<String>,
+    /// Milliseconds each answer waits first (`--delay`); 0 for none.
+    pub delay_ms: u64,
+}
+
+/// The provider chosen, and what to tell the player about it. Its `Debug` names the provider,
+/// never a key.
 pub struct Chosen {
     /// The provider.
     pub provider: Arc<dyn LlmProvider>,
@@ -24,18 +52,30 @@ pub struct Chosen {
     pub offline: bool,
     /// "openai · gpt-4o-mini", for the first screen.
     pub description: String,
+    /// Whether each answer is delayed (`delay_ms`): the offline game master is then used as a
+    /// provider, behind the delay.
+    pub delayed: bool,
+}
+
+/// Whether the environment variable `name` is set to something other than blanks.
+fn env_set(name: &str) -> bool {
+    std::env::var(name).is_ok_and(|v| !v.trim().is_empty())
+}
+
+/// Whether the environment asks for OpenAI or a compatible server: `OPENAI_API_KEY` or
+/// `OPENAI_BASE_URL` is set. (The voice example needs OpenAI's own speech endpoints and asks
+/// this rather than [`choose`].)
+pub fn openai_configured() -> bool {
+    env_set("OPENAI_API_KEY") || env_set("OPENAI_BASE_URL")
 }
 
 /// Picks the provider from `--provider`, or from the environment: `OPENAI_API_KEY` or
 /// `OPENAI_BASE_URL` → OpenAI (or the compatible server there), else `OPENROUTER_API_KEY` →
 /// OpenRouter, else offline. An error is one line saying what to do.
-pub fn choose(options: &Options) -> Result<Chosen, String> {
-    let set = |name: &str| std::env::var(name).is_ok_and(|v| !v.trim().is_empty());
+pub fn choose(options: &ProviderOptions) -> Result<Chosen, String> {
     let choice = match options.provider {
-        ProviderChoice::Auto if set("OPENAI_API_KEY") || set("OPENAI_BASE_URL") => {
-            ProviderChoice::OpenAi
-        }
-        ProviderChoice::Auto if set("OPENROUTER_API_KEY") => ProviderChoice::OpenRouter,
+        ProviderChoice::Auto if openai_configured() => ProviderChoice::OpenAi,
+        ProviderChoice::Auto if env_set("OPENROUTER_API_KEY") => ProviderChoice::OpenRouter,
         ProviderChoice::Auto => ProviderChoice::Offline,
         explicit => explicit,
     };
@@ -52,6 +92,7 @@ pub fn choose(options: &Options) -> Result<Chosen, String> {
                 description: format!(
                     "offline: the built-in game master, no model and no network{note}"
                 ),
+                delayed: false,
             }
         }
         ProviderChoice::OpenAi => openai(options.model.as_deref())?,
@@ -67,11 +108,65 @@ pub fn choose(options: &Options) -> Result<Chosen, String> {
                 "{} (each answer delayed by {} ms)",
                 chosen.description, options.delay_ms
             ),
+            delayed: true,
             ..chosen
         }
     } else {
         chosen
     })
+}
+
+impl std::fmt::Debug for Chosen {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Chosen")
+            .field("provider", &self.provider.name())
+            .field("offline", &self.offline)
+            .field("description", &self.description)
+            .finish()
+    }
+}
+
+/// Settings of the game master that the player may choose (flags of `play`, fields of the
+/// server's request).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct GmSettings {
+    /// The protocol, else the provider's default.
+    pub protocol: Option<Protocol>,
+    /// Where suggested actions come from, else the default (code).
+    pub suggestions: Option<Suggestions>,
+    /// Seeds the dice.
+    pub seed: Option<u64>,
+}
+
+/// The game master's builder over `store` for the chosen provider: the offline game master with
+/// the settings that suit it (the summary kept by code) when it is offline and undelayed,
+/// otherwise the provider with an LLM summariser (code when offline). Callers may set more
+/// before `build`.
+pub fn game_master(
+    chosen: &Chosen,
+    store: Arc<dyn GameStore>,
+    settings: GmSettings,
+) -> GameMasterBuilder {
+    let mut builder = if chosen.offline && !chosen.delayed {
+        OfflineGm::game_master(store)
+    } else {
+        let summarizer = if chosen.offline {
+            Summarizer::Code
+        } else {
+            Summarizer::Llm
+        };
+        GameMaster::builder(Arc::clone(&chosen.provider), store).summarizer(summarizer)
+    };
+    if let Some(suggestions) = settings.suggestions {
+        builder = builder.suggestions(suggestions);
+    }
+    if let Some(protocol) = settings.protocol {
+        builder = builder.protocol(protocol);
+    }
+    if let Some(seed) = settings.seed {
+        builder = builder.seed(seed);
+    }
+    builder
 }
 
 /// OpenAI, or the OpenAI-compatible server at `OPENAI_BASE_URL`, configured from the
@@ -99,6 +194,7 @@ fn openai(model: Option<&str>) -> Result<Chosen, String> {
         provider: Arc::new(provider),
         offline: false,
         description,
+        delayed: false,
     })
 }
 
@@ -135,6 +231,7 @@ fn openrouter(model: Option<&str>) -> Result<Chosen, String> {
         provider: Arc::new(provider),
         offline: false,
         description,
+        delayed: false,
     })
 }
 

@@ -1,0 +1,239 @@
+//! The load generator: many campaigns played at once against the server on 127.0.0.1, with the
+//! offline game master on a SQLite file; it reports turns per second and the p50 and p99 of a
+//! turn's latency (request sent to `outcome` received), then counts every campaign's turns in
+//! the store: none may be lost or doubled.
+//!
+//! ```text
+//! cargo run --release -p dnd-server --example load                 # 200 campaigns × 20 turns
+//! cargo run --release -p dnd-server --example load -- --campaigns 20 --turns 5 --db /tmp/load.sqlite3
+//! ```
+
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use dnd_engine::store::{CampaignId, GameStore, Page};
+use dnd_server::Config;
+use dnd_store_sqlite::SqliteStore;
+use serde_json::{Value, json};
+
+/// What the player says, turn after turn (the offline game master answers each).
+const WORDS: [&str; 5] = [
+    "I look around.",
+    "I search the room.",
+    "I listen at the walls.",
+    "I check my gear.",
+    "I move on carefully.",
+];
+
+struct Options {
+    campaigns: usize,
+    turns: usize,
+    db: Option<std::path::PathBuf>,
+}
+
+fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
+    let mut options = Options {
+        campaigns: 200,
+        turns: 20,
+        db: None,
+    };
+    while let Some(flag) = args.next() {
+        let mut number = |name: &str| -> Result<usize, String> {
+            args.next()
+                .and_then(|v| v.parse().ok())
+                .filter(|n| *n > 0)
+                .ok_or_else(|| format!("{name} takes a whole number from 1"))
+        };
+        match flag.as_str() {
+            "--campaigns" => options.campaigns = number("--campaigns")?,
+            "--turns" => options.turns = number("--turns")?,
+            "--db" => options.db = Some(args.next().ok_or("--db takes a path")?.into()),
+            other => {
+                return Err(format!(
+                    "unknown flag {other:?}; the flags are --campaigns N, --turns N, --db PATH"
+                ));
+            }
+        }
+    }
+    Ok(options)
+}
+
+fn main() -> ExitCode {
+    let options = match parse(std::env::args().skip(1)) {
+        Ok(options) => options,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(options)) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Plays one turn: its latency, or why it failed.
+async fn turn(
+    http: &reqwest::Client,
+    url: &str,
+    token: &str,
+    text: &str,
+) -> Result<Duration, String> {
+    let started = Instant::now();
+    let response = http
+        .post(url)
+        .bearer_auth(token)
+        .json(&json!({"text": text}))
+        .send()
+        .await
+        .map_err(|e| e.to_string())?;
+    if !response.status().is_success() {
+        return Err(format!(
+            "{}: {}",
+            response.status(),
+            response.text().await.unwrap_or_default()
+        ));
+    }
+    let body = response.text().await.map_err(|e| e.to_string())?;
+    if body.contains("event: outcome") {
+        Ok(started.elapsed())
+    } else {
+        Err(format!(
+            "no outcome: {}",
+            body.chars().take(300).collect::<String>()
+        ))
+    }
+}
+
+async fn run(options: Options) -> Result<bool, String> {
+    dnd_llm_openai::http::install_crypto_provider();
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let db = options
+        .db
+        .clone()
+        .unwrap_or_else(|| dir.path().join("load.sqlite3"));
+    let store = Arc::new(SqliteStore::open(&db).map_err(|e| e.to_string())?);
+    let config = Config {
+        db: Some(db.clone()),
+        turns_per_minute: u32::MAX,
+        seed: Some(20),
+        ..Config::default()
+    };
+    let shared: Arc<dyn GameStore> = store.clone();
+    let app = dnd_server::app_on(config, shared)?;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .map_err(|e| e.to_string())?;
+    let base = format!(
+        "http://{}",
+        listener.local_addr().map_err(|e| e.to_string())?
+    );
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    let http = reqwest::Client::new();
+
+    let mut campaigns = Vec::with_capacity(options.campaigns);
+    for _ in 0..options.campaigns {
+        let created: Value = http
+            .post(format!("{base}/api/campaigns"))
+            .json(&json!({"heroes": ["kraven"]}))
+            .send()
+            .await
+            .map_err(|e| e.to_string())?
+            .json()
+            .await
+            .map_err(|e| e.to_string())?;
+        let id = created["id"].as_str().ok_or("no campaign id")?.to_owned();
+        let token = created["seats"][0]["token"]
+            .as_str()
+            .ok_or("no token")?
+            .to_owned();
+        campaigns.push((id, token));
+    }
+    println!(
+        "{} campaigns × {} turns, offline game master, SQLite at {}",
+        options.campaigns,
+        options.turns,
+        db.display()
+    );
+    let started = Instant::now();
+    let plays = campaigns.iter().cloned().map(|(id, token)| {
+        let http = http.clone();
+        let url = format!("{base}/api/campaigns/{id}/turns");
+        let turns = options.turns;
+        tokio::spawn(async move {
+            let mut latencies = Vec::with_capacity(turns);
+            let mut failures = Vec::new();
+            for n in 0..turns {
+                match turn(&http, &url, &token, WORDS[n % WORDS.len()]).await {
+                    Ok(latency) => latencies.push(latency),
+                    Err(why) => failures.push(why),
+                }
+            }
+            (latencies, failures)
+        })
+    });
+    let mut latencies = Vec::new();
+    let mut failures = Vec::new();
+    for result in futures::future::join_all(plays).await {
+        let (mut l, mut f) = result.map_err(|e| e.to_string())?;
+        latencies.append(&mut l);
+        failures.append(&mut f);
+    }
+    let elapsed = started.elapsed();
+    latencies.sort();
+    let at = |q: f64| {
+        latencies
+            .get(((latencies.len() as f64 * q).ceil() as usize).saturating_sub(1))
+            .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
+    };
+    println!(
+        "{} turns in {:.1} s: {:.0} turns/s; latency p50 {:.1} ms, p99 {:.1} ms; {} failed",
+        latencies.len(),
+        elapsed.as_secs_f64(),
+        latencies.len() as f64 / elapsed.as_secs_f64(),
+        at(0.50),
+        at(0.99),
+        failures.len()
+    );
+    for why in failures.iter().take(5) {
+        println!("  failed: {why}");
+    }
+    // Counted from the store: every campaign holds exactly its turns, none undone.
+    let (mut lost, mut doubled) = (0usize, 0usize);
+    for (id, _) in &campaigns {
+        let campaign = CampaignId(id.clone());
+        let state = store.load(&campaign).await.map_err(|e| e.to_string())?;
+        let history = store
+            .history(&campaign, Page::first(usize::MAX / 2))
+            .await
+            .map_err(|e| e.to_string())?;
+        let kept = history.iter().filter(|h| !h.undone).count();
+        let played = options.turns;
+        lost += played.saturating_sub(kept);
+        doubled += kept.saturating_sub(played);
+        if state.turn as usize != kept {
+            println!(
+                "campaign {id}: state says {} turns, history holds {kept}",
+                state.turn
+            );
+            doubled += 1;
+        }
+    }
+    println!("from the store: {lost} turns lost, {doubled} doubled");
+    Ok(failures.is_empty() && lost == 0 && doubled == 0)
+}

@@ -1,0 +1,133 @@
+//! `dnd-server`: the game in a browser. See the crate docs and `API.md`.
+//!
+//! ```text
+//! cargo run --release -p dnd-server                  # http://127.0.0.1:8080, offline game master
+//! cargo run --release -p dnd-server -- --help        # every flag
+//! ```
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use dnd_server::Config;
+use dnd_table::provider::ProviderChoice;
+
+const USAGE: &str = "\
+dnd-server: the game in a browser, for one to four players a campaign, many campaigns at once
+
+usage: dnd-server [OPTIONS]
+
+  --addr HOST:PORT    where to listen (default: DND_SERVER_ADDR, else 127.0.0.1:8080)
+  --db PATH           the SQLite save file (default: server.sqlite3 in the platform's data
+                      folder, beside play's); the seats' tokens are kept in PATH.seats.json
+  --provider offline|openai|openrouter|auto
+                      who plays the game master (default: offline; auto decides from
+                      OPENAI_API_KEY, OPENAI_BASE_URL and OPENROUTER_API_KEY as play does)
+  --model NAME        the model (default: OPENAI_MODEL or OPENROUTER_MODEL)
+  --cors ORIGIN       allow this one origin to call the API from another page (default: no
+                      CORS headers at all)
+  --turns-per-minute N
+                      turns one campaign may start in a minute (default 30)
+  --help              this text";
+
+/// The flags, parsed: where to listen and the server's config.
+fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<(SocketAddr, Config)>, String> {
+    let mut config = Config::default();
+    let mut addr = std::env::var("DND_SERVER_ADDR")
+        .ok()
+        .filter(|a| !a.trim().is_empty())
+        .unwrap_or_else(|| "127.0.0.1:8080".to_owned());
+    let mut db: Option<PathBuf> = None;
+    while let Some(flag) = args.next() {
+        let mut value = |name: &str| {
+            args.next()
+                .ok_or_else(|| format!("{name} needs a value; --help lists the flags"))
+        };
+        match flag.as_str() {
+            "--help" | "-h" => return Ok(None),
+            "--addr" => addr = value("--addr")?,
+            "--db" => db = Some(PathBuf::from(value("--db")?)),
+            "--cors" => config.cors = Some(value("--cors")?),
+            "--model" => config.provider.model = Some(value("--model")?),
+            "--provider" => {
+                config.provider.provider = match value("--provider")?.as_str() {
+                    "offline" => ProviderChoice::Offline,
+                    "openai" => ProviderChoice::OpenAi,
+                    "openrouter" => ProviderChoice::OpenRouter,
+                    "auto" => ProviderChoice::Auto,
+                    other => {
+                        return Err(format!(
+                            "--provider {other:?}: choose offline, openai, openrouter or auto"
+                        ));
+                    }
+                }
+            }
+            "--turns-per-minute" => {
+                let n = value("--turns-per-minute")?;
+                config.turns_per_minute =
+                    n.parse().ok().filter(|n| *n > 0).ok_or_else(|| {
+                        format!("--turns-per-minute {n:?}: a whole number from 1")
+                    })?;
+            }
+            other => return Err(format!("unknown flag {other:?}; --help lists the flags")),
+        }
+    }
+    let addr: SocketAddr = addr
+        .parse()
+        .map_err(|_| format!("address {addr:?} is not HOST:PORT, such as 127.0.0.1:8080"))?;
+    config.db = Some(match db {
+        Some(db) => db,
+        None => dnd_table::storage::default_db_path()?.with_file_name("server.sqlite3"),
+    });
+    Ok(Some((addr, config)))
+}
+
+fn main() -> ExitCode {
+    let (addr, config) = match parse(std::env::args().skip(1)) {
+        Ok(Some(parsed)) => parsed,
+        Ok(None) => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(serve(addr, config)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn serve(addr: SocketAddr, config: Config) -> Result<(), String> {
+    let db = config.db.clone();
+    let app = dnd_server::app(config)?;
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let local = listener.local_addr().map_err(|e| e.to_string())?;
+    println!("dnd-server: http://{local}/");
+    if let Some(db) = db {
+        println!("save file: {}", db.display());
+    }
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await
+        .map_err(|e| e.to_string())
+}
