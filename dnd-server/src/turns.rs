@@ -189,14 +189,16 @@ async fn start(
             .iter()
             .any(|s| s.hero_id == current.id && s.token.is_some())
     {
-        return Err(ApiError::new(
+        let mut error = ApiError::new(
             StatusCode::CONFLICT,
             "not_your_turn",
             format!(
                 "it is {}'s turn in the fight; {} acts when their turn comes",
                 current.name, seat.hero
             ),
-        ));
+        );
+        error.whose_turn = Some(current.name.clone());
+        return Err(error);
     }
     live.count_turn(server.turns_per_minute)?;
     let (sender, receiver) = mpsc::unbounded::<Frame>();
