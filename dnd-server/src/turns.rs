@@ -218,7 +218,13 @@ async fn start(
             sender.as_ref(),
         )
         .await;
-        for _ in 0..MAX_COMPANION_TURNS {
+        // Only a table with companions reads the state again to see whose turn is next.
+        let companions = if table.seats.iter().any(|s| s.token.is_none()) {
+            MAX_COMPANION_TURNS
+        } else {
+            0
+        };
+        for _ in 0..companions {
             let Some(outcome) = last.take() else { break };
             let Ok(state) = server.store.load(&campaign).await else {
                 break;
