@@ -19,6 +19,8 @@ pub struct ApiError {
     pub message: String,
     /// Seconds to wait, for a `429` (sent as `Retry-After`).
     pub retry_after: Option<u64>,
+    /// Whose turn it is, for a `409 not_your_turn` (sent as `whose_turn` beside the code).
+    pub whose_turn: Option<String>,
 }
 
 impl ApiError {
@@ -29,6 +31,7 @@ impl ApiError {
             code,
             message: message.into(),
             retry_after: None,
+            whose_turn: None,
         }
     }
 
@@ -57,9 +60,12 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = serde_json::json!({
+        let mut body = serde_json::json!({
             "error": {"code": self.code, "message": self.message}
         });
+        if let Some(hero) = self.whose_turn {
+            body["error"]["whose_turn"] = hero.into();
+        }
         let mut response = (self.status, Json(body)).into_response();
         if let Some(seconds) = self.retry_after
             && let Ok(value) = HeaderValue::from_str(&seconds.to_string())

@@ -131,3 +131,48 @@ async fn serve(addr: SocketAddr, config: Config) -> Result<(), String> {
         .await
         .map_err(|e| e.to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(words: &[&str]) -> impl Iterator<Item = String> {
+        words
+            .iter()
+            .map(|w| (*w).to_owned())
+            .collect::<Vec<_>>()
+            .into_iter()
+    }
+
+    #[test]
+    fn flags_set_the_address_the_file_and_the_provider() {
+        let (addr, config) = parse(args(&[
+            "--addr",
+            "127.0.0.1:9000",
+            "--db",
+            "/tmp/x.sqlite3",
+            "--cors",
+            "http://localhost:3000",
+            "--turns-per-minute",
+            "5",
+        ]))
+        .unwrap()
+        .unwrap();
+        assert_eq!(addr.to_string(), "127.0.0.1:9000");
+        assert_eq!(config.db, Some(PathBuf::from("/tmp/x.sqlite3")));
+        assert_eq!(config.cors.as_deref(), Some("http://localhost:3000"));
+        assert_eq!(config.turns_per_minute, 5);
+        assert_eq!(config.provider.provider, ProviderChoice::Offline);
+        assert!(parse(args(&["--help"])).unwrap().is_none());
+    }
+
+    #[test]
+    fn bad_flags_say_what_is_accepted() {
+        let bad = |words: &[&str]| parse(args(words)).err().unwrap();
+        assert!(bad(&["--provider", "skynet"]).contains("offline, openai"));
+        assert!(bad(&["--addr", "here"]).contains("HOST:PORT"));
+        assert!(bad(&["--turns-per-minute", "0"]).contains("from 1"));
+        assert!(bad(&["--db"]).contains("needs a value"));
+        assert!(bad(&["--frobnicate"]).contains("--help"));
+    }
+}

@@ -189,14 +189,16 @@ async fn start(
             .iter()
             .any(|s| s.hero_id == current.id && s.token.is_some())
     {
-        return Err(ApiError::new(
+        let mut error = ApiError::new(
             StatusCode::CONFLICT,
             "not_your_turn",
             format!(
                 "it is {}'s turn in the fight; {} acts when their turn comes",
                 current.name, seat.hero
             ),
-        ));
+        );
+        error.whose_turn = Some(current.name.clone());
+        return Err(error);
     }
     live.count_turn(server.turns_per_minute)?;
     let (sender, receiver) = mpsc::unbounded::<Frame>();
@@ -216,7 +218,13 @@ async fn start(
             sender.as_ref(),
         )
         .await;
-        for _ in 0..MAX_COMPANION_TURNS {
+        // Only a table with companions reads the state again to see whose turn is next.
+        let companions = if table.seats.iter().any(|s| s.token.is_none()) {
+            MAX_COMPANION_TURNS
+        } else {
+            0
+        };
+        for _ in 0..companions {
             let Some(outcome) = last.take() else { break };
             let Ok(state) = server.store.load(&campaign).await else {
                 break;

@@ -8,12 +8,16 @@ use dnd_engine::store::CampaignId;
 use dnd_table::combat::CombatView;
 use dnd_table::map::MapView;
 use dnd_table::sheet::Sheet;
-use dnd_table::story::{LogLine, RollLine, log_lines, roll_lines, turns_in_effect};
+use dnd_table::story::{LogLine, RollLine, last_turns, log_lines, roll_lines};
 use serde::Serialize;
 
 use crate::Server;
 use crate::error::ApiError;
 use crate::seats::{Seat, Table};
+
+/// How many of the last turns the View's story and rolls hold: a long campaign's View stays
+/// one read of the store and a bounded answer.
+pub const VIEW_TURNS: usize = 200;
 
 /// What a seat sees.
 #[derive(Debug, Clone, Serialize)]
@@ -38,9 +42,9 @@ pub struct View {
     pub map: MapView,
     /// The fight, when there is one.
     pub combat: Option<CombatView>,
-    /// The story so far.
+    /// The story so far (its last [`VIEW_TURNS`] turns).
     pub log: Vec<LogLine>,
-    /// Every roll of the story.
+    /// Every roll of those turns.
     pub rolls: Vec<RollLine>,
     /// The last turn's suggested actions.
     pub suggestions: Vec<Suggestion>,
@@ -129,7 +133,7 @@ pub async fn build(
         .load(&campaign)
         .await
         .map_err(|e| ApiError::internal(format!("cannot read the campaign: {e}")))?;
-    let turns = turns_in_effect(server.store.as_ref(), &campaign)
+    let turns = last_turns(server.store.as_ref(), &campaign, state.turn, VIEW_TURNS)
         .await
         .map_err(|e| ApiError::internal(format!("cannot read the story: {e}")))?;
     let combat = CombatView::of(&state);

@@ -85,3 +85,42 @@ impl CombatView {
         self.order.iter().find(|s| s.current && s.hero)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use dnd_engine::adventure::Adventure;
+    use dnd_engine::state::{Change, InitiativeSlot};
+
+    use super::*;
+
+    #[test]
+    fn the_order_shows_a_heros_hit_points_and_never_a_monsters() {
+        let mut state = Adventure::built_in().new_game(&["kraven"]).unwrap();
+        assert!(CombatView::of(&state).is_none(), "no fight, no view");
+        let slot = |id: &str, initiative| InitiativeSlot {
+            id: id.into(),
+            initiative,
+            speed: 30,
+        };
+        state
+            .apply(&Change::EncounterStarted {
+                order: vec![slot("frost-harpy", 19), slot("kraven", 4)],
+            })
+            .unwrap();
+        let fight = CombatView::of(&state).unwrap();
+        assert_eq!(fight.round, 1);
+        let (harpy, kraven) = (&fight.order[0], &fight.order[1]);
+        assert_eq!(harpy.name, "Frost Harpy");
+        assert!(harpy.current && !harpy.hero);
+        assert_eq!(
+            harpy.hp, None,
+            "a monster's hit points are the game master's secret"
+        );
+        assert_eq!(
+            kraven.hp,
+            Some(state.character("kraven").unwrap().hp.current)
+        );
+        // A monster acts now: no hero's turn to wait for.
+        assert!(fight.hero_to_act().is_none());
+    }
+}

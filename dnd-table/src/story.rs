@@ -31,17 +31,20 @@ pub struct RollLine {
     pub total: i64,
 }
 
-/// The turns in effect, oldest first, numbered from 1 as the state counts them.
-pub async fn turns_in_effect(
+/// The last `count` turns in effect, oldest first, numbered as the state counts them (the last
+/// is `state_turn`, the state's turn count): one read of the store, however long the campaign.
+pub async fn last_turns(
     store: &dyn GameStore,
     campaign: &CampaignId,
+    state_turn: u64,
+    count: usize,
 ) -> Result<Vec<(u64, HistoryEntry)>, StoreError> {
-    let history = store.history(campaign, Page::first(usize::MAX / 2)).await?;
-    Ok(history
+    let turns = store.recent_turns(campaign, count).await?;
+    let first = (state_turn + 1).saturating_sub(turns.len() as u64);
+    Ok(turns
         .into_iter()
-        .filter(|h| !h.undone)
         .enumerate()
-        .map(|(i, h)| (i as u64 + 1, h))
+        .map(|(i, h)| (first + i as u64, h))
         .collect())
 }
 
@@ -147,4 +150,39 @@ pub fn list(campaigns: &[CampaignInfo]) -> String {
 /// Text on one line: newlines and runs of spaces become one space.
 pub fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use dnd_engine::adventure::Adventure;
+    use dnd_engine::store::{MemoryStore, TurnRecord};
+
+    use super::*;
+
+    fn said(input: &str) -> TurnRecord {
+        TurnRecord {
+            input: input.into(),
+            ..TurnRecord::default()
+        }
+    }
+
+    #[tokio::test]
+    async fn the_last_turns_are_numbered_as_the_state_counts_them_after_an_undo() {
+        let store = MemoryStore::new();
+        let state = Adventure::built_in().new_game(&["kraven"]).unwrap();
+        let id = store.create_campaign("c", &state).await.unwrap();
+        for input in ["one", "two", "three"] {
+            store.commit_turn(&id, said(input)).await.unwrap();
+        }
+        store.undo(&id, 1).await.unwrap();
+        store.commit_turn(&id, said("three again")).await.unwrap();
+        let turn = store.load(&id).await.unwrap().turn;
+        assert_eq!(turn, 3);
+        let last = last_turns(&store, &id, turn, 2).await.unwrap();
+        let read: Vec<(u64, &str)> = last
+            .iter()
+            .map(|(n, h)| (*n, h.record.input.as_str()))
+            .collect();
+        assert_eq!(read, [(2, "two"), (3, "three again")]);
+    }
 }

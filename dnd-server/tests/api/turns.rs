@@ -220,6 +220,7 @@ async fn in_a_fight_only_the_hero_whose_turn_it_is_acts() {
     assert_eq!(refused.status(), 409);
     let body: Value = refused.json().await.unwrap();
     assert_eq!(body["error"]["code"], "not_your_turn");
+    assert_eq!(body["error"]["whose_turn"], isolde.as_str());
     assert!(
         body["error"]["message"].as_str().unwrap().contains(&isolde),
         "{body}"
