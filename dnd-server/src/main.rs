@@ -1,7 +1,8 @@
 //! `dnd-server`: the game in a browser. See the crate docs and `API.md`.
 //!
 //! ```text
-//! cargo run --release -p dnd-server                  # http://127.0.0.1:8080, offline game master
+//! cargo run --release -p dnd-server                  # http://127.0.0.1:8080 (offline unless the
+//!                                                    # environment names a provider, as for play)
 //! cargo run --release -p dnd-server -- --help        # every flag
 //! ```
 
@@ -21,8 +22,10 @@ usage: dnd-server [OPTIONS]
   --db PATH           the SQLite save file (default: server.sqlite3 in the platform's data
                       folder, beside play's); the seats' tokens are kept in PATH.seats.json
   --provider offline|openai|openrouter|auto
-                      who plays the game master (default: offline; auto decides from
-                      OPENAI_API_KEY, OPENAI_BASE_URL and OPENROUTER_API_KEY as play does)
+                      who plays the game master (default: auto, as play: OpenAI or the
+                      compatible server at OPENAI_BASE_URL when OPENAI_API_KEY or
+                      OPENAI_BASE_URL is set, else OpenRouter when OPENROUTER_API_KEY is
+                      set, else offline)
   --model NAME        the model (default: OPENAI_MODEL or OPENROUTER_MODEL)
   --cors ORIGIN       allow this one origin to call the API from another page (default: no
                       CORS headers at all)
@@ -33,6 +36,8 @@ usage: dnd-server [OPTIONS]
 /// The flags, parsed: where to listen and the server's config.
 fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<(SocketAddr, Config)>, String> {
     let mut config = Config::default();
+    // As `play` chooses: the environment decides, offline when it names no provider.
+    config.provider.provider = ProviderChoice::Auto;
     let mut addr = std::env::var("DND_SERVER_ADDR")
         .ok()
         .filter(|a| !a.trim().is_empty())
