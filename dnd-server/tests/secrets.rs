@@ -54,6 +54,11 @@ async fn echoing_upstream() -> String {
     base
 }
 
+/// The text of the response to `request`.
+async fn body(request: reqwest::RequestBuilder) -> String {
+    request.send().await.unwrap().text().await.unwrap()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_provider_key_reaches_no_response_page_or_log() {
     dnd_llm_openai::http::install_crypto_provider();
@@ -87,14 +92,7 @@ async fn the_provider_key_reaches_no_response_page_or_log() {
         .unwrap();
     let mut seen = String::new();
     for path in ["/", "/api/openapi.json", "/api/health", "/api/adventures"] {
-        seen += &http
-            .get(format!("{base}{path}"))
-            .send()
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
+        seen += &body(http.get(format!("{base}{path}"))).await;
     }
     let created: Value = http
         .post(format!("{base}/api/campaigns"))
@@ -108,16 +106,12 @@ async fn the_provider_key_reaches_no_response_page_or_log() {
     seen += &created.to_string();
     let id = created["id"].as_str().unwrap().to_owned();
     let token = created["seats"][0]["token"].as_str().unwrap().to_owned();
-    let turn = http
-        .post(format!("{base}/api/campaigns/{id}/turns"))
-        .bearer_auth(&token)
-        .json(&json!({"text": "I look around."}))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let turn = body(
+        http.post(format!("{base}/api/campaigns/{id}/turns"))
+            .bearer_auth(&token)
+            .json(&json!({"text": "I look around."})),
+    )
+    .await;
     assert!(
         turn.contains("event: error"),
         "the upstream refused every call, so the turn fails: {turn}"
@@ -127,15 +121,11 @@ async fn the_provider_key_reaches_no_response_page_or_log() {
         "the upstream was reached and its error passed on: {turn}"
     );
     seen += &turn;
-    seen += &http
-        .get(format!("{base}/api/campaigns/{id}"))
-        .bearer_auth(&token)
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    seen += &body(
+        http.get(format!("{base}/api/campaigns/{id}"))
+            .bearer_auth(&token),
+    )
+    .await;
 
     server.kill().unwrap();
     server.wait().unwrap();
