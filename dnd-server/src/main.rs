@@ -160,6 +160,8 @@ mod tests {
             "http://localhost:3000",
             "--turns-per-minute",
             "5",
+            "--provider",
+            "offline",
         ]))
         .unwrap()
         .unwrap();
@@ -168,6 +170,9 @@ mod tests {
         assert_eq!(config.cors.as_deref(), Some("http://localhost:3000"));
         assert_eq!(config.turns_per_minute, 5);
         assert_eq!(config.provider.provider, ProviderChoice::Offline);
+        // With no --provider, the environment decides, as for play.
+        let (_, config) = parse(args(&["--db", "/tmp/x.sqlite3"])).unwrap().unwrap();
+        assert_eq!(config.provider.provider, ProviderChoice::Auto);
         assert!(parse(args(&["--help"])).unwrap().is_none());
     }
 
