@@ -22,8 +22,8 @@
 //! model's size; the prefix share of a call is measured against the previous call of the same
 //! kind (the game master's or the summariser's), as a prefix cache keeps both.
 //!
-//! `--dump FILE` writes the bodies of the last ten turns' requests, one a line, to see what a
-//! call is made of.
+//! `--dump FILE` writes the bodies of the last ten turns' requests (from `--dump-from TURN` with
+//! it), one a line, to see what a call is made of.
 //!
 //! It prints a Markdown table: input tokens per call and per turn (estimated as
 //! `state::estimate_tokens` does, one token per four bytes of the request body, tools
@@ -352,16 +352,19 @@ async fn main() {
 
     let seen = log.lock().unwrap().seen.clone();
     if let Some(path) = argument("--dump") {
-        // The last ten turns' request bodies, one per line.
+        // The last ten turns' request bodies (or from `--dump-from TURN`), one per line.
+        let from = argument("--dump-from")
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(turns.saturating_sub(9));
         let mut lines = Vec::new();
         for (turn, body) in &log.lock().unwrap().bodies {
-            if turn + 10 > turns {
+            if *turn >= from {
                 lines.extend_from_slice(body);
                 lines.push(b'\n');
             }
         }
         std::fs::write(&path, lines).unwrap();
-        eprintln!("the last ten turns' request bodies are in {path}, one a line");
+        eprintln!("the request bodies from turn {from} are in {path}, one a line");
     }
     // Averages over ten turns, so one fight or one rest does not make the row.
     let window = |last: usize| -> (f64, usize, usize) {

@@ -31,6 +31,11 @@ pub struct AdvantageSources {
 }
 
 impl AdvantageSources {
+    /// Whether no source was counted (a result leaves the field out then).
+    pub fn is_empty(&self) -> bool {
+        self.advantage.is_empty() && self.disadvantage.is_empty() && !self.lucky
+    }
+
     /// Adds a source of advantage.
     pub fn advantage(&mut self, reason: impl Into<Cow<'static, str>>) {
         self.advantage.push(reason.into());

@@ -49,7 +49,7 @@ pub(super) fn get_room_details(
             id: f.id.clone(),
             name: f.name.clone(),
             description: full.then(|| f.description.clone()),
-            loot: full.then(|| f.loot.clone()),
+            loot: full.then(|| f.loot.clone()).filter(|loot| !loot.is_empty()),
             // Only a trap the party knows of, still armed (`tools::traps`).
             trapped: f.trap_known() && f.trap_armed(),
             hit_points: f

@@ -27,9 +27,11 @@ pub struct CheckRolled {
     /// The roll against the DC.
     pub result: CheckResult,
     /// Every source of advantage and disadvantage the engine counted.
+    #[serde(default, skip_serializing_if = "AdvantageSources::is_empty")]
     pub advantage_reasons: AdvantageSources,
     /// What a Perception or Investigation check found where the party is (names and
     /// descriptions, never the DCs).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub found: Vec<String>,
 }
 
@@ -45,6 +47,7 @@ pub struct SaveRolled {
     /// The roll against the DC.
     pub result: CheckResult,
     /// Every source of advantage and disadvantage the engine counted.
+    #[serde(default, skip_serializing_if = "AdvantageSources::is_empty")]
     pub advantage_reasons: AdvantageSources,
     /// Dice the creature's timed effects added or took away ("+3: Bless (1d4)").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

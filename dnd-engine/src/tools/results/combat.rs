@@ -68,6 +68,7 @@ pub struct SwingReport {
     /// The roll and its damage.
     pub result: AttackResult,
     /// Every source of advantage and disadvantage the engine counted.
+    #[serde(default, skip_serializing_if = "AdvantageSources::is_empty")]
     pub advantage_reasons: AdvantageSources,
     /// How far apart the two stood.
     pub distance_ft: u32,

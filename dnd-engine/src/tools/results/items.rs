@@ -147,6 +147,7 @@ pub struct LockAttempt {
     /// The check against the lock's DC.
     pub result: CheckResult,
     /// Every source of advantage and disadvantage the engine counted.
+    #[serde(default, skip_serializing_if = "AdvantageSources::is_empty")]
     pub advantage_reasons: AdvantageSources,
     /// Whether the exit is open now.
     pub unlocked: bool,

@@ -67,7 +67,7 @@ pub struct RollReasons {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cover: Option<String>,
     /// Every source of advantage and disadvantage counted.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "AdvantageSources::is_empty")]
     pub advantage_reasons: AdvantageSources,
     /// Every bonus added to the roll or the AC, with its reason ("+2: half cover in the ice
     /// bridge").

@@ -18,6 +18,7 @@ pub struct TrapDisarmAttempt {
     /// The check.
     pub result: CheckResult,
     /// Where advantage or disadvantage came from.
+    #[serde(default, skip_serializing_if = "AdvantageSources::is_empty")]
     pub advantage_reasons: AdvantageSources,
     /// What the trap did when it went off, one line each (empty otherwise).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -26,10 +26,13 @@ pub struct RoomDetails {
     /// The features it has found.
     pub features: Vec<FeatureSeen>,
     /// What lies loose in the room.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub loot: Vec<ItemStack>,
     /// The monsters it has seen here.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub monsters: Vec<MonsterSeen>,
     /// The people here.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub npcs: Vec<NpcSeen>,
 }
 
@@ -41,6 +44,7 @@ pub struct ExitSeen {
     /// The id of the room it leads to.
     pub to: String,
     /// Whether it is locked.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub locked: bool,
 }
 
@@ -54,7 +58,7 @@ pub struct FeatureSeen {
     /// Its description (full detail only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    /// What can be taken from it (full detail only).
+    /// What can be taken from it (full detail only; left out when nothing is).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub loot: Option<Vec<ItemStack>>,
     /// Whether the party knows it holds an armed trap (`disarm_trap`; touching it is refused).
