@@ -52,6 +52,8 @@ start() {
     local bin dir port password ok=""
     bin="$(find_bin)"
     dir="$(mktemp -d /tmp/pg-throwaway.XXXXXX)"
+    # Whatever fails from here on, no half-started cluster is left behind.
+    trap 'stop "$dir" >/dev/null 2>&1 || true' EXIT
     chmod 700 "$dir"
     chown postgres: "$dir" 2>/dev/null || true
     password="$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
@@ -77,6 +79,7 @@ start() {
     as_postgres "$bin/psql" -q -v ON_ERROR_STOP=1 -h "$dir" -p "$port" -U postgres -d postgres \
         -c "CREATE ROLE dnd LOGIN CREATEDB PASSWORD '$password'" \
         -c "CREATE DATABASE dnd OWNER dnd" >&2
+    trap - EXIT
     echo "throwaway PostgreSQL on 127.0.0.1:$port in $dir" >&2
     echo "export DATABASE_URL='postgres://dnd:$password@127.0.0.1:$port/dnd'"
     echo "export PG_THROWAWAY_DIR='$dir'"
