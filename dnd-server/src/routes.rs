@@ -126,12 +126,12 @@ impl Server {
         id: &str,
         headers: &HeaderMap,
     ) -> Result<(Table, Seat), ApiError> {
-        let tokens = presented(headers)?;
         let table = self
             .tables
             .table(id)
             .await?
             .ok_or_else(|| ApiError::campaign_not_found(id))?;
+        let tokens = presented(headers)?;
         let seat = table.seat_of(&tokens)?.clone();
         Ok((table, seat))
     }
