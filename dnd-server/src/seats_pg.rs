@@ -90,7 +90,7 @@ impl PgSeats {
             )
             .await
             .map_err(|e| sql(&self.store, "read", e))?;
-        row.map(|row| parse(id, &row.get::<_, String>(0)))
+        row.map(|row| parse(id, &cell::<String>(&row, 0)?))
             .transpose()
     }
 
@@ -152,8 +152,8 @@ impl PgSeats {
             .map_err(|e| sql(&self.store, "read", e))?;
         let mut mine = Vec::with_capacity(rows.len());
         for row in rows {
-            let id = row.get::<_, i64>(0).to_string();
-            let table = parse(&id, &row.get::<_, String>(1))?;
+            let id = cell::<i64>(&row, 0)?.to_string();
+            let table = parse(&id, &cell::<String>(&row, 1)?)?;
             // The digest matched; the seat is still found the constant-time way.
             if table.seat_of(tokens).is_ok() {
                 mine.push((id, table));
@@ -163,6 +163,18 @@ impl PgSeats {
         mine.sort_by(|a, b| a.0.cmp(&b.0));
         Ok(mine)
     }
+}
+
+/// A column of a row, or a 500 when it is not of the schema's type (a table changed by hand).
+fn cell<'a, T: tokio_postgres::types::FromSql<'a>>(
+    row: &'a tokio_postgres::Row,
+    index: usize,
+) -> Result<T, ApiError> {
+    row.try_get(index).map_err(|e| {
+        ApiError::internal(format!(
+            "a seats row does not read back (column {index}): {e}"
+        ))
+    })
 }
 
 /// A stored table; one that does not read back is a damaged database.

@@ -72,6 +72,31 @@ pub(crate) fn pool_error(place: &str, error: deadpool_postgres::PoolError) -> St
     }
 }
 
+/// Reading a column without a panic: a value of another type than the schema's (a table
+/// changed by hand) is [`StoreError::Corrupt`].
+pub(crate) trait Cell {
+    /// Column `index` of the row as a `T`.
+    fn cell<'a, T: tokio_postgres::types::FromSql<'a>>(
+        &'a self,
+        index: usize,
+        place: &str,
+    ) -> Result<T, StoreError>;
+}
+
+impl Cell for tokio_postgres::Row {
+    fn cell<'a, T: tokio_postgres::types::FromSql<'a>>(
+        &'a self,
+        index: usize,
+        place: &str,
+    ) -> Result<T, StoreError> {
+        self.try_get(index).map_err(|error| {
+            StoreError::Corrupt(format!(
+                "{place}: column {index} of a row does not read back: {error}"
+            ))
+        })
+    }
+}
+
 /// Reads back stored JSON; a failure means the stored data is damaged.
 pub(crate) fn decode<T: DeserializeOwned>(
     place: &str,

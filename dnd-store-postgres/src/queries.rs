@@ -13,7 +13,7 @@ use dnd_engine::store::{CampaignId, CampaignInfo, HistoryEntry, Page, StoreError
 use serde::Deserialize;
 use tokio_postgres::IsolationLevel;
 
-use crate::error::{At, decode, encode, is_race, out_of_range, sql_error};
+use crate::error::{At, Cell, decode, encode, is_race, out_of_range, sql_error};
 
 /// The row key of a campaign id: its decimal integer, written the way the store writes it (no
 /// sign, no leading zeros), so that every id names at most one campaign. Anything else names no
@@ -82,7 +82,8 @@ async fn lock_campaign(
     tx.query_opt(&stmt, &[&key])
         .await
         .at(place)?
-        .map(|row| row.get(0))
+        .map(|row| row.cell(0, place))
+        .transpose()?
         .ok_or_else(|| StoreError::NotFound(id.clone()))
 }
 
@@ -104,7 +105,7 @@ pub(crate) async fn create_campaign(
         .query_one(&stmt, &[&name, &json])
         .await
         .at(place)?
-        .get(0);
+        .cell(0, place)?;
     Ok(CampaignId(id.to_string()))
 }
 
@@ -122,7 +123,8 @@ pub(crate) async fn load(
         .query_opt(&stmt, &[&key])
         .await
         .at(place)?
-        .map(|row| row.get(0))
+        .map(|row| row.cell(0, place))
+        .transpose()?
         .ok_or_else(|| StoreError::NotFound(id.clone()))?;
     decode(place, format_args!("the state of campaign {id}"), &json)
 }
@@ -147,7 +149,8 @@ pub(crate) async fn load_with_head(
         .query_opt(&stmt, &[&key])
         .await
         .at(place)?
-        .map(|row| (row.get(0), row.get(1)))
+        .map(|row| Ok::<_, StoreError>((row.cell(0, place)?, row.cell(1, place)?)))
+        .transpose()?
         .ok_or_else(|| StoreError::NotFound(id.clone()))?;
     let state = decode(place, format_args!("the state of campaign {id}"), &json)?;
     Ok((state, turn_number(place, head)?))
@@ -172,7 +175,7 @@ pub(crate) async fn commit_turn(
         .await
         .at(place)?;
     let row = tx.query_one(&stmt, &[&key]).await.at(place)?;
-    let (last, head): (i64, i64) = (row.get(0), row.get(1));
+    let (last, head): (i64, i64) = (row.cell(0, place)?, row.cell(1, place)?);
     let head = turn_number(place, head)?;
     // Checked before the state is decoded: a stale turn costs no parse. Dropping `tx` on an
     // early return rolls back a transaction that wrote nothing.
@@ -228,7 +231,11 @@ pub(crate) async fn list_campaigns(
     let mut list = rows
         .into_iter()
         .map(|row| {
-            let (id, name, turns): (i64, String, i64) = (row.get(0), row.get(1), row.get(2));
+            let (id, name, turns): (i64, String, i64) = (
+                row.cell(0, place)?,
+                row.cell(1, place)?,
+                row.cell(2, place)?,
+            );
             Ok(CampaignInfo {
                 id: CampaignId(id.to_string()),
                 name,
@@ -266,7 +273,7 @@ pub(crate) async fn story_log(
     tx.commit().await.at(place)?;
     let mut events = Vec::new();
     for row in rows {
-        let (turn, json): (i64, String) = (row.get(0), row.get(1));
+        let (turn, json): (i64, String) = (row.cell(0, place)?, row.cell(1, place)?);
         let record: Events = decode(place, format_args!("turn {turn} of campaign {id}"), &json)?;
         events.extend(record.events);
         if events.len() >= page.offset.saturating_add(page.limit) {
@@ -284,9 +291,14 @@ pub(crate) async fn story_log(
 fn entries(
     place: &str,
     id: &CampaignId,
-    rows: impl Iterator<Item = (i64, bool, String)>,
+    rows: impl Iterator<Item = tokio_postgres::Row>,
 ) -> Result<Vec<HistoryEntry>, StoreError> {
-    rows.map(|(turn, undone, json)| {
+    rows.map(|row| {
+        let (turn, undone, json): (i64, bool, String) = (
+            row.cell(0, place)?,
+            row.cell(1, place)?,
+            row.cell(2, place)?,
+        );
         Ok(HistoryEntry {
             turn: turn_number(place, turn)?,
             undone,
@@ -319,11 +331,7 @@ pub(crate) async fn history(
         .at(place)?;
     let rows = tx.query(&stmt, &[&key, &limit, &offset]).await.at(place)?;
     tx.commit().await.at(place)?;
-    entries(
-        place,
-        id,
-        rows.into_iter().map(|r| (r.get(0), r.get(1), r.get(2))),
-    )
+    entries(place, id, rows.into_iter())
 }
 
 pub(crate) async fn recent_turns(
@@ -345,13 +353,7 @@ pub(crate) async fn recent_turns(
         .at(place)?;
     let rows = tx.query(&stmt, &[&key, &limit]).await.at(place)?;
     tx.commit().await.at(place)?;
-    entries(
-        place,
-        id,
-        rows.into_iter()
-            .rev()
-            .map(|r| (r.get(0), r.get(1), r.get(2))),
-    )
+    entries(place, id, rows.into_iter().rev())
 }
 
 pub(crate) async fn undo(
@@ -367,7 +369,11 @@ pub(crate) async fn undo(
         .prepare_cached("SELECT count(*) FROM turns WHERE campaign_id = $1 AND NOT undone")
         .await
         .at(place)?;
-    let available: i64 = tx.query_one(&count, &[&key]).await.at(place)?.get(0);
+    let available: i64 = tx
+        .query_one(&count, &[&key])
+        .await
+        .at(place)?
+        .cell(0, place)?;
     if i64::from(turns) > available {
         return Err(StoreError::NothingToUndo {
             asked: turns,
@@ -389,13 +395,14 @@ pub(crate) async fn undo(
         .await
         .at(place)?
     {
-        Some(row) => (row.get(0), row.get(1)),
+        Some(row) => (row.cell(0, place)?, row.cell(1, place)?),
         None => {
             let initial = tx
                 .prepare_cached("SELECT initial_state FROM campaigns WHERE id = $1")
                 .await
                 .at(place)?;
-            (0, tx.query_one(&initial, &[&key]).await.at(place)?.get(0))
+            let row = tx.query_one(&initial, &[&key]).await.at(place)?;
+            (0, row.cell(0, place)?)
         }
     };
     let state: GameState = decode(

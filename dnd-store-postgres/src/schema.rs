@@ -11,7 +11,7 @@
 use dnd_engine::store::StoreError;
 use tokio_postgres::Client;
 
-use crate::error::At;
+use crate::error::{At, Cell};
 
 /// The advisory lock every migration takes ("DNDG" in ASCII): one migrating process at a time.
 const MIGRATION_LOCK: i64 = 0x444E_4447;
@@ -88,7 +88,8 @@ pub(crate) async fn migrate(
         )
         .await
         .at(place)?
-        .map(|row| row.get(0))
+        .map(|row| row.cell(0, place))
+        .transpose()?
         .unwrap_or(0);
     if found > supported {
         return Err(StoreError::SchemaTooNew { found, supported });
@@ -99,7 +100,7 @@ pub(crate) async fn migrate(
             .query_one("SELECT to_regclass('campaigns') IS NOT NULL", &[])
             .await
             .at(place)?
-            .get(0);
+            .cell(0, place)?;
         if taken {
             return Err(StoreError::Backend(format!(
                 "{place} already has a `campaigns` table that this store did not make (no \
