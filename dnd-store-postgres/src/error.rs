@@ -48,8 +48,23 @@ pub(crate) fn sql_error(place: &str, error: &tokio_postgres::Error) -> StoreErro
                 db.code().code()
             ))
         }
-        None => StoreError::Backend(format!("{place}: {error}")),
+        None => StoreError::Backend(format!("{place}: {}", chain(error))),
     }
+}
+
+/// An error and its causes ("error connecting to server: Connection refused"): the driver's
+/// own message alone often leaves out why.
+fn chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(next) = cause {
+        let more = next.to_string();
+        if !text.contains(&more) {
+            text = format!("{text}: {more}");
+        }
+        cause = next.source();
+    }
+    text
 }
 
 /// A pool failure: no connection could be had in time, or making one failed.
@@ -60,7 +75,7 @@ pub(crate) fn pool_error(place: &str, error: deadpool_postgres::PoolError) -> St
             "{place}: cannot connect: {}",
             match error.as_db_error() {
                 Some(db) => db.message().to_owned(),
-                None => error.to_string(),
+                None => chain(&error),
             }
         )),
         PoolError::Timeout(kind) => StoreError::Backend(format!(
