@@ -1,11 +1,18 @@
 //! The load generator: many campaigns played at once against the server on 127.0.0.1, with the
-//! offline game master on a SQLite file; it reports turns per second and the p50 and p99 of a
-//! turn's latency (request sent to `outcome` received), then counts every campaign's turns in
-//! the store: none may be lost or doubled.
+//! offline game master on a SQLite file or on PostgreSQL; it reports turns per second and the
+//! p50 and p99 of a turn's latency (request sent to `outcome` received), then counts every
+//! campaign's turns in the store: none may be lost or doubled.
+//!
+//! On PostgreSQL (`--postgres`) it plays on a fresh database made on the server `DATABASE_URL`
+//! names (dropped at the end), with one server or two (`--servers 2`): two server instances in
+//! this process, each with its own connection pool, seats and turn locks, sharing only the
+//! database, as two processes behind a load balancer would; each campaign's turns alternate
+//! between them.
 //!
 //! ```text
 //! cargo run --release -p dnd-server --example load                 # 200 campaigns × 20 turns
 //! cargo run --release -p dnd-server --example load -- --campaigns 20 --turns 5 --db /tmp/load.sqlite3
+//! DATABASE_URL=postgres://... cargo run --release -p dnd-server --example load -- --postgres --servers 2
 //! ```
 
 use std::process::ExitCode;
@@ -13,7 +20,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use dnd_engine::store::{CampaignId, GameStore, Page};
-use dnd_server::Config;
+use dnd_server::{Config, DatabaseUrl};
 use dnd_store_sqlite::SqliteStore;
 use serde_json::{Value, json};
 
@@ -30,6 +37,8 @@ struct Options {
     campaigns: usize,
     turns: usize,
     db: Option<std::path::PathBuf>,
+    postgres: bool,
+    servers: usize,
 }
 
 fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
@@ -37,6 +46,8 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
         campaigns: 200,
         turns: 20,
         db: None,
+        postgres: false,
+        servers: 1,
     };
     while let Some(flag) = args.next() {
         let mut number = |name: &str| -> Result<usize, String> {
@@ -49,12 +60,21 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
             "--campaigns" => options.campaigns = number("--campaigns")?,
             "--turns" => options.turns = number("--turns")?,
             "--db" => options.db = Some(args.next().ok_or("--db takes a path")?.into()),
+            "--postgres" => options.postgres = true,
+            "--servers" => options.servers = number("--servers")?,
             other => {
                 return Err(format!(
-                    "unknown flag {other:?}; the flags are --campaigns N, --turns N, --db PATH"
+                    "unknown flag {other:?}; the flags are --campaigns N, --turns N, --db PATH, \
+                     --postgres, --servers N"
                 ));
             }
         }
+    }
+    if options.servers > 1 && !options.postgres {
+        return Err("--servers 2 needs --postgres: a SQLite file has one server".into());
+    }
+    if options.postgres && options.db.is_some() {
+        return Err("--db is SQLite's; --postgres uses DATABASE_URL".into());
     }
     Ok(options)
 }
@@ -123,27 +143,62 @@ async fn turn(
 async fn run(options: Options) -> Result<bool, String> {
     dnd_llm_openai::http::install_crypto_provider();
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
-    let db = options
-        .db
-        .clone()
-        .unwrap_or_else(|| dir.path().join("load.sqlite3"));
-    let store = Arc::new(SqliteStore::open(&db).map_err(|e| e.to_string())?);
     let config = Config {
-        db: Some(db.clone()),
         turns_per_minute: u32::MAX,
         seed: Some(20),
         ..Config::default()
     };
-    let shared: Arc<dyn GameStore> = store.clone();
-    let app = dnd_server::app_on(config, shared)?;
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .map_err(|e| e.to_string())?;
-    let base = format!(
-        "http://{}",
-        listener.local_addr().map_err(|e| e.to_string())?
-    );
-    tokio::spawn(async move { axum::serve(listener, app).await });
+    let mut apps = Vec::new();
+    let mut scratch = None;
+    let (store, place): (Arc<dyn GameStore>, String) = if options.postgres {
+        let url = std::env::var("DATABASE_URL")
+            .map_err(|_| "--postgres needs DATABASE_URL (scripts/pg-throwaway.sh starts one)")?;
+        let db = dnd_store_postgres::scratch::create(&url, "load")
+            .await
+            .map_err(|e| e.to_string())?;
+        for _ in 0..options.servers {
+            let config = Config {
+                database_url: Some(DatabaseUrl(db.url.clone())),
+                ..config.clone()
+            };
+            apps.push(dnd_server::connect(config).await?.0);
+        }
+        let store = dnd_store_postgres::PostgresStore::connect(&db.url)
+            .await
+            .map_err(|e| e.to_string())?;
+        let place = format!(
+            "PostgreSQL ({} server(s)) at {}",
+            options.servers,
+            store.place()
+        );
+        scratch = Some(db);
+        (Arc::new(store), place)
+    } else {
+        let db = options
+            .db
+            .clone()
+            .unwrap_or_else(|| dir.path().join("load.sqlite3"));
+        let store = Arc::new(SqliteStore::open(&db).map_err(|e| e.to_string())?);
+        let config = Config {
+            db: Some(db.clone()),
+            ..config
+        };
+        let shared: Arc<dyn GameStore> = store.clone();
+        apps.push(dnd_server::app_on(config, shared)?);
+        (store, format!("SQLite at {}", db.display()))
+    };
+    let mut bases = Vec::new();
+    for app in apps {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .map_err(|e| e.to_string())?;
+        bases.push(format!(
+            "http://{}",
+            listener.local_addr().map_err(|e| e.to_string())?
+        ));
+        tokio::spawn(async move { axum::serve(listener, app).await });
+    }
+    let base = bases[0].clone();
     let http = reqwest::Client::new();
 
     let mut campaigns = Vec::with_capacity(options.campaigns);
@@ -165,28 +220,34 @@ async fn run(options: Options) -> Result<bool, String> {
         campaigns.push((id, token));
     }
     println!(
-        "{} campaigns × {} turns, offline game master, SQLite at {}",
-        options.campaigns,
-        options.turns,
-        db.display()
+        "{} campaigns × {} turns, offline game master, {place}",
+        options.campaigns, options.turns,
     );
     let started = Instant::now();
-    let plays = campaigns.iter().cloned().map(|(id, token)| {
-        let http = http.clone();
-        let url = format!("{base}/api/campaigns/{id}/turns");
-        let turns = options.turns;
-        tokio::spawn(async move {
-            let mut latencies = Vec::with_capacity(turns);
-            let mut failures = Vec::new();
-            for n in 0..turns {
-                match turn(&http, &url, &token, WORDS[n % WORDS.len()]).await {
-                    Ok(latency) => latencies.push(latency),
-                    Err(why) => failures.push(why),
+    let plays = campaigns
+        .iter()
+        .cloned()
+        .enumerate()
+        .map(|(i, (id, token))| {
+            let http = http.clone();
+            // Each campaign's turns go round the servers, starting at a different one.
+            let urls: Vec<String> = (0..bases.len())
+                .map(|k| format!("{}/api/campaigns/{id}/turns", bases[(i + k) % bases.len()]))
+                .collect();
+            let turns = options.turns;
+            tokio::spawn(async move {
+                let mut latencies = Vec::with_capacity(turns);
+                let mut failures = Vec::new();
+                for n in 0..turns {
+                    let url = &urls[n % urls.len()];
+                    match turn(&http, url, &token, WORDS[n % WORDS.len()]).await {
+                        Ok(latency) => latencies.push(latency),
+                        Err(why) => failures.push(why),
+                    }
                 }
-            }
-            (latencies, failures)
-        })
-    });
+                (latencies, failures)
+            })
+        });
     let mut latencies = Vec::new();
     let mut failures = Vec::new();
     for result in futures::future::join_all(plays).await {
@@ -235,5 +296,9 @@ async fn run(options: Options) -> Result<bool, String> {
         }
     }
     println!("from the store: {lost} turns lost, {doubled} doubled");
+    drop(store);
+    if let Some(db) = scratch {
+        db.drop_database().await.map_err(|e| e.to_string())?;
+    }
     Ok(failures.is_empty() && lost == 0 && doubled == 0)
 }

@@ -10,7 +10,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use dnd_server::Config;
+use dnd_server::{Config, DatabaseUrl};
 use dnd_table::provider::ProviderChoice;
 
 const USAGE: &str = "\
@@ -21,6 +21,10 @@ usage: dnd-server [OPTIONS]
   --addr HOST:PORT    where to listen (default: DND_SERVER_ADDR, else 127.0.0.1:8080)
   --db PATH           the SQLite save file (default: server.sqlite3 in the platform's data
                       folder, beside play's); the seats' tokens are kept in PATH.seats.json
+  --database-url URL  keep campaigns and seats in PostgreSQL instead
+                      (postgres://USER:PASSWORD@HOST:PORT/DATABASE, no TLS): several
+                      servers may share one database (default: DATABASE_URL when set and
+                      --db is not given, else SQLite)
   --provider offline|openai|openrouter|auto
                       who plays the game master (default: auto, as play: OpenAI or the
                       compatible server at OPENAI_BASE_URL when OPENAI_API_KEY or
@@ -43,6 +47,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<(SocketAddr, C
         .filter(|a| !a.trim().is_empty())
         .unwrap_or_else(|| "127.0.0.1:8080".to_owned());
     let mut db: Option<PathBuf> = None;
+    let mut database_url: Option<String> = None;
     while let Some(flag) = args.next() {
         let mut value = |name: &str| {
             args.next()
@@ -52,6 +57,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<(SocketAddr, C
             "--help" | "-h" => return Ok(None),
             "--addr" => addr = value("--addr")?,
             "--db" => db = Some(PathBuf::from(value("--db")?)),
+            "--database-url" => database_url = Some(value("--database-url")?),
             "--cors" => config.cors = Some(value("--cors")?),
             "--model" => config.provider.model = Some(value("--model")?),
             "--provider" => {
@@ -80,11 +86,44 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<(SocketAddr, C
     let addr: SocketAddr = addr
         .parse()
         .map_err(|_| format!("address {addr:?} is not HOST:PORT, such as 127.0.0.1:8080"))?;
-    config.db = Some(match db {
-        Some(db) => db,
-        None => dnd_table::storage::default_db_path()?.with_file_name("server.sqlite3"),
-    });
+    // The flags first; DATABASE_URL only when neither names a store, so that `--db` always
+    // means SQLite.
+    match (db, database_url) {
+        (Some(_), Some(_)) => {
+            return Err(
+                "--db (SQLite) and --database-url (PostgreSQL) name two stores: give one".into(),
+            );
+        }
+        (Some(db), None) => config.db = Some(db),
+        (None, Some(url)) => config.database_url = Some(postgres_url(url, "--database-url")?),
+        (None, None) => match database_url_from(std::env::var("DATABASE_URL").ok()) {
+            Some(url) => config.database_url = Some(postgres_url(url, "DATABASE_URL")?),
+            None => {
+                config.db =
+                    Some(dnd_table::storage::default_db_path()?.with_file_name("server.sqlite3"));
+            }
+        },
+    }
     Ok(Some((addr, config)))
+}
+
+/// `DATABASE_URL`'s value, unless it is empty.
+fn database_url_from(value: Option<String>) -> Option<String> {
+    value.filter(|v| !v.trim().is_empty())
+}
+
+/// A PostgreSQL URL, or an error that says what is accepted (without the value: it may hold a
+/// password).
+fn postgres_url(url: String, from: &str) -> Result<DatabaseUrl, String> {
+    let url = url.trim().to_owned();
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        Ok(DatabaseUrl(url))
+    } else {
+        Err(format!(
+            "{from} is not a PostgreSQL URL: it must start with postgres:// \
+             (postgres://USER:PASSWORD@HOST:PORT/DATABASE)"
+        ))
+    }
 }
 
 fn main() -> ExitCode {
@@ -119,16 +158,13 @@ fn main() -> ExitCode {
 }
 
 async fn serve(addr: SocketAddr, config: Config) -> Result<(), String> {
-    let db = config.db.clone();
-    let app = dnd_server::app(config)?;
+    let (app, place) = dnd_server::connect(config).await?;
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     let local = listener.local_addr().map_err(|e| e.to_string())?;
     println!("dnd-server: http://{local}/");
-    if let Some(db) = db {
-        println!("save file: {}", db.display());
-    }
+    println!("campaigns in: {place}");
     axum::serve(listener, app)
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;
@@ -184,5 +220,21 @@ mod tests {
         assert!(bad(&["--turns-per-minute", "0"]).contains("from 1"));
         assert!(bad(&["--db"]).contains("needs a value"));
         assert!(bad(&["--frobnicate"]).contains("--help"));
+        assert!(bad(&["--db", "x", "--database-url", "postgres://h/d"]).contains("give one"));
+        let secret = "mysql://u:hunter2@h/d";
+        let refused = bad(&["--database-url", secret]);
+        assert!(refused.contains("postgres://") && !refused.contains("hunter2"));
+    }
+
+    #[test]
+    fn database_url_selects_postgres_and_hides_its_password() {
+        let (_, config) = parse(args(&["--database-url", "postgres://u:hunter2@h:5432/d"]))
+            .unwrap()
+            .unwrap();
+        let url = config.database_url.clone().unwrap();
+        assert_eq!(url.0, "postgres://u:hunter2@h:5432/d");
+        assert_eq!(config.db, None);
+        assert!(!format!("{config:?}").contains("hunter2"));
+        assert_eq!(database_url_from(Some("  ".into())), None);
     }
 }

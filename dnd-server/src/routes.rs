@@ -121,14 +121,15 @@ impl Server {
 
     /// The table of campaign `id` and the caller's seat: 404 for an unknown campaign, 401
     /// without a token, 403 with none of its seats' tokens.
-    pub fn authorize(&self, id: &str, headers: &HeaderMap) -> Result<(Table, Seat), ApiError> {
+    pub async fn authorize(
+        &self,
+        id: &str,
+        headers: &HeaderMap,
+    ) -> Result<(Table, Seat), ApiError> {
         let table = self
             .tables
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .by_id
-            .get(id)
-            .cloned()
+            .table(id)
+            .await?
             .ok_or_else(|| ApiError::campaign_not_found(id))?;
         let tokens = presented(headers)?;
         let seat = table.seat_of(&tokens)?.clone();
@@ -224,6 +225,7 @@ async fn create(
             hero,
             hero_id: id.clone(),
             token,
+            token_sha256: None,
         });
     }
     let name = {
@@ -245,16 +247,7 @@ async fn create(
         seats,
         created: unix_now(),
     };
-    let saved = {
-        let mut tables = server.tables.lock().unwrap_or_else(|e| e.into_inner());
-        tables.by_id.insert(campaign.0.clone(), table.clone());
-        let saved = tables.save();
-        if saved.is_err() {
-            tables.by_id.remove(&campaign.0);
-        }
-        saved
-    };
-    if let Err(e) = saved {
+    if let Err(e) = server.tables.insert(&campaign.0, &table).await {
         // No campaign without its seats: nobody could ever open it.
         let _ = server.store.delete(&campaign).await;
         return Err(e);
@@ -284,15 +277,7 @@ async fn list(
     headers: HeaderMap,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let tokens = presented(&headers)?;
-    let mine: Vec<(String, Table)> = server
-        .tables
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .by_id
-        .iter()
-        .filter(|(_, table)| table.seat_of(&tokens).is_ok())
-        .map(|(id, table)| (id.clone(), table.clone()))
-        .collect();
+    let mine = server.tables.mine(&tokens).await?;
     let mut out = Vec::with_capacity(mine.len());
     for (id, table) in mine {
         let turn = match server.store.load(&CampaignId(id.clone())).await {
@@ -324,7 +309,7 @@ async fn read(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<view::View>, ApiError> {
-    let (table, seat) = server.authorize(&id, &headers)?;
+    let (table, seat) = server.authorize(&id, &headers).await?;
     Ok(Json(view::build(&server, &id, &table, Some(&seat)).await?))
 }
 
@@ -334,18 +319,14 @@ async fn delete(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<StatusCode, ApiError> {
-    server.authorize(&id, &headers)?;
+    server.authorize(&id, &headers).await?;
     let live = server.live_of(&id);
     let _turn = live.try_lock()?;
     match server.store.delete(&CampaignId(id.clone())).await {
         Ok(()) | Err(StoreError::NotFound(_)) => {}
         Err(e) => return Err(ApiError::internal(e.to_string())),
     }
-    {
-        let mut tables = server.tables.lock().unwrap_or_else(|e| e.into_inner());
-        tables.by_id.remove(&id);
-        tables.save()?;
-    }
+    server.tables.remove(&id).await?;
     server
         .live
         .lock()
@@ -360,7 +341,7 @@ async fn undo(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<view::View>, ApiError> {
-    let (table, seat) = server.authorize(&id, &headers)?;
+    let (table, seat) = server.authorize(&id, &headers).await?;
     let live = server.live_of(&id);
     let _turn = live.try_lock()?;
     match server.store.undo(&CampaignId(id.clone()), 1).await {

@@ -1,6 +1,8 @@
 //! Who may touch a campaign: each seat's token, made from the operating system's CSPRNG and
-//! compared in constant time, and the table of campaigns' seats, kept in a JSON file beside the
-//! save file so that links still work after a restart.
+//! compared in constant time, and the table of campaigns' seats, kept so that links still work
+//! after a restart: in a JSON file beside the SQLite save file ([`Tables`]), or, on PostgreSQL,
+//! in the store's database as SHA-256 digests of the tokens, so that every server behind a load
+//! balancer knows every campaign's seats ([`SeatStore`], `seats_pg.rs`).
 //!
 //! A token is a capability: whoever holds one may read and play that campaign. Tokens are
 //! never logged, never put in an error message, and never sent again after the campaign is
@@ -71,8 +73,43 @@ pub struct Seat {
     pub hero: String,
     /// The hero's id in the adventure ("kraven").
     pub hero_id: String,
-    /// The seat's token; none for an AI companion's seat.
+    /// The seat's token; none for an AI companion's seat, and none in a table read from
+    /// PostgreSQL, which keeps only [`token_sha256`](Self::token_sha256).
     pub token: Option<String>,
+    /// The SHA-256 of the seat's token, as 64 hex digits, where the token itself is not kept
+    /// (PostgreSQL); none for an AI companion's seat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_sha256: Option<String>,
+}
+
+impl Seat {
+    /// Whether an AI companion plays this seat (no token of any kind).
+    pub fn is_ai(&self) -> bool {
+        self.token.is_none() && self.token_sha256.is_none()
+    }
+
+    /// The seat as PostgreSQL keeps it: the token's SHA-256 instead of the token.
+    pub fn hashed(&self) -> Seat {
+        Seat {
+            hero: self.hero.clone(),
+            hero_id: self.hero_id.clone(),
+            token: None,
+            token_sha256: self
+                .token
+                .as_deref()
+                .map(token_sha256)
+                .or_else(|| self.token_sha256.clone()),
+        }
+    }
+}
+
+/// The SHA-256 of a token, as 64 lowercase hex digits.
+pub fn token_sha256(token: &str) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// What the server keeps of a campaign besides the store: its seats and how it is played.
@@ -93,13 +130,17 @@ impl Table {
     /// The seat whose token is one of `tokens`, else 403 `wrong_token`.
     pub fn seat_of(&self, tokens: &[String]) -> Result<&Seat, ApiError> {
         // Every seat is compared with every token, found or not: the time says nothing.
+        let digests: Vec<String> = tokens.iter().map(|t| token_sha256(t)).collect();
         let mut found = None;
         for seat in &self.seats {
-            if let Some(own) = &seat.token {
-                for token in tokens {
-                    if same_token(own, token) && found.is_none() {
-                        found = Some(seat);
-                    }
+            let (own, presented) = match (&seat.token, &seat.token_sha256) {
+                (Some(own), _) => (own, tokens),
+                (None, Some(digest)) => (digest, &digests[..]),
+                (None, None) => continue,
+            };
+            for token in presented {
+                if same_token(own, token) && found.is_none() {
+                    found = Some(seat);
                 }
             }
         }
@@ -148,6 +189,72 @@ impl Tables {
     }
 }
 
+/// Where the seats are kept: the file kind (or memory) for SQLite, the database for PostgreSQL.
+#[derive(Debug)]
+pub enum SeatStore {
+    /// In memory, written to a JSON file beside the save file (when there is one) at every
+    /// change. Read once at start: one server per file.
+    File(std::sync::Mutex<Tables>),
+    /// In the PostgreSQL store's database, read at every request: shared by every server.
+    Postgres(crate::seats_pg::PgSeats),
+}
+
+impl SeatStore {
+    /// The table of campaign `id`, if it has one.
+    pub async fn table(&self, id: &str) -> Result<Option<Table>, ApiError> {
+        match self {
+            SeatStore::File(tables) => Ok(lock(tables).by_id.get(id).cloned()),
+            SeatStore::Postgres(pg) => pg.table(id).await,
+        }
+    }
+
+    /// Keeps the table of a new campaign; on an error nothing is kept.
+    pub async fn insert(&self, id: &str, table: &Table) -> Result<(), ApiError> {
+        match self {
+            SeatStore::File(tables) => {
+                let mut tables = lock(tables);
+                tables.by_id.insert(id.to_owned(), table.clone());
+                let saved = tables.save();
+                if saved.is_err() {
+                    tables.by_id.remove(id);
+                }
+                saved
+            }
+            SeatStore::Postgres(pg) => pg.insert(id, table).await,
+        }
+    }
+
+    /// Forgets the table of a deleted campaign.
+    pub async fn remove(&self, id: &str) -> Result<(), ApiError> {
+        match self {
+            SeatStore::File(tables) => {
+                let mut tables = lock(tables);
+                tables.by_id.remove(id);
+                tables.save()
+            }
+            SeatStore::Postgres(pg) => pg.remove(id).await,
+        }
+    }
+
+    /// The campaigns (id and table) one of whose seats has one of `tokens`, by id.
+    pub async fn mine(&self, tokens: &[String]) -> Result<Vec<(String, Table)>, ApiError> {
+        match self {
+            SeatStore::File(tables) => Ok(lock(tables)
+                .by_id
+                .iter()
+                .filter(|(_, table)| table.seat_of(tokens).is_ok())
+                .map(|(id, table)| (id.clone(), table.clone()))
+                .collect()),
+            SeatStore::Postgres(pg) => pg.mine(tokens).await,
+        }
+    }
+}
+
+/// The lock, taken back if a panic poisoned it (the tables are whole between statements).
+fn lock(tables: &std::sync::Mutex<Tables>) -> std::sync::MutexGuard<'_, Tables> {
+    tables.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// Writes `bytes` to `path` through a temporary file beside it.
 fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let temporary = path.with_extension("tmp");
@@ -172,6 +279,33 @@ mod tests {
         assert!(same_token(&a, &a.clone()));
         assert!(!same_token(&a, &b));
         assert!(!same_token(&a, &a[..63]));
+    }
+
+    #[test]
+    fn a_hashed_seat_is_found_by_its_token_and_keeps_no_token() {
+        let token = new_token().unwrap();
+        let seat = Seat {
+            hero: "Kraven".into(),
+            hero_id: "kraven".into(),
+            token: Some(token.clone()),
+            token_sha256: None,
+        };
+        let hashed = seat.hashed();
+        assert_eq!(hashed.token, None);
+        assert_eq!(hashed.token_sha256.as_deref().map(str::len), Some(64));
+        assert!(!hashed.is_ai());
+        let table = Table {
+            adventure: "a".into(),
+            protocol: Protocol::TwoPhase,
+            seats: vec![hashed],
+            created: 0,
+        };
+        assert!(!serde_json::to_string(&table).unwrap().contains(&token));
+        assert_eq!(table.seat_of(&[token]).unwrap().hero, "Kraven");
+        let digest = table.seats[0].token_sha256.clone().unwrap();
+        // The digest itself is not a token.
+        assert!(table.seat_of(&[digest]).is_err());
+        assert!(table.seat_of(&[new_token().unwrap()]).is_err());
     }
 
     #[test]

@@ -73,7 +73,7 @@ pub async fn turn(
     headers: HeaderMap,
     RawBody(body): RawBody,
 ) -> Result<EventStream, ApiError> {
-    let (table, seat) = server.authorize(&id, &headers)?;
+    let (table, seat) = server.authorize(&id, &headers).await?;
     let body: TurnBody = parse_body(&body)?;
     if let Some(speaker) = body.active_speaker.as_deref().map(str::trim)
         && !speaker.is_empty()
@@ -129,7 +129,7 @@ pub async fn action(
     headers: HeaderMap,
     RawBody(body): RawBody,
 ) -> Result<EventStream, ApiError> {
-    let (table, seat) = server.authorize(&id, &headers)?;
+    let (table, seat) = server.authorize(&id, &headers).await?;
     let ActionBody { index } = parse_body(&body)?;
     let (suggested_for, actions) = server
         .live_of(&id)
@@ -187,7 +187,7 @@ async fn start(
         && table
             .seats
             .iter()
-            .any(|s| s.hero_id == current.id && s.token.is_some())
+            .any(|s| s.hero_id == current.id && !s.is_ai())
     {
         let mut error = ApiError::new(
             StatusCode::CONFLICT,
@@ -219,7 +219,7 @@ async fn start(
         )
         .await;
         // Only a table with companions reads the state again to see whose turn is next.
-        let companions = if table.seats.iter().any(|s| s.token.is_none()) {
+        let companions = if table.seats.iter().any(Seat::is_ai) {
             MAX_COMPANION_TURNS
         } else {
             0
@@ -272,7 +272,7 @@ fn companion_to_act<'t>(state: &GameState, table: &'t Table) -> Option<&'t Seat>
     table
         .seats
         .iter()
-        .find(|s| s.hero_id == current.id && s.token.is_none())
+        .find(|s| s.hero_id == current.id && s.is_ai())
 }
 
 /// Plays one turn to its end: `turn_started`, then its events as they happen, to every seat's
@@ -295,7 +295,7 @@ async fn play_one(
     };
     let _ = live.events.send(Frame::new(
         "turn_started",
-        json!({"hero": seat.hero, "text": input.text, "turn": turn, "ai": seat.token.is_none()}),
+        json!({"hero": seat.hero, "text": input.text, "turn": turn, "ai": seat.is_ai()}),
     ));
     let gm = server.master(table.protocol);
     let mut events = gm.turn_stream(campaign, input);
@@ -376,10 +376,18 @@ fn error_frame(error: &GmError) -> Frame {
         GmError::Deadline { .. } => "deadline",
         _ => "turn_failed",
     };
-    Frame::new(
-        "error",
-        json!({"code": code, "message": format!("{error}; nothing was saved")}),
-    )
+    let message = match error {
+        // Not retried here: the player's words were meant for the state they saw, and the
+        // other turn may have changed it (a fight's order, a door now open). They see the new
+        // state in the `view` event and send their turn again if it still fits.
+        GmError::Store(StoreError::Conflict { .. }) => format!(
+            "another turn of this campaign (from another seat, maybe through another server) \
+             was saved first, so this one was not kept ({error}); nothing of it was saved: \
+             look at the new state and send your turn again"
+        ),
+        _ => format!("{error}; nothing was saved"),
+    };
+    Frame::new("error", json!({"code": code, "message": message}))
 }
 
 /// `GET /api/campaigns/{id}/events`: each turn's events as they happen, for every seat, and
@@ -389,7 +397,7 @@ pub async fn events(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<EventStream, ApiError> {
-    let (_, seat) = server.authorize(&id, &headers)?;
+    let (_, seat) = server.authorize(&id, &headers).await?;
     let receiver = server.live_of(&id).events.subscribe();
     let own = json!({"hero": seat.hero, "hero_id": seat.hero_id, "ai": false});
     let stream = futures::stream::unfold(receiver, move |mut receiver| {

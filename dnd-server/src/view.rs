@@ -68,7 +68,7 @@ impl From<&Seat> for SeatView {
         SeatView {
             hero: seat.hero.clone(),
             hero_id: seat.hero_id.clone(),
-            ai: seat.token.is_none(),
+            ai: seat.is_ai(),
         }
     }
 }

@@ -22,7 +22,8 @@
 //! a [`StoreError::Conflict`] and writes nothing, so two games on one save never interleave.
 //!
 //! `MemoryStore` lives here, for tests and for games that need no persistence; the durable
-//! store is `SqliteStore` in the `dnd-store-sqlite` crate. Both pass the same behavioural suite
+//! stores are `SqliteStore` in the `dnd-store-sqlite` crate and, for several servers on one
+//! database, `PostgresStore` in `dnd-store-postgres`. All three pass the same behavioural suite
 //! (`tests/tests/store_behaviour.rs`).
 
 mod memory;
