@@ -7,12 +7,14 @@
 //! names (dropped at the end), with one server or two (`--servers 2`): two server instances in
 //! this process, each with its own connection pool, seats and turn locks, sharing only the
 //! database, as two processes behind a load balancer would; each campaign's turns alternate
-//! between them.
+//! between them. With `--processes` they are real `dnd-server` processes instead (the release
+//! binary beside this example: build it first with `cargo build --release -p dnd-server`).
 //!
 //! ```text
 //! cargo run --release -p dnd-server --example load                 # 200 campaigns × 20 turns
 //! cargo run --release -p dnd-server --example load -- --campaigns 20 --turns 5 --db /tmp/load.sqlite3
 //! DATABASE_URL=postgres://... cargo run --release -p dnd-server --example load -- --postgres --servers 2
+//! DATABASE_URL=postgres://... cargo run --release -p dnd-server --example load -- --postgres --servers 2 --processes
 //! ```
 
 use std::process::ExitCode;
@@ -39,6 +41,7 @@ struct Options {
     db: Option<std::path::PathBuf>,
     postgres: bool,
     servers: usize,
+    processes: bool,
 }
 
 fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
@@ -48,6 +51,7 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
         db: None,
         postgres: false,
         servers: 1,
+        processes: false,
     };
     while let Some(flag) = args.next() {
         let mut number = |name: &str| -> Result<usize, String> {
@@ -62,16 +66,20 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
             "--db" => options.db = Some(args.next().ok_or("--db takes a path")?.into()),
             "--postgres" => options.postgres = true,
             "--servers" => options.servers = number("--servers")?,
+            "--processes" => options.processes = true,
             other => {
                 return Err(format!(
                     "unknown flag {other:?}; the flags are --campaigns N, --turns N, --db PATH, \
-                     --postgres, --servers N"
+                     --postgres, --servers N, --processes"
                 ));
             }
         }
     }
     if options.servers > 1 && !options.postgres {
         return Err("--servers 2 needs --postgres: a SQLite file has one server".into());
+    }
+    if options.processes && !options.postgres {
+        return Err("--processes needs --postgres: the processes share its database".into());
     }
     if options.postgres && options.db.is_some() {
         return Err("--db is SQLite's; --postgres uses DATABASE_URL".into());
@@ -149,6 +157,8 @@ async fn run(options: Options) -> Result<bool, String> {
         ..Config::default()
     };
     let mut apps = Vec::new();
+    let mut bases = Vec::new();
+    let mut processes = Vec::new();
     let mut scratch = None;
     let (store, place): (Arc<dyn GameStore>, String) = if options.postgres {
         let url = std::env::var("DATABASE_URL")
@@ -157,6 +167,12 @@ async fn run(options: Options) -> Result<bool, String> {
             .await
             .map_err(|e| e.to_string())?;
         for _ in 0..options.servers {
+            if options.processes {
+                let server = Process::start(&db.url)?;
+                bases.push(server.base.clone());
+                processes.push(server);
+                continue;
+            }
             let config = Config {
                 database_url: Some(DatabaseUrl(db.url.clone())),
                 ..config.clone()
@@ -167,8 +183,13 @@ async fn run(options: Options) -> Result<bool, String> {
             .await
             .map_err(|e| e.to_string())?;
         let place = format!(
-            "PostgreSQL ({} server(s)) at {}",
+            "PostgreSQL ({} server {}) at {}",
             options.servers,
+            if options.processes {
+                "processes"
+            } else {
+                "instances in this process"
+            },
             store.place()
         );
         scratch = Some(db);
@@ -187,7 +208,6 @@ async fn run(options: Options) -> Result<bool, String> {
         apps.push(dnd_server::app_on(config, shared)?);
         (store, format!("SQLite at {}", db.display()))
     };
-    let mut bases = Vec::new();
     for app in apps {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
@@ -205,7 +225,7 @@ async fn run(options: Options) -> Result<bool, String> {
     for _ in 0..options.campaigns {
         let created: Value = http
             .post(format!("{base}/api/campaigns"))
-            .json(&json!({"heroes": ["kraven"]}))
+            .json(&json!({"heroes": ["kraven"], "seed": 20}))
             .send()
             .await
             .map_err(|e| e.to_string())?
@@ -296,9 +316,56 @@ async fn run(options: Options) -> Result<bool, String> {
         }
     }
     println!("from the store: {lost} turns lost, {doubled} doubled");
+    drop(processes);
     drop(store);
     if let Some(db) = scratch {
         db.drop_database().await.map_err(|e| e.to_string())?;
     }
     Ok(failures.is_empty() && lost == 0 && doubled == 0)
+}
+
+/// A `dnd-server` process of this build (`--processes`), killed when dropped.
+struct Process {
+    child: std::process::Child,
+    base: String,
+}
+
+impl Process {
+    /// The release binary beside this example, on a free port of 127.0.0.1 and the database
+    /// `url`, with the offline game master; its first line says where it listens.
+    fn start(url: &str) -> Result<Process, String> {
+        use std::io::BufRead;
+        let binary = std::env::current_exe()
+            .ok()
+            .and_then(|exe| Some(exe.parent()?.parent()?.join("dnd-server")))
+            .filter(|path| path.exists())
+            .ok_or("no dnd-server binary beside this example: run `cargo build --release -p dnd-server` first")?;
+        let mut child = std::process::Command::new(&binary)
+            .args(["--addr", "127.0.0.1:0", "--provider", "offline"])
+            .args(["--turns-per-minute", "1000000", "--database-url", url])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("cannot start {}: {e}", binary.display()))?;
+        let mut stdout = std::io::BufReader::new(child.stdout.take().ok_or("no stdout")?);
+        let mut first = String::new();
+        stdout.read_line(&mut first).map_err(|e| e.to_string())?;
+        let Some(base) = first.trim().strip_prefix("dnd-server: ") else {
+            let _ = child.kill();
+            return Err(format!(
+                "the server did not say where it listens: {first:?}"
+            ));
+        };
+        let base = base.trim_end_matches('/').to_owned();
+        // Keep reading its output so that it never blocks on a full pipe.
+        std::thread::spawn(move || for _ in stdout.lines() {});
+        Ok(Process { child, base })
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
