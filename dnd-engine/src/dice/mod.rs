@@ -45,6 +45,7 @@
 mod ast;
 mod distribution;
 mod error;
+pub mod fair;
 mod eval;
 mod group;
 mod parser;
@@ -66,6 +67,7 @@ pub use distribution::{Distribution, EXPLOSION_DEPTH};
 pub type SimpleTerms = (Vec<(i8, u32, u32)>, i64);
 pub use error::DiceError;
 pub use roll::{Counted, Die, Fate, Natural, Roll, RollPart};
+pub use fair::{FairDice, TurnDice};
 pub use source::{DieSource, FixedFaces, GameRng, game_rng, seeded_rng};
 
 use ast::{DiceOp, Node, Selector, Spelling};

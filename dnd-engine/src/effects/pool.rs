@@ -10,9 +10,9 @@ use crate::rules::attack::roll_damage;
 use crate::rules::conditions::effective_defenses;
 use crate::state::{Change, TimedKind};
 use crate::store::RollDetail;
-use rand::Rng;
+use crate::dice::DieSource;
 
-impl<R: Rng + ?Sized> Run<'_, '_, R> {
+impl<R: DieSource + ?Sized> Run<'_, '_, R> {
     pub(super) fn darts(
         &mut self,
         subjects: &[Subject],
