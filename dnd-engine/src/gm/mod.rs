@@ -450,13 +450,16 @@ impl GameMaster {
         let (mut history, folded) = self.load_history(campaign, &state, after_turn).await?;
         let run_turns = state.turn;
         // A fair campaign's dice come from its committed seed, each tool call's from its own
-        // nonce in this turn's range (the turn's history number: the head's next).
+        // nonce in this turn's range: the turn's history number, never one an undone turn had.
         let mut rng = match &state.fair.current {
-            Some(commit) => TurnDice::Fair(Box::new(crate::dice::FairDice::new(
-                &commit.seed,
-                &commit.client_seed,
-                after_turn + 1,
-            ))),
+            Some(commit) => {
+                let number = crate::fair::next_turn(&*self.store, campaign, after_turn).await?;
+                TurnDice::Fair(Box::new(crate::dice::FairDice::new(
+                    &commit.seed,
+                    &commit.client_seed,
+                    number,
+                )))
+            }
             None => TurnDice::Game(seeded_rng(self.turn_seed(campaign, &state))),
         };
         let mut log = TurnLog::default();
