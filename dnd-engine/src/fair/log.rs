@@ -199,41 +199,26 @@ pub fn verify(log: &FairLog) -> VerifyReport {
         }
         seeds.push((revealed, seed));
     }
-    // The dice of each nonce, first seen, and the faces every record of it shows.
-    let mut by_nonce: BTreeMap<u64, (&LoggedRoll, Vec<(Option<u32>, u32)>)> = BTreeMap::new();
-    for roll in &log.rolls {
-        let fail = |reason: String| VerifyFailure {
-            turn: roll.turn,
-            label: roll.label.clone(),
-            nonce: Some(roll.nonce),
-            reason,
+    // Each roll against its seed; then the rolls of one nonce together: the same dice, and
+    // the faces their details show among them.
+    let mut checked = vec![false; log.rolls.len()];
+    let mut failed = vec![false; log.rolls.len()];
+    let mut by_nonce: BTreeMap<u64, Vec<usize>> = BTreeMap::new();
+    for (i, roll) in log.rolls.iter().enumerate() {
+        let mut fail = |reason: String| {
+            failed[i] = true;
+            report.failures.push(failure(roll, reason));
         };
         if nonce_turn(roll.nonce) != roll.turn {
-            report.failures.push(fail(format!(
+            fail(format!(
                 "nonce {} belongs to turn {}, not to turn {}",
                 roll.nonce,
                 nonce_turn(roll.nonce),
                 roll.turn
-            )));
+            ));
             continue;
         }
-        let shown = detail_faces(&roll.detail);
-        match by_nonce.get_mut(&roll.nonce) {
-            Some((first, faces)) if first.dice == roll.dice && first.turn == roll.turn => {
-                faces.extend(shown);
-                continue;
-            }
-            Some(_) => {
-                report.failures.push(fail(format!(
-                    "nonce {} is used again for different dice",
-                    roll.nonce
-                )));
-                continue;
-            }
-            None => {
-                by_nonce.insert(roll.nonce, (roll, shown));
-            }
-        }
+        by_nonce.entry(roll.nonce).or_default().push(i);
         let Some((revealed, seed)) = seeds
             .iter()
             .find(|(s, _)| (s.first_turn..=s.last_turn).contains(&roll.turn))
@@ -242,48 +227,63 @@ pub fn verify(log: &FairLog) -> VerifyReport {
             if pending {
                 report.unrevealed += 1;
             } else {
-                report.failures.push(fail(format!(
-                    "no revealed or pending seed covers turn {}",
-                    roll.turn
-                )));
+                fail(format!("no revealed or pending seed covers turn {}", roll.turn));
             }
             continue;
         };
+        checked[i] = true;
         let sides: Vec<u32> = roll.dice.iter().map(|d| d.sides).collect();
         let expected = faces(seed, &revealed.client_seed, roll.nonce, &sides);
         let recorded: Vec<u32> = roll.dice.iter().map(|d| d.face).collect();
-        if let Some(i) = (0..sides.len()).find(|&i| expected[i] != recorded[i]) {
-            report.failures.push(fail(format!(
+        if let Some(d) = (0..sides.len()).find(|&d| expected[d] != recorded[d]) {
+            fail(format!(
                 "die {} (d{}) shows {} but the seed gives {}",
-                i + 1,
-                sides[i],
-                recorded[i],
-                expected[i]
-            )));
-            continue;
-        }
-        report.verified += 1;
-    }
-    // The faces the details show must be among the dice drawn for their nonce.
-    for (nonce, (first, shown)) in &by_nonce {
-        if let Err(reason) = faces_among(shown, &first.dice) {
-            let label = log
-                .rolls
-                .iter()
-                .filter(|r| r.nonce == *nonce)
-                .map(|r| r.label.as_str())
-                .collect::<Vec<_>>()
-                .join("; ");
-            report.failures.push(VerifyFailure {
-                turn: first.turn,
-                label,
-                nonce: Some(*nonce),
-                reason,
-            });
-            report.verified = report.verified.saturating_sub(1);
+                d + 1,
+                sides[d],
+                recorded[d],
+                expected[d]
+            ));
         }
     }
+    for rolls in by_nonce.values() {
+        let first = &log.rolls[rolls[0]];
+        // The dice not yet matched to a face a record shows, taken record by record in order.
+        let mut left: Vec<Option<FairDie>> = first.dice.iter().copied().map(Some).collect();
+        for &i in rolls {
+            let roll = &log.rolls[i];
+            if roll.dice != first.dice || roll.turn != first.turn {
+                failed[i] = true;
+                report.failures.push(failure(
+                    roll,
+                    format!(
+                        "nonce {} is used again for different dice than \"{}\"",
+                        roll.nonce, first.label
+                    ),
+                ));
+                continue;
+            }
+            if let Err(reason) = take_faces(&detail_faces(&roll.detail), &mut left) {
+                for &j in rolls {
+                    failed[j] = true;
+                }
+                report.failures.push(failure(roll, reason));
+                break;
+            }
+        }
+    }
+    report.verified = (0..log.rolls.len())
+        .filter(|&i| checked[i] && !failed[i])
+        .count();
     report
+}
+
+fn failure(roll: &LoggedRoll, reason: String) -> VerifyFailure {
+    VerifyFailure {
+        turn: roll.turn,
+        label: roll.label.clone(),
+        nonce: Some(roll.nonce),
+        reason,
+    }
 }
 
 /// The dice a roll's detail shows, as (sides when the detail says them, face).
@@ -339,9 +339,9 @@ fn detail_faces(detail: &RollDetail) -> Vec<(Option<u32>, u32)> {
     }
 }
 
-/// Whether every shown face is a distinct die of `dice` (with its sides, when known).
-fn faces_among(shown: &[(Option<u32>, u32)], dice: &[FairDie]) -> Result<(), String> {
-    let mut left: Vec<Option<FairDie>> = dice.iter().copied().map(Some).collect();
+/// Matches every shown face to a distinct die still in `left` (with its sides, when known),
+/// taking the dice it matched.
+fn take_faces(shown: &[(Option<u32>, u32)], left: &mut [Option<FairDie>]) -> Result<(), String> {
     // Faces with their sides first, so a face without sides never takes the die they need.
     let mut ordered: Vec<&(Option<u32>, u32)> = shown.iter().collect();
     ordered.sort_by_key(|(sides, _)| sides.is_none());
@@ -354,7 +354,8 @@ fn faces_among(shown: &[(Option<u32>, u32)], dice: &[FairDie]) -> Result<(), Str
             None => {
                 let die = sides.map_or("a die".to_owned(), |s| format!("a d{s}"));
                 return Err(format!(
-                    "the roll shows {die} of {face}, which is not among the dice drawn for its nonce"
+                    "the roll shows {die} of {face}, which is not among the dice drawn for its \
+                     nonce (or another roll of the nonce already showed it)"
                 ));
             }
         }

@@ -83,6 +83,27 @@ pub async fn next_turn(
     Ok(after.last().map_or(head, |h| h.turn.max(head)) + 1)
 }
 
+/// Where new server seeds come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NewSeeds {
+    /// 32 bytes from the operating system's CSPRNG: every real game.
+    Os,
+    /// Derived from this number and the record's turn: for tests and seeded replays only (who
+    /// knows the number knows the seeds).
+    Seeded(u64),
+}
+
+impl NewSeeds {
+    fn seed(self, turn: u64) -> ServerSeed {
+        match self {
+            NewSeeds::Os => ServerSeed::generate(),
+            NewSeeds::Seeded(n) => ServerSeed::from_rng(&mut crate::dice::seeded_rng(
+                n ^ turn.rotate_left(32),
+            )),
+        }
+    }
+}
+
 /// Which way [`reveal`] leaves the campaign.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AfterReveal {
@@ -98,6 +119,7 @@ pub async fn turn_on(
     store: &dyn GameStore,
     campaign: &CampaignId,
     client_seed: Option<&str>,
+    seeds: NewSeeds,
 ) -> Result<FairStatus, FairError> {
     let client_seed = match client_seed {
         Some(seed) => {
@@ -113,7 +135,7 @@ pub async fn turn_on(
         ));
     }
     let number = next_turn(store, campaign, head).await?;
-    let changes = vec![commit_change(&client_seed, number + 1)];
+    let changes = vec![commit_change(&client_seed, number + 1, seeds.seed(number))];
     write(store, campaign, (state, head), "/fair on", changes).await
 }
 
@@ -123,6 +145,7 @@ pub async fn set_client_seed(
     store: &dyn GameStore,
     campaign: &CampaignId,
     client_seed: &str,
+    seeds: NewSeeds,
 ) -> Result<FairStatus, FairError> {
     check_client_seed(client_seed).map_err(FairError::Refused)?;
     let (state, head) = store.load_with_head(campaign).await?;
@@ -136,7 +159,7 @@ pub async fn set_client_seed(
         Change::FairRevealed {
             last_turn: number - 1,
         },
-        commit_change(client_seed, number + 1),
+        commit_change(client_seed, number + 1, seeds.seed(number)),
     ];
     write(store, campaign, (state, head), "/fair client-seed", changes).await
 }
@@ -147,6 +170,7 @@ pub async fn reveal(
     store: &dyn GameStore,
     campaign: &CampaignId,
     then: AfterReveal,
+    seeds: NewSeeds,
 ) -> Result<FairStatus, FairError> {
     let (state, head) = store.load_with_head(campaign).await?;
     let Some(client_seed) = state.fair.current.as_ref().map(|c| c.client_seed.clone()) else {
@@ -159,7 +183,7 @@ pub async fn reveal(
         last_turn: number - 1,
     }];
     if then == AfterReveal::Recommit {
-        changes.push(commit_change(&client_seed, number + 1));
+        changes.push(commit_change(&client_seed, number + 1, seeds.seed(number)));
     }
     write(store, campaign, (state, head), "/fair reveal", changes).await
 }
@@ -214,8 +238,7 @@ pub async fn export(store: &dyn GameStore, campaign: &CampaignId) -> Result<Fair
     Ok(FairLog::from_history(&state, &history))
 }
 
-fn commit_change(client_seed: &str, first_turn: u64) -> Change {
-    let seed = ServerSeed::generate();
+fn commit_change(client_seed: &str, first_turn: u64, seed: ServerSeed) -> Change {
     Change::FairCommitted {
         commit: FairCommit {
             commitment: seed.commitment(),
