@@ -296,6 +296,9 @@ impl DieSource for FairDice {
 /// The dice of a turn: the ordinary game generator, or the fair stream of a campaign that
 /// opted in. The rules and tools take any [`DieSource`]; this is the one the turn passes.
 #[derive(Debug)]
+// The ordinary generator stays inline: it draws every die of every ordinary game, and a box
+// would add a pointer chase to each; a turn holds one of these.
+#[allow(clippy::large_enum_variant)]
 pub enum TurnDice {
     /// The ordinary seeded ChaCha12 generator (the default).
     Game(GameRng),
