@@ -14,7 +14,9 @@ mod log;
 
 use serde::{Deserialize, Serialize};
 
-pub use log::{FairLog, LoggedCommit, LoggedRoll, VerifyFailure, VerifyReport, verify};
+pub use log::{
+    FORMAT, FairLog, LoggedCommit, LoggedRoll, PendingSeed, VerifyFailure, VerifyReport, verify,
+};
 
 use crate::dice::fair::{ServerSeed, check_client_seed, random_client_seed};
 use crate::state::{Change, FairCommit, GameState, RevealedSeed};
