@@ -131,3 +131,98 @@ async fn a_fair_campaign_publishes_its_commitment_hides_its_seed_and_verifies() 
         .unwrap();
     assert_eq!(error_code(wrong, 400).await, "bad_request");
 }
+
+/// The README's Python verifier, exactly as written there.
+fn readme_verifier() -> String {
+    let readme = include_str!("../../../README.md");
+    let section = &readme[readme.find("## Provably fair dice").expect("the README section")..];
+    let start = section.find("```python\n").expect("a python block") + "```python\n".len();
+    let end = section[start..].find("```").expect("the block ends") + start;
+    section[start..end].to_owned()
+}
+
+/// Runs the README's verifier on `log`: its exit success and its output.
+fn run_python(dir: &std::path::Path, log: &Value) -> Option<(bool, String)> {
+    let script = dir.join("verify.py");
+    let path = dir.join("log.json");
+    std::fs::write(&script, readme_verifier()).unwrap();
+    std::fs::write(&path, serde_json::to_vec(log).unwrap()).unwrap();
+    let output = std::process::Command::new("python3")
+        .arg(&script)
+        .arg(&path)
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    Some((output.status.success(), text))
+}
+
+#[tokio::test]
+async fn the_readmes_python_verifier_passes_a_real_log_and_fails_a_tampered_one() {
+    let server = TestServer::offline().await;
+    let (id, token) = server.kraven().await;
+    let fair = format!("/api/campaigns/{id}/fair");
+    assert_eq!(server.post(&fair, &token, json!({})).await.status(), 201);
+    for said in ["I look around.", "I attack the harpy.", "I attack the harpy."] {
+        server.turn(&id, &token, said).await;
+    }
+    // A second seed, for a log that spans a reveal.
+    let revealed = server
+        .post(&format!("{fair}/reveal"), &token, json!({}))
+        .await;
+    assert!(revealed.status().is_success());
+    server.turn(&id, &token, "I attack the harpy.").await;
+    let revealed = server
+        .post(&format!("{fair}/reveal"), &token, json!({"then": "off"}))
+        .await;
+    assert!(revealed.status().is_success());
+    let log: Value = server
+        .get(&format!("{fair}/log"), &token)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert!(!log["rolls"].as_array().unwrap().is_empty(), "{log}");
+    assert_eq!(log["seeds"].as_array().unwrap().len(), 2);
+
+    let dir = tempfile::tempdir().unwrap();
+    let Some((ok, out)) = run_python(dir.path(), &log) else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "python3 is needed in CI to run the README's verifier"
+        );
+        eprintln!("skipped: python3 is not installed, so the README's verifier cannot run");
+        return;
+    };
+    assert!(ok, "{out}");
+    assert!(out.contains("every revealed roll verified"), "{out}");
+
+    let roll = log["rolls"].as_array().unwrap().last().unwrap().clone();
+    let mut die = log.clone();
+    let last = die["rolls"].as_array().unwrap().len() - 1;
+    let face = &mut die["rolls"][last]["dice"][0]["face"];
+    let sides = roll["dice"][0]["sides"].as_u64().unwrap();
+    *face = json!(face.as_u64().unwrap() % sides + 1);
+    let (ok, out) = run_python(dir.path(), &die).unwrap();
+    assert!(!ok, "{out}");
+    let named = format!(
+        "FAILED: turn {}, nonce {}: {}",
+        roll["turn"],
+        roll["nonce"],
+        roll["label"].as_str().unwrap()
+    );
+    assert!(out.contains(&named), "{out}");
+
+    let mut seed = log.clone();
+    let hex = seed["seeds"][0]["server_seed"].as_str().unwrap().to_owned();
+    let flipped = if hex.starts_with('0') { "1" } else { "0" };
+    seed["seeds"][0]["server_seed"] = json!(format!("{flipped}{}", &hex[1..]));
+    let (ok, out) = run_python(dir.path(), &seed).unwrap();
+    assert!(!ok && out.contains("FAILED: turn "), "{out}");
+
+    let mut nonce = log.clone();
+    let n = nonce["rolls"][0]["nonce"].as_u64().unwrap();
+    nonce["rolls"][0]["nonce"] = json!(n + 1);
+    let (ok, out) = run_python(dir.path(), &nonce).unwrap();
+    assert!(!ok && out.contains("FAILED: turn "), "{out}");
+}
