@@ -99,9 +99,10 @@ pub async fn client_seed(
     };
     let live = server.live_of(&id);
     let _turn = live.try_lock()?;
-    let status = fair::set_client_seed(&*server.store, &CampaignId(id.clone()), &seed, NewSeeds::Os)
-        .await
-        .map_err(|e| api_error(e, &id))?;
+    let status =
+        fair::set_client_seed(&*server.store, &CampaignId(id.clone()), &seed, NewSeeds::Os)
+            .await
+            .map_err(|e| api_error(e, &id))?;
     live.touch();
     Ok(Json(status))
 }

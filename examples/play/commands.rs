@@ -27,7 +27,10 @@ const HELP: &[(&str, &str)] = &[
     ),
     ("/new", "start a new game (this one stays saved)"),
     ("/retry", "send the last failed or cancelled turn again"),
-    ("/fair on", "provably fair dice: commit a seed (/fair off, /fair seed S)"),
+    (
+        "/fair on",
+        "provably fair dice: commit a seed (/fair off, /fair seed S)",
+    ),
     ("/reveal", "reveal the fair-dice seed and commit a new one"),
     ("/verify", "check every fair roll against its revealed seed"),
     ("/help", "this list"),

@@ -53,8 +53,10 @@ pub async fn end_session(game: &Game) {
         .await
         .is_ok_and(|state| state.fair.is_on());
     if on && let Err(error) = reveal(game).await {
-        game.screen
-            .say(Tone::Bad, &format!("error revealing the fair seed: {error}"));
+        game.screen.say(
+            Tone::Bad,
+            &format!("error revealing the fair seed: {error}"),
+        );
     }
 }
 
@@ -81,7 +83,10 @@ pub async fn verify(game: &Game) -> Result<(), String> {
         );
         for f in &report.failures {
             let nonce = f.nonce.map_or(String::new(), |n| format!(", nonce {n}"));
-            screen.line(&format!("  turn {}{nonce}: {}: {}", f.turn, f.label, f.reason));
+            screen.line(&format!(
+                "  turn {}{nonce}: {}: {}",
+                f.turn, f.label, f.reason
+            ));
         }
     }
     Ok(())
@@ -103,7 +108,11 @@ fn print_status(game: &Game, status: &FairStatus) {
             Tone::Dim,
             &format!(
                 "Revealed seed {} (commitment {}, client seed {}, turns {} to {}).",
-                last.server_seed, last.commitment, last.client_seed, last.first_turn, last.last_turn
+                last.server_seed,
+                last.commitment,
+                last.client_seed,
+                last.first_turn,
+                last.last_turn
             ),
         );
     }

@@ -163,13 +163,21 @@ fn fair_dice_commit_reveal_and_verify_from_a_pipe() {
         screen.contains("Fair dice verified: 0 rolls match their revealed seeds ("),
         "nothing checks before the reveal"
     );
-    let revealed = screen.find("Revealed seed ").expect("/reveal shows the seed");
+    let revealed = screen
+        .find("Revealed seed ")
+        .expect("/reveal shows the seed");
     let seed: String = screen[revealed + "Revealed seed ".len()..]
         .chars()
         .take(64)
         .collect();
-    assert!(seed.chars().all(|c| c.is_ascii_hexdigit()) && seed.len() == 64, "{seed}");
-    assert!(!screen[..revealed].contains(&seed), "the seed showed before its reveal");
+    assert!(
+        seed.chars().all(|c| c.is_ascii_hexdigit()) && seed.len() == 64,
+        "{seed}"
+    );
+    assert!(
+        !screen[..revealed].contains(&seed),
+        "the seed showed before its reveal"
+    );
     let after = &screen[revealed..];
     let verified = after
         .split("Fair dice verified: ")

@@ -45,8 +45,8 @@
 mod ast;
 mod distribution;
 mod error;
-pub mod fair;
 mod eval;
+pub mod fair;
 mod group;
 mod parser;
 mod plan;
@@ -66,8 +66,8 @@ pub use distribution::{Distribution, EXPLOSION_DEPTH};
 /// [`DiceExpr::simple_terms`].
 pub type SimpleTerms = (Vec<(i8, u32, u32)>, i64);
 pub use error::DiceError;
-pub use roll::{Counted, Die, Fate, Natural, Roll, RollPart};
 pub use fair::{FairDice, TurnDice};
+pub use roll::{Counted, Die, Fate, Natural, Roll, RollPart};
 pub use source::{DieSource, FixedFaces, GameRng, game_rng, seeded_rng};
 
 use ast::{DiceOp, Node, Selector, Spelling};

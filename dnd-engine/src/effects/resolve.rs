@@ -8,6 +8,7 @@ use super::rolls::{keep_spent, roll_bonus};
 use super::vocabulary::{ArmorChange, Dice, Duration, Effect};
 use crate::combat::targeting::save_bonus;
 use crate::dice::DiceExpr;
+use crate::dice::DieSource;
 use crate::rules::attack::roll_damage;
 use crate::rules::check::roll_check_with;
 use crate::rules::conditions::{effective_defenses, save_modifiers};
@@ -16,7 +17,6 @@ use crate::rules::{Ability, DamageDealt, DamageDice, DamageType, Defenses};
 use crate::srd::OnSave;
 use crate::state::{Change, GameState, RepeatSave, RollKind, Target, TimedEffect, TimedKind};
 use crate::store::{RollDetail, RollRecord};
-use crate::dice::DieSource;
 
 /// Resolves `effects` for `casting` on `subjects` (in the order named; a creature named twice
 /// only for darts). Refuses an illegal target before anything is rolled.

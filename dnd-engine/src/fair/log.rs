@@ -223,11 +223,17 @@ pub fn verify(log: &FairLog) -> VerifyReport {
             .iter()
             .find(|(s, _)| (s.first_turn..=s.last_turn).contains(&roll.turn))
         else {
-            let pending = log.pending.as_ref().is_some_and(|p| roll.turn >= p.first_turn);
+            let pending = log
+                .pending
+                .as_ref()
+                .is_some_and(|p| roll.turn >= p.first_turn);
             if pending {
                 report.unrevealed += 1;
             } else {
-                fail(format!("no revealed or pending seed covers turn {}", roll.turn));
+                fail(format!(
+                    "no revealed or pending seed covers turn {}",
+                    roll.turn
+                ));
             }
             continue;
         };
@@ -346,9 +352,9 @@ fn take_faces(shown: &[(Option<u32>, u32)], left: &mut [Option<FairDie>]) -> Res
     let mut ordered: Vec<&(Option<u32>, u32)> = shown.iter().collect();
     ordered.sort_by_key(|(sides, _)| sides.is_none());
     for (sides, face) in ordered {
-        let slot = left.iter_mut().find(|d| {
-            d.is_some_and(|d| d.face == *face && sides.is_none_or(|s| s == d.sides))
-        });
+        let slot = left
+            .iter_mut()
+            .find(|d| d.is_some_and(|d| d.face == *face && sides.is_none_or(|s| s == d.sides)));
         match slot {
             Some(slot) => *slot = None,
             None => {

@@ -99,9 +99,9 @@ impl NewSeeds {
     fn seed(self, turn: u64) -> ServerSeed {
         match self {
             NewSeeds::Os => ServerSeed::generate(),
-            NewSeeds::Seeded(n) => ServerSeed::from_rng(&mut crate::dice::seeded_rng(
-                n ^ turn.rotate_left(32),
-            )),
+            NewSeeds::Seeded(n) => {
+                ServerSeed::from_rng(&mut crate::dice::seeded_rng(n ^ turn.rotate_left(32)))
+            }
         }
     }
 }

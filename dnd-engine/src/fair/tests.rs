@@ -20,7 +20,9 @@ async fn fair_campaign() -> (Arc<MemoryStore>, CampaignId, GameMaster) {
     let state = Adventure::built_in().new_game(&["kraven"]).unwrap();
     let store = Arc::new(MemoryStore::new());
     let id = store.create_campaign("Fair", &state).await.unwrap();
-    let status = turn_on(&*store, &id, Some("player-seed"), SEEDS).await.unwrap();
+    let status = turn_on(&*store, &id, Some("player-seed"), SEEDS)
+        .await
+        .unwrap();
     assert!(status.on);
     assert_eq!(status.client_seed.as_deref(), Some("player-seed"));
     let gm = crate::offline::OfflineGm::game_master(store.clone())
@@ -52,7 +54,9 @@ async fn session() -> (Arc<MemoryStore>, CampaignId, FairLog) {
     check_undo(&*store, &id, 1).await.unwrap();
     store.undo(&id, 1).await.unwrap();
     play(&gm, &id, 5).await;
-    reveal(&*store, &id, AfterReveal::Recommit, SEEDS).await.unwrap();
+    reveal(&*store, &id, AfterReveal::Recommit, SEEDS)
+        .await
+        .unwrap();
     play(&gm, &id, 4).await;
     let status = reveal(&*store, &id, AfterReveal::Off, SEEDS).await.unwrap();
     assert!(!status.on);
@@ -82,13 +86,21 @@ async fn a_real_play_session_verifies_across_an_undo_and_a_reveal() {
     assert!(kinds.contains(&"attack"), "{kinds:?}");
     assert!(kinds.contains(&"initiative"), "{kinds:?}");
     assert!(log.rolls.len() >= 6, "{kinds:?}");
-    assert!(log.rolls.iter().any(|r| r.undone), "the undone turn's rolls are in the log");
+    assert!(
+        log.rolls.iter().any(|r| r.undone),
+        "the undone turn's rolls are in the log"
+    );
     let report = verify(&log);
     assert!(report.ok(), "{:?}", report.failures);
     assert_eq!(report.verified, log.rolls.len());
     assert_eq!(report.unrevealed, 0);
     // Every nonce belongs to one turn, and no turn after the undo reused the undone one's.
-    let undone: Vec<u64> = log.rolls.iter().filter(|r| r.undone).map(|r| r.nonce).collect();
+    let undone: Vec<u64> = log
+        .rolls
+        .iter()
+        .filter(|r| r.undone)
+        .map(|r| r.nonce)
+        .collect();
     assert!(
         log.rolls
             .iter()
@@ -118,7 +130,10 @@ async fn changing_a_die_a_nonce_a_shown_face_or_the_seed_fails_and_names_the_rol
     let report = verify(&die);
     assert!(!report.ok() && named(&report), "{:?}", report.failures);
     assert!(
-        report.failures.iter().any(|f| f.reason.contains("but the seed gives")),
+        report
+            .failures
+            .iter()
+            .any(|f| f.reason.contains("but the seed gives")),
         "{:?}",
         report.failures
     );
@@ -145,7 +160,10 @@ async fn changing_a_die_a_nonce_a_shown_face_or_the_seed_fails_and_names_the_rol
     let report = verify(&shown);
     assert!(!report.ok() && named(&report), "{:?}", report.failures);
     assert!(
-        report.failures.iter().any(|f| f.reason.contains("not among the dice")),
+        report
+            .failures
+            .iter()
+            .any(|f| f.reason.contains("not among the dice")),
         "{:?}",
         report.failures
     );
@@ -160,7 +178,10 @@ async fn changing_a_die_a_nonce_a_shown_face_or_the_seed_fails_and_names_the_rol
     seed.seeds[covering].server_seed = other.reveal();
     let report = verify(&seed);
     assert!(
-        report.failures.iter().any(|f| f.reason.contains("does not hash")),
+        report
+            .failures
+            .iter()
+            .any(|f| f.reason.contains("does not hash")),
         "{:?}",
         report.failures
     );
@@ -168,7 +189,10 @@ async fn changing_a_die_a_nonce_a_shown_face_or_the_seed_fails_and_names_the_rol
     seed.seeds[covering].commitment = other.commitment();
     let report = verify(&seed);
     assert!(
-        report.failures.iter().any(|f| f.reason.contains("was not recorded before")),
+        report
+            .failures
+            .iter()
+            .any(|f| f.reason.contains("was not recorded before")),
         "{:?}",
         report.failures
     );
@@ -232,7 +256,9 @@ async fn the_seed_in_force_is_in_no_debug_print_status_or_log_before_its_reveal(
         assert!(!text.contains(&secret), "the seed leaked: {text:.200}");
     }
     // Revealed, it is in the log and it checks.
-    reveal(&*store, &id, AfterReveal::Recommit, SEEDS).await.unwrap();
+    reveal(&*store, &id, AfterReveal::Recommit, SEEDS)
+        .await
+        .unwrap();
     let log = export(&*store, &id).await.unwrap();
     assert!(serde_json::to_string(&log).unwrap().contains(&secret));
     assert!(verify(&log).ok() && verify(&log).verified > 0);
@@ -278,9 +304,18 @@ async fn a_cheating_model_cannot_choose_the_nonce_or_the_seed() {
     let call = |id: &str, args: serde_json::Value| ToolCall::new(id, "roll_dice", args);
     let provider = Arc::new(ScriptedProvider::new(vec![
         Ok(CompletionResponse::from_tool_calls(vec![
-            call("c1", json!({"expression": "1d20", "reason": "luck", "advantage": null, "nonce": 0})),
-            call("c2", json!({"expression": "1d20", "reason": "luck", "advantage": null, "seed": "00"})),
-            call("c3", json!({"expression": "1d20", "reason": "luck", "advantage": null})),
+            call(
+                "c1",
+                json!({"expression": "1d20", "reason": "luck", "advantage": null, "nonce": 0}),
+            ),
+            call(
+                "c2",
+                json!({"expression": "1d20", "reason": "luck", "advantage": null, "seed": "00"}),
+            ),
+            call(
+                "c3",
+                json!({"expression": "1d20", "reason": "luck", "advantage": null}),
+            ),
         ])),
         Ok(CompletionResponse::from_text("The dice fall.")),
         Ok(CompletionResponse::from_text(r#"{"actions": []}"#)),
@@ -300,7 +335,11 @@ async fn a_cheating_model_cannot_choose_the_nonce_or_the_seed() {
             _ => None,
         })
         .collect();
-    assert_eq!(calls, [false, false, true], "a nonce or seed argument is refused");
+    assert_eq!(
+        calls,
+        [false, false, true],
+        "a nonce or seed argument is refused"
+    );
     assert_eq!(outcome.rolls.len(), 1);
     let fair = outcome.rolls[0].fair.as_ref().unwrap();
     // The one roll's nonce is the turn's first, whatever the model asked for.

@@ -118,7 +118,11 @@ impl D20Roll {
     ///     assert!(d.natural != 1 || d.lucky_reroll, "a 1 stands only after the reroll");
     /// }
     /// ```
-    pub fn roll_for<R: DieSource + ?Sized>(advantage: Advantage, lucky: bool, rng: &mut R) -> D20Roll {
+    pub fn roll_for<R: DieSource + ?Sized>(
+        advantage: Advantage,
+        lucky: bool,
+        rng: &mut R,
+    ) -> D20Roll {
         let rolled = D20Roll::roll(advantage, rng);
         if !lucky || rolled.natural != 1 {
             return rolled;

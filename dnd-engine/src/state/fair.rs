@@ -64,8 +64,7 @@ impl FairState {
 pub(super) fn committed(state: &mut GameState, commit: &FairCommit) -> Result<(), ChangeError> {
     if state.fair.current.is_some() {
         return Err(ChangeError::Invalid(
-            "fair dice are already committed to a seed: reveal it before committing another"
-                .into(),
+            "fair dice are already committed to a seed: reveal it before committing another".into(),
         ));
     }
     if commit.seed.commitment() != commit.commitment {

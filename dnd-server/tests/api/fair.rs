@@ -34,7 +34,11 @@ async fn a_fair_campaign_publishes_its_commitment_hides_its_seed_and_verifies() 
     assert_eq!(error_code(again, 409).await, "fair_refused");
 
     let mut seen = Vec::new();
-    for said in ["I look around.", "I attack the harpy.", "I attack the harpy."] {
+    for said in [
+        "I look around.",
+        "I attack the harpy.",
+        "I attack the harpy.",
+    ] {
         let events = server.turn(&id, &token, said).await;
         seen.push(
             events
@@ -55,7 +59,11 @@ async fn a_fair_campaign_publishes_its_commitment_hides_its_seed_and_verifies() 
     for answer in &seen {
         assert!(!answer.contains(&secret), "the seed leaked: {answer:.300}");
     }
-    assert!(seen[4].contains("\"nonce\""), "the turns rolled fair dice: {}", seen[4]);
+    assert!(
+        seen[4].contains("\"nonce\""),
+        "the turns rolled fair dice: {}",
+        seen[4]
+    );
     let report: Value =
         serde_json::from_str(&text(server.get(&format!("{fair}/verify"), &token).await).await)
             .unwrap();
@@ -135,7 +143,9 @@ async fn a_fair_campaign_publishes_its_commitment_hides_its_seed_and_verifies() 
 /// The README's Python verifier, exactly as written there.
 fn readme_verifier() -> String {
     let readme = include_str!("../../../README.md");
-    let section = &readme[readme.find("## Provably fair dice").expect("the README section")..];
+    let section = &readme[readme
+        .find("## Provably fair dice")
+        .expect("the README section")..];
     let start = section.find("```python\n").expect("a python block") + "```python\n".len();
     let end = section[start..].find("```").expect("the block ends") + start;
     section[start..end].to_owned()
@@ -163,7 +173,11 @@ async fn the_readmes_python_verifier_passes_a_real_log_and_fails_a_tampered_one(
     let (id, token) = server.kraven().await;
     let fair = format!("/api/campaigns/{id}/fair");
     assert_eq!(server.post(&fair, &token, json!({})).await.status(), 201);
-    for said in ["I look around.", "I attack the harpy.", "I attack the harpy."] {
+    for said in [
+        "I look around.",
+        "I attack the harpy.",
+        "I attack the harpy.",
+    ] {
         server.turn(&id, &token, said).await;
     }
     // A second seed, for a log that spans a reveal.

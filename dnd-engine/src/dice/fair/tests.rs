@@ -82,7 +82,10 @@ fn fair_dice_are_uniform_by_a_chi_square_test() {
             statistic < critical,
             "d{sides}: chi-square {statistic:.1} over {rolls} rolls is above {critical}"
         );
-        assert!(counts.iter().all(|&c| c > 0), "d{sides}: a face never came up");
+        assert!(
+            counts.iter().all(|&c| c > 0),
+            "d{sides}: a face never came up"
+        );
     }
     // The test can fail: a die that never shows its top face is far out.
     let skewed: Vec<u64> = (0..20).map(|i| if i == 19 { 0 } else { 210 }).collect();
