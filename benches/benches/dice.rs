@@ -259,7 +259,7 @@ fn bench_baseline(c: &mut Criterion) {
         let mut n = 0u32;
         b.iter(|| {
             n += 1;
-            if n % 5 == 0 {
+            if n.is_multiple_of(5) {
                 fair.take_call();
             }
             black_box(&mut fair).roll_die(20)
