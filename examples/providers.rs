@@ -229,7 +229,7 @@ async fn run(
     let mut state = Adventure::built_in()
         .new_game(&["kraven"])
         .map_err(|e| e.to_string())?;
-    let mut rng = game_rng();
+    let mut rng = dnd_engine::dice::TurnDice::Game(game_rng());
     let limits = ToolLimits::default();
     let mut turn_log = TurnLog::default();
     let tools: Vec<_> = tool_specs()

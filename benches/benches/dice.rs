@@ -250,6 +250,21 @@ fn bench_baseline(c: &mut Criterion) {
         let mut rng = seeded_rng(SEED);
         b.iter(|| die(black_box(&mut rng), 20));
     });
+    // A d20 from the provably fair stream (HMAC-SHA-256, eight dice a block; a new nonce
+    // every five dice, as a tool call draws a few), beside ChaCha12's.
+    group.bench_function("fair_d20", |b| {
+        use dnd_engine::dice::DieSource;
+        let seed = dnd_engine::dice::fair::ServerSeed::from_rng(&mut seeded_rng(SEED));
+        let mut fair = dnd_engine::dice::FairDice::new(&seed, "bench", 1);
+        let mut n = 0u32;
+        b.iter(|| {
+            n += 1;
+            if n.is_multiple_of(5) {
+                fair.take_call();
+            }
+            black_box(&mut fair).roll_die(20)
+        });
+    });
     group.finish();
 }
 

@@ -210,7 +210,7 @@ fn bench_fireball(c: &mut Criterion) {
     let args = serde_json::json!({"caster": "isolde", "spell": "Fireball", "slot_level": null, "targets": targets})
         .to_string();
     let limits = ToolLimits::default();
-    let mut rng = seeded_rng(SEED);
+    let mut rng = dnd_engine::dice::TurnDice::Game(seeded_rng(SEED));
     let mut group = c.benchmark_group("cast");
     let fireball = srd.spell("Fireball").unwrap();
     let caster = Caster {

@@ -128,6 +128,7 @@ fn campaign_state() -> GameState {
         memory: Default::default(),
         turn: 0,
         dice_seed: Default::default(),
+        fair: Default::default(),
         levelling: Default::default(),
         story: Default::default(),
     }

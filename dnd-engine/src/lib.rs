@@ -20,6 +20,7 @@ pub mod character;
 pub mod combat;
 pub mod dice;
 pub mod effects;
+pub mod fair;
 pub mod files;
 pub mod gm;
 pub mod llm;

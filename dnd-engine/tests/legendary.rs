@@ -10,7 +10,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use dnd_engine::combat::legendary::{self, LEGENDARY_ACTIONS, PER_ROUND};
-use dnd_engine::dice::{GameRng, seeded_rng};
+use dnd_engine::dice::{TurnDice, seeded_rng};
 use dnd_engine::effects::LEGENDARY_RESISTANCE;
 use dnd_engine::rules::HitPoints;
 use dnd_engine::srd::{Srd, load_dir};
@@ -45,7 +45,7 @@ fn srd() -> Option<Srd> {
 struct Game {
     state: GameState,
     srd: Srd,
-    rng: GameRng,
+    rng: TurnDice,
     log: TurnLog,
 }
 
@@ -71,7 +71,7 @@ impl Game {
         Game {
             state,
             srd,
-            rng: seeded_rng(seed),
+            rng: TurnDice::Game(seeded_rng(seed)),
             log: TurnLog::default(),
         }
     }

@@ -73,7 +73,7 @@ fn a_failed_save_against_the_song_charms_until_a_later_save_frees() {
     // Seeds until the song charms Kraven on the harpy's turn, then his turns pass with saves.
     for seed in 0..50 {
         let mut t = fight(30);
-        t.rng = seeded_rng(seed);
+        t.rng = dnd_engine::dice::TurnDice::Game(dnd_engine::dice::seeded_rng(seed));
         let r = t.call("next_turn", json!({}));
         assert!(r.ok, "{}", r.content);
         let text = r.content.to_string();
@@ -280,7 +280,7 @@ fn charm_kraven(t: &mut Table) {
 fn damage_from_another_source_lets_a_charmed_hero_repeat_the_save() {
     let charmed = |seed: u64| {
         let mut t = fight(30);
-        t.rng = seeded_rng(seed);
+        t.rng = dnd_engine::dice::TurnDice::Game(dnd_engine::dice::seeded_rng(seed));
         charm_kraven(&mut t);
         t
     };

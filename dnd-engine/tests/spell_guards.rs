@@ -164,7 +164,7 @@ fn glyph_args(aim: Value, choice: &str, slot: Option<u8>) -> Value {
 fn a_glyph_on_the_ice_bridge_bursts_when_a_goblin_walks_onto_it_and_not_for_an_ally() {
     for seed in 0..6 {
         let mut t = before_the_glyph();
-        t.rng = dnd_engine::dice::seeded_rng(seed);
+        t.rng = dnd_engine::dice::TurnDice::Game(dnd_engine::dice::seeded_rng(seed));
         // Inscribed before the fight with a 4th-level slot: 6d8 fire.
         let r = t.ok(
             "cast_spell",

@@ -191,7 +191,7 @@ fn run_tools(
     request: &mut CompletionRequest,
     state: &mut GameState,
 ) -> usize {
-    let mut rng = seeded_rng(11);
+    let mut rng = dnd_engine::dice::TurnDice::Game(seeded_rng(11));
     let limits = ToolLimits::default();
     let mut log = TurnLog::default();
     let mut refused = 0;

@@ -30,6 +30,7 @@
 //!   provider's configuration, only [`dnd_table::provider::Chosen::description`].
 
 mod error;
+mod fair;
 mod live;
 mod routes;
 pub mod seats;

@@ -19,7 +19,7 @@ use serde_json::json;
 use crate::error::{ApiError, RawBody, parse_body};
 use crate::live::{Frame, Live, unix_now};
 use crate::seats::{Seat, Table, new_token, presented};
-use crate::{Server, turns, view};
+use crate::{Server, fair, turns, view};
 
 /// The OpenAPI 3.1 document of the API.
 pub const OPENAPI: &str = include_str!("../openapi.json");
@@ -41,6 +41,21 @@ pub fn router() -> Router<Arc<Server>> {
         .route("/api/campaigns/{id}/actions", post(turns::action))
         .route("/api/campaigns/{id}/undo", post(undo))
         .route("/api/campaigns/{id}/events", get(turns::events))
+        .route(
+            "/api/campaigns/{id}/fair",
+            get(fair::status).post(fair::turn_on),
+        )
+        .route(
+            "/api/campaigns/{id}/fair/client-seed",
+            post(fair::client_seed),
+        )
+        .route("/api/campaigns/{id}/fair/reveal", post(fair::reveal))
+        .route("/api/campaigns/{id}/fair/log", get(fair::log))
+        .route(
+            "/api/campaigns/{id}/fair/verify",
+            get(fair::verify_campaign),
+        )
+        .route("/api/fair/verify", post(fair::verify_posted))
         .fallback(not_found)
 }
 
@@ -344,6 +359,14 @@ async fn undo(
     let (table, seat) = server.authorize(&id, &headers).await?;
     let live = server.live_of(&id);
     let _turn = live.try_lock()?;
+    // A revealed fair-dice seed is public: undoing its reveal would put it back in force.
+    if let Err(e) = dnd_engine::fair::check_undo(&*server.store, &CampaignId(id.clone()), 1).await {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "fair_refused",
+            e.to_string(),
+        ));
+    }
     match server.store.undo(&CampaignId(id.clone()), 1).await {
         Ok(_) => {}
         Err(StoreError::NothingToUndo { .. }) => {

@@ -27,6 +27,12 @@ const HELP: &[(&str, &str)] = &[
     ),
     ("/new", "start a new game (this one stays saved)"),
     ("/retry", "send the last failed or cancelled turn again"),
+    (
+        "/fair on",
+        "provably fair dice: commit a seed (/fair off, /fair seed S)",
+    ),
+    ("/reveal", "reveal the fair-dice seed and commit a new one"),
+    ("/verify", "check every fair roll against its revealed seed"),
     ("/help", "this list"),
     ("/quit", "leave (every turn is already saved); Ctrl-D too"),
 ];
@@ -67,6 +73,12 @@ pub enum Command {
     New,
     /// `/retry`.
     Retry,
+    /// `/fair ...` (the words after it).
+    Fair(String),
+    /// `/reveal`.
+    Reveal,
+    /// `/verify`.
+    Verify,
     /// `/help`.
     Help,
     /// `/quit`.
@@ -102,6 +114,9 @@ pub fn parse(line: &str) -> Input {
         "load" | "saves" => Command::Load(rest),
         "new" => Command::New,
         "retry" => Command::Retry,
+        "fair" => Command::Fair(rest),
+        "reveal" => Command::Reveal,
+        "verify" => Command::Verify,
         "help" | "?" => Command::Help,
         "quit" | "exit" | "q" => Command::Quit,
         _ => Command::Unknown(word.to_owned()),
@@ -123,7 +138,13 @@ pub enum Next {
 pub async fn run(game: &mut Game, command: Command) -> Next {
     let screen = game.screen;
     let result = match command {
-        Command::Quit => return Next::Quit,
+        Command::Quit => {
+            crate::fair::end_session(game).await;
+            return Next::Quit;
+        }
+        Command::Fair(rest) => crate::fair::command(game, &rest).await,
+        Command::Reveal => crate::fair::reveal(game).await,
+        Command::Verify => crate::fair::verify(game).await,
         Command::Retry => {
             return match game.retry_input() {
                 Some(text) => Next::Play(text),
@@ -243,5 +264,10 @@ mod tests {
             Input::Command(Command::Unknown("dance".into()))
         );
         assert_eq!(parse("/"), Input::Command(Command::Unknown(String::new())));
+        assert_eq!(
+            parse("/fair on my-seed"),
+            Input::Command(Command::Fair("on my-seed".into()))
+        );
+        assert_eq!(parse("/Verify"), Input::Command(Command::Verify));
     }
 }

@@ -335,6 +335,11 @@ impl Game {
             .map_err(|e| e.to_string())
     }
 
+    /// The store and the campaign being played (for `/fair`, `/reveal`, `/verify`).
+    pub fn campaign(&self) -> (&dyn GameStore, &CampaignId) {
+        (&*self.store, &self.campaign)
+    }
+
     /// This session's rolls.
     pub fn session_rolls(&self) -> &[RollRecord] {
         &self.rolls

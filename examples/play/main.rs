@@ -28,6 +28,7 @@ mod commands;
 mod creator;
 #[cfg(test)]
 mod creator_tests;
+mod fair;
 mod game;
 mod input;
 mod options;

@@ -150,6 +150,46 @@ fn plays_from_a_pipe_in_plain_text() {
 
 /// `play --adventure wendle-hollow`: the second built-in adventure by name, with its first
 /// hero, Bram, as the default.
+/// Fair dice from a pipe: `/fair on` publishes a commitment before the fight's rolls, `/verify`
+/// checks nothing until `/reveal` shows the seed (never printed before), then every roll.
+#[test]
+fn fair_dice_commit_reveal_and_verify_from_a_pipe() {
+    let script = "/fair on my-table\nlook around\n1\n/verify\n/reveal\n/verify\n/fair off\n/quit\n";
+    let (status, screen, errors) = run_piped(&[], script);
+    assert!(status.success(), "play failed: {errors}");
+    assert!(screen.contains("Fair dice on. Commitment (SHA-256 of the secret seed): "));
+    assert!(screen.contains("Client seed: my-table."));
+    assert!(
+        screen.contains("Fair dice verified: 0 rolls match their revealed seeds ("),
+        "nothing checks before the reveal"
+    );
+    let revealed = screen
+        .find("Revealed seed ")
+        .expect("/reveal shows the seed");
+    let seed: String = screen[revealed + "Revealed seed ".len()..]
+        .chars()
+        .take(64)
+        .collect();
+    assert!(
+        seed.chars().all(|c| c.is_ascii_hexdigit()) && seed.len() == 64,
+        "{seed}"
+    );
+    assert!(
+        !screen[..revealed].contains(&seed),
+        "the seed showed before its reveal"
+    );
+    let after = &screen[revealed..];
+    let verified = after
+        .split("Fair dice verified: ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse::<u32>().ok())
+        .expect("/verify after the reveal");
+    assert!(verified > 0, "the fight's rolls verify: {after}");
+    assert!(screen.contains("Fair dice off: the ordinary game dice."));
+    assert!(!screen.contains("FAILED"));
+}
+
 #[test]
 fn plays_the_village_adventure_by_name() {
     let (status, screen, errors) =

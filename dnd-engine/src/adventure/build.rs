@@ -169,6 +169,7 @@ pub(super) fn new_game(adventure: &Adventure, party: &[&str]) -> Result<GameStat
         turn: 0,
         // A fresh secret per campaign: see `GameState::dice_seed`.
         dice_seed: crate::state::DiceSeed(crate::dice::game_rng().random()),
+        fair: Default::default(),
         levelling: adventure.levelling(),
         story: Arc::new(Story {
             endings: adventure.endings.clone(),

@@ -10,7 +10,7 @@
 //! held in two hands; a versatile one too when its sheet damage is the two-handed die or no
 //! shield is carried; anything else in one hand.
 
-use rand::{Rng, RngExt};
+use crate::dice::DieSource;
 
 use crate::rules::attack::damage_from_faces;
 use crate::rules::{AttackResult, Defenses};
@@ -108,7 +108,7 @@ pub fn rerolls_low_dice(srd: &Srd, c: &Character, attack: &CharacterAttack, mele
 
 /// Great Weapon Fighting on a rolled hit: each 1 or 2 of the weapon's dice (the first damage
 /// entry) is rolled again once and the new roll stands; the damage taken is counted again.
-pub fn reroll_low_dice<R: Rng + ?Sized>(
+pub fn reroll_low_dice<R: DieSource + ?Sized>(
     result: &mut AttackResult,
     defenses: &Defenses,
     rng: &mut R,
@@ -125,7 +125,7 @@ pub fn reroll_low_dice<R: Rng + ?Sized>(
         .iter()
         .map(|f| {
             if *f <= 2 {
-                rng.random_range(1..=sides)
+                rng.die(u32::from(sides)) as u16
             } else {
                 *f
             }

@@ -32,7 +32,7 @@
 //! assert_eq!(up.hp_gained, 8); // the fighter's 6, Constitution +2
 //! ```
 
-use rand::Rng;
+use crate::dice::DieSource;
 
 use crate::dice::{DiceExpr, Roll};
 use schemars::JsonSchema;
@@ -255,7 +255,7 @@ fn earned(levelling: &Levelling, c: &Character) -> Result<(), LevelUpError> {
 /// The next level of `c`: the change that writes it and what it brings, or why not (changing
 /// nothing). `srd` gives the class data and the spell lists; `dice` rolls the hit die when
 /// `choices.hp` is [`HpChoice::Roll`].
-pub fn level_up<R: Rng + ?Sized>(
+pub fn level_up<R: DieSource + ?Sized>(
     c: &Character,
     srd: &Srd,
     levelling: &Levelling,

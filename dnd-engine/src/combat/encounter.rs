@@ -1,6 +1,6 @@
 //! Starting and ending a fight by the rules: who fights, initiative, and whether it may end.
 
-use rand::Rng;
+use crate::dice::DieSource;
 
 use super::CombatError;
 use super::surprise::Surprise;
@@ -35,7 +35,7 @@ pub fn begin(
     srd: &Srd,
     monsters: &[&MonsterInstance],
     sneaking: &[String],
-    rng: &mut impl Rng,
+    rng: &mut (impl DieSource + ?Sized),
 ) -> Start {
     let surprise = super::surprise::decide(state, srd, monsters, sneaking, rng);
     let mut entries = Vec::new();

@@ -36,7 +36,7 @@
 //! among them, and one Sanctuary wards only when no unwarded hero is (its spells aim the same
 //! way).
 
-use rand::Rng;
+use crate::dice::DieSource;
 use serde::{Deserialize, Serialize};
 
 use crate::effects::Effect;
@@ -100,7 +100,7 @@ pub fn recharge_rolls(
     state: &GameState,
     srd: &Srd,
     monster: &str,
-    rng: &mut (impl Rng + ?Sized),
+    rng: &mut (impl DieSource + ?Sized),
 ) -> Vec<RechargeRoll> {
     let Some(m) = state.monster(monster) else {
         return Vec::new();

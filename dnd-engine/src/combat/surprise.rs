@@ -9,7 +9,7 @@
 //! (`start_encounter`'s `sneaking`), and then every hero in the fight must be sneaking, since a
 //! hero in the open is a threat noticed.
 
-use rand::Rng;
+use crate::dice::DieSource;
 
 use super::actions::{passive_perception, skill_of};
 use crate::rules::check::roll_check_with;
@@ -43,7 +43,7 @@ pub fn decide(
     srd: &Srd,
     monsters: &[&MonsterInstance],
     sneaking: &[String],
-    rng: &mut impl Rng,
+    rng: &mut (impl DieSource + ?Sized),
 ) -> Surprise {
     let heroes: Vec<&str> = state
         .characters
@@ -75,7 +75,7 @@ impl Surprise {
         srd: &Srd,
         hiders: &[&str],
         watchers: &[&str],
-        rng: &mut impl Rng,
+        rng: &mut (impl DieSource + ?Sized),
     ) {
         let best_eye = watchers
             .iter()

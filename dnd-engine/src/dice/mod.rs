@@ -46,6 +46,7 @@ mod ast;
 mod distribution;
 mod error;
 mod eval;
+pub mod fair;
 mod group;
 mod parser;
 mod plan;
@@ -65,6 +66,7 @@ pub use distribution::{Distribution, EXPLOSION_DEPTH};
 /// [`DiceExpr::simple_terms`].
 pub type SimpleTerms = (Vec<(i8, u32, u32)>, i64);
 pub use error::DiceError;
+pub use fair::{FairDice, TurnDice};
 pub use roll::{Counted, Die, Fate, Natural, Roll, RollPart};
 pub use source::{DieSource, FixedFaces, GameRng, game_rng, seeded_rng};
 

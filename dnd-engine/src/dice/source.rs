@@ -14,6 +14,20 @@ pub trait DieSource {
     /// Returns a face index in `1..=sides`, each equally likely, or `None` when the source has
     /// no face to give (a replay that ran out).
     fn roll_die(&mut self, sides: u32) -> Option<u32>;
+
+    /// A face in `1..=sides` for the rules, which never roll a zero-sided die (one counts as
+    /// a d1). The game's sources (any `rand` generator, [`FairDice`](super::FairDice)) always
+    /// give a face; a [`FixedFaces`] replay that ran out gives 1.
+    #[inline]
+    fn die(&mut self, sides: u32) -> u32 {
+        self.roll_die(sides.max(1)).unwrap_or(1)
+    }
+
+    /// A number that orders creatures tied on initiative total and Dexterity. Not a die of
+    /// the game, but drawn from the same source so a fair game can verify it too.
+    fn tie_breaker(&mut self) -> u32 {
+        self.die(u32::MAX)
+    }
 }
 
 impl<R: Rng + ?Sized> DieSource for R {
@@ -23,6 +37,13 @@ impl<R: Rng + ?Sized> DieSource for R {
     #[inline]
     fn roll_die(&mut self, sides: u32) -> Option<u32> {
         UniformInt::<u32>::sample_single_inclusive(1, sides, self).ok()
+    }
+
+    /// The generator's next `u32`, as the rules drew it before dice had their own trait (so
+    /// seeded games keep their order).
+    #[inline]
+    fn tie_breaker(&mut self) -> u32 {
+        self.next_u32()
     }
 }
 

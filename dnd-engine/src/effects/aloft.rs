@@ -8,7 +8,7 @@
 //! (`combat::may_act`), the meld by the cover rule (`combat::positions::cover_against`) and
 //! by a move, which ends it (`tools/movement.rs`).
 
-use rand::Rng;
+use crate::dice::DieSource;
 
 use super::casting::{Outcome, Subject};
 use super::resolve::Run;
@@ -16,7 +16,7 @@ use super::vocabulary::Effect;
 use crate::combat::positions::{position_of, room_areas};
 use crate::state::{Change, GameState, Position, TimedKind, inside};
 
-impl<R: Rng + ?Sized> Run<'_, '_, R> {
+impl<R: DieSource + ?Sized> Run<'_, '_, R> {
     /// Applies one of the lifting effects to subject `i`, `s`; any other effect is left alone.
     pub(super) fn aloft(&mut self, effect: &Effect, s: &Subject) {
         match effect {

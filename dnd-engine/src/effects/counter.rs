@@ -3,7 +3,7 @@
 //! a spell above that fails only when the counterer's spellcasting ability check meets
 //! DC 10 + the spell's level. The reaction window that casts it is `tools/reactions.rs`.
 
-use rand::Rng;
+use crate::dice::DieSource;
 
 use super::vocabulary::Effect;
 use crate::rules::check::roll_check_with;
@@ -30,7 +30,7 @@ pub fn counters_up_to(effects: &[Effect], slot: u8) -> Option<u8> {
 /// Counters a spell of `level` with `effects` cast with a slot of `slot`: at the automatic
 /// level or lower it fails; higher, a check with `modifier` (the counterer's spellcasting
 /// ability modifier) against 10 + `level`. `None` when `effects` counter nothing.
-pub fn counter<R: Rng + ?Sized>(
+pub fn counter<R: DieSource + ?Sized>(
     effects: &[Effect],
     slot: u8,
     level: u8,

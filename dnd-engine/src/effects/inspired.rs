@@ -6,7 +6,7 @@
 //! attack, a failure a condition forces, or one the die cannot reach leaves it held. It lasts
 //! its ten minutes as any timed effect does.
 
-use rand::{Rng, RngExt};
+use crate::dice::DieSource;
 
 use super::casting::Subject;
 use super::resolve::Run;
@@ -44,7 +44,7 @@ fn held<'s>(
 
 /// The die on a total that fell short of `needed`, when its largest face could reach it:
 /// rolled, with the change that spends it.
-fn roll_on<R: Rng + ?Sized>(
+fn roll_on<R: DieSource + ?Sized>(
     state: &GameState,
     creature: &str,
     total: i32,
@@ -56,7 +56,7 @@ fn roll_on<R: Rng + ?Sized>(
     if total >= needed || total + i32::from(sides) < needed {
         return None;
     }
-    let added = i32::from(rng.random_range(1..=sides.max(1)));
+    let added = i32::from(rng.die(u32::from(sides)) as u16);
     Some(Inspired {
         added,
         spent: Change::TimedEffectEnded {
@@ -71,7 +71,7 @@ fn roll_on<R: Rng + ?Sized>(
 
 /// A check or save `creature` failed: its die added where it could turn the failure (not a
 /// failure a condition forces), the result counted again.
-pub fn inspire_check<R: Rng + ?Sized>(
+pub fn inspire_check<R: DieSource + ?Sized>(
     state: &GameState,
     creature: &str,
     result: &mut CheckResult,
@@ -91,7 +91,7 @@ pub fn inspire_check<R: Rng + ?Sized>(
 /// An attack roll `creature` missed with: its die added where it could reach the AC (a natural
 /// 1 misses whatever is added); a miss turned into a hit rolls the hit's damage (`profile`'s
 /// dice against `target`, critical where every hit on it is).
-pub fn inspire_attack<R: Rng + ?Sized>(
+pub fn inspire_attack<R: DieSource + ?Sized>(
     state: &GameState,
     creature: &str,
     result: &mut AttackResult,
@@ -125,7 +125,7 @@ pub fn inspire_attack<R: Rng + ?Sized>(
     Some(inspired)
 }
 
-impl<R: Rng + ?Sized> Run<'_, '_, R> {
+impl<R: DieSource + ?Sized> Run<'_, '_, R> {
     /// Bardic Inspiration on `s`'s save against the casting, where the die could turn a
     /// failure: added, its spending among the casting's changes (once, however many saves).
     pub(super) fn inspired_save(

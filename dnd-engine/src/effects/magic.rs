@@ -3,7 +3,7 @@
 //! spellcasting ability check meets 10 + their level), and Revivify brings back a character
 //! dead within its rounds (the state checks the time again when `Change::Revived` applies).
 
-use rand::Rng;
+use crate::dice::DieSource;
 
 use super::casting::{Outcome, Refused, Subject};
 use crate::rules::check::roll_check_with;
@@ -16,7 +16,7 @@ pub(super) type Dispelled = (Vec<Change>, Outcome, Option<(String, CheckResult)>
 
 /// Dispels every spell's timed effects on `s`, one decision per spell and source: at
 /// `up_to` or lower it ends; higher, a check with `modifier` against 10 + its level.
-pub(super) fn dispel<R: Rng + ?Sized>(
+pub(super) fn dispel<R: DieSource + ?Sized>(
     state: &GameState,
     s: &Subject,
     up_to: u8,

@@ -5,7 +5,7 @@
 //! fell under the die's average, lowest first; the new faces stand, and the roll's record keeps
 //! what each die was ([`DamageDealt::rerolled`]).
 
-use rand::{Rng, RngExt};
+use crate::dice::DieSource;
 
 use super::casting::{Casting, Refused, Resolution, Subject};
 use super::resolve::{Run, resolve_with};
@@ -16,7 +16,7 @@ use crate::state::GameState;
 
 /// [`resolve`](super::resolve) with Empowered Spell: up to `rerolls` of the casting's damage
 /// dice rolled again.
-pub fn resolve_empowered<R: Rng + ?Sized>(
+pub fn resolve_empowered<R: DieSource + ?Sized>(
     state: &GameState,
     casting: Casting<'_>,
     subjects: &[Subject],
@@ -35,7 +35,7 @@ fn low(face: u16, sides: u16) -> bool {
 
 /// Rolls again the lowest of `faces` (dice of `sides`) that fell under the die's average, at
 /// most `*left` of them (spent from it); the new faces stand. What each die rerolled was.
-pub fn reroll_lowest<R: Rng + ?Sized>(
+pub fn reroll_lowest<R: DieSource + ?Sized>(
     faces: &mut [u16],
     sides: u16,
     left: &mut u8,
@@ -46,7 +46,7 @@ pub fn reroll_lowest<R: Rng + ?Sized>(
     let mut out = Vec::new();
     for i in order.into_iter().take(usize::from(*left)) {
         let was = faces[i];
-        let now = rng.random_range(1..=sides.max(1));
+        let now = rng.die(u32::from(sides)) as u16;
         faces[i] = now;
         out.push(Reroll { was, now });
         *left -= 1;
@@ -63,7 +63,7 @@ pub(super) fn describe(rerolled: &[Reroll]) -> String {
     format!("Empowered Spell: {}", each.join(", "))
 }
 
-impl<R: Rng + ?Sized> Run<'_, '_, R> {
+impl<R: DieSource + ?Sized> Run<'_, '_, R> {
     /// Careful Spell on `s`'s save against the casting: a chosen creature succeeds (a
     /// success's half damage stands); the roll stays for the record.
     pub(super) fn careful_save(

@@ -5,14 +5,14 @@
 use super::casting::{Outcome, Subject};
 use super::resolve::Run;
 use super::vocabulary::{Dice, Effect};
+use crate::dice::DieSource;
 use crate::rules::DamageType;
 use crate::rules::attack::roll_damage;
 use crate::rules::conditions::effective_defenses;
 use crate::state::{Change, TimedKind};
 use crate::store::RollDetail;
-use rand::Rng;
 
-impl<R: Rng + ?Sized> Run<'_, '_, R> {
+impl<R: DieSource + ?Sized> Run<'_, '_, R> {
     pub(super) fn darts(
         &mut self,
         subjects: &[Subject],

@@ -8,6 +8,7 @@ use super::rolls::{keep_spent, roll_bonus};
 use super::vocabulary::{ArmorChange, Dice, Duration, Effect};
 use crate::combat::targeting::save_bonus;
 use crate::dice::DiceExpr;
+use crate::dice::DieSource;
 use crate::rules::attack::roll_damage;
 use crate::rules::check::roll_check_with;
 use crate::rules::conditions::{effective_defenses, save_modifiers};
@@ -16,11 +17,10 @@ use crate::rules::{Ability, DamageDealt, DamageDice, DamageType, Defenses};
 use crate::srd::OnSave;
 use crate::state::{Change, GameState, RepeatSave, RollKind, Target, TimedEffect, TimedKind};
 use crate::store::{RollDetail, RollRecord};
-use rand::Rng;
 
 /// Resolves `effects` for `casting` on `subjects` (in the order named; a creature named twice
 /// only for darts). Refuses an illegal target before anything is rolled.
-pub fn resolve<R: Rng + ?Sized>(
+pub fn resolve<R: DieSource + ?Sized>(
     state: &GameState,
     casting: Casting<'_>,
     subjects: &[Subject],
@@ -32,7 +32,7 @@ pub fn resolve<R: Rng + ?Sized>(
 
 /// [`resolve`] with the damage a hit dealt before (`riders.rs`) and Empowered Spell's
 /// `rerolls` (`metamagic.rs`).
-pub(super) fn resolve_with<R: Rng + ?Sized>(
+pub(super) fn resolve_with<R: DieSource + ?Sized>(
     state: &GameState,
     casting: Casting<'_>,
     subjects: &[Subject],
@@ -119,7 +119,7 @@ pub(super) struct Run<'a, 'c, R: ?Sized> {
     pub(super) rerolls: u8,
 }
 
-impl<R: Rng + ?Sized> Run<'_, '_, R> {
+impl<R: DieSource + ?Sized> Run<'_, '_, R> {
     pub(super) fn caster_target(&self) -> Target {
         match self.state.character(&self.casting.caster.id) {
             Some(_) => Target::Character(self.casting.caster.id.clone()),

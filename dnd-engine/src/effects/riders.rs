@@ -5,7 +5,7 @@
 //! Each gives the changes for one creature and what it did; nothing is committed here.
 //! [`resolve_hit`] resolves what a monster's hit carries.
 
-use rand::Rng;
+use crate::dice::DieSource;
 
 use super::casting::{Casting, Outcome, Refused, Resolution, Subject};
 use super::resolve::{Run, resolve_with};
@@ -16,7 +16,7 @@ use crate::state::{Change, GameState, Hold, Target};
 /// Resolves what a hit carries beyond its damage (a monster's attack action: Life Drain's
 /// save, a wolf's bite knocking prone) on the creature it hit, `taken` the damage the hit
 /// dealt it (what [`Effect::MaxHpReduction`] lowers the maximum by).
-pub fn resolve_hit<R: Rng + ?Sized>(
+pub fn resolve_hit<R: DieSource + ?Sized>(
     state: &GameState,
     casting: Casting<'_>,
     subject: &Subject,
@@ -28,7 +28,7 @@ pub fn resolve_hit<R: Rng + ?Sized>(
     resolve_with(state, casting, subjects, effects, taken, 0, rng)
 }
 
-impl<R: Rng + ?Sized> Run<'_, '_, R> {
+impl<R: DieSource + ?Sized> Run<'_, '_, R> {
     /// One of this file's effects on `s`: its changes and what it did, added to the output.
     pub(super) fn rider(&mut self, effect: &Effect, s: &Subject) {
         match effect {

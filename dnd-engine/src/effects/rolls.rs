@@ -2,7 +2,7 @@
 //! ([`roll_bonus`], asked by every attack roll and saving throw the tools make), and the save a
 //! held creature repeats at the end of each of its turns ([`end_of_turn_saves`]).
 
-use rand::{Rng, RngExt};
+use crate::dice::DieSource;
 
 use super::casting::Casting;
 
@@ -30,7 +30,7 @@ pub struct Bonus {
 /// Bane: 1d4 on attack rolls and saves; the same spell twice counts once). No dice rolled when
 /// it has none. Dice good for one roll (Guidance, Resistance) are spent by this one: their
 /// ending changes come back in [`Bonus::spent`].
-pub fn roll_bonus<R: Rng + ?Sized>(
+pub fn roll_bonus<R: DieSource + ?Sized>(
     state: &GameState,
     creature: &str,
     kind: RollKind,
@@ -46,7 +46,7 @@ pub fn roll_bonus<R: Rng + ?Sized>(
     }
     for (spell, count, sides, penalty) in roll_dice_on(timed_effects(state, creature), kind) {
         let rolled: i32 = (0..count)
-            .map(|_| i32::from(rng.random_range(1..=sides.max(1))))
+            .map(|_| i32::from(rng.die(u32::from(sides)) as u16))
             .sum();
         let signed = if penalty { -rolled } else { rolled };
         bonus.total += signed;
@@ -115,7 +115,7 @@ pub struct RepeatedSave {
 /// At the end of `creature`'s turn: a save against each of its timed effects that allows one
 /// (Hold Person), `saves` its save modifiers in [`Ability::ALL`] order; a success ends the
 /// effect (and lifts its condition). The changes to commit, the rolls and the saves.
-pub fn end_of_turn_saves<R: Rng + ?Sized>(
+pub fn end_of_turn_saves<R: DieSource + ?Sized>(
     state: &GameState,
     creature: &str,
     saves: [i32; 6],

@@ -4,7 +4,7 @@
 //! keeps the common vocabulary; the rules they need live beside them (`magic.rs`,
 //! `movement.rs`).
 
-use rand::Rng;
+use crate::dice::DieSource;
 
 use super::casting::{Outcome, Subject};
 use super::resolve::Run;
@@ -12,7 +12,7 @@ use super::vocabulary::{Effect, SlotDuration};
 use crate::state::{Change, RepeatSave, TimedKind};
 use crate::store::RollDetail;
 
-impl<R: Rng + ?Sized> Run<'_, '_, R> {
+impl<R: DieSource + ?Sized> Run<'_, '_, R> {
     /// Applies one of the special effects to subject `s`; any other effect is left alone.
     pub(super) fn special(&mut self, effect: &Effect, s: &Subject) {
         match effect {

@@ -2,7 +2,7 @@
 //! what changes it (Bless and Bane, cover, range, the fight's effects), its record and reasons,
 //! and on a hit the damage (doubled dice on a critical hit) and the rest of `on_hit`.
 
-use rand::Rng;
+use crate::dice::DieSource;
 
 use super::casting::{Outcome, Subject, Why};
 use super::resolve::Run;
@@ -13,7 +13,7 @@ use crate::rules::{AttackProfile, AttackTarget, DamageDice, roll_attack_for};
 use crate::state::{Change, RollKind};
 use crate::store::RollDetail;
 
-impl<R: Rng + ?Sized> Run<'_, '_, R> {
+impl<R: DieSource + ?Sized> Run<'_, '_, R> {
     /// A spell attack against `s` (subject `i`): the roll with what changes it (Bless, cover,
     /// the fight's effects), and on a hit the damage and what else `on_hit` does.
     pub(super) fn attack(&mut self, on_hit: &[Effect], i: usize, s: &Subject) {

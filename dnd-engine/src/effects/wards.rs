@@ -3,7 +3,7 @@
 //! from its rule's file (`sanctuary.rs`, `images.rs`, `size.rs`, `bond.rs`), and the save only
 //! an unwilling creature makes.
 
-use rand::Rng;
+use crate::dice::DieSource;
 
 use super::casting::{Outcome, Subject};
 use super::resolve::Run;
@@ -12,7 +12,7 @@ use crate::rules::Condition;
 use crate::srd::OnSave;
 use crate::state::{Change, Morale, Target, TimedKind};
 
-impl<R: Rng + ?Sized> Run<'_, '_, R> {
+impl<R: DieSource + ?Sized> Run<'_, '_, R> {
     /// Applies one of these effects to subject `i` (`s`); any other effect is left alone.
     pub(super) fn wards(&mut self, effect: &Effect, i: usize, s: &Subject) {
         let started = match effect {
@@ -90,7 +90,7 @@ impl<R: Rng + ?Sized> Run<'_, '_, R> {
     }
 }
 
-impl<R: Rng + ?Sized> Run<'_, '_, R> {
+impl<R: DieSource + ?Sized> Run<'_, '_, R> {
     /// Calm Emotions on `s`: its charm and fear ended, or, `indifferent`, a fighting monster's
     /// morale made surrendered (it stops fighting until attacked). A hero's attitude is its
     /// player's: only its charm and fear can be calmed.

@@ -321,6 +321,7 @@ fn same_snapshot(a: &GameState, b: &GameState) -> bool {
         memory: _,
         turn: _,
         dice_seed: _,
+        fair: _,
     } = a;
     // `Arc`'s equality looks at the pointers first: unchanged parts compare at once.
     *title == b.title

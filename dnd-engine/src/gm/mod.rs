@@ -45,7 +45,7 @@ pub use strict::{
 };
 pub use suggest::Suggestions;
 
-use crate::dice::{game_rng, seeded_rng};
+use crate::dice::{TurnDice, game_rng, seeded_rng};
 use crate::llm::{LlmError, LlmProvider, Message, ToolSpec, Usage};
 use crate::state::{Change, GameState};
 use crate::store::{CampaignId, ChatLine, GameStore, StoreError, TurnRecord};
@@ -449,7 +449,19 @@ impl GameMaster {
         // The recent turns sent, and on a turn that folds the ones just before them.
         let (mut history, folded) = self.load_history(campaign, &state, after_turn).await?;
         let run_turns = state.turn;
-        let mut rng = seeded_rng(self.turn_seed(campaign, &state));
+        // A fair campaign's dice come from its committed seed, each tool call's from its own
+        // nonce in this turn's range: the turn's history number, never one an undone turn had.
+        let mut rng = match &state.fair.current {
+            Some(commit) => {
+                let number = crate::fair::next_turn(&*self.store, campaign, after_turn).await?;
+                TurnDice::Fair(Box::new(crate::dice::FairDice::new(
+                    &commit.seed,
+                    &commit.client_seed,
+                    number,
+                )))
+            }
+            None => TurnDice::Game(seeded_rng(self.turn_seed(campaign, &state))),
+        };
         let mut log = TurnLog::default();
         if let Some(change) = self.seed_campaign(&state)
             && state.apply(&change).is_ok()

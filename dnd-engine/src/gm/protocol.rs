@@ -12,7 +12,7 @@ use serde_json::Value;
 use super::outcome::{ACTION_LIST_SCHEMA, ActionList, SuggestedAction, TraceStep};
 use super::scrub::{Scrubber, Secrets};
 use super::{GameMaster, GmError};
-use crate::dice::GameRng;
+use crate::dice::TurnDice;
 use crate::llm::{
     CompletionRequest, CompletionResponse, FinishReason, LlmError, Message, ResponseFormat,
     StreamEvent, ToolChoice, Usage, window,
@@ -39,7 +39,7 @@ pub enum Protocol {
 pub(super) struct TurnRun<'a> {
     pub state: &'a mut GameState,
     pub log: &'a mut TurnLog,
-    pub rng: &'a mut GameRng,
+    pub rng: &'a mut TurnDice,
     pub messages: Vec<Message>,
     /// Where this turn's own messages start in `messages` (they are stored for the history).
     pub turn_start: usize,

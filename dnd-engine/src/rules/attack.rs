@@ -5,7 +5,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use rand::{Rng, RngExt};
+use crate::dice::DieSource;
 use serde::{Deserialize, Serialize};
 use smallvec::SmallVec;
 
@@ -241,7 +241,7 @@ pub fn attack_hits(
 
 /// Rolls the damage of one entry: the dice (twice as many on a critical hit) plus the bonus,
 /// then the defenses.
-pub fn roll_damage<R: Rng + ?Sized>(
+pub fn roll_damage<R: DieSource + ?Sized>(
     dice: &DamageDice,
     critical: bool,
     defenses: &Defenses,
@@ -249,7 +249,7 @@ pub fn roll_damage<R: Rng + ?Sized>(
 ) -> DamageDealt {
     let count = if critical { dice.count * 2 } else { dice.count };
     let faces: SmallVec<[u16; 8]> = (0..count)
-        .map(|_| rng.random_range(1..=dice.sides))
+        .map(|_| rng.die(u32::from(dice.sides)) as u16)
         .collect();
     damage_from_faces(dice, faces, defenses)
 }
@@ -274,7 +274,7 @@ pub fn damage_from_faces(
 }
 
 /// Rolls one attack against a target: to hit, critical, damage by type through the defenses.
-pub fn roll_attack<R: Rng + ?Sized>(
+pub fn roll_attack<R: DieSource + ?Sized>(
     attack: &AttackProfile<'_>,
     target: &AttackTarget,
     advantage: Advantage,
@@ -285,7 +285,7 @@ pub fn roll_attack<R: Rng + ?Sized>(
 
 /// [`roll_attack`] by a `lucky` attacker (a halfling): a natural 1 is rolled again
 /// ([`D20Roll::roll_for`]).
-pub fn roll_attack_for<R: Rng + ?Sized>(
+pub fn roll_attack_for<R: DieSource + ?Sized>(
     attack: &AttackProfile<'_>,
     target: &AttackTarget,
     advantage: Advantage,

@@ -1,12 +1,12 @@
 //! d20 tests: ability checks and saving throws against a DC, with advantage and disadvantage.
 //!
-//! Each roll is split in two: a function that rolls (`roll_*`, taking `&mut impl Rng`) and a
+//! Each roll is split in two: a function that rolls (`roll_*`, taking `&mut (impl DieSource + ?Sized)`) and a
 //! pure one that decides from dice already rolled (`*_from`), so that a worked example from the
 //! rules can be checked with exact faces and a replayed roll reaches the same outcome.
 
 use std::borrow::Cow;
 
-use rand::{Rng, RngExt};
+use crate::dice::DieSource;
 use serde::{Deserialize, Serialize};
 
 use crate::dice::Advantage;
@@ -100,11 +100,11 @@ pub struct D20Roll {
 
 impl D20Roll {
     /// Rolls one d20, or two for advantage or disadvantage.
-    pub fn roll<R: Rng + ?Sized>(advantage: Advantage, rng: &mut R) -> D20Roll {
-        let first = rng.random_range(1..=20u8);
+    pub fn roll<R: DieSource + ?Sized>(advantage: Advantage, rng: &mut R) -> D20Roll {
+        let first = rng.die(20) as u8;
         match advantage {
             Advantage::Normal => D20Roll::from_faces(first, None, advantage),
-            _ => D20Roll::from_faces(first, Some(rng.random_range(1..=20u8)), advantage),
+            _ => D20Roll::from_faces(first, Some(rng.die(20) as u8), advantage),
         }
     }
 
@@ -123,12 +123,16 @@ impl D20Roll {
     ///     assert!(d.natural != 1 || d.lucky_reroll, "a 1 stands only after the reroll");
     /// }
     /// ```
-    pub fn roll_for<R: Rng + ?Sized>(advantage: Advantage, lucky: bool, rng: &mut R) -> D20Roll {
+    pub fn roll_for<R: DieSource + ?Sized>(
+        advantage: Advantage,
+        lucky: bool,
+        rng: &mut R,
+    ) -> D20Roll {
         let rolled = D20Roll::roll(advantage, rng);
         if !lucky || rolled.natural != 1 {
             return rolled;
         }
-        rolled.reroll_one(rng.random_range(1..=20u8))
+        rolled.reroll_one(rng.die(20) as u8)
     }
 
     /// This roll with the (first) die that showed a 1 replaced by `face` (Lucky).
@@ -256,7 +260,7 @@ pub fn check_from(d20: D20Roll, modifier: i32, dc: i32) -> CheckResult {
 }
 
 /// Rolls an ability check or saving throw: d20 + `modifier` against `dc`.
-pub fn roll_check<R: Rng + ?Sized>(
+pub fn roll_check<R: DieSource + ?Sized>(
     modifier: i32,
     dc: i32,
     advantage: Advantage,
@@ -266,7 +270,7 @@ pub fn roll_check<R: Rng + ?Sized>(
 }
 
 /// Rolls a skill check: d20 + ability modifier + the proficiency part, against `dc`.
-pub fn roll_skill_check<R: Rng + ?Sized>(
+pub fn roll_skill_check<R: DieSource + ?Sized>(
     scores: &super::ability::AbilityScores,
     skill: super::ability::Skill,
     proficiency: super::ability::Proficiency,
@@ -282,7 +286,7 @@ pub fn roll_skill_check<R: Rng + ?Sized>(
 /// Rolls a check or save whose advantage comes from several sources and which a condition may
 /// fail outright (see [`super::conditions`]). The die is rolled either way, so that a replay
 /// consumes the same faces.
-pub fn roll_check_with<R: Rng + ?Sized>(
+pub fn roll_check_with<R: DieSource + ?Sized>(
     modifier: i32,
     dc: i32,
     sources: &AdvantageSources,
@@ -311,7 +315,7 @@ pub struct ContestResult {
 }
 
 /// Rolls a contest between two check modifiers.
-pub fn roll_contest<R: Rng + ?Sized>(
+pub fn roll_contest<R: DieSource + ?Sized>(
     initiator_modifier: i32,
     initiator_advantage: Advantage,
     defender_modifier: i32,

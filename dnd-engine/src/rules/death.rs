@@ -1,6 +1,6 @@
 //! Death saving throws and stabilising: what happens to a character at 0 hit points.
 
-use rand::{Rng, RngExt};
+use crate::dice::DieSource;
 use serde::{Deserialize, Serialize};
 
 /// The death saving throws of a creature at 0 hit points.
@@ -79,8 +79,8 @@ impl DeathSaves {
     }
 
     /// Rolls a death saving throw.
-    pub fn roll<R: Rng + ?Sized>(&mut self, rng: &mut R) -> DeathSaveRoll {
-        self.save_from(rng.random_range(1..=20))
+    pub fn roll<R: DieSource + ?Sized>(&mut self, rng: &mut R) -> DeathSaveRoll {
+        self.save_from(rng.die(20) as u8)
     }
 
     /// Records failures from damage taken at 0 hit points (one, or two from a critical hit).

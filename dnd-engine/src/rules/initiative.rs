@@ -5,7 +5,7 @@
 //! higher Dexterity score (the common table rule), and a remaining tie is settled by a roll-off
 //! drawn from the same generator.
 
-use rand::{Rng, RngExt};
+use crate::dice::DieSource;
 use serde::{Deserialize, Serialize};
 
 use super::check::D20Roll;
@@ -41,7 +41,7 @@ pub struct InitiativeRoll {
 }
 
 /// Rolls initiative for everyone and sorts them into turn order, first to act first.
-pub fn roll_initiative<R: Rng + ?Sized>(
+pub fn roll_initiative<R: DieSource + ?Sized>(
     entries: &[InitiativeEntry],
     rng: &mut R,
 ) -> Vec<InitiativeRoll> {
@@ -54,7 +54,7 @@ pub fn roll_initiative<R: Rng + ?Sized>(
                 d20,
                 total: i32::from(d20.natural) + e.bonus,
                 dexterity: e.dexterity,
-                tie_breaker: rng.random(),
+                tie_breaker: rng.tie_breaker(),
             }
         })
         .collect();

@@ -1,7 +1,7 @@
 //! The rules of 5e as pure functions: inputs in, a plain result out.
 //!
 //! Nothing here does I/O or knows about language models, stores or terminals. Randomness
-//! comes only through a `&mut impl Rng` argument, so a seeded generator replays any result; and
+//! comes only through a `&mut (impl DieSource + ?Sized)` argument, so a seeded generator replays any result; and
 //! where a worked example needs exact dice, a `*_from` function decides from faces already
 //! rolled. Every result is a serializable value that says what was rolled, against what, the
 //! outcome and the change it implies, so a tool can hand it to the LLM as JSON and a UI can show

@@ -1,7 +1,7 @@
 //! Recharge: a monster's action marked "Recharge 5–6" is usable again when a d6 rolled at the
 //! start of its turn shows at least the lower number.
 
-use rand::{Rng, RngExt};
+use crate::dice::DieSource;
 use serde::{Deserialize, Serialize};
 
 /// A recharge roll at the start of a monster's turn.
@@ -18,8 +18,8 @@ pub struct RechargeRoll {
 }
 
 /// Rolls the d6 for one spent action that recharges on `min` or more.
-pub fn roll_recharge(action: &str, min: u8, rng: &mut (impl Rng + ?Sized)) -> RechargeRoll {
-    let roll: u8 = rng.random_range(1..=6);
+pub fn roll_recharge(action: &str, min: u8, rng: &mut (impl DieSource + ?Sized)) -> RechargeRoll {
+    let roll = rng.die(6) as u8;
     RechargeRoll {
         action: action.to_owned(),
         roll,

@@ -1,6 +1,6 @@
 //! Short and long rests: spending hit dice, and what a night's rest brings back.
 
-use rand::{Rng, RngExt};
+use crate::dice::DieSource;
 use serde::{Deserialize, Serialize};
 
 use super::conditions::ConditionSet;
@@ -67,7 +67,7 @@ pub struct ShortRestResult {
 
 /// A short rest: spends `count` hit dice (each heals its roll plus the Constitution modifier,
 /// at least 0) and recovers pact slots. Nothing changes if too many dice are asked for.
-pub fn short_rest<R: Rng + ?Sized>(
+pub fn short_rest<R: DieSource + ?Sized>(
     hp: &mut HitPoints,
     hit_dice: &mut HitDice,
     slots: &mut SpellSlots,
@@ -84,7 +84,7 @@ pub fn short_rest<R: Rng + ?Sized>(
     let hp_before = hp.current;
     let mut rolls = Vec::with_capacity(usize::from(count));
     for _ in 0..count {
-        let face = rng.random_range(1..=hit_dice.sides.max(1));
+        let face = rng.die(u32::from(hit_dice.sides)) as u8;
         let healed = (i32::from(face) + constitution_modifier).max(0) as u32;
         heal(hp, healed);
         hit_dice.spent += 1;

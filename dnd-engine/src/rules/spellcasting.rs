@@ -239,7 +239,7 @@ pub fn concentration_dc(damage: u32) -> i32 {
 }
 
 /// Rolls the Constitution saving throw to keep concentration after taking `damage`.
-pub fn roll_concentration_check<R: rand::Rng + ?Sized>(
+pub fn roll_concentration_check<R: crate::dice::DieSource + ?Sized>(
     constitution_save_bonus: i32,
     damage: u32,
     advantage: crate::dice::Advantage,

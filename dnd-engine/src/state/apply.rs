@@ -448,6 +448,8 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
             super::monster::rested(state, *minutes);
         }
         Change::SummaryUpdated { summary } => state.summary = summary.as_str().into(),
+        Change::FairCommitted { commit } => super::fair::committed(state, commit)?,
+        Change::FairRevealed { last_turn } => super::fair::revealed(state, *last_turn)?,
         Change::DiceSeeded { seed } => {
             if state.dice_seed.is_set() || !seed.is_set() {
                 return Err(ChangeError::Invalid(

@@ -425,6 +425,19 @@ pub enum Change {
         /// The new seed.
         seed: super::DiceSeed,
     },
+    /// The campaign commits to a fair-dice seed ([`crate::dice::fair`]), in a record of its
+    /// own before any turn rolls with it: refused while another seed is in force, or when the
+    /// commitment is not the seed's SHA-256. The seed is secret (`Debug` prints `<secret>`).
+    FairCommitted {
+        /// The seed, its commitment, the client seed and the first turn it covers.
+        commit: super::FairCommit,
+    },
+    /// The fair-dice seed in force is revealed and listed with the turns it covered (up to
+    /// `last_turn`); fair dice stay off until another seed is committed.
+    FairRevealed {
+        /// The history number of the last turn the seed covered.
+        last_turn: u64,
+    },
     /// A creature summoned on the party's side joins the world where its caster is and, in a
     /// fight, the order at `initiative` (`state::summons`): refused for an id in use, a
     /// hostile creature, or a caster who is not a living character.

@@ -17,6 +17,7 @@ mod character;
 pub mod compact;
 mod condition_sources;
 mod effects;
+mod fair;
 mod feature_uses;
 mod legacy_items;
 mod lookup;
@@ -58,6 +59,7 @@ pub use change::{Change, ChangeError, Target};
 pub use character::{Character, CharacterAttack, ItemStack, NotStabilisable};
 pub use condition_sources::{ConditionSource, condition_sources};
 pub use effects::{Effect, EffectKind, able, is_surprised};
+pub use fair::{FairCommit, FairState, RevealedSeed};
 pub use feature_uses::{FeatureUses, rest_name};
 pub use memory::{MEMORY_LIST_LIMIT, Memory, MemoryFact};
 pub use monk_turn::MonkStep;
@@ -146,6 +148,10 @@ pub struct GameState {
     /// ([`Change::DiceSeeded`]) in its next turn.
     #[serde(default)]
     pub dice_seed: DiceSeed,
+    /// Provably fair dice, when the campaign opted in ([`crate::dice::fair`]): the committed
+    /// seed (secret, never in the snapshot or a view) and the revealed ones. Shared.
+    #[serde(default, skip_serializing_if = "is_fair_off")]
+    pub fair: Arc<FairState>,
     /// How the characters gain levels: by XP (the default) or at the adventure's milestones.
     #[serde(default, skip_serializing_if = "Levelling::is_xp")]
     pub levelling: Levelling,
@@ -160,6 +166,10 @@ pub struct GameState {
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct DiceSeed(pub u64);
+
+fn is_fair_off(fair: &Arc<FairState>) -> bool {
+    **fair == FairState::default()
+}
 
 impl DiceSeed {
     /// Whether a seed was set.

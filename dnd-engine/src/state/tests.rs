@@ -164,6 +164,7 @@ fn fixture() -> GameState {
         memory: Default::default(),
         turn: 0,
         dice_seed: Default::default(),
+        fair: Default::default(),
         levelling: Default::default(),
         story: Default::default(),
     }

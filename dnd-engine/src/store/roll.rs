@@ -6,6 +6,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::dice::Roll;
+use crate::dice::fair::FairDraw;
 use crate::rules::{
     AttackResult, CheckResult, DamageDealt, DeathSaveRoll, InitiativeRoll, LongRestResult,
     RechargeRoll, ShortRestResult,
@@ -27,6 +28,10 @@ pub struct RollRecord {
     /// outcome, the record and the history without copies.
     #[serde(deserialize_with = "detail_or_legacy")]
     pub detail: Arc<RollDetail>,
+    /// With fair dice: the nonce of the tool call that made this roll and every die the call
+    /// drew, in order (shared by the call's records; see `dice::fair`). `None` otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fair: Option<FairDraw>,
 }
 
 /// What a roll was, with the rules' own result for it.
@@ -75,6 +80,7 @@ impl RollRecord {
             total,
             roller,
             detail: Arc::new(detail),
+            fair: None,
         }
     }
 }

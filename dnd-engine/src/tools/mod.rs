@@ -98,7 +98,7 @@ mod zone_turns;
 
 use serde::{Deserialize, Serialize};
 
-use crate::dice::GameRng;
+use crate::dice::TurnDice;
 use crate::srd::Srd;
 use crate::state::{Change, GameState, StoryEvent, Target};
 use crate::store::{RollDetail, RollRecord};
@@ -179,8 +179,9 @@ pub struct ToolContext<'a> {
     pub state: &'a mut GameState,
     /// Monster, spell and rules data.
     pub srd: &'a Srd,
-    /// The dice.
-    pub rng: &'a mut GameRng,
+    /// The dice: the ordinary generator or the fair stream. A tool never chooses a seed or a
+    /// nonce: the turn builds this before any tool runs (`dice::fair`).
+    pub rng: &'a mut TurnDice,
     /// Per-turn limits.
     pub limits: &'a ToolLimits,
     /// What this turn has done so far.

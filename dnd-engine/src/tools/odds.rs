@@ -67,7 +67,7 @@ fn attack_odds(state: &GameState, srd: &Srd, arguments: &Value) -> Option<Odds> 
     // The attack's setup needs a tool context; nothing is rolled or changed in it. The copy
     // of the state it holds is cheap: its parts are shared (`GameState`'s copy on write).
     let mut state = state.clone();
-    let mut rng = seeded_rng(0);
+    let mut rng = crate::dice::TurnDice::Game(seeded_rng(0));
     let mut log = TurnLog::default();
     let limits = ToolLimits::default();
     let ctx = ToolContext {

@@ -429,8 +429,18 @@ pub fn call_tool(name: &str, arguments: &str, ctx: &mut ToolContext<'_>) -> Tool
         lines.extend(super::story::follow_triggers(ctx)?);
         Ok(with_story(content, lines))
     });
+    // The dice the call drew, with their nonce, go on every record it made; a refused call's
+    // dice are dropped and its nonce is not used again.
+    let fair = ctx.rng.take_call();
     match ran {
-        Ok(content) => ToolResult { ok: true, content },
+        Ok(content) => {
+            if let Some(draw) = fair {
+                for record in &mut ctx.log.rolls[rolls..] {
+                    record.fair = Some(draw.clone());
+                }
+            }
+            ToolResult { ok: true, content }
+        }
         Err(error) => {
             *ctx.state = saved_state;
             ctx.log.changes.truncate(changes);

@@ -9,7 +9,7 @@ use crate::state::GameState;
 
 struct Table {
     state: GameState,
-    rng: GameRng,
+    rng: crate::dice::TurnDice,
     limits: ToolLimits,
     log: TurnLog,
 }
@@ -18,7 +18,7 @@ impl Table {
     fn new(party: &[&str]) -> Table {
         Table {
             state: Adventure::built_in().new_game(party).unwrap(),
-            rng: seeded_rng(1),
+            rng: crate::dice::TurnDice::Game(seeded_rng(1)),
             limits: ToolLimits::default(),
             log: TurnLog::default(),
         }

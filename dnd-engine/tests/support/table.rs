@@ -24,7 +24,7 @@ use serde_json::{Value, json};
 
 use dnd_engine::adventure::Adventure;
 use dnd_engine::character::CharacterChoices;
-use dnd_engine::dice::{GameRng, seeded_rng};
+use dnd_engine::dice::seeded_rng;
 use dnd_engine::gm::{GameMaster, PlayerInput, Protocol, TurnOutcome, results_per_call};
 use dnd_engine::llm::{CompletionResponse, LlmProvider, ScriptedProvider, ToolCall};
 use dnd_engine::rules::HitPoints;
@@ -36,7 +36,7 @@ use dnd_engine::tools::{ToolContext, ToolLimits, ToolResult, TurnLog, call_tool}
 /// A game state and what a tool call needs beside it, called as a model would call.
 pub struct Table {
     pub state: GameState,
-    pub rng: GameRng,
+    pub rng: dnd_engine::dice::TurnDice,
     pub limits: ToolLimits,
     pub log: TurnLog,
 }
@@ -46,7 +46,7 @@ impl Table {
     pub fn new(state: GameState, seed: u64) -> Table {
         Table {
             state,
-            rng: seeded_rng(seed),
+            rng: dnd_engine::dice::TurnDice::Game(seeded_rng(seed)),
             limits: ToolLimits::default(),
             log: TurnLog::default(),
         }

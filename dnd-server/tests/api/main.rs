@@ -3,5 +3,6 @@
 
 mod campaigns;
 mod errors;
+mod fair;
 mod support;
 mod turns;

@@ -89,6 +89,7 @@ pub fn sample_state(title: &str) -> GameState {
         memory: Default::default(),
         turn: 0,
         dice_seed: Default::default(),
+        fair: Default::default(),
         levelling: Default::default(),
         story: Default::default(),
     }

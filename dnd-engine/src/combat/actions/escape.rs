@@ -3,7 +3,7 @@
 //! `escape`); on a success the hold ends and its condition lifts. `escape_grapple` plays it for
 //! a creature no one grapples.
 
-use rand::Rng;
+use crate::dice::DieSource;
 
 use super::{ActionError, ActionRoll, Outcome, StandardAction, report, spend, target_of, who};
 use crate::rules::Spend;
@@ -32,7 +32,7 @@ pub fn escape_spell(
     srd: &Srd,
     creature: &str,
     hold: TimedEffect,
-    rng: &mut impl Rng,
+    rng: &mut (impl DieSource + ?Sized),
 ) -> Result<Outcome, ActionError> {
     let w = who(state, creature)?;
     let mut changes = spend(state, &w, Spend::Action)?;

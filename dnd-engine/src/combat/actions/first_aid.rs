@@ -2,7 +2,7 @@
 //! (the SRD's "Stabilizing a Creature"). A stable creature makes no more death saves and
 //! regains 1 hit point after 1d4 hours; any damage makes it dying again.
 
-use rand::Rng;
+use crate::dice::DieSource;
 
 use super::{
     ActionError, ActionRoll, Outcome, StandardAction, Who, refused, report, skill_of, spend,
@@ -20,7 +20,7 @@ pub fn first_aid(
     srd: &Srd,
     creature: &str,
     patient: &str,
-    rng: &mut impl Rng,
+    rng: &mut (impl DieSource + ?Sized),
 ) -> Result<Outcome, ActionError> {
     let w = who(state, creature)?;
     // The gate first: one who cannot act, or whose turn it is not, tends no one.

@@ -2,7 +2,7 @@
 //! (Perception or Investigation against the hiders' Stealth), and the contests of Grapple, Shove
 //! and escaping a grapple (Athletics against Athletics or Acrobatics, with the size limit).
 
-use rand::Rng;
+use crate::dice::DieSource;
 
 use super::{
     ActionError, ActionRoll, Outcome, ShoveEffect, StandardAction, Who, in_fight, other,
@@ -25,7 +25,7 @@ pub(super) fn check(
     modifier: i32,
     dc: i32,
     needs_sight: bool,
-    rng: &mut impl Rng,
+    rng: &mut (impl DieSource + ?Sized),
 ) -> (CheckResult, AdvantageSources, Vec<Change>) {
     let (mut sources, auto_fail) = check_modifiers(&w.conditions, needs_sight, false);
     let situation = crate::combat::check_situation(state, &w.id);
@@ -41,7 +41,7 @@ pub fn hide(
     state: &GameState,
     srd: &Srd,
     creature: &str,
-    rng: &mut impl Rng,
+    rng: &mut (impl DieSource + ?Sized),
 ) -> Result<Outcome, ActionError> {
     hide_with(state, srd, creature, Spend::Action, rng)
 }
@@ -52,7 +52,7 @@ pub fn hide_with(
     srd: &Srd,
     creature: &str,
     cost: Spend,
-    rng: &mut impl Rng,
+    rng: &mut (impl DieSource + ?Sized),
 ) -> Result<Outcome, ActionError> {
     let round = in_fight(
         state,
@@ -137,7 +137,7 @@ pub fn search(
     srd: &Srd,
     creature: &str,
     skill: Skill,
-    rng: &mut impl Rng,
+    rng: &mut (impl DieSource + ?Sized),
 ) -> Result<Outcome, ActionError> {
     if !matches!(skill, Skill::Perception | Skill::Investigation) {
         return Err(refused(format!(
@@ -249,7 +249,7 @@ fn contest(
     attacker_skill: Skill,
     defender: &Who,
     defender_skills: &[Skill],
-    rng: &mut impl Rng,
+    rng: &mut (impl DieSource + ?Sized),
 ) -> (ContestResult, AdvantageSources, Vec<Change>) {
     let (mut a_sources, _) = check_modifiers(&attacker.conditions, false, false);
     let help = crate::combat::check_situation(state, &attacker.id);
@@ -315,7 +315,7 @@ pub fn grapple(
     srd: &Srd,
     creature: &str,
     target: &str,
-    rng: &mut impl Rng,
+    rng: &mut (impl DieSource + ?Sized),
 ) -> Result<Outcome, ActionError> {
     let (w, t, mut changes) = special_attack(state, srd, creature, target, "Grapple")?;
     let holding = state.encounter.as_ref().is_some_and(|e| {
@@ -377,7 +377,7 @@ pub fn shove(
     creature: &str,
     target: &str,
     effect: ShoveEffect,
-    rng: &mut impl Rng,
+    rng: &mut (impl DieSource + ?Sized),
 ) -> Result<Outcome, ActionError> {
     let (w, t, mut changes) = special_attack(state, srd, creature, target, "Shove")?;
     let (c, sources, ends) = contest(state, srd, &w, Skill::Athletics, &t, &RESIST, rng);
@@ -462,7 +462,7 @@ pub fn escape_grapple(
     state: &GameState,
     srd: &Srd,
     creature: &str,
-    rng: &mut impl Rng,
+    rng: &mut (impl DieSource + ?Sized),
 ) -> Result<Outcome, ActionError> {
     in_fight(state, "Escaping a grapple", "no one holds it in a fight")?;
     let w = who(state, creature)?;

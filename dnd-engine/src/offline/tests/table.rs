@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::super::*;
 use crate::adventure::Adventure;
-use crate::dice::{GameRng, seeded_rng};
+use crate::dice::seeded_rng;
 use crate::gm::{ActionList, DEFAULT_SYSTEM_PROMPT, build_context, pre_narration_checks};
 use crate::llm::{CompletionRequest, Message, ResponseFormat, ToolCall};
 use crate::srd::Srd;
@@ -19,7 +19,7 @@ use crate::tools::{ToolContext, ToolLimits, TurnLog, call_tool, tool_specs};
 /// A game without a store: the engine's context and tools, the offline GM as the model.
 struct Table {
     state: GameState,
-    rng: GameRng,
+    rng: crate::dice::TurnDice,
     history: Vec<HistoryEntry>,
     /// Tool calls refused this game, as (tool, error).
     refused: Vec<(String, String)>,
@@ -35,7 +35,7 @@ impl Table {
     fn new(party: &[&str]) -> Table {
         Table {
             state: Adventure::built_in().new_game(party).unwrap(),
-            rng: seeded_rng(3),
+            rng: crate::dice::TurnDice::Game(seeded_rng(3)),
             history: Vec::new(),
             refused: Vec::new(),
             refusals: Vec::new(),
@@ -119,7 +119,7 @@ impl Table {
     fn fork(&self, seed: u64) -> Table {
         Table {
             state: self.state.clone(),
-            rng: seeded_rng(seed),
+            rng: crate::dice::TurnDice::Game(seeded_rng(seed)),
             history: self.history.clone(),
             refused: Vec::new(),
             refusals: Vec::new(),
