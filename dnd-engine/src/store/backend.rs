@@ -27,8 +27,8 @@
 use std::fmt::Display;
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 
 use super::{CampaignId, CampaignInfo, HistoryEntry, Page, StoreError};
 use crate::state::{GameState, StoryEvent};
