@@ -172,6 +172,8 @@ pub async fn error_code(response: reqwest::Response, status: u16) -> String {
 
 /// The base URL (`http://127.0.0.1:PORT`) a `dnd-server` process says it listens on, read from
 /// the first line of its output (`dnd-server: http://127.0.0.1:PORT/`).
+// The API tests run the server in this process; only the tests of the binary read this.
+#[allow(dead_code)]
 pub fn listening_base(stdout: &mut impl std::io::BufRead) -> String {
     let mut first = String::new();
     stdout
