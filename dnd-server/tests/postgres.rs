@@ -25,7 +25,7 @@ mod environment;
 #[allow(dead_code)]
 mod support;
 
-use support::{Sse, parse};
+use support::{Sse, listening_base, parse};
 
 /// A `dnd-server` process, killed when dropped.
 struct Server {
@@ -64,14 +64,7 @@ impl Server {
             .spawn()
             .expect("the server starts");
         let mut stdout = BufReader::new(child.stdout.take().expect("its stdout"));
-        let mut first = String::new();
-        stdout.read_line(&mut first).expect("its first line");
-        let base = first
-            .trim()
-            .strip_prefix("dnd-server: ")
-            .unwrap_or_else(|| panic!("the server did not say where it listens: {first:?}"))
-            .trim_end_matches('/')
-            .to_owned();
+        let base = listening_base(&mut stdout);
         // Keep reading its output so that it never blocks on a full pipe.
         std::thread::spawn(move || for _ in stdout.lines() {});
         Server {

@@ -4,12 +4,18 @@
 //! responses (the page, the API document, the campaign, the turn's stream) nor the process's
 //! output hold the key.
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufReader, Read};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+#[path = "api/support.rs"]
+#[allow(dead_code)]
+mod support;
+
+use support::listening_base;
 
 const KEY: &str = "sk-test-0123456789-never-shown";
 
@@ -77,14 +83,7 @@ async fn the_provider_key_reaches_no_response_page_or_log() {
         .spawn()
         .unwrap();
     let mut stdout = BufReader::new(server.stdout.take().unwrap());
-    let mut first = String::new();
-    stdout.read_line(&mut first).unwrap();
-    let base = first
-        .trim()
-        .strip_prefix("dnd-server: ")
-        .unwrap_or_else(|| panic!("the server did not say where it listens: {first:?}"))
-        .trim_end_matches('/')
-        .to_owned();
+    let base = listening_base(&mut stdout);
 
     let http = reqwest::Client::builder()
         .timeout(Duration::from_secs(60))

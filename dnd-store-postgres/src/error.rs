@@ -1,9 +1,7 @@
-//! Turning driver, pool and JSON failures into [`StoreError`]s, each naming the database it
+//! Turning driver and pool failures into [`StoreError`]s, each naming the database it
 //! came from (never with its password: `place` is built without it, see `crate::describe`).
 
 use dnd_engine::store::StoreError;
-use serde::Serialize;
-use serde::de::DeserializeOwned;
 use tokio_postgres::error::SqlState;
 
 /// Adds the database's description to a driver error.
@@ -110,30 +108,4 @@ impl Cell for tokio_postgres::Row {
             ))
         })
     }
-}
-
-/// Reads back stored JSON; a failure means the stored data is damaged.
-pub(crate) fn decode<T: DeserializeOwned>(
-    place: &str,
-    what: impl std::fmt::Display,
-    json: &str,
-) -> Result<T, StoreError> {
-    serde_json::from_str(json).map_err(|error| {
-        StoreError::Corrupt(format!("{place}: {what} does not read back: {error}"))
-    })
-}
-
-/// Writes a value as JSON to store.
-pub(crate) fn encode<T: Serialize>(
-    place: &str,
-    what: impl std::fmt::Display,
-    value: &T,
-) -> Result<String, StoreError> {
-    serde_json::to_string(value)
-        .map_err(|error| StoreError::Backend(format!("{place}: cannot encode {what}: {error}")))
-}
-
-/// A number read from the database that does not fit where it goes.
-pub(crate) fn out_of_range(place: &str, what: &str, value: i64) -> StoreError {
-    StoreError::Corrupt(format!("{place}: {what} {value} is out of range"))
 }

@@ -5,38 +5,16 @@
 //! never interleaves with another server's on the same campaign; reads of several statements
 //! run in one `REPEATABLE READ` read-only transaction so they see one snapshot.
 
-use std::sync::Arc;
-
 use deadpool_postgres::{Client, Transaction};
 use dnd_engine::state::{GameState, StoryEvent};
+use dnd_engine::store::backend::{
+    campaign_id, campaign_key, campaign_list, check_marked, check_undo, decode, decode_state,
+    encode, history_entry, limit, limit_offset, story_page, turn_number,
+};
 use dnd_engine::store::{CampaignId, CampaignInfo, HistoryEntry, Page, StoreError, TurnRecord};
-use serde::Deserialize;
 use tokio_postgres::IsolationLevel;
 
-use crate::error::{At, Cell, decode, encode, is_race, out_of_range, sql_error};
-
-/// The row key of a campaign id: its decimal integer, written the way the store writes it (no
-/// sign, no leading zeros), so that every id names at most one campaign. Anything else names no
-/// campaign.
-fn key(id: &CampaignId) -> Result<i64, StoreError> {
-    match id.0.parse::<i64>() {
-        Ok(n) if n > 0 && n.to_string() == id.0 => Ok(n),
-        _ => Err(StoreError::NotFound(id.clone())),
-    }
-}
-
-/// A stored turn number as `u64`.
-fn turn_number(place: &str, turn: i64) -> Result<u64, StoreError> {
-    u64::try_from(turn).map_err(|_| out_of_range(place, "turn number", turn))
-}
-
-/// A page as SQL's `LIMIT` and `OFFSET` (a `usize` past `i64::MAX` means "all", "past the end").
-fn limit_offset(page: Page) -> (i64, i64) {
-    (
-        i64::try_from(page.limit).unwrap_or(i64::MAX),
-        i64::try_from(page.offset).unwrap_or(i64::MAX),
-    )
-}
+use crate::error::{At, Cell, is_race, sql_error};
 
 /// A read-only transaction that sees one snapshot for all its statements.
 async fn snapshot<'c>(client: &'c mut Client, place: &str) -> Result<Transaction<'c>, StoreError> {
@@ -106,7 +84,7 @@ pub(crate) async fn create_campaign(
         .await
         .at(place)?
         .cell(0, place)?;
-    Ok(CampaignId(id.to_string()))
+    Ok(campaign_id(id))
 }
 
 pub(crate) async fn load(
@@ -114,7 +92,7 @@ pub(crate) async fn load(
     place: &str,
     id: &CampaignId,
 ) -> Result<GameState, StoreError> {
-    let key = key(id)?;
+    let key = campaign_key(id)?;
     let stmt = client
         .prepare_cached("SELECT current_state FROM campaigns WHERE id = $1")
         .await
@@ -126,7 +104,7 @@ pub(crate) async fn load(
         .map(|row| row.cell(0, place))
         .transpose()?
         .ok_or_else(|| StoreError::NotFound(id.clone()))?;
-    decode(place, format_args!("the state of campaign {id}"), &json)
+    decode_state(place, id, &json)
 }
 
 pub(crate) async fn load_with_head(
@@ -134,7 +112,7 @@ pub(crate) async fn load_with_head(
     place: &str,
     id: &CampaignId,
 ) -> Result<(GameState, u64), StoreError> {
-    let key = key(id)?;
+    let key = campaign_key(id)?;
     // One statement, one snapshot: the state and the head are read together.
     let stmt = client
         .prepare_cached(
@@ -152,7 +130,7 @@ pub(crate) async fn load_with_head(
         .map(|row| Ok::<_, StoreError>((row.cell(0, place)?, row.cell(1, place)?)))
         .transpose()?
         .ok_or_else(|| StoreError::NotFound(id.clone()))?;
-    let state = decode(place, format_args!("the state of campaign {id}"), &json)?;
+    let state = decode_state(place, id, &json)?;
     Ok((state, turn_number(place, head)?))
 }
 
@@ -162,7 +140,7 @@ pub(crate) async fn commit_turn(
     id: &CampaignId,
     record: &TurnRecord,
 ) -> Result<u64, StoreError> {
-    let key = key(id)?;
+    let key = campaign_key(id)?;
     let tx = client.transaction().await.at(place)?;
     let json = lock_campaign(&tx, place, id, key).await?;
     // Under the row lock: every other commit or undo of this campaign has finished or waits.
@@ -180,7 +158,7 @@ pub(crate) async fn commit_turn(
     // Checked before the state is decoded: a stale turn costs no parse. Dropping `tx` on an
     // early return rolls back a transaction that wrote nothing.
     record.check_after_turn(head)?;
-    let mut state: GameState = decode(place, format_args!("the state of campaign {id}"), &json)?;
+    let mut state = decode_state(place, id, &json)?;
     record.apply_to(&mut state)?;
     let turn = last + 1;
     let record_json = encode(place, "the turn record", record)?;
@@ -228,24 +206,17 @@ pub(crate) async fn list_campaigns(
         .await
         .at(place)?;
     let rows = client.query(&stmt, &[]).await.at(place)?;
-    let mut list = rows
-        .into_iter()
+    let rows = rows
+        .iter()
         .map(|row| {
-            let (id, name, turns): (i64, String, i64) = (
+            Ok((
                 row.cell(0, place)?,
                 row.cell(1, place)?,
                 row.cell(2, place)?,
-            );
-            Ok(CampaignInfo {
-                id: CampaignId(id.to_string()),
-                name,
-                turns: u64::try_from(turns).map_err(|_| out_of_range(place, "count", turns))?,
-            })
+            ))
         })
         .collect::<Result<Vec<_>, StoreError>>()?;
-    // "By id" means by `CampaignId`, a string, as `MemoryStore` orders them ("10" before "9").
-    list.sort_by(|a, b| a.id.cmp(&b.id));
-    Ok(list)
+    campaign_list(place, rows)
 }
 
 pub(crate) async fn story_log(
@@ -254,13 +225,7 @@ pub(crate) async fn story_log(
     id: &CampaignId,
     page: Page,
 ) -> Result<Vec<StoryEvent>, StoreError> {
-    /// The one field of a `TurnRecord` the story log needs; the rest is skipped unparsed.
-    #[derive(Deserialize)]
-    struct Events {
-        #[serde(default)]
-        events: Vec<StoryEvent>,
-    }
-    let key = key(id)?;
+    let key = campaign_key(id)?;
     let tx = snapshot(client, place).await?;
     exists(&tx, place, id, key).await?;
     let stmt = tx
@@ -271,20 +236,11 @@ pub(crate) async fn story_log(
         .at(place)?;
     let rows = tx.query(&stmt, &[&key]).await.at(place)?;
     tx.commit().await.at(place)?;
-    let mut events = Vec::new();
-    for row in rows {
-        let (turn, json): (i64, String) = (row.cell(0, place)?, row.cell(1, place)?);
-        let record: Events = decode(place, format_args!("turn {turn} of campaign {id}"), &json)?;
-        events.extend(record.events);
-        if events.len() >= page.offset.saturating_add(page.limit) {
-            break;
-        }
-    }
-    Ok(events
-        .into_iter()
-        .skip(page.offset)
-        .take(page.limit)
-        .collect())
+    let rows = rows
+        .iter()
+        .map(|row| Ok((row.cell(0, place)?, row.cell(1, place)?)))
+        .collect::<Result<Vec<_>, StoreError>>()?;
+    story_page(place, id, rows, page)
 }
 
 /// Rows of `(turn, undone, record)` as history entries.
@@ -299,15 +255,7 @@ fn entries(
             row.cell(1, place)?,
             row.cell(2, place)?,
         );
-        Ok(HistoryEntry {
-            turn: turn_number(place, turn)?,
-            undone,
-            record: Arc::new(decode(
-                place,
-                format_args!("turn {turn} of campaign {id}"),
-                &json,
-            )?),
-        })
+        history_entry(place, id, turn, undone, &json)
     })
     .collect()
 }
@@ -318,7 +266,7 @@ pub(crate) async fn history(
     id: &CampaignId,
     page: Page,
 ) -> Result<Vec<HistoryEntry>, StoreError> {
-    let key = key(id)?;
+    let key = campaign_key(id)?;
     let tx = snapshot(client, place).await?;
     exists(&tx, place, id, key).await?;
     let (limit, offset) = limit_offset(page);
@@ -340,10 +288,9 @@ pub(crate) async fn recent_turns(
     id: &CampaignId,
     count: usize,
 ) -> Result<Vec<HistoryEntry>, StoreError> {
-    let key = key(id)?;
+    let key = campaign_key(id)?;
     let tx = snapshot(client, place).await?;
     exists(&tx, place, id, key).await?;
-    let limit = i64::try_from(count).unwrap_or(i64::MAX);
     let stmt = tx
         .prepare_cached(
             "SELECT turn, undone, record FROM turns WHERE campaign_id = $1 AND NOT undone \
@@ -351,7 +298,7 @@ pub(crate) async fn recent_turns(
         )
         .await
         .at(place)?;
-    let rows = tx.query(&stmt, &[&key, &limit]).await.at(place)?;
+    let rows = tx.query(&stmt, &[&key, &limit(count)]).await.at(place)?;
     tx.commit().await.at(place)?;
     entries(place, id, rows.into_iter().rev())
 }
@@ -362,7 +309,7 @@ pub(crate) async fn undo(
     id: &CampaignId,
     turns: u32,
 ) -> Result<GameState, StoreError> {
-    let key = key(id)?;
+    let key = campaign_key(id)?;
     let tx = client.transaction().await.at(place)?;
     lock_campaign(&tx, place, id, key).await?;
     let count = tx
@@ -374,13 +321,7 @@ pub(crate) async fn undo(
         .await
         .at(place)?
         .cell(0, place)?;
-    if i64::from(turns) > available {
-        return Err(StoreError::NothingToUndo {
-            asked: turns,
-            available: u64::try_from(available)
-                .map_err(|_| out_of_range(place, "count", available))?,
-        });
-    }
+    check_undo(place, turns, available)?;
     // The newest turn that stays in effect: its `state_after` is the state to go back to. With
     // none left, the campaign goes back to its start.
     let kept = tx
@@ -417,11 +358,7 @@ pub(crate) async fn undo(
         .await
         .at(place)?;
     let marked = tx.execute(&mark, &[&key, &floor]).await.at(place)?;
-    if marked != u64::from(turns) {
-        return Err(StoreError::Corrupt(format!(
-            "{place}: undoing {turns} turns of campaign {id} would mark {marked}"
-        )));
-    }
+    check_marked(place, id, turns, marked)?;
     let update = tx
         .prepare_cached("UPDATE campaigns SET current_state = $2 WHERE id = $1")
         .await
@@ -436,7 +373,7 @@ pub(crate) async fn delete(
     place: &str,
     id: &CampaignId,
 ) -> Result<(), StoreError> {
-    let key = key(id)?;
+    let key = campaign_key(id)?;
     // One statement is one transaction; the turns go with the campaign (ON DELETE CASCADE).
     let stmt = client
         .prepare_cached("DELETE FROM campaigns WHERE id = $1")

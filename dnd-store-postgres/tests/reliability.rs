@@ -7,13 +7,11 @@
 //! fail. The crash test runs this test binary again as a child process (`crash_child`, which
 //! does nothing unless [`CHILD_URL`] is set) and kills it with SIGKILL.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
+use std::ffi::OsStr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use dnd_engine::state::{Change, GameState, StoryEvent, StoryKind};
-use dnd_engine::store::{CampaignId, GameStore, Page, StoreError, TurnRecord, replay};
+use dnd_engine::store::{CampaignId, GameStore, StoreError};
 use dnd_store_postgres::scratch::{self, Scratch};
 use dnd_store_postgres::{Options, PostgresStore};
 
@@ -25,39 +23,20 @@ mod environment;
 #[allow(dead_code)]
 mod store_suite;
 
+/// The kill -9 test's child, its runner and the checks after it, shared with the SQLite store's
+/// test.
+#[path = "../../tests/tests/store_suite/crash.rs"]
+mod crash;
+
+use crash::{
+    check_after_kill, check_whole, commit_then_kill, commit_until_killed, crash_turn as turn,
+};
 use store_suite::sample_state;
 
 /// Set in the child: the database to commit to.
 const CHILD_URL: &str = "DND_STORE_POSTGRES_CRASH_CHILD_URL";
 /// Set in the child: the campaign to commit to.
 const CHILD_CAMPAIGN: &str = "DND_STORE_POSTGRES_CRASH_CHILD_CAMPAIGN";
-/// What the child prints, followed by the turn number, once `commit_turn` returned `Ok`.
-const COMMITTED: &str = "committed turn ";
-
-/// A turn marked `n`: 1 gold, a flag, a minute, an event; applies to any state.
-fn turn(n: u64, after: Option<u64>) -> TurnRecord {
-    TurnRecord {
-        input: format!("turn {n}"),
-        changes: vec![
-            Change::Gold {
-                character: "kraven".into(),
-                delta: 1,
-            },
-            Change::FlagSet {
-                key: format!("turn_{n}"),
-                value: serde_json::json!(0.1 + 0.2 * n as f64),
-            },
-            Change::TimeAdvanced { minutes: 1 },
-        ],
-        events: vec![StoryEvent {
-            turn: n,
-            kind: StoryKind::Other,
-            text: format!("Event {n}"),
-        }],
-        after_turn: after,
-        ..TurnRecord::default()
-    }
-}
 
 /// A database of the test's own, or `None` (after saying why) when there is no server.
 async fn database(test: &str) -> Option<Scratch> {
@@ -87,29 +66,6 @@ async fn commit_on_head(store: &dyn GameStore, id: &CampaignId, mark: u64) -> u6
     panic!("1000 conflicts in a row");
 }
 
-/// Every turn `1..=expected` is there once, none undone, and the state is their replay.
-async fn check_whole(store: &dyn GameStore, id: &CampaignId, initial: &GameState, expected: u64) {
-    let state = store.load(id).await.expect("loads");
-    let history = store
-        .history(id, Page::first(usize::MAX))
-        .await
-        .expect("history");
-    let numbers: Vec<u64> = history.iter().map(|h| h.turn).collect();
-    assert_eq!(
-        numbers,
-        (1..=expected).collect::<Vec<_>>(),
-        "no lost, doubled or missing turn"
-    );
-    assert!(history.iter().all(|h| !h.undone));
-    let records: Vec<&TurnRecord> = history.iter().map(|h| &*h.record).collect();
-    assert_eq!(
-        replay(initial, records).expect("the history replays"),
-        state,
-        "the stored state is the replay of the history"
-    );
-    assert_eq!(state.turn, expected);
-}
-
 /// Not a test on its own: the child of `a_killed_process_loses_no_committed_turn`. Commits turns
 /// until it is killed, printing each one after `commit_turn` returned `Ok`.
 #[test]
@@ -126,62 +82,8 @@ fn crash_child() {
         let store = PostgresStore::connect(&url)
             .await
             .expect("the child connects");
-        let mut stdout = std::io::stdout().lock();
-        // Bounded, in case the parent never kills it; stops when the parent stops reading.
-        for _ in 0..100_000 {
-            let (state, head) = store.load_with_head(&id).await.expect("the child loads");
-            let number = store
-                .commit_turn(&id, turn(state.turn + 1, Some(head)))
-                .await
-                .expect("the child commits");
-            if writeln!(stdout, "{COMMITTED}{number}")
-                .and_then(|()| stdout.flush())
-                .is_err()
-            {
-                return;
-            }
-        }
+        commit_until_killed(&store, &id).await;
     });
-}
-
-/// Runs a child that commits turns, reads `commits` of its reports, kills it with SIGKILL (in
-/// the middle of its next commit) and returns the turns it reported as committed.
-fn commit_then_kill(url: &str, id: &CampaignId, commits: usize) -> Vec<u64> {
-    let exe = std::env::current_exe().expect("the test binary's path");
-    let mut child = Command::new(exe)
-        .args([
-            "--exact",
-            "crash_child",
-            "--nocapture",
-            "--test-threads",
-            "1",
-        ])
-        .env(CHILD_URL, url)
-        .env(CHILD_CAMPAIGN, &id.0)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("the child starts");
-    let stdout = child.stdout.take().expect("the child's stdout");
-    let mut reported = Vec::new();
-    for line in BufReader::new(stdout).lines() {
-        let Ok(line) = line else { break };
-        if let Some(number) = line.strip_prefix(COMMITTED) {
-            reported.push(number.trim().parse::<u64>().expect("a turn number"));
-            if reported.len() >= commits {
-                break;
-            }
-        }
-    }
-    child.kill().expect("the child is killed");
-    let status = child.wait().expect("the child is reaped");
-    assert!(
-        reported.len() >= commits,
-        "the child reported {} commits before it ended ({status})",
-        reported.len()
-    );
-    reported
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -201,23 +103,17 @@ async fn a_killed_process_loses_no_committed_turn() {
     let mut reported = Vec::new();
     for round in 0..3 {
         let (url, campaign) = (db.url.clone(), id.clone());
-        let new = tokio::task::spawn_blocking(move || commit_then_kill(&url, &campaign, 15))
-            .await
-            .expect("the child's runner");
+        let new = tokio::task::spawn_blocking(move || {
+            let env = [
+                (CHILD_URL, OsStr::new(&url)),
+                (CHILD_CAMPAIGN, OsStr::new(&campaign.0)),
+            ];
+            commit_then_kill(&env, 15)
+        })
+        .await
+        .expect("the child's runner");
         reported.extend(new);
-        let history = store
-            .history(&id, Page::first(usize::MAX))
-            .await
-            .expect("history after a kill");
-        let numbers: Vec<u64> = history.iter().map(|h| h.turn).collect();
-        for number in &reported {
-            assert!(
-                numbers.contains(number),
-                "round {round}: turn {number} was reported committed but is lost"
-            );
-        }
-        // No half turn: whatever is there is whole, and the state is the replay of it.
-        check_whole(&store, &id, &initial, numbers.len() as u64).await;
+        check_after_kill(&store, &id, &initial, &reported, round).await;
     }
     drop(store);
     db.drop_database().await.expect("dropped");

@@ -1,9 +1,7 @@
-//! Turning SQLite and JSON failures into [`StoreError`]s, each naming the database it came from.
+//! Turning SQLite failures into [`StoreError`]s, each naming the database it came from.
 
 use dnd_engine::store::StoreError;
 use rusqlite::ErrorCode;
-use serde::Serialize;
-use serde::de::DeserializeOwned;
 
 /// Adds the database's name (its path, or `:memory:`) to a rusqlite error.
 pub(crate) trait At<T> {
@@ -32,30 +30,4 @@ pub(crate) fn sql_error(place: &str, error: &rusqlite::Error) -> StoreError {
         )),
         _ => StoreError::Backend(format!("{place}: {error}")),
     }
-}
-
-/// Reads back stored JSON; a failure means the stored data is damaged.
-pub(crate) fn decode<T: DeserializeOwned>(
-    place: &str,
-    what: impl std::fmt::Display,
-    json: &str,
-) -> Result<T, StoreError> {
-    serde_json::from_str(json).map_err(|error| {
-        StoreError::Corrupt(format!("{place}: {what} does not read back: {error}"))
-    })
-}
-
-/// Writes a value as JSON to store.
-pub(crate) fn encode<T: Serialize>(
-    place: &str,
-    what: impl std::fmt::Display,
-    value: &T,
-) -> Result<String, StoreError> {
-    serde_json::to_string(value)
-        .map_err(|error| StoreError::Backend(format!("{place}: cannot encode {what}: {error}")))
-}
-
-/// A number read from the database that does not fit where it goes.
-pub(crate) fn out_of_range(place: &str, what: &str, value: i64) -> StoreError {
-    StoreError::Corrupt(format!("{place}: {what} {value} is out of range"))
 }

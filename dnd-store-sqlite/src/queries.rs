@@ -5,37 +5,15 @@
 //! take the write lock first (`BEGIN IMMEDIATE`), so a read-modify-write can never interleave
 //! with another connection's.
 
-use std::sync::Arc;
-
 use dnd_engine::state::{GameState, StoryEvent};
+use dnd_engine::store::backend::{
+    campaign_id, campaign_key, campaign_list, check_marked, check_undo, decode, decode_state,
+    encode, history_entry, limit, limit_offset, story_page, turn_number,
+};
 use dnd_engine::store::{CampaignId, CampaignInfo, HistoryEntry, Page, StoreError, TurnRecord};
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
-use serde::Deserialize;
 
-use crate::error::{At, decode, encode, out_of_range};
-
-/// The row key of a campaign id: its decimal integer, written the way the store writes it
-/// (no sign, no leading zeros), so that every id names at most one campaign, as in
-/// `MemoryStore`. Anything else names no campaign.
-fn key(id: &CampaignId) -> Result<i64, StoreError> {
-    match id.0.parse::<i64>() {
-        Ok(n) if n > 0 && n.to_string() == id.0 => Ok(n),
-        _ => Err(StoreError::NotFound(id.clone())),
-    }
-}
-
-/// A stored turn number as `u64`.
-fn turn_number(place: &str, turn: i64) -> Result<u64, StoreError> {
-    u64::try_from(turn).map_err(|_| out_of_range(place, "turn number", turn))
-}
-
-/// A page as SQL's `LIMIT` and `OFFSET` (a `usize` past `i64::MAX` means "all", "past the end").
-fn limit_offset(page: Page) -> (i64, i64) {
-    (
-        i64::try_from(page.limit).unwrap_or(i64::MAX),
-        i64::try_from(page.offset).unwrap_or(i64::MAX),
-    )
-}
+use crate::error::At;
 
 fn write<'c>(conn: &'c mut Connection, place: &str) -> Result<Transaction<'c>, StoreError> {
     conn.transaction_with_behavior(TransactionBehavior::Immediate)
@@ -64,7 +42,7 @@ pub(crate) fn create_campaign(
     )
     .and_then(|mut stmt| stmt.query_row(params![name, json], |row| row.get::<_, i64>(0)))
     .at(place)
-    .map(|id| CampaignId(id.to_string()))
+    .map(campaign_id)
 }
 
 pub(crate) fn load(
@@ -72,13 +50,13 @@ pub(crate) fn load(
     place: &str,
     id: &CampaignId,
 ) -> Result<GameState, StoreError> {
-    let key = key(id)?;
+    let key = campaign_key(id)?;
     let json: String = conn
         .prepare_cached("SELECT current_state FROM campaigns WHERE id = ?1")
         .and_then(|mut stmt| stmt.query_row(params![key], |row| row.get(0)).optional())
         .at(place)?
         .ok_or_else(|| StoreError::NotFound(id.clone()))?;
-    decode(place, format_args!("the state of campaign {id}"), &json)
+    decode_state(place, id, &json)
 }
 
 /// SQL for the history number of campaign `?1`'s last turn in effect, 0 for none (its head),
@@ -95,7 +73,7 @@ pub(crate) fn load_with_head(
     place: &str,
     id: &CampaignId,
 ) -> Result<(GameState, u64), StoreError> {
-    let key = key(id)?;
+    let key = campaign_key(id)?;
     // One statement is one read transaction: the state and the head are read together.
     let (json, head): (String, i64) = conn
         .prepare_cached(concat!(
@@ -109,7 +87,7 @@ pub(crate) fn load_with_head(
         })
         .at(place)?
         .ok_or_else(|| StoreError::NotFound(id.clone()))?;
-    let state = decode(place, format_args!("the state of campaign {id}"), &json)?;
+    let state = decode_state(place, id, &json)?;
     Ok((state, turn_number(place, head)?))
 }
 
@@ -119,7 +97,7 @@ pub(crate) fn commit_turn(
     id: &CampaignId,
     record: &TurnRecord,
 ) -> Result<u64, StoreError> {
-    let key = key(id)?;
+    let key = campaign_key(id)?;
     let tx = write(conn, place)?;
     // `last` counts undone turns (the new turn's number follows it); `head` does not.
     let (json, last, head): (String, i64, i64) = tx
@@ -142,7 +120,7 @@ pub(crate) fn commit_turn(
     // two games that loaded the same state only one passes. Checked before the state is
     // decoded: a stale turn costs no parse.
     record.check_after_turn(turn_number(place, head)?)?;
-    let mut state: GameState = decode(place, format_args!("the state of campaign {id}"), &json)?;
+    let mut state = decode_state(place, id, &json)?;
     // An invalid turn returns here; dropping `tx` rolls back a transaction that wrote nothing.
     record.apply_to(&mut state)?;
     let turn = last + 1;
@@ -175,19 +153,7 @@ pub(crate) fn list_campaigns(
                 .collect()
         })
         .at(place)?;
-    let mut list = rows
-        .into_iter()
-        .map(|(id, name, turns)| {
-            Ok(CampaignInfo {
-                id: CampaignId(id.to_string()),
-                name,
-                turns: u64::try_from(turns).map_err(|_| out_of_range(place, "count", turns))?,
-            })
-        })
-        .collect::<Result<Vec<_>, StoreError>>()?;
-    // "By id" means by `CampaignId`, a string, as `MemoryStore` orders them ("10" before "9").
-    list.sort_by(|a, b| a.id.cmp(&b.id));
-    Ok(list)
+    campaign_list(place, rows)
 }
 
 pub(crate) fn story_log(
@@ -196,13 +162,7 @@ pub(crate) fn story_log(
     id: &CampaignId,
     page: Page,
 ) -> Result<Vec<StoryEvent>, StoreError> {
-    /// The one field of a `TurnRecord` the story log needs; the rest is skipped unparsed.
-    #[derive(Deserialize)]
-    struct Events {
-        #[serde(default)]
-        events: Vec<StoryEvent>,
-    }
-    let key = key(id)?;
+    let key = campaign_key(id)?;
     let tx = conn.transaction().at(place)?;
     exists(&tx, place, id, key)?;
     let rows: Vec<(i64, String)> = tx
@@ -215,19 +175,7 @@ pub(crate) fn story_log(
         })
         .at(place)?;
     tx.finish().at(place)?;
-    let mut events = Vec::new();
-    for (turn, json) in rows {
-        let record: Events = decode(place, format_args!("turn {turn} of campaign {id}"), &json)?;
-        events.extend(record.events);
-        if events.len() >= page.offset.saturating_add(page.limit) {
-            break;
-        }
-    }
-    Ok(events
-        .into_iter()
-        .skip(page.offset)
-        .take(page.limit)
-        .collect())
+    story_page(place, id, rows, page)
 }
 
 pub(crate) fn history(
@@ -236,7 +184,7 @@ pub(crate) fn history(
     id: &CampaignId,
     page: Page,
 ) -> Result<Vec<HistoryEntry>, StoreError> {
-    let key = key(id)?;
+    let key = campaign_key(id)?;
     let tx = conn.transaction().at(place)?;
     exists(&tx, place, id, key)?;
     let (limit, offset) = limit_offset(page);
@@ -254,17 +202,7 @@ pub(crate) fn history(
         .at(place)?;
     tx.finish().at(place)?;
     rows.into_iter()
-        .map(|(turn, undone, json)| {
-            Ok(HistoryEntry {
-                turn: turn_number(place, turn)?,
-                undone,
-                record: Arc::new(decode(
-                    place,
-                    format_args!("turn {turn} of campaign {id}"),
-                    &json,
-                )?),
-            })
-        })
+        .map(|(turn, undone, json)| history_entry(place, id, turn, undone, &json))
         .collect()
 }
 
@@ -274,34 +212,25 @@ pub(crate) fn recent_turns(
     id: &CampaignId,
     count: usize,
 ) -> Result<Vec<HistoryEntry>, StoreError> {
-    let key = key(id)?;
+    let key = campaign_key(id)?;
     let tx = conn.transaction().at(place)?;
     exists(&tx, place, id, key)?;
-    let limit = i64::try_from(count).unwrap_or(i64::MAX);
     let rows: Vec<(i64, String)> = tx
         .prepare_cached(
             "SELECT turn, record FROM turns WHERE campaign_id = ?1 AND undone = 0 \
              ORDER BY turn DESC LIMIT ?2",
         )
         .and_then(|mut stmt| {
-            stmt.query_map(params![key, limit], |row| Ok((row.get(0)?, row.get(1)?)))?
-                .collect()
+            stmt.query_map(params![key, limit(count)], |row| {
+                Ok((row.get(0)?, row.get(1)?))
+            })?
+            .collect()
         })
         .at(place)?;
     tx.finish().at(place)?;
     rows.into_iter()
         .rev()
-        .map(|(turn, json)| {
-            Ok(HistoryEntry {
-                turn: turn_number(place, turn)?,
-                undone: false,
-                record: Arc::new(decode(
-                    place,
-                    format_args!("turn {turn} of campaign {id}"),
-                    &json,
-                )?),
-            })
-        })
+        .map(|(turn, json)| history_entry(place, id, turn, false, &json))
         .collect()
 }
 
@@ -311,7 +240,7 @@ pub(crate) fn undo(
     id: &CampaignId,
     turns: u32,
 ) -> Result<GameState, StoreError> {
-    let key = key(id)?;
+    let key = campaign_key(id)?;
     let tx = write(conn, place)?;
     let available: i64 = tx
         .prepare_cached(
@@ -321,13 +250,7 @@ pub(crate) fn undo(
         .and_then(|mut stmt| stmt.query_row(params![key], |row| row.get(0)).optional())
         .at(place)?
         .ok_or_else(|| StoreError::NotFound(id.clone()))?;
-    if i64::from(turns) > available {
-        return Err(StoreError::NothingToUndo {
-            asked: turns,
-            available: u64::try_from(available)
-                .map_err(|_| out_of_range(place, "count", available))?,
-        });
-    }
+    check_undo(place, turns, available)?;
     // The newest turn that stays in effect: its `state_after` is the state to go back to
     // (undo only ever takes the newest turns in effect, so none before it has been undone
     // since it was committed). With none left, the campaign goes back to its start.
@@ -362,11 +285,7 @@ pub(crate) fn undo(
         )
         .and_then(|mut stmt| stmt.execute(params![key, floor]))
         .at(place)?;
-    if marked != turns as usize {
-        return Err(StoreError::Corrupt(format!(
-            "{place}: undoing {turns} turns of campaign {id} would mark {marked}"
-        )));
-    }
+    check_marked(place, id, turns, marked as u64)?;
     tx.prepare_cached("UPDATE campaigns SET current_state = ?2 WHERE id = ?1")
         .and_then(|mut stmt| stmt.execute(params![key, json]))
         .at(place)?;
@@ -379,7 +298,7 @@ pub(crate) fn delete(
     place: &str,
     id: &CampaignId,
 ) -> Result<(), StoreError> {
-    let key = key(id)?;
+    let key = campaign_key(id)?;
     // One statement is one transaction; the turns go with the campaign (ON DELETE CASCADE).
     let deleted = conn
         .prepare_cached("DELETE FROM campaigns WHERE id = ?1")

@@ -5,12 +5,9 @@
 //! The crash test runs this test binary again as a child process (`crash_child`, which does
 //! nothing unless [`CHILD_PATH`] is set), lets it commit turns, and kills it with SIGKILL.
 
-use std::io::{BufRead, BufReader, Write};
-use std::path::Path;
-use std::process::{Command, Stdio};
+use std::ffi::OsStr;
 
-use dnd_engine::state::{Change, StoryEvent, StoryKind};
-use dnd_engine::store::{CampaignId, ChatLine, GameStore, Page, StoreError, TurnRecord, replay};
+use dnd_engine::store::{CampaignId, GameStore, Page, StoreError, TurnRecord};
 use dnd_store_sqlite::SqliteStore;
 
 /// The store suite's fixtures (one fighter, two rooms), so both test files start from the same
@@ -19,42 +16,23 @@ use dnd_store_sqlite::SqliteStore;
 #[allow(dead_code)]
 mod store_suite;
 
+/// The kill -9 test's child, its runner and the checks after it, shared with the PostgreSQL
+/// store's test.
+#[path = "../../tests/tests/store_suite/crash.rs"]
+mod crash;
+
+use crash::{check_after_kill, commit_then_kill, commit_until_killed, crash_turn};
 use store_suite::sample_state;
+
+/// A turn marked `n` on no particular head.
+fn sample_turn(n: u64) -> TurnRecord {
+    crash_turn(n, None)
+}
 
 /// Set in the child: the database to commit to.
 const CHILD_PATH: &str = "DND_STORE_SQLITE_CRASH_CHILD_DB";
 /// Set in the child: the campaign to commit to.
 const CHILD_CAMPAIGN: &str = "DND_STORE_SQLITE_CRASH_CHILD_CAMPAIGN";
-/// What the child prints, followed by the turn number, once `commit_turn` returned `Ok`.
-const COMMITTED: &str = "committed turn ";
-
-/// A turn marked `n`: 1 gold, a flag holding a float that JSON must carry bit for bit, an event.
-fn sample_turn(n: u64) -> TurnRecord {
-    TurnRecord {
-        input: format!("turn {n}"),
-        changes: vec![
-            Change::Gold {
-                character: "kraven".into(),
-                delta: 1,
-            },
-            Change::FlagSet {
-                key: format!("turn_{n}"),
-                value: serde_json::json!(0.1 + 0.2 * n as f64),
-            },
-            Change::TimeAdvanced { minutes: 1 },
-        ],
-        events: vec![StoryEvent {
-            turn: n,
-            kind: StoryKind::Other,
-            text: format!("Event {n}"),
-        }],
-        player_messages: vec![ChatLine {
-            speaker: "gm".into(),
-            text: format!("It happens ({n})."),
-        }],
-        ..TurnRecord::default()
-    }
-}
 
 fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()
@@ -76,63 +54,8 @@ fn crash_child() {
     let id = CampaignId(campaign);
     runtime().block_on(async {
         let store = SqliteStore::open(&path).expect("the child opens the store");
-        let mut stdout = std::io::stdout().lock();
-        // Bounded, in case the parent never kills it; stops when the parent stops reading.
-        for _ in 0..100_000 {
-            let state = store.load(&id).await.expect("the child loads");
-            let turn = store
-                .commit_turn(&id, sample_turn(state.turn + 1))
-                .await
-                .expect("the child commits");
-            if writeln!(stdout, "{COMMITTED}{turn}")
-                .and_then(|()| stdout.flush())
-                .is_err()
-            {
-                return;
-            }
-        }
+        commit_until_killed(&store, &id).await;
     });
-}
-
-/// Runs a child that commits turns, reads `commits` of its reports, kills it with SIGKILL and
-/// returns the turns it reported as committed.
-fn commit_then_kill(path: &Path, id: &CampaignId, commits: usize) -> Vec<u64> {
-    let exe = std::env::current_exe().expect("the test binary's path");
-    let mut child = Command::new(exe)
-        .args([
-            "--exact",
-            "crash_child",
-            "--nocapture",
-            "--test-threads",
-            "1",
-        ])
-        .env(CHILD_PATH, path)
-        .env(CHILD_CAMPAIGN, &id.0)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("the child starts");
-    let stdout = child.stdout.take().expect("the child's stdout");
-    let mut reported = Vec::new();
-    for line in BufReader::new(stdout).lines() {
-        let Ok(line) = line else { break };
-        if let Some(turn) = line.strip_prefix(COMMITTED) {
-            reported.push(turn.trim().parse::<u64>().expect("a turn number"));
-            if reported.len() >= commits {
-                // The child is committing the next turn right now.
-                break;
-            }
-        }
-    }
-    child.kill().expect("the child is killed");
-    let status = child.wait().expect("the child is reaped");
-    assert!(
-        reported.len() >= commits,
-        "the child reported {} commits before it ended ({status})",
-        reported.len()
-    );
-    reported
 }
 
 #[test]
@@ -153,33 +76,14 @@ fn a_killed_process_loses_no_committed_turn() {
     });
     let mut reported = Vec::new();
     for round in 0..3 {
-        reported.extend(commit_then_kill(&path, &id, 20));
+        let env = [
+            (CHILD_PATH, path.as_os_str()),
+            (CHILD_CAMPAIGN, OsStr::new(&id.0)),
+        ];
+        reported.extend(commit_then_kill(&env, 20));
         rt.block_on(async {
             let store = SqliteStore::open(&path).expect("the store opens after a kill");
-            let state = store.load(&id).await.expect("load works after a kill");
-            let history = store
-                .history(&id, Page::first(usize::MAX))
-                .await
-                .expect("history");
-            let turns: Vec<u64> = history.iter().map(|h| h.turn).collect();
-            for turn in &reported {
-                assert!(
-                    turns.contains(turn),
-                    "round {round}: turn {turn} was reported committed but is lost"
-                );
-            }
-            assert_eq!(
-                turns,
-                (1..=turns.len() as u64).collect::<Vec<_>>(),
-                "no gap, no undone turn"
-            );
-            assert!(history.iter().all(|h| !h.undone));
-            let records: Vec<&TurnRecord> = history.iter().map(|h| &*h.record).collect();
-            assert_eq!(
-                replay(&initial, records).expect("the history replays"),
-                state,
-                "round {round}: the stored state is the replay of the history"
-            );
+            check_after_kill(&store, &id, &initial, &reported, round).await;
         });
     }
     let conn = rusqlite::Connection::open(&path).expect("opens");

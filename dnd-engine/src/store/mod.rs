@@ -26,6 +26,7 @@
 //! database, `PostgresStore` in `dnd-store-postgres`. All three pass the same behavioural suite
 //! (`tests/tests/store_behaviour.rs`).
 
+pub mod backend;
 mod memory;
 mod roll;
 

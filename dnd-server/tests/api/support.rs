@@ -169,3 +169,20 @@ pub async fn error_code(response: reqwest::Response, status: u16) -> String {
     assert!(!message.is_empty(), "an error says what was wrong: {body}");
     body["error"]["code"].as_str().unwrap().to_owned()
 }
+
+/// The base URL (`http://127.0.0.1:PORT`) a `dnd-server` process says it listens on, read from
+/// the first line of its output (`dnd-server: http://127.0.0.1:PORT/`).
+// The API tests run the server in this process; only the tests of the binary read this.
+#[allow(dead_code)]
+pub fn listening_base(stdout: &mut impl std::io::BufRead) -> String {
+    let mut first = String::new();
+    stdout
+        .read_line(&mut first)
+        .expect("the server's first line");
+    first
+        .trim()
+        .strip_prefix("dnd-server: ")
+        .unwrap_or_else(|| panic!("the server did not say where it listens: {first:?}"))
+        .trim_end_matches('/')
+        .to_owned()
+}
