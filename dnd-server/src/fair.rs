@@ -142,11 +142,7 @@ pub async fn log(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<FairLog>, ApiError> {
-    server.authorize(&id, &headers).await?;
-    let log = fair::export(&*server.store, &CampaignId(id.clone()))
-        .await
-        .map_err(|e| api_error(e, &id))?;
-    Ok(Json(log))
+    Ok(Json(seated_log(&server, &id, &headers).await?))
 }
 
 /// `GET /api/campaigns/{id}/fair/verify`: the campaign's log, verified.
@@ -155,11 +151,16 @@ pub async fn verify_campaign(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Result<Json<VerifyReport>, ApiError> {
-    server.authorize(&id, &headers).await?;
-    let log = fair::export(&*server.store, &CampaignId(id.clone()))
-        .await
-        .map_err(|e| api_error(e, &id))?;
+    let log = seated_log(&server, &id, &headers).await?;
     Ok(Json(fair::verify(&log)))
+}
+
+/// The campaign's fair-dice log, for a seat of it.
+async fn seated_log(server: &Server, id: &str, headers: &HeaderMap) -> Result<FairLog, ApiError> {
+    server.authorize(id, headers).await?;
+    fair::export(&*server.store, &CampaignId(id.to_owned()))
+        .await
+        .map_err(|e| api_error(e, id))
 }
 
 /// `POST /api/fair/verify`: a posted log (with its revealed seeds), verified. Needs no seat:
