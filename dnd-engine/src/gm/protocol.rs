@@ -428,14 +428,15 @@ impl GameMaster {
     }
 
     /// The names of the tools offered in this round of `run` (`tools::situation`, with the
-    /// tools the model asked for this turn), in the registry's order, kept in `run` for the
-    /// gate; and their specifications. Recomputed each round, so a round after
-    /// `start_encounter` offers the fight's tools.
+    /// tools the model asked for this turn), kept in `run` for the gate; and their
+    /// specifications, in the same order (the mode's own tools first, so a prompt cache keeps
+    /// them: `tools::situation`). Recomputed each round, so a round after `start_encounter`
+    /// offers the fight's tools.
     pub(super) fn offer(&self, run: &mut TurnRun<'_>) -> Vec<crate::llm::ToolSpec> {
         run.offered = tools_with(run.state, Srd::bundled(), &run.asked).offered;
-        self.tool_specs
+        run.offered
             .iter()
-            .filter(|spec| run.offered.contains(&spec.name.as_str()))
+            .filter_map(|name| self.tool_specs.iter().find(|spec| spec.name == *name))
             .cloned()
             .collect()
     }

@@ -3,8 +3,9 @@
 //! Sending all 49 tools' specifications on every call costs about 39 KB of JSON (~9,700
 //! tokens, `tools/tests/situations.rs`); most of them cannot do anything in the moment
 //! (`next_turn` outside a fight, `cast_spell` for a party with no spells). [`available_tools`]
-//! names the tools that can matter now, in the registry's order (a stable list keeps the
-//! provider's prompt cache warm), and the game master sends only those.
+//! names the tools that can matter now, the mode's own first and what the room adds last (a
+//! list that changes at its end keeps the provider's prompt cache warm: [`by_stability`]), and
+//! the game master sends only those.
 //!
 //! **The gate** ([`gate`]): a call runs only if its tool was in the list sent with that call;
 //! any other is refused with that list, changing nothing. A tool whose moment has not come
@@ -70,6 +71,32 @@ const YIELDING: [&str; 5] = [
     tool::DODGE,
 ];
 
+/// The tools needed in every situation: `roll_dice` is the one way to roll what no other tool
+/// covers (never left out, or a model would invent the roll).
+const EVERY: [&str; 3] = [tool::ROLL_DICE, tool::ROLL_SKILL_CHECK, tool::USE_ITEM];
+
+/// The tools a fight needs, on every call of it.
+const FIGHT: [&str; 7] = [
+    tool::ROLL_ATTACK,
+    tool::USE_FEATURE,
+    tool::MOVE_IN_FIGHT,
+    tool::NEXT_TURN,
+    tool::END_ENCOUNTER,
+    tool::DODGE,
+    tool::DISENGAGE,
+];
+
+/// The tools a walk needs (no fight), on every call of it (`update_character`, for rests,
+/// only where no one else stands: with an NPC here it waits for room). The last ones give way
+/// first when the list is crowded ([`YIELDING`]).
+const WALK: [&str; 5] = [
+    tool::MOVE_TO,
+    tool::GET_ROOM_DETAILS,
+    tool::SET_GAME_FLAG,
+    tool::LOG_STORY_EVENT,
+    tool::UPDATE_CHARACTER,
+];
+
 /// What the party is doing, the first thing that decides the tools.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -93,7 +120,8 @@ pub fn situation(state: &GameState) -> Situation {
     }
 }
 
-/// The tools of a moment, each list in the registry's order.
+/// The tools of a moment: `offered` in the order sent ([`by_stability`]), `possible` in the
+/// registry's order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Tools {
     /// What the game master sends with each call: what the moment needs, then extras while
@@ -106,7 +134,7 @@ pub struct Tools {
     pub possible: Vec<&'static str>,
 }
 
-/// The tools offered now, in the registry's order: see the module documentation.
+/// The tools offered now, in the order sent: see the module documentation.
 pub fn available_tools(state: &GameState, srd: &Srd) -> Vec<&'static str> {
     tools_now(state, srd).offered
 }
@@ -123,23 +151,12 @@ pub fn tools_now(state: &GameState, srd: &Srd) -> Tools {
 /// stays within [`CROWDED`] (unless the moment's needs alone exceed it, or the model asked for
 /// more tools than can give way); an asked tool that is barred now, or unknown, is not offered.
 pub fn tools_with(state: &GameState, srd: &Srd, asked: &[&str]) -> Tools {
-    // `roll_dice` is the one way to roll what no other tool covers: never left out, or a
-    // model would invent the roll.
-    let mut needed: Vec<&'static str> =
-        vec![tool::ROLL_DICE, tool::ROLL_SKILL_CHECK, tool::USE_ITEM];
+    let mut needed: Vec<&'static str> = EVERY.to_vec();
     let mut room: Vec<&'static str> = Vec::new();
     let fight = state.encounter.is_some();
     let party = || state.characters.iter().filter(|c| !c.dead);
     if fight {
-        needed.extend([
-            tool::ROLL_ATTACK,
-            tool::USE_FEATURE,
-            tool::MOVE_IN_FIGHT,
-            tool::NEXT_TURN,
-            tool::END_ENCOUNTER,
-            tool::DODGE,
-            tool::DISENGAGE,
-        ]);
+        needed.extend(FIGHT);
         if party().any(|c| c.conditions.has(Condition::Prone)) {
             needed.push(tool::STAND_UP);
         }
@@ -181,17 +198,14 @@ pub fn tools_with(state: &GameState, srd: &Srd, asked: &[&str]) -> Tools {
             tool::DECLARE_REACTIONS,
         ]);
     } else {
-        needed.extend([
-            tool::GET_ROOM_DETAILS,
-            tool::MOVE_TO,
-            tool::SET_GAME_FLAG,
-            tool::LOG_STORY_EVENT,
-        ]);
         // A rest is taken where no one else stands; with an NPC here it waits for room.
-        if npc_here(state) {
+        let rests = !npc_here(state);
+        needed.extend(
+            WALK.iter()
+                .filter(|t| rests || **t != tool::UPDATE_CHARACTER),
+        );
+        if !rests {
             room.push(tool::UPDATE_CHARACTER);
-        } else {
-            needed.push(tool::UPDATE_CHARACTER);
         }
         // Taking what lies here; an item the story grants (rare) waits for room.
         if loot_here(state) {
@@ -313,9 +327,33 @@ pub fn tools_with(state: &GameState, srd: &Srd, asked: &[&str]) -> Tools {
             .collect()
     };
     Tools {
-        offered: in_order(&needed),
+        offered: by_stability(&needed, fight),
         possible: in_order(&possible),
     }
+}
+
+/// The offered tools in the order they are sent: the mode's own tools first ([`EVERY`], then
+/// [`FIGHT`] or [`WALK`], in those lists' order, which ends with the tools that give way when
+/// the list is crowded), then `cast_spell` (the party's, steady for a campaign), then what
+/// this room or moment adds, in the registry's order. A provider's prompt cache keeps a request's prefix up to the first byte
+/// that changes, and the tools come first: in the registry's order, walking from a room with
+/// people in it to one with a monster changed the list from its third tool, where now the
+/// mode's tools stay the same.
+fn by_stability(names: &[&str], fight: bool) -> Vec<&'static str> {
+    let mode: &[&str] = if fight { &FIGHT } else { &WALK };
+    let core: Vec<&str> = EVERY.iter().chain(mode).copied().collect();
+    let mut ordered: Vec<(u8, usize, &'static str)> = tool_names()
+        .into_iter()
+        .enumerate()
+        .filter(|(_, t)| names.contains(t))
+        .map(|(at, t)| match core.iter().position(|c| *c == t) {
+            Some(rank) => (0, rank, t),
+            None if t == tool::CAST_SPELL => (1, at, t),
+            None => (2, at, t),
+        })
+        .collect();
+    ordered.sort_unstable();
+    ordered.into_iter().map(|(_, _, t)| t).collect()
 }
 
 /// What the gate decides of a call ([`gate`]).

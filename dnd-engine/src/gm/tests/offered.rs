@@ -274,7 +274,7 @@ async fn a_strict_answer_with_a_tool_not_listed_is_asked_once_more_with_it() {
     assert!(!told(0).contains("roll_saving_throw"));
     // The second answer is asked with the list that now holds it.
     assert!(
-        told(1).contains("tools offered now: roll_dice, roll_skill_check, roll_saving_throw"),
+        told(1).contains("update_character, roll_saving_throw, roll_attack"),
         "{}",
         told(1)
     );

@@ -155,15 +155,46 @@ fn each_situation_offers_what_it_needs_and_not_what_cannot_happen() {
 }
 
 #[test]
-fn the_order_is_the_registrys() {
+fn the_modes_own_tools_come_first_and_what_the_room_adds_last() {
     let order = crate::tools::tool_names();
+    let every = ["roll_dice", "roll_skill_check", "use_item"];
+    let fight_core = [
+        "roll_attack",
+        "use_feature",
+        "move_in_fight",
+        "next_turn",
+        "end_encounter",
+        "dodge",
+        "disengage",
+    ];
+    let walk_core = [
+        "move_to",
+        "get_room_details",
+        "set_game_flag",
+        "log_story_event",
+        "update_character",
+    ];
     for (name, state) in moments() {
         let tools = available_tools(&state, Srd::bundled());
-        let positions: Vec<usize> = tools
+        let mode: &[&str] = if state.encounter.is_some() {
+            &fight_core
+        } else {
+            &walk_core
+        };
+        let core: Vec<&str> = every.iter().chain(mode).copied().collect();
+        // The core, in its own order, then the rest: cast_spell first, then the registry's order.
+        let lead: Vec<&str> = core.iter().copied().filter(|t| tools.contains(t)).collect();
+        assert_eq!(tools[..lead.len()], lead, "{name}");
+        let mut rest: Vec<&str> = tools[lead.len()..].to_vec();
+        if rest.first() == Some(&"cast_spell") {
+            rest.remove(0);
+        }
+        let positions: Vec<usize> = rest
             .iter()
             .map(|t| order.iter().position(|o| o == t).unwrap())
             .collect();
         assert!(positions.is_sorted(), "{name}: {tools:?}");
+        assert!(!rest.contains(&"cast_spell"), "{name}: {tools:?}");
     }
 }
 
@@ -237,12 +268,15 @@ fn an_asked_tool_takes_the_place_of_the_last_extra_and_the_list_stays_at_twelve(
                 with.len() >= now.offered.len().min(CROWDED),
                 "{name}: {with:?}"
             );
-            let order = tool_names();
-            let positions: Vec<usize> = with
-                .iter()
-                .map(|t| order.iter().position(|o| o == t).unwrap())
-                .collect();
-            assert!(positions.is_sorted(), "{name}: {with:?}");
+            // What stays keeps its order.
+            let kept = |a: &[&'static str], b: &[&'static str]| -> Vec<&'static str> {
+                a.iter().copied().filter(|t| b.contains(t)).collect()
+            };
+            assert_eq!(
+                kept(&with, &now.offered),
+                kept(&now.offered, &with),
+                "{name}"
+            );
             for t in &asked {
                 assert!(with.contains(t), "{name}: {t} not in {with:?}");
             }
