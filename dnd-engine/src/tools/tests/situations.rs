@@ -12,7 +12,7 @@ use crate::adventure::Adventure;
 use crate::srd::Srd;
 use crate::state::{GameState, estimate_tokens};
 use crate::tools::situation::CROWDED;
-use crate::tools::{Gate, available_tools, gate, tool_names, tool_specs, tools_now, tools_with};
+use crate::tools::{Gate, available_tools, gate, tool_specs, tools_now, tools_with};
 
 /// The party, everyone, moved to `room` (a test's shortcut past the walk there).
 fn move_party(state: &mut GameState, room: &str) {
