@@ -40,14 +40,18 @@
 
 mod build;
 mod config;
+mod dialect;
 pub mod errors;
 pub mod http;
+mod openai;
 mod parse;
 mod provider;
+#[cfg(feature = "speech")]
 mod speech;
 pub mod sse;
 pub mod stream;
-pub mod window;
+mod trace;
+mod window;
 pub mod wire;
 
 /// The provider-neutral types this adapter translates to and from the wire format.
@@ -57,10 +61,15 @@ pub use build::{
     ReasoningEcho, RequestOptions, StrictTools, StrictToolsCache, TokenLimitField, build_request,
     build_request_with, into_streaming,
 };
-pub use config::{DEFAULT_MODEL, OPENAI_BASE_URL, OpenAiConfig, Pricing, SpeechOptions};
+pub use config::{ChatConfig, Pricing};
+pub use dialect::{Dialect, build_body};
+pub use openai::{DEFAULT_MODEL, OPENAI_BASE_URL, OpenAi, OpenAiConfig};
 pub use parse::{
     arguments_from_wire, finish_reason_from_wire, parse_response, parse_response_with,
     read_chat_completion, reasoning_from_wire, response_from_wire, response_from_wire_with,
     tool_calls_from_wire, usage_from_wire,
 };
-pub use provider::OpenAiProvider;
+pub use provider::{ChatProvider, OpenAiProvider};
+#[cfg(feature = "speech")]
+pub use speech::SpeechOptions;
+pub use window::{n_ctx_of_props, props_url};

@@ -461,7 +461,7 @@ fn starts_value(arguments: Option<&Value>) -> bool {
 /// lines and events without data do not restart it, so a server that only keeps the
 /// connection alive ends the stream with [`LlmError::Timeout`]. The assembler's content limit
 /// is set from the body's [`ResponseLimits::stream_content_bytes`].
-pub fn events_from_body(
+pub(crate) fn events_from_body(
     body: BodyStream,
     assembler: StreamAssembler,
 ) -> BoxStream<'static, Result<StreamEvent, LlmError>> {
