@@ -87,6 +87,23 @@ pub struct ChatConfig<D> {
 }
 
 impl<D: Dialect> ChatConfig<D> {
+    /// The service's configuration for this model, with the dialect's defaults
+    /// ([`Dialect::config`]): for OpenAI, OpenAI's API with no key.
+    pub fn new(model: impl Into<String>) -> Self {
+        D::config(model.into())
+    }
+
+    /// The configuration from the environment ([`Dialect::config_from_env`]): for OpenAI,
+    /// `OPENAI_API_KEY`, `OPENAI_BASE_URL`, `OPENAI_MODEL` (see [`OpenAi`](crate::OpenAi)).
+    ///
+    /// # Errors
+    ///
+    /// [`LlmError::Auth`](dnd_engine::llm::LlmError::Auth) when the service's variables are
+    /// missing, saying which to set.
+    pub fn from_env() -> Result<Self, dnd_engine::llm::LlmError> {
+        D::config_from_env()
+    }
+
     /// A service called `name` at `base_url` with this model and dialect; no key, strict tool
     /// schemas, `max_completion_tokens`, and every other setting at its default (the
     /// context window not read).

@@ -26,6 +26,11 @@
 //! }
 //!
 //! impl Dialect for Acme {
+//!     fn config(model: String) -> ChatConfig<Self> {
+//!         let team = Acme { team: "tavern".into() };
+//!         ChatConfig::with_dialect("acme", "https://acme.invalid/v1", model, team)
+//!     }
+//!
 //!     fn headers(&self) -> Vec<(&str, &str, bool)> {
 //!         vec![("X-Team", self.team.as_str(), false)]
 //!     }
@@ -46,12 +51,11 @@
 //! /// The service's provider: everything else is the shared one.
 //! type AcmeProvider = ChatProvider<Acme>;
 //!
-//! let config = ChatConfig::with_dialect("acme", "https://acme.invalid/v1", "acme-large", Acme {
-//!     team: "tavern".into(),
-//! })
-//! .with_api_key("sk-acme");
+//! let config = ChatConfig::<Acme>::new("acme-large").with_api_key("sk-acme");
 //! let provider = AcmeProvider::new(config).unwrap();
-//! assert_eq!(provider.config().endpoint("chat/completions"), "https://acme.invalid/v1/chat/completions");
+//! let body = provider.request_body(&Default::default(), false).unwrap();
+//! assert!(String::from_utf8(body).unwrap().contains(r#""model":"acme-large""#));
+//! assert_eq!(provider.config().endpoint("models"), "https://acme.invalid/v1/models");
 //! ```
 //!
 //! The OpenAI dialect ([`OpenAi`](crate::OpenAi)) and OpenRouter's (in `dnd-llm-openrouter`)
@@ -76,6 +80,24 @@ use crate::wire::{ChatRequest, ErrorObject};
 /// and fallback models, OpenAI's organisation). Its `Debug` is part of the configuration's, so
 /// it must not print a secret.
 pub trait Dialect: fmt::Debug + Clone + Send + Sync + 'static {
+    /// The service's configuration for `model` with its defaults: name, base URL, token-limit
+    /// field and the like (usually [`ChatConfig::with_dialect`] and a few settings). What
+    /// [`ChatConfig::new`] returns.
+    fn config(model: String) -> ChatConfig<Self>;
+
+    /// The configuration from the environment (the service's key and model variables), what
+    /// [`ChatConfig::from_env`] returns.
+    ///
+    /// # Errors
+    ///
+    /// [`LlmError::Auth`] when the service's variables are missing, saying which to set; by
+    /// default always, since a service that does not override this reads nothing.
+    fn config_from_env() -> Result<ChatConfig<Self>, LlmError> {
+        Err(LlmError::auth(
+            "this service is configured in code: it reads nothing from the environment",
+        ))
+    }
+
     /// Headers every request carries after `Content-Type` and `Authorization`, in order, as
     /// `(name, value, sensitive)`; a sensitive value is never printed. The configuration's
     /// [`extra_headers`](ChatConfig::extra_headers) come after these and win.

@@ -65,7 +65,7 @@ pub use config::{ChatConfig, Pricing};
 pub use dialect::{Dialect, build_body};
 pub use openai::{DEFAULT_MODEL, OPENAI_BASE_URL, OpenAi, OpenAiConfig};
 pub use parse::{
-    arguments_from_wire, finish_reason_from_wire, parse_response, parse_response_with,
+    arguments_from_wire, finish_reason_from_wire, parse_in, parse_response, parse_response_with,
     read_chat_completion, reasoning_from_wire, response_from_wire, response_from_wire_with,
     tool_calls_from_wire, usage_from_wire,
 };

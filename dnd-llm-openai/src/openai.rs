@@ -38,38 +38,9 @@ pub struct OpenAi {
 }
 
 impl Dialect for OpenAi {
-    fn headers(&self) -> Vec<(&str, &str, bool)> {
-        let named = [
-            ("OpenAI-Organization", self.organization.as_deref()),
-            ("OpenAI-Project", self.project.as_deref()),
-        ];
-        // Marked sensitive, as extra headers are: they identify the account.
-        named
-            .into_iter()
-            .filter_map(|(name, value)| Some((name, value?, true)))
-            .collect()
-    }
-}
-
-impl ChatConfig<OpenAi> {
     /// OpenAI's API with this model, no key, and every other setting at its default.
-    pub fn new(model: impl Into<String>) -> Self {
+    fn config(model: String) -> ChatConfig<Self> {
         ChatConfig::with_dialect("openai", OPENAI_BASE_URL, model, OpenAi::default())
-    }
-
-    /// A local or self-hosted OpenAI-compatible server (llama.cpp, vLLM, Ollama, LM Studio):
-    /// no key, the legacy `max_tokens`, plain tool schemas (no `strict`), `""` as the content
-    /// of assistant messages that only call tools, and no JSON-Schema output until
-    /// [`with_capabilities`](ChatConfig::with_capabilities) says otherwise.
-    pub fn local(base_url: impl Into<String>, model: impl Into<String>) -> Self {
-        let mut config = OpenAiConfig::new(model).with_base_url(base_url);
-        config.request.token_limit = TokenLimitField::MaxTokens;
-        config.request.strict_tools = false;
-        config.request.empty_tool_call_content = true;
-        config.capabilities.json_schema = false;
-        config.read_context_window = true;
-        config.name = "openai-compatible".to_owned();
-        config
     }
 
     /// Reads `OPENAI_API_KEY`, `OPENAI_BASE_URL` (default OpenAI's), `OPENAI_MODEL` (default
@@ -80,7 +51,7 @@ impl ChatConfig<OpenAi> {
     ///
     /// [`LlmError::Auth`] when neither a key nor a base URL is set (there is nothing to talk
     /// to), saying which variables to set.
-    pub fn from_env() -> Result<Self, LlmError> {
+    fn config_from_env() -> Result<ChatConfig<Self>, LlmError> {
         let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
         let key = var("OPENAI_API_KEY");
         let base_url = var("OPENAI_BASE_URL");
@@ -102,6 +73,36 @@ impl ChatConfig<OpenAi> {
         config.dialect.organization = var("OPENAI_ORG_ID");
         config.dialect.project = var("OPENAI_PROJECT_ID");
         Ok(config)
+    }
+
+
+    fn headers(&self) -> Vec<(&str, &str, bool)> {
+        let named = [
+            ("OpenAI-Organization", self.organization.as_deref()),
+            ("OpenAI-Project", self.project.as_deref()),
+        ];
+        // Marked sensitive, as extra headers are: they identify the account.
+        named
+            .into_iter()
+            .filter_map(|(name, value)| Some((name, value?, true)))
+            .collect()
+    }
+}
+
+impl ChatConfig<OpenAi> {
+    /// A local or self-hosted OpenAI-compatible server (llama.cpp, vLLM, Ollama, LM Studio):
+    /// no key, the legacy `max_tokens`, plain tool schemas (no `strict`), `""` as the content
+    /// of assistant messages that only call tools, and no JSON-Schema output until
+    /// [`with_capabilities`](ChatConfig::with_capabilities) says otherwise.
+    pub fn local(base_url: impl Into<String>, model: impl Into<String>) -> Self {
+        let mut config = OpenAiConfig::new(model).with_base_url(base_url);
+        config.request.token_limit = TokenLimitField::MaxTokens;
+        config.request.strict_tools = false;
+        config.request.empty_tool_call_content = true;
+        config.capabilities.json_schema = false;
+        config.read_context_window = true;
+        config.name = "openai-compatible".to_owned();
+        config
     }
 
     /// Sets the `OpenAI-Organization` header.

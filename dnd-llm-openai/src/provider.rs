@@ -18,7 +18,7 @@ use crate::config::ChatConfig;
 use crate::dialect::{Dialect, build_body};
 use crate::http::{Headers, HttpClient, JsonEndpoint, json_headers};
 use crate::openai::OpenAi;
-use crate::parse::{read_chat_completion, response_from_wire_with};
+use crate::parse::parse_in;
 use crate::stream::{StreamAssembler, events_from_body};
 use crate::trace::ModelCall;
 use crate::window::{ContextWindowCache, get_json};
@@ -64,18 +64,6 @@ impl<D: fmt::Debug> fmt::Debug for ChatProvider<D> {
     }
 }
 
-impl OpenAiProvider {
-    /// A provider configured by [`OpenAiConfig::from_env`](crate::OpenAiConfig::from_env).
-    ///
-    /// # Errors
-    ///
-    /// As [`OpenAiConfig::from_env`](crate::OpenAiConfig::from_env) and
-    /// [`new`](ChatProvider::new).
-    pub fn from_env() -> Result<Self, LlmError> {
-        ChatProvider::new(ChatConfig::<OpenAi>::from_env()?)
-    }
-}
-
 impl<D: Dialect> ChatProvider<D> {
     /// A provider with this configuration.
     ///
@@ -105,6 +93,16 @@ impl<D: Dialect> ChatProvider<D> {
             strict_tools: StrictToolsCache::default(),
             context_window: ContextWindowCache::default(),
         })
+    }
+
+    /// A provider configured from the environment by [`ChatConfig::from_env`] (for OpenAI:
+    /// `OPENAI_API_KEY`, `OPENAI_BASE_URL`, `OPENAI_MODEL`).
+    ///
+    /// # Errors
+    ///
+    /// As [`ChatConfig::from_env`] and [`new`](ChatProvider::new).
+    pub fn from_env() -> Result<Self, LlmError> {
+        ChatProvider::new(ChatConfig::from_env()?)
     }
 
     /// The configuration.
@@ -146,15 +144,9 @@ impl<D: Dialect> ChatProvider<D> {
             .map_err(|e| LlmError::other(format!("the request body could not be written: {e}")))
     }
 
-    /// A whole answer's body parsed in the dialect: the shared parser with the dialect's
-    /// errors, then the dialect's fields, the raw JSON kept when configured, and the price.
+    /// A whole answer's body parsed in the dialect ([`parse_in`]), priced.
     fn parse(&self, body: &[u8]) -> Result<CompletionResponse, LlmError> {
-        let (raw, wire) = read_chat_completion(body)?;
-        let mut response = response_from_wire_with(wire, body, D::error_from_object)?;
-        D::read_response(&raw, &mut response);
-        if self.config.keep_raw {
-            response.raw = Some(raw);
-        }
+        let mut response = parse_in::<D>(body, self.config.keep_raw)?;
         self.price(&mut response);
         Ok(response)
     }

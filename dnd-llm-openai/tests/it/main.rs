@@ -20,6 +20,7 @@ mod limits;
 mod openapi;
 mod provider;
 mod server;
+#[cfg(feature = "speech")]
 mod speech;
 mod streaming;
 mod window;
