@@ -23,6 +23,7 @@ mod server;
 #[cfg(feature = "speech")]
 mod speech;
 mod streaming;
+mod tracing;
 mod window;
 
 use std::time::Duration;
