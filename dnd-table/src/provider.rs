@@ -14,7 +14,7 @@ use dnd_engine::llm::{
 use dnd_engine::offline::OfflineGm;
 use dnd_engine::store::GameStore;
 use dnd_llm_openai::{OPENAI_BASE_URL, OpenAiConfig, OpenAiProvider, Pricing};
-use dnd_llm_openrouter::{OpenRouterConfig, OpenRouterProvider};
+use dnd_llm_openrouter::{OpenRouterConfig, OpenRouterConfigExt, OpenRouterProvider};
 use futures::StreamExt;
 use futures::stream::BoxStream;
 
