@@ -10,9 +10,11 @@ use dnd_table::provider::ProviderOptions;
 
 /// The flags, parsed.
 #[derive(Debug, Clone, PartialEq, Parser)]
+// A flag given twice: the last one wins, as before clap.
 #[command(
     name = "play",
     version,
+    args_override_self = true,
     about = "\"The Wailing Glacier\", \"Wendle Hollow\" or any adventure file, with a game \
              master that never cheats",
     after_help = "In the game, type what your character does, a number to take a suggested \
