@@ -34,7 +34,12 @@ const TAIL: f64 = 0.0005;
 /// The command line.
 #[derive(Debug, Parser)]
 // A flag given twice: the last one wins, as before clap.
-#[command(name = "dice", version, about = "Roll dice, or print their exact distribution", args_override_self = true)]
+#[command(
+    name = "dice",
+    version,
+    about = "Roll dice, or print their exact distribution",
+    args_override_self = true
+)]
 struct Options {
     /// The dice expression (quote it if it has spaces), e.g. 4d6kh3 or "1d20 + 5".
     #[arg(allow_hyphen_values = true)]
@@ -299,10 +304,22 @@ mod tests {
     fn flags_follow_clap_and_keep_their_names() {
         use clap::CommandFactory;
         Options::command().debug_assert();
-        let opts = args(&["1d20+5", "--adv", "--times=3", "-n", "4", "--dialect", "avrae"]).unwrap();
+        let opts = args(&[
+            "1d20+5",
+            "--adv",
+            "--times=3",
+            "-n",
+            "4",
+            "--dialect",
+            "avrae",
+        ])
+        .unwrap();
         assert_eq!((opts.times, opts.advantage()), (4, Advantage::Advantage));
         assert_eq!(opts.dialect, Dialect::Avrae);
-        assert_eq!(args(&["1d20", "--dis"]).unwrap().advantage(), Advantage::Disadvantage);
+        assert_eq!(
+            args(&["1d20", "--dis"]).unwrap().advantage(),
+            Advantage::Disadvantage
+        );
         assert!(args(&["1d20", "--adv", "--dis"]).is_err());
         assert!(args(&["1d20", "--dance"]).unwrap_err().contains("--dance"));
         assert!(args(&["1d20", "2d6"]).is_err(), "one expression at a time");

@@ -26,13 +26,13 @@
 use std::io::Write;
 use std::process::ExitCode;
 
+use clap::{Parser, ValueEnum};
 use dnd_engine::adventure::Adventure;
 use dnd_engine::dice::game_rng;
 use dnd_engine::llm::{CompletionRequest, LlmProvider, Message, Usage};
 use dnd_engine::srd::Srd;
 use dnd_engine::text::terminal_safe;
 use dnd_engine::tools::{ToolContext, ToolLimits, TurnLog, call_tool, tool_specs};
-use clap::{Parser, ValueEnum};
 use dnd_llm_openai::{OpenAiProvider, Pricing};
 use dnd_llm_openrouter::OpenRouterProvider;
 use dnd_table::provider::{openai_config, openrouter_config};
@@ -256,9 +256,17 @@ mod tests {
     fn flags_and_prompt() {
         use clap::CommandFactory;
         Options::command().debug_assert();
-        let options =
-            parse_args(&["--provider=openai", "--model", "m", "--input-price", "1", "--output-price=2", "I", "attack"])
-                .unwrap();
+        let options = parse_args(&[
+            "--provider=openai",
+            "--model",
+            "m",
+            "--input-price",
+            "1",
+            "--output-price=2",
+            "I",
+            "attack",
+        ])
+        .unwrap();
         assert_eq!(options.provider, Adapter::Openai);
         assert_eq!(options.model.as_deref(), Some("m"));
         assert_eq!(options.prompt(), "I attack");

@@ -170,10 +170,22 @@ mod tests {
     fn bad_usage_says_what_is_wrong() {
         use clap::CommandFactory;
         Cli::command().debug_assert();
-        assert!(parse("--character").unwrap_err().contains("a value is required"));
-        assert!(parse("--runs many goblin").unwrap_err().contains("invalid digit"));
+        assert!(
+            parse("--character")
+                .unwrap_err()
+                .contains("a value is required")
+        );
+        assert!(
+            parse("--runs many goblin")
+                .unwrap_err()
+                .contains("invalid digit")
+        );
         assert!(parse("--character a.json").unwrap_err().contains("MONSTER"));
-        assert!(parse("--fast goblin").unwrap_err().contains("unexpected argument '--fast'"));
+        assert!(
+            parse("--fast goblin")
+                .unwrap_err()
+                .contains("unexpected argument '--fast'")
+        );
     }
 
     #[test]

@@ -574,7 +574,10 @@ mod tests {
     fn commands_and_flags_in_any_order() {
         Cli::command().debug_assert();
         let opts = parse(&["monster", "adult", "red", "dragon", "--json"]).unwrap();
-        assert_eq!((opts.command.as_str(), opts.argument.as_str()), ("monster", "adult red dragon"));
+        assert_eq!(
+            (opts.command.as_str(), opts.argument.as_str()),
+            ("monster", "adult red dragon")
+        );
         assert!(opts.json);
         let opts = parse(&["--5e-database=db", "summary"]).unwrap();
         assert_eq!(opts.database, Some(PathBuf::from("db")));
@@ -582,6 +585,10 @@ mod tests {
         assert!(parse(&["monster"]).is_err(), "a name is needed");
         assert!(parse(&["summary", "x"]).is_err(), "summary takes no name");
         assert!(parse(&["dance"]).is_err());
-        assert!(parse(&["--dance", "summary"]).unwrap_err().contains("--dance"));
+        assert!(
+            parse(&["--dance", "summary"])
+                .unwrap_err()
+                .contains("--dance")
+        );
     }
 }

@@ -156,6 +156,8 @@ pub fn build_body<'a, D: Dialect>(
     strict_tools: Option<&'a StrictTools>,
 ) -> ChatRequest<'a> {
     let mut body = build_request_with(request, &config.request, strict_tools);
-    config.dialect.add_to_body(&mut body, request, &config.request);
+    config
+        .dialect
+        .add_to_body(&mut body, request, &config.request);
     body
 }

@@ -75,7 +75,6 @@ impl Dialect for OpenAi {
         Ok(config)
     }
 
-
     fn headers(&self) -> Vec<(&str, &str, bool)> {
         let named = [
             ("OpenAI-Organization", self.organization.as_deref()),

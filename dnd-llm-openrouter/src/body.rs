@@ -13,8 +13,8 @@
 //! wins over the adapter's of the same name.
 
 use dnd_engine::llm::{CompletionRequest, ResponseFormat};
-use dnd_llm_openai::wire::ChatRequest;
 use dnd_llm_openai::StrictTools;
+use dnd_llm_openai::wire::ChatRequest;
 use serde_json::{Map, Value};
 
 use crate::cache::apply_breakpoints;

@@ -45,8 +45,12 @@ pub struct OpenRouter {
 impl OpenRouter {
     /// OpenRouter's configuration for `model` (see [`OpenRouterConfig`]).
     pub(crate) fn default_config(model: String) -> OpenRouterConfig {
-        let mut config =
-            ChatConfig::with_dialect("openrouter", OPENROUTER_BASE_URL, model, OpenRouter::default());
+        let mut config = ChatConfig::with_dialect(
+            "openrouter",
+            OPENROUTER_BASE_URL,
+            model,
+            OpenRouter::default(),
+        );
         config.request.token_limit = TokenLimitField::MaxTokens;
         config.read_context_window = true;
         config

@@ -46,7 +46,9 @@ impl Dialect for OpenRouter {
 
     fn headers(&self) -> Vec<(&str, &str, bool)> {
         let attribution = self.attribution.headers().into_iter();
-        attribution.map(|(name, value)| (name, value, false)).collect()
+        attribution
+            .map(|(name, value)| (name, value, false))
+            .collect()
     }
 
     fn error_from_failure(failure: &HttpFailure<'_>) -> LlmError {

@@ -72,7 +72,10 @@ mod tests {
         tracing::info!(target: "dnd_table", turn = 3, "a turn ended");
         tracing::debug!(target: "dnd_table", "below the default level");
         let log = std::fs::read_to_string(&path).unwrap();
-        assert!(log.contains("a turn ended") && log.contains("turn=3"), "{log}");
+        assert!(
+            log.contains("a turn ended") && log.contains("turn=3"),
+            "{log}"
+        );
         assert!(!log.contains("below the default level"), "{log}");
         assert!(to_stderr().is_err(), "one subscriber a process");
     }

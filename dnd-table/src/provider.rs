@@ -184,7 +184,9 @@ pub fn game_master(
 pub fn openai_config(model: Option<&str>, base_url: Option<&str>) -> Result<OpenAiConfig, String> {
     let mut config = match base_url {
         Some(base_url) => {
-            let env_model = std::env::var("OPENAI_MODEL").ok().filter(|m| !m.trim().is_empty());
+            let env_model = std::env::var("OPENAI_MODEL")
+                .ok()
+                .filter(|m| !m.trim().is_empty());
             let model = env_model.unwrap_or_else(|| DEFAULT_MODEL.to_owned());
             let mut config = OpenAiConfig::local(base_url, model);
             if let Ok(key) = std::env::var("OPENAI_API_KEY")

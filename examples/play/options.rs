@@ -104,7 +104,9 @@ fn provider_choice(value: &str) -> Result<ProviderChoice, String> {
         "offline" => Ok(ProviderChoice::Offline),
         "openai" => Ok(ProviderChoice::OpenAi),
         "openrouter" => Ok(ProviderChoice::OpenRouter),
-        other => Err(format!("takes offline, openai or openrouter, not {other:?}")),
+        other => Err(format!(
+            "takes offline, openai or openrouter, not {other:?}"
+        )),
     }
 }
 

@@ -231,10 +231,7 @@ impl HttpClient {
                         None,
                     )),
                     Err(BodyError::Failed(error)) => Err((error, None, None)),
-                    Ok(body) => Ok(Got::Body(Reply {
-                        headers,
-                        body,
-                    })),
+                    Ok(body) => Ok(Got::Body(Reply { headers, body })),
                 }
             }
         }

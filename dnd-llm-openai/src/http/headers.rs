@@ -65,6 +65,9 @@ mod tests {
         assert_eq!(headers.get("authorization"), None);
         assert!(headers.contains("Authorization") && headers.is_sensitive("authorization"));
         assert!(!format!("{headers:?}").contains("sk-secret"));
-        assert_eq!(headers.names().collect::<Vec<_>>(), ["authorization", "x-title"]);
+        assert_eq!(
+            headers.names().collect::<Vec<_>>(),
+            ["authorization", "x-title"]
+        );
     }
 }
