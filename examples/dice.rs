@@ -331,7 +331,7 @@ mod tests {
         assert_eq!(args(&["1d20"]).unwrap().rows, DEFAULT_ROWS);
         assert_eq!(args(&["1d20", "--rows", "12"]).unwrap().rows, 12);
         for bad in ["2", "-1", "many"] {
-            let err = args(&["1d20", "--rows", bad]).err().expect(bad);
+            let err = args(&["1d20", "--rows", bad]).expect_err(bad);
             assert!(err.contains("at least 3"), "{err}");
         }
     }

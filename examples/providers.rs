@@ -36,7 +36,7 @@ use dnd_engine::tools::{ToolContext, ToolLimits, TurnLog, call_tool, tool_specs}
 use dnd_llm_openai::{OpenAiProvider, Pricing};
 use dnd_llm_openrouter::OpenRouterProvider;
 use dnd_table::provider::{openai_config, openrouter_config};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 const NO_CREDENTIALS: &str = "no model to talk to. Set OPENAI_API_KEY for OpenAI's API, or pass \
 --base-url (or set OPENAI_BASE_URL) for a local OpenAI-compatible server such as llama.cpp, \
@@ -245,6 +245,8 @@ fn print_usage(out: &mut dyn Write, usage: &Usage, model: Option<&str>) -> Resul
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     fn parse_args(list: &[&str]) -> Result<Options, String> {
