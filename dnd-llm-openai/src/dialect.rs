@@ -3,7 +3,7 @@
 //! Every server that speaks the Chat Completions format is sent to the same way: the same body,
 //! the same HTTP layer (timeouts, retries, size limits, key redaction), the same parsing and
 //! stream assembly. That is [`ChatProvider`](crate::ChatProvider) over a
-//! [`ChatConfig`](crate::ChatConfig). What differs between services is small and listed here:
+//! [`ChatConfig`]. What differs between services is small and listed here:
 //! the headers they want, how they word errors, fields they add to the body, fields they add
 //! to the answer (a cost), and where they say the model's context window. A dialect supplies
 //! those, each with a default that is OpenAI's behaviour, so a new compatible service is a
@@ -74,7 +74,7 @@ use crate::window::{n_ctx_of_props, props_url};
 use crate::wire::{ChatRequest, ErrorObject};
 
 /// What an OpenAI-compatible service adds to the shared [`ChatProvider`](crate::ChatProvider)
-/// (see the [module docs](self)). Every method has OpenAI's behaviour as its default.
+/// (see the [module docs](crate::dialect)). Every method has OpenAI's behaviour as its default.
 ///
 /// The dialect's value lives in [`ChatConfig::dialect`]: its own settings (OpenRouter's routing
 /// and fallback models, OpenAI's organisation). Its `Debug` is part of the configuration's, so

@@ -10,9 +10,11 @@
 //! | [`parse_response`] (`parse`) | a body to the engine's response, pure: unique tool-call ids (made up when missing or repeated, the provider's kept), arguments as text, object, `""` or not JSON at all, refusals, finish reasons and their synonyms, usage with cache and reasoning tokens, reasoning text and details, the raw JSON |
 //! | [`sse`], [`stream`] | server-sent events and stream assembly, pure: tool-call fragments by `index` (made up when missing or repeated), comments skipped, errors after HTTP 200, the assembled content bounded, usage from the last chunk, `[DONE]`, a stream cut short as an error |
 //! | [`errors`] | error responses and error objects to typed [`LlmError`](dnd_engine::llm::LlmError)s |
-//! | [`http`] | the thin HTTP layer, public for other adapters: reqwest with rustls, per-phase timeouts (a stream's request timeout stops at its headers; an idle timeout on data, keep-alive comments not counting), size limits on bodies and streams ([`ResponseLimits`](http::ResponseLimits)), the OpenAI SDKs' retry policy, an API key that never prints, and [`JsonEndpoint`](http::JsonEndpoint): one POST endpoint with its headers, key redaction and error mapping, which both adapters send through |
-//! | [`OpenAiConfig`], [`OpenAiProvider`] | configuration (base URL, model, key, organisation and project, extra headers and body fields, token-limit field, timeouts, size limits, retries, capabilities, prices) and the provider, with real streaming |
-//! | `speech` | [`Transcriber`](dnd_engine::llm::Transcriber) and [`Speaker`](dnd_engine::llm::Speaker) on `/audio/transcriptions` and `/audio/speech` |
+//! | [`http`] | the thin HTTP layer: reqwest with rustls (private: no reqwest or `bytes` type is in this crate's API), per-phase timeouts (a stream's request timeout stops at its headers; an idle timeout on data, keep-alive comments not counting), size limits on bodies and streams ([`ResponseLimits`](http::ResponseLimits)), the OpenAI SDKs' retry policy, an API key that never prints |
+//! | [`ChatConfig`], [`ChatProvider`], [`Dialect`] (`dialect`) | one configuration and one provider for every OpenAI-compatible service; a dialect says what one service adds (headers, errors, body and answer fields, where the context window is read): a third service is a page of code (see [`dialect`]) |
+//! | [`OpenAi`], [`OpenAiConfig`], [`OpenAiProvider`] | OpenAI's dialect (organisation and project headers, speech settings) and the configuration and provider on it |
+//! | `speech` | [`Transcriber`](dnd_engine::llm::Transcriber) and [`Speaker`](dnd_engine::llm::Speaker) on `/audio/transcriptions` and `/audio/speech`, behind the `speech` feature (default on) |
+//! | `trace` | the `model_call` tracing span of each call: provider, model, streamed, input, output and cached tokens, latency in ms, outcome (`ok` or the error's kind); never a key, a header or a body |
 //!
 //! # Secrets
 //!
@@ -40,7 +42,7 @@
 
 mod build;
 mod config;
-mod dialect;
+pub mod dialect;
 pub mod errors;
 pub mod http;
 mod openai;

@@ -127,7 +127,7 @@ impl StreamAssembler {
 
     /// This assembler refusing more than `limit` bytes of content: text, refusal, reasoning,
     /// and tool calls (names, arguments, and each call's own bookkeeping, so a flood of empty
-    /// calls counts too). [`events_from_body`] sets it from the client's
+    /// calls counts too). `events_from_body` sets it from the client's
     /// [`ResponseLimits::stream_content_bytes`]; the default is
     /// [`ResponseLimits::DEFAULT_STREAM_CONTENT_BYTES`].
     #[must_use]
