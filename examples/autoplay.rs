@@ -31,6 +31,7 @@ use std::io::Write as _;
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use clap::Parser;
 use dnd_engine::adventure::Adventure;
 use dnd_engine::agents::{AiPlayer, LogEntry, SharedLog};
 use dnd_engine::gm::GameMaster;
@@ -41,16 +42,33 @@ use dnd_engine::state::{Change, GameState, Target};
 use dnd_engine::store::{GameStore, MemoryStore};
 use dnd_engine::text::terminal_safe;
 
-const USAGE: &str =
-    "usage: autoplay [--adventure NAME|FILE] [--turns N] [--seed N] [--character ID] [--out FILE]
-  --adventure NAME|FILE
-                   a built-in adventure, wailing-glacier (the default) or wendle-hollow,
-                   or an adventure file
-  --turns N        stop after N turns (default 200; the adventure usually ends sooner)
-  --seed N         dice seed (default 1)
-  --character ID   a character of the adventure (default its first: kraven in the glacier,
-                   bram in the Hollow)
-  --out FILE       the Markdown transcript (default: printed to stdout)";
+/// The command line.
+#[derive(Debug, Parser)]
+#[command(
+    name = "autoplay",
+    version,
+    about = "AI against AI: a player agent plays the adventure with the game master, to a transcript",
+    args_override_self = true
+)]
+struct Cli {
+    /// A built-in adventure, wailing-glacier (the default) or wendle-hollow, or an adventure
+    /// file.
+    #[arg(long, value_name = "NAME|FILE")]
+    adventure: Option<String>,
+    /// Stop after N turns (the adventure usually ends sooner).
+    #[arg(long, value_name = "N", default_value_t = 200)]
+    turns: u32,
+    /// The dice seed.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    seed: u64,
+    /// A character of the adventure (default its first: kraven in the glacier, bram in the
+    /// Hollow).
+    #[arg(long, value_name = "ID")]
+    character: Option<String>,
+    /// The Markdown transcript (default: printed to stdout).
+    #[arg(long, value_name = "FILE")]
+    out: Option<String>,
+}
 
 pub(crate) struct Options {
     /// `--adventure`: a built-in adventure's name or a file's path; `None` for the glacier.
@@ -64,42 +82,26 @@ pub(crate) struct Options {
     pub(crate) model: Option<Arc<dyn LlmProvider>>,
 }
 
-pub(crate) fn parse_args(args: &[String]) -> Result<Options, String> {
-    let mut options = Options {
-        adventure: None,
-        turns: 200,
-        seed: 1,
-        character: None,
-        out: None,
-        model: None,
-    };
-    let mut i = 0;
-    while i < args.len() {
-        let value = |i: usize| {
-            args.get(i + 1)
-                .cloned()
-                .ok_or_else(|| format!("{} needs a value", args[i]))
-        };
-        match args[i].as_str() {
-            "--turns" => {
-                options.turns = value(i)?
-                    .parse()
-                    .map_err(|_| "--turns takes a whole number".to_owned())?
-            }
-            "--seed" => {
-                options.seed = value(i)?
-                    .parse()
-                    .map_err(|_| "--seed takes a whole number".to_owned())?
-            }
-            "--character" => options.character = Some(value(i)?),
-            "--adventure" => options.adventure = Some(value(i)?),
-            "--out" => options.out = Some(value(i)?),
-            "-h" | "--help" => return Err(String::new()),
-            other => return Err(format!("unknown argument {other:?}")),
+impl From<Cli> for Options {
+    fn from(cli: Cli) -> Self {
+        Options {
+            adventure: cli.adventure,
+            turns: cli.turns,
+            seed: cli.seed,
+            character: cli.character,
+            out: cli.out,
+            model: None,
         }
-        i += 2;
     }
-    Ok(options)
+}
+
+/// Parses the arguments after the program's name (for the tests; `main` lets clap print help
+/// and errors and exit). An error is clap's message.
+#[allow(dead_code)] // read by the tests (tests/autoplay_transcript.rs)
+pub(crate) fn parse_args(args: &[String]) -> Result<Options, String> {
+    Cli::try_parse_from(std::iter::once("autoplay").chain(args.iter().map(String::as_str)))
+        .map(Options::from)
+        .map_err(|e| e.to_string())
 }
 
 /// Who plays the hero: the offline policy, or an AI player agent on a model.
@@ -137,17 +139,8 @@ pub(crate) struct Run {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut options = match parse_args(&args) {
-        Ok(o) => o,
-        Err(message) => {
-            if !message.is_empty() {
-                eprintln!("error: {message}");
-            }
-            eprintln!("{USAGE}");
-            return ExitCode::from(2);
-        }
-    };
+    // `--help` and `--version` exit 0; bad flags exit 2 with clap's message.
+    let mut options = Options::from(Cli::parse());
     // With a provider in the environment (as `play` picks it: OPENAI_API_KEY, OPENAI_BASE_URL
     // for a local server, or OPENROUTER_API_KEY), a model plays both seats.
     match dnd_table::provider::choose(&dnd_table::provider::ProviderOptions::default()) {

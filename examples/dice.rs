@@ -18,10 +18,8 @@
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
+use clap::Parser;
 use dnd_engine::dice::{Advantage, Dialect, DiceExpr, Distribution, game_rng, seeded_rng};
-
-const USAGE: &str = "usage: dice EXPRESSION [--times N] [--seed N] [--dialect roll20|avrae] \
-                     [--advantage | --disadvantage] [--json] [--dist [--rows N]]";
 
 /// The most rows `--dist` prints unless `--rows` says otherwise.
 const DEFAULT_ROWS: usize = 40;
@@ -33,81 +31,76 @@ const MIN_ROWS: usize = 3;
 /// so that the ranges cover where the totals actually fall.
 const TAIL: f64 = 0.0005;
 
+/// The command line.
+#[derive(Debug, Parser)]
+// A flag given twice: the last one wins, as before clap.
+#[command(
+    name = "dice",
+    version,
+    about = "Roll dice, or print their exact distribution",
+    args_override_self = true
+)]
 struct Options {
+    /// The dice expression (quote it if it has spaces), e.g. 4d6kh3 or "1d20 + 5".
+    #[arg(allow_hyphen_values = true)]
     expression: String,
+    /// Roll it this many times.
+    #[arg(long, short = 'n', value_name = "N", default_value_t = 1)]
     times: u32,
+    /// Seeds the dice: the same seed rolls the same faces.
+    #[arg(long, value_name = "N")]
     seed: Option<u64>,
+    /// The notation: roll20 or avrae.
+    #[arg(long, value_name = "roll20|avrae", default_value = "roll20", value_parser = dialect)]
     dialect: Dialect,
-    advantage: Advantage,
+    /// Roll the d20s with advantage.
+    #[arg(long, visible_alias = "adv", conflicts_with = "disadvantage")]
+    advantage: bool,
+    /// Roll the d20s with disadvantage.
+    #[arg(long, visible_alias = "dis")]
+    disadvantage: bool,
+    /// Print each roll as JSON.
+    #[arg(long)]
     json: bool,
+    /// Print the exact distribution of the totals instead of rolling.
+    #[arg(long)]
     dist: bool,
-    /// The most rows `--dist` prints.
+    /// The most rows --dist prints (at least 3); past it, a summary.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_ROWS, value_parser = rows,
+          allow_negative_numbers = true)]
     rows: usize,
 }
 
-fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
-    let mut expression = None;
-    let mut opts = Options {
-        expression: String::new(),
-        times: 1,
-        seed: None,
-        dialect: Dialect::Roll20,
-        advantage: Advantage::Normal,
-        json: false,
-        dist: false,
-        rows: DEFAULT_ROWS,
-    };
-    while let Some(arg) = args.next() {
-        let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
-        match arg.as_str() {
-            "--times" | "-n" => {
-                let v = value("--times")?;
-                opts.times = v
-                    .parse()
-                    .map_err(|_| format!("--times takes a whole number, not {v:?}"))?;
-            }
-            "--seed" => {
-                let v = value("--seed")?;
-                opts.seed = Some(
-                    v.parse()
-                        .map_err(|_| format!("--seed takes a whole number, not {v:?}"))?,
-                );
-            }
-            "--dialect" => opts.dialect = value("--dialect")?.parse()?,
-            "--advantage" | "--adv" => opts.advantage = Advantage::Advantage,
-            "--disadvantage" | "--dis" => opts.advantage = Advantage::Disadvantage,
-            "--json" => opts.json = true,
-            "--dist" => opts.dist = true,
-            "--rows" => {
-                let v = value("--rows")?;
-                opts.rows = v.parse().ok().filter(|n| *n >= MIN_ROWS).ok_or_else(|| {
-                    format!("--rows takes a whole number of at least {MIN_ROWS}, not {v:?}")
-                })?;
-            }
-            "--help" | "-h" => return Err(USAGE.to_string()),
-            flag if flag.starts_with("--") => return Err(format!("unknown flag {flag}\n{USAGE}")),
-            _ if expression.is_none() => expression = Some(arg),
-            _ => {
-                return Err(format!(
-                    "one expression at a time (quote it if it has spaces)\n{USAGE}"
-                ));
-            }
+impl Options {
+    /// `--advantage`, `--disadvantage` or neither.
+    fn advantage(&self) -> Advantage {
+        match (self.advantage, self.disadvantage) {
+            (true, _) => Advantage::Advantage,
+            (_, true) => Advantage::Disadvantage,
+            _ => Advantage::Normal,
         }
     }
-    opts.expression = expression.ok_or_else(|| USAGE.to_string())?;
-    Ok(opts)
+}
+
+/// `--dialect`, by the dice module's own names.
+fn dialect(value: &str) -> Result<Dialect, String> {
+    value.parse()
+}
+
+/// `--rows`: a whole number of at least [`MIN_ROWS`].
+fn rows(value: &str) -> Result<usize, String> {
+    value
+        .parse()
+        .ok()
+        .filter(|n| *n >= MIN_ROWS)
+        .ok_or_else(|| format!("takes a whole number of at least {MIN_ROWS}, not {value:?}"))
 }
 
 fn main() -> ExitCode {
-    let opts = match parse_args(std::env::args().skip(1)) {
-        Ok(o) => o,
-        Err(message) => {
-            eprintln!("{message}");
-            return ExitCode::from(2);
-        }
-    };
+    // `--help` and `--version` exit 0; bad flags exit 2 with clap's message.
+    let opts = Options::parse();
     let expr = match DiceExpr::parse_with(&opts.expression, opts.dialect) {
-        Ok(e) => e.with_advantage(opts.advantage),
+        Ok(e) => e.with_advantage(opts.advantage()),
         Err(err) => {
             eprintln!("error: {err}");
             eprintln!("  {}", opts.expression);
@@ -277,7 +270,8 @@ mod tests {
     use super::*;
 
     fn args(list: &[&str]) -> Result<Options, String> {
-        parse_args(list.iter().map(|s| s.to_string()))
+        Options::try_parse_from(std::iter::once("dice").chain(list.iter().copied()))
+            .map_err(|e| e.to_string())
     }
 
     fn render(text: &str, rows: usize) -> String {
@@ -307,11 +301,37 @@ mod tests {
     }
 
     #[test]
+    fn flags_follow_clap_and_keep_their_names() {
+        use clap::CommandFactory;
+        Options::command().debug_assert();
+        let opts = args(&[
+            "1d20+5",
+            "--adv",
+            "--times=3",
+            "-n",
+            "4",
+            "--dialect",
+            "avrae",
+        ])
+        .unwrap();
+        assert_eq!((opts.times, opts.advantage()), (4, Advantage::Advantage));
+        assert_eq!(opts.dialect, Dialect::Avrae);
+        assert_eq!(
+            args(&["1d20", "--dis"]).unwrap().advantage(),
+            Advantage::Disadvantage
+        );
+        assert!(args(&["1d20", "--adv", "--dis"]).is_err());
+        assert!(args(&["1d20", "--dance"]).unwrap_err().contains("--dance"));
+        assert!(args(&["1d20", "2d6"]).is_err(), "one expression at a time");
+        assert!(args(&[]).is_err(), "an expression is needed");
+    }
+
+    #[test]
     fn rows_default_and_refuse_too_few() {
         assert_eq!(args(&["1d20"]).unwrap().rows, DEFAULT_ROWS);
         assert_eq!(args(&["1d20", "--rows", "12"]).unwrap().rows, 12);
         for bad in ["2", "-1", "many"] {
-            let err = args(&["1d20", "--rows", bad]).err().expect(bad);
+            let err = args(&["1d20", "--rows", bad]).expect_err(bad);
             assert!(err.contains("at least 3"), "{err}");
         }
     }

@@ -26,17 +26,17 @@
 use std::io::Write;
 use std::process::ExitCode;
 
+use clap::{Parser, ValueEnum};
 use dnd_engine::adventure::Adventure;
 use dnd_engine::dice::game_rng;
 use dnd_engine::llm::{CompletionRequest, LlmProvider, Message, Usage};
 use dnd_engine::srd::Srd;
 use dnd_engine::text::terminal_safe;
 use dnd_engine::tools::{ToolContext, ToolLimits, TurnLog, call_tool, tool_specs};
-use dnd_llm_openai::{DEFAULT_MODEL, OpenAiConfig, OpenAiProvider, Pricing, TokenLimitField};
-use serde_json::{Value, json};
-
-const USAGE: &str = "usage: providers --provider openai|openrouter [--base-url URL] [--model M] \
-                     [--input-price USD_PER_MTOK --output-price USD_PER_MTOK] PROMPT";
+use dnd_llm_openai::{OpenAiProvider, Pricing};
+use dnd_llm_openrouter::OpenRouterProvider;
+use dnd_table::provider::{openai_config, openrouter_config};
+use serde_json::Value;
 
 const NO_CREDENTIALS: &str = "no model to talk to. Set OPENAI_API_KEY for OpenAI's API, or pass \
 --base-url (or set OPENAI_BASE_URL) for a local OpenAI-compatible server such as llama.cpp, \
@@ -48,167 +48,101 @@ https://openrouter.ai/settings/keys), and OPENROUTER_MODEL or --model to choose 
 export OPENROUTER_API_KEY=sk-or-...\n  cargo run --example providers -- --provider openrouter \
 --model openai/gpt-4o-mini \"I attack\"";
 
-/// OpenRouter's API and the model used when neither `--model` nor `OPENROUTER_MODEL` says.
-const OPENROUTER_BASE_URL: &str = "https://openrouter.ai/api/v1";
-const OPENROUTER_DEFAULT_MODEL: &str = "openai/gpt-4o-mini";
-
 /// Tool rounds before giving up on a model that keeps calling tools.
 const MAX_ROUNDS: usize = 3;
 
+/// Which adapter the prompt goes through.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Adapter {
+    /// OpenAI, or an OpenAI-compatible server (--base-url, OPENAI_BASE_URL).
+    Openai,
+    /// OpenRouter (OPENROUTER_API_KEY).
+    Openrouter,
+}
+
+/// The command line.
+#[derive(Debug, Parser)]
+#[command(
+    name = "providers",
+    version,
+    about = "One prompt to a real model through a provider adapter, with the roll_dice tool",
+    args_override_self = true
+)]
 struct Options {
-    provider: String,
+    /// The adapter.
+    #[arg(long, value_enum)]
+    provider: Adapter,
+    /// The server's base URL (a local OpenAI-compatible server, or another OpenRouter URL).
+    #[arg(long, value_name = "URL")]
     base_url: Option<String>,
+    /// The model (default: OPENAI_MODEL or OPENROUTER_MODEL, else the adapter's).
+    #[arg(long, value_name = "M")]
     model: Option<String>,
+    /// The input price in US dollars per million tokens, to compute the cost (with
+    /// --output-price).
+    #[arg(long, value_name = "USD_PER_MTOK", requires = "output_price")]
     input_price: Option<f64>,
+    /// The output price in US dollars per million tokens.
+    #[arg(long, value_name = "USD_PER_MTOK", requires = "input_price")]
     output_price: Option<f64>,
-    prompt: String,
+    /// The prompt (several words are joined).
+    #[arg(required = true, value_name = "PROMPT")]
+    words: Vec<String>,
 }
 
-fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Options, String> {
-    let mut options = Options {
-        provider: String::new(),
-        base_url: None,
-        model: None,
-        input_price: None,
-        output_price: None,
-        prompt: String::new(),
-    };
-    let mut words = Vec::new();
-    while let Some(arg) = args.next() {
-        let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
-        match arg.as_str() {
-            "--provider" => options.provider = value("--provider")?,
-            "--base-url" => options.base_url = Some(value("--base-url")?),
-            "--model" => options.model = Some(value("--model")?),
-            "--input-price" | "--output-price" => {
-                let price: f64 = value(&arg)?
-                    .parse()
-                    .map_err(|_| format!("{arg} needs a number"))?;
-                if arg == "--input-price" {
-                    options.input_price = Some(price);
-                } else {
-                    options.output_price = Some(price);
-                }
-            }
-            "-h" | "--help" => return Err(String::new()),
-            flag if flag.starts_with("--") => return Err(format!("unknown flag {flag}")),
-            _ => words.push(arg),
-        }
+impl Options {
+    /// The prompt: the words joined.
+    fn prompt(&self) -> String {
+        self.words.join(" ")
     }
-    if options.provider.is_empty() {
-        return Err("--provider is required".into());
-    }
-    options.prompt = words.join(" ");
-    if options.prompt.trim().is_empty() {
-        return Err("a prompt is required".into());
-    }
-    Ok(options)
-}
 
-fn config(options: &Options) -> Result<OpenAiConfig, String> {
-    let mut config = match &options.base_url {
-        Some(base_url) => {
-            let model = options
-                .model
-                .clone()
-                .or_else(|| std::env::var("OPENAI_MODEL").ok())
-                .unwrap_or_else(|| DEFAULT_MODEL.to_owned());
-            let mut config = OpenAiConfig::local(base_url, model);
-            if let Ok(key) = std::env::var("OPENAI_API_KEY")
-                && !key.trim().is_empty()
-            {
-                config = config.with_api_key(key);
-            }
-            config
-        }
-        None => OpenAiConfig::from_env().map_err(|_| NO_CREDENTIALS.to_owned())?,
-    };
-    if let Some(model) = &options.model {
-        config = config.with_model(model);
-    }
-    if let (Some(input), Some(output)) = (options.input_price, options.output_price) {
-        config = config.with_pricing(Pricing {
+    /// The prices of the flags, when both are given.
+    fn pricing(&self) -> Option<Pricing> {
+        let (input, output) = (self.input_price?, self.output_price?);
+        Some(Pricing {
             input_per_million: input,
             cached_input_per_million: None,
             output_per_million: output,
-        });
+        })
     }
-    Ok(config)
 }
 
-/// OpenRouter through the OpenAI adapter: its base URL and key, the attribution headers, and
-/// `provider.require_parameters` (this example always sends a tool, and a provider that cannot
-/// call tools would otherwise be allowed to ignore it). The `dnd-llm-openrouter` crate does
-/// the same and more (fallback models, routing, cache breakpoints for Anthropic models, its
-/// error codes); this example keeps to the dependencies it has.
-fn openrouter_config(options: &Options) -> Result<OpenAiConfig, String> {
-    let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
-    let key = var("OPENROUTER_API_KEY").ok_or_else(|| NO_OPENROUTER_KEY.to_owned())?;
-    let model = options
-        .model
-        .clone()
-        .or_else(|| var("OPENROUTER_MODEL"))
-        .unwrap_or_else(|| OPENROUTER_DEFAULT_MODEL.to_owned());
-    let base_url = options
-        .base_url
-        .clone()
-        .unwrap_or_else(|| OPENROUTER_BASE_URL.to_owned());
-    let mut config = OpenAiConfig::new(model)
-        .with_base_url(base_url)
-        .with_api_key(key)
-        .with_token_limit_field(TokenLimitField::MaxTokens)
-        .with_header("HTTP-Referer", env!("CARGO_PKG_REPOSITORY"))
-        .with_header("X-OpenRouter-Title", "dnd-gm providers example")
-        .with_header("X-Title", "dnd-gm providers example")
-        .with_body_field("provider", json!({"require_parameters": true}));
-    config.name = "openrouter".to_owned();
-    if let (Some(input), Some(output)) = (options.input_price, options.output_price) {
-        config = config.with_pricing(Pricing {
-            input_per_million: input,
-            cached_input_per_million: None,
-            output_per_million: output,
-        });
-    }
-    Ok(config)
+/// The provider the flags name, configured where every front end configures it
+/// (`dnd_table::provider`), with the flags' prices over the list prices.
+fn provider(options: &Options) -> Result<Box<dyn LlmProvider>, String> {
+    let (model, base_url) = (options.model.as_deref(), options.base_url.as_deref());
+    let built = match options.provider {
+        Adapter::Openai => {
+            let mut config =
+                openai_config(model, base_url).map_err(|_| NO_CREDENTIALS.to_owned())?;
+            config.pricing = options.pricing().or(config.pricing);
+            eprintln!("model {} at {}", config.model(), config.base_url);
+            OpenAiProvider::new(config).map(|p| Box::new(p) as Box<dyn LlmProvider>)
+        }
+        Adapter::Openrouter => {
+            let mut config = openrouter_config(model, base_url, "dnd-gm providers example")
+                .map_err(|_| NO_OPENROUTER_KEY.to_owned())?;
+            config.pricing = options.pricing();
+            eprintln!("model {} at {}", config.model(), config.base_url);
+            OpenRouterProvider::new(config).map(|p| Box::new(p) as Box<dyn LlmProvider>)
+        }
+    };
+    built.map_err(|e| format!("error: {e}"))
 }
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> ExitCode {
-    let options = match parse_args(std::env::args().skip(1)) {
-        Ok(options) => options,
-        Err(message) => {
-            if !message.is_empty() {
-                eprintln!("error: {message}");
-            }
-            eprintln!("{USAGE}");
-            return ExitCode::from(2);
-        }
-    };
-    let config = match options.provider.as_str() {
-        "openai" => config(&options),
-        "openrouter" => openrouter_config(&options),
-        other => {
-            eprintln!("error: unknown provider {other:?}\n{USAGE}");
-            return ExitCode::from(2);
-        }
-    };
-    let config = match config {
-        Ok(config) => config,
+    // `--help` and `--version` exit 0; bad flags exit 2 with clap's message.
+    let options = Options::parse();
+    let provider = match provider(&options) {
+        Ok(provider) => provider,
         Err(message) => {
             eprintln!("{message}");
             return ExitCode::from(2);
         }
     };
-    eprintln!("model {} at {}", config.model(), config.base_url);
-    let provider = match OpenAiProvider::new(config) {
-        Ok(provider) => provider,
-        Err(error) => {
-            eprintln!("error: {error}");
-            return ExitCode::from(2);
-        }
-    };
     let (mut out, mut log) = (std::io::stdout().lock(), std::io::stderr().lock());
-    match run(&provider, &options.prompt, &mut out, &mut log).await {
+    match run(&*provider, &options.prompt(), &mut out, &mut log).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             // The error may quote the server.
@@ -311,32 +245,39 @@ fn print_usage(out: &mut dyn Write, usage: &Usage, model: Option<&str>) -> Resul
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
-    fn args(list: &[&str]) -> impl Iterator<Item = String> {
-        list.iter()
-            .map(|s| (*s).to_owned())
-            .collect::<Vec<_>>()
-            .into_iter()
+    fn parse_args(list: &[&str]) -> Result<Options, String> {
+        Options::try_parse_from(std::iter::once("providers").chain(list.iter().copied()))
+            .map_err(|e| e.to_string())
     }
 
     #[test]
     fn flags_and_prompt() {
-        let options = parse_args(args(&[
-            "--provider",
-            "openai",
+        use clap::CommandFactory;
+        Options::command().debug_assert();
+        let options = parse_args(&[
+            "--provider=openai",
             "--model",
             "m",
+            "--input-price",
+            "1",
+            "--output-price=2",
             "I",
             "attack",
-        ]))
+        ])
         .unwrap();
-        assert_eq!(options.provider, "openai");
+        assert_eq!(options.provider, Adapter::Openai);
         assert_eq!(options.model.as_deref(), Some("m"));
-        assert_eq!(options.prompt, "I attack");
-        assert!(parse_args(args(&["I attack"])).is_err());
-        assert!(parse_args(args(&["--provider", "openai"])).is_err());
-        assert!(parse_args(args(&["--provider", "openai", "--bogus", "x"])).is_err());
+        assert_eq!(options.prompt(), "I attack");
+        assert_eq!(options.pricing().map(|p| p.output_per_million), Some(2.0));
+        assert!(parse_args(&["I attack"]).is_err());
+        assert!(parse_args(&["--provider", "openai"]).is_err());
+        assert!(parse_args(&["--provider", "openai", "--bogus", "x"]).is_err());
+        assert!(parse_args(&["--provider", "claude", "hi"]).is_err());
+        assert!(parse_args(&["--provider", "openai", "--input-price", "1", "hi"]).is_err());
     }
 
     /// Whether `text` holds a control character other than a newline or a tab.
@@ -383,19 +324,18 @@ mod tests {
 
     #[test]
     fn openrouter_sets_its_url_headers_and_routing() {
-        let options =
-            parse_args(args(&["--provider", "openrouter", "--model", "m", "hi"])).unwrap();
+        let options = parse_args(&["--provider", "openrouter", "--model", "m", "hi"]).unwrap();
         // The key comes from the environment; without it the example explains and exits 2.
         if std::env::var("OPENROUTER_API_KEY").is_err() {
-            assert_eq!(openrouter_config(&options).unwrap_err(), NO_OPENROUTER_KEY);
+            assert_eq!(provider(&options).err().as_deref(), Some(NO_OPENROUTER_KEY));
             return;
         }
-        let config = openrouter_config(&options).unwrap();
-        assert_eq!(config.base_url, OPENROUTER_BASE_URL);
+        let config = openrouter_config(Some("m"), None, "test").unwrap();
+        assert_eq!(config.base_url, dnd_llm_openrouter::OPENROUTER_BASE_URL);
         assert_eq!(config.model(), "m");
-        assert_eq!(
-            config.request.extra_body["provider"],
-            json!({"require_parameters": true})
-        );
+        // A request with a tool asks for providers that support it.
+        let request = CompletionRequest::new(vec![Message::user("hi")]).with_tools(tool_specs());
+        let body = serde_json::to_value(dnd_llm_openrouter::build_body(&request, &config, None));
+        assert_eq!(body.unwrap()["provider"]["require_parameters"], json!(true));
     }
 }

@@ -15,12 +15,36 @@
 
 use std::process::ExitCode;
 
+use clap::Parser;
 use dnd_engine::adventure::Adventure;
 use dnd_engine::character::load_character_file;
 use dnd_engine::simulator::{Combatant, simulate};
 use dnd_engine::srd::Srd;
 
-const USAGE: &str = "usage: simulate [--character FILE]... [--runs N] [--seed S] MONSTER [xN] ...";
+/// The command line.
+#[derive(Debug, Parser)]
+#[command(
+    name = "simulate",
+    version,
+    about = "Can my party beat this? Plays a fight many times and prints the odds",
+    args_override_self = true
+)]
+struct Cli {
+    /// A hero of the party, from a character file (repeat for more); default: the built-in
+    /// adventure's four heroes.
+    #[arg(long = "character", value_name = "FILE")]
+    characters: Vec<String>,
+    /// How many fights to play.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    runs: u32,
+    /// Seeds the dice.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// The monsters, each optionally followed by xN for N of them (quote a name of several
+    /// words: "giant rat").
+    #[arg(required = true, value_name = "MONSTER [xN]")]
+    monsters: Vec<String>,
+}
 
 /// What the command line asked for.
 #[derive(Debug, PartialEq)]
@@ -31,41 +55,34 @@ struct Options {
     seed: u64,
 }
 
-fn parse_args(args: impl Iterator<Item = String>) -> Result<Options, String> {
-    let mut opts = Options {
-        characters: Vec::new(),
-        monsters: Vec::new(),
-        runs: 1000,
-        seed: 1,
-    };
-    let mut args = args;
-    while let Some(arg) = args.next() {
-        let mut value = |flag: &str| args.next().ok_or(format!("{flag} needs a value"));
-        match arg.as_str() {
-            "--character" => opts.characters.push(value("--character")?),
-            "--runs" => {
-                let v = value("--runs")?;
-                opts.runs = v.parse().map_err(|_| format!("--runs {v}: not a number"))?;
-            }
-            "--seed" => {
-                let v = value("--seed")?;
-                opts.seed = v.parse().map_err(|_| format!("--seed {v}: not a number"))?;
-            }
-            flag if flag.starts_with("--") => return Err(format!("unknown option {flag}")),
-            word => match (
+impl From<Cli> for Options {
+    fn from(cli: Cli) -> Self {
+        let mut monsters: Vec<(String, usize)> = Vec::new();
+        for word in cli.monsters {
+            match (
                 word.strip_prefix('x').map(str::parse::<usize>),
-                opts.monsters.last_mut(),
+                monsters.last_mut(),
             ) {
                 // "x3" after a monster: three of it.
                 (Some(Ok(n)), Some(last)) => last.1 = n,
-                _ => opts.monsters.push((word.to_owned(), 1)),
-            },
+                _ => monsters.push((word, 1)),
+            }
+        }
+        Options {
+            characters: cli.characters,
+            monsters,
+            runs: cli.runs,
+            seed: cli.seed,
         }
     }
-    if opts.monsters.is_empty() {
-        return Err("name at least one monster".into());
-    }
-    Ok(opts)
+}
+
+/// Parses the arguments after the program's name.
+#[cfg(test)]
+fn parse_args(args: impl Iterator<Item = String>) -> Result<Options, String> {
+    Cli::try_parse_from(std::iter::once("simulate".to_owned()).chain(args))
+        .map(Options::from)
+        .map_err(|e| e.to_string())
 }
 
 fn run(opts: &Options) -> Result<(), String> {
@@ -108,13 +125,8 @@ fn run(opts: &Options) -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
-    let opts = match parse_args(std::env::args().skip(1)) {
-        Ok(opts) => opts,
-        Err(e) => {
-            eprintln!("{e}\n{USAGE}");
-            return ExitCode::from(2);
-        }
-    };
+    // `--help` and `--version` exit 0; bad usage exits 2 with clap's message.
+    let opts = Options::from(Cli::parse());
     match run(&opts) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -156,17 +168,23 @@ mod tests {
 
     #[test]
     fn bad_usage_says_what_is_wrong() {
-        assert!(parse("--character").unwrap_err().contains("needs a value"));
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+        assert!(
+            parse("--character")
+                .unwrap_err()
+                .contains("a value is required")
+        );
         assert!(
             parse("--runs many goblin")
                 .unwrap_err()
-                .contains("not a number")
+                .contains("invalid digit")
         );
-        assert!(parse("--character a.json").unwrap_err().contains("monster"));
+        assert!(parse("--character a.json").unwrap_err().contains("MONSTER"));
         assert!(
             parse("--fast goblin")
                 .unwrap_err()
-                .contains("unknown option")
+                .contains("unexpected argument '--fast'")
         );
     }
 

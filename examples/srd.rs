@@ -22,6 +22,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use clap::{Parser, Subcommand};
 use dnd_engine::rules::{Ability, DamageTypes, ability_modifier};
 use dnd_engine::srd::{
     ActionUsage, AttackKind, ConditionInfo, FiveEDatabase, Monster, MonsterAction, OnSave,
@@ -35,15 +36,64 @@ macro_rules! out {
     };
 }
 
-const USAGE: &str = "usage: srd [--5e-database DIR] [--json] COMMAND
-commands:
-  monster NAME      a monster's stat block
-  spell NAME        a spell
-  rule NAME         a rules topic (name, summary, mechanics)
-  condition NAME    a condition and its effects
-  list monsters|spells|rules|conditions
-  summary           what was loaded (with --5e-database: every record that did not load)";
+/// The command line.
+#[derive(Debug, Parser)]
+#[command(
+    name = "srd",
+    version,
+    about = "Look up monsters, spells, rules topics and conditions in the SRD",
+    args_override_self = true
+)]
+struct Cli {
+    /// Read the SRD from a 5e-database folder instead of the bundled data.
+    #[arg(long = "5e-database", value_name = "DIR", global = true)]
+    database: Option<PathBuf>,
+    /// Print the record as JSON.
+    #[arg(long, global = true)]
+    json: bool,
+    #[command(subcommand)]
+    lookup: Lookup,
+}
 
+/// What to look up.
+#[derive(Debug, Subcommand)]
+enum Lookup {
+    /// A monster's stat block.
+    Monster {
+        /// Its name (several words are joined).
+        #[arg(required = true)]
+        name: Vec<String>,
+    },
+    /// A spell.
+    Spell {
+        /// Its name.
+        #[arg(required = true)]
+        name: Vec<String>,
+    },
+    /// A rules topic (name, summary, mechanics).
+    Rule {
+        /// Its name.
+        #[arg(required = true)]
+        name: Vec<String>,
+    },
+    /// A condition and its effects.
+    Condition {
+        /// Its name.
+        #[arg(required = true)]
+        name: Vec<String>,
+    },
+    /// Every name of a kind.
+    List {
+        /// monsters, spells, rules or conditions.
+        #[arg(required = true, value_name = "monsters|spells|rules|conditions")]
+        kind: Vec<String>,
+    },
+    /// What was loaded (with --5e-database: every record that did not load).
+    Summary,
+}
+
+/// The command line as the lookups read it: the command's word and its argument.
+#[derive(Debug)]
 struct Options {
     database: Option<PathBuf>,
     json: bool,
@@ -51,57 +101,28 @@ struct Options {
     argument: String,
 }
 
-fn parse_args(args: impl Iterator<Item = String>) -> Result<Options, String> {
-    let mut database = None;
-    let mut json = false;
-    let mut words = Vec::new();
-    let mut args = args;
-    while let Some(arg) = args.next() {
-        if let Some(dir) = arg.strip_prefix("--5e-database=") {
-            database = Some(PathBuf::from(dir));
-            continue;
-        }
-        match arg.as_str() {
-            "--5e-database" => {
-                let dir = args
-                    .next()
-                    .ok_or_else(|| format!("--5e-database needs a folder\n{USAGE}"))?;
-                database = Some(PathBuf::from(dir));
-            }
-            "--json" => json = true,
-            "--help" | "-h" => return Err(USAGE.to_string()),
-            flag if flag.starts_with("--") => return Err(format!("unknown flag {flag}\n{USAGE}")),
-            _ => words.push(arg),
+impl From<Cli> for Options {
+    fn from(cli: Cli) -> Self {
+        let (command, words) = match cli.lookup {
+            Lookup::Monster { name } => ("monster", name),
+            Lookup::Spell { name } => ("spell", name),
+            Lookup::Rule { name } => ("rule", name),
+            Lookup::Condition { name } => ("condition", name),
+            Lookup::List { kind } => ("list", kind),
+            Lookup::Summary => ("summary", Vec::new()),
+        };
+        Options {
+            database: cli.database,
+            json: cli.json,
+            command: command.to_owned(),
+            argument: words.join(" "),
         }
     }
-    let mut words = words.into_iter();
-    let command = words.next().ok_or_else(|| USAGE.to_string())?;
-    let argument = words.collect::<Vec<_>>().join(" ");
-    match command.as_str() {
-        "summary" if argument.is_empty() => {}
-        "summary" => return Err(format!("summary takes no name\n{USAGE}")),
-        "monster" | "spell" | "rule" | "condition" | "list" if argument.is_empty() => {
-            return Err(format!("{command} needs a name\n{USAGE}"));
-        }
-        "monster" | "spell" | "rule" | "condition" | "list" => {}
-        other => return Err(format!("unknown command {other:?}\n{USAGE}")),
-    }
-    Ok(Options {
-        database,
-        json,
-        command,
-        argument,
-    })
 }
 
 fn main() -> ExitCode {
-    let opts = match parse_args(std::env::args().skip(1)) {
-        Ok(o) => o,
-        Err(message) => {
-            eprintln!("{message}");
-            return ExitCode::from(2);
-        }
-    };
+    // `--help` and `--version` exit 0; bad usage exits 2 with clap's message.
+    let opts = Options::from(Cli::parse());
     let loaded: Option<FiveEDatabase> = match &opts.database {
         None => None,
         Some(dir) => match load_dir(dir) {
@@ -534,5 +555,40 @@ fn print_condition(c: &ConditionInfo) {
     out!("{}", c.name);
     for effect in &c.effects {
         out!("  - {effect}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Options, String> {
+        Cli::try_parse_from(std::iter::once("srd").chain(args.iter().copied()))
+            .map(Options::from)
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn commands_and_flags_in_any_order() {
+        Cli::command().debug_assert();
+        let opts = parse(&["monster", "adult", "red", "dragon", "--json"]).unwrap();
+        assert_eq!(
+            (opts.command.as_str(), opts.argument.as_str()),
+            ("monster", "adult red dragon")
+        );
+        assert!(opts.json);
+        let opts = parse(&["--5e-database=db", "summary"]).unwrap();
+        assert_eq!(opts.database, Some(PathBuf::from("db")));
+        assert_eq!(opts.command, "summary");
+        assert!(parse(&["monster"]).is_err(), "a name is needed");
+        assert!(parse(&["summary", "x"]).is_err(), "summary takes no name");
+        assert!(parse(&["dance"]).is_err());
+        assert!(
+            parse(&["--dance", "summary"])
+                .unwrap_err()
+                .contains("--dance")
+        );
     }
 }

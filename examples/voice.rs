@@ -24,6 +24,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use async_trait::async_trait;
+use clap::Parser;
 use dnd_engine::adventure::Adventure;
 use dnd_engine::gm::{GameMaster, PlayerInput};
 use dnd_engine::llm::{Audio, AudioFormat, LlmError, Speaker, Transcriber};
@@ -31,53 +32,36 @@ use dnd_engine::offline::OfflineGm;
 use dnd_engine::store::{GameStore, MemoryStore};
 use dnd_engine::text::terminal_safe;
 
-const USAGE: &str = "usage: voice FILE.wav|FOLDER... [--out DIR] [--character ID] [--seed N]
-  Transcribes each recording, runs a turn for what follows the wake word (the character's
-  name), and writes each narration as DIR/turn-N.wav (default DIR: voice-out).";
-
+/// The command line.
+#[derive(Debug, Parser)]
+#[command(
+    name = "voice",
+    version,
+    about = "Transcribes each recording, runs a turn for what follows the wake word (the \
+             character's name), and writes each narration as DIR/turn-N.wav",
+    args_override_self = true
+)]
 pub(crate) struct Options {
+    /// The recordings: WAV files, or folders of them (played in name order).
+    #[arg(required = true, value_name = "FILE.wav|FOLDER")]
     pub inputs: Vec<PathBuf>,
+    /// Where the narration is written.
+    #[arg(long, value_name = "DIR", default_value = "voice-out")]
     pub out: PathBuf,
+    /// The character, whose name is the wake word.
+    #[arg(long, value_name = "ID", default_value = "kraven")]
     pub character: String,
+    /// The dice seed.
+    #[arg(long, value_name = "N", default_value_t = 1)]
     pub seed: u64,
 }
 
+/// Parses the arguments after the program's name (for the tests; `main` lets clap print help
+/// and errors and exit). An error is clap's message.
+#[allow(dead_code)] // read by the tests (tests/voice_flow.rs)
 pub(crate) fn parse_args(args: &[String]) -> Result<Options, String> {
-    let mut options = Options {
-        inputs: Vec::new(),
-        out: PathBuf::from("voice-out"),
-        character: "kraven".into(),
-        seed: 1,
-    };
-    let mut i = 0;
-    while i < args.len() {
-        let value = |i: usize| {
-            args.get(i + 1)
-                .cloned()
-                .ok_or_else(|| format!("{} needs a value", args[i]))
-        };
-        match args[i].as_str() {
-            "--out" => options.out = PathBuf::from(value(i)?),
-            "--character" => options.character = value(i)?,
-            "--seed" => {
-                options.seed = value(i)?
-                    .parse()
-                    .map_err(|_| "--seed takes a whole number".to_owned())?
-            }
-            "-h" | "--help" => return Err(String::new()),
-            flag if flag.starts_with("--") => return Err(format!("unknown flag {flag:?}")),
-            path => {
-                options.inputs.push(PathBuf::from(path));
-                i += 1;
-                continue;
-            }
-        }
-        i += 2;
-    }
-    if options.inputs.is_empty() {
-        return Err("give at least one WAV file or folder".into());
-    }
-    Ok(options)
+    Options::try_parse_from(std::iter::once("voice").chain(args.iter().map(String::as_str)))
+        .map_err(|e| e.to_string())
 }
 
 /// The recordings to play, in order: files as given, folders' `.wav` files by name.
@@ -281,17 +265,8 @@ fn read(path: &Path) -> Result<Vec<u8>, String> {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let options = match parse_args(&args) {
-        Ok(o) => o,
-        Err(message) => {
-            if !message.is_empty() {
-                eprintln!("error: {message}");
-            }
-            eprintln!("{USAGE}");
-            return ExitCode::from(2);
-        }
-    };
+    // `--help` and `--version` exit 0; bad flags exit 2 with clap's message.
+    let options = Options::parse();
     let openai = if dnd_table::provider::openai_configured() {
         match dnd_llm_openai::OpenAiProvider::from_env() {
             Ok(p) => Some(Arc::new(p)),

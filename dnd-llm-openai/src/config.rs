@@ -1,19 +1,16 @@
-//! [`OpenAiConfig`]: where to send, with what credentials, and how the server behaves.
+//! [`ChatConfig`]: where to send, with what credentials, and how the server behaves; one
+//! configuration for every OpenAI-compatible service, its [`Dialect`] holding what a service
+//! adds.
 
 use std::fmt;
 use std::time::Duration;
 
-use dnd_engine::llm::{AudioFormat, Capabilities, LlmError, Usage};
+use dnd_engine::llm::{Capabilities, Usage};
 use serde_json::Value;
 
 use crate::build::{ReasoningEcho, RequestOptions, TokenLimitField};
+use crate::dialect::Dialect;
 use crate::http::{ApiKey, ResponseLimits, RetryPolicy, Timeouts};
-
-/// OpenAI's API.
-pub const OPENAI_BASE_URL: &str = "https://api.openai.com/v1";
-
-/// The model [`OpenAiConfig::from_env`] uses when `OPENAI_MODEL` is not set.
-pub const DEFAULT_MODEL: &str = "gpt-4o-mini";
 
 /// Prices in US dollars per million tokens, to compute [`Usage::cost`] when the server does
 /// not report a cost (OpenAI does not).
@@ -42,68 +39,23 @@ impl Pricing {
     }
 }
 
-/// Settings of the speech endpoints.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SpeechOptions {
-    /// The transcription model (`whisper-1`, `gpt-4o-mini-transcribe`, ...).
-    pub transcription_model: String,
-    /// The spoken language as ISO-639-1 (`en`), if known: faster and more accurate.
-    pub language: Option<String>,
-    /// Text to guide the transcription (names of characters and places).
-    pub prompt: Option<String>,
-    /// The speech model (`gpt-4o-mini-tts`, `tts-1`, ...).
-    pub speech_model: String,
-    /// The voice (`alloy`, `onyx`, `fable`, ...).
-    pub voice: String,
-    /// The format of the spoken audio.
-    pub format: AudioFormat,
-    /// How to speak (models that take instructions): "a grave, slow storyteller".
-    pub instructions: Option<String>,
-    /// The largest spoken audio accepted, in bytes ([`SpeechOptions::DEFAULT_MAX_AUDIO_BYTES`],
-    /// 32 MiB: about 11 minutes of 24 kHz 16-bit PCM, the largest format, while OpenAI reads
-    /// at most 4096 characters, about 5 minutes of speech). Larger audio is refused with
-    /// [`LlmError::BadResponse`] naming this field.
-    pub max_audio_bytes: usize,
-}
-
-impl SpeechOptions {
-    /// The default of [`max_audio_bytes`](SpeechOptions::max_audio_bytes): 32 MiB.
-    pub const DEFAULT_MAX_AUDIO_BYTES: usize = 32 * 1024 * 1024;
-}
-
-impl Default for SpeechOptions {
-    fn default() -> Self {
-        SpeechOptions {
-            transcription_model: "whisper-1".to_owned(),
-            language: None,
-            prompt: None,
-            speech_model: "gpt-4o-mini-tts".to_owned(),
-            voice: "alloy".to_owned(),
-            format: AudioFormat::Mp3,
-            instructions: None,
-            max_audio_bytes: SpeechOptions::DEFAULT_MAX_AUDIO_BYTES,
-        }
-    }
-}
-
-/// Everything an [`OpenAiProvider`](crate::OpenAiProvider) needs. Build it with
-/// [`new`](OpenAiConfig::new) or [`from_env`](OpenAiConfig::from_env) and the `with_*`
-/// methods; every field is public too.
+/// Everything a [`ChatProvider`](crate::ChatProvider) needs: the connection every
+/// OpenAI-compatible service shares, and the [`Dialect`]'s own settings in
+/// [`dialect`](ChatConfig::dialect). Build it with a dialect's constructor
+/// ([`OpenAiConfig::new`](crate::OpenAiConfig), `OpenRouterConfig::new`) or
+/// [`with_dialect`](ChatConfig::with_dialect), then the `with_*` methods; every field is public
+/// too.
 ///
 /// `Debug` never shows the API key or the values of extra headers (they may hold
 /// credentials).
 #[derive(Clone)]
-pub struct OpenAiConfig {
+pub struct ChatConfig<D> {
     /// The API's base URL, up to and including the version (`https://api.openai.com/v1`,
     /// `http://127.0.0.1:8080/v1`).
     pub base_url: String,
     /// The key sent as `Authorization: Bearer ...`; `None` for servers that need none.
     pub api_key: Option<ApiKey>,
-    /// `OpenAI-Organization`.
-    pub organization: Option<String>,
-    /// `OpenAI-Project`.
-    pub project: Option<String>,
-    /// More headers for every request.
+    /// More headers for every request, after the dialect's.
     pub extra_headers: Vec<(String, String)>,
     /// The model and the body's dialect.
     pub request: RequestOptions,
@@ -115,11 +67,11 @@ pub struct OpenAiConfig {
     /// How failed requests are retried.
     pub retry: RetryPolicy,
     /// What the server and model can do, as the engine is told; its `context_window`, when
-    /// set ([`with_context_window`](OpenAiConfig::with_context_window)), is what every request
+    /// set ([`with_context_window`](ChatConfig::with_context_window)), is what every request
     /// is cut to fit.
     pub capabilities: Capabilities,
-    /// Ask the server for its context window (llama.cpp's `GET /props`) on the first call
-    /// when none is set; on for [`local`](OpenAiConfig::local) servers, off for OpenAI's.
+    /// Ask the server for the model's context window (where the dialect says) on the first
+    /// call when none is set.
     pub read_context_window: bool,
     /// Whether the server streams tool calls; when not, requests with tools are sent without
     /// streaming and replayed as a stream.
@@ -128,20 +80,42 @@ pub struct OpenAiConfig {
     pub keep_raw: bool,
     /// Prices to compute the cost when the server reports none.
     pub pricing: Option<Pricing>,
-    /// The provider's name in logs (`openai`).
+    /// The provider's name in logs and traces (`openai`, `openrouter`).
     pub name: String,
-    /// The speech endpoints' settings.
-    pub speech: SpeechOptions,
+    /// What the service adds: its own settings and behaviour.
+    pub dialect: D,
 }
 
-impl OpenAiConfig {
-    /// OpenAI's API with this model, no key, and every other setting at its default.
+impl<D: Dialect> ChatConfig<D> {
+    /// The service's configuration for this model, with the dialect's defaults
+    /// ([`Dialect::config`]): for OpenAI, OpenAI's API with no key.
     pub fn new(model: impl Into<String>) -> Self {
-        OpenAiConfig {
-            base_url: OPENAI_BASE_URL.to_owned(),
+        D::config(model.into())
+    }
+
+    /// The configuration from the environment ([`Dialect::config_from_env`]): for OpenAI,
+    /// `OPENAI_API_KEY`, `OPENAI_BASE_URL`, `OPENAI_MODEL` (see [`OpenAi`](crate::OpenAi)).
+    ///
+    /// # Errors
+    ///
+    /// [`LlmError::Auth`](dnd_engine::llm::LlmError::Auth) when the service's variables are
+    /// missing, saying which to set.
+    pub fn from_env() -> Result<Self, dnd_engine::llm::LlmError> {
+        D::config_from_env()
+    }
+
+    /// A service called `name` at `base_url` with this model and dialect; no key, strict tool
+    /// schemas, `max_completion_tokens`, and every other setting at its default (the
+    /// context window not read).
+    pub fn with_dialect(
+        name: impl Into<String>,
+        base_url: impl Into<String>,
+        model: impl Into<String>,
+        dialect: D,
+    ) -> Self {
+        ChatConfig {
+            base_url: base_url.into(),
             api_key: None,
-            organization: None,
-            project: None,
             extra_headers: Vec::new(),
             request: RequestOptions::new(model),
             timeouts: Timeouts::default(),
@@ -152,56 +126,9 @@ impl OpenAiConfig {
             stream_tool_calls: true,
             keep_raw: true,
             pricing: None,
-            name: "openai".to_owned(),
-            speech: SpeechOptions::default(),
+            name: name.into(),
+            dialect,
         }
-    }
-
-    /// A local or self-hosted OpenAI-compatible server (llama.cpp, vLLM, Ollama, LM Studio):
-    /// no key, the legacy `max_tokens`, plain tool schemas (no `strict`), `""` as the content
-    /// of assistant messages that only call tools, and no JSON-Schema output until
-    /// [`with_capabilities`](OpenAiConfig::with_capabilities) says otherwise.
-    pub fn local(base_url: impl Into<String>, model: impl Into<String>) -> Self {
-        let mut config = OpenAiConfig::new(model).with_base_url(base_url);
-        config.request.token_limit = TokenLimitField::MaxTokens;
-        config.request.strict_tools = false;
-        config.request.empty_tool_call_content = true;
-        config.capabilities.json_schema = false;
-        config.read_context_window = true;
-        config.name = "openai-compatible".to_owned();
-        config
-    }
-
-    /// Reads `OPENAI_API_KEY`, `OPENAI_BASE_URL` (default OpenAI's), `OPENAI_MODEL` (default
-    /// [`DEFAULT_MODEL`]), and `OPENAI_ORG_ID` / `OPENAI_PROJECT_ID` when set. A base URL other
-    /// than OpenAI's gets the legacy `max_tokens` field, which compatible servers know.
-    ///
-    /// # Errors
-    ///
-    /// [`LlmError::Auth`] when neither a key nor a base URL is set (there is nothing to talk
-    /// to), saying which variables to set.
-    pub fn from_env() -> Result<Self, LlmError> {
-        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
-        let key = var("OPENAI_API_KEY");
-        let base_url = var("OPENAI_BASE_URL");
-        if key.is_none() && base_url.is_none() {
-            return Err(LlmError::auth(
-                "no OpenAI credentials: set OPENAI_API_KEY, or OPENAI_BASE_URL for a local \
-                 OpenAI-compatible server (and OPENAI_MODEL to choose the model)",
-            ));
-        }
-        let mut config =
-            OpenAiConfig::new(var("OPENAI_MODEL").unwrap_or_else(|| DEFAULT_MODEL.to_owned()));
-        if let Some(base_url) = base_url {
-            if !is_openai(&base_url) {
-                config.request.token_limit = TokenLimitField::MaxTokens;
-            }
-            config.base_url = base_url;
-        }
-        config.api_key = key.map(ApiKey::new);
-        config.organization = var("OPENAI_ORG_ID");
-        config.project = var("OPENAI_PROJECT_ID");
-        Ok(config)
     }
 
     /// Sets the base URL.
@@ -219,18 +146,6 @@ impl OpenAiConfig {
     /// Sets the API key.
     pub fn with_api_key(mut self, key: impl Into<String>) -> Self {
         self.api_key = Some(ApiKey::new(key));
-        self
-    }
-
-    /// Sets the `OpenAI-Organization` header.
-    pub fn with_organization(mut self, organization: impl Into<String>) -> Self {
-        self.organization = Some(organization.into());
-        self
-    }
-
-    /// Sets the `OpenAI-Project` header.
-    pub fn with_project(mut self, project: impl Into<String>) -> Self {
-        self.project = Some(project.into());
         self
     }
 
@@ -277,7 +192,8 @@ impl OpenAiConfig {
     }
 
     /// Sets the stream idle timeout: the longest a stream may go without data (keep-alive
-    /// comments do not count).
+    /// comments, such as OpenRouter's `: OPENROUTER PROCESSING`, do not count), so raise it
+    /// for a model that thinks silently for longer than the default 2 minutes.
     pub fn with_idle_timeout(mut self, idle: Duration) -> Self {
         self.timeouts.idle = idle;
         self
@@ -308,8 +224,7 @@ impl OpenAiConfig {
         self
     }
 
-    /// Whether to ask the server for its context window when none is set (llama.cpp's
-    /// `/props`).
+    /// Whether to ask the server for the model's context window when none is set.
     pub fn with_read_context_window(mut self, read: bool) -> Self {
         self.read_context_window = read;
         self
@@ -324,12 +239,6 @@ impl OpenAiConfig {
     /// Sets prices to compute costs with.
     pub fn with_pricing(mut self, pricing: Pricing) -> Self {
         self.pricing = Some(pricing);
-        self
-    }
-
-    /// Sets the speech endpoints' settings.
-    pub fn with_speech(mut self, speech: SpeechOptions) -> Self {
-        self.speech = speech;
         self
     }
 
@@ -348,21 +257,15 @@ impl OpenAiConfig {
     }
 }
 
-fn is_openai(base_url: &str) -> bool {
-    base_url.contains("://api.openai.com")
-}
-
-impl fmt::Debug for OpenAiConfig {
+impl<D: fmt::Debug> fmt::Debug for ChatConfig<D> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let header_names: Vec<&str> = self.extra_headers.iter().map(|(n, _)| n.as_str()).collect();
         let body_fields: Vec<&str> = self.request.extra_body.keys().map(String::as_str).collect();
-        f.debug_struct("OpenAiConfig")
+        f.debug_struct("ChatConfig")
             .field("name", &self.name)
             .field("base_url", &self.base_url)
             .field("model", &self.request.model)
             .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
-            .field("organization", &self.organization)
-            .field("project", &self.project)
             .field("extra_headers", &header_names)
             .field("extra_body_fields", &body_fields)
             .field("token_limit", &self.request.token_limit)
@@ -382,7 +285,7 @@ impl fmt::Debug for OpenAiConfig {
             .field("stream_tool_calls", &self.stream_tool_calls)
             .field("keep_raw", &self.keep_raw)
             .field("pricing", &self.pricing)
-            .field("speech", &self.speech)
+            .field("dialect", &self.dialect)
             .finish()
     }
 }
@@ -390,6 +293,7 @@ impl fmt::Debug for OpenAiConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::OpenAiConfig;
 
     #[test]
     fn debug_hides_the_key_and_header_values() {

@@ -51,7 +51,8 @@ const REFUSAL_WORDS: [&str; 9] = [
     "extra",
 ];
 
-/// The [`LlmError`] for an OpenAI error response (an [`ErrorMapper`](crate::http::ErrorMapper)).
+/// The [`LlmError`] for an OpenAI error response (the default
+/// [`Dialect::error_from_failure`](crate::Dialect::error_from_failure)).
 pub fn error_from_failure(failure: &HttpFailure<'_>) -> LlmError {
     let parsed = serde_json::from_slice::<Value>(failure.body).ok();
     let object = parsed.as_ref().and_then(ErrorObject::from_body);

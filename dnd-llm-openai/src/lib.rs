@@ -10,9 +10,11 @@
 //! | [`parse_response`] (`parse`) | a body to the engine's response, pure: unique tool-call ids (made up when missing or repeated, the provider's kept), arguments as text, object, `""` or not JSON at all, refusals, finish reasons and their synonyms, usage with cache and reasoning tokens, reasoning text and details, the raw JSON |
 //! | [`sse`], [`stream`] | server-sent events and stream assembly, pure: tool-call fragments by `index` (made up when missing or repeated), comments skipped, errors after HTTP 200, the assembled content bounded, usage from the last chunk, `[DONE]`, a stream cut short as an error |
 //! | [`errors`] | error responses and error objects to typed [`LlmError`](dnd_engine::llm::LlmError)s |
-//! | [`http`] | the thin HTTP layer, public for other adapters: reqwest with rustls, per-phase timeouts (a stream's request timeout stops at its headers; an idle timeout on data, keep-alive comments not counting), size limits on bodies and streams ([`ResponseLimits`](http::ResponseLimits)), the OpenAI SDKs' retry policy, an API key that never prints, and [`JsonEndpoint`](http::JsonEndpoint): one POST endpoint with its headers, key redaction and error mapping, which both adapters send through |
-//! | [`OpenAiConfig`], [`OpenAiProvider`] | configuration (base URL, model, key, organisation and project, extra headers and body fields, token-limit field, timeouts, size limits, retries, capabilities, prices) and the provider, with real streaming |
-//! | `speech` | [`Transcriber`](dnd_engine::llm::Transcriber) and [`Speaker`](dnd_engine::llm::Speaker) on `/audio/transcriptions` and `/audio/speech` |
+//! | [`http`] | the thin HTTP layer: reqwest with rustls (private: no reqwest or `bytes` type is in this crate's API), per-phase timeouts (a stream's request timeout stops at its headers; an idle timeout on data, keep-alive comments not counting), size limits on bodies and streams ([`ResponseLimits`](http::ResponseLimits)), the OpenAI SDKs' retry policy, an API key that never prints |
+//! | [`ChatConfig`], [`ChatProvider`], [`Dialect`] (`dialect`) | one configuration and one provider for every OpenAI-compatible service; a dialect says what one service adds (headers, errors, body and answer fields, where the context window is read): a third service is a page of code (see [`dialect`]) |
+//! | [`OpenAi`], [`OpenAiConfig`], [`OpenAiProvider`] | OpenAI's dialect (organisation and project headers, speech settings) and the configuration and provider on it |
+//! | `speech` | [`Transcriber`](dnd_engine::llm::Transcriber) and [`Speaker`](dnd_engine::llm::Speaker) on `/audio/transcriptions` and `/audio/speech`, behind the `speech` feature (default on) |
+//! | `trace` | the `model_call` tracing span of each call: provider, model, streamed, input, output and cached tokens, latency in ms, outcome (`ok` or the error's kind); never a key, a header or a body |
 //!
 //! # Secrets
 //!
@@ -40,14 +42,18 @@
 
 mod build;
 mod config;
+pub mod dialect;
 pub mod errors;
 pub mod http;
+mod openai;
 mod parse;
 mod provider;
+#[cfg(feature = "speech")]
 mod speech;
 pub mod sse;
 pub mod stream;
-pub mod window;
+mod trace;
+mod window;
 pub mod wire;
 
 /// The provider-neutral types this adapter translates to and from the wire format.
@@ -57,10 +63,15 @@ pub use build::{
     ReasoningEcho, RequestOptions, StrictTools, StrictToolsCache, TokenLimitField, build_request,
     build_request_with, into_streaming,
 };
-pub use config::{DEFAULT_MODEL, OPENAI_BASE_URL, OpenAiConfig, Pricing, SpeechOptions};
+pub use config::{ChatConfig, Pricing};
+pub use dialect::{Dialect, build_body};
+pub use openai::{DEFAULT_MODEL, OPENAI_BASE_URL, OpenAi, OpenAiConfig};
 pub use parse::{
-    arguments_from_wire, finish_reason_from_wire, parse_response, parse_response_with,
+    arguments_from_wire, finish_reason_from_wire, parse_in, parse_response, parse_response_with,
     read_chat_completion, reasoning_from_wire, response_from_wire, response_from_wire_with,
     tool_calls_from_wire, usage_from_wire,
 };
-pub use provider::OpenAiProvider;
+pub use provider::{ChatProvider, OpenAiProvider};
+#[cfg(feature = "speech")]
+pub use speech::SpeechOptions;
+pub use window::{n_ctx_of_props, props_url};

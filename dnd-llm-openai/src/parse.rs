@@ -3,6 +3,7 @@
 //! The conversions here (tool calls and their ids, arguments, finish reasons, usage, reasoning)
 //! are shared with the stream assembler, so a streamed answer and a plain one read the same.
 
+use crate::dialect::Dialect;
 use std::collections::HashSet;
 
 use dnd_engine::llm::{
@@ -33,6 +34,23 @@ pub fn parse_response(body: &[u8]) -> Result<CompletionResponse, LlmError> {
 pub fn parse_response_with(body: &[u8], keep_raw: bool) -> Result<CompletionResponse, LlmError> {
     let (raw, wire) = read_chat_completion(body)?;
     let mut response = response_from_wire(wire, body)?;
+    if keep_raw {
+        response.raw = Some(raw);
+    }
+    Ok(response)
+}
+
+/// Parses a whole answer's body in the dialect `D`: the shared parser with the dialect's
+/// errors ([`Dialect::error_from_object`]), then the dialect's fields
+/// ([`Dialect::read_response`]), the raw JSON kept when `keep_raw`.
+///
+/// # Errors
+///
+/// As [`parse_response`], an `error` object mapped by the dialect.
+pub fn parse_in<D: Dialect>(body: &[u8], keep_raw: bool) -> Result<CompletionResponse, LlmError> {
+    let (raw, wire) = read_chat_completion(body)?;
+    let mut response = response_from_wire_with(wire, body, D::error_from_object)?;
+    D::read_response(&raw, &mut response);
     if keep_raw {
         response.raw = Some(raw);
     }

@@ -1,5 +1,6 @@
 //! Speech through the same server: `/audio/transcriptions` (multipart upload) for
-//! [`Transcriber`], `/audio/speech` (JSON in, audio out) for [`Speaker`].
+//! [`Transcriber`], `/audio/speech` (JSON in, audio out) for [`Speaker`]. Behind the `speech`
+//! feature (on by default), so a game that only chats does not compile reqwest's multipart.
 
 use async_trait::async_trait;
 use bytes::Bytes;
@@ -12,10 +13,54 @@ use serde_json::Value;
 use crate::http::HttpFailure;
 use crate::provider::OpenAiProvider;
 
+/// Settings of the speech endpoints.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpeechOptions {
+    /// The transcription model (`whisper-1`, `gpt-4o-mini-transcribe`, ...).
+    pub transcription_model: String,
+    /// The spoken language as ISO-639-1 (`en`), if known: faster and more accurate.
+    pub language: Option<String>,
+    /// Text to guide the transcription (names of characters and places).
+    pub prompt: Option<String>,
+    /// The speech model (`gpt-4o-mini-tts`, `tts-1`, ...).
+    pub speech_model: String,
+    /// The voice (`alloy`, `onyx`, `fable`, ...).
+    pub voice: String,
+    /// The format of the spoken audio.
+    pub format: AudioFormat,
+    /// How to speak (models that take instructions): "a grave, slow storyteller".
+    pub instructions: Option<String>,
+    /// The largest spoken audio accepted, in bytes ([`SpeechOptions::DEFAULT_MAX_AUDIO_BYTES`],
+    /// 32 MiB: about 11 minutes of 24 kHz 16-bit PCM, the largest format, while OpenAI reads
+    /// at most 4096 characters, about 5 minutes of speech). Larger audio is refused with
+    /// [`LlmError::BadResponse`] naming this field.
+    pub max_audio_bytes: usize,
+}
+
+impl SpeechOptions {
+    /// The default of [`max_audio_bytes`](SpeechOptions::max_audio_bytes): 32 MiB.
+    pub const DEFAULT_MAX_AUDIO_BYTES: usize = 32 * 1024 * 1024;
+}
+
+impl Default for SpeechOptions {
+    fn default() -> Self {
+        SpeechOptions {
+            transcription_model: "whisper-1".to_owned(),
+            language: None,
+            prompt: None,
+            speech_model: "gpt-4o-mini-tts".to_owned(),
+            voice: "alloy".to_owned(),
+            format: AudioFormat::Mp3,
+            instructions: None,
+            max_audio_bytes: SpeechOptions::DEFAULT_MAX_AUDIO_BYTES,
+        }
+    }
+}
+
 #[async_trait]
 impl Transcriber for OpenAiProvider {
     async fn transcribe(&self, audio: &Audio) -> Result<String, LlmError> {
-        let options = &self.config().speech;
+        let options = &self.config().dialect.speech;
         let url = self.config().endpoint("audio/transcriptions");
         let file_name = format!("speech.{}", audio.format.extension());
         let bytes = Bytes::from(audio.bytes.clone());
@@ -38,11 +83,12 @@ impl Transcriber for OpenAiProvider {
         };
         // Checked once here, so the per-attempt builder below cannot fail.
         form()?;
-        let mut headers = self.headers().clone();
+        let mut headers = self.endpoint().headers().clone();
         // reqwest sets the multipart content type with its boundary.
         headers.remove(CONTENT_TYPE);
         let map_error = |failure: &HttpFailure<'_>| self.endpoint().map_failure(failure);
         let reply = self
+            .endpoint()
             .http()
             .send(
                 |client| {
@@ -92,7 +138,7 @@ struct SpeechBody<'a> {
 #[async_trait]
 impl Speaker for OpenAiProvider {
     async fn speak(&self, text: &str) -> Result<Audio, LlmError> {
-        let options = &self.config().speech;
+        let options = &self.config().dialect.speech;
         let format = options.format;
         let body = SpeechBody {
             model: &options.speech_model,
@@ -110,12 +156,13 @@ impl Speaker for OpenAiProvider {
         let url = self.config().endpoint("audio/speech");
         let map_error = |failure: &HttpFailure<'_>| self.endpoint().map_failure(failure);
         let reply = self
+            .endpoint()
             .http()
             .send_with_limit(
                 |client| {
                     client
                         .post(&url)
-                        .headers(self.headers().clone())
+                        .headers(self.endpoint().headers().clone())
                         .header(ACCEPT, format.mime_type())
                         .body(body.clone())
                 },

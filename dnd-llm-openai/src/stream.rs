@@ -127,7 +127,7 @@ impl StreamAssembler {
 
     /// This assembler refusing more than `limit` bytes of content: text, refusal, reasoning,
     /// and tool calls (names, arguments, and each call's own bookkeeping, so a flood of empty
-    /// calls counts too). [`events_from_body`] sets it from the client's
+    /// calls counts too). `events_from_body` sets it from the client's
     /// [`ResponseLimits::stream_content_bytes`]; the default is
     /// [`ResponseLimits::DEFAULT_STREAM_CONTENT_BYTES`].
     #[must_use]
@@ -461,7 +461,7 @@ fn starts_value(arguments: Option<&Value>) -> bool {
 /// lines and events without data do not restart it, so a server that only keeps the
 /// connection alive ends the stream with [`LlmError::Timeout`]. The assembler's content limit
 /// is set from the body's [`ResponseLimits::stream_content_bytes`].
-pub fn events_from_body(
+pub(crate) fn events_from_body(
     body: BodyStream,
     assembler: StreamAssembler,
 ) -> BoxStream<'static, Result<StreamEvent, LlmError>> {

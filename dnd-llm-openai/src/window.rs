@@ -12,7 +12,7 @@ use crate::http::{HttpFailure, JsonEndpoint};
 
 /// A context window read from the server once and kept.
 #[derive(Debug, Default)]
-pub struct ContextWindowCache {
+pub(crate) struct ContextWindowCache {
     /// `None` until read; then what the server said, `None` when it said nothing.
     read: Mutex<Option<Option<u32>>>,
 }
@@ -20,7 +20,7 @@ pub struct ContextWindowCache {
 impl ContextWindowCache {
     /// The kept window, or `read`'s answer, kept for every later call. Two calls at once may
     /// both read; both keep the same answer.
-    pub async fn get_or_read(&self, read: impl Future<Output = Option<u32>>) -> Option<u32> {
+    pub(crate) async fn get_or_read(&self, read: impl Future<Output = Option<u32>>) -> Option<u32> {
         if let Some(known) = *self.read.lock().unwrap_or_else(|p| p.into_inner()) {
             return known;
         }
@@ -32,7 +32,7 @@ impl ContextWindowCache {
 
 /// `GET url` with the endpoint's headers, its retries and its error mapping, read as JSON.
 /// `None` for any failure: a server without the URL simply does not say.
-pub async fn get_json(endpoint: &JsonEndpoint, url: &str) -> Option<Value> {
+pub(crate) async fn get_json(endpoint: &JsonEndpoint, url: &str) -> Option<Value> {
     let map_error = |failure: &HttpFailure<'_>| endpoint.map_failure(failure);
     let reply = endpoint
         .http()

@@ -1,6 +1,6 @@
 //! The request body: the OpenAI adapter's, plus what OpenRouter adds. Pure.
 //!
-//! [`build_body`] builds the OpenAI body with [`build_request_with`] (the same messages, tools,
+//! [`build_body`] builds the OpenAI body with `build_request_with` (the same messages, tools,
 //! strict schemas and token limit) and then adds, through the body's `extra` fields and content
 //! parts:
 //!
@@ -13,12 +13,12 @@
 //! wins over the adapter's of the same name.
 
 use dnd_engine::llm::{CompletionRequest, ResponseFormat};
+use dnd_llm_openai::StrictTools;
 use dnd_llm_openai::wire::ChatRequest;
-use dnd_llm_openai::{StrictTools, build_request_with};
 use serde_json::{Map, Value};
 
 use crate::cache::apply_breakpoints;
-use crate::config::OpenRouterConfig;
+use crate::config::{OpenRouter, OpenRouterConfig};
 
 /// Whether providers must support the request's parameters to serve it: it has tools, or asks
 /// for JSON matching a schema.
@@ -28,27 +28,29 @@ pub fn needs_parameters(request: &CompletionRequest) -> bool {
 }
 
 /// The body for `request` (not streamed), reusing `strict_tools` when they are for the
-/// request's tool list.
+/// request's tool list: the shared body in OpenRouter's dialect.
 pub fn build_body<'a>(
     request: &'a CompletionRequest,
     config: &'a OpenRouterConfig,
     strict_tools: Option<&'a StrictTools>,
 ) -> ChatRequest<'a> {
-    let mut body = build_request_with(request, &config.request, strict_tools);
+    dnd_llm_openai::build_body(config, request, strict_tools)
+}
+
+/// Adds OpenRouter's fields to a built body: `models`, `provider`, then the cache markers
+/// when the model needs them.
+pub(crate) fn add_fields(
+    dialect: &OpenRouter,
+    body: &mut ChatRequest<'_>,
+    request: &CompletionRequest,
+    model: &str,
+) {
     let mut added = Map::new();
-    if !config.fallback_models.is_empty() {
-        added.insert(
-            "models".to_owned(),
-            Value::Array(
-                config
-                    .fallback_models
-                    .iter()
-                    .map(|m| Value::String(m.clone()))
-                    .collect(),
-            ),
-        );
+    if !dialect.fallback_models.is_empty() {
+        let models = dialect.fallback_models.iter().cloned().map(Value::String);
+        added.insert("models".to_owned(), Value::Array(models.collect()));
     }
-    if let Some(provider) = config.routing.for_request(needs_parameters(request)) {
+    if let Some(provider) = dialect.routing.for_request(needs_parameters(request)) {
         added.insert("provider".to_owned(), provider);
     }
     if !added.is_empty() {
@@ -57,13 +59,12 @@ pub fn build_body<'a>(
             extra.entry(key).or_insert(value);
         }
     }
-    if config.cache.applies_to(&config.request.model) {
-        let positions = config.cache.breakpoints(request);
+    if dialect.cache.applies_to(model) {
+        let positions = dialect.cache.breakpoints(request);
         if !positions.is_empty() {
-            apply_breakpoints(&mut body, &positions, &config.cache.marker());
+            apply_breakpoints(body, &positions, &dialect.cache.marker());
         }
     }
-    body
 }
 
 #[cfg(test)]
@@ -72,6 +73,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::config::OpenRouterConfigExt;
     use crate::routing::ProviderPreferences;
 
     fn body_json(request: &CompletionRequest, config: &OpenRouterConfig) -> Value {

@@ -1,15 +1,11 @@
-//! [`OpenRouterConfig`]: the key, the model and its fallbacks, routing, attribution, caching.
+//! [`OpenRouter`]: the dialect's settings (fallback models, routing, attribution, caching) and
+//! [`OpenRouterConfig`], the shared configuration built on it.
 //!
-//! The parts that are not OpenRouter's own (timeouts, retries, the body's dialect) are the
-//! OpenAI adapter's types, so both adapters are tuned the same way.
+//! The connection (base URL, key, timeouts, retries, limits, the body's options) is the OpenAI
+//! adapter's [`ChatConfig`], so both adapters are tuned the same way; OpenRouter's own setters
+//! are on [`OpenRouterConfigExt`].
 
-use std::fmt;
-use std::time::Duration;
-
-use dnd_engine::llm::{Capabilities, LlmError};
-use dnd_llm_openai::http::{ApiKey, ResponseLimits, RetryPolicy, Timeouts};
-use dnd_llm_openai::{RequestOptions, TokenLimitField};
-use serde_json::Value;
+use dnd_llm_openai::{ChatConfig, TokenLimitField};
 
 use crate::cache::PromptCache;
 use crate::routing::ProviderPreferences;
@@ -19,6 +15,108 @@ pub const OPENROUTER_BASE_URL: &str = "https://openrouter.ai/api/v1";
 
 /// The model [`OpenRouterConfig::from_env`] uses when `OPENROUTER_MODEL` is not set.
 pub const DEFAULT_MODEL: &str = "openai/gpt-4o-mini";
+
+/// Everything an [`OpenRouterProvider`](crate::OpenRouterProvider) needs: the shared
+/// connection, with OpenRouter's settings in [`dialect`](ChatConfig::dialect). Build it with
+/// `OpenRouterConfig::new(model)` (OpenRouter, no key, `max_tokens`, strict tool schemas, this
+/// workspace's attribution, cache breakpoints for Anthropic models advancing every 10 turns,
+/// the context window read from the models list) or `OpenRouterConfig::from_env()`
+/// (`OPENROUTER_API_KEY` required, `OPENROUTER_MODEL`, `OPENROUTER_BASE_URL`), then the shared
+/// `with_*` methods and [`OpenRouterConfigExt`]'s.
+///
+/// `Debug` never shows the API key or the values of extra headers.
+pub type OpenRouterConfig = ChatConfig<OpenRouter>;
+
+/// What OpenRouter adds to the shared provider (see [`crate::dialect`] for how each is sent).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct OpenRouter {
+    /// Models tried in order when the main one fails (down, rate limited, refusing); sent as
+    /// `models`. The model that answered is in
+    /// [`CompletionResponse::model`](dnd_engine::llm::CompletionResponse::model).
+    pub fallback_models: Vec<String>,
+    /// Provider routing (`provider`).
+    pub routing: ProviderPreferences,
+    /// Attribution headers.
+    pub attribution: Attribution,
+    /// Prompt-cache breakpoints.
+    pub cache: PromptCache,
+}
+
+impl OpenRouter {
+    /// OpenRouter's configuration for `model` (see [`OpenRouterConfig`]).
+    pub(crate) fn default_config(model: String) -> OpenRouterConfig {
+        let mut config = ChatConfig::with_dialect(
+            "openrouter",
+            OPENROUTER_BASE_URL,
+            model,
+            OpenRouter::default(),
+        );
+        config.request.token_limit = TokenLimitField::MaxTokens;
+        config.read_context_window = true;
+        config
+    }
+}
+
+/// OpenRouter's setters on an [`OpenRouterConfig`] (import it with the config).
+pub trait OpenRouterConfigExt: Sized {
+    /// Sets the models tried, in order, when the main one fails.
+    fn with_fallback_models<I, S>(self, models: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>;
+
+    /// Sets the provider routing preferences.
+    fn with_routing(self, routing: ProviderPreferences) -> Self;
+
+    /// Sets the attribution headers.
+    fn with_attribution(self, attribution: Attribution) -> Self;
+
+    /// Sets the app's URL and title (the attribution headers).
+    fn with_app(self, referer: impl Into<String>, title: impl Into<String>) -> Self;
+
+    /// Sets the prompt-cache policy.
+    fn with_cache(self, cache: PromptCache) -> Self;
+
+    /// Sets how many turns the cache checkpoint stays before it advances.
+    fn with_cache_every(self, turns: usize) -> Self;
+}
+
+impl OpenRouterConfigExt for OpenRouterConfig {
+    fn with_fallback_models<I, S>(mut self, models: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.dialect.fallback_models = models.into_iter().map(Into::into).collect();
+        self
+    }
+
+    fn with_routing(mut self, routing: ProviderPreferences) -> Self {
+        self.dialect.routing = routing;
+        self
+    }
+
+    fn with_attribution(mut self, attribution: Attribution) -> Self {
+        self.dialect.attribution = attribution;
+        self
+    }
+
+    fn with_app(mut self, referer: impl Into<String>, title: impl Into<String>) -> Self {
+        self.dialect.attribution.referer = Some(referer.into());
+        self.dialect.attribution.title = Some(title.into());
+        self
+    }
+
+    fn with_cache(mut self, cache: PromptCache) -> Self {
+        self.dialect.cache = cache;
+        self
+    }
+
+    fn with_cache_every(mut self, turns: usize) -> Self {
+        self.dialect.cache.advance_every = turns;
+        self
+    }
+}
 
 /// Who is calling, for OpenRouter's app rankings and per-app usage pages.
 ///
@@ -73,257 +171,10 @@ impl Attribution {
     }
 }
 
-/// Everything an [`OpenRouterProvider`](crate::OpenRouterProvider) needs. Build it with
-/// [`new`](OpenRouterConfig::new) or [`from_env`](OpenRouterConfig::from_env) and the
-/// `with_*` methods; every field is public too.
-///
-/// `Debug` never shows the API key or the values of extra headers.
-#[derive(Clone)]
-pub struct OpenRouterConfig {
-    /// The API's base URL ([`OPENROUTER_BASE_URL`]).
-    pub base_url: String,
-    /// The key sent as `Authorization: Bearer ...`.
-    pub api_key: Option<ApiKey>,
-    /// The model, and the body's dialect (the OpenAI adapter's options).
-    pub request: RequestOptions,
-    /// Models tried in order when the main one fails (down, rate limited, refusing); sent as
-    /// `models`. The model that answered is in
-    /// [`CompletionResponse::model`](dnd_engine::llm::CompletionResponse::model).
-    pub fallback_models: Vec<String>,
-    /// Provider routing (`provider`).
-    pub routing: ProviderPreferences,
-    /// Attribution headers.
-    pub attribution: Attribution,
-    /// Prompt-cache breakpoints.
-    pub cache: PromptCache,
-    /// More headers for every request.
-    pub extra_headers: Vec<(String, String)>,
-    /// Connect, request and stream-idle timeouts.
-    pub timeouts: Timeouts,
-    /// How much the server may send back: a whole body (8 MiB), a stream (16 MiB) and what a
-    /// stream assembles (1 MiB); see [`ResponseLimits`].
-    pub limits: ResponseLimits,
-    /// How failed requests are retried (402 and 403 never are).
-    pub retry: RetryPolicy,
-    /// What the model can do, as the engine is told; its `context_window`, when set
-    /// ([`with_context_window`](OpenRouterConfig::with_context_window)), is what every request
-    /// is cut to fit.
-    pub capabilities: Capabilities,
-    /// Read the model's context window from OpenRouter's models list (`GET /models`, its
-    /// `context_length`) on the first call when none is set (default on).
-    pub read_context_window: bool,
-    /// Keep each response's JSON in
-    /// [`CompletionResponse::raw`](dnd_engine::llm::CompletionResponse::raw).
-    pub keep_raw: bool,
-}
-
-impl OpenRouterConfig {
-    /// OpenRouter with this model (`anthropic/claude-sonnet-4.5`, `openai/gpt-4o-mini`), no
-    /// key, and every other setting at its default: `max_tokens` (the field OpenRouter
-    /// documents), strict tool schemas, this workspace's attribution, cache breakpoints for
-    /// Anthropic models advancing every 10 turns.
-    pub fn new(model: impl Into<String>) -> Self {
-        let mut request = RequestOptions::new(model);
-        request.token_limit = TokenLimitField::MaxTokens;
-        OpenRouterConfig {
-            base_url: OPENROUTER_BASE_URL.to_owned(),
-            api_key: None,
-            request,
-            fallback_models: Vec::new(),
-            routing: ProviderPreferences::default(),
-            attribution: Attribution::default(),
-            cache: PromptCache::default(),
-            extra_headers: Vec::new(),
-            timeouts: Timeouts::default(),
-            limits: ResponseLimits::default(),
-            retry: RetryPolicy::default(),
-            capabilities: Capabilities::default(),
-            read_context_window: true,
-            keep_raw: true,
-        }
-    }
-
-    /// Reads `OPENROUTER_API_KEY` (required), `OPENROUTER_MODEL` (default
-    /// [`DEFAULT_MODEL`]) and `OPENROUTER_BASE_URL` (default [`OPENROUTER_BASE_URL`]).
-    ///
-    /// # Errors
-    ///
-    /// [`LlmError::Auth`] when `OPENROUTER_API_KEY` is not set, saying how to get one.
-    pub fn from_env() -> Result<Self, LlmError> {
-        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
-        let key = var("OPENROUTER_API_KEY").ok_or_else(|| {
-            LlmError::auth(
-                "no OpenRouter key: set OPENROUTER_API_KEY (create one at \
-                 https://openrouter.ai/settings/keys), and OPENROUTER_MODEL to choose the model",
-            )
-        })?;
-        let mut config =
-            OpenRouterConfig::new(var("OPENROUTER_MODEL").unwrap_or_else(|| DEFAULT_MODEL.into()))
-                .with_api_key(key);
-        if let Some(base_url) = var("OPENROUTER_BASE_URL") {
-            config.base_url = base_url;
-        }
-        Ok(config)
-    }
-
-    /// Sets the base URL.
-    pub fn with_base_url(mut self, base_url: impl Into<String>) -> Self {
-        self.base_url = base_url.into();
-        self
-    }
-
-    /// Sets the model.
-    pub fn with_model(mut self, model: impl Into<String>) -> Self {
-        self.request.model = model.into();
-        self
-    }
-
-    /// Sets the API key.
-    pub fn with_api_key(mut self, key: impl Into<String>) -> Self {
-        self.api_key = Some(ApiKey::new(key));
-        self
-    }
-
-    /// Sets the models tried, in order, when the main one fails.
-    pub fn with_fallback_models<I, S>(mut self, models: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
-        self.fallback_models = models.into_iter().map(Into::into).collect();
-        self
-    }
-
-    /// Sets the provider routing preferences.
-    pub fn with_routing(mut self, routing: ProviderPreferences) -> Self {
-        self.routing = routing;
-        self
-    }
-
-    /// Sets the attribution headers.
-    pub fn with_attribution(mut self, attribution: Attribution) -> Self {
-        self.attribution = attribution;
-        self
-    }
-
-    /// Sets the app's URL and title (the attribution headers).
-    pub fn with_app(mut self, referer: impl Into<String>, title: impl Into<String>) -> Self {
-        self.attribution.referer = Some(referer.into());
-        self.attribution.title = Some(title.into());
-        self
-    }
-
-    /// Sets the prompt-cache policy.
-    pub fn with_cache(mut self, cache: PromptCache) -> Self {
-        self.cache = cache;
-        self
-    }
-
-    /// Sets how many turns the cache checkpoint stays before it advances.
-    pub fn with_cache_every(mut self, turns: usize) -> Self {
-        self.cache.advance_every = turns;
-        self
-    }
-
-    /// Adds a header to every request.
-    pub fn with_header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
-        self.extra_headers.push((name.into(), value.into()));
-        self
-    }
-
-    /// Adds a field to every request body; it wins over the adapter's field of the same name.
-    pub fn with_body_field(mut self, name: impl Into<String>, value: Value) -> Self {
-        self.request.extra_body.insert(name.into(), value);
-        self
-    }
-
-    /// Sets every timeout.
-    pub fn with_timeouts(mut self, timeouts: Timeouts) -> Self {
-        self.timeouts = timeouts;
-        self
-    }
-
-    /// Sets the stream idle timeout: the longest a stream may go without data. OpenRouter's
-    /// keep-alive comments (`: OPENROUTER PROCESSING`) do not count, so raise it for a model
-    /// that thinks silently for longer than the default 2 minutes.
-    pub fn with_idle_timeout(mut self, idle: Duration) -> Self {
-        self.timeouts.idle = idle;
-        self
-    }
-
-    /// Sets the limits on what the server may send back.
-    pub fn with_limits(mut self, limits: ResponseLimits) -> Self {
-        self.limits = limits;
-        self
-    }
-
-    /// Sets the retry policy.
-    pub fn with_retry(mut self, retry: RetryPolicy) -> Self {
-        self.retry = retry;
-        self
-    }
-
-    /// Sets what the model can do.
-    pub fn with_capabilities(mut self, capabilities: Capabilities) -> Self {
-        self.capabilities = capabilities;
-        self
-    }
-
-    /// Sets the model's context window in tokens: every request the engine sends is cut to
-    /// fit it, with room for the answer. The models list is then not read.
-    pub fn with_context_window(mut self, tokens: u32) -> Self {
-        self.capabilities.context_window = Some(tokens);
-        self
-    }
-
-    /// Whether to read the model's context window from the models list when none is set.
-    pub fn with_read_context_window(mut self, read: bool) -> Self {
-        self.read_context_window = read;
-        self
-    }
-
-    /// The model.
-    pub fn model(&self) -> &str {
-        &self.request.model
-    }
-
-    /// The base URL joined with an endpoint path (`chat/completions`).
-    pub fn endpoint(&self, path: &str) -> String {
-        format!(
-            "{}/{}",
-            self.base_url.trim_end_matches('/'),
-            path.trim_start_matches('/')
-        )
-    }
-}
-
-impl fmt::Debug for OpenRouterConfig {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let header_names: Vec<&str> = self.extra_headers.iter().map(|(n, _)| n.as_str()).collect();
-        let body_fields: Vec<&str> = self.request.extra_body.keys().map(String::as_str).collect();
-        f.debug_struct("OpenRouterConfig")
-            .field("base_url", &self.base_url)
-            .field("model", &self.request.model)
-            .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
-            .field("fallback_models", &self.fallback_models)
-            .field("routing", &self.routing)
-            .field("attribution", &self.attribution)
-            .field("cache", &self.cache)
-            .field("extra_headers", &header_names)
-            .field("extra_body_fields", &body_fields)
-            .field("token_limit", &self.request.token_limit)
-            .field("strict_tools", &self.request.strict_tools)
-            .field("timeouts", &self.timeouts)
-            .field("limits", &self.limits)
-            .field("retry", &self.retry)
-            .field("capabilities", &self.capabilities)
-            .field("keep_raw", &self.keep_raw)
-            .finish()
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use dnd_llm_openai::Dialect;
+
     use super::*;
 
     #[test]
@@ -343,6 +194,9 @@ mod tests {
         let headers = attribution.headers();
         let names: Vec<&str> = headers.iter().map(|(n, _)| *n).collect();
         assert_eq!(names, ["HTTP-Referer", "X-OpenRouter-Title", "X-Title"]);
+        let dialect = OpenRouterConfig::new("m").dialect;
+        let sent: Vec<&str> = dialect.headers().iter().map(|(n, _, _)| *n).collect();
+        assert_eq!(sent, names, "the dialect sends them, in order");
         assert!(Attribution::none().headers().is_empty());
         let config = OpenRouterConfig::new("m").with_base_url("http://127.0.0.1:9/api/v1/");
         assert_eq!(

@@ -11,25 +11,22 @@
 //! | 403 with moderation metadata, or a message about moderation | [`LlmError::Refused`] with status 403, the reasons, the flagged input, the provider and model | never |
 //! | anything else | as the OpenAI adapter ([`dnd_llm_openai::errors::classify`]): 401 auth, 408 and 5xx server errors, 429 rate limits, other 4xx invalid requests | by the OpenAI SDKs' policy |
 //!
-//! Never retrying 402 and 403 is the HTTP layer's rule ([`should_retry`]): a quota error and
-//! 400, 401, 403 and 404 are final whatever the headers say.
-//!
-//! [`should_retry`]: dnd_llm_openai::http::retry::should_retry
+//! Never retrying 402 and 403 is the shared HTTP layer's rule: a quota error and 400, 401, 403
+//! and 404 are final whatever the headers say.
 
 use std::fmt::Write as _;
 
 use dnd_engine::llm::LlmError;
 use dnd_llm_openai::errors::classify;
 use dnd_llm_openai::http::HttpFailure;
-use dnd_llm_openai::http::retry::requested_wait;
 use dnd_llm_openai::wire::ErrorObject;
 use serde_json::Value;
 
 /// The longest piece of metadata quoted in a message (an upstream's raw error can be long).
 const METADATA_LIMIT: usize = 300;
 
-/// The [`LlmError`] for an OpenRouter error response (an
-/// [`ErrorMapper`](dnd_llm_openai::http::ErrorMapper)).
+/// The [`LlmError`] for an OpenRouter error response (its dialect's
+/// [`error_from_failure`](dnd_llm_openai::Dialect::error_from_failure)).
 pub fn error_from_failure(failure: &HttpFailure<'_>) -> LlmError {
     let parsed = serde_json::from_slice::<Value>(failure.body).ok();
     let Some(object) = parsed.as_ref().and_then(ErrorObject::from_body) else {
@@ -38,7 +35,7 @@ pub fn error_from_failure(failure: &HttpFailure<'_>) -> LlmError {
     };
     let mut error = error_from_parts(Some(failure.status), &object);
     if let LlmError::RateLimited { retry_after, .. } = &mut error {
-        *retry_after = requested_wait(failure.headers);
+        *retry_after = failure.requested_wait();
     }
     error
 }
@@ -155,18 +152,13 @@ fn cut(text: &str, limit: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    use reqwest::header::HeaderMap;
     use serde_json::json;
 
     use super::*;
 
     fn failure(status: u16, body: &Value) -> LlmError {
         let body = serde_json::to_vec(body).unwrap();
-        error_from_failure(&HttpFailure {
-            status,
-            headers: &HeaderMap::new(),
-            body: &body,
-        })
+        HttpFailure::simulate(status, [], &body, error_from_failure)
     }
 
     #[test]

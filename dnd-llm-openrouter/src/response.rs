@@ -7,10 +7,9 @@
 //! [`Usage::cost`](dnd_engine::llm::Usage::cost) is what the call cost, whoever bills it.
 
 use dnd_engine::llm::{CompletionResponse, LlmError};
-use dnd_llm_openai::response_from_wire_with;
 use serde_json::Value;
 
-use crate::errors::error_from_object;
+use crate::config::OpenRouter;
 
 /// Parses a chat completion body from OpenRouter, keeping the raw JSON when `keep_raw`.
 ///
@@ -20,15 +19,7 @@ use crate::errors::error_from_object;
 /// error (see [`crate::errors`]) when it carries an `error`; [`LlmError::Refused`] for a
 /// model's refusal.
 pub fn parse_response(body: &[u8], keep_raw: bool) -> Result<CompletionResponse, LlmError> {
-    let (raw, wire) = dnd_llm_openai::read_chat_completion(body)?;
-    let mut response = response_from_wire_with(wire, body, error_from_object)?;
-    if let Some(cost) = raw.get("usage").and_then(cost_from_usage) {
-        response.usage.cost = Some(cost);
-    }
-    if keep_raw {
-        response.raw = Some(raw);
-    }
-    Ok(response)
+    dnd_llm_openai::parse_in::<OpenRouter>(body, keep_raw)
 }
 
 /// What a call cost in US dollars, from OpenRouter's `usage` object: `cost`, plus

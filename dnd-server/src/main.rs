@@ -35,7 +35,10 @@ usage: dnd-server [OPTIONS]
                       CORS headers at all)
   --turns-per-minute N
                       turns one campaign may start in a minute (default 30)
-  --help              this text";
+  --help              this text
+
+Traces (each model call: model, tokens, latency, outcome) go to stderr, filtered by
+RUST_LOG (default: the game's crates at info, the rest at warn).";
 
 /// The flags, parsed: where to listen and the server's config.
 fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<(SocketAddr, Config)>, String> {
@@ -138,6 +141,10 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Err(message) = dnd_table::logging::to_stderr() {
+        eprintln!("error: {message}");
+        return ExitCode::FAILURE;
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -12,10 +12,13 @@
 //!   positions), [`story`] (the story so far and every roll). The terminal prints them as
 //!   text; the server sends them as JSON.
 //!
+//! - [`logging`]: where the traces go (`play --log FILE`, the server's stderr), by `RUST_LOG`.
+//!
 //! Nothing here decides a rule: every number comes from the engine's state and the store.
 
 pub mod campaign;
 pub mod combat;
+pub mod logging;
 pub mod map;
 pub mod panel;
 pub mod provider;

@@ -1,6 +1,8 @@
 //! Who plays the game master: the offline one, OpenAI (or any server that speaks its API), or
 //! OpenRouter. All of it is decided in [`choose`], from the environment and a few options, the
-//! same way for the terminal game, the server and the other examples; and [`game_master`]
+//! same way for the terminal game, the server and the other examples (the environment is read
+//! only by [`openai_config`] and [`openrouter_config`], which the `providers` example calls
+//! directly to add prices); and [`game_master`]
 //! builds the game master over a store with the settings that suit the provider.
 
 use std::sync::Arc;
@@ -13,8 +15,8 @@ use dnd_engine::llm::{
 };
 use dnd_engine::offline::OfflineGm;
 use dnd_engine::store::GameStore;
-use dnd_llm_openai::{OPENAI_BASE_URL, OpenAiConfig, OpenAiProvider, Pricing};
-use dnd_llm_openrouter::{OpenRouterConfig, OpenRouterProvider};
+use dnd_llm_openai::{DEFAULT_MODEL, OPENAI_BASE_URL, OpenAiConfig, OpenAiProvider, Pricing};
+use dnd_llm_openrouter::{OpenRouterConfig, OpenRouterConfigExt, OpenRouterProvider};
 use futures::StreamExt;
 use futures::stream::BoxStream;
 
@@ -169,18 +171,73 @@ pub fn game_master(
     builder
 }
 
-/// OpenAI, or the OpenAI-compatible server at `OPENAI_BASE_URL`, configured from the
-/// environment (`OPENAI_API_KEY`, `OPENAI_BASE_URL`, `OPENAI_MODEL`); `--model` wins.
-fn openai(model: Option<&str>) -> Result<Chosen, String> {
-    let mut config = OpenAiConfig::from_env().map_err(|e| e.to_string())?;
+/// The configuration of OpenAI or a compatible server, the one place the environment is read
+/// for it: `base_url` names a local or self-hosted server (llama.cpp, Ollama, vLLM: the
+/// conservative [`OpenAiConfig::local`] settings, with `OPENAI_API_KEY` if set), else
+/// `OPENAI_API_KEY`, `OPENAI_BASE_URL` and `OPENAI_MODEL` decide. `model` wins over
+/// `OPENAI_MODEL`. On OpenAI's own API a known model gets its list prices, so `/cost` shows
+/// money.
+///
+/// # Errors
+///
+/// Neither a key nor a base URL is set: the message says which variables to set.
+pub fn openai_config(model: Option<&str>, base_url: Option<&str>) -> Result<OpenAiConfig, String> {
+    let mut config = match base_url {
+        Some(base_url) => {
+            let env_model = std::env::var("OPENAI_MODEL")
+                .ok()
+                .filter(|m| !m.trim().is_empty());
+            let model = env_model.unwrap_or_else(|| DEFAULT_MODEL.to_owned());
+            let mut config = OpenAiConfig::local(base_url, model);
+            if let Ok(key) = std::env::var("OPENAI_API_KEY")
+                && !key.trim().is_empty()
+            {
+                config = config.with_api_key(key);
+            }
+            config
+        }
+        None => OpenAiConfig::from_env().map_err(|e| e.to_string())?,
+    };
     if let Some(model) = model {
         config = config.with_model(model);
     }
-    let hosted = config.base_url.trim_end_matches('/') == OPENAI_BASE_URL;
-    if hosted && config.pricing.is_none() {
+    if is_hosted(&config) && config.pricing.is_none() {
         config.pricing = openai_list_price(config.model());
     }
-    let description = if hosted {
+    Ok(config)
+}
+
+/// Whether a configuration is OpenAI's own API rather than a compatible server.
+fn is_hosted(config: &OpenAiConfig) -> bool {
+    config.base_url.trim_end_matches('/') == OPENAI_BASE_URL
+}
+
+/// The configuration of OpenRouter, the one place the environment is read for it:
+/// `OPENROUTER_API_KEY` (required), `OPENROUTER_MODEL` or `model`, `OPENROUTER_BASE_URL` or
+/// `base_url`; the app is attributed as `title`. It reports the cost of each call itself.
+///
+/// # Errors
+///
+/// `OPENROUTER_API_KEY` is not set: the message says how to get a key.
+pub fn openrouter_config(
+    model: Option<&str>,
+    base_url: Option<&str>,
+    title: &str,
+) -> Result<OpenRouterConfig, String> {
+    let mut config = OpenRouterConfig::from_env().map_err(|e| e.to_string())?;
+    if let Some(model) = model {
+        config = config.with_model(model);
+    }
+    if let Some(base_url) = base_url {
+        config = config.with_base_url(base_url);
+    }
+    Ok(config.with_app("https://example.invalid/dnd-gm", title))
+}
+
+/// OpenAI, or the OpenAI-compatible server at `OPENAI_BASE_URL` ([`openai_config`]).
+fn openai(model: Option<&str>) -> Result<Chosen, String> {
+    let config = openai_config(model, None)?;
+    let description = if is_hosted(&config) {
         format!("openai · model {}", config.model())
     } else {
         format!(
@@ -217,14 +274,9 @@ fn openai_list_price(model: &str) -> Option<Pricing> {
     })
 }
 
-/// OpenRouter: `OPENROUTER_API_KEY`, `OPENROUTER_MODEL` or `--model`. It reports the cost of
-/// each call itself, so `/cost` shows money without a price list.
+/// OpenRouter ([`openrouter_config`]).
 fn openrouter(model: Option<&str>) -> Result<Chosen, String> {
-    let mut config = OpenRouterConfig::from_env().map_err(|e| e.to_string())?;
-    if let Some(model) = model {
-        config = config.with_model(model);
-    }
-    let config = config.with_app("https://example.invalid/dnd-gm", "dnd-gm play");
+    let config = openrouter_config(model, None, "dnd-gm play")?;
     let description = format!("openrouter · model {}", config.model());
     let provider = OpenRouterProvider::new(config).map_err(|e| e.to_string())?;
     Ok(Chosen {

@@ -52,21 +52,21 @@ use dnd_table::storage;
 use crate::commands::{Input as Typed, Next};
 use crate::game::{Game, Setup};
 use crate::input::{Input, Line};
-use crate::options::{Command, Options, USAGE, parse_args, protocol_name};
+use clap::Parser;
+
+use crate::options::{Options, protocol_name};
 use crate::screen::{Screen, Tone};
 
 fn main() -> ExitCode {
-    let options = match parse_args(std::env::args().skip(1)) {
-        Ok(Command::Play(options)) => options,
-        Ok(Command::Help) => {
-            println!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
-        Err(message) => {
+    // `--help` and `--version` print and exit 0; a wrong flag prints why and exits 2.
+    let options = Options::parse();
+    if let Some(path) = &options.log {
+        // Traces go to the file only: the screen is the game's.
+        if let Err(message) = dnd_table::logging::to_file(path) {
             eprintln!("{}", terminal_safe(&message));
             return ExitCode::from(2);
         }
-    };
+    }
     // One thread is plenty for one player; the store's disk work goes to tokio's blocking pool.
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()

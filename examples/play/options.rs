@@ -1,87 +1,76 @@
-//! The command line: `play [--provider ...] [--model ...] ...`.
+//! The command line: `play [--provider ...] [--model ...] ...`, parsed by clap (`--help`,
+//! `--version`, `--flag=value` or `--flag value`; a wrong flag exits with status 2).
 
 use std::path::PathBuf;
 
+use clap::Parser;
 use dnd_engine::gm::{Protocol, Suggestions};
 pub use dnd_table::provider::ProviderChoice;
 use dnd_table::provider::ProviderOptions;
 
-/// What `--help` prints.
-pub const USAGE: &str = "\
-play: \"The Wailing Glacier\", \"Wendle Hollow\" or any adventure file, with a game master that never cheats
-
-usage: play [OPTIONS]
-
-  --provider offline|openai|openrouter
-                      who plays the game master. Default: openai when OPENAI_API_KEY or
-                      OPENAI_BASE_URL is set (OPENAI_BASE_URL: any OpenAI-compatible
-                      server, such as Ollama, llama.cpp or vLLM), openrouter when
-                      OPENROUTER_API_KEY is set, otherwise offline (no model, no network)
-  --model NAME        the model (default: OPENAI_MODEL, or the provider's default)
-  --protocol two-phase|tool-loop|strict-json
-                      how the model is asked (default: two-phase, or strict-json for a
-                      model that cannot call tools)
-  --suggestions code|model
-                      where two-phase suggested actions come from: code reads them off
-                      the state (default, no extra call), model asks the game master in a
-                      second call each turn
-  --character NAME|FILE
-                      a character of the adventure (the glacier's: kraven, the fighter and
-                      default, isolde, hedda, wren; the Hollow's: bram, the fighter and
-                      default, nessa, tamsin, lio), or a character file (a
-                      sheet saved by --new-character, or choices written by hand: see
-                      dnd_engine::character::file and examples/characters/)
-  --new-character     make a new 1st-level character, one question at a time, save it
-                      and play it
-  --save FILE         where --new-character saves the sheet (default: characters/ID.json
-                      in the save file's folder)
-  --adventure NAME|FILE
-                      a built-in adventure: wailing-glacier (the default: a dungeon under a
-                      glacier) or wendle-hollow (a village mystery for four); or an
-                      adventure file in the JSON format of dnd_engine::adventure
-  --seed N            seeds the dice: the same seed and inputs replay the same game
-  --db PATH           the save file (default: play.sqlite3 in the platform's data folder)
-  --delay MS          waits MS milliseconds before each answer of the game master (to see
-                      the spinner, or to try Ctrl-C on the offline game master)
-  --help              this text
-
-In the game, type what your character does, a number to take a suggested action, or a
-command (/help lists them). Every turn is saved when it ends.";
-
 /// The flags, parsed.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Parser)]
+// A flag given twice: the last one wins, as before clap.
+#[command(
+    name = "play",
+    version,
+    args_override_self = true,
+    about = "\"The Wailing Glacier\", \"Wendle Hollow\" or any adventure file, with a game \
+             master that never cheats",
+    after_help = "In the game, type what your character does, a number to take a suggested \
+                  action, or a command (/help lists them). Every turn is saved when it ends."
+)]
 pub struct Options {
-    /// `--provider`.
+    /// Who plays the game master: offline, openai or openrouter. Default: openai when
+    /// OPENAI_API_KEY or OPENAI_BASE_URL is set (OPENAI_BASE_URL: any OpenAI-compatible
+    /// server, such as Ollama, llama.cpp or vLLM), openrouter when OPENROUTER_API_KEY is set,
+    /// otherwise offline (no model, no network).
+    #[arg(long, value_name = "offline|openai|openrouter", value_parser = provider_choice,
+          default_value = "auto", hide_default_value = true)]
     pub provider: ProviderChoice,
-    /// `--model`.
+    /// The model (default: OPENAI_MODEL, or the provider's default).
+    #[arg(long, value_name = "NAME")]
     pub model: Option<String>,
-    /// `--protocol`.
+    /// How the model is asked: two-phase, tool-loop or strict-json (default: two-phase, or
+    /// strict-json for a model that cannot call tools).
+    #[arg(long, value_name = "two-phase|tool-loop|strict-json", value_parser = protocol)]
     pub protocol: Option<Protocol>,
-    /// `--suggestions`.
+    /// Where two-phase suggested actions come from: code reads them off the state (default,
+    /// no extra call), model asks the game master in a second call each turn.
+    #[arg(long, value_name = "code|model", value_parser = suggestions)]
     pub suggestions: Option<Suggestions>,
-    /// `--character`, when given.
+    /// A character of the adventure (the glacier's: kraven, the fighter and default, isolde,
+    /// hedda, wren; the Hollow's: bram, the fighter and default, nessa, tamsin, lio), or a
+    /// character file (a sheet saved by --new-character, or choices written by hand: see
+    /// dnd_engine::character::file and examples/characters/).
+    #[arg(long, value_name = "NAME|FILE", value_parser = character)]
     pub character: Option<String>,
-    /// `--adventure`: a built-in adventure's name or a file's path.
+    /// A built-in adventure: wailing-glacier (the default: a dungeon under a glacier) or
+    /// wendle-hollow (a village mystery for four); or an adventure file in the JSON format of
+    /// dnd_engine::adventure.
+    #[arg(long, value_name = "NAME|FILE")]
     pub adventure: Option<String>,
-    /// `--seed`.
+    /// Seeds the dice: the same seed and inputs replay the same game.
+    #[arg(long, value_name = "N", value_parser = whole_number)]
     pub seed: Option<u64>,
-    /// `--db`.
+    /// The save file (default: play.sqlite3 in the platform's data folder).
+    #[arg(long, value_name = "PATH")]
     pub db: Option<PathBuf>,
-    /// `--delay`, in milliseconds.
+    /// Waits MS milliseconds before each answer of the game master (to see the spinner, or to
+    /// try Ctrl-C on the offline game master).
+    #[arg(long = "delay", value_name = "MS", default_value_t = 0, value_parser = whole_number)]
     pub delay_ms: u64,
-    /// `--new-character`.
+    /// Make a new 1st-level character, one question at a time, save it and play it.
+    #[arg(long)]
     pub new_character: bool,
-    /// `--save`.
+    /// Where --new-character saves the sheet (default: characters/ID.json in the save file's
+    /// folder).
+    #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
-}
-
-/// What the command line asks for: to play, or to see the help.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Command {
-    /// Play with these options.
-    Play(Box<Options>),
-    /// Print [`USAGE`].
-    Help,
+    /// Writes the traces (each model call: model, tokens, latency, outcome) to FILE, filtered
+    /// by RUST_LOG (default: the game's crates at info); never to the screen.
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
 }
 
 impl Options {
@@ -95,104 +84,70 @@ impl Options {
     }
 }
 
-/// Parses the arguments after the program's name. An error says what was wrong.
-pub fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Command, String> {
-    let mut opts = Options {
-        provider: ProviderChoice::Auto,
-        model: None,
-        protocol: None,
-        suggestions: None,
-        character: None,
-        adventure: None,
-        seed: None,
-        db: None,
-        delay_ms: 0,
-        new_character: false,
-        save: None,
-    };
-    while let Some(arg) = args.next() {
-        // `--flag=value` and `--flag value` both work.
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f.to_owned(), Some(v.to_owned())),
-            _ => (arg.clone(), None),
-        };
-        let mut value = |name: &str| {
-            inline
-                .clone()
-                .or_else(|| args.next())
-                .filter(|v| !v.is_empty())
-                .ok_or_else(|| format!("{name} needs a value"))
-        };
-        match flag.as_str() {
-            "--provider" => {
-                opts.provider = match value("--provider")?.to_ascii_lowercase().as_str() {
-                    "offline" => ProviderChoice::Offline,
-                    "openai" => ProviderChoice::OpenAi,
-                    "openrouter" => ProviderChoice::OpenRouter,
-                    other => {
-                        return Err(format!(
-                            "--provider takes offline, openai or openrouter, not {other:?}"
-                        ));
-                    }
-                }
-            }
-            "--model" => opts.model = Some(value("--model")?),
-            "--protocol" => {
-                opts.protocol = Some(match value("--protocol")?.to_ascii_lowercase().as_str() {
-                    "two-phase" | "two_phase" => Protocol::TwoPhase,
-                    "tool-loop" | "tool_loop" => Protocol::ToolLoop,
-                    "strict-json" | "strict_json" => Protocol::StrictJson,
-                    other => {
-                        return Err(format!(
-                            "--protocol takes two-phase, tool-loop or strict-json, not {other:?}"
-                        ));
-                    }
-                })
-            }
-            "--suggestions" => {
-                opts.suggestions = Some(
-                    match value("--suggestions")?.to_ascii_lowercase().as_str() {
-                        "code" => Suggestions::Code,
-                        "model" => Suggestions::Model,
-                        other => {
-                            return Err(format!(
-                                "--suggestions takes code or model, not {other:?}"
-                            ));
-                        }
-                    },
-                )
-            }
-            "--character" => {
-                // A name is matched in lower case; a file's path is kept as typed.
-                let v = value("--character")?;
-                opts.character = Some(if is_character_file(&v) {
-                    v
-                } else {
-                    v.to_ascii_lowercase()
-                });
-            }
-            "--new-character" => opts.new_character = true,
-            "--save" => opts.save = Some(PathBuf::from(value("--save")?)),
-            "--adventure" => opts.adventure = Some(value("--adventure")?),
-            "--seed" => {
-                let v = value("--seed")?;
-                opts.seed = Some(
-                    v.parse()
-                        .map_err(|_| format!("--seed takes a whole number, not {v:?}"))?,
-                );
-            }
-            "--db" => opts.db = Some(PathBuf::from(value("--db")?)),
-            "--delay" => {
-                let v = value("--delay")?;
-                opts.delay_ms = v
-                    .parse()
-                    .map_err(|_| format!("--delay takes milliseconds, not {v:?}"))?;
-            }
-            "--help" | "-h" => return Ok(Command::Help),
-            other => return Err(format!("unknown argument {other}; try --help")),
-        }
+/// Parses the arguments after the program's name (what `main` does with the real ones
+/// through [`Parser::parse`], which prints help or an error and exits).
+///
+/// # Errors
+///
+/// Clap's error: an unknown flag, a value that is not accepted (saying which are), or the
+/// request for `--help` or `--version`.
+#[cfg(test)]
+pub fn parse_args<'a>(args: impl IntoIterator<Item = &'a str>) -> Result<Options, clap::Error> {
+    Options::try_parse_from(std::iter::once("play").chain(args))
+}
+
+/// `--provider`: offline, openai, openrouter (any case); `auto`, the default, decides from the
+/// environment.
+fn provider_choice(value: &str) -> Result<ProviderChoice, String> {
+    match value.to_ascii_lowercase().as_str() {
+        "auto" => Ok(ProviderChoice::Auto),
+        "offline" => Ok(ProviderChoice::Offline),
+        "openai" => Ok(ProviderChoice::OpenAi),
+        "openrouter" => Ok(ProviderChoice::OpenRouter),
+        other => Err(format!(
+            "takes offline, openai or openrouter, not {other:?}"
+        )),
     }
-    Ok(Command::Play(Box::new(opts)))
+}
+
+/// `--protocol`, with `_` for `-` accepted.
+fn protocol(value: &str) -> Result<Protocol, String> {
+    match value.to_ascii_lowercase().replace('_', "-").as_str() {
+        "two-phase" => Ok(Protocol::TwoPhase),
+        "tool-loop" => Ok(Protocol::ToolLoop),
+        "strict-json" => Ok(Protocol::StrictJson),
+        other => Err(format!(
+            "takes two-phase, tool-loop or strict-json, not {other:?}"
+        )),
+    }
+}
+
+/// `--suggestions`.
+fn suggestions(value: &str) -> Result<Suggestions, String> {
+    match value.to_ascii_lowercase().as_str() {
+        "code" => Ok(Suggestions::Code),
+        "model" => Ok(Suggestions::Model),
+        other => Err(format!("takes code or model, not {other:?}")),
+    }
+}
+
+/// `--character`: a name is matched in lower case; a file's path is kept as typed.
+fn character(value: &str) -> Result<String, String> {
+    if value.is_empty() {
+        return Err("needs a name or a file".to_owned());
+    }
+    Ok(if is_character_file(value) {
+        value.to_owned()
+    } else {
+        value.to_ascii_lowercase()
+    })
+}
+
+/// `--seed` and `--delay`: a whole number.
+fn whole_number(value: &str) -> Result<u64, String> {
+    value
+        .parse()
+        .map_err(|_| format!("takes a whole number, not {value:?}"))
 }
 
 /// Whether a `--character` value names a file rather than a pregenerated character.
@@ -211,49 +166,50 @@ pub fn protocol_name(protocol: Protocol) -> &'static str {
 
 #[cfg(test)]
 mod tests {
+    use clap::CommandFactory;
+    use clap::error::ErrorKind;
+
     use super::*;
 
-    fn parse(args: &[&str]) -> Result<Command, String> {
-        parse_args(args.iter().map(|s| (*s).to_owned()))
+    fn parse(args: &[&str]) -> Result<Options, String> {
+        parse_args(args.iter().copied()).map_err(|e| e.to_string())
     }
 
     #[test]
     fn flags_with_and_without_equals() {
-        let Command::Play(opts) = parse(&[
+        let opts = parse(&[
             "--provider=offline",
             "--seed",
             "7",
             "--character",
             "Isolde",
             "--protocol",
-            "strict-json",
+            "strict_json",
             "--suggestions=model",
             "--db",
             "/tmp/x.db",
+            "--log=play.log",
         ])
-        .unwrap() else {
-            panic!("expected options")
-        };
+        .unwrap();
         assert_eq!(opts.provider, ProviderChoice::Offline);
         assert_eq!(opts.seed, Some(7));
         assert_eq!(opts.character.as_deref(), Some("isolde"));
         assert_eq!(opts.protocol, Some(Protocol::StrictJson));
         assert_eq!(opts.suggestions, Some(Suggestions::Model));
+        assert_eq!(opts.log, Some(PathBuf::from("play.log")));
         assert!(
             parse(&["--suggestions", "dice"])
                 .unwrap_err()
                 .contains("code or model")
         );
         assert_eq!(opts.db, Some(PathBuf::from("/tmp/x.db")));
-        let Command::Play(opts) = parse(&[
+        let opts = parse(&[
             "--character",
             "Heroes/Tomas.json",
             "--new-character",
             "--save=a.json",
         ])
-        .unwrap() else {
-            panic!("expected options")
-        };
+        .unwrap();
         assert_eq!(
             opts.character.as_deref(),
             Some("Heroes/Tomas.json"),
@@ -261,13 +217,12 @@ mod tests {
         );
         assert!(opts.new_character);
         assert_eq!(opts.save, Some(PathBuf::from("a.json")));
+        assert_eq!(parse(&[]).unwrap().provider, ProviderChoice::Auto);
     }
 
     #[test]
     fn adventure_takes_a_built_in_name_or_a_file_and_the_help_lists_the_names() {
-        let Command::Play(opts) = parse(&["--adventure", "wendle-hollow"]).unwrap() else {
-            panic!("expected options")
-        };
+        let opts = parse(&["--adventure", "wendle-hollow"]).unwrap();
         assert_eq!(opts.adventure.as_deref(), Some("wendle-hollow"));
         let hollow = dnd_engine::adventure::Adventure::named_or_file("wendle-hollow").unwrap();
         assert_eq!(hollow.title, "The Quiet Nights of Wendle Hollow");
@@ -276,12 +231,11 @@ mod tests {
             Some(&"bram"),
             "the default hero"
         );
+        let help = Options::command().render_long_help().to_string();
         for name in dnd_engine::adventure::Adventure::BUILT_IN {
-            assert!(USAGE.contains(name), "the help names {name}");
+            assert!(help.contains(name), "the help names {name}");
         }
-        let Command::Play(opts) = parse(&["--adventure=maps/cellar.json"]).unwrap() else {
-            panic!("expected options")
-        };
+        let opts = parse(&["--adventure=maps/cellar.json"]).unwrap();
         assert_eq!(opts.adventure.as_deref(), Some("maps/cellar.json"));
         let error = dnd_engine::adventure::Adventure::named_or_file("wendle")
             .unwrap_err()
@@ -293,19 +247,23 @@ mod tests {
     }
 
     #[test]
-    fn bad_flags_say_what_is_wrong() {
-        assert_eq!(parse(&["--help"]).unwrap(), Command::Help);
+    fn help_version_and_bad_flags_follow_clap() {
+        Options::command().debug_assert();
+        let kind = |args: &[&str]| parse_args(args.iter().copied()).unwrap_err().kind();
+        assert_eq!(kind(&["--help"]), ErrorKind::DisplayHelp);
+        assert_eq!(kind(&["--version"]), ErrorKind::DisplayVersion);
+        assert_eq!(kind(&["--dance"]), ErrorKind::UnknownArgument);
+        assert_eq!(kind(&["look"]), ErrorKind::UnknownArgument);
         assert!(
             parse(&["--seed", "x"])
                 .unwrap_err()
                 .contains("whole number")
         );
-        assert!(parse(&["--seed"]).unwrap_err().contains("needs a value"));
+        assert_eq!(kind(&["--seed"]), ErrorKind::InvalidValue);
         assert!(
             parse(&["--provider", "claude"])
                 .unwrap_err()
                 .contains("offline")
         );
-        assert!(parse(&["look"]).unwrap_err().contains("--help"));
     }
 }

@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 /// "message":".."}`; the retry delay is in whole milliseconds.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum LlmError {
     /// The provider rejected the credentials (HTTP 401/403).
     #[error(
@@ -377,6 +378,23 @@ impl LlmError {
             | LlmError::Other { message } => message,
         }
     }
+
+    /// The variant's name as in the serialized form's `kind` (`rate_limited`, `timeout`):
+    /// a stable word for logs and metrics, with no message in it.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            LlmError::Auth { .. } => "auth",
+            LlmError::RateLimited { .. } => "rate_limited",
+            LlmError::Timeout { .. } => "timeout",
+            LlmError::Server { .. } => "server",
+            LlmError::BadResponse { .. } => "bad_response",
+            LlmError::Refused { .. } => "refused",
+            LlmError::InvalidRequest { .. } => "invalid_request",
+            LlmError::QuotaExceeded { .. } => "quota_exceeded",
+            LlmError::ContextLength { .. } => "context_length",
+            LlmError::Other { .. } => "other",
+        }
+    }
 }
 
 /// Serializes an optional [`Duration`] as whole milliseconds (saturating at `u64::MAX`).
@@ -537,5 +555,25 @@ mod tests {
         let mut short = LlmError::other("a b c");
         short.redact("b");
         assert_eq!(short.message(), "a b c");
+    }
+
+    #[test]
+    fn kind_is_the_serialized_tag() {
+        let errors = [
+            LlmError::auth("a"),
+            LlmError::rate_limited(None, "b"),
+            LlmError::timeout("c"),
+            LlmError::server(Some(502), "d"),
+            LlmError::bad_response("e"),
+            LlmError::refused("f"),
+            LlmError::invalid_request(Some(400), "g"),
+            LlmError::quota_exceeded(Some(402), "h"),
+            LlmError::context_length(Some(400), "i"),
+            LlmError::other("j"),
+        ];
+        for error in errors {
+            let json = serde_json::to_value(&error).unwrap();
+            assert_eq!(json["kind"], error.kind(), "{error:?}");
+        }
     }
 }

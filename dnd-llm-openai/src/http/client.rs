@@ -28,12 +28,11 @@ pub struct HttpClient {
     limits: ResponseLimits,
 }
 
-/// A successful plain response: its status, headers and whole body.
+/// A successful plain response: its headers and whole body.
 #[derive(Debug, Clone)]
 pub struct Reply {
-    /// The HTTP status (2xx).
-    pub status: u16,
-    /// The response headers.
+    /// The response headers (the speech endpoint reads the content type).
+    #[cfg_attr(not(feature = "speech"), allow(dead_code))]
     pub headers: HeaderMap,
     /// The body.
     pub body: Vec<u8>,
@@ -81,26 +80,6 @@ impl HttpClient {
     pub fn with_limits(mut self, limits: ResponseLimits) -> Self {
         self.limits = limits;
         self
-    }
-
-    /// The size limits.
-    pub fn limits(&self) -> ResponseLimits {
-        self.limits
-    }
-
-    /// The underlying reqwest client, to build requests with.
-    pub fn client(&self) -> &reqwest::Client {
-        &self.client
-    }
-
-    /// The timeouts.
-    pub fn timeouts(&self) -> Timeouts {
-        self.timeouts
-    }
-
-    /// The retry policy.
-    pub fn retry_policy(&self) -> RetryPolicy {
-        self.retry
     }
 
     /// Sends the request `make` builds (once per attempt), retrying by the policy, and reads
@@ -252,11 +231,7 @@ impl HttpClient {
                         None,
                     )),
                     Err(BodyError::Failed(error)) => Err((error, None, None)),
-                    Ok(body) => Ok(Got::Body(Reply {
-                        status,
-                        headers,
-                        body,
-                    })),
+                    Ok(body) => Ok(Got::Body(Reply { headers, body })),
                 }
             }
         }

@@ -13,7 +13,8 @@ use bytes::Bytes;
 use dnd_engine::llm::LlmError;
 use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
 
-use super::{ApiKey, BodyStream, HttpClient, HttpFailure, Reply};
+use super::client::Reply;
+use super::{ApiKey, BodyStream, HttpClient, HttpFailure};
 
 /// Turns an error response into an [`LlmError`]; a plain function so an endpoint stays cheap
 /// to clone and has no lifetime (the adapters' `error_from_failure`s are such functions).
@@ -66,11 +67,6 @@ impl JsonEndpoint {
     /// The headers every request carries (the authorization one is marked sensitive).
     pub fn headers(&self) -> &HeaderMap {
         &self.headers
-    }
-
-    /// The URL the bodies are posted to.
-    pub fn url(&self) -> &str {
-        &self.url
     }
 
     /// `error` with the API key removed from its message, in case a server echoed it.
@@ -221,7 +217,6 @@ mod tests {
                 .to_string()
                 .contains("sk-secret")
         );
-        assert_eq!(endpoint.url(), "http://x/chat");
         assert!(!format!("{endpoint:?}").contains("sk-secret"));
     }
 }

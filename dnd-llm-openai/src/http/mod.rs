@@ -1,10 +1,14 @@
-//! The thin HTTP layer shared by the adapters of OpenAI-style servers: a reqwest client with
+//! The thin HTTP layer every OpenAI-compatible service is sent through: a reqwest client with
 //! rustls, per-phase timeouts, the SDKs' retry policy, and an API key that never prints.
 //!
-//! Public so the OpenRouter adapter (and any other) sends through the same code. What is
-//! provider-specific, turning an error response into an [`LlmError`], is passed in as an
-//! [`ErrorMapper`]. A [`JsonEndpoint`] bundles the client with one URL, its headers (see
-//! [`json_headers`]), the key to redact and that mapping: the providers post through it.
+//! What is public here is what a configuration or a [`Dialect`](crate::Dialect) needs
+//! ([`Timeouts`], [`ResponseLimits`], [`RetryPolicy`], [`ApiKey`], [`HttpFailure`], [`Headers`]);
+//! the client itself is private, so no type of reqwest or `bytes` is part of this crate's API
+//! and a reqwest upgrade changes nothing for its users. What is provider-specific, turning an
+//! error response into an [`LlmError`], is the dialect's
+//! [`error_from_failure`](crate::Dialect::error_from_failure). Inside, a `JsonEndpoint`
+//! bundles the client with one URL, its headers, the key to redact and that mapping: the
+//! provider posts through it.
 //!
 //! Timeouts, by phase:
 //! - [`Timeouts::connect`]: establishing the connection;
@@ -20,6 +24,7 @@
 
 mod client;
 mod endpoint;
+mod headers;
 pub mod retry;
 
 use std::fmt;
@@ -28,8 +33,9 @@ use std::time::Duration;
 use dnd_engine::llm::LlmError;
 use reqwest::header::{HeaderMap, HeaderValue};
 
-pub use client::{BodyStream, HttpClient, Reply};
-pub use endpoint::{FailureMapper, JsonEndpoint, json_headers};
+pub(crate) use client::{BodyStream, HttpClient};
+pub(crate) use endpoint::{JsonEndpoint, json_headers};
+pub use headers::Headers;
 pub use retry::RetryPolicy;
 
 /// How long each phase of a request may take (see the module docs).
@@ -95,7 +101,7 @@ impl Default for ResponseLimits {
 
 /// The error for a response past one of its limits: what passed which limit, and the setting
 /// that raises it (`field`, e.g. `ResponseLimits::body_bytes`).
-pub fn too_large(what: &str, limit: usize, field: &str) -> LlmError {
+pub(crate) fn too_large(what: &str, limit: usize, field: &str) -> LlmError {
     LlmError::bad_response(format!(
         "{what} passed the limit of {} ({limit} bytes) and was cut off; if answers this \
          large are expected, raise `{field}` in the provider's configuration",
@@ -116,19 +122,58 @@ fn human_bytes(limit: usize) -> String {
     }
 }
 
-/// A response with an error status, as an [`ErrorMapper`] sees it.
+/// A response with an error status, as a dialect's
+/// [`error_from_failure`](crate::Dialect::error_from_failure) sees it.
 #[derive(Debug, Clone, Copy)]
 pub struct HttpFailure<'a> {
     /// The HTTP status.
     pub status: u16,
     /// The response headers (`Retry-After`, `x-should-retry`, request ids).
-    pub headers: &'a HeaderMap,
+    pub(crate) headers: &'a HeaderMap,
     /// The body, possibly cut at 64 KiB.
     pub body: &'a [u8],
 }
 
+impl<'a> HttpFailure<'a> {
+    /// What `map` makes of a failure with this status, headers (`(name, value)`) and body: for
+    /// testing a dialect's error mapping without a server. Headers that cannot be sent over
+    /// HTTP are left out.
+    pub fn simulate<'h>(
+        status: u16,
+        headers: impl IntoIterator<Item = (&'h str, &'h str)>,
+        body: &'a [u8],
+        each: impl FnOnce(&HttpFailure<'_>) -> LlmError,
+    ) -> LlmError {
+        let mut map = HeaderMap::new();
+        for (name, value) in headers {
+            if let (Ok(name), Ok(value)) = (
+                reqwest::header::HeaderName::from_bytes(name.as_bytes()),
+                HeaderValue::from_str(value),
+            ) {
+                map.append(name, value);
+            }
+        }
+        each(&HttpFailure {
+            status,
+            headers: &map,
+            body,
+        })
+    }
+
+    /// The response's headers, values readable as text, sensitive ones hidden.
+    pub fn headers(&self) -> Headers<'a> {
+        Headers::new(self.headers)
+    }
+
+    /// How long the server asked to wait before a retry (`retry-after-ms`, `Retry-After` in
+    /// seconds or as an HTTP date), if it did.
+    pub fn requested_wait(&self) -> Option<Duration> {
+        retry::requested_wait(self.headers)
+    }
+}
+
 /// Turns an error response into an [`LlmError`]; the provider-specific part of the layer.
-pub type ErrorMapper<'a> = dyn Fn(&HttpFailure<'_>) -> LlmError + Send + Sync + 'a;
+pub(crate) type ErrorMapper<'a> = dyn Fn(&HttpFailure<'_>) -> LlmError + Send + Sync + 'a;
 
 /// An API key. Its `Debug` shows only whether it is set, never the key; it has no `Display`.
 #[derive(Clone, PartialEq, Eq)]
@@ -152,7 +197,7 @@ impl ApiKey {
     ///
     /// [`LlmError::Auth`] when the key holds characters a header cannot (the key is not
     /// quoted).
-    pub fn bearer(&self) -> Result<HeaderValue, LlmError> {
+    pub(crate) fn bearer(&self) -> Result<HeaderValue, LlmError> {
         let mut value = HeaderValue::from_str(&format!("Bearer {}", self.0)).map_err(|_| {
             LlmError::auth("the API key contains characters that cannot be sent in a header")
         })?;
@@ -183,7 +228,7 @@ pub fn install_crypto_provider() {
 
 /// Text of a body for an error message: valid UTF-8 up to `limit` bytes, trimmed; `None` when
 /// empty.
-pub fn body_excerpt(body: &[u8], limit: usize) -> Option<String> {
+pub(crate) fn body_excerpt(body: &[u8], limit: usize) -> Option<String> {
     let text = String::from_utf8_lossy(&body[..body.len().min(limit)]);
     let text = text.trim();
     if text.is_empty() {

@@ -5,9 +5,13 @@
 use std::future::Future;
 use std::time::{Duration, Instant};
 
-use dnd_engine::llm::{CompletionRequest, LlmError, LlmProvider, Message, Speaker, StreamEvent};
+#[cfg(feature = "speech")]
+use dnd_engine::llm::Speaker;
+use dnd_engine::llm::{CompletionRequest, LlmError, LlmProvider, Message, StreamEvent};
+use dnd_llm_openai::OpenAiProvider;
+#[cfg(feature = "speech")]
+use dnd_llm_openai::SpeechOptions;
 use dnd_llm_openai::http::ResponseLimits;
-use dnd_llm_openai::{OpenAiProvider, SpeechOptions};
 use futures::StreamExt;
 
 use crate::config;
@@ -255,6 +259,7 @@ async fn an_endless_stream_without_content_is_cut_at_the_byte_limit() {
     }
 }
 
+#[cfg(feature = "speech")]
 #[tokio::test]
 async fn audio_larger_than_its_limit_is_refused() {
     let server = TestServer::start(vec![

@@ -20,8 +20,10 @@ mod limits;
 mod openapi;
 mod provider;
 mod server;
+#[cfg(feature = "speech")]
 mod speech;
 mod streaming;
+mod tracing;
 mod window;
 
 use std::time::Duration;

@@ -1,5 +1,6 @@
 //! Where the prompt-cache markers go for an Anthropic model.
 
+use crate::OpenRouterConfigExt;
 use dnd_engine::llm::{CompletionRequest, LlmProvider, Message, ToolCall, ToolSpec};
 use dnd_llm_openrouter::{MAX_BREAKPOINTS, OpenRouterProvider};
 use serde_json::{Value, json};

@@ -20,6 +20,8 @@ use std::time::Duration;
 
 use dnd_llm_openai::http::{RetryPolicy, Timeouts};
 use dnd_llm_openrouter::{OpenRouterConfig, OpenRouterProvider};
+// The fallback-model and cache setters, for the test modules.
+pub(crate) use dnd_llm_openrouter::OpenRouterConfigExt;
 
 /// The key the tests configure; it must never appear in an error or a `Debug`.
 const KEY: &str = "sk-or-v1-4f3e2d1c0b9a88776655443322110ffeeddccbbaa99887766554433221100";

@@ -1,5 +1,6 @@
 //! The provider against the scripted server: plain calls.
 
+use crate::OpenRouterConfigExt;
 use dnd_engine::llm::{
     CompletionRequest, FinishReason, LlmError, LlmProvider, Message, ResponseFormat,
 };
