@@ -14,7 +14,7 @@
 //! their tokens, its protocol): in a JSON file next to the SQLite file, or in the PostgreSQL
 //! database as the tokens' SHA-256 ([`seats::SeatStore`]); and in memory what lives only while
 //! it runs
-//! ([`live::Live`]): the lock that serialises the campaign's turns, the last turn's suggested
+//! (`live::Live`): the lock that serialises the campaign's turns, the last turn's suggested
 //! actions, the rate limit's window, and the channel every seat's `/events` stream listens to.
 //!
 //! # Invariants

@@ -1,6 +1,7 @@
 //! The durable [`GameStore`], on embedded SQLite: [`SqliteStore`].
 //!
-//! SQLite is compiled in (rusqlite's `bundled` feature): nothing to install, one file per store.
+//! SQLite is compiled in by default (the `bundled` feature, rusqlite's): nothing to install, one
+//! file per store. Without that feature the crate links the system's libsqlite3.
 //! `SqliteStore` behaves exactly as `dnd_engine::store::MemoryStore` does (both pass the
 //! behavioural suite in `tests/tests/store_behaviour.rs`) and keeps everything across restarts
 //! and crashes.

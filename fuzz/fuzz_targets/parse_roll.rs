@@ -6,7 +6,7 @@
 
 #![no_main]
 
-use dnd_engine::dice::{Dialect, DiceExpr, seeded_rng};
+use dnd_dice::{Dialect, DiceExpr, seeded_rng};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

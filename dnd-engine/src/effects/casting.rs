@@ -60,7 +60,7 @@ pub struct Subject {
     pub conditions: ConditionSet,
     /// Its conditions immunities.
     pub condition_immunities: Vec<Condition>,
-    /// Its saves, in [`Ability::ALL`] order.
+    /// Its saves, in [`Ability::ALL`](crate::rules::Ability::ALL) order.
     pub saves: [i32; 6],
     /// Its Dexterity modifier (Mage Armor).
     pub dexterity: i32,

@@ -30,7 +30,7 @@ use crate::store::{HistoryEntry, RollDetail};
 /// The format tag of [`FairLog`].
 pub const FORMAT: &str = "dnd-fair-log/1";
 
-/// A campaign's fair-dice log: see the [module docs](self).
+/// A campaign's fair-dice log: see the [module docs](crate::fair).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FairLog {
     /// Always [`FORMAT`].

@@ -120,7 +120,7 @@ pub fn pre_narration_checks(state: &mut GameState) -> PreNarration {
 ///
 /// The history's records are shared with the store (see [`HistoryEntry::record`]): a record
 /// this call holds alone (one just read from disk) gives up its messages, a shared one lends
-/// copies. Past turns' tool results are sent cut short ([`past_turn`]).
+/// copies. Past turns' tool results are sent cut short (`past_turn`).
 pub fn build_context(
     system_prompt: &str,
     state: &GameState,

@@ -23,7 +23,7 @@ pub enum CharacterConversionError {
 }
 
 impl Combatant {
-    /// The character `c` as a party combatant (see the [module docs](self)); `srd` gives the
+    /// The character `c` as a party combatant (see the [module docs](crate::simulator)); `srd` gives the
     /// weapons' reach and range and tells a cantrip from a weapon.
     ///
     /// ```

@@ -34,7 +34,7 @@ pub enum HeroDataError {
     UnknownFeature {
         /// The class slug.
         class: String,
-        /// Where the name is ("levels[2].features").
+        /// Where the name is (`levels[2].features`).
         field: String,
         /// The slug named.
         feature: String,
@@ -54,7 +54,7 @@ pub enum HeroDataError {
     UnplacedFeature {
         /// The class slug.
         class: String,
-        /// Where the feature is ("features[7]").
+        /// Where the feature is (`features[7]`).
         field: String,
         /// The feature.
         feature: String,
@@ -64,7 +64,7 @@ pub enum HeroDataError {
     UnknownNumber {
         /// The class slug.
         class: String,
-        /// Where the name is ("features[0].uses.count.table").
+        /// Where the name is (`features[0].uses.count.table`).
         field: String,
         /// The number named.
         number: String,
@@ -74,7 +74,7 @@ pub enum HeroDataError {
     UnknownTrait {
         /// The race (or trait) slug.
         race: String,
-        /// Where the name is ("subraces[0].traits").
+        /// Where the name is (`subraces[0].traits`).
         field: String,
         /// The slug named.
         trait_slug: String,

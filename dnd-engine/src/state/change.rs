@@ -527,7 +527,7 @@ pub enum Change {
         rounds: u32,
     },
     /// A warlock conjures its pact weapon (Pact of the Blade): its attack, named
-    /// "<weapon> (pact)", magical and proficient, replaces any pact weapon on the sheet.
+    /// "`<weapon> (pact)`", magical and proficient, replaces any pact weapon on the sheet.
     PactWeaponConjured {
         /// The warlock.
         character: String,

@@ -141,7 +141,7 @@ pub enum TimedKind {
         source_only: bool,
     },
     /// A change to the creature's speed (Ray of Frost -10 ft, Longstrider +10 ft, Haste
-    /// doubled, Slow halved, Hypnotic Pattern 0): read by [`speed_with`].
+    /// doubled, Slow halved, Hypnotic Pattern 0): read by [`speed_with`](super::speed_with).
     Speed {
         /// The change.
         #[serde(flatten)]
@@ -149,7 +149,7 @@ pub enum TimedKind {
     },
     /// The creature regains no hit points (Chill Touch): `Change::Heal` heals it by 0.
     NoHealing,
-    /// Resistance to some damage types (Protection from Poison): read by [`resistances`].
+    /// Resistance to some damage types (Protection from Poison): read by [`resistances_with`](super::resistances_with).
     Resistance {
         /// The types.
         damage_types: DamageTypes,
@@ -184,7 +184,7 @@ pub enum TimedKind {
         bonus: i32,
     },
     /// Extra damage dice on the creature's weapon hits (Divine Favor 1d4 radiant; Branding
-    /// Smite 2d6 on the next hit only): read by [`weapon_damage`].
+    /// Smite 2d6 on the next hit only): read by [`weapon_damage`](super::weapon_damage).
     WeaponDamage {
         /// How many dice.
         count: u16,
@@ -220,13 +220,13 @@ pub enum TimedKind {
     /// An explosive rune its caster inscribed on an area of a room (Glyph of Warding), kept on
     /// the caster until it bursts or is dispelled: read by `effects::glyph`.
     Glyph(Box<GlyphKept>),
-    /// The creature cannot attack or cast spells (Gaseous Form): read by [`bars_attacks`].
+    /// The creature cannot attack or cast spells (Gaseous Form): read by [`bars_attacks`](super::bars_attacks).
     CannotAttackOrCast,
     /// The creature is inside stone (Meld into Stone): nothing can target it; read by
-    /// [`melded`], and ended by its own move.
+    /// [`melded`](super::melded), and ended by its own move.
     Melded,
     /// Resistance to every damage type from nonmagical attacks (Gaseous Form): read by
-    /// [`nonmagical_resistances_with`].
+    /// [`nonmagical_resistances_with`](super::nonmagical_resistances_with).
     NonmagicalResistance,
     /// Sanctuary: another creature attacking it, or naming it for a harmful spell, first makes
     /// a Wisdom save against `dc` (its caster's, as cast), losing the attack or spell on a
@@ -465,7 +465,7 @@ pub struct GlyphKept {
     pub radius_ft: u32,
 }
 
-/// Which rolls [`roll_dice_on`] is asked about.
+/// Which rolls [`roll_dice_on`](super::roll_dice_on) is asked about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RollKind {
     /// An attack roll.

@@ -4,7 +4,7 @@
 //! tokens, `tools/tests/situations.rs`); most of them cannot do anything in the moment
 //! (`next_turn` outside a fight, `cast_spell` for a party with no spells). [`available_tools`]
 //! names the tools that can matter now, the mode's own first and what the room adds last (a
-//! list that changes at its end keeps the provider's prompt cache warm: [`by_stability`]), and
+//! list that changes at its end keeps the provider's prompt cache warm: `by_stability`), and
 //! the game master sends only those.
 //!
 //! **The gate** ([`gate`]): a call runs only if its tool was in the list sent with that call;
@@ -120,7 +120,7 @@ pub fn situation(state: &GameState) -> Situation {
     }
 }
 
-/// The tools of a moment: `offered` in the order sent ([`by_stability`]), `possible` in the
+/// The tools of a moment: `offered` in the order sent (`by_stability`), `possible` in the
 /// registry's order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Tools {

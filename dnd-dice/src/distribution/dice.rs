@@ -3,8 +3,8 @@
 //! order-statistics dynamic programme.
 
 use super::{Budget, Distribution, EXPLOSION_DEPTH, check_width};
-use crate::dice::DiceError;
-use crate::dice::ast::{DiceOp, DiceTerm, Faces, Selector};
+use crate::DiceError;
+use crate::ast::{DiceOp, DiceTerm, Faces, Selector};
 
 /// One die while its operators are folded in: the probability of each value it may show while
 /// kept, and the probability that it has been dropped.

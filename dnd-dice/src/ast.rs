@@ -535,7 +535,9 @@ impl Node {
         }
     }
 
-    /// Calls `f` on every dice term, left to right.
+    /// Calls `f` on every dice term, left to right. Only a roll's serialized form (one entry
+    /// per group, with its notation) walks the terms this way.
+    #[cfg(feature = "serde")]
     pub(crate) fn for_each_dice(&self, f: &mut impl FnMut(&DiceTerm)) {
         match self {
             Node::Dice(d) => f(d),

@@ -73,7 +73,7 @@ pub fn seeded_rng(seed: u64) -> GameRng {
 /// Replays a fixed list of face indices (each in `1..=sides` of the die it is used for).
 ///
 /// ```
-/// use dnd_engine::dice::{DiceExpr, FixedFaces};
+/// use dnd_dice::{DiceExpr, FixedFaces};
 /// let expr = DiceExpr::parse("4d6kh3").unwrap();
 /// let roll = expr.roll(&mut FixedFaces::new([6, 5, 2, 4])).unwrap();
 /// assert_eq!(roll.total(), 15);

@@ -438,6 +438,7 @@ fn seeded_rolls_replay_exactly() {
     );
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn rolls_serialize_and_deserialize() {
     let r = roll20("4d6kh3 + 1d4 [fire]", &[6, 5, 2, 4, 3]);

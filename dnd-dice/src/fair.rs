@@ -4,7 +4,7 @@
 //!
 //! 1. **Commit.** A campaign that opts in gets a *server seed*: 32 bytes from the operating
 //!    system's CSPRNG. Its SHA-256, in lower-case hex, is the *commitment*; it is written to
-//!    the campaign's history ([`Change::FairCommitted`](crate::state::Change::FairCommitted))
+//!    the campaign's history (in `dnd-engine`, the change `Change::FairCommitted`)
 //!    in a record of its own, before any turn rolls a die with it. The seed itself stays secret
 //!    (no `Debug` print, view, API response or log shows it) until it is revealed.
 //! 2. **Client seed.** The player may choose a client seed: 1 to 64 characters from
@@ -25,15 +25,16 @@
 //!    (`sides`, `face`, in order) as [`FairDraw`]; a call that rolled but was refused burns its
 //!    nonce (a gap in the numbers, with no dice anyone saw).
 //! 6. **Reveal.** At the end of a play session or on request the seed is revealed
-//!    ([`Change::FairRevealed`](crate::state::Change::FairRevealed)) and, unless the player
+//!    (in `dnd-engine`, the change `Change::FairRevealed`) and, unless the player
 //!    turns fair dice off, a new one is committed. Nonces carry on (they count turns). The
 //!    revealed seeds stay listed with their commitment, client seed and the turns they covered,
-//!    so a whole campaign verifies across reveals ([`crate::fair`]).
+//!    so a whole campaign verifies across reveals (`dnd-engine`'s module `fair`).
 //!
 //! The mapping does not go through `rand`'s samplers on purpose: anyone can rewrite it in a
 //! few lines with their language's HMAC (the README has a Python one).
 
 use hmac::{Hmac, Mac};
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -111,12 +112,14 @@ impl ServerSeed {
     }
 }
 
+#[cfg(feature = "serde")]
 impl Serialize for ServerSeed {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(&self.reveal())
     }
 }
 
+#[cfg(feature = "serde")]
 impl<'de> Deserialize<'de> for ServerSeed {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let text = String::deserialize(deserializer)?;
@@ -150,7 +153,8 @@ pub fn random_client_seed() -> String {
 }
 
 /// One die drawn from the fair stream.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct FairDie {
     /// Its number of sides.
     pub sides: u32,
@@ -159,7 +163,8 @@ pub struct FairDie {
 }
 
 /// The fair dice of one roll record: its nonce and every die drawn under it, in order.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct FairDraw {
     /// The nonce (see the [module docs](self)).
     pub nonce: u64,

@@ -4,8 +4,8 @@
 use smallvec::SmallVec;
 
 use super::Parser;
-use crate::dice::ast::{DiceOp, DiceOps, DiceTerm, Faces, Selector, Selectors, Spelling, Written};
-use crate::dice::{DiceError, MAX_EXACT};
+use crate::ast::{DiceOp, DiceOps, DiceTerm, Faces, Selector, Selectors, Spelling, Written};
+use crate::{DiceError, MAX_EXACT};
 
 impl Parser<'_> {
     /// Avrae selector: `h3`, `l1`, `>4`, `<3`, or a bare number.

@@ -104,9 +104,17 @@ fn the_seed_is_in_no_debug_print_and_round_trips_as_hex() {
         assert!(!printed.contains(&hex[..16]), "{printed}");
     }
     assert_eq!(format!("{seed:?}"), "ServerSeed(<secret>)");
-    let json = serde_json::to_string(&seed).unwrap();
-    assert_eq!(serde_json::from_str::<ServerSeed>(&json).unwrap(), seed);
+    assert_eq!(ServerSeed::from_hex(&hex).unwrap(), seed);
     assert!(ServerSeed::from_hex("abc").is_err());
+}
+
+#[cfg(feature = "serde")]
+#[test]
+fn the_seed_serializes_as_its_hex() {
+    let seed = ServerSeed::generate();
+    let json = serde_json::to_string(&seed).unwrap();
+    assert_eq!(json, format!("\"{}\"", seed.reveal()));
+    assert_eq!(serde_json::from_str::<ServerSeed>(&json).unwrap(), seed);
 }
 
 #[test]

@@ -3,15 +3,19 @@
 use std::fmt;
 use std::sync::Arc;
 
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
+use super::DiceExpr;
 use super::ast::{DiceTerm, Node, Num, SetOp};
 use super::eval::Record;
-use super::{Dialect, DiceError, DiceExpr};
+#[cfg(feature = "serde")]
+use super::{Dialect, DiceError};
 
 /// What happened to one die.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Fate {
     /// Counts toward the total.
     Kept,
@@ -33,8 +37,9 @@ impl Fate {
 }
 
 /// How a die scored under a Roll20 target number (`8d6>=5f1`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Counted {
     /// Met the target: +1.
     Success,
@@ -43,24 +48,32 @@ pub enum Counted {
 }
 
 /// One die as rolled.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct Die {
     /// The value it shows (after `mi`/`ma`; for `!!`, the compounded sum).
     pub value: i64,
     /// What happened to it.
     pub fate: Fate,
     /// The face it first showed, when `mi`/`ma` changed it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub rolled: Option<i64>,
     /// Its score under a target number, when the group counts successes.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(default, skip_serializing_if = "Option::is_none")
+    )]
     pub counted: Option<Counted>,
 }
 
 /// A natural 20 or natural 1 on a d20 test (the leftmost dice of the expression are d20s of
 /// which exactly one is kept, as with `1d20+5` or `2d20kh1+5`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Natural {
     /// The kept d20 shows 20.
     Twenty,
@@ -69,7 +82,8 @@ pub enum Natural {
 }
 
 /// One term of the top-level sum, with its label: `2d6 [slashing] + 1d6 [fire]` has two.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
 pub struct RollPart {
     /// The label written after the term (`slashing`), if any.
     pub label: Option<Arc<str>>,
@@ -373,6 +387,7 @@ impl RollWriter<'_> {
 }
 
 /// The serialized form of a [`Roll`], for mechanics panels and turn logs.
+#[cfg(feature = "serde")]
 #[derive(Serialize, Deserialize)]
 struct RollWire {
     expression: String,
@@ -392,6 +407,7 @@ struct RollWire {
     parts: Vec<RollPart>,
 }
 
+#[cfg(feature = "serde")]
 #[derive(Serialize, Deserialize)]
 struct GroupWire {
     /// The group as written, such as `4d6kh3`.
@@ -399,6 +415,7 @@ struct GroupWire {
     dice: Vec<Die>,
 }
 
+#[cfg(feature = "serde")]
 impl Serialize for Roll {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut notations = Vec::new();
@@ -427,6 +444,7 @@ impl Serialize for Roll {
     }
 }
 
+#[cfg(feature = "serde")]
 impl<'de> Deserialize<'de> for Roll {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let wire = RollWire::deserialize(deserializer)?;

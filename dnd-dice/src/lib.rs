@@ -34,7 +34,7 @@
 //! - plain parentheses are not kept in the tree, so `(1d20)` renders as `1d20 (7) = 7`.
 //!
 //! ```
-//! use dnd_engine::dice::{DiceExpr, seeded_rng};
+//! use dnd_dice::{DiceExpr, seeded_rng};
 //! let attack = DiceExpr::parse("1d20+5").unwrap();
 //! let roll = attack.roll(&mut seeded_rng(7)).unwrap();
 //! assert!((6..=25).contains(&roll.total()));
@@ -46,6 +46,7 @@ mod ast;
 mod distribution;
 mod error;
 mod eval;
+#[cfg(feature = "fair")]
 pub mod fair;
 mod group;
 mod parser;
@@ -58,6 +59,7 @@ use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 
+#[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
 
 pub use distribution::{Distribution, EXPLOSION_DEPTH};
@@ -66,6 +68,7 @@ pub use distribution::{Distribution, EXPLOSION_DEPTH};
 /// [`DiceExpr::simple_terms`].
 pub type SimpleTerms = (Vec<(i8, u32, u32)>, i64);
 pub use error::DiceError;
+#[cfg(feature = "fair")]
 pub use fair::{FairDice, TurnDice};
 pub use roll::{Counted, Die, Fate, Natural, Roll, RollPart};
 pub use source::{DieSource, FixedFaces, GameRng, game_rng, seeded_rng};
@@ -76,8 +79,9 @@ use plan::Plan;
 
 /// Which notation an expression is written in. See the [module docs](self) for the table of
 /// differences.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Dialect {
     /// Roll20's notation, the default.
     #[default]
@@ -101,10 +105,10 @@ impl FromStr for Dialect {
 }
 
 /// Rolling a d20 test with advantage or disadvantage.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, schemars::JsonSchema,
-)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[cfg_attr(feature = "schemars", derive(schemars::JsonSchema))]
 pub enum Advantage {
     /// Roll as written.
     #[default]
