@@ -47,7 +47,8 @@ pub use suggest::Suggestions;
 
 use crate::dice::{TurnDice, game_rng, seeded_rng};
 use crate::llm::{LlmError, LlmProvider, Message, ToolSpec, Usage};
-use crate::state::{Change, GameState};
+use crate::srd::Srd;
+use crate::state::{Change, GameSrd, GameState};
 use crate::store::{CampaignId, ChatLine, GameStore, StoreError, TurnRecord};
 use crate::tools::{ToolLimits, TurnLog, tool_specs};
 use protocol::TurnRun;
@@ -187,6 +188,8 @@ pub struct GameMaster {
     seed: Option<u64>,
     /// Where the seeds given to campaigns without one come from (see [`GameState::dice_seed`]).
     fallback_seed: u64,
+    /// The SRD the game plays on, given to every state it loads ([`GameState::set_srd`]).
+    srd: GameSrd,
     /// The last turns committed, for the next turn's history (`recent.rs`).
     recent: recent::RecentMemo,
     /// The last state block written, for a next turn whose snapshot is the same.
@@ -215,9 +218,18 @@ pub struct GameMasterBuilder {
     caps: OutputCaps,
     seed: Option<u64>,
     summarizer: Summarizer,
+    srd: GameSrd,
 }
 
 impl GameMasterBuilder {
+    /// The SRD the game plays on: its monsters, spells, items and classes for every tool and
+    /// rule (defaults to the bundled SRD with the `bundled-srd` feature; without it, set one).
+    /// A 5e-database folder becomes one with `srd::load_dir` and `FiveEDatabase::over`.
+    pub fn srd(mut self, srd: Arc<Srd>) -> Self {
+        self.srd = GameSrd::new(srd);
+        self
+    }
+
     /// The protocol; defaults to [`Protocol::TwoPhase`], or [`Protocol::StrictJson`] when the
     /// provider says it cannot call tools.
     pub fn protocol(mut self, protocol: Protocol) -> Self {
@@ -301,6 +313,7 @@ impl GameMasterBuilder {
             action_schema: Arc::new(crate::tools::schema::strict_schema_for::<ActionList>()),
             seed: self.seed,
             fallback_seed: game_rng().random(),
+            srd: self.srd,
             recent: recent::RecentMemo::default(),
             state_block: context::StateBlockMemo::default(),
         }
@@ -321,7 +334,13 @@ impl GameMaster {
             caps: OutputCaps::default(),
             seed: None,
             summarizer: Summarizer::default(),
+            srd: GameSrd::default(),
         }
+    }
+
+    /// The SRD this game master plays on ([`GameMasterBuilder::srd`]).
+    pub fn srd(&self) -> &Arc<Srd> {
+        self.srd.shared()
     }
 
     /// The seed of this turn's dice: the campaign's seed (or the builder's) mixed with the turn
@@ -446,6 +465,8 @@ impl GameMaster {
         // The state and its head in one read: the commit is refused if another game committed
         // or undid a turn since (`state.turn` would not see an undo followed by a commit).
         let (mut state, after_turn) = self.store.load_with_head(campaign).await?;
+        // The store saves no rules data: the state plays on this game master's SRD.
+        state.srd = self.srd.clone();
         // The recent turns sent, and on a turn that folds the ones just before them.
         let (mut history, folded) = self.load_history(campaign, &state, after_turn).await?;
         let run_turns = state.turn;
@@ -529,11 +550,7 @@ impl GameMaster {
                 match self.suggestions {
                     Suggestions::Model => self.action_phase(&mut run).await?,
                     Suggestions::Code => {
-                        run.suggestions = suggest::from_state(
-                            run.state,
-                            &input.speaker,
-                            crate::srd::Srd::bundled(),
-                        );
+                        run.suggestions = suggest::from_state(run.state, &input.speaker, &self.srd);
                     }
                 }
             }
