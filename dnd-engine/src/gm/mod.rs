@@ -28,21 +28,27 @@ use futures::channel::mpsc;
 use futures::stream::{self, BoxStream, StreamExt};
 use rand::RngExt;
 
+// The supported surface: the game master and its builder's settings, what a turn returns, and
+// the pieces a caller that drives the tools itself or reads a turn's messages uses (the
+// checks made before narration, the code summarizer, the scrubber, reading tool results back
+// from the messages). The rest (the context's assembly, the StrictJson answer's shape, the
+// action phase's answer) is how a turn works inside and may change in any release.
 pub use added::{ADDED, AGAIN, added_calls, results_per_call};
 pub use caps::OutputCaps;
 pub(crate) use caps::end_at_sentence;
-pub use context::{DEFAULT_SYSTEM_PROMPT, PreNarration, build_context, pre_narration_checks};
-pub use memory::{SUMMARY_MAX_BYTES, Summarizer, fold_by_code, memory_block};
+#[cfg(test)]
+pub(crate) use context::build_context;
+pub use context::{DEFAULT_SYSTEM_PROMPT, PreNarration, pre_narration_checks};
+pub use memory::{SUMMARY_MAX_BYTES, Summarizer, fold_by_code};
+pub(crate) use outcome::ActionList;
 pub use outcome::{
-    ACTION_LIST_SCHEMA, ActionList, ActionMechanic, ActionSuggestion, GameResponse,
-    SUGGESTION_MAX_BYTES, SuggestedAction, TraceStep, TurnOutcome,
+    ACTION_LIST_SCHEMA, ActionMechanic, SUGGESTION_MAX_BYTES, SuggestedAction, TraceStep,
+    TurnOutcome,
 };
 pub use protocol::Protocol;
-pub use scrub::{Scrubbed, Scrubber, Secrets, leaks, scrub};
+pub use scrub::{Scrubbed, Scrubber, Secrets, scrub};
 pub(crate) use strict::OFFERED_TOOLS;
-pub use strict::{
-    STRICT_ANSWER_SCHEMA, STRICT_NARRATION_SCHEMA, StrictAction, StrictAnswer, StrictNarration,
-};
+pub(crate) use strict::{STRICT_ANSWER_SCHEMA, STRICT_NARRATION_SCHEMA};
 pub use suggest::Suggestions;
 
 use crate::dice::{TurnDice, game_rng, seeded_rng};

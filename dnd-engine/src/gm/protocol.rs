@@ -24,6 +24,7 @@ use crate::tools::{Gate, ToolContext, ToolResult, TurnLog, call_tool, gate, tool
 /// Which protocol a game uses.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Protocol {
     /// Narrative with tools in a loop, then a second call for 2–5 suggested actions as JSON.
     #[default]

@@ -105,6 +105,13 @@ pub use world::{
 
 /// Everything about one campaign.
 ///
+/// **Read-only once a campaign has started.** The fields are `pub` to be read (and to build a
+/// state in code before its campaign is created), not to be set: a campaign moves only through
+/// [`Change`]s applied by [`GameState::apply`], because the store keeps a campaign as its
+/// initial state plus each turn's changes ([`crate::store::TurnRecord`]). A field set by hand
+/// is checked by nothing, is in no record, and is gone on the next load, replay or undo. Tools
+/// and the game master only ever produce changes.
+///
 /// The collections, the summary and the memory lists are shared behind `Arc`s and copied on
 /// write (`Arc::make_mut`, inside [`GameState::apply`]): cloning a state, which a store does on
 /// every load and the turn pipeline on every tool call, costs a few reference counts, and a

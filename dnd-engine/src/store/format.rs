@@ -37,6 +37,7 @@ pub const OLDEST_SAVE_FORMAT: u32 = 1;
 
 /// Why a saved value does not read back.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum SaveFormatError {
     /// The JSON names no format: it is not a save envelope.
     #[error(
