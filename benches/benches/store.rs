@@ -131,6 +131,7 @@ fn campaign_state() -> GameState {
         fair: Default::default(),
         levelling: Default::default(),
         story: Default::default(),
+        srd: Default::default(),
     }
 }
 

@@ -306,7 +306,9 @@ fn the_flask_of_warmth_gives_cold_and_necrotic_resistance_for_a_minute() {
     let r = t.ok("use_item", use_item("kraven", "Flask of Warmth", None, &[]));
     assert_eq!(r["lasting"][0]["outcome"], "started", "{r}");
     let kraven = t.state.character("kraven").unwrap();
-    let resists = kraven.defenses_now().resistances;
+    let resists = kraven
+        .defenses_now(dnd_engine::srd::Srd::bundled())
+        .resistances;
     assert!(resists.contains(DamageType::Cold) && resists.contains(DamageType::Necrotic));
     assert!(!resists.contains(DamageType::Fire));
     assert_eq!(kraven.item_quantity("Flask of Warmth"), 0);
@@ -322,7 +324,10 @@ fn the_flask_of_warmth_gives_cold_and_necrotic_resistance_for_a_minute() {
     t.apply(&[Change::TimeAdvanced { minutes: 1 }]);
     let kraven = t.state.character("kraven").unwrap();
     assert!(
-        kraven.defenses_now().resistances.is_empty(),
+        kraven
+            .defenses_now(dnd_engine::srd::Srd::bundled())
+            .resistances
+            .is_empty(),
         "a minute later"
     );
 }
@@ -338,7 +343,12 @@ fn the_rimeheart_amulet_resists_cold_while_carried_and_gives_5_temporary_hp_once
     give(&mut state, "kraven", amulet);
     let mut t = Table::new(state, 4);
     let kraven = t.state.character("kraven").unwrap();
-    assert!(kraven.defenses_now().resistances.contains(DamageType::Cold));
+    assert!(
+        kraven
+            .defenses_now(dnd_engine::srd::Srd::bundled())
+            .resistances
+            .contains(DamageType::Cold)
+    );
     t.ok(
         "use_item",
         use_item("kraven", "Rimeheart Amulet", None, &[]),

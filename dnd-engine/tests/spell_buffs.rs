@@ -289,7 +289,11 @@ fn protection_from_energy_resists_the_type_named_and_refuses_any_other_choice() 
         "cast_spell",
         cast_choosing("Protection from Energy", None, &["kraven"], Some("Fire")),
     );
-    let defenses = t.state.character("kraven").unwrap().defenses_now();
+    let defenses = t
+        .state
+        .character("kraven")
+        .unwrap()
+        .defenses_now(dnd_engine::srd::Srd::bundled());
     assert!(defenses.resistances.contains(DamageType::Fire));
     assert!(!defenses.resistances.contains(DamageType::Cold));
 }
@@ -389,7 +393,7 @@ async fn a_model_naming_no_choice_a_wrong_one_or_a_needless_one_is_refused_and_s
     let kraven = after.character("kraven").unwrap();
     assert!(
         kraven
-            .defenses_now()
+            .defenses_now(dnd_engine::srd::Srd::bundled())
             .resistances
             .contains(dnd_engine::rules::DamageType::Cold)
     );

@@ -322,7 +322,11 @@ fn gaseous_form_flies_at_10_ft_and_nothing_faster() {
         "the flight, three saves, the bar and the resistance: {r}"
     );
     // Resistance to a nonmagical attack's damage, of any type; none to a magical one.
-    let defenses = t.state.character("isolde").unwrap().defenses_now();
+    let defenses = t
+        .state
+        .character("isolde")
+        .unwrap()
+        .defenses_now(dnd_engine::srd::Srd::bundled());
     let slashing = dnd_engine::rules::DamageType::Slashing;
     assert!(
         defenses

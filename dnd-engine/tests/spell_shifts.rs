@@ -306,7 +306,7 @@ fn silence_deafens_those_inside_makes_them_immune_to_thunder_and_stops_verbal_sp
     );
     assert!(
         kraven
-            .defenses_now()
+            .defenses_now(dnd_engine::srd::Srd::bundled())
             .immunities
             .contains(dnd_engine::rules::DamageType::Thunder)
     );

@@ -50,8 +50,20 @@ CREATE TABLE turns (
 CREATE INDEX turns_in_effect ON turns (campaign_id, undone, turn);
 ";
 
+/// Migration 2 of the store: every stored JSON value in the save format's envelope
+/// (`dnd_engine::store::format`), so that a campaign saved before the envelope existed loads
+/// as format 1. The text is wrapped as it is, never parsed again (as in the SQLite store).
+const STORE_2: &str = r#"
+UPDATE campaigns SET
+    initial_state = '{"format":1,"data":' || initial_state || '}',
+    current_state = '{"format":1,"data":' || current_state || '}';
+UPDATE turns SET
+    record      = '{"format":1,"data":' || record || '}',
+    state_after = '{"format":1,"data":' || state_after || '}';
+"#;
+
 /// The store's migrations, in order: entry `i` takes it from version `i` to `i + 1`.
-pub(crate) const STORE: &[&str] = &[STORE_1];
+pub(crate) const STORE: &[&str] = &[STORE_1, STORE_2];
 
 /// The store's component name in `schema_version`.
 pub(crate) const STORE_COMPONENT: &str = "store";

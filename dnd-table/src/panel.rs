@@ -206,7 +206,8 @@ pub fn roll_line(roll: &RollRecord, state: &GameState) -> PanelLine {
         RollDetail::ShortRest(rest) => {
             plain().with_detail(format!("HP {} → {}", rest.hp_before, rest.hp_after))
         }
-        RollDetail::LongRest(_) | RollDetail::Legacy(_) => plain(),
+        // A long rest, an old record, or a kind of roll added later: the label and total.
+        _ => plain(),
     }
 }
 

@@ -161,6 +161,8 @@ pub fn protocol_name(protocol: Protocol) -> &'static str {
         Protocol::TwoPhase => "two-phase",
         Protocol::ToolLoop => "tool-loop",
         Protocol::StrictJson => "strict-json",
+        // `Protocol` may grow; a protocol this example does not know has no flag name.
+        _ => "other",
     }
 }
 

@@ -48,6 +48,7 @@ fn script(protocol: Protocol) -> Vec<CompletionResponse> {
                 json!({"narration": "A song drifts over the chasm."}).to_string(),
             ),
         ],
+        other => panic!("no script for the protocol {other:?}"),
     }
 }
 

@@ -11,9 +11,13 @@ use rand::RngExt;
 /// 08:00, in minutes since midnight.
 const START_MINUTE: u32 = 8 * 60;
 
-pub(super) fn new_game(adventure: &Adventure, party: &[&str]) -> Result<GameState, AdventureError> {
+pub(super) fn new_game(
+    adventure: &Adventure,
+    srd: Arc<Srd>,
+    party: &[&str],
+) -> Result<GameState, AdventureError> {
     let source = format!("adventure {:?}", adventure.title);
-    adventure.validate(&source)?;
+    adventure.validate_on(&srd, &source)?;
 
     let mut problems = Vec::new();
     let characters = if party.is_empty() {
@@ -61,12 +65,11 @@ pub(super) fn new_game(adventure: &Adventure, party: &[&str]) -> Result<GameStat
             problems,
         });
     }
-    let srd = Srd::bundled();
     let characters: Vec<_> = characters
         .into_iter()
         .map(|mut c| {
             c.location = adventure.start.clone();
-            c.inventory = Arc::new(with_carried_magic(srd, &c.inventory));
+            c.inventory = Arc::new(with_carried_magic(&srd, &c.inventory));
             // A hero of level N has earned at least level N's XP: the next level is counted
             // from there, not from nothing.
             let floor = crate::rules::experience::xp_for_level(c.level).unwrap_or(0);
@@ -124,11 +127,11 @@ pub(super) fn new_game(adventure: &Adventure, party: &[&str]) -> Result<GameStat
                 .iter()
                 .map(|f| {
                     let mut f = f.clone();
-                    f.loot = with_carried_magic(srd, &f.loot);
+                    f.loot = with_carried_magic(&srd, &f.loot);
                     f
                 })
                 .collect(),
-            loot: with_carried_magic(srd, &room.loot),
+            loot: with_carried_magic(&srd, &room.loot),
             visited: room.id == adventure.start,
             areas: room.areas.clone(),
             light: room.light,
@@ -211,6 +214,7 @@ pub(super) fn new_game(adventure: &Adventure, party: &[&str]) -> Result<GameStat
                 .collect(),
             flags_set_by_story: Default::default(),
         }),
+        srd: crate::state::GameSrd::new(Arc::clone(&srd)),
     };
     // Recorded now, while every defeat's effects are still waiting to be played.
     let flags = state.flags_story_sets();

@@ -45,7 +45,11 @@ const ROOM_FIELDS: &[&str] = &[
 /// Decodes what can be decoded. `None` when the text is not a JSON object at all; otherwise
 /// the adventure (without the parts that failed) and the ids of every room in the file, broken
 /// or not, so that exits into a broken room are not reported a second time.
-pub(super) fn decode(text: &str, problems: &mut Vec<Problem>) -> Option<(Adventure, Vec<String>)> {
+pub(super) fn decode(
+    text: &str,
+    srd: &Srd,
+    problems: &mut Vec<Problem>,
+) -> Option<(Adventure, Vec<String>)> {
     let value: Value = match serde_json::from_str(text) {
         Ok(value) => value,
         Err(e) => {
@@ -86,7 +90,15 @@ pub(super) fn decode(text: &str, problems: &mut Vec<Problem>) -> Option<(Adventu
         element::<AdventureNpc>,
     );
     let flags = optional(&mut top, "flags", "", problems).unwrap_or_default();
-    let characters = list(&mut top, "characters", "", "id", false, problems, character);
+    let characters = list(
+        &mut top,
+        "characters",
+        "",
+        "id",
+        false,
+        problems,
+        |v, path, p| character(v, srd, path, p),
+    );
     let levelling = optional(&mut top, "levelling", "", problems).unwrap_or_default();
     let milestones = list(
         &mut top,
@@ -211,7 +223,12 @@ fn decode_room(value: Value, path: &str, problems: &mut Vec<Problem>) -> Option<
 /// one by the character builder. On a sheet, skills that do not exist are reported one by one
 /// (and dropped, so the rest of the sheet is still checked), and a missing `location` is
 /// allowed.
-fn character(value: Value, path: &str, problems: &mut Vec<Problem>) -> Option<Character> {
+fn character(
+    value: Value,
+    srd: &Srd,
+    path: &str,
+    problems: &mut Vec<Problem>,
+) -> Option<Character> {
     let Value::Object(mut sheet) = value else {
         problems.push(Problem::new(
             path,
@@ -221,7 +238,7 @@ fn character(value: Value, path: &str, problems: &mut Vec<Problem>) -> Option<Ch
     };
     if let Some(choices) = sheet.remove(BUILD) {
         unknown_fields(&sheet, &[BUILD], "a built character", path, problems);
-        return built(choices, &join(path, BUILD), problems);
+        return built(choices, srd, &join(path, BUILD), problems);
     }
     if let Some(Value::Object(skills)) = sheet.get_mut("skills") {
         skills.retain(|name, _| {
@@ -246,9 +263,9 @@ const BUILD: &str = "build";
 
 /// A character made by the builder from its choices; each problem the builder finds is
 /// reported at its field under `path` (`characters[0].build.skills[2]`).
-fn built(choices: Value, path: &str, problems: &mut Vec<Problem>) -> Option<Character> {
+fn built(choices: Value, srd: &Srd, path: &str, problems: &mut Vec<Problem>) -> Option<Character> {
     let choices: CharacterChoices = element(choices, path, problems)?;
-    match choices.build(Srd::bundled()) {
+    match choices.build(srd) {
         Ok(character) => Some(character),
         Err(errors) => {
             for e in errors.0 {
@@ -293,9 +310,7 @@ pub(super) fn pregenerated_characters<'de, D: serde::Deserializer<'de>>(
                     let choices = sheet.remove(BUILD).unwrap_or_default();
                     let choices: CharacterChoices =
                         serde_json::from_value(choices).map_err(serde::de::Error::custom)?;
-                    return choices
-                        .build(Srd::bundled())
-                        .map_err(serde::de::Error::custom);
+                    return build_bundled(choices);
                 }
                 Value::Object(mut sheet) => {
                     sheet
@@ -421,4 +436,20 @@ fn kind(value: &Value) -> &'static str {
         Value::Array(_) => "a list",
         Value::Object(_) => "an object",
     }
+}
+
+/// A pregenerated character built from its choices on the bundled SRD: serde's `Deserialize`
+/// has no SRD to take, so a game on another one loads its adventure with
+/// `Adventure::from_json_on`, which builds on that SRD.
+#[cfg(feature = "bundled-srd")]
+fn build_bundled<E: serde::de::Error>(choices: CharacterChoices) -> Result<Character, E> {
+    choices.build(Srd::bundled()).map_err(E::custom)
+}
+
+/// Without the bundled SRD, serde cannot build a character from choices: it says where to go.
+#[cfg(not(feature = "bundled-srd"))]
+fn build_bundled<E: serde::de::Error>(_: CharacterChoices) -> Result<Character, E> {
+    Err(E::custom(
+        "a character given as builder choices needs an SRD: load the adventure with Adventure::from_json_on (this build has no bundled SRD)",
+    ))
 }

@@ -273,6 +273,8 @@
 //! ```
 
 mod build;
+// The built-in adventures are written for the bundled SRD's monsters and spells.
+#[cfg(feature = "bundled-srd")]
 mod built_in;
 mod decode;
 mod error;
@@ -508,17 +510,32 @@ impl Adventure {
         })
     }
 
-    /// Parses and validates an adventure. `source_name` (usually the file name) starts every
-    /// line of the error, which lists every problem found, not only the first.
+    /// Parses and validates an adventure on the bundled SRD (feature `bundled-srd`; see
+    /// [`Adventure::from_json_on`] for another). `source_name` (usually the file name) starts
+    /// every line of the error, which lists every problem found, not only the first.
     ///
     /// Text over [`ADVENTURE_MAX_BYTES`] is refused before it is parsed; to read larger ones,
     /// use [`Adventure::from_json_with_limit`] or [`Adventure::load_with_limit`].
+    #[cfg(feature = "bundled-srd")]
     pub fn from_json(text: &str, source_name: &str) -> Result<Adventure, AdventureError> {
         Adventure::from_json_with_limit(text, source_name, ADVENTURE_MAX_BYTES)
     }
 
     /// [`Adventure::from_json`] with another bound on the text's size, in bytes.
+    #[cfg(feature = "bundled-srd")]
     pub fn from_json_with_limit(
+        text: &str,
+        source_name: &str,
+        max_bytes: usize,
+    ) -> Result<Adventure, AdventureError> {
+        Adventure::from_json_on(crate::srd::Srd::bundled(), text, source_name, max_bytes)
+    }
+
+    /// Parses and validates an adventure whose monsters, spells and items are `srd`'s (a
+    /// 5e-database SRD, homebrew), refusing text over `max_bytes`; characters given as builder
+    /// choices are built on `srd`. Otherwise as [`Adventure::from_json`].
+    pub fn from_json_on(
+        srd: &crate::srd::Srd,
         text: &str,
         source_name: &str,
         max_bytes: usize,
@@ -526,14 +543,18 @@ impl Adventure {
         if text.len() > max_bytes {
             return Err(too_large(source_name, Some(text.len()), max_bytes));
         }
-        Adventure::parse(text, source_name)
+        Adventure::parse(srd, text, source_name)
     }
 
-    fn parse(text: &str, source_name: &str) -> Result<Adventure, AdventureError> {
+    fn parse(
+        srd: &crate::srd::Srd,
+        text: &str,
+        source_name: &str,
+    ) -> Result<Adventure, AdventureError> {
         let mut problems = Vec::new();
-        let decoded = decode::decode(text, &mut problems);
+        let decoded = decode::decode(text, srd, &mut problems);
         if let Some((adventure, raw_room_ids)) = &decoded {
-            validate::check(adventure, raw_room_ids, &mut problems);
+            validate::check(adventure, srd, raw_room_ids, &mut problems);
             story_checks::check(adventure, &mut problems);
             trap_checks::check(adventure, &mut problems);
             puzzle_checks::check(adventure, &mut problems);
@@ -550,15 +571,27 @@ impl Adventure {
         }
     }
 
-    /// Reads and validates an adventure file of at most [`ADVENTURE_MAX_BYTES`]; a file that
-    /// cannot be read, or is larger, is an error naming its path.
+    /// Reads and validates an adventure file of at most [`ADVENTURE_MAX_BYTES`] on the bundled
+    /// SRD (feature `bundled-srd`; see [`Adventure::load_on`]); a file that cannot be read, or
+    /// is larger, is an error naming its path.
+    #[cfg(feature = "bundled-srd")]
     pub fn load(path: impl AsRef<Path>) -> Result<Adventure, AdventureError> {
         Adventure::load_with_limit(path, ADVENTURE_MAX_BYTES)
     }
 
     /// [`Adventure::load`] with another bound on the file's size, in bytes. The file is never
     /// read past the bound, so a huge file or one that never ends costs no memory.
+    #[cfg(feature = "bundled-srd")]
     pub fn load_with_limit(
+        path: impl AsRef<Path>,
+        max_bytes: usize,
+    ) -> Result<Adventure, AdventureError> {
+        Adventure::load_on(crate::srd::Srd::bundled(), path, max_bytes)
+    }
+
+    /// [`Adventure::load_with_limit`] on `srd` (see [`Adventure::from_json_on`]).
+    pub fn load_on(
+        srd: &crate::srd::Srd,
         path: impl AsRef<Path>,
         max_bytes: usize,
     ) -> Result<Adventure, AdventureError> {
@@ -571,14 +604,24 @@ impl Adventure {
                 AdventureError::one(&name, "", format!("cannot read the file: {e}"))
             }
         })?;
-        Adventure::parse(&text, &name)
+        Adventure::parse(srd, &text, &name)
     }
 
     /// Checks an adventure built or changed in code, with the same rules as
-    /// [`Adventure::from_json`].
+    /// [`Adventure::from_json`], on the bundled SRD (feature `bundled-srd`).
+    #[cfg(feature = "bundled-srd")]
     pub fn validate(&self, source_name: &str) -> Result<(), AdventureError> {
+        self.validate_on(crate::srd::Srd::bundled(), source_name)
+    }
+
+    /// [`Adventure::validate`] on `srd`: its monsters and spells must be `srd`'s.
+    pub fn validate_on(
+        &self,
+        srd: &crate::srd::Srd,
+        source_name: &str,
+    ) -> Result<(), AdventureError> {
         let mut problems = Vec::new();
-        validate::check(self, &[], &mut problems);
+        validate::check(self, srd, &[], &mut problems);
         story_checks::check(self, &mut problems);
         trap_checks::check(self, &mut problems);
         puzzle_checks::check(self, &mut problems);
@@ -598,9 +641,21 @@ impl Adventure {
     /// Starts a campaign: the pregenerated characters with these ids (all of them for an empty
     /// slice) in the start room, monsters from their SRD stat blocks at full hit points and not
     /// yet seen, the rooms as locations (the start room visited), the NPCs, the flags, day 1 at
-    /// 08:00, exploring. An unknown id is an error listing the valid ones.
+    /// 08:00, exploring. An unknown id is an error listing the valid ones. On the bundled SRD
+    /// (feature `bundled-srd`; see [`Adventure::new_game_on`]).
+    #[cfg(feature = "bundled-srd")]
     pub fn new_game(&self, party: &[&str]) -> Result<GameState, AdventureError> {
-        build::new_game(self, party)
+        build::new_game(self, crate::srd::Srd::bundled_shared(), party)
+    }
+
+    /// [`Adventure::new_game`] on `srd`: its stat blocks and magic items are `srd`'s, and the
+    /// state plays on it ([`GameState::srd`]).
+    pub fn new_game_on(
+        &self,
+        srd: std::sync::Arc<crate::srd::Srd>,
+        party: &[&str],
+    ) -> Result<GameState, AdventureError> {
+        build::new_game(self, srd, party)
     }
 
     /// How the campaign's characters will gain levels: by XP, or at these milestones.

@@ -11,8 +11,12 @@ const DC_HELP: &str = "a DC is 1 to 30 (5 very easy, 10 easy, 15 medium, 20 hard
 
 /// Appends every problem of `adventure` to `problems`. `raw_room_ids` are the ids of rooms the
 /// file holds but that failed to decode (already reported): references to them are not errors.
-pub(super) fn check(adventure: &Adventure, raw_room_ids: &[String], problems: &mut Vec<Problem>) {
-    let srd = Srd::bundled();
+pub(super) fn check(
+    adventure: &Adventure,
+    srd: &Srd,
+    raw_room_ids: &[String],
+    problems: &mut Vec<Problem>,
+) {
     let room_ids: Vec<&str> = adventure.rooms.iter().map(|r| r.id.as_str()).collect();
     let room_exists = |id: &str| room_ids.contains(&id) || raw_room_ids.iter().any(|raw| raw == id);
     let no_room = |id: &str| format!("no room {id:?}; the rooms are: {}", room_ids.join(", "));

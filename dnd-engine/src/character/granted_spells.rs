@@ -53,7 +53,7 @@ fn all(srd: &Srd, c: &Character) -> Vec<(Granted, u8)> {
             }
         }
     }
-    for t in c.racial_traits() {
+    for t in c.racial_traits(srd) {
         for spell in &t.casts {
             let granted = Granted {
                 spell: spell.clone(),

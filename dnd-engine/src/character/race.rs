@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::effects::Effect;
 use crate::rules::{Ability, AdvantageSources, Condition, DamageType};
-use crate::srd::Size;
+use crate::srd::{Size, Srd};
 use crate::state::{Character, GameState, Light};
 
 /// What a saving throw is against, where a race's trait cares.
@@ -47,7 +47,7 @@ pub fn save_sources(
         ability,
         Ability::Intelligence | Ability::Wisdom | Ability::Charisma
     );
-    for t in c.racial_traits() {
+    for t in c.racial_traits(state.srd()) {
         let reason = match t.slug.as_str() {
             "dwarven-resilience" if against.contains(&SaveAgainst::Poison) => {
                 "Dwarven Resilience (against poison)"
@@ -68,9 +68,9 @@ pub fn save_sources(
 
 /// What a save against `source`'s effects `on_fail` is against: magic when `source` is a spell,
 /// poison for poison damage or the poisoned condition, charm and fear for those conditions.
-pub fn threats_of(source: &str, on_fail: &[Effect]) -> Vec<SaveAgainst> {
+pub fn threats_of(srd: &Srd, source: &str, on_fail: &[Effect]) -> Vec<SaveAgainst> {
     let mut out = Vec::new();
-    if crate::srd::Srd::bundled().spell_named(source).is_some() {
+    if srd.spell_named(source).is_some() {
         out.push(SaveAgainst::Magic);
     }
     for effect in on_fail {
@@ -91,11 +91,11 @@ pub fn threats_of(source: &str, on_fail: &[Effect]) -> Vec<SaveAgainst> {
 
 /// What a save against a monster's `action` is against: its effects' threats
 /// ([`threats_of`]), the conditions its failed save imposes, poison damage.
-pub fn action_threats(action: Option<&crate::srd::MonsterAction>) -> Vec<SaveAgainst> {
+pub fn action_threats(srd: &Srd, action: Option<&crate::srd::MonsterAction>) -> Vec<SaveAgainst> {
     let Some(action) = action else {
         return Vec::new();
     };
-    let mut out = threats_of(&action.name, &action.effects);
+    let mut out = threats_of(srd, &action.name, &action.effects);
     if let Some(crate::srd::SaveEffect::Conditions { conditions, .. }) = &action.on_failed_save {
         out.extend(conditions.iter().filter_map(|c| condition_threat(*c)));
     }
@@ -120,7 +120,7 @@ pub fn condition_threat(condition: Condition) -> Option<SaveAgainst> {
 pub fn lucky(state: &GameState, creature: &str) -> bool {
     state
         .character(creature)
-        .is_some_and(|c| c.has_racial_trait("lucky"))
+        .is_some_and(|c| c.has_racial_trait(state.srd(), "lucky"))
 }
 
 /// Why magic cannot put `creature` to sleep, for an elf or half-elf (Fey Ancestry); `None`
@@ -128,7 +128,7 @@ pub fn lucky(state: &GameState, creature: &str) -> bool {
 pub fn magic_sleep_refused(state: &GameState, creature: &str) -> Option<&'static str> {
     state
         .character(creature)
-        .filter(|c| c.has_racial_trait("fey-ancestry"))
+        .filter(|c| c.has_racial_trait(state.srd(), "fey-ancestry"))
         .map(|_| "Fey Ancestry: magic cannot put it to sleep")
 }
 
@@ -136,12 +136,12 @@ pub fn magic_sleep_refused(state: &GameState, creature: &str) -> Option<&'static
 /// stat block's ("darkvision 60 ft." in its senses); 0 without.
 pub fn darkvision_range(state: &GameState, creature: &str) -> u32 {
     if let Some(c) = state.character(creature) {
-        return c.darkvision_feet();
+        return c.darkvision_feet(state.srd());
     }
     let Some(m) = state.monster(creature) else {
         return 0;
     };
-    let Ok(template) = crate::srd::Srd::bundled().monster(&m.template) else {
+    let Ok(template) = state.srd().monster(&m.template) else {
         return 0;
     };
     let senses = template.senses.to_lowercase();
@@ -218,18 +218,15 @@ pub fn perception_in_the_light(
 }
 
 /// A Small attacker's disadvantage with a heavy weapon.
-pub fn heavy_weapon_sources(c: &Character, weapon_is_heavy: bool) -> AdvantageSources {
+pub fn heavy_weapon_sources(srd: &Srd, c: &Character, weapon_is_heavy: bool) -> AdvantageSources {
     let mut sources = AdvantageSources::default();
-    if weapon_is_heavy && race_size(c) == Some(Size::Small) {
+    if weapon_is_heavy && race_size(srd, c) == Some(Size::Small) {
         sources.disadvantage("a Small creature with a heavy weapon");
     }
     sources
 }
 
-/// The size of `c`'s race, when the race table knows it.
-pub fn race_size(c: &Character) -> Option<Size> {
-    crate::srd::Srd::bundled()
-        .race(&c.race)
-        .ok()
-        .map(|r| r.size())
+/// The size of `c`'s race, when `srd`'s race table knows it.
+pub fn race_size(srd: &Srd, c: &Character) -> Option<Size> {
+    srd.race(&c.race).ok().map(|r| r.size())
 }

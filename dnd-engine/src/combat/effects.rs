@@ -138,14 +138,8 @@ pub fn save_situation(state: &GameState, creature: &str, ability: Ability) -> Ad
     // none of them (no spell here gives one for the next save only).
     let mut sources = crate::effects::roll_advantage(state, creature, Some(ability), false).sources;
     sources.lucky = crate::character::race::lucky(state, creature);
-    // Danger Sense reads the class data; saves are asked for from many places that hold no
-    // SRD, so the bundled one is read here.
-    if crate::character::barbarian::danger_sense(
-        crate::srd::Srd::bundled(),
-        state,
-        creature,
-        ability,
-    ) {
+    // Danger Sense reads the class data: the game's SRD.
+    if crate::character::barbarian::danger_sense(state.srd(), state, creature, ability) {
         sources.advantage("Danger Sense");
     }
     let Some(encounter) = state.encounter.as_ref().filter(|e| !e.effects.is_empty()) else {

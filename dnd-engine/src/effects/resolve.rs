@@ -562,7 +562,8 @@ impl<R: DieSource + ?Sized> Run<'_, '_, R> {
             ability,
         ));
         // Dwarven Resilience, Brave, Fey Ancestry, Gnome Cunning: what the save is against.
-        let against = crate::character::race::threats_of(self.casting.source, on_fail);
+        let against =
+            crate::character::race::threats_of(self.state.srd(), self.casting.source, on_fail);
         sources.extend(crate::character::race::save_sources(
             self.state,
             s.target.id(),

@@ -3,12 +3,11 @@
 //! disadvantage. The kind it starts is `TimedKind::Ward`; [`ward_against`] is its one read,
 //! asked by `effects::attack_advantage` for every attack roll.
 //!
-//! A monster's type is its template's in the bundled SRD (the state keeps the template's
+//! A monster's type is its template's in the game's SRD (the state keeps the template's
 //! slug, not its type); a character is a humanoid, which no ward names.
 
 use super::lasting::Lasting;
 use super::vocabulary::Effect;
-use crate::srd::Srd;
 use crate::state::{GameState, TimedKind, timed_effects};
 
 /// The timed kind a [`Effect::Ward`] starts.
@@ -25,7 +24,8 @@ pub(super) fn timed_kind(effect: &Effect) -> Option<TimedKind> {
 /// character, `None` for a monster whose template the bundled SRD lacks.
 fn creature_type(state: &GameState, id: &str) -> Option<String> {
     match state.monster(id) {
-        Some(m) => Srd::bundled()
+        Some(m) => state
+            .srd()
             .monster(&m.template)
             .ok()
             .map(|t| t.kind.clone()),

@@ -1,9 +1,12 @@
 //! What the model is sent each turn, and the checks code makes before it is asked anything.
 
-use std::sync::{Arc, Mutex};
+#[cfg(test)]
+use std::sync::Arc;
+use std::sync::Mutex;
 
 use crate::llm::Message;
 use crate::state::{Change, GameState, reached_milestones};
+#[cfg(test)]
 use crate::store::HistoryEntry;
 
 /// The system prompt used when the builder is given none.
@@ -34,6 +37,9 @@ pub struct PreNarration {
 
 /// Checks the party's best passive Perception against every hidden feature and exit where it
 /// stands, and NPC goal triggers. Applies what it finds to `state`.
+///
+/// A supported API: every turn of the game master runs it first; a game that calls the tools
+/// itself, without [`GameMaster`](super::GameMaster), runs it before each narration too.
 pub fn pre_narration_checks(state: &mut GameState) -> PreNarration {
     let mut out = PreNarration::default();
     let watchers: Vec<(String, i32)> = state
@@ -121,7 +127,10 @@ pub fn pre_narration_checks(state: &mut GameState) -> PreNarration {
 /// The history's records are shared with the store (see [`HistoryEntry::record`]): a record
 /// this call holds alone (one just read from disk) gives up its messages, a shared one lends
 /// copies. Past turns' tool results are sent cut short (`past_turn`).
-pub fn build_context(
+// The turn writes the same context from its memos (`GameMaster::run_turn`); this whole
+// assembly is what the tests read it against.
+#[cfg(test)]
+pub(crate) fn build_context(
     system_prompt: &str,
     state: &GameState,
     history: Vec<HistoryEntry>,
@@ -321,6 +330,8 @@ fn same_snapshot(a: &GameState, b: &GameState) -> bool {
         turn: _,
         dice_seed: _,
         fair: _,
+        // The rules data, not the world: the snapshot shows none of it.
+        srd: _,
     } = a;
     // `Arc`'s equality looks at the pointers first: unchanged parts compare at once.
     *title == b.title

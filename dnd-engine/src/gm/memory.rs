@@ -12,6 +12,7 @@ use crate::text::floor_char_boundary;
 /// Who folds old turns into the campaign summary.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Summarizer {
     /// One call through the game's own provider.
     #[default]
@@ -58,6 +59,9 @@ pub fn folded_lines(entries: &[HistoryEntry]) -> Vec<String> {
 /// Appends `lines` to `summary` and keeps the result within [`SUMMARY_MAX_BYTES`]. The premise
 /// (everything before the first blank line, at most 500 bytes) stays; after it, the oldest
 /// folded sentences go first.
+///
+/// A supported API: what [`Summarizer::Code`] does with each fold, and what a scripted model
+/// may answer a summary request with to stay within the same bound (the wire example does).
 pub fn fold_by_code(summary: &str, lines: &[String]) -> String {
     let (head, tail) = match summary.split_once("\n\n") {
         Some((head, tail)) => (head, tail),

@@ -28,26 +28,33 @@ use futures::channel::mpsc;
 use futures::stream::{self, BoxStream, StreamExt};
 use rand::RngExt;
 
+// The supported surface: the game master and its builder's settings, what a turn returns, and
+// the pieces a caller that drives the tools itself or reads a turn's messages uses (the
+// checks made before narration, the code summarizer, the scrubber, reading tool results back
+// from the messages). The rest (the context's assembly, the StrictJson answer's shape, the
+// action phase's answer) is how a turn works inside and may change in any release.
 pub use added::{ADDED, AGAIN, added_calls, results_per_call};
 pub use caps::OutputCaps;
 pub(crate) use caps::end_at_sentence;
-pub use context::{DEFAULT_SYSTEM_PROMPT, PreNarration, build_context, pre_narration_checks};
-pub use memory::{SUMMARY_MAX_BYTES, Summarizer, fold_by_code, memory_block};
+#[cfg(test)]
+pub(crate) use context::build_context;
+pub use context::{DEFAULT_SYSTEM_PROMPT, PreNarration, pre_narration_checks};
+pub use memory::{SUMMARY_MAX_BYTES, Summarizer, fold_by_code};
+pub(crate) use outcome::ActionList;
 pub use outcome::{
-    ACTION_LIST_SCHEMA, ActionList, ActionMechanic, ActionSuggestion, GameResponse,
-    SUGGESTION_MAX_BYTES, SuggestedAction, TraceStep, TurnOutcome,
+    ACTION_LIST_SCHEMA, ActionMechanic, SUGGESTION_MAX_BYTES, SuggestedAction, TraceStep,
+    TurnOutcome,
 };
 pub use protocol::Protocol;
-pub use scrub::{Scrubbed, Scrubber, Secrets, leaks, scrub};
+pub use scrub::{Scrubbed, Scrubber, Secrets, scrub};
 pub(crate) use strict::OFFERED_TOOLS;
-pub use strict::{
-    STRICT_ANSWER_SCHEMA, STRICT_NARRATION_SCHEMA, StrictAction, StrictAnswer, StrictNarration,
-};
+pub(crate) use strict::{STRICT_ANSWER_SCHEMA, STRICT_NARRATION_SCHEMA};
 pub use suggest::Suggestions;
 
 use crate::dice::{TurnDice, game_rng, seeded_rng};
 use crate::llm::{LlmError, LlmProvider, Message, ToolSpec, Usage};
-use crate::state::{Change, GameState};
+use crate::srd::Srd;
+use crate::state::{Change, GameSrd, GameState};
 use crate::store::{CampaignId, ChatLine, GameStore, StoreError, TurnRecord};
 use crate::tools::{ToolLimits, TurnLog, tool_specs};
 use protocol::TurnRun;
@@ -187,6 +194,8 @@ pub struct GameMaster {
     seed: Option<u64>,
     /// Where the seeds given to campaigns without one come from (see [`GameState::dice_seed`]).
     fallback_seed: u64,
+    /// The SRD the game plays on, given to every state it loads ([`GameState::set_srd`]).
+    srd: GameSrd,
     /// The last turns committed, for the next turn's history (`recent.rs`).
     recent: recent::RecentMemo,
     /// The last state block written, for a next turn whose snapshot is the same.
@@ -215,9 +224,18 @@ pub struct GameMasterBuilder {
     caps: OutputCaps,
     seed: Option<u64>,
     summarizer: Summarizer,
+    srd: GameSrd,
 }
 
 impl GameMasterBuilder {
+    /// The SRD the game plays on: its monsters, spells, items and classes for every tool and
+    /// rule (defaults to the bundled SRD with the `bundled-srd` feature; without it, set one).
+    /// A 5e-database folder becomes one with `srd::load_dir` and `FiveEDatabase::over`.
+    pub fn srd(mut self, srd: Arc<Srd>) -> Self {
+        self.srd = GameSrd::new(srd);
+        self
+    }
+
     /// The protocol; defaults to [`Protocol::TwoPhase`], or [`Protocol::StrictJson`] when the
     /// provider says it cannot call tools.
     pub fn protocol(mut self, protocol: Protocol) -> Self {
@@ -301,6 +319,7 @@ impl GameMasterBuilder {
             action_schema: Arc::new(crate::tools::schema::strict_schema_for::<ActionList>()),
             seed: self.seed,
             fallback_seed: game_rng().random(),
+            srd: self.srd,
             recent: recent::RecentMemo::default(),
             state_block: context::StateBlockMemo::default(),
         }
@@ -321,7 +340,13 @@ impl GameMaster {
             caps: OutputCaps::default(),
             seed: None,
             summarizer: Summarizer::default(),
+            srd: GameSrd::default(),
         }
+    }
+
+    /// The SRD this game master plays on ([`GameMasterBuilder::srd`]).
+    pub fn srd(&self) -> &Arc<Srd> {
+        self.srd.shared()
     }
 
     /// The seed of this turn's dice: the campaign's seed (or the builder's) mixed with the turn
@@ -446,6 +471,8 @@ impl GameMaster {
         // The state and its head in one read: the commit is refused if another game committed
         // or undid a turn since (`state.turn` would not see an undo followed by a commit).
         let (mut state, after_turn) = self.store.load_with_head(campaign).await?;
+        // The store saves no rules data: the state plays on this game master's SRD.
+        state.srd = self.srd.clone();
         // The recent turns sent, and on a turn that folds the ones just before them.
         let (mut history, folded) = self.load_history(campaign, &state, after_turn).await?;
         let run_turns = state.turn;
@@ -529,11 +556,7 @@ impl GameMaster {
                 match self.suggestions {
                     Suggestions::Model => self.action_phase(&mut run).await?,
                     Suggestions::Code => {
-                        run.suggestions = suggest::from_state(
-                            run.state,
-                            &input.speaker,
-                            crate::srd::Srd::bundled(),
-                        );
+                        run.suggestions = suggest::from_state(run.state, &input.speaker, &self.srd);
                     }
                 }
             }

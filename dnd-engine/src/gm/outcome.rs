@@ -109,7 +109,8 @@ pub const SUGGESTION_MAX_BYTES: usize = 300;
 
 impl ActionList {
     /// Checks the list: 2 to 5 entries, each with an id and a description, ids unique.
-    pub fn validate(&self) -> Result<(), String> {
+    #[cfg(test)]
+    pub(crate) fn validate(&self) -> Result<(), String> {
         self.validate_within(SUGGESTION_MAX_BYTES)
     }
 
@@ -176,6 +177,7 @@ impl ActionList {
 /// One step of a turn, for the debug view.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "step", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum TraceStep {
     /// A call to the provider.
     ProviderCall {

@@ -17,7 +17,6 @@ use crate::llm::{
     CompletionRequest, CompletionResponse, FinishReason, LlmError, Message, ResponseFormat,
     StreamEvent, ToolChoice, Usage, window,
 };
-use crate::srd::Srd;
 use crate::state::GameState;
 use crate::text::truncate_with_note;
 use crate::tools::{Gate, ToolContext, ToolResult, TurnLog, call_tool, gate, tools_with};
@@ -25,6 +24,7 @@ use crate::tools::{Gate, ToolContext, ToolResult, TurnLog, call_tool, gate, tool
 /// Which protocol a game uses.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Protocol {
     /// Narrative with tools in a loop, then a second call for 2–5 suggested actions as JSON.
     #[default]
@@ -88,7 +88,7 @@ impl TurnRun<'_> {
         }
         let mut ctx = ToolContext {
             state: self.state,
-            srd: Srd::bundled(),
+            srd: &gm.srd,
             rng: self.rng,
             limits: &gm.limits.tools,
             log: self.log,
@@ -433,7 +433,7 @@ impl GameMaster {
     /// them: `tools::situation`). Recomputed each round, so a round after `start_encounter`
     /// offers the fight's tools.
     pub(super) fn offer(&self, run: &mut TurnRun<'_>) -> Vec<crate::llm::ToolSpec> {
-        run.offered = tools_with(run.state, Srd::bundled(), &run.asked).offered;
+        run.offered = tools_with(run.state, &self.srd, &run.asked).offered;
         run.offered
             .iter()
             .filter_map(|name| self.tool_specs.iter().find(|spec| spec.name == *name))
@@ -593,7 +593,7 @@ impl GameMaster {
                     .map(|()| list)
             }) {
                 Ok(list) => {
-                    run.suggestions = list.into_suggestions(run.state, Srd::bundled());
+                    run.suggestions = list.into_suggestions(run.state, &self.srd);
                     return Ok(());
                 }
                 // Cut JSON cannot be read: asked again with a larger cap, and without the cut

@@ -91,7 +91,8 @@ pub fn scrub(text: &str, secrets: &Secrets) -> Scrubbed {
 }
 
 /// What slipped into narration that should not have: a DC or AC number, or an internal id.
-pub fn leaks(narration: &str, state: &GameState) -> Vec<String> {
+#[cfg(test)]
+pub(crate) fn leaks(narration: &str, state: &GameState) -> Vec<String> {
     scrub(narration, &Secrets::of(state)).removed
 }
 

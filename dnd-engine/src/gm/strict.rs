@@ -52,7 +52,7 @@ impl GameMaster {
         let mut ran_any = false;
         let mut last = None;
         for round in 1..=2u32 {
-            run.offered = tools_with(run.state, crate::srd::Srd::bundled(), &run.asked).offered;
+            run.offered = tools_with(run.state, &self.srd, &run.asked).offered;
             let mut messages = run.messages.clone();
             messages.insert(run.turn_start, Message::system(format!(
                 "Answer with one JSON object only, matching this schema: {}. `actions` are tool calls the engine runs for you ({OFFERED_TOOLS}{}); `arguments` is a JSON object as a string. Never roll dice yourself: the engine rolls.",

@@ -24,6 +24,7 @@
 //! on a refusal; the same states and outcomes always give the same words.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::sync::Arc;
 
 use crate::gm::{PlayerInput, TurnOutcome};
 use crate::rules::Skill;
@@ -55,8 +56,8 @@ pub struct OfflinePlayer {
     tries: BTreeMap<String, u32>,
     suggestions_used: BTreeSet<String>,
     rests_in_a_row: u32,
-    /// The rules data its odds come from; the bundled SRD unless set.
-    srd: Option<&'static Srd>,
+    /// The rules data its odds come from; the game's ([`GameState::srd`]) unless set.
+    srd: Option<Arc<Srd>>,
 }
 
 impl OfflinePlayer {
@@ -68,8 +69,8 @@ impl OfflinePlayer {
         }
     }
 
-    /// Weighs spells and weapons with this SRD's data instead of the bundled one.
-    pub fn with_srd(mut self, srd: &'static Srd) -> OfflinePlayer {
+    /// Weighs spells and weapons with this SRD's data instead of the game state's.
+    pub fn with_srd(mut self, srd: Arc<Srd>) -> OfflinePlayer {
         self.srd = Some(srd);
         self
     }
@@ -97,7 +98,7 @@ impl OfflinePlayer {
     /// when it beats the hero's weapon (by half again for a spell that spends a slot, which
     /// must be left); `None` to swing.
     fn best_spell(&self, state: &GameState, hero: &Character, foe: &str) -> Option<String> {
-        let srd = self.srd.unwrap_or_else(Srd::bundled);
+        let srd = self.srd.as_deref().unwrap_or(state.srd());
         let expected = |tool: &str, args: serde_json::Value| {
             odds(state, srd, tool, &args)
                 .and_then(|o| o.expected_damage)
@@ -131,11 +132,11 @@ impl OfflinePlayer {
 
     /// "I keep Shield ready as my reaction when hit": the first spell the hero knows that the
     /// engine casts as a standing reaction, with a slot for it, when none is declared yet.
-    fn reaction_to_declare(&self, hero: &Character) -> Option<String> {
+    fn reaction_to_declare(&self, state: &GameState, hero: &Character) -> Option<String> {
         if !hero.reactions.is_empty() {
             return None;
         }
-        let srd = self.srd.unwrap_or_else(Srd::bundled);
+        let srd = self.srd.as_deref().unwrap_or(state.srd());
         hero.spells.iter().find_map(|name| {
             let spell = srd.spell(name).ok()?;
             let when = crate::tools::reaction_trigger(spell)?;
@@ -345,7 +346,7 @@ impl OfflinePlayer {
             // Before the fight, a reaction spell the hero knows is declared (Shield when hit),
             // so the engine may cast it while the monsters act.
             if !fighting
-                && let Some(words) = self.reaction_to_declare(hero)
+                && let Some(words) = self.reaction_to_declare(state, hero)
                 && self.attempt(format!("react:{}", hero.id))
             {
                 return Some(words);

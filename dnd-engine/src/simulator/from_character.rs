@@ -69,7 +69,7 @@ impl Combatant {
             )
             .with_saves(Ability::ALL.map(|a| c.save_modifier(a)))
             .with_speed(c.speed);
-        combatant.defenses = c.defenses_now();
+        combatant.defenses = c.defenses_now(srd);
         for _ in 0..swings {
             combatant.actions.push(attack_action(c, srd, best));
         }

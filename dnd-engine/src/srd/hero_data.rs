@@ -82,6 +82,8 @@ pub enum HeroDataError {
 }
 
 /// The parsed and checked class, race and background data.
+// Only the bundled files are read through it (feature `bundled-srd`).
+#[cfg_attr(not(feature = "bundled-srd"), allow(dead_code))]
 #[derive(Debug, Clone, Default)]
 pub(crate) struct HeroData {
     pub(crate) classes: Vec<Class>,
@@ -90,6 +92,8 @@ pub(crate) struct HeroData {
 }
 
 /// Parses the three files (`classes.json`, `races.json`, `backgrounds.json`) and checks them.
+// Only the bundled files are read through it (feature `bundled-srd`).
+#[cfg_attr(not(feature = "bundled-srd"), allow(dead_code))]
 pub(crate) fn parse(
     classes: &str,
     races: &str,
@@ -116,6 +120,8 @@ pub(crate) fn parse(
 /// Checks a class's links: levels 1 to 5 in order, every feature a level or the subclass
 /// names exists at that level, every option belongs to its parent, every uses count read
 /// from the level table names a number the table has.
+// Only the bundled files are read through it (feature `bundled-srd`).
+#[cfg_attr(not(feature = "bundled-srd"), allow(dead_code))]
 fn check_class(class_data: &Class) -> Result<(), HeroDataError> {
     let class = || class_data.slug.clone();
     for n in 1..=5u8 {
@@ -222,6 +228,8 @@ fn check_class(class_data: &Class) -> Result<(), HeroDataError> {
 }
 
 /// Checks that every trait a race, subrace or trait's options name exists.
+// Only the bundled files are read through it (feature `bundled-srd`).
+#[cfg_attr(not(feature = "bundled-srd"), allow(dead_code))]
 fn check_races(races: &RacesFile) -> Result<(), HeroDataError> {
     let exists = |slug: &String| races.traits.iter().any(|t| &t.slug == slug);
     for race in &races.races {

@@ -7,6 +7,8 @@ use super::{Srd, slugify};
 use crate::effects::{ItemData, ItemKind, MagicItem, ScrollLevel, plus_bonus, scroll_spell};
 
 /// The bundled file's shape.
+// Only the bundled files are read through it (feature `bundled-srd`).
+#[cfg_attr(not(feature = "bundled-srd"), allow(dead_code))]
 #[derive(Debug, serde::Deserialize)]
 pub(super) struct MagicItemsFile {
     pub items: Vec<MagicItem>,

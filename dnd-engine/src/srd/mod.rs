@@ -4,6 +4,13 @@
 //! The data is JSON compiled into the crate (`src/srd/data/`), parsed once on first use. Its
 //! numbers and names are the SRD's; every description is written for this project. The SRD 5.1
 //! is © Wizards of the Coast, released under CC-BY-4.0 (see the README's credits).
+//!
+//! The bundled data is the default feature `bundled-srd`: without it the crate compiles no JSON,
+//! [`Srd::bundled`] does not exist, and a game passes its own [`Srd`] (from
+//! [`FiveEDatabase::over`] or built by hand) to the game master
+//! (`GameMasterBuilder::srd`), the adventure loader and [`crate::state::GameState::set_srd`].
+//! Nothing below the defaults reads the bundled data by itself: the engine reads the SRD of the
+//! game it plays ([`crate::state::GameState::srd`]).
 
 pub mod action_effects;
 mod backgrounds;
@@ -23,7 +30,8 @@ mod spell_range;
 mod spellcasting;
 mod types;
 
-use std::sync::OnceLock;
+#[cfg(feature = "bundled-srd")]
+use std::sync::{Arc, OnceLock};
 
 pub use backgrounds::{Background, BackgroundFeature};
 pub use classes::{
@@ -80,35 +88,62 @@ pub struct Srd {
     pub backgrounds: Vec<Background>,
 }
 
+#[cfg(feature = "bundled-srd")]
 const MONSTERS_JSON: &str = include_str!("data/monsters.json");
+#[cfg(feature = "bundled-srd")]
 const SPELLS_JSON: &str = include_str!("data/spells.json");
+#[cfg(feature = "bundled-srd")]
 const CONDITIONS_JSON: &str = include_str!("data/conditions.json");
+#[cfg(feature = "bundled-srd")]
 const WEAPONS_JSON: &str = include_str!("data/weapons.json");
+#[cfg(feature = "bundled-srd")]
 const ARMOR_JSON: &str = include_str!("data/armor.json");
+#[cfg(feature = "bundled-srd")]
 const RULES_JSON: &str = include_str!("data/rules.json");
+#[cfg(feature = "bundled-srd")]
 const MAGIC_ITEMS_JSON: &str = include_str!("data/magic_items.json");
+#[cfg(feature = "bundled-srd")]
 const CLASSES_JSON: &str = include_str!("data/classes.json");
+#[cfg(feature = "bundled-srd")]
 const RACES_JSON: &str = include_str!("data/races.json");
+#[cfg(feature = "bundled-srd")]
 const BACKGROUNDS_JSON: &str = include_str!("data/backgrounds.json");
 
 impl Srd {
-    /// The SRD subset compiled into the crate, parsed on first use.
+    /// The SRD subset compiled into the crate, parsed on first use (feature `bundled-srd`).
     ///
     /// The bundled files are checked by the crate's tests, so parsing them cannot fail in a
     /// released build; if it ever did, the broken file's records are left out and the error
     /// is logged, rather than taking the game down.
+    ///
+    /// Only the defaults read it (a new `GameState`, the game master's builder, the adventure
+    /// loader's plain entry points); everything else reads the game's own SRD.
+    #[cfg(feature = "bundled-srd")]
     pub fn bundled() -> &'static Srd {
-        static BUNDLED: OnceLock<Srd> = OnceLock::new();
+        Srd::bundled_arc()
+    }
+
+    /// The bundled SRD behind a shared pointer, the same one each call (no copy of the data):
+    /// what a game holds when it was given no other SRD (feature `bundled-srd`).
+    #[cfg(feature = "bundled-srd")]
+    pub fn bundled_shared() -> Arc<Srd> {
+        Arc::clone(Srd::bundled_arc())
+    }
+
+    #[cfg(feature = "bundled-srd")]
+    fn bundled_arc() -> &'static Arc<Srd> {
+        static BUNDLED: OnceLock<Arc<Srd>> = OnceLock::new();
         BUNDLED.get_or_init(|| match Srd::parse_bundled() {
-            Ok(srd) => srd,
+            Ok(srd) => Arc::new(srd),
             Err(error) => {
                 tracing::error!(%error, "the bundled SRD data did not parse");
-                Srd::default()
+                Arc::new(Srd::default())
             }
         })
     }
 
-    /// Parses the bundled files, reporting the first that fails.
+    /// Parses the bundled files, reporting the first that fails (feature `bundled-srd`).
+    #[cfg(feature = "bundled-srd")]
     pub fn parse_bundled() -> Result<Srd, BundledDataError> {
         fn parse<T: serde::de::DeserializeOwned>(
             file: &'static str,

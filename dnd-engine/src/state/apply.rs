@@ -41,11 +41,12 @@ pub(super) fn apply_change(state: &mut GameState, change: &Change) -> Result<(),
                 character_mut(state, id)?.dead = true;
             }
             if let Target::Character(id) = target {
+                let srd = state.srd.clone();
                 let c = character_mut(state, id)?;
                 if c.death_saves.is_dead() {
                     c.dead = true;
                 }
-                super::racial::relentless_endurance(c, &mut outcome);
+                super::racial::relentless_endurance(&srd, c, &mut outcome);
                 if outcome.dropped_to_zero {
                     c.conditions.add(Condition::Unconscious);
                 }

@@ -28,6 +28,7 @@ impl Target {
 /// One validated, serializable delta to a [`GameState`](super::GameState).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "change", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Change {
     /// Damage already through defenses: temporary HP first, then HP; dropping to 0, massive
     /// damage and damage at 0 (death save failures) by the rules.
@@ -601,6 +602,7 @@ pub enum Change {
 /// Why a change could not apply. Messages name what was wrong and what would be valid, so a
 /// tool can hand them to the LLM as they are.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ChangeError {
     /// No such character.
     #[error("no character {id:?}; the characters are: {}", .known.join(", "))]

@@ -261,13 +261,13 @@ impl Character {
     }
 
     /// Its defenses now: the resistances of the items it carries (the Rimeheart Amulet) and of
-    /// its timed effects (the Flask of Warmth).
-    pub fn defenses_now(&self) -> crate::rules::Defenses {
+    /// its timed effects (the Flask of Warmth), and of its race in `srd`.
+    pub fn defenses_now(&self, srd: &crate::srd::Srd) -> crate::rules::Defenses {
         let carried = crate::effects::carried_resistances(self.carried().map(|(_, d)| d));
         crate::rules::Defenses {
             resistances: carried
                 .union(super::resistances_with(&self.timed_effects))
-                .union(self.racial_resistances()),
+                .union(self.racial_resistances(srd)),
             nonmagical_resistances: super::nonmagical_resistances_with(&self.timed_effects),
             immunities: crate::effects::silence_immunities(&self.timed_effects),
             ..crate::rules::Defenses::default()

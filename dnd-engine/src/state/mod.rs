@@ -19,6 +19,7 @@ mod condition_sources;
 mod effects;
 mod fair;
 mod feature_uses;
+mod game_srd;
 mod legacy_items;
 mod lookup;
 mod memory;
@@ -55,12 +56,15 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use crate::srd::Srd;
+
 pub use change::{Change, ChangeError, Target};
 pub use character::{Character, CharacterAttack, ItemStack, NotStabilisable};
 pub use condition_sources::{ConditionSource, condition_sources};
 pub use effects::{Effect, EffectKind, able, is_surprised};
 pub use fair::{FairCommit, FairState, RevealedSeed};
 pub use feature_uses::{FeatureUses, rest_name};
+pub use game_srd::GameSrd;
 pub use memory::{MEMORY_LIST_LIMIT, Memory, MemoryFact};
 pub use monk_turn::MonkStep;
 pub use monster::{Hold, Morale};
@@ -100,6 +104,13 @@ pub use world::{
 };
 
 /// Everything about one campaign.
+///
+/// **Read-only once a campaign has started.** The fields are `pub` to be read (and to build a
+/// state in code before its campaign is created), not to be set: a campaign moves only through
+/// [`Change`]s applied by [`GameState::apply`], because the store keeps a campaign as its
+/// initial state plus each turn's changes ([`crate::store::TurnRecord`]). A field set by hand
+/// is checked by nothing, is in no record, and is gone on the next load, replay or undo. Tools
+/// and the game master only ever produce changes.
 ///
 /// The collections, the summary and the memory lists are shared behind `Arc`s and copied on
 /// write (`Arc::make_mut`, inside [`GameState::apply`]): cloning a state, which a store does on
@@ -159,6 +170,10 @@ pub struct GameState {
     /// ([`Story`]; shared: copied only when the story moves).
     #[serde(default, skip_serializing_if = "Story::is_empty")]
     pub story: Arc<Story>,
+    /// The SRD this game plays on: never saved, the default ([`GameSrd`]) when loaded; the game
+    /// master sets its own ([`GameState::set_srd`]). Read it with [`GameState::srd`].
+    #[serde(skip)]
+    pub srd: GameSrd,
 }
 
 /// A campaign's secret dice seed ([`GameState::dice_seed`]); 0 is "not set". Its `Debug` print
@@ -189,6 +204,17 @@ impl std::fmt::Debug for DiceSeed {
 }
 
 impl GameState {
+    /// The SRD this game plays on (see [`GameSrd`]).
+    pub fn srd(&self) -> &Srd {
+        &self.srd
+    }
+
+    /// Plays this game on `srd` from now on: what a game master does with every state it
+    /// loads, so the rules deep in a change read the same data as its tools.
+    pub fn set_srd(&mut self, srd: Arc<Srd>) {
+        self.srd = GameSrd::new(srd);
+    }
+
     /// Whose turn it is, in a fight (`None` outside one).
     pub fn turn_now(&self) -> Option<&str> {
         self.encounter.as_ref().and_then(|e| e.current())

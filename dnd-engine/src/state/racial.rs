@@ -4,60 +4,51 @@
 //! defenses), the range of its darkvision, and Relentless Endurance, which the damage change
 //! applies itself so that every source of damage meets it.
 //!
-//! The race table is the bundled SRD's (`Srd::bundled`): races are fixed rules data, not an
-//! adventure's content, and reading them here spares every roll's caller a table to pass.
-
-use std::collections::HashMap;
-use std::sync::OnceLock;
+//! The race table is the game's SRD ([`GameState::srd`](super::GameState::srd)), passed to each
+//! read: races are rules data, so a game on another SRD reads its own traits.
 
 use serde::{Deserialize, Serialize};
 
 use super::Character;
 use super::feature_uses::FeatureUses;
 use crate::rules::{DamageOutcome, DamageType, DamageTypes};
-use crate::srd::{RacialTrait, Rest, Srd, slugify};
+use crate::srd::{Race, RacialTrait, Rest, Srd, slugify};
 
 /// The trait slug of Relentless Endurance, also its key in `Character::feature_uses`.
 pub const RELENTLESS_ENDURANCE: &str = "relentless-endurance";
 
 impl Character {
-    /// Its race's traits and its subrace's (none for a race the table does not know).
-    pub fn racial_traits(&self) -> Vec<&'static RacialTrait> {
-        match traits_by_race().get(&slugify(&self.race)) {
-            Some(traits) => traits.clone(),
-            // A race written otherwise ("Hill Dwarves"): the lookup that forgives spelling.
-            None => Srd::bundled()
-                .race(&self.race)
-                .map(|r| r.traits())
-                .unwrap_or_default(),
-        }
+    /// Its race's traits and its subrace's in `srd` (none for a race the table does not know).
+    pub fn racial_traits<'s>(&self, srd: &'s Srd) -> Vec<&'s RacialTrait> {
+        race_of(srd, &self.race)
+            .map(|r| r.traits())
+            .unwrap_or_default()
     }
 
-    /// Whether its race or subrace has the trait `slug` ("lucky", "darkvision").
-    pub fn has_racial_trait(&self, slug: &str) -> bool {
-        match traits_by_race().get(&slugify(&self.race)) {
-            Some(traits) => traits.iter().any(|t| t.slug == slug),
-            None => self.racial_traits().iter().any(|t| t.slug == slug),
-        }
+    /// Whether its race or subrace has the trait `slug` ("lucky", "darkvision") in `srd`.
+    pub fn has_racial_trait(&self, srd: &Srd, slug: &str) -> bool {
+        race_of(srd, &self.race).is_some_and(|r| {
+            let sub = r.subrace.map(|s| s.traits.as_slice()).unwrap_or_default();
+            r.race.traits.iter().chain(sub).any(|t| t == slug)
+        })
     }
 
     /// A dragonborn's ancestry, the option of `draconic-ancestry` it chose.
-    pub fn draconic_ancestry(&self) -> Option<&'static RacialTrait> {
+    pub fn draconic_ancestry<'s>(&self, srd: &'s Srd) -> Option<&'s RacialTrait> {
         let chosen = self.choices.get("draconic-ancestry")?.first()?;
-        let srd = Srd::bundled();
         srd.races.traits.iter().find(|t| &t.slug == chosen)
     }
 
     /// The damage types its race resists: poison (Dwarven Resilience), fire (Hellish
     /// Resistance), its ancestry's type (a dragonborn's Damage Resistance).
-    pub fn racial_resistances(&self) -> DamageTypes {
+    pub fn racial_resistances(&self, srd: &Srd) -> DamageTypes {
         let mut out = DamageTypes::default();
-        for t in self.racial_traits() {
+        for t in self.racial_traits(srd) {
             match t.slug.as_str() {
                 "dwarven-resilience" => out.insert(DamageType::Poison),
                 "hellish-resistance" => out.insert(DamageType::Fire),
                 "damage-resistance" => {
-                    if let Some(kind) = self.draconic_ancestry().and_then(|a| a.damage_type) {
+                    if let Some(kind) = self.draconic_ancestry(srd).and_then(|a| a.damage_type) {
                         out.insert(kind);
                     }
                 }
@@ -68,37 +59,41 @@ impl Character {
     }
 
     /// How far it sees in the dark, in feet (0 without Darkvision).
-    pub fn darkvision_feet(&self) -> u32 {
-        self.racial_traits()
+    pub fn darkvision_feet(&self, srd: &Srd) -> u32 {
+        self.racial_traits(srd)
             .iter()
             .find(|t| t.slug == "darkvision")
             .map_or(0, |t| t.range_feet.unwrap_or(60))
     }
 }
 
-/// Each race's and subrace's traits by the slug of its name, built once from the bundled
-/// table: traits are read on every attack, save and hit, where the lookup that forgives
-/// spelling would make its comparisons and allocations each time.
-fn traits_by_race() -> &'static HashMap<String, Vec<&'static RacialTrait>> {
-    static MAP: OnceLock<HashMap<String, Vec<&'static RacialTrait>>> = OnceLock::new();
-    MAP.get_or_init(|| {
-        let srd = Srd::bundled();
-        let names = srd
-            .races
-            .races
-            .iter()
-            .flat_map(|r| std::iter::once(&r.name).chain(r.subraces.iter().map(|s| &s.name)));
-        names
-            .filter_map(|name| Some((slugify(name), srd.race(name).ok()?.traits())))
-            .collect()
-    })
+/// The race or subrace `name` names in `srd`: its name or slug exactly first (traits are read
+/// on every attack, save and hit, where the lookup that forgives spelling would make its
+/// comparisons and allocations each time), then that lookup ("Hill Dwarves").
+fn race_of<'s>(srd: &'s Srd, name: &str) -> Option<Race<'s>> {
+    let slug = slugify(name);
+    let traits = &srd.races.traits;
+    for race in &srd.races.races {
+        if race.slug == slug {
+            return Some(Race::new(race, None, traits));
+        }
+        if let Some(sub) = race.subraces.iter().find(|s| s.slug == slug) {
+            return Some(Race::new(race, Some(sub), traits));
+        }
+    }
+    srd.race(name).ok()
 }
 
 /// Relentless Endurance (half-orc): damage that drops `c` to 0 hit points without killing it
 /// outright leaves it at 1 instead, once per long rest (spent in `feature_uses`). Returns
 /// whether it held; `outcome` is then corrected (not dropped, 1 hit point).
-pub(super) fn relentless_endurance(c: &mut Character, outcome: &mut DamageOutcome) -> bool {
-    if !outcome.dropped_to_zero || outcome.killed || !c.has_racial_trait(RELENTLESS_ENDURANCE) {
+pub(super) fn relentless_endurance(
+    srd: &Srd,
+    c: &mut Character,
+    outcome: &mut DamageOutcome,
+) -> bool {
+    if !outcome.dropped_to_zero || outcome.killed || !c.has_racial_trait(srd, RELENTLESS_ENDURANCE)
+    {
         return false;
     }
     let used = c.feature_uses.get(RELENTLESS_ENDURANCE).copied();

@@ -167,6 +167,7 @@ fn fixture() -> GameState {
         fair: Default::default(),
         levelling: Default::default(),
         story: Default::default(),
+        srd: Default::default(),
     }
 }
 

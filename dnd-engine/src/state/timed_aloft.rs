@@ -50,7 +50,8 @@ pub(super) fn ended(state: &mut GameState, effect: &TimedEffect) {
         return;
     }
     let natural = state.monster(&effect.target).is_some_and(|m| {
-        crate::srd::Srd::bundled()
+        state
+            .srd()
             .monster(&m.template)
             .is_ok_and(|t| t.speed.fly > 0)
     });

@@ -73,7 +73,7 @@ pub fn beast_of(c: &super::Character) -> Option<&str> {
 }
 
 /// The body a character's sheet shows now.
-fn current_form(c: &super::Character) -> ShapeForm {
+fn current_form(srd: &crate::srd::Srd, c: &super::Character) -> ShapeForm {
     ShapeForm {
         hp: c.hp,
         armor_class: c.armor_class,
@@ -85,7 +85,7 @@ fn current_form(c: &super::Character) -> ShapeForm {
         ],
         attacks: c.attacks.clone(),
         skills: c.skills.clone(),
-        attacks_per_action: crate::srd::Srd::bundled()
+        attacks_per_action: srd
             .class(&c.class)
             .map_or(1, |class| class.attacks_per_attack_action(c.level)),
     }
@@ -137,8 +137,9 @@ pub(super) fn started(state: &mut GameState, effect: &TimedEffect) -> Result<(),
     if shape_of(effect).is_none() {
         return Ok(());
     }
+    let srd = state.srd.clone();
     let c = super::lookup::character_mut(state, &effect.target)?;
-    let own = current_form(c);
+    let own = current_form(&srd, c);
     let Some(kept) = c
         .timed_effects
         .iter_mut()

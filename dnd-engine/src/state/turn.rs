@@ -76,15 +76,15 @@ pub fn speed_now(state: &GameState, id: &str, base: u32) -> u32 {
 
 /// How many attacks a combatant's Attack action makes: Extra Attack from a character's class
 /// data at its level (`srd::Class::attacks_per_attack_action`); one for a monster (its
-/// Multiattack is a single action of several swings). The spend is checked here at the bottom,
-/// where no SRD is passed, so the bundled class data is read.
+/// Multiattack is a single action of several swings), from the game's SRD.
 pub fn attacks_per_action(state: &GameState, id: &str) -> u8 {
     state.character(id).map_or(1, |c| {
         // A druid in a beast's shape attacks as the beast does (its Multiattack).
         super::timed_shape::shape_attacks_per_action(c)
             .or_else(|| super::pact::pact_weapon_attacks(c)) // Thirsting Blade
             .unwrap_or_else(|| {
-                crate::srd::Srd::bundled()
+                state
+                    .srd()
                     .class(&c.class)
                     .map_or(1, |class| class.attacks_per_attack_action(c.level))
             })

@@ -48,25 +48,35 @@ pub fn campaign_id(key: i64) -> CampaignId {
     CampaignId(key.to_string())
 }
 
-/// Writes a value as JSON to store; `what` names it in the error ("the new state").
+/// Writes a value as JSON to store, in the save format's envelope ([`super::format`]); `what`
+/// names it in the error ("the new state").
 pub fn encode<T: Serialize>(
     place: &str,
     what: impl Display,
     value: &T,
 ) -> Result<String, StoreError> {
-    serde_json::to_string(value)
+    super::format::to_saved_json(value)
         .map_err(|error| StoreError::Backend(format!("{place}: cannot encode {what}: {error}")))
 }
 
-/// Reads back stored JSON; a failure means the stored data is damaged: [`StoreError::Corrupt`]
-/// naming `what` ("turn 3 of campaign 1").
+/// Reads back stored JSON written by [`encode`] in any save format this build reads. A save
+/// with no format or one this build does not read is [`StoreError::SaveFormat`]; any other
+/// failure means the stored data is damaged: [`StoreError::Corrupt`]. Both name `what` ("turn 3
+/// of campaign 1").
 pub fn decode<T: DeserializeOwned>(
     place: &str,
     what: impl Display,
     json: &str,
 ) -> Result<T, StoreError> {
-    serde_json::from_str(json).map_err(|error| {
-        StoreError::Corrupt(format!("{place}: {what} does not read back: {error}"))
+    use super::format::SaveFormatError;
+    super::format::from_saved_json(json).map_err(|error| match error {
+        SaveFormatError::Malformed(error) => {
+            StoreError::Corrupt(format!("{place}: {what} does not read back: {error}"))
+        }
+        error => StoreError::SaveFormat {
+            what: format!("{place}: {what}"),
+            error,
+        },
     })
 }
 

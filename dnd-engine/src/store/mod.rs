@@ -27,6 +27,7 @@
 //! (`tests/tests/store_behaviour.rs`).
 
 pub mod backend;
+pub mod format;
 mod memory;
 mod roll;
 
@@ -215,6 +216,16 @@ pub enum StoreError {
     /// The storage could not be opened or written.
     #[error("storage error: {0}")]
     Backend(String),
+    /// A saved value is in no save format or one this build does not read (see
+    /// [`format`]); the error names the formats accepted.
+    #[error("{what}: {error}")]
+    SaveFormat {
+        /// Which value ("the state of campaign 1"), after the store's place.
+        what: String,
+        /// What was wrong with its format.
+        #[source]
+        error: format::SaveFormatError,
+    },
 }
 
 /// Where campaigns are kept. Every method is atomic: it happens whole or not at all.

@@ -39,6 +39,7 @@ pub struct RollRecord {
 /// Serialized as `{"kind": "attack", "result": {...}}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", content = "result", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum RollDetail {
     /// Dice rolled for something no rule covers (`roll_dice`).
     Dice(Roll),

@@ -98,7 +98,7 @@ pub(super) fn find<'s>(
             armor_class: c.armor_class_now(),
             hp: (c.hp.current, c.hp.max),
             conditions: c.conditions,
-            defenses: c.defenses_now(),
+            defenses: c.defenses_now(srd),
             template: None,
             saves: Ability::ALL.map(|a| c.save_modifier(a)),
             skills: Skill::ALL

@@ -34,13 +34,13 @@ pub(super) fn use_racial(
         return Ok(None);
     };
     let c = super::sheet::named_character(ctx.state, &args.character)?.clone();
-    if !c.has_racial_trait(&t.slug) {
+    if !c.has_racial_trait(ctx.srd, &t.slug) {
         return Err(ToolError::new(format!(
             "{} is not a trait of {} (a {}); its racial traits: {}",
             t.name,
             c.name,
             c.race,
-            names(&c.racial_traits())
+            names(&c.racial_traits(ctx.srd))
         )));
     }
     if t.slug != BREATH_WEAPON {
@@ -104,7 +104,7 @@ fn breath_weapon(
             "Breath Weapon takes a target (whom the breath is aimed at, or several names separated by commas) and no amount or option: leave them null",
         ));
     }
-    let ancestry = c.draconic_ancestry().ok_or_else(|| {
+    let ancestry = c.draconic_ancestry(ctx.srd).ok_or_else(|| {
         ToolError::new(format!(
             "{} chose no draconic ancestry (choices.draconic-ancestry), so its breath has no element",
             c.name
@@ -257,7 +257,7 @@ pub(super) fn savage_attacks(
     };
     let is_weapon = ctx.srd.spell_named(&swing.name).is_none();
     let savage = result.hit && result.critical && melee && is_weapon;
-    if !(savage && c.has_racial_trait("savage-attacks")) {
+    if !(savage && c.has_racial_trait(ctx.srd, "savage-attacks")) {
         return;
     }
     let Some(first) = swing.damage.first() else {
@@ -288,5 +288,5 @@ pub(super) fn small_with_heavy(
         .srd
         .weapon(&swing.name)
         .is_ok_and(|w| w.properties.iter().any(|p| p == "heavy"));
-    crate::character::race::heavy_weapon_sources(c, heavy)
+    crate::character::race::heavy_weapon_sources(ctx.srd, c, heavy)
 }

@@ -334,7 +334,7 @@ fn hold_saves(
         let Some(save) = action.as_ref().and_then(|a| a.save) else {
             continue;
         };
-        let threats = crate::character::race::action_threats(action.as_ref());
+        let threats = crate::character::race::action_threats(ctx.srd, action.as_ref());
         let result = saving_throw(ctx, creature, save, &hold.action, &threats, None)?;
         if result.success {
             let changes = monster_plan::end_hold(ctx.state, &monster, &hold);

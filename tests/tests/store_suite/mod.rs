@@ -92,6 +92,7 @@ pub fn sample_state(title: &str) -> GameState {
         fair: Default::default(),
         levelling: Default::default(),
         story: Default::default(),
+        srd: Default::default(),
     }
 }
 

@@ -287,21 +287,20 @@ impl FiveEDatabase {
     /// An [`Srd`] whose monsters and spells are the ones loaded (replacing the bundled lists
     /// entirely, so a lookup never mixes the two sources), and whose conditions, weapons,
     /// armor, rules topics, magic items, classes, races and backgrounds are the bundled ones
-    /// (5e-database's files for those are not read).
+    /// (5e-database's files for those are not read). Feature `bundled-srd`; without it, see
+    /// [`FiveEDatabase::over`].
+    #[cfg(feature = "bundled-srd")]
     pub fn into_srd(self) -> Srd {
-        let bundled = Srd::bundled();
+        self.over(Srd::bundled().clone())
+    }
+
+    /// `base` with its monsters and spells replaced by the ones loaded (whole lists, so a
+    /// lookup never mixes the two sources); its other records are kept.
+    pub fn over(self, base: Srd) -> Srd {
         Srd {
             monsters: self.monsters.loaded,
             spells: self.spells.loaded,
-            conditions: bundled.conditions.clone(),
-            weapons: bundled.weapons.clone(),
-            armor: bundled.armor.clone(),
-            rules: bundled.rules.clone(),
-            magic_items: bundled.magic_items.clone(),
-            spell_scroll: bundled.spell_scroll.clone(),
-            classes: bundled.classes.clone(),
-            races: bundled.races.clone(),
-            backgrounds: bundled.backgrounds.clone(),
+            ..base
         }
     }
 }
