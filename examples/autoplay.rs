@@ -138,7 +138,8 @@ pub(crate) struct Run {
     pub(crate) totals: Totals,
 }
 
-fn main() -> ExitCode {
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> ExitCode {
     // `--help` and `--version` exit 0; bad flags exit 2 with clap's message.
     let mut options = Options::from(Cli::parse());
     // With a provider in the environment (as `play` picks it: OPENAI_API_KEY, OPENAI_BASE_URL
@@ -151,17 +152,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    let runtime = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("error: could not start the async runtime: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    match runtime.block_on(run(&options)) {
+    match run(&options).await {
         Ok(transcript) => {
             // With `--out` the file was written turn by turn as the game went.
             match &options.out {

@@ -264,7 +264,8 @@ fn read(path: &Path) -> Result<Vec<u8>, String> {
     std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
 }
 
-fn main() -> ExitCode {
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> ExitCode {
     // `--help` and `--version` exit 0; bad flags exit 2 with clap's message.
     let options = Options::parse();
     let openai = if dnd_table::provider::openai_configured() {
@@ -285,23 +286,13 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let runtime = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("error: could not start the async runtime: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
     let result = match openai {
         // OpenAI listens, narrates and speaks.
         Some(p) => {
             let model: Arc<dyn dnd_engine::llm::LlmProvider> = p.clone();
-            runtime.block_on(run(&options, &files, Some(model), &*p, &|_: &Path| {}, &*p))
+            run(&options, &files, Some(model), &*p, &|_: &Path| {}, &*p).await
         }
-        None => runtime.block_on(run_offline(&options, &files)),
+        None => run_offline(&options, &files).await,
     };
     match result {
         Ok(heard) => {

@@ -20,17 +20,14 @@ mod limits;
 mod openapi;
 mod provider;
 mod server;
+mod settings;
 #[cfg(feature = "speech")]
 mod speech;
 mod streaming;
-mod tracing;
 mod window;
-
-use std::time::Duration;
 
 use dnd_engine::llm::{CompletionRequest, Message, ToolCall, ToolChoice, ToolSpec};
 use dnd_llm_openai::OpenAiConfig;
-use dnd_llm_openai::http::{RetryPolicy, Timeouts};
 use serde_json::{Value, json};
 
 /// The key the tests configure; it must never appear in an error or a `Debug`.
@@ -44,19 +41,7 @@ fn fixture(name: &str) -> String {
 
 /// A config for the test server: the test key, tiny retry delays, short timeouts.
 fn config(base_url: &str) -> OpenAiConfig {
-    OpenAiConfig::new("gpt-4o-mini")
-        .with_base_url(base_url)
-        .with_api_key(KEY)
-        .with_retry(RetryPolicy {
-            initial_delay: Duration::from_millis(5),
-            max_delay: Duration::from_millis(20),
-            ..RetryPolicy::default()
-        })
-        .with_timeouts(Timeouts {
-            connect: Duration::from_secs(2),
-            request: Duration::from_secs(10),
-            idle: Duration::from_secs(5),
-        })
+    settings::test_config(base_url, "gpt-4o-mini", KEY)
 }
 
 /// Asserts the key appears nowhere in a value's `Debug` and `Display`.

@@ -298,14 +298,9 @@ async fn a_body_that_is_not_json() {
     .complete(&ask("hi"))
     .await
     .unwrap_err();
-    assert!(
-        matches!(
-            error,
-            LlmError::Server {
-                status: Some(502),
-                ..
-            }
-        ),
+    assert_eq!(
+        (error.kind(), error.status()),
+        ("server", Some(502)),
         "{error:?}"
     );
     assert!(error.to_string().contains("502 Bad Gateway"), "{error}");

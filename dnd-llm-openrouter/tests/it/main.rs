@@ -13,12 +13,12 @@ mod provider;
 #[allow(dead_code)] // endings only the OpenAI tests use
 #[path = "../../../dnd-llm-openai/tests/it/server.rs"]
 mod server;
+// The OpenAI adapter's test configuration, for any dialect.
+#[path = "../../../dnd-llm-openai/tests/it/settings.rs"]
+mod settings;
 mod streaming;
 mod window;
 
-use std::time::Duration;
-
-use dnd_llm_openai::http::{RetryPolicy, Timeouts};
 use dnd_llm_openrouter::{OpenRouterConfig, OpenRouterProvider};
 // The fallback-model and cache setters, for the test modules.
 pub(crate) use dnd_llm_openrouter::OpenRouterConfigExt;
@@ -34,19 +34,7 @@ fn fixture(name: &str) -> String {
 
 /// A config for the test server: the test key, tiny retry delays, short timeouts.
 fn config(base_url: &str, model: &str) -> OpenRouterConfig {
-    OpenRouterConfig::new(model)
-        .with_base_url(base_url)
-        .with_api_key(KEY)
-        .with_retry(RetryPolicy {
-            initial_delay: Duration::from_millis(5),
-            max_delay: Duration::from_millis(20),
-            ..RetryPolicy::default()
-        })
-        .with_timeouts(Timeouts {
-            connect: Duration::from_secs(2),
-            request: Duration::from_secs(10),
-            idle: Duration::from_secs(5),
-        })
+    settings::test_config(base_url, model, KEY)
 }
 
 fn provider(base_url: &str, model: &str) -> OpenRouterProvider {

@@ -214,14 +214,9 @@ async fn upstream_errors_are_retried_then_typed() {
         .complete(&ask("hi"))
         .await
         .unwrap_err();
-    assert!(
-        matches!(
-            error,
-            LlmError::Server {
-                status: Some(502),
-                ..
-            }
-        ),
+    assert_eq!(
+        (error.kind(), error.status()),
+        ("server", Some(502)),
         "{error:?}"
     );
     assert!(error.message().contains("provider: Together"), "{error}");

@@ -180,14 +180,9 @@ data: {\"id\":\"gen-1\",\"model\":\"openai/gpt-4o\",\"error\":{\"code\":502,\"me
     let Some(Err(error)) = events.last() else {
         panic!("{events:?}");
     };
-    assert!(
-        matches!(
-            error,
-            LlmError::Server {
-                status: Some(502),
-                ..
-            }
-        ),
+    assert_eq!(
+        (error.kind(), error.status()),
+        ("server", Some(502)),
         "{error:?}"
     );
     assert!(error.message().contains("provider: Azure"), "{error}");

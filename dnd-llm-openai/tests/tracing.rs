@@ -1,4 +1,14 @@
 //! The `model_call` span: its fields are written for a call, and the key is never among them.
+//!
+//! A test binary of its own: tracing caches which call sites are enabled for the whole
+//! process, so a scoped subscriber beside other tests running on other threads may miss
+//! events. Alone in its process, it sees them all.
+
+#[allow(dead_code)] // endings and readers other tests use
+#[path = "it/server.rs"]
+mod server;
+#[path = "it/settings.rs"]
+mod settings;
 
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -11,7 +21,19 @@ use tracing_subscriber::fmt::MakeWriter;
 use tracing_subscriber::fmt::format::FmtSpan;
 
 use crate::server::{Ending, Reply, TestServer, pieces_of};
-use crate::{KEY, config, fixture};
+
+/// The key the test configures; it must never appear in the log.
+const KEY: &str = "sk-test-7d2f0c9a1b4e4f6a8c3d5e7f9a1b2c3d";
+
+/// The text of a fixture file.
+fn fixture(name: &str) -> String {
+    let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn config(base_url: &str) -> dnd_llm_openai::OpenAiConfig {
+    settings::test_config(base_url, "gpt-4o-mini", KEY)
+}
 
 /// Everything the subscriber writes, kept for the test to read.
 #[derive(Clone, Default)]
