@@ -50,17 +50,9 @@ CREATE TABLE turns (
 CREATE INDEX turns_in_effect ON turns (campaign_id, undone, turn);
 ";
 
-/// Migration 2 of the store: every stored JSON value in the save format's envelope
-/// (`dnd_engine::store::format`), so that a campaign saved before the envelope existed loads
-/// as format 1. The text is wrapped as it is, never parsed again (as in the SQLite store).
-const STORE_2: &str = r#"
-UPDATE campaigns SET
-    initial_state = '{"format":1,"data":' || initial_state || '}',
-    current_state = '{"format":1,"data":' || current_state || '}';
-UPDATE turns SET
-    record      = '{"format":1,"data":' || record || '}',
-    state_after = '{"format":1,"data":' || state_after || '}';
-"#;
+/// Migration 2: the saves written before the save format existed put into its envelope
+/// (`dnd_engine::store::backend::WRAP_SAVES_IN_FORMAT_1`).
+const STORE_2: &str = dnd_engine::store::backend::WRAP_SAVES_IN_FORMAT_1;
 
 /// The store's migrations, in order: entry `i` takes it from version `i` to `i + 1`.
 pub(crate) const STORE: &[&str] = &[STORE_1, STORE_2];

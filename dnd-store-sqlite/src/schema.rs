@@ -59,18 +59,9 @@ CREATE TABLE turns (
 CREATE INDEX turns_in_effect ON turns (campaign_id, undone, turn);
 ";
 
-/// Migration 2: every stored JSON value in the save format's envelope
-/// (`dnd_engine::store::format`), so that a campaign saved before the envelope existed loads
-/// as format 1. The text is wrapped as it is, never parsed again (SQLite's JSON functions
-/// would turn a dice seed above 2^63 into a float).
-const MIGRATION_2: &str = r#"
-UPDATE campaigns SET
-    initial_state = '{"format":1,"data":' || initial_state || '}',
-    current_state = '{"format":1,"data":' || current_state || '}';
-UPDATE turns SET
-    record      = '{"format":1,"data":' || record || '}',
-    state_after = '{"format":1,"data":' || state_after || '}';
-"#;
+/// Migration 2: the saves written before the save format existed put into its envelope
+/// (`dnd_engine::store::backend::WRAP_SAVES_IN_FORMAT_1`).
+const MIGRATION_2: &str = dnd_engine::store::backend::WRAP_SAVES_IN_FORMAT_1;
 
 /// Every migration, in order: entry `i` takes the schema from version `i` to `i + 1`.
 const MIGRATIONS: &[&str] = &[MIGRATION_1, MIGRATION_2];

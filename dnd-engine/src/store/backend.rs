@@ -33,6 +33,19 @@ use serde::{Deserialize, Serialize};
 use super::{CampaignId, CampaignInfo, HistoryEntry, Page, StoreError};
 use crate::state::{GameState, StoryEvent};
 
+/// The migration both database stores run to put the saves written before the save format
+/// existed into its envelope ([`format`](super::format)): every stored JSON value wrapped as
+/// format 1. The text is wrapped as it is, never parsed again (SQLite's JSON functions would
+/// turn a dice seed above 2^63 into a float); plain SQL that SQLite and PostgreSQL both run.
+pub const WRAP_SAVES_IN_FORMAT_1: &str = r#"
+UPDATE campaigns SET
+    initial_state = '{"format":1,"data":' || initial_state || '}',
+    current_state = '{"format":1,"data":' || current_state || '}';
+UPDATE turns SET
+    record      = '{"format":1,"data":' || record || '}',
+    state_after = '{"format":1,"data":' || state_after || '}';
+"#;
+
 /// The row key of a campaign id: its decimal integer, written the way [`campaign_id`] writes it
 /// (positive, no sign, no leading zeros), so that every id names at most one campaign, as in
 /// `MemoryStore`. Anything else names no campaign: [`StoreError::NotFound`].
