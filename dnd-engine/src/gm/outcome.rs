@@ -99,7 +99,7 @@ pub struct ActionMechanic {
     pub arguments: String,
 }
 
-/// The name of the JSON Schema of the action phase's answer ([`ActionList`]).
+/// The name of the JSON Schema of the action phase's answer (the action list).
 pub const ACTION_LIST_SCHEMA: &str = "action_list";
 
 /// The default longest text of a suggested action (its id, description, reason or dice), in

@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use crate::srd::Srd;
 
-/// A shared handle on the [`Srd`] a game plays on; see the [module docs](self).
+/// A shared handle on the [`Srd`] a game plays on; see the `state::game_srd` module docs.
 #[derive(Clone)]
 pub struct GameSrd(Arc<Srd>);
 
@@ -64,7 +64,7 @@ impl From<Arc<Srd>> for GameSrd {
 
 impl PartialEq for GameSrd {
     /// Always equal: the SRD is the rules a state is played by, not part of what it is (see
-    /// the [module docs](self)).
+    /// the `state::game_srd` module docs).
     fn eq(&self, _: &GameSrd) -> bool {
         true
     }

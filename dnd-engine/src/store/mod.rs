@@ -217,7 +217,7 @@ pub enum StoreError {
     #[error("storage error: {0}")]
     Backend(String),
     /// A saved value is in no save format or one this build does not read (see
-    /// [`format`]); the error names the formats accepted.
+    /// [`format`](mod@format)); the error names the formats accepted.
     #[error("{what}: {error}")]
     SaveFormat {
         /// Which value ("the state of campaign 1"), after the store's place.
