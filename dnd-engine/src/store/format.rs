@@ -26,7 +26,7 @@
 //! assert!(matches!(future, SaveFormatError::Unsupported { found: 99, .. }));
 //! ```
 
-use serde::de::{DeserializeOwned, IgnoredAny};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 /// The save format this build writes.
@@ -81,14 +81,12 @@ struct Read<T> {
     data: T,
 }
 
-/// Only the format, the rest skipped: read when the usual path failed, to say why.
+/// Only the format (serde skips the data, like any field not named): read when the usual path
+/// failed, to say why.
 #[derive(Deserialize)]
 struct Header {
     #[serde(default)]
     format: Option<serde_json::Value>,
-    #[serde(default)]
-    #[allow(dead_code)] // Present to be skipped, never read.
-    data: Option<IgnoredAny>,
 }
 
 fn accepted(format: u64) -> bool {
